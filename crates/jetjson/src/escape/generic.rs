@@ -1,0 +1,348 @@
+//! The escape scan, written once over `Vector` and const-generic over the
+//! set's flags (`H`tml, `L`ine separators, `A`scii only), so every
+//! (ISA, set) pair compiles to its own loop with the flag tests resolved.
+//!
+//! Per chunk the loop builds a "needs escape" mask in-vector, stores the
+//! whole chunk to the output speculatively and advances by the clean prefix:
+//! clean text costs one load, a few compares and one store per chunk. At the
+//! first flagged byte it writes escapes from the table until it reaches a
+//! byte that needs none, then resumes vector scanning.
+//!
+//! Stages, widest first: `W` (the ISA's vector), `N` (a narrower vector for
+//! remainders, e.g. SSE2 under AVX2), SWAR for 8..15-byte remainders, and
+//! finally one partially loaded SWAR register for the last bytes. No stage
+//! reads past the end of the input.
+
+use super::scalar::{needs_at, write_escape};
+use super::swar::Swar;
+use super::vector::{MoveMask, Vector};
+
+/// Input is escaped in blocks of at most this many bytes, each reserving
+/// its worst case up front, so a huge string never reserves 6x its size at
+/// once yet the hot loop never checks capacity.
+const BLOCK: usize = 4096;
+
+/// The last block absorbs up to this many extra bytes so that the narrow
+/// stages only run in the last block: a non-last block then always ends at
+/// least this far before the input does, more than any chunk plus its
+/// lookahead (32 + 2), and its `W` loop runs all the way to the block end.
+const TAIL_MARGIN: usize = 64;
+
+/// Room beyond `MAX_EXPANSION` per input byte left in the block. Each step
+/// starts at a position `i < end`, consumes `n` bytes and keeps at most
+/// `MAX_EXPANSION * n` of what it writes, so the room left never drops below
+/// `MAX_EXPANSION * (end - i) + SLACK`; what a step writes past the bytes it
+/// keeps (a speculative 32-byte vector store, padded 8-byte escape stores
+/// reaching 14 bytes) therefore always fits.
+const SLACK: usize = 64;
+
+/// The worst case: a control byte becomes `\u00XX`. (A 2-, 3- or 4-byte
+/// character becomes at most 6, 6 or 12 bytes: no more per input byte.)
+const MAX_EXPANSION: usize = 6;
+
+/// Bytes past a chunk that its line-separator test reads: U+2028/U+2029
+/// are matched exactly on the chunk plus its loads at +1 and +2. Under
+/// ascii_only every non-ASCII byte is flagged anyway.
+const fn lookahead(line_separators: bool, ascii_only: bool) -> usize {
+    if line_separators && !ascii_only {
+        2
+    } else {
+        0
+    }
+}
+
+/// Lanes holding a byte that needs escaping on its own (everything except
+/// the line separators, which span three bytes).
+#[inline(always)]
+unsafe fn byte_mask<V: Vector, const H: bool, const A: bool>(v: V) -> V {
+    // SAFETY: lane-wise arithmetic only; the caller runs with V's ISA.
+    unsafe {
+        let mut mask = v.lt(0x20).or(v.cmpeq(V::splat(b'\\')));
+        mask = if H {
+            // `"` (0x22) and `&` (0x26) differ only in bit 2, `<` (0x3C) and
+            // `>` (0x3E) only in bit 1: forcing that bit on matches each pair
+            // with a single compare.
+            mask.or(v.or(V::splat(0x04)).cmpeq(V::splat(b'&')))
+                .or(v.or(V::splat(0x02)).cmpeq(V::splat(b'>')))
+        } else {
+            mask.or(v.cmpeq(V::splat(b'"')))
+        };
+        if A {
+            mask = mask.or(v.high_bit());
+        }
+        mask
+    }
+}
+
+/// Lanes where U+2028 or U+2029 (`E2 80 A8` / `E2 80 A9`) starts, given the
+/// chunk and the same chunk shifted by one and two bytes. Matching all three
+/// bytes exactly keeps text full of other U+2xxx characters (dashes, curly
+/// quotes, arrows) on the vector path.
+#[inline(always)]
+unsafe fn line_separator_mask<V: Vector>(v: V, v1: V, v2: V) -> V {
+    // SAFETY: lane-wise arithmetic only; the caller runs with V's ISA.
+    unsafe {
+        v.cmpeq(V::splat(0xE2))
+            .and(v1.cmpeq(V::splat(0x80)))
+            // A8 | 1 == A9: one compare for both.
+            .and(v2.or(V::splat(0x01)).cmpeq(V::splat(0xA9)))
+    }
+}
+
+/// Escapes the flagged character at `i` and every directly following one
+/// that needs escaping too, up to `end`; returns the new positions.
+///
+/// # Safety
+/// `needs_at(src, len, i)` holds, `i < end <= len`, `src..src + len` is
+/// valid UTF-8, and `out` has room for `MAX_EXPANSION * (end - i) + SLACK`.
+#[inline(always)]
+unsafe fn escape_run<const H: bool, const L: bool, const A: bool>(
+    src: *const u8,
+    len: usize,
+    end: usize,
+    mut i: usize,
+    mut out: *mut u8,
+) -> (usize, *mut u8) {
+    loop {
+        // SAFETY: the character at `i` needs escaping (checked by the caller
+        // on entry, by `needs_at` below afterwards) and `out` has at least
+        // `MAX_EXPANSION` bytes per input byte left before `end`, plus SLACK.
+        (i, out) = unsafe { write_escape::<A>(src, i, out) };
+        // SAFETY: `i < end <= len` is checked first.
+        if i >= end || !unsafe { needs_at::<H, L, A>(src, len, i) } {
+            return (i, out);
+        }
+    }
+}
+
+/// Escapes whole `V` chunks while `i < end` and a chunk plus its lookahead
+/// fits before `len`; returns the new positions.
+///
+/// # Safety
+/// `src..src + len` is valid UTF-8, `end <= len`, the CPU supports `V`, and
+/// `out` has room for `MAX_EXPANSION * (end - i) + SLACK` bytes.
+#[inline(always)]
+unsafe fn escape_chunks<V: Vector, const H: bool, const L: bool, const A: bool>(
+    src: *const u8,
+    len: usize,
+    end: usize,
+    mut i: usize,
+    mut out: *mut u8,
+) -> (usize, *mut u8) {
+    let ahead = lookahead(L, A);
+    while i < end && i + V::BYTES + ahead <= len {
+        // SAFETY: `i + BYTES + ahead <= len`, so every load is in bounds.
+        // The store writes BYTES <= SLACK bytes at `out`, within the room
+        // promised for `i < end`; bytes past the clean prefix are garbage in
+        // spare capacity, overwritten by whatever comes next.
+        let mask = unsafe {
+            let p = src.add(i);
+            let v = V::load_unaligned(p);
+            let mut mask = byte_mask::<V, H, A>(v);
+            if ahead != 0 {
+                let v1 = V::load_unaligned(p.add(1));
+                let v2 = V::load_unaligned(p.add(2));
+                mask = mask.or(line_separator_mask(v, v1, v2));
+            }
+            v.store_unaligned(out);
+            mask.movemask()
+        };
+        if !mask.has_any() {
+            i += V::BYTES;
+            // SAFETY: stays within the room promised for this block.
+            out = unsafe { out.add(V::BYTES) };
+            continue;
+        }
+        let clean = mask.first_offset();
+        i += clean;
+        // SAFETY: the clean prefix was just stored, within the room.
+        out = unsafe { out.add(clean) };
+        if i >= end {
+            // The chunk straddled the block end: leave the flagged byte to
+            // the next block, which reserves room for it.
+            break;
+        }
+        // SAFETY: the mask flagged the byte at `i`, so `needs_at` holds
+        // there (the vector and table tests agree by construction, which
+        // the differential tests check); `i < end`.
+        (i, out) = unsafe { escape_run::<H, L, A>(src, len, end, i, out) };
+    }
+    (i, out)
+}
+
+/// Escapes the last bytes of the input, fewer than a SWAR chunk plus its
+/// lookahead, through a partially loaded register.
+///
+/// # Safety
+/// As for `escape_chunks`, with `end == len`.
+#[inline(always)]
+unsafe fn escape_tail<const H: bool, const L: bool, const A: bool>(
+    src: *const u8,
+    len: usize,
+    mut i: usize,
+    mut out: *mut u8,
+) -> (usize, *mut u8) {
+    while i < len {
+        let rest = len - i;
+        if rest > Swar::BYTES {
+            // Only with the line-separator lookahead: one byte more than a
+            // register holds. Take it alone.
+            // SAFETY: `i < len`; room as promised.
+            (i, out) = unsafe {
+                if needs_at::<H, L, A>(src, len, i) {
+                    escape_run::<H, L, A>(src, len, len, i, out)
+                } else {
+                    *out = *src.add(i);
+                    (i + 1, out.add(1))
+                }
+            };
+            continue;
+        }
+        // SAFETY: `load_partial` reads exactly `src + i .. src + len`; the
+        // 8-byte store stays within SLACK.
+        let mask = unsafe {
+            let v = Swar::load_partial(src.add(i), rest);
+            let mut mask = byte_mask::<Swar, H, A>(v);
+            if lookahead(L, A) != 0 {
+                // The whole rest is in the register, so shifting it is an
+                // exact stand-in for loads at +1 and +2.
+                mask = mask.or(line_separator_mask(v, v.shift_down(1), v.shift_down(2)));
+            }
+            v.store_unaligned(out);
+            mask.movemask()
+        };
+        if !mask.has_any() {
+            // SAFETY: the `rest` real bytes were just stored.
+            return (len, unsafe { out.add(rest) });
+        }
+        // Padding lanes are never flagged, so the hit is a real byte.
+        let clean = mask.first_offset();
+        // SAFETY: as in `escape_chunks`.
+        (i, out) = unsafe { escape_run::<H, L, A>(src, len, len, i + clean, out.add(clean)) };
+    }
+    (i, out)
+}
+
+/// Appends the escape of `s` to `dst`, scanning with `W`, then `N`, then
+/// SWAR.
+///
+/// # Safety
+/// The CPU supports `W` and `N` (the caller is compiled with their target
+/// features, so everything here inlines into it).
+#[inline(always)]
+pub(super) unsafe fn escape<W: Vector, N: Vector, const H: bool, const L: bool, const A: bool>(
+    dst: &mut Vec<u8>,
+    s: &str,
+) {
+    let src = s.as_ptr();
+    let len = s.len();
+    let mut i = 0;
+    while i < len {
+        let end = if len - i <= BLOCK + TAIL_MARGIN { len } else { i + BLOCK };
+        dst.reserve(MAX_EXPANSION * (end - i) + SLACK);
+        // SAFETY: `dst.len() <= capacity`, so this is at most one past the
+        // end of the allocation.
+        let start = unsafe { dst.as_mut_ptr().add(dst.len()) };
+        // SAFETY: `s` is a str; the reservation covers the room the stages
+        // need for `i..end`; stages whose vector is no narrower than the one
+        // before are skipped at compile time.
+        let (next, out) = unsafe {
+            let (mut i, mut out) = escape_chunks::<W, H, L, A>(src, len, end, i, start);
+            if N::BYTES < W::BYTES {
+                (i, out) = escape_chunks::<N, H, L, A>(src, len, end, i, out);
+            }
+            if Swar::BYTES < N::BYTES {
+                (i, out) = escape_chunks::<Swar, H, L, A>(src, len, end, i, out);
+            }
+            if end == len {
+                (i, out) = escape_tail::<H, L, A>(src, len, i, out);
+            }
+            (i, out)
+        };
+        i = next;
+        // SAFETY: the stages initialised every byte in `start..out` (escapes
+        // and clean bytes, contiguous), all within the reservation.
+        unsafe { dst.set_len(dst.len() + (out as usize - start as usize)) };
+    }
+}
+
+/// Whether any whole `V` chunk from `i` (while one fits with its lookahead)
+/// needs escaping; also returns where the scan stopped.
+///
+/// # Safety
+/// `src..src + len` is readable and the CPU supports `V`.
+#[inline(always)]
+unsafe fn any_chunk<V: Vector, const H: bool, const L: bool, const A: bool>(
+    src: *const u8,
+    len: usize,
+    mut i: usize,
+) -> (bool, usize) {
+    let ahead = lookahead(L, A);
+    while i + V::BYTES + ahead <= len {
+        // SAFETY: `i + BYTES + ahead <= len`: every load is in bounds.
+        let mask = unsafe {
+            let p = src.add(i);
+            let v = V::load_unaligned(p);
+            let mut mask = byte_mask::<V, H, A>(v);
+            if ahead != 0 {
+                let v1 = V::load_unaligned(p.add(1));
+                let v2 = V::load_unaligned(p.add(2));
+                mask = mask.or(line_separator_mask(v, v1, v2));
+            }
+            mask.movemask()
+        };
+        if mask.has_any() {
+            return (true, i);
+        }
+        i += V::BYTES;
+    }
+    (false, i)
+}
+
+/// Whether `escape::<W, N, H, L, A>` would change `s`, by the same masks.
+///
+/// # Safety
+/// As for `escape`.
+#[inline(always)]
+pub(super) unsafe fn needs_escape<W: Vector, N: Vector, const H: bool, const L: bool, const A: bool>(
+    s: &str,
+) -> bool {
+    let src = s.as_ptr();
+    let len = s.len();
+    // SAFETY: `s` is readable for `len` bytes; the CPU supports the vectors.
+    unsafe {
+        let (found, mut i) = any_chunk::<W, H, L, A>(src, len, 0);
+        if found {
+            return true;
+        }
+        if N::BYTES < W::BYTES {
+            let (found, next) = any_chunk::<N, H, L, A>(src, len, i);
+            if found {
+                return true;
+            }
+            i = next;
+        }
+        if Swar::BYTES < N::BYTES {
+            let (found, next) = any_chunk::<Swar, H, L, A>(src, len, i);
+            if found {
+                return true;
+            }
+            i = next;
+        }
+        while len - i > Swar::BYTES {
+            if needs_at::<H, L, A>(src, len, i) {
+                return true;
+            }
+            i += 1;
+        }
+        if i == len {
+            return false;
+        }
+        let v = Swar::load_partial(src.add(i), len - i);
+        let mut mask = byte_mask::<Swar, H, A>(v);
+        if lookahead(L, A) != 0 {
+            mask = mask.or(line_separator_mask(v, v.shift_down(1), v.shift_down(2)));
+        }
+        mask.movemask().has_any()
+    }
+}

@@ -1,0 +1,67 @@
+//! The handful of lane-wise operations the escape scan needs, so the
+//! algorithm in `generic.rs` is written once and instantiated per ISA.
+//!
+//! This mirrors `memchr`'s `Vector` trait: every method is
+//! `#[inline(always)] unsafe fn` and carries no `#[target_feature]` of its
+//! own. The methods are only sound to call from code that runs with the
+//! implementing type's ISA enabled (the per-ISA entry points carry the
+//! `#[target_feature]` attribute); once inlined there, LLVM lowers them to
+//! single instructions.
+
+/// A register of `BYTES` lanes of `u8`.
+///
+/// "Mask vectors" (results of `cmpeq`, `lt`, `high_bit`) are only meaningful
+/// to `and`, `or` and `movemask`; an implementation may represent a true lane
+/// however it likes (all-ones for SSE/NEON, just the top bit for SWAR).
+pub(crate) trait Vector: Copy {
+    /// Lanes per register.
+    const BYTES: usize;
+    /// What `movemask` produces.
+    type Mask: MoveMask;
+
+    /// Every lane set to `byte`.
+    unsafe fn splat(byte: u8) -> Self;
+    /// Reads `BYTES` bytes from `ptr`; `ptr..ptr + BYTES` must be readable.
+    unsafe fn load_unaligned(ptr: *const u8) -> Self;
+    /// Writes `BYTES` bytes to `ptr`; `ptr..ptr + BYTES` must be writable.
+    unsafe fn store_unaligned(self, ptr: *mut u8);
+    /// Lanes where `self == other`.
+    unsafe fn cmpeq(self, other: Self) -> Self;
+    /// Lanes where `self < bound`, unsigned. `bound` is at most `0x80` (the
+    /// SWAR implementation relies on that to avoid carries between lanes).
+    unsafe fn lt(self, bound: u8) -> Self;
+    /// Lanes `>= 0x80`, i.e. bytes that belong to a non-ASCII character.
+    unsafe fn high_bit(self) -> Self;
+    /// Lane-wise OR (of data or of masks).
+    unsafe fn or(self, other: Self) -> Self;
+    /// Lane-wise AND of masks.
+    unsafe fn and(self, other: Self) -> Self;
+    /// Collapses a mask vector into a scalar bit mask.
+    unsafe fn movemask(self) -> Self::Mask;
+}
+
+/// A scalar summary of a mask vector.
+pub(crate) trait MoveMask: Copy {
+    /// Whether any lane is set.
+    fn has_any(self) -> bool;
+    /// Index of the lowest set lane; only meaningful when `has_any()`.
+    fn first_offset(self) -> usize;
+}
+
+/// A bit mask with `1 << SHIFT` bits per lane, lane 0 in the least
+/// significant bits: `SHIFT = 0` for x86 `movemask`, 2 for NEON's
+/// narrowing-shift trick, 3 for SWAR's one-byte-per-lane masks.
+#[derive(Clone, Copy)]
+pub(crate) struct LaneMask<const SHIFT: u32>(pub(crate) u64);
+
+impl<const SHIFT: u32> MoveMask for LaneMask<SHIFT> {
+    #[inline(always)]
+    fn has_any(self) -> bool {
+        self.0 != 0
+    }
+
+    #[inline(always)]
+    fn first_offset(self) -> usize {
+        (self.0.trailing_zeros() >> SHIFT) as usize
+    }
+}

@@ -1,0 +1,200 @@
+//! Object keys: the three sort orders, and the once-per-type check of struct
+//! field names.
+
+use std::cmp::Ordering;
+use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
+
+use crate::escape::EscapeSet;
+use crate::options::KeyOrder;
+
+/// Compares two unescaped keys in `order` (`Insertion` compares equal, so a
+/// stable sort keeps the given order).
+#[inline]
+pub fn compare(order: KeyOrder, a: &[u8], b: &[u8]) -> Ordering {
+    match order {
+        KeyOrder::Insertion => Ordering::Equal,
+        KeyOrder::Utf8 => a.cmp(b),
+        KeyOrder::Utf16 => compare_utf16(a, b),
+    }
+}
+
+/// Orders UTF-8 strings by their UTF-16 code units (RFC 8785 §3.2.3).
+///
+/// UTF-8 byte order is code point order, and UTF-16 order differs from it in
+/// exactly one case: a supplementary character (encoded as surrogates
+/// D800..DBFF) sorts *before* a BMP character in E000..FFFF. So we compare
+/// bytes and only look closer at the first difference.
+pub fn compare_utf16(a: &[u8], b: &[u8]) -> Ordering {
+    let common = a.iter().zip(b).position(|(x, y)| x != y);
+    let Some(i) = common else { return a.len().cmp(&b.len()) };
+    // Back up to the start of the character holding the first difference.
+    let mut start = i;
+    while start > 0 && (a[start] & 0xC0) == 0x80 {
+        start -= 1;
+    }
+    let ca = lead_class(a[start]);
+    let cb = lead_class(b[start]);
+    // Only when one side is a 4-byte (supplementary) character and the other
+    // a 3-byte character at or above U+E000 does UTF-16 disagree with bytes.
+    match (ca, cb) {
+        (4, 3) if at_or_above_e000(&b[start..]) => Ordering::Less,
+        (3, 4) if at_or_above_e000(&a[start..]) => Ordering::Greater,
+        _ => a[i].cmp(&b[i]),
+    }
+}
+
+fn lead_class(b: u8) -> u8 {
+    match b {
+        0x00..=0x7F => 1,
+        0xC0..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        _ => 4,
+    }
+}
+
+fn at_or_above_e000(s: &[u8]) -> bool {
+    // A 3-byte sequence EE/EF xx xx encodes U+E000..U+FFFF.
+    s[0] >= 0xEE
+}
+
+/// Facts about a struct field name, computed once per name (per type):
+/// which escape rules it touches. A name with none of the facts the current
+/// escape set cares about is written with one copy, quotes and colon included.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NameFacts(u8);
+
+impl NameFacts {
+    const BASE: u8 = 1; // control bytes, '"', '\\'
+    const HTML: u8 = 2; // '<', '>', '&'
+    const LINE_SEP: u8 = 4; // U+2028, U+2029
+    const NON_ASCII: u8 = 8;
+    const KNOWN: u8 = 16;
+
+    pub fn of(name: &str) -> NameFacts {
+        let mut f = Self::KNOWN;
+        let b = name.as_bytes();
+        for (i, &c) in b.iter().enumerate() {
+            match c {
+                0x00..=0x1F | b'"' | b'\\' => f |= Self::BASE,
+                b'<' | b'>' | b'&' => f |= Self::HTML,
+                0x80.. => {
+                    f |= Self::NON_ASCII;
+                    if c == 0xE2 && b.get(i + 1) == Some(&0x80) && matches!(b.get(i + 2), Some(0xA8 | 0xA9)) {
+                        f |= Self::LINE_SEP;
+                    }
+                }
+                _ => {}
+            }
+        }
+        NameFacts(f)
+    }
+
+    /// True when the name is written unchanged under `set`.
+    #[inline]
+    pub fn is_clean(self, set: EscapeSet) -> bool {
+        let mut touched = Self::BASE;
+        if set.html {
+            touched |= Self::HTML;
+        }
+        if set.line_separators {
+            touched |= Self::LINE_SEP;
+        }
+        if set.ascii_only {
+            touched |= Self::NON_ASCII;
+        }
+        self.0 & touched == 0
+    }
+}
+
+/// A process-wide, lock-free, direct-mapped cache from a `&'static str` field
+/// name (by address and length) to its `NameFacts`.
+///
+/// serde hands struct field names to the serializer as `&'static str`, the same
+/// address for every value of a type, so one relaxed load replaces a scan of
+/// the name on every call. Each slot packs address (48 bits), length (11 bits)
+/// and facts (5 bits) into one `u64`, so a racing update can never tear: a
+/// reader sees either a whole old entry or a whole new one.
+static NAME_CACHE: [AtomicU64; 1024] = [const { AtomicU64::new(0) }; 1024];
+
+const ADDR_BITS: u32 = 48;
+const LEN_BITS: u32 = 11;
+
+#[inline]
+pub fn static_name_facts(name: &'static str) -> NameFacts {
+    let addr = name.as_ptr() as u64;
+    let len = name.len() as u64;
+    if addr >> ADDR_BITS != 0 || len >> LEN_BITS != 0 {
+        return NameFacts::of(name);
+    }
+    let tag = (addr << (64 - ADDR_BITS)) | (len << 5);
+    let slot = &NAME_CACHE[((addr ^ (addr >> 10) ^ len) as usize) & (NAME_CACHE.len() - 1)];
+    let entry = slot.load(AtomicOrdering::Relaxed);
+    if entry & !0x1F == tag && entry & u64::from(NameFacts::KNOWN) != 0 {
+        return NameFacts(entry as u8 & 0x1F);
+    }
+    let facts = NameFacts::of(name);
+    slot.store(tag | u64::from(facts.0), AtomicOrdering::Relaxed);
+    facts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utf16_order_differs_from_bytes_only_for_supplementary_vs_high_bmp() {
+        let emoji = "😂".as_bytes(); // U+1F602, D83D DE02 in UTF-16
+        let hebrew = "\u{fb33}".as_bytes();
+        assert_eq!(compare_utf16(emoji, hebrew), Ordering::Less);
+        assert_eq!(emoji.cmp(hebrew), Ordering::Greater);
+        // Below U+E000 the orders agree.
+        let cjk = "\u{4e2d}".as_bytes();
+        assert_eq!(compare_utf16(emoji, cjk), Ordering::Greater);
+        assert_eq!(compare_utf16("\u{e000}".as_bytes(), "\u{10000}".as_bytes()), Ordering::Greater);
+        assert_eq!(compare_utf16(b"a", b"ab"), Ordering::Less);
+        assert_eq!(compare_utf16(b"ab", b"ab"), Ordering::Equal);
+        assert_eq!(compare_utf16(b"B", b"a"), Ordering::Less);
+    }
+
+    #[test]
+    fn utf16_order_matches_a_reference_on_many_pairs() {
+        let alphabet = ["a", "b", "\u{7f}", "\u{80}", "\u{7ff}", "\u{800}", "\u{d7ff}", "\u{e000}", "\u{fb33}", "\u{ffff}", "\u{10000}", "😂", "\u{10ffff}"];
+        let mut words = Vec::new();
+        for x in alphabet {
+            for y in alphabet {
+                words.push(format!("{x}{y}"));
+                words.push(format!("k{x}"));
+            }
+        }
+        for a in &words {
+            for b in &words {
+                let reference = a.encode_utf16().cmp(b.encode_utf16());
+                assert_eq!(compare_utf16(a.as_bytes(), b.as_bytes()), reference, "{a:?} vs {b:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn name_facts_follow_the_escape_set() {
+        let plain = EscapeSet::default();
+        let go = EscapeSet { html: true, line_separators: true, ascii_only: false };
+        let ascii = EscapeSet { ascii_only: true, ..plain };
+        assert!(NameFacts::of("schemaVersion").is_clean(go));
+        assert!(!NameFacts::of("a\"b").is_clean(plain));
+        assert!(NameFacts::of("a<b").is_clean(plain));
+        assert!(!NameFacts::of("a<b").is_clean(go));
+        assert!(NameFacts::of("x\u{2028}").is_clean(plain));
+        assert!(!NameFacts::of("x\u{2028}").is_clean(go));
+        assert!(NameFacts::of("é").is_clean(go));
+        assert!(!NameFacts::of("é").is_clean(ascii));
+    }
+
+    #[test]
+    fn cached_facts_equal_fresh_facts() {
+        for name in ["id", "a<b", "é", "x\u{2029}", "tab\t"] {
+            let name: &'static str = Box::leak(name.to_owned().into_boxed_str());
+            assert_eq!(static_name_facts(name), NameFacts::of(name));
+            assert_eq!(static_name_facts(name), NameFacts::of(name));
+        }
+    }
+}

@@ -1,0 +1,131 @@
+//! jetjson: a JSON codec with byte-exact output profiles at SIMD speed.
+//!
+//! One [`Writer`] writes every output; a [`Profile`] (chosen once per call)
+//! decides the bytes:
+//!
+//! * `compact`: minimal JSON, identical to serde_json and orjson output for
+//!   the values they share;
+//! * `go`: the bytes Go's `encoding/json` `Marshal` writes (OCI digests);
+//! * `jcs`: RFC 8785 canonical JSON (signatures).
+//!
+//! ```
+//! use jetjson::{Profile, WriteOptions};
+//! use std::collections::BTreeMap;
+//!
+//! let mut annotations = BTreeMap::new();
+//! annotations.insert("org.opencontainers.image.title", "<app> & co");
+//! assert_eq!(
+//!     jetjson::to_string_with(&annotations, &WriteOptions::go()).unwrap(),
+//!     r#"{"org.opencontainers.image.title":"\u003capp\u003e \u0026 co"}"#
+//! );
+//! assert_eq!(jetjson::to_string(&1e21f64).unwrap(), "1e+21");
+//! assert_eq!(jetjson::to_string_with(&-0.0f64, &WriteOptions::jcs()).unwrap(), "0");
+//! ```
+
+pub mod escape;
+pub mod number;
+pub mod parse;
+
+mod bytestr;
+mod digest;
+mod error;
+mod keys;
+mod options;
+mod pool;
+mod raw;
+mod ser;
+mod value;
+mod writer;
+
+pub use bytestr::ByteStr;
+pub use digest::{digest, digest_bytes, digest_value, Algorithm, Hasher};
+pub use error::{Error, ErrorKind, PathSegment, Position, Result};
+pub use keys::compare_utf16;
+pub use options::{BytesPolicy, IntegerPolicy, InvalidText, KeyOrder, NonFinite, Profile, RawPolicy, Style, WriteOptions};
+pub use parse::{DuplicateKeys, ReadOptions};
+pub use pool::{max_pooled_capacity, set_max_pooled_capacity};
+pub use raw::{OwnedRawJson, RawJson};
+pub use ser::Compound;
+pub use value::{Map, Number, Value, ValueIndex};
+pub use writer::{IoSink, NoSink, Sink, SortedObject, Writer};
+
+use serde::Serialize;
+
+/// Compact JSON bytes of `value`.
+pub fn to_vec<T: ?Sized + Serialize>(value: &T) -> Result<Vec<u8>> {
+    to_vec_with(value, &WriteOptions::compact())
+}
+
+/// Compact JSON text of `value`.
+pub fn to_string<T: ?Sized + Serialize>(value: &T) -> Result<String> {
+    to_string_with(value, &WriteOptions::compact())
+}
+
+/// Compact JSON of `value` into an `io::Write`, in large chunks.
+pub fn to_writer<W: std::io::Write, T: ?Sized + Serialize>(writer: W, value: &T) -> Result<()> {
+    to_writer_with(writer, value, &WriteOptions::compact())
+}
+
+/// Compact JSON indented by two spaces.
+pub fn to_string_pretty<T: ?Sized + Serialize>(value: &T) -> Result<String> {
+    to_string_with(value, &WriteOptions::compact().indent(2))
+}
+
+/// The bytes of `value` in the profile and options given.
+pub fn to_vec_with<T: ?Sized + Serialize>(value: &T, options: &WriteOptions) -> Result<Vec<u8>> {
+    let mut w = Writer::new(options);
+    value.serialize(&mut w)?;
+    Ok(w.into_buffer().into_vec())
+}
+
+pub fn to_string_with<T: ?Sized + Serialize>(value: &T, options: &WriteOptions) -> Result<String> {
+    into_string(to_vec_with(value, options)?)
+}
+
+pub fn to_writer_with<W: std::io::Write, T: ?Sized + Serialize>(writer: W, value: &T, options: &WriteOptions) -> Result<()> {
+    let mut w = Writer::with_sink(options.style(), IoSink(writer));
+    value.serialize(&mut w)?;
+    w.finish()?;
+    Ok(())
+}
+
+/// Output is UTF-8 except when unchecked raw JSON smuggled other bytes in.
+fn into_string(bytes: Vec<u8>) -> Result<String> {
+    String::from_utf8(bytes).map_err(|_| Error::new(ErrorKind::InvalidText { profile: "compact" }))
+}
+
+impl Value {
+    /// Parses one strict JSON text (see [`ReadOptions`] for the defaults).
+    pub fn from_slice(input: &[u8]) -> Result<Value> {
+        parse::from_slice_with(input, &ReadOptions::default())
+    }
+
+    pub fn from_slice_with(input: &[u8], options: &ReadOptions) -> Result<Value> {
+        parse::from_slice_with(input, options)
+    }
+
+    /// The bytes of this value in the profile and options given. Faster than
+    /// `to_vec_with(&value, ..)` for sorted profiles: members are written in
+    /// order straight from the value instead of being collected and moved.
+    pub fn to_vec_with(&self, options: &WriteOptions) -> Result<Vec<u8>> {
+        let mut w = Writer::new(options);
+        value::write_value(&mut w, self)?;
+        Ok(w.into_buffer().into_vec())
+    }
+
+    pub fn to_string_with(&self, options: &WriteOptions) -> Result<String> {
+        into_string(self.to_vec_with(options)?)
+    }
+
+    /// Writes this value through `writer` (for front ends driving the writer).
+    pub fn write_to<S: Sink>(&self, writer: &mut Writer<S>) -> Result<()> {
+        value::write_value(writer, self)
+    }
+}
+
+impl std::fmt::Display for Value {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let bytes = self.to_vec_with(&WriteOptions::compact()).map_err(|_| std::fmt::Error)?;
+        f.write_str(&String::from_utf8_lossy(&bytes))
+    }
+}

@@ -1,0 +1,264 @@
+//! Output profiles and options.
+//!
+//! A profile is *data*: `WriteOptions::style()` resolves the profile and the
+//! options once per call into a `Style` (escape set, key order, number layout,
+//! invalid-text policy, ...). The writer reads the style; it has no per-profile
+//! code paths of its own.
+
+use crate::escape::{EscapeSet, Escaper};
+use crate::number::FloatLayout;
+
+/// Which conventions the output follows byte for byte.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Profile {
+    /// Minimal JSON, identical to serde_json and orjson for the values they share.
+    #[default]
+    Compact,
+    /// The bytes Go's `encoding/json` `Marshal` writes (OCI/Docker digests).
+    Go,
+    /// RFC 8785 JSON Canonicalization Scheme (signatures).
+    Jcs,
+}
+
+impl Profile {
+    pub fn name(self) -> &'static str {
+        match self {
+            Profile::Compact => "compact",
+            Profile::Go => "go",
+            Profile::Jcs => "jcs",
+        }
+    }
+}
+
+impl std::str::FromStr for Profile {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Profile, String> {
+        match s {
+            "compact" => Ok(Profile::Compact),
+            "go" => Ok(Profile::Go),
+            "jcs" => Ok(Profile::Jcs),
+            other => Err(format!("unknown profile {other:?} (expected compact, go or jcs)")),
+        }
+    }
+}
+
+/// What to do with NaN and ±Infinity.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum NonFinite {
+    /// Fail (the default in every profile).
+    #[default]
+    Error,
+    /// Write `null`, as serde_json and JavaScript do (`compact` only; `go` and
+    /// `jcs` always fail, as Go and RFC 8785 require).
+    Null,
+}
+
+/// Options for writing. Start from a profile, then adjust:
+///
+/// ```
+/// use jetjson::{WriteOptions, Profile};
+/// let opts = WriteOptions::new(Profile::Go).indent(2).escape_html(false);
+/// assert_eq!(jetjson::to_string_with(&vec!["<b>"], &opts).unwrap(), "[\n  \"<b>\"\n]");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct WriteOptions {
+    profile: Profile,
+    sort_keys: Option<bool>,
+    indent: u16,
+    ascii_only: bool,
+    escape_html: Option<bool>,
+    non_finite: NonFinite,
+    jcs_strict_integers: bool,
+    zero_buffers: bool,
+}
+
+impl WriteOptions {
+    pub fn new(profile: Profile) -> WriteOptions {
+        WriteOptions { profile, ..WriteOptions::default() }
+    }
+    pub fn compact() -> WriteOptions {
+        WriteOptions::new(Profile::Compact)
+    }
+    pub fn go() -> WriteOptions {
+        WriteOptions::new(Profile::Go)
+    }
+    pub fn jcs() -> WriteOptions {
+        WriteOptions::new(Profile::Jcs)
+    }
+
+    /// `true`: every object (maps and structs) is sorted by the UTF-8 bytes of
+    /// its keys. `false`: every object keeps its order, also maps in `go`.
+    /// Unset: the profile decides (`go` sorts maps and keeps struct field
+    /// order, as Go does; `compact` keeps order). `jcs` always sorts by UTF-16
+    /// code units, as RFC 8785 requires.
+    pub fn sort_keys(mut self, sort: bool) -> Self {
+        self.sort_keys = Some(sort);
+        self
+    }
+    /// Pretty-print with this many spaces per level (0 = compact), in the
+    /// layout of Go's `MarshalIndent`, serde_json's pretty printer and Python's
+    /// `indent=`: `": "` after keys, empty containers stay `[]` / `{}`.
+    pub fn indent(mut self, spaces: u16) -> Self {
+        self.indent = spaces;
+        self
+    }
+    /// Escape every non-ASCII character as `\uXXXX` (surrogate pairs above the BMP).
+    pub fn ascii_only(mut self, on: bool) -> Self {
+        self.ascii_only = on;
+        self
+    }
+    /// Escape `<`, `>`, `&` (and, outside `go`, U+2028/U+2029). Defaults to
+    /// `true` in `go` (`false` gives `Encoder.SetEscapeHTML(false)` bytes,
+    /// which still escape U+2028/9) and `false` elsewhere.
+    pub fn escape_html(mut self, on: bool) -> Self {
+        self.escape_html = Some(on);
+        self
+    }
+    /// NaN/Infinity policy (only `compact` can write them, as `null`).
+    pub fn non_finite(mut self, policy: NonFinite) -> Self {
+        self.non_finite = policy;
+        self
+    }
+    /// In `jcs`, fail on integers beyond ±2^53 instead of rounding them to the
+    /// nearest double as ECMAScript does.
+    pub fn jcs_strict_integers(mut self, on: bool) -> Self {
+        self.jcs_strict_integers = on;
+        self
+    }
+
+    /// Zero every buffer that held output before it is reused or freed (for
+    /// payloads that hold secrets). Costs one extra pass over the output.
+    pub fn zero_buffers(mut self, on: bool) -> Self {
+        self.zero_buffers = on;
+        self
+    }
+
+    pub fn zeroes_buffers(&self) -> bool {
+        self.zero_buffers
+    }
+
+    pub fn profile(&self) -> Profile {
+        self.profile
+    }
+    pub fn indent_width(&self) -> u16 {
+        self.indent
+    }
+
+    /// Resolves the profile and options into the data the writer follows.
+    pub fn style(&self) -> Style {
+        let p = self.profile;
+        let html = self.escape_html.unwrap_or(p == Profile::Go);
+        let set = EscapeSet {
+            html,
+            // Go escapes U+2028/9 even with SetEscapeHTML(false); other
+            // profiles treat them as part of the HTML/JS-safe set.
+            line_separators: p == Profile::Go || html,
+            ascii_only: self.ascii_only,
+        };
+        let (map_order, struct_order) = match (p, self.sort_keys) {
+            (Profile::Jcs, _) => (KeyOrder::Utf16, KeyOrder::Utf16),
+            (_, Some(true)) => (KeyOrder::Utf8, KeyOrder::Utf8),
+            (_, Some(false)) => (KeyOrder::Insertion, KeyOrder::Insertion),
+            (Profile::Go, None) => (KeyOrder::Utf8, KeyOrder::Insertion),
+            (Profile::Compact, None) => (KeyOrder::Insertion, KeyOrder::Insertion),
+        };
+        Style {
+            profile: p,
+            escaper: Escaper::new(set),
+            float_layout: match p {
+                Profile::Compact => FloatLayout::Compact,
+                Profile::Go => FloatLayout::Go,
+                Profile::Jcs => FloatLayout::Jcs,
+            },
+            integers: match p {
+                Profile::Compact => IntegerPolicy::Exact128,
+                Profile::Go => IntegerPolicy::Exact64,
+                Profile::Jcs if self.jcs_strict_integers => IntegerPolicy::DoubleStrict,
+                Profile::Jcs => IntegerPolicy::Double,
+            },
+            non_finite: if p == Profile::Compact { self.non_finite } else { NonFinite::Error },
+            invalid_text: if p == Profile::Go { InvalidText::ReplacePerByte } else { InvalidText::Error },
+            bytes: if p == Profile::Go { BytesPolicy::Base64 } else { BytesPolicy::Array },
+            raw: match p {
+                Profile::Compact => RawPolicy::Verbatim,
+                Profile::Go => RawPolicy::GoCompact { escape_html: html },
+                Profile::Jcs => RawPolicy::Canonicalize,
+            },
+            map_order,
+            struct_order,
+            indent: self.indent,
+        }
+    }
+}
+
+/// How object members are ordered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum KeyOrder {
+    /// As given (insertion or declaration order).
+    Insertion,
+    /// By the UTF-8 bytes of the unescaped key (= code point order): Go maps,
+    /// serde_json's `BTreeMap`, Python's `sort_keys`.
+    Utf8,
+    /// By UTF-16 code units of the unescaped key: RFC 8785.
+    Utf16,
+}
+
+/// How integers are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum IntegerPolicy {
+    /// Exact, including i128/u128.
+    Exact128,
+    /// Exact over i64/u64; wider values are an error (Go has no 128-bit ints).
+    Exact64,
+    /// As IEEE doubles (ECMAScript): beyond ±2^53 rounded to the nearest double.
+    Double,
+    /// As IEEE doubles, but an error beyond ±2^53 rather than a rounded value.
+    DoubleStrict,
+}
+
+/// What happens to text that is not valid UTF-8 (only reachable from byte-string input).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum InvalidText {
+    /// Go's rule: each byte `utf8.DecodeRune` rejects becomes `\ufffd`.
+    ReplacePerByte,
+    Error,
+}
+
+/// How byte slices (`serialize_bytes`) are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BytesPolicy {
+    /// Padded standard base64 string, as Go writes `[]byte`.
+    Base64,
+    /// An array of numbers, as serde_json writes them.
+    Array,
+}
+
+/// How already-serialized JSON (`RawJson`) is embedded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RawPolicy {
+    /// Copied byte for byte (serde_json's `RawValue` behaviour).
+    Verbatim,
+    /// Go's `json.RawMessage`: whitespace removed (or re-indented), escapes and
+    /// number spellings kept, `<>&` and U+2028/9 escaped when `escape_html`.
+    GoCompact { escape_html: bool },
+    /// Parsed and written again in canonical form.
+    Canonicalize,
+}
+
+/// The resolved, per-call form of a profile plus options.
+#[derive(Clone, Copy, Debug)]
+pub struct Style {
+    pub profile: Profile,
+    pub escaper: Escaper,
+    pub float_layout: FloatLayout,
+    pub integers: IntegerPolicy,
+    pub non_finite: NonFinite,
+    pub invalid_text: InvalidText,
+    pub bytes: BytesPolicy,
+    pub raw: RawPolicy,
+    /// Order of maps (`Value` objects, `HashMap`, `BTreeMap`).
+    pub map_order: KeyOrder,
+    /// Order of records with declared fields (serde structs).
+    pub struct_order: KeyOrder,
+    pub indent: u16,
+}

@@ -1,0 +1,68 @@
+//! Limits and leniencies for reading.
+
+/// What to do when an object names the same key twice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum DuplicateKeys {
+    /// Fail, as I-JSON (RFC 7493) and Go's json/v2 do.
+    #[default]
+    Error,
+    /// Keep the first value.
+    First,
+    /// Keep the last value (serde_json, Go v1, Python).
+    Last,
+}
+
+/// Options for reading.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ReadOptions {
+    pub(crate) max_depth: usize,
+    pub(crate) max_size: Option<usize>,
+    pub(crate) duplicate_keys: DuplicateKeys,
+    pub(crate) allow_bom: bool,
+    pub(crate) lossless_numbers: bool,
+}
+
+impl Default for ReadOptions {
+    fn default() -> ReadOptions {
+        ReadOptions { max_depth: 512, max_size: None, duplicate_keys: DuplicateKeys::Error, allow_bom: false, lossless_numbers: false }
+    }
+}
+
+impl ReadOptions {
+    pub fn new() -> ReadOptions {
+        ReadOptions::default()
+    }
+    /// Keeps every number as its literal text (`Number::Big`).
+    pub fn lossless() -> ReadOptions {
+        ReadOptions { lossless_numbers: true, ..ReadOptions::default() }
+    }
+    /// Deepest nesting of arrays and objects accepted (default 512).
+    pub fn max_depth(mut self, depth: usize) -> Self {
+        self.max_depth = depth;
+        self
+    }
+    /// Largest input accepted, in bytes (default: no limit).
+    pub fn max_size(mut self, bytes: usize) -> Self {
+        self.max_size = Some(bytes);
+        self
+    }
+    pub fn duplicate_keys(mut self, policy: DuplicateKeys) -> Self {
+        self.duplicate_keys = policy;
+        self
+    }
+    /// Accept (and skip) a leading UTF-8 byte order mark.
+    pub fn allow_bom(mut self, allow: bool) -> Self {
+        self.allow_bom = allow;
+        self
+    }
+    pub fn lossless_numbers(mut self, on: bool) -> Self {
+        self.lossless_numbers = on;
+        self
+    }
+    pub fn duplicate_key_policy(&self) -> DuplicateKeys {
+        self.duplicate_keys
+    }
+    pub fn keeps_numbers_lossless(&self) -> bool {
+        self.lossless_numbers
+    }
+}

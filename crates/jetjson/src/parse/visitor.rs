@@ -1,0 +1,60 @@
+//! What the parser tells a builder.
+
+use crate::error::Result;
+
+/// A number as it appears in the input.
+#[derive(Clone, Copy, Debug)]
+pub struct NumberToken<'a> {
+    /// The literal, valid JSON number syntax.
+    pub text: &'a str,
+    /// No fraction and no exponent.
+    pub is_integer: bool,
+}
+
+/// Receives the tokens of one JSON text in order. Strings arrive both decoded
+/// (`s`) and as they appear between the quotes (`raw`, escapes intact), so a
+/// builder can keep the original spelling when it needs to.
+pub trait Visitor {
+    fn null(&mut self) -> Result<()>;
+    fn bool(&mut self, v: bool) -> Result<()>;
+    fn number(&mut self, n: NumberToken<'_>) -> Result<()>;
+    fn string(&mut self, s: &str, raw: &str) -> Result<()>;
+    fn begin_array(&mut self) -> Result<()>;
+    fn end_array(&mut self) -> Result<()>;
+    fn begin_object(&mut self) -> Result<()>;
+    fn key(&mut self, k: &str, raw: &str) -> Result<()>;
+    fn end_object(&mut self) -> Result<()>;
+}
+
+/// Builds nothing: for validation.
+pub(crate) struct Ignore;
+
+impl Visitor for Ignore {
+    fn null(&mut self) -> Result<()> {
+        Ok(())
+    }
+    fn bool(&mut self, _: bool) -> Result<()> {
+        Ok(())
+    }
+    fn number(&mut self, _: NumberToken<'_>) -> Result<()> {
+        Ok(())
+    }
+    fn string(&mut self, _: &str, _: &str) -> Result<()> {
+        Ok(())
+    }
+    fn begin_array(&mut self) -> Result<()> {
+        Ok(())
+    }
+    fn end_array(&mut self) -> Result<()> {
+        Ok(())
+    }
+    fn begin_object(&mut self) -> Result<()> {
+        Ok(())
+    }
+    fn key(&mut self, _: &str, _: &str) -> Result<()> {
+        Ok(())
+    }
+    fn end_object(&mut self) -> Result<()> {
+        Ok(())
+    }
+}

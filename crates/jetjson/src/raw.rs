@@ -1,0 +1,206 @@
+//! Already-serialized JSON embedded without decoding it.
+//!
+//! The message-bus case: an envelope around a payload that is already JSON.
+//! `compact` copies the bytes as they are (serde_json's `RawValue` does the
+//! same); `go` treats them as Go treats `json.RawMessage` (whitespace removed
+//! or re-indented, escapes and number spellings kept, `<>&` and U+2028/9
+//! escaped when HTML escaping is on); `jcs` parses and canonicalizes them.
+
+use std::borrow::Cow;
+
+use serde::ser::{Serialize, Serializer};
+
+use crate::error::Result;
+use crate::parse::{self, NumberToken, ReadOptions, Visitor};
+use crate::writer::{Sink, Writer};
+
+/// The newtype name under which raw JSON travels through serde.
+pub(crate) const RAW_TOKEN: &str = "$jetjson::private::RawJson";
+
+/// A piece of JSON text, borrowed or owned.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct RawJson<'a> {
+    json: Cow<'a, [u8]>,
+}
+
+/// Raw JSON that owns its bytes.
+pub type OwnedRawJson = RawJson<'static>;
+
+impl<'a> RawJson<'a> {
+    /// Validates `json` (strict RFC 8259, one value) and borrows it.
+    pub fn new(json: &'a str) -> Result<RawJson<'a>> {
+        RawJson::from_slice(json.as_bytes())
+    }
+
+    /// Validates `json` and borrows it.
+    pub fn from_slice(json: &'a [u8]) -> Result<RawJson<'a>> {
+        validate(json)?;
+        Ok(RawJson { json: Cow::Borrowed(json) })
+    }
+
+    /// Trusts that `json` is valid JSON without looking at it. Invalid bytes
+    /// are copied into `compact` output as they are; `go` and `jcs` still
+    /// parse them and fail on invalid JSON.
+    pub fn from_unchecked(json: impl Into<Cow<'a, [u8]>>) -> RawJson<'a> {
+        RawJson { json: json.into() }
+    }
+
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.json
+    }
+
+    pub fn into_owned(self) -> OwnedRawJson {
+        RawJson { json: Cow::Owned(self.json.into_owned()) }
+    }
+}
+
+impl OwnedRawJson {
+    /// Validates `json` and takes ownership of it.
+    pub fn from_string(json: String) -> Result<OwnedRawJson> {
+        RawJson::from_vec(json.into_bytes())
+    }
+
+    pub fn from_vec(json: Vec<u8>) -> Result<OwnedRawJson> {
+        validate(&json)?;
+        Ok(RawJson { json: Cow::Owned(json) })
+    }
+}
+
+fn validate(json: &[u8]) -> Result<()> {
+    // Syntax only: duplicate keys are the embedding profile's business.
+    let options = ReadOptions::default().duplicate_keys(parse::DuplicateKeys::Last);
+    parse::validate(json, &options)
+}
+
+impl Serialize for RawJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        match std::str::from_utf8(&self.json) {
+            Ok(text) => s.serialize_newtype_struct(RAW_TOKEN, text),
+            Err(_) => s.serialize_newtype_struct(RAW_TOKEN, &serde_bytes_ref(&self.json)),
+        }
+    }
+}
+
+/// Serializes as `serialize_bytes` (what the raw token expects for non-UTF-8 bytes).
+fn serde_bytes_ref(b: &[u8]) -> impl Serialize + '_ {
+    struct Bytes<'a>(&'a [u8]);
+    impl Serialize for Bytes<'_> {
+        fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+            s.serialize_bytes(self.0)
+        }
+    }
+    Bytes(b)
+}
+
+/// Re-emits raw JSON token by token in Go's `json.RawMessage` form.
+pub(crate) fn write_go_compact<S: Sink>(w: &mut Writer<S>, json: &[u8], escape_html: bool) -> Result<()> {
+    let options = ReadOptions::default().duplicate_keys(parse::DuplicateKeys::Last).max_depth(usize::MAX);
+    let mut v = GoCompact { w, escape_html, open: Vec::new() };
+    parse::parse(json, &options, &mut v)
+}
+
+struct GoCompact<'w, S: Sink> {
+    w: &'w mut Writer<S>,
+    escape_html: bool,
+    /// Per open container: (is array, members so far).
+    open: Vec<(bool, usize)>,
+}
+
+impl<S: Sink> GoCompact<'_, S> {
+    fn before_value(&mut self) {
+        if let Some((true, n)) = self.open.last_mut() {
+            self.w.array_item(*n == 0);
+            *n += 1;
+        }
+    }
+
+    /// Contents of a string as written in the source, with Go's HTML escapes.
+    fn string_contents(&mut self, raw: &str) {
+        if !self.escape_html {
+            self.w.verbatim(raw.as_bytes());
+            return;
+        }
+        let b = raw.as_bytes();
+        let mut run = 0;
+        let mut i = 0;
+        while i < b.len() {
+            let escape: Option<(&[u8], usize)> = match b[i] {
+                b'<' => Some((b"\\u003c", 1)),
+                b'>' => Some((b"\\u003e", 1)),
+                b'&' => Some((b"\\u0026", 1)),
+                0xE2 if b.get(i + 1) == Some(&0x80) && b.get(i + 2) == Some(&0xA8) => Some((b"\\u2028", 3)),
+                0xE2 if b.get(i + 1) == Some(&0x80) && b.get(i + 2) == Some(&0xA9) => Some((b"\\u2029", 3)),
+                _ => None,
+            };
+            if let Some((esc, len)) = escape {
+                self.w.verbatim(&b[run..i]);
+                self.w.verbatim(esc);
+                i += len;
+                run = i;
+            } else {
+                i += 1;
+            }
+        }
+        self.w.verbatim(&b[run..]);
+    }
+}
+
+impl<S: Sink> Visitor for GoCompact<'_, S> {
+    fn null(&mut self) -> Result<()> {
+        self.before_value();
+        self.w.null();
+        Ok(())
+    }
+    fn bool(&mut self, v: bool) -> Result<()> {
+        self.before_value();
+        self.w.bool(v);
+        Ok(())
+    }
+    fn number(&mut self, n: NumberToken<'_>) -> Result<()> {
+        // Go keeps a RawMessage's number spelling (`1.0E+02` stays).
+        self.before_value();
+        self.w.verbatim(n.text.as_bytes());
+        Ok(())
+    }
+    fn string(&mut self, _: &str, raw: &str) -> Result<()> {
+        self.before_value();
+        self.w.verbatim(b"\"");
+        self.string_contents(raw);
+        self.w.verbatim(b"\"");
+        Ok(())
+    }
+    fn begin_array(&mut self) -> Result<()> {
+        self.before_value();
+        self.w.begin_array();
+        self.open.push((true, 0));
+        Ok(())
+    }
+    fn end_array(&mut self) -> Result<()> {
+        let (_, n) = self.open.pop().unwrap_or_default();
+        self.w.end_array(n == 0);
+        Ok(())
+    }
+    fn begin_object(&mut self) -> Result<()> {
+        self.before_value();
+        self.w.begin_object();
+        self.open.push((false, 0));
+        Ok(())
+    }
+    fn key(&mut self, _: &str, raw: &str) -> Result<()> {
+        if let Some((_, n)) = self.open.last_mut() {
+            let first = *n == 0;
+            *n += 1;
+            self.w.array_item(first);
+        }
+        self.w.verbatim(b"\"");
+        self.string_contents(raw);
+        self.w.verbatim(b"\"");
+        self.w.colon();
+        Ok(())
+    }
+    fn end_object(&mut self) -> Result<()> {
+        let (_, n) = self.open.pop().unwrap_or_default();
+        self.w.end_object(n == 0);
+        Ok(())
+    }
+}

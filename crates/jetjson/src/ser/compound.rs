@@ -1,0 +1,173 @@
+//! The state of an array or object being written by serde.
+
+use serde::ser::{Serialize, SerializeMap, SerializeSeq, SerializeStruct, SerializeStructVariant, SerializeTuple, SerializeTupleStruct, SerializeTupleVariant};
+
+use super::key::{KeyTarget, MapKeySerializer};
+use crate::error::{Error, Result};
+use crate::options::KeyOrder;
+use crate::writer::{Sink, SortedObject, Writer};
+
+pub struct Compound<'a, S: Sink> {
+    w: &'a mut Writer<S>,
+    state: State,
+    /// Tuple and struct variants sit inside `{"Variant": ...}`.
+    close_variant: bool,
+}
+
+enum State {
+    Array { len: usize },
+    Object { len: usize },
+    Sorted { obj: SortedObject, order: KeyOrder },
+}
+
+impl<'a, S: Sink> Compound<'a, S> {
+    /// After `begin_array`.
+    pub(super) fn array(w: &'a mut Writer<S>, close_variant: bool) -> Self {
+        Compound { w, state: State::Array { len: 0 }, close_variant }
+    }
+
+    /// Opens an object whose members come in `order`.
+    pub(super) fn object(w: &'a mut Writer<S>, order: KeyOrder, close_variant: bool) -> Self {
+        let state = if order == KeyOrder::Insertion {
+            w.begin_object();
+            State::Object { len: 0 }
+        } else {
+            State::Sorted { obj: w.begin_sorted_object(), order }
+        };
+        Compound { w, state, close_variant }
+    }
+
+    fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        let State::Array { len } = &mut self.state else { unreachable!("element in an object") };
+        let index = *len;
+        *len += 1;
+        self.w.array_item(index == 0);
+        value.serialize(&mut *self.w).map_err(|e| e.in_index(index))
+    }
+
+    fn field<T: ?Sized + Serialize>(&mut self, key: &'static str, value: &T) -> Result<()> {
+        match &mut self.state {
+            State::Object { len } => {
+                self.w.static_key(key, *len == 0)?;
+                *len += 1;
+                value.serialize(&mut *self.w).map_err(|e| e.in_key(key))
+            }
+            State::Sorted { obj, .. } => {
+                self.w.sorted_key(obj, key.as_bytes());
+                value.serialize(&mut *self.w).map_err(|e| e.in_key(key))?;
+                self.w.sorted_value_done(obj);
+                Ok(())
+            }
+            State::Array { .. } => unreachable!("field in an array"),
+        }
+    }
+
+    fn finish(self) -> Result<()> {
+        match self.state {
+            State::Array { len } => self.w.end_array(len == 0),
+            State::Object { len } => self.w.end_object(len == 0),
+            State::Sorted { obj, order } => self.w.end_sorted_object(obj, order)?,
+        }
+        if self.close_variant {
+            self.w.end_object(false);
+        }
+        Ok(())
+    }
+}
+
+impl<S: Sink> SerializeSeq for Compound<'_, S> {
+    type Ok = ();
+    type Error = Error;
+    #[inline]
+    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        self.element(value)
+    }
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+impl<S: Sink> SerializeTuple for Compound<'_, S> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        self.element(value)
+    }
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+impl<S: Sink> SerializeTupleStruct for Compound<'_, S> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        self.element(value)
+    }
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+impl<S: Sink> SerializeTupleVariant for Compound<'_, S> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        self.element(value)
+    }
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+impl<S: Sink> SerializeMap for Compound<'_, S> {
+    type Ok = ();
+    type Error = Error;
+
+    fn serialize_key<T: ?Sized + Serialize>(&mut self, key: &T) -> Result<()> {
+        let target = match &mut self.state {
+            State::Object { len } => {
+                *len += 1;
+                KeyTarget::Direct { first: *len == 1 }
+            }
+            State::Sorted { obj, .. } => KeyTarget::Sorted(obj),
+            State::Array { .. } => unreachable!("key in an array"),
+        };
+        key.serialize(MapKeySerializer { w: &mut *self.w, target })
+    }
+
+    fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        value.serialize(&mut *self.w)?;
+        if let State::Sorted { obj, .. } = &mut self.state {
+            self.w.sorted_value_done(obj);
+        }
+        Ok(())
+    }
+
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+impl<S: Sink> SerializeStruct for Compound<'_, S> {
+    type Ok = ();
+    type Error = Error;
+    #[inline]
+    fn serialize_field<T: ?Sized + Serialize>(&mut self, key: &'static str, value: &T) -> Result<()> {
+        self.field(key, value)
+    }
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+impl<S: Sink> SerializeStructVariant for Compound<'_, S> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: ?Sized + Serialize>(&mut self, key: &'static str, value: &T) -> Result<()> {
+        self.field(key, value)
+    }
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}

@@ -1,0 +1,108 @@
+//! Writing a `Value` straight through the `Writer` (no serde round trip).
+
+use super::{Map, Number, Value};
+use crate::error::{Error, ErrorKind, Result};
+use crate::keys;
+use crate::options::KeyOrder;
+use crate::writer::{Sink, Writer};
+
+/// Values nested deeper than this are refused rather than risking the stack
+/// (the parser's default limit is 512, so parsed values never get here).
+pub const MAX_WRITE_DEPTH: usize = 2048;
+
+pub(crate) fn write_value<S: Sink>(w: &mut Writer<S>, v: &Value) -> Result<()> {
+    match v {
+        Value::Null => {
+            w.null();
+            Ok(())
+        }
+        Value::Bool(b) => {
+            w.bool(*b);
+            Ok(())
+        }
+        Value::Number(n) => write_number(w, n),
+        Value::String(s) => w.str(s),
+        Value::Array(items) => {
+            enter(w)?;
+            w.begin_array();
+            for (i, item) in items.iter().enumerate() {
+                w.array_item(i == 0);
+                write_value(w, item).map_err(|e| e.in_index(i))?;
+            }
+            w.end_array(items.is_empty());
+            Ok(())
+        }
+        Value::Object(map) => {
+            enter(w)?;
+            write_object(w, map)
+        }
+    }
+}
+
+fn enter<S: Sink>(w: &Writer<S>) -> Result<()> {
+    if w.depth() >= MAX_WRITE_DEPTH {
+        return Err(Error::new(ErrorKind::DepthLimit { limit: MAX_WRITE_DEPTH }));
+    }
+    Ok(())
+}
+
+pub(crate) fn write_number<S: Sink>(w: &mut Writer<S>, n: &Number) -> Result<()> {
+    match n {
+        Number::Int(i) => w.i64(*i),
+        Number::UInt(u) => w.u64(*u),
+        Number::Float(f) => w.f64(*f),
+        Number::Big(text) => w.number_text(text),
+    }
+}
+
+fn write_object<S: Sink>(w: &mut Writer<S>, map: &Map) -> Result<()> {
+    let members = map.members();
+    w.begin_object();
+    let order = w.style().map_order;
+    if order == KeyOrder::Insertion || members.len() < 2 {
+        for (i, (k, v)) in members.iter().enumerate() {
+            w.key(k, i == 0)?;
+            write_value(w, v).map_err(|e| e.in_key(k))?;
+        }
+    } else if members.len() <= SMALL {
+        // Most objects are small: sort indices on the stack.
+        let mut idx = [0u8; SMALL];
+        let idx = &mut idx[..members.len()];
+        for (i, slot) in idx.iter_mut().enumerate() {
+            *slot = i as u8;
+        }
+        insertion_sort(idx, |a, b| keys::compare(order, members[*a as usize].0.as_bytes(), members[*b as usize].0.as_bytes()).is_lt());
+        write_members(w, members, idx.iter().map(|&i| i as usize))?;
+    } else {
+        let mut idx: Vec<usize> = (0..members.len()).collect();
+        idx.sort_by(|&a, &b| keys::compare(order, members[a].0.as_bytes(), members[b].0.as_bytes()));
+        write_members(w, members, idx.into_iter())?;
+    }
+    w.end_object(members.is_empty());
+    Ok(())
+}
+
+const SMALL: usize = 24;
+
+fn write_members<S: Sink>(w: &mut Writer<S>, members: &[(String, Value)], order: impl Iterator<Item = usize>) -> Result<()> {
+    for (n, i) in order.enumerate() {
+        let (k, v) = &members[i];
+        w.key(k, n == 0)?;
+        write_value(w, v).map_err(|e| e.in_key(k))?;
+    }
+    Ok(())
+}
+
+/// Stable insertion sort: fewer comparisons than a general sort on the
+/// handful of members a typical object has.
+fn insertion_sort<T: Copy>(v: &mut [T], less: impl Fn(&T, &T) -> bool) {
+    for i in 1..v.len() {
+        let x = v[i];
+        let mut j = i;
+        while j > 0 && less(&x, &v[j - 1]) {
+            v[j] = v[j - 1];
+            j -= 1;
+        }
+        v[j] = x;
+    }
+}

@@ -1,0 +1,528 @@
+//! The one writer every front end goes through.
+//!
+//! `Writer` appends tokens to a growable byte buffer following a resolved
+//! `Style`. Callers (the serde serializer, `Value`, the CLI, the Python
+//! binding) say *what* to write; the style decides the bytes. Output that
+//! goes somewhere other than a `Vec` (an `io::Write`, a hash) is spilled from
+//! the buffer in large chunks between tokens, never one call per token.
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::escape::escape_bytes_replacing_invalid;
+use crate::keys;
+use crate::number;
+use crate::options::{BytesPolicy, IntegerPolicy, InvalidText, KeyOrder, NonFinite, RawPolicy, Style, WriteOptions};
+use crate::pool::Buffer;
+
+/// Where output goes once the buffer holds enough of it.
+pub trait Sink {
+    /// False for sinks that never take output: the buffer is the result.
+    const SPILLS: bool = true;
+    fn spill(&mut self, bytes: &[u8]) -> Result<()>;
+}
+
+/// The buffer is the output (`to_vec`, `to_string`).
+pub struct NoSink;
+
+impl Sink for NoSink {
+    const SPILLS: bool = false;
+    #[inline]
+    fn spill(&mut self, _: &[u8]) -> Result<()> {
+        Ok(())
+    }
+}
+
+/// Output goes to an `io::Write` in chunks.
+pub struct IoSink<W: std::io::Write>(pub W);
+
+impl<W: std::io::Write> Sink for IoSink<W> {
+    fn spill(&mut self, bytes: &[u8]) -> Result<()> {
+        self.0.write_all(bytes).map_err(Error::from)
+    }
+}
+
+/// Buffered output is handed to the sink once it reaches this size.
+const SPILL_AT: usize = 32 * 1024;
+
+/// Strings longer than this are escaped in pieces, so the worst-case
+/// reservation (6 output bytes per input byte) stays bounded.
+const ESCAPE_PIECE: usize = 64 * 1024;
+
+/// Spaces for indentation, copied in slices rather than pushed one by one.
+const SPACES: &[u8; 128] = &[b' '; 128];
+
+pub struct Writer<S: Sink = NoSink> {
+    buf: Buffer,
+    style: Style,
+    depth: usize,
+    /// While positive, buffered bytes may still be reordered (a map being
+    /// sorted), so nothing is spilled.
+    holds: usize,
+    sink: S,
+}
+
+impl Writer<NoSink> {
+    /// A writer whose result is its buffer.
+    pub fn new(options: &WriteOptions) -> Writer<NoSink> {
+        Writer::with_buffer(options.style(), NoSink, Buffer::take_zeroing(options.zeroes_buffers()))
+    }
+}
+
+impl<S: Sink> Writer<S> {
+    pub fn with_sink(style: Style, sink: S) -> Writer<S> {
+        Writer::with_buffer(style, sink, Buffer::take())
+    }
+
+    pub fn with_buffer(style: Style, sink: S, buf: Buffer) -> Writer<S> {
+        Writer { buf, style, depth: 0, holds: 0, sink }
+    }
+
+    pub fn style(&self) -> &Style {
+        &self.style
+    }
+
+    /// How many containers are open.
+    pub fn depth(&self) -> usize {
+        self.depth
+    }
+
+    /// The bytes written so far (for `NoSink`, the whole output).
+    pub fn as_bytes(&self) -> &[u8] {
+        self.buf.as_slice()
+    }
+
+    /// Hands any buffered bytes to the sink and returns it.
+    pub fn finish(mut self) -> Result<S> {
+        debug_assert_eq!(self.holds, 0);
+        if S::SPILLS && !self.buf.is_empty() {
+            self.sink.spill(self.buf.as_slice())?;
+            self.buf.clear();
+        }
+        Ok(self.sink)
+    }
+
+    /// Spills at a token boundary once enough output is buffered.
+    #[inline]
+    fn maybe_spill(&mut self) -> Result<()> {
+        if S::SPILLS && self.holds == 0 && self.buf.len() >= SPILL_AT {
+            self.sink.spill(self.buf.as_slice())?;
+            self.buf.clear();
+        }
+        Ok(())
+    }
+
+    // ---- scalars -------------------------------------------------------
+
+    #[inline]
+    pub fn null(&mut self) {
+        self.buf.extend(b"null");
+    }
+
+    #[inline]
+    pub fn bool(&mut self, v: bool) {
+        self.buf.extend(if v { b"true" as &[u8] } else { b"false" });
+    }
+
+    #[inline]
+    pub fn i64(&mut self, v: i64) -> Result<()> {
+        match self.style.integers {
+            IntegerPolicy::Double | IntegerPolicy::DoubleStrict if v.unsigned_abs() > MAX_SAFE => {
+                self.integer_as_double(number::i64_to_f64_nearest(v), || v.to_string())
+            }
+            _ => {
+                self.buf.extend(itoa::Buffer::new().format(v).as_bytes());
+                Ok(())
+            }
+        }
+    }
+
+    #[inline]
+    pub fn u64(&mut self, v: u64) -> Result<()> {
+        match self.style.integers {
+            IntegerPolicy::Double | IntegerPolicy::DoubleStrict if v > MAX_SAFE => {
+                self.integer_as_double(number::u64_to_f64_nearest(v), || v.to_string())
+            }
+            _ => {
+                self.buf.extend(itoa::Buffer::new().format(v).as_bytes());
+                Ok(())
+            }
+        }
+    }
+
+    pub fn i128(&mut self, v: i128) -> Result<()> {
+        if let Ok(small) = i64::try_from(v) {
+            return self.i64(small);
+        }
+        match self.style.integers {
+            IntegerPolicy::Exact128 => {
+                self.buf.extend(itoa::Buffer::new().format(v).as_bytes());
+                Ok(())
+            }
+            IntegerPolicy::Exact64 => match u64::try_from(v) {
+                Ok(u) => self.u64(u),
+                Err(_) => Err(self.integer_out_of_range(v.to_string())),
+            },
+            IntegerPolicy::Double | IntegerPolicy::DoubleStrict => {
+                self.integer_as_double(number::i128_to_f64_nearest(v), || v.to_string())
+            }
+        }
+    }
+
+    pub fn u128(&mut self, v: u128) -> Result<()> {
+        if let Ok(small) = u64::try_from(v) {
+            return self.u64(small);
+        }
+        match self.style.integers {
+            IntegerPolicy::Exact128 => {
+                self.buf.extend(itoa::Buffer::new().format(v).as_bytes());
+                Ok(())
+            }
+            IntegerPolicy::Exact64 => Err(self.integer_out_of_range(v.to_string())),
+            IntegerPolicy::Double | IntegerPolicy::DoubleStrict => {
+                self.integer_as_double(number::u128_to_f64_nearest(v), || v.to_string())
+            }
+        }
+    }
+
+    /// An integer beyond ±2^53 in a profile whose numbers are doubles.
+    #[cold]
+    fn integer_as_double(&mut self, nearest: f64, text: impl FnOnce() -> String) -> Result<()> {
+        if self.style.integers == IntegerPolicy::DoubleStrict {
+            return Err(self.integer_out_of_range(text()));
+        }
+        number::write_f64(self.buf.vec_mut(32), nearest, self.style.float_layout);
+        Ok(())
+    }
+
+    #[cold]
+    fn integer_out_of_range(&self, text: String) -> Error {
+        Error::new(ErrorKind::NumberOutOfRange { text, profile: self.style.profile.name() })
+    }
+
+    #[inline]
+    pub fn f64(&mut self, v: f64) -> Result<()> {
+        if !v.is_finite() {
+            return self.non_finite(v.is_nan(), v > 0.0);
+        }
+        number::write_f64(self.buf.vec_mut(32), v, self.style.float_layout);
+        Ok(())
+    }
+
+    #[inline]
+    pub fn f32(&mut self, v: f32) -> Result<()> {
+        if !v.is_finite() {
+            return self.non_finite(v.is_nan(), v > 0.0);
+        }
+        number::write_f32(self.buf.vec_mut(32), v, self.style.float_layout);
+        Ok(())
+    }
+
+    #[cold]
+    fn non_finite(&mut self, nan: bool, positive: bool) -> Result<()> {
+        if self.style.non_finite == NonFinite::Null {
+            self.null();
+            return Ok(());
+        }
+        let value = match (nan, positive) {
+            (true, _) => "NaN",
+            (false, true) => "Infinity",
+            (false, false) => "-Infinity",
+        };
+        Err(Error::new(ErrorKind::NonFiniteFloat { value, profile: self.style.profile.name() }))
+    }
+
+    /// A number given as its JSON literal text (a big number, or any number
+    /// kept losslessly). `go` and `compact` write the literal as it is, as Go
+    /// does for `json.Number`; `jcs` writes the nearest double.
+    pub fn number_text(&mut self, text: &str) -> Result<()> {
+        if !crate::parse::is_json_number(text.as_bytes()) {
+            return Err(Error::new(ErrorKind::InvalidNumber { text: text.to_owned() }));
+        }
+        match self.style.integers {
+            IntegerPolicy::Double | IntegerPolicy::DoubleStrict => {
+                // Rust's float parsing is correctly rounded, as ECMAScript's is.
+                let v: f64 = text.parse().map_err(|_| Error::new(ErrorKind::InvalidNumber { text: text.to_owned() }))?;
+                let integral = !text.bytes().any(|b| matches!(b, b'.' | b'e' | b'E'));
+                // A literal like 1e400 has no finite double to stand for it,
+                // and RFC 8785 forbids non-finite numbers.
+                let strict_miss = integral && v.abs() > MAX_SAFE as f64 && self.style.integers == IntegerPolicy::DoubleStrict;
+                if !v.is_finite() || strict_miss {
+                    return Err(self.integer_out_of_range(text.to_owned()));
+                }
+                number::write_f64(self.buf.vec_mut(32), v, self.style.float_layout);
+            }
+            _ => self.buf.extend(text.as_bytes()),
+        }
+        Ok(())
+    }
+
+    // ---- strings -------------------------------------------------------
+
+    /// A string value.
+    #[inline]
+    pub fn str(&mut self, s: &str) -> Result<()> {
+        self.buf.push(b'"');
+        self.escape(s);
+        self.buf.push(b'"');
+        self.maybe_spill()
+    }
+
+    #[inline]
+    fn escape(&mut self, s: &str) {
+        if s.len() <= ESCAPE_PIECE {
+            self.buf.reserve(s.len() * 6 + 64);
+            self.style.escaper.escape(self.buf.vec_mut(0), s);
+        } else {
+            self.escape_in_pieces(s);
+        }
+    }
+
+    #[cold]
+    fn escape_in_pieces(&mut self, mut s: &str) {
+        while !s.is_empty() {
+            let mut end = s.len().min(ESCAPE_PIECE);
+            // Cut at a character boundary so a multi-byte sequence (and
+            // U+2028/9 detection) never spans two pieces.
+            while !s.is_char_boundary(end) {
+                end -= 1;
+            }
+            let (piece, rest) = s.split_at(end);
+            self.buf.reserve(piece.len() * 6 + 64);
+            self.style.escaper.escape(self.buf.vec_mut(0), piece);
+            s = rest;
+        }
+    }
+
+    /// A string given as bytes that may not be valid UTF-8. `go` replaces
+    /// each invalid byte with `\ufffd`, as Go does; other profiles fail.
+    pub fn bytes_str(&mut self, s: &[u8]) -> Result<()> {
+        if let Ok(valid) = std::str::from_utf8(s) {
+            return self.str(valid);
+        }
+        match self.style.invalid_text {
+            InvalidText::ReplacePerByte => {
+                self.buf.push(b'"');
+                for piece in s.chunks(ESCAPE_PIECE) {
+                    self.buf.reserve(piece.len() * 12 + 64);
+                    escape_bytes_replacing_invalid(&self.style.escaper, self.buf.vec_mut(0), piece);
+                }
+                self.buf.push(b'"');
+                self.maybe_spill()
+            }
+            InvalidText::Error => Err(Error::new(ErrorKind::InvalidText { profile: self.style.profile.name() })),
+        }
+    }
+
+    /// A byte slice: base64 in `go` (as Go writes `[]byte`), an array of
+    /// numbers elsewhere (as serde_json does).
+    pub fn bytes(&mut self, v: &[u8]) -> Result<()> {
+        match self.style.bytes {
+            BytesPolicy::Base64 => {
+                use base64::Engine as _;
+                let n = base64::encoded_len(v.len(), true).unwrap_or(usize::MAX);
+                let out = self.buf.vec_mut(n + 2);
+                out.push(b'"');
+                let start = out.len();
+                out.resize(start + n, 0);
+                let written = base64::engine::general_purpose::STANDARD
+                    .encode_slice(v, &mut out[start..])
+                    .expect("reserved exactly encoded_len bytes");
+                debug_assert_eq!(written, n);
+                out.push(b'"');
+            }
+            BytesPolicy::Array => {
+                self.begin_array();
+                for (i, b) in v.iter().enumerate() {
+                    self.array_item(i == 0);
+                    self.buf.extend(itoa::Buffer::new().format(*b).as_bytes());
+                }
+                self.end_array(v.is_empty());
+            }
+        }
+        self.maybe_spill()
+    }
+
+    // ---- containers ----------------------------------------------------
+
+    #[inline]
+    pub fn begin_array(&mut self) {
+        self.buf.push(b'[');
+        self.depth += 1;
+    }
+
+    /// Before each element: the separator and, when indenting, the newline.
+    #[inline]
+    pub fn array_item(&mut self, first: bool) {
+        if !first {
+            self.buf.push(b',');
+        }
+        if self.style.indent != 0 {
+            self.newline();
+        }
+    }
+
+    #[inline]
+    pub fn end_array(&mut self, empty: bool) {
+        self.depth -= 1;
+        if !empty && self.style.indent != 0 {
+            self.newline();
+        }
+        self.buf.push(b']');
+    }
+
+    #[inline]
+    pub fn begin_object(&mut self) {
+        self.buf.push(b'{');
+        self.depth += 1;
+    }
+
+    /// A member key with its separators (`,` before, `:` after).
+    #[inline]
+    pub fn key(&mut self, key: &str, first: bool) -> Result<()> {
+        self.array_item(first);
+        self.str(key)?;
+        self.colon();
+        Ok(())
+    }
+
+    /// A member key that is a `&'static str` field name: its escaping is
+    /// looked up once per name, and clean names are copied whole.
+    #[inline]
+    pub fn static_key(&mut self, key: &'static str, first: bool) -> Result<()> {
+        let facts = keys::static_name_facts(key);
+        if !facts.is_clean(self.style.escaper.set()) {
+            return self.key(key, first);
+        }
+        self.array_item(first);
+        self.buf.reserve(key.len() + 4);
+        self.buf.push(b'"');
+        self.buf.extend(key.as_bytes());
+        self.buf.push(b'"');
+        self.colon();
+        Ok(())
+    }
+
+    /// A key given as bytes that may be invalid UTF-8 (see `bytes_str`).
+    pub fn bytes_key(&mut self, key: &[u8], first: bool) -> Result<()> {
+        self.array_item(first);
+        self.bytes_str(key)?;
+        self.colon();
+        Ok(())
+    }
+
+    #[inline]
+    pub(crate) fn colon(&mut self) {
+        if self.style.indent == 0 {
+            self.buf.push(b':');
+        } else {
+            self.buf.extend(b": ");
+        }
+    }
+
+    #[inline]
+    pub fn end_object(&mut self, empty: bool) {
+        self.depth -= 1;
+        if !empty && self.style.indent != 0 {
+            self.newline();
+        }
+        self.buf.push(b'}');
+    }
+
+    #[cold]
+    fn newline(&mut self) {
+        let mut n = self.depth * usize::from(self.style.indent);
+        self.buf.push(b'\n');
+        while n > 0 {
+            let k = n.min(SPACES.len());
+            self.buf.extend(&SPACES[..k]);
+            n -= k;
+        }
+    }
+
+    // ---- sorted objects ------------------------------------------------
+
+    /// Starts collecting the members of an object whose order is decided at
+    /// the end. Values are written to the buffer as usual (and may nest);
+    /// `end_sorted_object` then emits them in key order.
+    pub fn begin_sorted_object(&mut self) -> SortedObject {
+        self.begin_object();
+        self.holds += 1;
+        SortedObject { start: self.buf.len(), members: Vec::new(), keys: Vec::new() }
+    }
+
+    /// Records the key of the next member of a sorted object.
+    pub fn sorted_key(&mut self, obj: &mut SortedObject, key: &[u8]) {
+        let k0 = obj.keys.len();
+        obj.keys.extend_from_slice(key);
+        obj.members.push(Member { key: k0..obj.keys.len(), value: self.buf.len()..self.buf.len() });
+    }
+
+    /// Marks the end of the value of the member recorded last.
+    pub fn sorted_value_done(&mut self, obj: &mut SortedObject) {
+        if let Some(m) = obj.members.last_mut() {
+            m.value.end = self.buf.len();
+        }
+    }
+
+    pub fn end_sorted_object(&mut self, mut obj: SortedObject, order: KeyOrder) -> Result<()> {
+        let keys = &obj.keys;
+        obj.members.sort_by(|a, b| keys::compare(order, &keys[a.key.clone()], &keys[b.key.clone()]));
+        let values = self.buf.split_off_scratch(obj.start);
+        let base = obj.start;
+        for (i, m) in obj.members.iter().enumerate() {
+            let key = &obj.keys[m.key.clone()];
+            match std::str::from_utf8(key) {
+                Ok(k) => self.key(k, i == 0)?,
+                Err(_) => self.bytes_key(key, i == 0)?,
+            }
+            self.buf.extend(&values[m.value.start - base..m.value.end - base]);
+        }
+        crate::pool::return_scratch(values);
+        self.end_object(obj.members.is_empty());
+        self.holds -= 1;
+        self.maybe_spill()
+    }
+
+    // ---- raw JSON ------------------------------------------------------
+
+    /// Already-serialized JSON, embedded as the profile says (`RawPolicy`).
+    pub fn raw(&mut self, json: &[u8]) -> Result<()> {
+        match self.style.raw {
+            RawPolicy::Verbatim => {
+                self.buf.extend(json);
+                self.maybe_spill()
+            }
+            RawPolicy::GoCompact { escape_html } => crate::raw::write_go_compact(self, json, escape_html),
+            RawPolicy::Canonicalize => {
+                let value = crate::parse::from_slice_with::<crate::Value>(json, &crate::ReadOptions::lossless())?;
+                crate::value::write_value(self, &value)
+            }
+        }
+    }
+
+    /// Appends bytes the caller has already made valid for this position.
+    #[inline]
+    pub(crate) fn verbatim(&mut self, bytes: &[u8]) {
+        self.buf.extend(bytes);
+    }
+
+    pub(crate) fn into_buffer(self) -> Buffer {
+        debug_assert!(!S::SPILLS);
+        self.buf
+    }
+}
+
+/// `go` and `jcs` layouts are the same for integers; exactness ends at 2^53.
+const MAX_SAFE: u64 = 1 << 53;
+
+/// The members of an object being sorted.
+pub struct SortedObject {
+    start: usize,
+    members: Vec<Member>,
+    keys: Vec<u8>,
+}
+
+struct Member {
+    key: std::ops::Range<usize>,
+    value: std::ops::Range<usize>,
+}
+

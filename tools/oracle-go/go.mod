@@ -1,0 +1,3 @@
+module jetjson/oracle-go
+
+go 1.22
