@@ -32,13 +32,14 @@
 //! and `-0` prints as `0`. Go's `encoding/json` (1.22+) prints exactly the same
 //! bytes, except that `-0` stays `-0`: it uses `'e'` format when
 //! `abs < 1e-6 || abs >= 1e21` and `'f'` otherwise, then rewrites `e-0X` to
-//! `e-X`. Since `1e21` is exactly representable and a shortest digit string
-//! always lies inside the rounding interval of its own float, those
-//! comparisons on the value agree with the conditions on `n` above. For
-//! `float32`, Go uses float32 shortest digits and does the comparisons in
-//! float32 (against `float32(1e-6)` and `float32(1e21)`); the same interval
-//! argument makes them agree with the conditions on `n` of the float32
-//! digits, so the same re-layout applies to zmij's `f32` output.
+//! `e-X`. Those comparisons are against the floats nearest `1e-6` and `1e21`,
+//! whose own shortest digits are `1e-6` and `1e21`; since a shortest digit
+//! string lies inside the rounding interval of its own float, and distinct
+//! floats' intervals do not overlap, `abs < B` holds exactly when the
+//! shortest digits are `< B`, so the comparisons on the value agree with the
+//! conditions on `n` above. For `float32`, Go uses float32 shortest digits
+//! and compares in float32 (against `float32(1e-6)` and `float32(1e21)`); the
+//! same argument applies, so the same layout applies to float32 digits.
 //!
 //! zmij's layout differs from the ECMAScript one in only three ways, which is
 //! all the re-layout has to handle:
@@ -147,40 +148,74 @@ fn write_zmij<F: zmij::Float>(dst: &mut Vec<u8>, v: F) {
     dst.extend_from_slice(buf.format_finite(v).as_bytes());
 }
 
-/// 2^53: every integer of smaller magnitude is a double, and its shortest
-/// round-trip digits are its own decimal digits (the rounding interval is at
-/// most ±0.5 wide, so no other integer, and in particular no shorter multiple
-/// of ten, lies in it). Such values can be printed with `itoa`.
+// Magnitude bands. A shortest digit string lies in the rounding interval of
+// its own float, and the intervals of distinct floats do not overlap. So for
+// a bound `B` that is the float nearest a decimal `b` whose shortest digits
+// are `b` itself (2^53, 1e-5, 1e-6, 1e21 all are), `|v| < B` implies that the
+// shortest digits of `v` are `< b`, and `|v| >= B` that they are `>= b`. That
+// lets the value (in registers) pick the layout branch instead of the printed
+// bytes:
+//
+// * `|v| < 2^53` and integral: the shortest digits are the integer's own
+//   digits (the interval is at most ±0.5 wide, so no other integer, and in
+//   particular no shorter multiple of ten, lies in it): print with `itoa`.
+// * `1e-5 <= |v| < 2^53`, not integral: zmij prints fixed notation with a
+//   fraction (decimal exponent -5..=15), exactly as ECMAScript does.
+// * `|v| < 1e-6` or `|v| >= 1e21`: both print exponent notation, identically.
+// * The rest (`1e-6 <= |v| < 1e-5` and `2^53 <= |v| < 1e21`) is rare; the
+//   printed bytes decide there (see `relay_zmij_as_es`).
+//
+// For `f32` the bands are `2^24`, `1e-6` and `1e21` (zmij's f32 fixed range
+// is -6..=12, so only `2^24 <= |v| < 1e21` needs looking at). The bounds are
+// Rust literals, i.e. the floats nearest to them, exactly as Go's
+// `float32(abs) < 1e-6` compares against `float32(1e-6)`.
+
+/// 2^53 (see the bands above).
 const F64_EXACT_INT_LIMIT: f64 = 9_007_199_254_740_992.0;
 
-/// 2^24: the same for `f32` and float32 shortest digits.
+/// 2^24 (see the bands above).
 const F32_EXACT_INT_LIMIT: f32 = 16_777_216.0;
 
 /// ECMAScript layout of an `f64` (`Jcs`, or `Go` when `keep_neg_zero`).
 #[inline]
 fn write_es_f64(dst: &mut Vec<u8>, v: f64, keep_neg_zero: bool) {
-    // Fast path: integral values below 2^53 (`100`, `-3`, `0`).
-    if v.abs() < F64_EXACT_INT_LIMIT {
+    let a = v.abs();
+    if a < F64_EXACT_INT_LIMIT {
         let i = v as i64; // exact truncation in this range
         if i as f64 == v {
             write_int(dst, i, keep_neg_zero && v.is_sign_negative());
             return;
         }
+        if a >= 1e-5 {
+            return write_zmij(dst, v);
+        }
+    } else if a >= 1e21 {
+        return write_zmij(dst, v);
     }
-    write_es_shortest(dst, v);
+    if a < 1e-6 {
+        return write_zmij(dst, v);
+    }
+    write_es_relaid(dst, v);
 }
 
 /// Go layout of an `f32`: float32 shortest digits, ECMAScript layout, `-0`.
 #[inline]
 fn write_go_f32(dst: &mut Vec<u8>, v: f32) {
-    if v.abs() < F32_EXACT_INT_LIMIT {
+    let a = v.abs();
+    if a < F32_EXACT_INT_LIMIT {
         let i = v as i32; // exact truncation in this range
         if i as f32 == v {
             write_int(dst, i64::from(i), v.is_sign_negative());
             return;
         }
+        // Below 1e-6 both layouts use exponent notation, above it both use
+        // fixed notation with a fraction.
+        return write_zmij(dst, v);
     }
-    write_es_shortest(dst, v);
+    if a >= 1e20 {
+        return write_zmij(dst, v);
+    }
+    write_es_relaid(dst, v);
 }
 
 /// Writes an integer; `neg_zero` asks for `-0` when `i == 0`.
@@ -194,52 +229,57 @@ fn write_int(dst: &mut Vec<u8>, i: i64, neg_zero: bool) {
     }
 }
 
-/// Shortest digits from zmij, re-laid in the ECMAScript layout.
-///
-/// `v` must not be zero (the callers' integer fast paths take zeros).
-#[inline]
-fn write_es_shortest<F: zmij::Float>(dst: &mut Vec<u8>, v: F) {
+/// Shortest digits from zmij, re-laid from zmij's layout to the ECMAScript
+/// one by looking at the printed bytes. Correct for every non-zero value; the
+/// callers only send the bands where the two layouts may differ.
+#[cold]
+#[inline(never)]
+fn write_es_relaid<F: zmij::Float>(dst: &mut Vec<u8>, v: F) {
     let mut buf = zmij::Buffer::new();
     relay_zmij_as_es(dst, buf.format_finite(v).as_bytes());
 }
 
-/// Re-lays one zmij output string (for a non-zero value) in the ECMAScript
-/// layout. See the module docs for why these three cases are all there is.
-#[inline]
+/// Re-lays one zmij output string (of a non-zero value) in the ECMAScript
+/// layout. zmij's output is `[-]int.frac` (fixed) or `[-]d[.ddd]e±N`
+/// (exponent), with shortest digits; the layouts differ in only two ways:
+///
+/// * integral values in fixed notation end in `.0` (`1234000.0`);
+/// * zmij's fixed range is narrower (scientific exponent -5..=15 for `f64`,
+///   -6..=12 for `f32`, against -6..=20), so a value it prints as `1e-6` or
+///   `1.5e+20` must come out as `0.000001` / `150000000000000000000`.
+///
+/// Anything else is already byte-identical and copied through.
 fn relay_zmij_as_es(dst: &mut Vec<u8>, s: &[u8]) {
     let len = s.len();
     debug_assert!(len >= 3, "zmij output is at least 3 bytes");
-    // Fixed notation of an integral value: `1234000.0` -> `1234000`. (A fixed
-    // string with a fraction never ends in `0`: the digits are shortest.)
+    // Fixed notation of an integral value. (A fixed string with a fraction
+    // never ends in `0`: the digits are shortest.)
     if s[len - 1] == b'0' && s[len - 2] == b'.' {
         dst.extend_from_slice(&s[..len - 2]);
         return;
     }
-    // Exponent notation: `e+N` / `e-N`, N of 1 to 3 digits, so the `e` is one
-    // of the last five bytes but never the last two.
+    // Exponent notation: `e+N` / `e-N` with N of 1 to 3 digits, so the `e` is
+    // one of the last five bytes but never one of the last two.
     let e_pos = if s[len - 3] == b'e' {
-        Some(len - 3)
+        len - 3
     } else if len >= 4 && s[len - 4] == b'e' {
-        Some(len - 4)
+        len - 4
     } else if len >= 5 && s[len - 5] == b'e' {
-        Some(len - 5)
+        len - 5
     } else {
-        None
+        dst.extend_from_slice(s);
+        return;
     };
-    if let Some(e_pos) = e_pos {
-        // ECMAScript uses fixed notation for scientific exponents -6..=20;
-        // zmij printed exponent notation, so one of those needs re-laying.
-        let exp = parse_exp(&s[e_pos + 1..]);
-        if (-6..=20).contains(&exp) {
-            relay_cold(dst, s);
-            return;
-        }
+    let exp = parse_exp(&s[e_pos + 1..]);
+    if (-6..=20).contains(&exp) {
+        let d = Decimal::from_sci(s, e_pos, exp);
+        d.write_fixed(dst);
+    } else {
+        dst.extend_from_slice(s);
     }
-    dst.extend_from_slice(s);
 }
 
 /// Parses zmij's exponent field: `+N` or `-N`.
-#[inline]
 fn parse_exp(s: &[u8]) -> i32 {
     let mut e: i32 = 0;
     for &c in &s[1..] {
@@ -252,17 +292,8 @@ fn parse_exp(s: &[u8]) -> i32 {
     }
 }
 
-/// The general path: decompose, then lay out. Rare (exponents -6 and 16..=20
-/// for `f64`, 13..=20 for `f32`), so kept out of line.
-#[cold]
-#[inline(never)]
-fn relay_cold(dst: &mut Vec<u8>, s: &[u8]) {
-    let d = Decimal::parse(s);
-    d.write_es(dst, false);
-}
-
-/// A decimal `(-1)^neg × 0.d1d2..dk × 10^n` with no leading or trailing zero
-/// digit; `len == 0` means zero.
+/// A decimal `(-1)^neg × 0.d1d2..dk × 10^n`: sign, significant digits (no
+/// leading or trailing zero), exponent. Lives on the stack.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Decimal {
     neg: bool,
@@ -273,132 +304,62 @@ struct Decimal {
 
 impl Decimal {
     /// zmij prints at most 17 significant digits.
-    const CAP: usize = 24;
+    const CAP: usize = 17;
 
     fn digits(&self) -> &[u8] {
         &self.digits[..self.len]
     }
 
-    /// Decomposes a plain decimal string (`[-]int[.frac][e±N]`, e.g. zmij's
-    /// output) without allocating.
-    fn parse(s: &[u8]) -> Decimal {
+    /// Decomposes zmij's exponent notation `[-]d[.ddd]e±N`, given the
+    /// position of the `e` and the parsed `N`.
+    fn from_sci(s: &[u8], e_pos: usize, exp: i32) -> Decimal {
+        let neg = s[0] == b'-';
+        let mant = &s[usize::from(neg)..e_pos];
         let mut d = Decimal {
-            neg: false,
+            neg,
             digits: [0; Decimal::CAP],
-            len: 0,
-            n: 0,
+            len: 1,
+            n: exp + 1,
         };
-        let mut i = 0;
-        if s.first() == Some(&b'-') {
-            d.neg = true;
-            i = 1;
-        }
-        // Zeros seen after a significant digit, not yet known to be inner.
-        let mut pending_zeros = 0usize;
-        let mut after_point = false;
-        while i < s.len() {
-            let c = s[i];
-            i += 1;
-            match c {
-                b'0' if d.len == 0 => {
-                    // Leading zero: before the point it is nothing; after it,
-                    // it scales the value down.
-                    if after_point {
-                        d.n -= 1;
-                    }
-                }
-                b'0'..=b'9' => {
-                    if c == b'0' {
-                        pending_zeros += 1;
-                    } else {
-                        for _ in 0..pending_zeros {
-                            d.digits[d.len] = b'0';
-                            d.len += 1;
-                        }
-                        pending_zeros = 0;
-                        d.digits[d.len] = c;
-                        d.len += 1;
-                    }
-                    if !after_point {
-                        d.n += 1;
-                    }
-                }
-                b'.' => after_point = true,
-                b'e' | b'E' => {
-                    let rest = &s[i..];
-                    let (neg, mag) = match rest.first() {
-                        Some(b'-') => (true, &rest[1..]),
-                        Some(b'+') => (false, &rest[1..]),
-                        _ => (false, rest),
-                    };
-                    let mut e: i32 = 0;
-                    for &c in mag {
-                        e = e * 10 + i32::from(c - b'0');
-                    }
-                    d.n += if neg { -e } else { e };
-                    break;
-                }
-                _ => unreachable!("unexpected byte in float text"),
+        d.digits[0] = mant[0];
+        if mant.len() > 2 {
+            // `d.ddd`
+            let frac = &mant[2..];
+            d.digits[1..1 + frac.len()].copy_from_slice(frac);
+            d.len += frac.len();
+            // zmij prints no trailing zero; keep the invariant regardless.
+            while d.len > 1 && d.digits[d.len - 1] == b'0' {
+                d.len -= 1;
             }
-        }
-        if d.len == 0 {
-            d.n = 0;
         }
         d
     }
 
-    /// Appends the ECMAScript `Number::toString` layout; zero prints as `0`,
-    /// or `-0` when `keep_neg_zero` and the sign is negative.
-    fn write_es(&self, dst: &mut Vec<u8>, keep_neg_zero: bool) {
-        if self.len == 0 {
-            dst.extend_from_slice(if keep_neg_zero && self.neg {
-                b"-0"
-            } else {
-                b"0"
-            });
-            return;
-        }
-        // Longest outputs: sign + 21 digits; sign + "0.00000" + 17 digits;
-        // sign + 17 digits + "." + "e-324".
-        let mut out = [0u8; 48];
-        let mut p = 0;
-        let mut put = |bytes: &[u8], p: &mut usize| {
-            out[*p..*p + bytes.len()].copy_from_slice(bytes);
-            *p += bytes.len();
-        };
+    /// Appends the ECMAScript fixed layout (`-6 < n <= 21`): `ddd000`,
+    /// `dd.ddd` or `0.000ddd`.
+    fn write_fixed(&self, dst: &mut Vec<u8>) {
+        debug_assert!(self.len > 0 && -6 < self.n && self.n <= 21);
+        const ZEROS: &[u8; 21] = b"000000000000000000000";
         if self.neg {
-            put(b"-", &mut p);
+            dst.push(b'-');
         }
         let digits = self.digits();
-        let k = digits.len() as i32;
-        let n = self.n;
-        if k <= n && n <= 21 {
-            put(digits, &mut p);
-            for _ in 0..(n - k) {
-                put(b"0", &mut p);
-            }
-        } else if 0 < n && n <= 21 {
-            put(&digits[..n as usize], &mut p);
-            put(b".", &mut p);
-            put(&digits[n as usize..], &mut p);
-        } else if -6 < n && n <= 0 {
-            put(b"0.", &mut p);
-            for _ in 0..(-n) {
-                put(b"0", &mut p);
-            }
-            put(digits, &mut p);
+        let k = digits.len();
+        if self.n <= 0 {
+            dst.extend_from_slice(b"0.");
+            dst.extend_from_slice(&ZEROS[..self.n.unsigned_abs() as usize]);
+            dst.extend_from_slice(digits);
         } else {
-            put(&digits[..1], &mut p);
-            if k > 1 {
-                put(b".", &mut p);
-                put(&digits[1..], &mut p);
+            let int_len = self.n as usize;
+            if k <= int_len {
+                dst.extend_from_slice(digits);
+                dst.extend_from_slice(&ZEROS[..int_len - k]);
+            } else {
+                dst.extend_from_slice(&digits[..int_len]);
+                dst.push(b'.');
+                dst.extend_from_slice(&digits[int_len..]);
             }
-            let e = n - 1;
-            put(if e < 0 { b"e-" } else { b"e+" }, &mut p);
-            let mut buf = itoa::Buffer::new();
-            put(buf.format(e.unsigned_abs()).as_bytes(), &mut p);
         }
-        dst.extend_from_slice(&out[..p]);
     }
 }
 

@@ -17,6 +17,53 @@ fn s32(v: f32, layout: FloatLayout) -> String {
     String::from_utf8(out).unwrap()
 }
 
+/// The next float towards +∞ / -∞ (`f64::next_up` needs Rust 1.86; the
+/// crate's MSRV is older).
+trait Step: Copy {
+    fn up(self) -> Self;
+    fn down(self) -> Self;
+}
+
+impl Step for f64 {
+    fn up(self) -> f64 {
+        let b = self.to_bits();
+        if self == 0.0 {
+            f64::from_bits(1)
+        } else if b >> 63 == 0 {
+            f64::from_bits(b + 1)
+        } else {
+            f64::from_bits(b - 1)
+        }
+    }
+    fn down(self) -> f64 {
+        -(-self).up()
+    }
+}
+
+impl Step for f32 {
+    fn up(self) -> f32 {
+        let b = self.to_bits();
+        if self == 0.0 {
+            f32::from_bits(1)
+        } else if b >> 31 == 0 {
+            f32::from_bits(b + 1)
+        } else {
+            f32::from_bits(b - 1)
+        }
+    }
+    fn down(self) -> f32 {
+        -(-self).up()
+    }
+}
+
+fn up<T: Step>(v: T) -> T {
+    v.up()
+}
+
+fn down<T: Step>(v: T) -> T {
+    v.down()
+}
+
 /// SplitMix64: a small deterministic generator, enough for test inputs.
 struct Rng(u64);
 
@@ -60,8 +107,8 @@ impl Rng {
             .unwrap();
         match (r >> 41) % 4 {
             0 => v,
-            1 => v.next_up(),
-            2 => v.next_down(),
+            1 => up(v),
+            2 => down(v),
             _ => f64::from_bits(v.to_bits() ^ (self.next() & 0xFF)),
         }
     }
@@ -77,8 +124,8 @@ impl Rng {
             .unwrap();
         match (r >> 41) % 4 {
             0 => v,
-            1 => v.next_up(),
-            2 => v.next_down(),
+            1 => up(v),
+            2 => down(v),
             _ => f32::from_bits(v.to_bits() ^ (self.next() as u32 & 0xF)),
         }
     }
@@ -168,22 +215,28 @@ fn es_reference(sci: &str, exact_sci: &str, keep_neg_zero: bool) -> String {
     }
 }
 
-/// The fully general path (decompose zmij's output, lay it out), bypassing
-/// every shortcut of the hot path.
+/// The byte-inspecting re-layout applied to every value, bypassing the
+/// magnitude bands of the hot path (which claim zmij's bytes need no change
+/// in them). Zero is the callers' business, so it is handled here.
+fn relaid(s: &str, is_zero: bool, neg: bool, keep_neg_zero: bool) -> String {
+    if is_zero {
+        return if neg && keep_neg_zero { "-0" } else { "0" }.into();
+    }
+    let mut out = Vec::new();
+    relay_zmij_as_es(&mut out, s.as_bytes());
+    String::from_utf8(out).unwrap()
+}
+
 fn general_f64(v: f64, keep_neg_zero: bool) -> String {
     let mut buf = zmij::Buffer::new();
-    let d = Decimal::parse(buf.format_finite(v).as_bytes());
-    let mut out = Vec::new();
-    d.write_es(&mut out, keep_neg_zero);
-    String::from_utf8(out).unwrap()
+    let s = buf.format_finite(v);
+    relaid(s, v == 0.0, v.is_sign_negative(), keep_neg_zero)
 }
 
 fn general_f32(v: f32, keep_neg_zero: bool) -> String {
     let mut buf = zmij::Buffer::new();
-    let d = Decimal::parse(buf.format_finite(v).as_bytes());
-    let mut out = Vec::new();
-    d.write_es(&mut out, keep_neg_zero);
-    String::from_utf8(out).unwrap()
+    let s = buf.format_finite(v);
+    relaid(s, v == 0.0, v.is_sign_negative(), keep_neg_zero)
 }
 
 /// Checks one f64 in every layout against every oracle we have.
@@ -373,17 +426,17 @@ fn es_f64_examples() {
 fn es_f64_cutoff_neighbours() {
     // Both sides of both cut-offs, derived by bit stepping rather than literals.
     let one_e21 = 1e21f64;
-    assert_eq!(s64(one_e21.next_down(), Jcs), "999999999999999900000");
+    assert_eq!(s64(down(one_e21), Jcs), "999999999999999900000");
     assert_eq!(s64(one_e21, Jcs), "1e+21");
-    assert_eq!(s64(one_e21.next_up(), Jcs), "1.0000000000000001e+21");
+    assert_eq!(s64(up(one_e21), Jcs), "1.0000000000000001e+21");
     let one_e_6 = 1e-6f64;
     assert_eq!(s64(one_e_6, Jcs), "0.000001");
-    assert_eq!(s64(one_e_6.next_up(), Jcs), "0.0000010000000000000002");
-    assert_eq!(s64(one_e_6.next_down(), Jcs), "9.999999999999997e-7");
-    assert_eq!(s64(-one_e_6.next_down(), Go), "-9.999999999999997e-7");
+    assert_eq!(s64(up(one_e_6), Jcs), "0.0000010000000000000002");
+    assert_eq!(s64(down(one_e_6), Jcs), "9.999999999999997e-7");
+    assert_eq!(s64(-down(one_e_6), Go), "-9.999999999999997e-7");
     // zmij switches notation at 1e16 and 1e-5; ES does not.
     for v in [1e16f64, 1e-5, 1e-6, 1e20, 1e21] {
-        for w in [v.next_down(), v, v.next_up()] {
+        for w in [down(v), v, up(v)] {
             check_f64(w);
             check_f64(-w);
         }
@@ -391,7 +444,7 @@ fn es_f64_cutoff_neighbours() {
     // Every power of ten and its neighbours.
     for e in -325..=308 {
         let v: f64 = format!("1e{}", e).parse().unwrap();
-        for w in [v.next_down(), v, v.next_up()] {
+        for w in [down(v), v, up(v)] {
             if w.is_finite() {
                 check_f64(w);
             }
@@ -450,16 +503,16 @@ fn go_f32_cutoff_neighbours() {
     // The comparisons Go makes, done in float32: float32(1e21) and float32(1e-6).
     let big = 1e21f32;
     assert_eq!(s32(big, Go), "1e+21");
-    assert_eq!(s32(big.next_down(), Go), "999999950000000000000");
-    assert_eq!(s32(big.next_up(), Go), "1.0000001e+21");
+    assert_eq!(s32(down(big), Go), "999999950000000000000");
+    assert_eq!(s32(up(big), Go), "1.0000001e+21");
     let small = 1e-6f32;
     assert_eq!(s32(small, Go), "0.000001");
-    assert_eq!(s32(small.next_up(), Go), "0.0000010000001");
-    assert_eq!(s32(small.next_down(), Go), "9.999999e-7");
-    assert_eq!(s32(-small.next_down(), Go), "-9.999999e-7");
+    assert_eq!(s32(up(small), Go), "0.0000010000001");
+    assert_eq!(s32(down(small), Go), "9.999999e-7");
+    assert_eq!(s32(-down(small), Go), "-9.999999e-7");
     for e in -45..=38 {
         let v: f32 = format!("1e{}", e).parse().unwrap();
-        for w in [v.next_down(), v, v.next_up()] {
+        for w in [down(v), v, up(v)] {
             if w.is_finite() {
                 check_f32(w);
                 check_f32(-w);
@@ -496,7 +549,7 @@ fn appends_without_clobbering() {
 #[test]
 fn random_bits_f64() {
     let mut rng = Rng(0x1234_5678);
-    for _ in 0..200_000 {
+    for _ in 0..100_000 {
         check_f64(rng.finite_f64());
     }
 }
@@ -504,7 +557,7 @@ fn random_bits_f64() {
 #[test]
 fn random_decimalish_f64() {
     let mut rng = Rng(0xDEC1_3A15);
-    for _ in 0..200_000 {
+    for _ in 0..100_000 {
         check_f64(rng.decimalish_f64());
     }
 }
@@ -523,7 +576,7 @@ fn random_integers_f64() {
 #[test]
 fn random_bits_f32() {
     let mut rng = Rng(0x8765_4321);
-    for _ in 0..200_000 {
+    for _ in 0..100_000 {
         check_f32(rng.finite_f32());
     }
 }
@@ -531,7 +584,7 @@ fn random_bits_f32() {
 #[test]
 fn random_decimalish_f32() {
     let mut rng = Rng(0xF10A_7320);
-    for _ in 0..200_000 {
+    for _ in 0..100_000 {
         check_f32(rng.decimalish_f32());
     }
 }
@@ -539,7 +592,7 @@ fn random_decimalish_f32() {
 #[test]
 fn compact_matches_serde_json_many() {
     let mut rng = Rng(7);
-    for _ in 0..300_000 {
+    for _ in 0..200_000 {
         let v = rng.finite_f64();
         assert_eq!(s64(v, Compact), serde_json::to_string(&v).unwrap());
         let v = rng.finite_f32();
@@ -547,21 +600,51 @@ fn compact_matches_serde_json_many() {
     }
 }
 
-// --- Decimal ---------------------------------------------------------------
+// --- re-layout ---------------------------------------------------------------
 
 #[test]
-fn decimal_parse() {
+fn relay_zmij_strings() {
+    let r = |s: &str| {
+        let mut out = Vec::new();
+        relay_zmij_as_es(&mut out, s.as_bytes());
+        String::from_utf8(out).unwrap()
+    };
+    // Copied through.
+    assert_eq!(r("123.456"), "123.456");
+    assert_eq!(r("-0.001234"), "-0.001234");
+    assert_eq!(r("1e-7"), "1e-7");
+    assert_eq!(r("1.5e+300"), "1.5e+300");
+    assert_eq!(r("-5e-324"), "-5e-324");
+    assert_eq!(r("1e+21"), "1e+21");
+    assert_eq!(r("1.2345e-7"), "1.2345e-7");
+    assert_eq!(r("1.7976931348623157e+308"), "1.7976931348623157e+308");
+    // Integral fixed notation loses its `.0`.
+    assert_eq!(r("1000.0"), "1000");
+    assert_eq!(r("-9007199254740994.0"), "-9007199254740994");
+    // Exponent notation inside the ECMAScript fixed range.
+    assert_eq!(r("1e-6"), "0.000001");
+    assert_eq!(r("-1.2345e-6"), "-0.0000012345");
+    assert_eq!(r("9.999999999999997e-6"), "0.000009999999999999997");
+    assert_eq!(r("1e-1"), "0.1");
+    assert_eq!(r("1.5e-1"), "0.15");
+    assert_eq!(r("1e+0"), "1");
+    assert_eq!(r("1.5e+0"), "1.5");
+    assert_eq!(r("1.2345e+2"), "123.45");
+    assert_eq!(r("1.2345e+4"), "12345");
+    assert_eq!(r("1e+16"), "10000000000000000");
+    assert_eq!(r("-1.5e+20"), "-150000000000000000000");
+    assert_eq!(r("1.2345678901234567e+20"), "123456789012345670000");
+    assert_eq!(r("-1.2345678901234567e+16"), "-12345678901234567");
+    assert_eq!(r("1.2345678901234567e+15"), "1234567890123456.7");
+}
+
+#[test]
+fn decimal_from_sci() {
     let p = |s: &str| {
-        let d = Decimal::parse(s.as_bytes());
+        let e_pos = s.find('e').unwrap();
+        let d = Decimal::from_sci(s.as_bytes(), e_pos, s[e_pos + 1..].parse().unwrap());
         (d.neg, String::from_utf8(d.digits().to_vec()).unwrap(), d.n)
     };
-    assert_eq!(p("0.0"), (false, "".into(), 0));
-    assert_eq!(p("-0.0"), (true, "".into(), 0));
-    assert_eq!(p("1000.0"), (false, "1".into(), 4));
-    assert_eq!(p("1200300.0"), (false, "12003".into(), 7));
-    assert_eq!(p("123.456"), (false, "123456".into(), 3));
-    assert_eq!(p("0.001234"), (false, "1234".into(), -2));
-    assert_eq!(p("-0.10203"), (true, "10203".into(), 0));
     assert_eq!(p("1e-7"), (false, "1".into(), -6));
     assert_eq!(p("1.5e+300"), (false, "15".into(), 301));
     assert_eq!(p("-5e-324"), (true, "5".into(), -323));

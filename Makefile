@@ -1,0 +1,47 @@
+# jetjson: two set-up commands for a fresh machine.
+#   make demo   builds everything and runs the main job
+#   make test   runs every test
+# Both install what they need themselves (crates via cargo; the Go and Node
+# oracles use only their standard libraries).
+
+CARGO ?= cargo
+GO ?= go
+ORACLE_GO := $(CURDIR)/target/oracle-go
+
+export GOTOOLCHAIN := local
+export GOPROXY := off
+
+.PHONY: all build demo test test-rust oracles lint bench bench-escape clean
+
+all: build
+
+build:
+	$(CARGO) build --release --workspace
+
+# The Go oracle binary used by the differential tests.
+oracles: $(ORACLE_GO)
+
+$(ORACLE_GO): tools/oracle-go/main.go tools/oracle-go/go.mod
+	mkdir -p target
+	$(GO) -C tools/oracle-go build -o $(ORACLE_GO) .
+
+demo: build
+	@./scripts/demo.sh
+
+test: oracles test-rust lint
+
+test-rust:
+	JETJSON_ORACLE_GO=$(ORACLE_GO) $(CARGO) test --workspace
+
+lint:
+	$(CARGO) fmt --all --check
+
+# Serialization benchmark against serde_json and sonic-rs (criterion), then
+# the ratio table.
+bench:
+	$(CARGO) bench -p jetjson --bench escape
+	$(CARGO) bench -p jetjson --bench write
+	python3 bench/write_report.py
+
+clean:
+	$(CARGO) clean
