@@ -174,7 +174,7 @@ fn write_zmij<F: zmij::Float>(dst: &mut Vec<u8>, v: F) {
 const F64_EXACT_INT_LIMIT: f64 = 9_007_199_254_740_992.0;
 
 /// 2^24 (see the bands above).
-const F32_EXACT_INT_LIMIT: f32 = 33_554_432.0;
+const F32_EXACT_INT_LIMIT: f32 = 16_777_216.0;
 
 /// ECMAScript layout of an `f64` (`Jcs`, or `Go` when `keep_neg_zero`).
 #[inline]

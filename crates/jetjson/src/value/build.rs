@@ -94,7 +94,11 @@ impl Visitor for ValueBuilder<'_> {
         let number = if self.options.keeps_numbers_lossless() {
             Number::Big(n.text.into())
         } else if n.is_integer {
-            if let Ok(i) = n.text.parse::<i64>() {
+            if n.text == "-0" {
+                // An integer has no negative zero; keep the sign as a float,
+                // as serde_json and Go (into float64) read it.
+                Number::Float(-0.0)
+            } else if let Ok(i) = n.text.parse::<i64>() {
                 Number::Int(i)
             } else if let Ok(u) = n.text.parse::<u64>() {
                 Number::UInt(u)
