@@ -170,8 +170,7 @@ impl Error {
 
 fn is_identifier(k: &str) -> bool {
     let mut chars = k.chars();
-    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_') && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 impl fmt::Display for Error {

@@ -158,7 +158,21 @@ mod tests {
 
     #[test]
     fn utf16_order_matches_a_reference_on_many_pairs() {
-        let alphabet = ["a", "b", "\u{7f}", "\u{80}", "\u{7ff}", "\u{800}", "\u{d7ff}", "\u{e000}", "\u{fb33}", "\u{ffff}", "\u{10000}", "😂", "\u{10ffff}"];
+        let alphabet = [
+            "a",
+            "b",
+            "\u{7f}",
+            "\u{80}",
+            "\u{7ff}",
+            "\u{800}",
+            "\u{d7ff}",
+            "\u{e000}",
+            "\u{fb33}",
+            "\u{ffff}",
+            "\u{10000}",
+            "😂",
+            "\u{10ffff}",
+        ];
         let mut words = Vec::new();
         for x in alphabet {
             for y in alphabet {

@@ -161,9 +161,7 @@ impl<S: Sink> Writer<S> {
                 Ok(u) => self.u64(u),
                 Err(_) => Err(self.integer_out_of_range(v.to_string())),
             },
-            IntegerPolicy::Double | IntegerPolicy::DoubleStrict => {
-                self.integer_as_double(number::i128_to_f64_nearest(v), || v.to_string())
-            }
+            IntegerPolicy::Double | IntegerPolicy::DoubleStrict => self.integer_as_double(number::i128_to_f64_nearest(v), || v.to_string()),
         }
     }
 
@@ -177,9 +175,7 @@ impl<S: Sink> Writer<S> {
                 Ok(())
             }
             IntegerPolicy::Exact64 => Err(self.integer_out_of_range(v.to_string())),
-            IntegerPolicy::Double | IntegerPolicy::DoubleStrict => {
-                self.integer_as_double(number::u128_to_f64_nearest(v), || v.to_string())
-            }
+            IntegerPolicy::Double | IntegerPolicy::DoubleStrict => self.integer_as_double(number::u128_to_f64_nearest(v), || v.to_string()),
         }
     }
 
@@ -525,4 +521,3 @@ struct Member {
     key: std::ops::Range<usize>,
     value: std::ops::Range<usize>,
 }
-

@@ -51,7 +51,11 @@ fn compact_equals_serde_json_on_the_benchmark_documents() {
         if got != want {
             let i = got.iter().zip(want).position(|(a, b)| a != b).unwrap_or(got.len().min(want.len()));
             let lo = i.saturating_sub(40);
-            panic!("{what}: first difference at byte {i}\n ours: {}\n want: {}", show(&got[lo..(i + 40).min(got.len())]), show(&want[lo..(i + 40).min(want.len())]));
+            panic!(
+                "{what}: first difference at byte {i}\n ours: {}\n want: {}",
+                show(&got[lo..(i + 40).min(got.len())]),
+                show(&want[lo..(i + 40).min(want.len())])
+            );
         }
     }
     for path in bench_documents() {

@@ -63,8 +63,27 @@ fn go_profile_with_indent_equals_marshal_indent() {
 #[test]
 fn go_invalid_utf8_rule_equals_go_per_byte() {
     let mut rng = Rng::new(4);
-    let pieces: &[&[u8]] = &[b"a", b"<", b"\xff", b"\xfe", b"\xc0", b"\xc0\xaf", b"\xe2\x82", b"\xe2\x80\xa8", b"\xed\xa0\x80", b"\xf0\x9f\x98", b"\xf0\x9f\x98\x80", b"\xf4\x90\x80\x80", b"\x80", b"\xef\xbf\xbd", b"\x1f", b"\"", b"\xc3\xa9"];
-    let strings: Vec<Vec<u8>> = (0..DOCS).map(|_| (0..rng.below(12)).flat_map(|_| pieces[rng.below(pieces.len())].iter().copied()).collect()).collect();
+    let pieces: &[&[u8]] = &[
+        b"a",
+        b"<",
+        b"\xff",
+        b"\xfe",
+        b"\xc0",
+        b"\xc0\xaf",
+        b"\xe2\x82",
+        b"\xe2\x80\xa8",
+        b"\xed\xa0\x80",
+        b"\xf0\x9f\x98",
+        b"\xf0\x9f\x98\x80",
+        b"\xf4\x90\x80\x80",
+        b"\x80",
+        b"\xef\xbf\xbd",
+        b"\x1f",
+        b"\"",
+        b"\xc3\xa9",
+    ];
+    let strings: Vec<Vec<u8>> =
+        (0..DOCS).map(|_| (0..rng.below(12)).flat_map(|_| pieces[rng.below(pieces.len())].iter().copied()).collect()).collect();
     let input: Vec<Vec<u8>> = strings.iter().map(|s| b64(s)).collect();
     for (flags, opts) in [(&[][..], WriteOptions::go()), (&["-escape-html=false"][..], WriteOptions::go().escape_html(false))] {
         let oracle = run_oracle(go_command(&[&["-mode", "string"], flags].concat()), &input);
@@ -108,7 +127,9 @@ fn go_raw_json_equals_raw_message() {
         .map(|(i, d)| d.to_vec_with(&WriteOptions::compact().indent((i % 3) as u16).ascii_only(i % 2 == 0)).unwrap())
         .collect();
     let input: Vec<Vec<u8>> = raws.iter().map(|r| b64(r)).collect();
-    for (flags, opts) in [(&[][..], WriteOptions::go()), (&["-escape-html=false", "-indent", "2"][..], WriteOptions::go().escape_html(false).indent(2))] {
+    for (flags, opts) in
+        [(&[][..], WriteOptions::go()), (&["-escape-html=false", "-indent", "2"][..], WriteOptions::go().escape_html(false).indent(2))]
+    {
         let oracle = run_oracle(go_command(&[&["-mode", "raw"], flags].concat()), &input);
         for (raw, want) in raws.iter().zip(oracle) {
             let got = jetjson::to_vec_with(&RawJson::from_slice(raw).unwrap(), &opts).unwrap();

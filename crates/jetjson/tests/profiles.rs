@@ -158,7 +158,10 @@ fn integers_are_exact_over_64_bits() {
     assert_eq!(compact(&u128::MAX), "340282366920938463463374607431768211455");
     // Go has no 128-bit integers: values that fit 64 bits are fine, others fail.
     assert_eq!(go(&(u64::MAX as u128)), "18446744073709551615");
-    assert!(matches!(jetjson::to_vec_with(&(u64::MAX as u128 + 1), &WriteOptions::go()).unwrap_err().kind(), ErrorKind::NumberOutOfRange { .. }));
+    assert!(matches!(
+        jetjson::to_vec_with(&(u64::MAX as u128 + 1), &WriteOptions::go()).unwrap_err().kind(),
+        ErrorKind::NumberOutOfRange { .. }
+    ));
 }
 
 #[test]
@@ -397,14 +400,24 @@ fn digest_value_matches_digest_of_bytes() {
     let v = Value::from_slice(br#"{"b":[1,2,{"y":1,"x":2}],"a":"<"}"#).unwrap();
     for opts in [WriteOptions::go(), WriteOptions::jcs()] {
         let bytes = v.to_vec_with(&opts).unwrap();
-        assert_eq!(jetjson::digest_value(&v, &opts, jetjson::Algorithm::Sha256).unwrap(), jetjson::digest_bytes(&bytes, jetjson::Algorithm::Sha256));
+        assert_eq!(
+            jetjson::digest_value(&v, &opts, jetjson::Algorithm::Sha256).unwrap(),
+            jetjson::digest_bytes(&bytes, jetjson::Algorithm::Sha256)
+        );
     }
 }
 
 #[test]
 fn serde_and_value_paths_agree() {
-    let v = Value::from_slice("{\"k\":[1,-2,3.5,1e300,\"<é\u{2028}>\",null,true,{\"z\":{},\"\u{10000}\":1,\"\u{e000}\":2}]}".as_bytes()).unwrap();
-    for opts in [WriteOptions::compact(), WriteOptions::go(), WriteOptions::jcs(), WriteOptions::go().escape_html(false).indent(2), WriteOptions::compact().ascii_only(true).sort_keys(true)] {
+    let v = Value::from_slice("{\"k\":[1,-2,3.5,1e300,\"<é\u{2028}>\",null,true,{\"z\":{},\"\u{10000}\":1,\"\u{e000}\":2}]}".as_bytes())
+        .unwrap();
+    for opts in [
+        WriteOptions::compact(),
+        WriteOptions::go(),
+        WriteOptions::jcs(),
+        WriteOptions::go().escape_html(false).indent(2),
+        WriteOptions::compact().ascii_only(true).sort_keys(true),
+    ] {
         assert_eq!(jetjson::to_vec_with(&v, &opts).unwrap(), v.to_vec_with(&opts).unwrap(), "{opts:?}");
     }
 }

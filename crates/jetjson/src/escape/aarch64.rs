@@ -3,8 +3,8 @@
 //! target enables it), so there is nothing to detect.
 
 use core::arch::aarch64::{
-    uint8x16_t, vandq_u8, vceqq_u8, vcgeq_u8, vcltq_u8, vdupq_n_u8, vget_lane_u64, vld1q_u8,
-    vorrq_u8, vreinterpret_u64_u8, vreinterpretq_u16_u8, vshrn_n_u16, vst1q_u8,
+    uint8x16_t, vandq_u8, vceqq_u8, vcgeq_u8, vcltq_u8, vdupq_n_u8, vget_lane_u64, vld1q_u8, vorrq_u8, vreinterpret_u64_u8,
+    vreinterpretq_u16_u8, vshrn_n_u16, vst1q_u8,
 };
 
 use super::generic;

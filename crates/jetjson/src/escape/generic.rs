@@ -62,8 +62,7 @@ unsafe fn byte_mask<V: Vector, const H: bool, const A: bool>(v: V) -> V {
             // `"` (0x22) and `&` (0x26) differ only in bit 2, `<` (0x3C) and
             // `>` (0x3E) only in bit 1: forcing that bit on matches each pair
             // with a single compare.
-            mask.or(v.or(V::splat(0x04)).cmpeq(V::splat(b'&')))
-                .or(v.or(V::splat(0x02)).cmpeq(V::splat(b'>')))
+            mask.or(v.or(V::splat(0x04)).cmpeq(V::splat(b'&'))).or(v.or(V::splat(0x02)).cmpeq(V::splat(b'>')))
         } else {
             mask.or(v.cmpeq(V::splat(b'"')))
         };
@@ -223,6 +222,92 @@ unsafe fn escape_tail<const H: bool, const L: bool, const A: bool>(
     (i, out)
 }
 
+/// Whether the `len` bytes at `src`, `V::BYTES + ahead <= len <=
+/// 2 * V::BYTES + ahead`, are all clean; if so they are also copied to
+/// `out` with two overlapping stores. No loop and no per-length branches:
+/// the common case for keys and short values.
+///
+/// # Safety
+/// `src..src + len` is readable, `out..out + len` writable, and the CPU
+/// supports `V`.
+#[inline(always)]
+unsafe fn copy_if_clean_pair<V: Vector, const H: bool, const L: bool, const A: bool>(src: *const u8, len: usize, out: *mut u8) -> bool {
+    let ahead = lookahead(L, A);
+    let last = len - V::BYTES;
+    // SAFETY: every load lies within `src..src + len` given the bounds on
+    // `len`; the stores cover exactly `out..out + len`.
+    unsafe {
+        let head = V::load_unaligned(src);
+        let tail = V::load_unaligned(src.add(last));
+        let mut mask = byte_mask::<V, H, A>(head).or(byte_mask::<V, H, A>(tail));
+        // Separators can start anywhere in `0..len - 2`: test them from the
+        // head and from a middle chunk ending 2 bytes early, whose +2 load
+        // is `tail`. The middle chunk also covers the bytes between head and
+        // tail when `len > 2 * V::BYTES`.
+        let middle = if ahead != 0 { V::load_unaligned(src.add(last - 2)) } else { head };
+        if ahead != 0 {
+            let (head1, head2) = (V::load_unaligned(src.add(1)), V::load_unaligned(src.add(2)));
+            let middle1 = V::load_unaligned(src.add(last - 1));
+            mask = mask
+                .or(line_separator_mask(head, head1, head2))
+                .or(byte_mask::<V, H, A>(middle))
+                .or(line_separator_mask(middle, middle1, tail));
+        }
+        if mask.movemask().has_any() {
+            return false;
+        }
+        head.store_unaligned(out);
+        if ahead != 0 {
+            middle.store_unaligned(out.add(last - 2));
+        }
+        tail.store_unaligned(out.add(last));
+        true
+    }
+}
+
+/// Copies a clean string of at most `2 * W::BYTES + lookahead` bytes to
+/// `out` with a single check (one or two overlapping chunks of the fitting
+/// width, or one partial SWAR register), returning false, with `out`
+/// partly written, if it holds anything to escape or has no fitting shape.
+///
+/// # Safety
+/// As for `escape`; `out` has room for `len + SLACK` bytes.
+#[inline(always)]
+unsafe fn copy_if_clean<W: Vector, N: Vector, const H: bool, const L: bool, const A: bool>(
+    src: *const u8,
+    len: usize,
+    out: *mut u8,
+) -> bool {
+    let ahead = lookahead(L, A);
+    // SAFETY: each branch checks the length bounds its helper requires.
+    unsafe {
+        if W::BYTES > N::BYTES && len > 2 * N::BYTES + ahead {
+            return len >= W::BYTES + ahead && len <= 2 * W::BYTES + ahead && copy_if_clean_pair::<W, H, L, A>(src, len, out);
+        }
+        if len >= N::BYTES + ahead {
+            return len <= 2 * N::BYTES + ahead && copy_if_clean_pair::<N, H, L, A>(src, len, out);
+        }
+        if N::BYTES > Swar::BYTES && len >= Swar::BYTES + ahead {
+            // `len < N::BYTES + ahead <= 2 * Swar::BYTES + ahead`.
+            return copy_if_clean_pair::<Swar, H, L, A>(src, len, out);
+        }
+        if len == 0 {
+            return true;
+        }
+        if len > Swar::BYTES {
+            return false;
+        }
+        let v = Swar::load_partial(src, len);
+        let mut mask = byte_mask::<Swar, H, A>(v);
+        if ahead != 0 {
+            mask = mask.or(line_separator_mask(v, v.shift_down(1), v.shift_down(2)));
+        }
+        // The store writes 8 bytes, within `len + SLACK`.
+        v.store_unaligned(out);
+        !mask.movemask().has_any()
+    }
+}
+
 /// Appends the escape of `s` to `dst`, scanning with `W`, then `N`, then
 /// SWAR.
 ///
@@ -230,12 +315,20 @@ unsafe fn escape_tail<const H: bool, const L: bool, const A: bool>(
 /// The CPU supports `W` and `N` (the caller is compiled with their target
 /// features, so everything here inlines into it).
 #[inline(always)]
-pub(super) unsafe fn escape<W: Vector, N: Vector, const H: bool, const L: bool, const A: bool>(
-    dst: &mut Vec<u8>,
-    s: &str,
-) {
+pub(super) unsafe fn escape<W: Vector, N: Vector, const H: bool, const L: bool, const A: bool>(dst: &mut Vec<u8>, s: &str) {
     let src = s.as_ptr();
     let len = s.len();
+    if len <= 2 * W::BYTES + lookahead(L, A) {
+        dst.reserve(MAX_EXPANSION * len + SLACK);
+        // SAFETY: room for `len + SLACK` bytes was just reserved after
+        // `dst.len()`; on success exactly `len` bytes were initialised.
+        unsafe {
+            if copy_if_clean::<W, N, H, L, A>(src, len, dst.as_mut_ptr().add(dst.len())) {
+                dst.set_len(dst.len() + len);
+                return;
+            }
+        }
+    }
     let mut i = 0;
     while i < len {
         let end = if len - i <= BLOCK + TAIL_MARGIN { len } else { i + BLOCK };
@@ -272,11 +365,7 @@ pub(super) unsafe fn escape<W: Vector, N: Vector, const H: bool, const L: bool, 
 /// # Safety
 /// `src..src + len` is readable and the CPU supports `V`.
 #[inline(always)]
-unsafe fn any_chunk<V: Vector, const H: bool, const L: bool, const A: bool>(
-    src: *const u8,
-    len: usize,
-    mut i: usize,
-) -> (bool, usize) {
+unsafe fn any_chunk<V: Vector, const H: bool, const L: bool, const A: bool>(src: *const u8, len: usize, mut i: usize) -> (bool, usize) {
     let ahead = lookahead(L, A);
     while i + V::BYTES + ahead <= len {
         // SAFETY: `i + BYTES + ahead <= len`: every load is in bounds.
@@ -304,9 +393,7 @@ unsafe fn any_chunk<V: Vector, const H: bool, const L: bool, const A: bool>(
 /// # Safety
 /// As for `escape`.
 #[inline(always)]
-pub(super) unsafe fn needs_escape<W: Vector, N: Vector, const H: bool, const L: bool, const A: bool>(
-    s: &str,
-) -> bool {
+pub(super) unsafe fn needs_escape<W: Vector, N: Vector, const H: bool, const L: bool, const A: bool>(s: &str) -> bool {
     let src = s.as_ptr();
     let len = s.len();
     // SAFETY: `s` is readable for `len` bytes; the CPU supports the vectors.

@@ -126,10 +126,7 @@ impl Escaper {
     /// SWAR and scalar ones. For differential tests and fuzz targets.
     #[doc(hidden)]
     pub fn all_available(set: EscapeSet) -> Vec<Escaper> {
-        available_tables()
-            .into_iter()
-            .map(|table| Escaper { kernel: &table[set.index()] })
-            .collect()
+        available_tables().into_iter().map(|table| Escaper { kernel: &table[set.index()] }).collect()
     }
 
     /// The set this escaper was built for.
@@ -160,10 +157,7 @@ impl Escaper {
 
 impl fmt::Debug for Escaper {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Escaper")
-            .field("isa", &self.kernel.isa)
-            .field("set", &self.kernel.set)
-            .finish()
+        f.debug_struct("Escaper").field("isa", &self.kernel.isa).field("set", &self.kernel.set).finish()
     }
 }
 

@@ -5,8 +5,8 @@
 //! The reference kernel is plain safe code on purpose: it is the oracle the
 //! differential tests hold every vector kernel to.
 
-use super::{EscapeSet, Kernel};
 use super::kernel_table;
+use super::{EscapeSet, Kernel};
 
 /// `CLASS` bits: why a byte may need escaping. A profile's `class_mask`
 /// selects the bits it cares about, so one table serves every set.
@@ -125,11 +125,7 @@ fn is_line_separator(bytes: &[u8]) -> bool {
 /// # Safety
 /// `i < len` and `src..src + len` is a readable, valid UTF-8 string.
 #[inline(always)]
-pub(super) unsafe fn needs_at<const H: bool, const L: bool, const A: bool>(
-    src: *const u8,
-    len: usize,
-    i: usize,
-) -> bool {
+pub(super) unsafe fn needs_at<const H: bool, const L: bool, const A: bool>(src: *const u8, len: usize, i: usize) -> bool {
     // SAFETY: `i < len` per the contract.
     let class = CLASS[unsafe { *src.add(i) } as usize] & class_mask(H, L, A);
     if class & LINE_SEP_LEAD != 0 {
@@ -150,11 +146,7 @@ pub(super) unsafe fn needs_at<const H: bool, const L: bool, const A: bool>(
 /// * `out..out + 16` is writable: it writes at most 12 bytes, padded stores
 ///   reach 14.
 #[inline(always)]
-pub(super) unsafe fn write_escape<const A: bool>(
-    src: *const u8,
-    i: usize,
-    out: *mut u8,
-) -> (usize, *mut u8) {
+pub(super) unsafe fn write_escape<const A: bool>(src: *const u8, i: usize, out: *mut u8) -> (usize, *mut u8) {
     // SAFETY (whole body): reads stay inside the character at `i`, which is
     // complete per the contract; writes stay within `out..out + 14`.
     unsafe {

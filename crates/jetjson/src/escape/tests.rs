@@ -42,9 +42,7 @@ fn oracle(set: EscapeSet, s: &str) -> Vec<u8> {
                     out.push_str(&format!("\\u{:04x}", unit));
                 }
             }
-            '\u{2028}' | '\u{2029}' if set.line_separators => {
-                out.push_str(&format!("\\u{:04x}", c as u32))
-            }
+            '\u{2028}' | '\u{2029}' if set.line_separators => out.push_str(&format!("\\u{:04x}", c as u32)),
             _ => out.push(c),
         }
     }
@@ -207,10 +205,41 @@ impl Rng {
 /// Pieces that stress every branch: escapes of every kind, their near
 /// misses, and characters of every UTF-8 width.
 const HOSTILE: &[&str] = &[
-    "a", "b", "Z", "0", " ", "/", "\"", "\\", "\n", "\r", "\t", "\x08", "\x0c", "\x00", "\x1f",
-    "\x01", "<", ">", "&", "'", "=", "\x7f", "\u{e9}", "\u{7ff}", "\u{4e2d}", "\u{FFFD}",
-    "\u{1F600}", "\u{10FFFF}", "\u{2028}", "\u{2029}", "\u{2027}", "\u{2068}", "\u{20AC}",
-    "\u{2014}", "\u{E2}",
+    "a",
+    "b",
+    "Z",
+    "0",
+    " ",
+    "/",
+    "\"",
+    "\\",
+    "\n",
+    "\r",
+    "\t",
+    "\x08",
+    "\x0c",
+    "\x00",
+    "\x1f",
+    "\x01",
+    "<",
+    ">",
+    "&",
+    "'",
+    "=",
+    "\x7f",
+    "\u{e9}",
+    "\u{7ff}",
+    "\u{4e2d}",
+    "\u{FFFD}",
+    "\u{1F600}",
+    "\u{10FFFF}",
+    "\u{2028}",
+    "\u{2029}",
+    "\u{2027}",
+    "\u{2068}",
+    "\u{20AC}",
+    "\u{2014}",
+    "\u{E2}",
 ];
 
 /// A random string of exactly `len` bytes; `clean_bias` in 0..=100 is the
@@ -248,12 +277,7 @@ fn check_all_kernels_at(kernels: &[Vec<Escaper>], s: &str, copies: &[&str]) {
                         String::from_utf8_lossy(&reference)
                     );
                 }
-                assert_eq!(
-                    escaper.needs_escape(input),
-                    changes,
-                    "needs_escape: isa {} set {set:?} input {input:?}",
-                    escaper.isa_name()
-                );
+                assert_eq!(escaper.needs_escape(input), changes, "needs_escape: isa {} set {set:?} input {input:?}", escaper.isa_name());
             }
         }
     }
@@ -289,8 +313,7 @@ fn differential_every_length_and_alignment() {
             }
             let copies: Vec<&str> = starts.iter().map(|&at| &buffer[at..at + len]).collect();
             assert!(copies.iter().all(|c| *c == s));
-            let offsets: std::collections::BTreeSet<usize> =
-                copies.iter().map(|c| c.as_ptr() as usize % 64).collect();
+            let offsets: std::collections::BTreeSet<usize> = copies.iter().map(|c| c.as_ptr() as usize % 64).collect();
             assert_eq!(offsets.len(), 64, "every alignment is covered");
             check_all_kernels_at(&kernels, &s, &copies);
         }
@@ -429,8 +452,8 @@ fn go_invalid_utf8_examples() {
 #[test]
 fn go_invalid_utf8_random() {
     const BYTES: &[u8] = &[
-        b'a', b'"', b'\\', b'\n', b'<', 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xA8, 0xBF, 0xC0, 0xC1,
-        0xC2, 0xDF, 0xE0, 0xE2, 0xED, 0xEE, 0xEF, 0xF0, 0xF3, 0xF4, 0xF5, 0xF8, 0xFF,
+        b'a', b'"', b'\\', b'\n', b'<', 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xA8, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0, 0xE2, 0xED, 0xEE,
+        0xEF, 0xF0, 0xF3, 0xF4, 0xF5, 0xF8, 0xFF,
     ];
     let kernels = kernels();
     let mut rng = Rng(0x1234_5678_9ABC_DEF1);
@@ -446,12 +469,7 @@ fn go_invalid_utf8_random() {
         for (set, escapers) in all_sets().zip(&kernels) {
             let expected = go_reference(set, &bytes);
             for escaper in escapers {
-                assert_eq!(
-                    replacing(escaper, &bytes),
-                    expected,
-                    "isa {} set {set:?} input {bytes:x?}",
-                    escaper.isa_name()
-                );
+                assert_eq!(replacing(escaper, &bytes), expected, "isa {} set {set:?} input {bytes:x?}", escaper.isa_name());
             }
         }
     }

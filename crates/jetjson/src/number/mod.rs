@@ -315,12 +315,7 @@ impl Decimal {
     fn from_sci(s: &[u8], e_pos: usize, exp: i32) -> Decimal {
         let neg = s[0] == b'-';
         let mant = &s[usize::from(neg)..e_pos];
-        let mut d = Decimal {
-            neg,
-            digits: [0; Decimal::CAP],
-            len: 1,
-            n: exp + 1,
-        };
+        let mut d = Decimal { neg, digits: [0; Decimal::CAP], len: 1, n: exp + 1 };
         d.digits[0] = mant[0];
         if mant.len() > 2 {
             // `d.ddd`

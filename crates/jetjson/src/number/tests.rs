@@ -102,9 +102,7 @@ impl Rng {
         let mant = self.next() % 10u64.pow(digits);
         let exp = (self.next() % 60) as i32 - 30;
         let neg = r & (1 << 40) != 0;
-        let v: f64 = format!("{}{}e{}", if neg { "-" } else { "" }, mant, exp)
-            .parse()
-            .unwrap();
+        let v: f64 = format!("{}{}e{}", if neg { "-" } else { "" }, mant, exp).parse().unwrap();
         match (r >> 41) % 4 {
             0 => v,
             1 => up(v),
@@ -119,9 +117,7 @@ impl Rng {
         let mant = self.next() % 10u64.pow(digits);
         let exp = (self.next() % 60) as i32 - 30;
         let neg = r & (1 << 40) != 0;
-        let v: f32 = format!("{}{}e{}", if neg { "-" } else { "" }, mant, exp)
-            .parse()
-            .unwrap();
+        let v: f32 = format!("{}{}e{}", if neg { "-" } else { "" }, mant, exp).parse().unwrap();
         match (r >> 41) % 4 {
             0 => v,
             1 => up(v),
@@ -140,11 +136,7 @@ fn split_sci(sci: &str) -> (bool, String, i32) {
     };
     let (mant, exp) = sci.split_once('e').unwrap();
     let digits: String = mant.chars().filter(|&c| c != '.').collect();
-    (
-        neg,
-        digits.trim_end_matches('0').to_string(),
-        exp.parse().unwrap(),
-    )
+    (neg, digits.trim_end_matches('0').to_string(), exp.parse().unwrap())
 }
 
 /// Adds one unit in the last place to a digit string (no carry out).
@@ -173,18 +165,13 @@ fn es_reference(sci: &str, exact_sci: &str, keep_neg_zero: bool) -> String {
     let k = digits.len();
     if exact_exp == exp && exact.len() == k + 1 && exact.ends_with('5') {
         let lower = &exact[..k];
-        if lower.as_bytes()[k - 1] % 2 == 0 && increment(lower).as_deref() == Some(digits.as_str())
-        {
+        if lower.as_bytes()[k - 1] % 2 == 0 && increment(lower).as_deref() == Some(digits.as_str()) {
             digits = lower.trim_end_matches('0').to_string();
         }
     }
     let digits = digits.as_str();
     if digits.is_empty() {
-        return if neg && keep_neg_zero {
-            "-0".into()
-        } else {
-            "0".into()
-        };
+        return if neg && keep_neg_zero { "-0".into() } else { "0".into() };
     }
     let k = digits.len() as i32;
     let n = exp + 1;
@@ -195,18 +182,8 @@ fn es_reference(sci: &str, exact_sci: &str, keep_neg_zero: bool) -> String {
     } else if -6 < n && n <= 0 {
         format!("0.{}{}", "0".repeat((-n) as usize), digits)
     } else {
-        let frac = if k > 1 {
-            format!(".{}", &digits[1..])
-        } else {
-            String::new()
-        };
-        format!(
-            "{}{}e{}{}",
-            &digits[..1],
-            frac,
-            if n - 1 < 0 { '-' } else { '+' },
-            (n - 1).abs()
-        )
+        let frac = if k > 1 { format!(".{}", &digits[1..]) } else { String::new() };
+        format!("{}{}e{}{}", &digits[..1], frac, if n - 1 < 0 { '-' } else { '+' }, (n - 1).abs())
     };
     if neg {
         format!("-{}", body)
@@ -244,12 +221,7 @@ fn check_f64(v: f64) {
     let compact = s64(v, Compact);
     let jcs = s64(v, Jcs);
     let go = s64(v, Go);
-    assert_eq!(
-        compact,
-        serde_json::to_string(&v).unwrap(),
-        "compact {:?}",
-        v
-    );
+    assert_eq!(compact, serde_json::to_string(&v).unwrap(), "compact {:?}", v);
     let sci = format!("{:e}", v);
     // The exact expansion is only needed (and slow to make) for ties.
     let mut exact = String::from("0e0");
@@ -265,14 +237,7 @@ fn check_f64(v: f64) {
         if layout == Jcs && v == 0.0 {
             assert_eq!(back.to_bits(), 0, "{:?} {:?}", layout, v);
         } else {
-            assert_eq!(
-                back.to_bits(),
-                v.to_bits(),
-                "{:?} {:?} -> {}",
-                layout,
-                v,
-                text
-            );
+            assert_eq!(back.to_bits(), v.to_bits(), "{:?} {:?} -> {}", layout, v, text);
         }
     }
 }
@@ -282,12 +247,7 @@ fn check_f32(v: f32) {
     let compact = s32(v, Compact);
     let jcs = s32(v, Jcs);
     let go = s32(v, Go);
-    assert_eq!(
-        compact,
-        serde_json::to_string(&v).unwrap(),
-        "compact {:?}",
-        v
-    );
+    assert_eq!(compact, serde_json::to_string(&v).unwrap(), "compact {:?}", v);
     assert_eq!(jcs, s64(f64::from(v), Jcs), "jcs {:?}", v);
     let sci = format!("{:e}", v);
     let mut exact = String::from("0e0");
@@ -648,10 +608,7 @@ fn decimal_from_sci() {
     assert_eq!(p("1e-7"), (false, "1".into(), -6));
     assert_eq!(p("1.5e+300"), (false, "15".into(), 301));
     assert_eq!(p("-5e-324"), (true, "5".into(), -323));
-    assert_eq!(
-        p("1.7976931348623157e+308"),
-        (false, "17976931348623157".into(), 309)
-    );
+    assert_eq!(p("1.7976931348623157e+308"), (false, "17976931348623157".into(), 309));
 }
 
 // --- integer -> double ---------------------------------------------------------
@@ -673,37 +630,16 @@ fn int_to_f64_nearest_ties_to_even() {
     assert_eq!(u64_to_f64_nearest(u64::MAX), 18446744073709551616.0);
     // At 2^64 the spacing is 2^12; halfway points are ties.
     let two64: u128 = 1 << 64;
-    assert_eq!(
-        u128_to_f64_nearest(two64 + (1 << 11)),
-        18446744073709551616.0
-    );
-    assert_eq!(
-        u128_to_f64_nearest(two64 + 3 * (1 << 11)),
-        (two64 + (1 << 13)) as f64
-    );
-    assert_eq!(
-        u128_to_f64_nearest(two64 + 3 * (1 << 11)).to_bits(),
-        18446744073709551616.0f64.to_bits() + 2
-    );
-    assert_eq!(
-        u128_to_f64_nearest(two64 + (1 << 11) + 1).to_bits(),
-        18446744073709551616.0f64.to_bits() + 1
-    );
+    assert_eq!(u128_to_f64_nearest(two64 + (1 << 11)), 18446744073709551616.0);
+    assert_eq!(u128_to_f64_nearest(two64 + 3 * (1 << 11)), (two64 + (1 << 13)) as f64);
+    assert_eq!(u128_to_f64_nearest(two64 + 3 * (1 << 11)).to_bits(), 18446744073709551616.0f64.to_bits() + 2);
+    assert_eq!(u128_to_f64_nearest(two64 + (1 << 11) + 1).to_bits(), 18446744073709551616.0f64.to_bits() + 1);
     assert_eq!(u128_to_f64_nearest(u128::MAX), 2f64.powi(128));
-    assert_eq!(
-        i128_to_f64_nearest(-((two64 + (1 << 11)) as i128)),
-        -18446744073709551616.0
-    );
-    assert_eq!(
-        i128_to_f64_nearest(-((two64 + 3 * (1 << 11)) as i128)).to_bits(),
-        (-18446744073709551616.0f64).to_bits() + 2
-    );
+    assert_eq!(i128_to_f64_nearest(-((two64 + (1 << 11)) as i128)), -18446744073709551616.0);
+    assert_eq!(i128_to_f64_nearest(-((two64 + 3 * (1 << 11)) as i128)).to_bits(), (-18446744073709551616.0f64).to_bits() + 2);
     assert_eq!(i128_to_f64_nearest(i128::MIN), -(2f64.powi(127)));
     assert_eq!(i128_to_f64_nearest(i128::MAX), 2f64.powi(127));
     // And as JCS text, as ES `String(Number(2n**53n + 1n))` gives.
     assert_eq!(s64(i64_to_f64_nearest(two53 + 1), Jcs), "9007199254740992");
-    assert_eq!(
-        s64(u64_to_f64_nearest(u64::MAX), Jcs),
-        "18446744073709552000"
-    );
+    assert_eq!(s64(u64_to_f64_nearest(u64::MAX), Jcs), "18446744073709552000");
 }

@@ -1,6 +1,9 @@
 //! The state of an array or object being written by serde.
 
-use serde::ser::{Serialize, SerializeMap, SerializeSeq, SerializeStruct, SerializeStructVariant, SerializeTuple, SerializeTupleStruct, SerializeTupleVariant};
+use serde::ser::{
+    Serialize, SerializeMap, SerializeSeq, SerializeStruct, SerializeStructVariant, SerializeTuple, SerializeTupleStruct,
+    SerializeTupleVariant,
+};
 
 use super::key::{KeyTarget, MapKeySerializer};
 use crate::error::{Error, Result};

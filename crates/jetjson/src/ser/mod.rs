@@ -11,11 +11,11 @@ mod key;
 
 use serde::ser::{Serialize, Serializer};
 
+use crate::bytestr::BYTESTR_TOKEN;
 use crate::error::{Error, ErrorKind, Result};
 use crate::raw::RAW_TOKEN;
 use crate::value::NUMBER_TOKEN;
 use crate::writer::{Sink, Writer};
-use crate::bytestr::BYTESTR_TOKEN;
 
 pub use compound::Compound;
 
@@ -256,4 +256,3 @@ impl<S: Sink> Serializer for TextSerializer<'_, S> {
         serialize_struct_variant(&'static str, u32, &'static str, usize) -> Self::SerializeStructVariant;
     }
 }
-

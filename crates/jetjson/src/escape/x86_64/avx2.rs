@@ -2,9 +2,8 @@
 //! remainders of 16..31 bytes go through SSE2.
 
 use core::arch::x86_64::{
-    __m128i, __m256i, _mm256_and_si256, _mm256_cmpeq_epi8, _mm256_cmpgt_epi8,
-    _mm256_loadu_si256, _mm256_min_epu8, _mm256_movemask_epi8, _mm256_or_si256,
-    _mm256_set1_epi8, _mm256_setzero_si256, _mm256_storeu_si256,
+    __m128i, __m256i, _mm256_and_si256, _mm256_cmpeq_epi8, _mm256_cmpgt_epi8, _mm256_loadu_si256, _mm256_min_epu8, _mm256_movemask_epi8,
+    _mm256_or_si256, _mm256_set1_epi8, _mm256_setzero_si256, _mm256_storeu_si256,
 };
 
 use super::super::generic;
