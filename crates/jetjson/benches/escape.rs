@@ -23,10 +23,7 @@ use jetjson::escape::{EscapeSet, Escaper};
 
 const MIB: usize = 1 << 20;
 
-const TWITTER: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../../shared/corpus/bench/nativejson-benchmark/twitter.json"
-);
+const TWITTER: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus/bench/nativejson-benchmark/twitter.json");
 
 const COMPACT: EscapeSet = EscapeSet { html: false, line_separators: false, ascii_only: false };
 const GO: EscapeSet = EscapeSet { html: true, line_separators: true, ascii_only: false };
@@ -77,14 +74,23 @@ fn dirty_ascii(len: usize) -> String {
 
 fn unicode_prose(len: usize) -> String {
     let words = [
-        "the ", "\u{201C}quoted\u{201D} ", "it\u{2019}s ", "dash\u{2014}", "arrow\u{2192} ",
-        "caf\u{e9} ", "\u{2026} ", "plain ", "text ", "\u{2028}",
+        "the ",
+        "\u{201C}quoted\u{201D} ",
+        "it\u{2019}s ",
+        "dash\u{2014}",
+        "arrow\u{2192} ",
+        "caf\u{e9} ",
+        "\u{2026} ",
+        "plain ",
+        "text ",
+        "\u{2028}",
     ];
     let mut rng = Rng(3);
     let mut s = String::with_capacity(len + 16);
     while s.len() < len {
         // U+2028 (the last word) one time in a thousand.
-        let pick = if rng.next() % 1000 == 0 { 9 } else { (rng.next() % 9) as usize };
+        let roll = (rng.next() % 9000) as usize;
+        let pick = if roll < 9 { 9 } else { roll % 9 };
         s.push_str(words[pick]);
     }
     s
@@ -197,15 +203,9 @@ fn main() {
 
     println!();
     println!("Summary (median per pass; GB/s of input string bytes; serde_json always escapes the compact set)");
-    println!(
-        "{:<16} {:<8} {:<15} {:>9} {:>8} {:>10} {:>9}",
-        "input", "set", "implementation", "size", "strings", "GB/s", "x serde"
-    );
+    println!("{:<16} {:<8} {:<15} {:>9} {:>8} {:>10} {:>9}", "input", "set", "implementation", "size", "strings", "GB/s", "x serde");
     for row in &rows {
-        let serde = rows
-            .iter()
-            .find(|r| r.input == row.input && r.set == row.set && r.implementation == "serde_json")
-            .map(|r| r.per_iter);
+        let serde = rows.iter().find(|r| r.input == row.input && r.set == row.set && r.implementation == "serde_json").map(|r| r.per_iter);
         let gbps = row.bytes as f64 / row.per_iter.as_secs_f64() / 1e9;
         let ratio = serde.map_or(String::from("-"), |s| format!("{:.2}", s.as_secs_f64() / row.per_iter.as_secs_f64()));
         let strings = inputs.iter().find(|i| i.name == row.input).map_or(0, |i| i.strings.len());

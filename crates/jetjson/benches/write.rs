@@ -31,8 +31,8 @@ use std::cell::RefCell;
 use std::hint::black_box;
 use std::time::Duration;
 
-use criterion::{BenchmarkGroup, Criterion, Throughput};
 use criterion::measurement::WallTime;
+use criterion::{BenchmarkGroup, Criterion, Throughput};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 

@@ -90,8 +90,14 @@ impl NameFacts {
     }
 
     /// True when the name is written unchanged under `set`.
-    #[inline]
+    #[cfg(test)]
     pub fn is_clean(self, set: EscapeSet) -> bool {
+        self.is_clean_under(NameFacts::mask(set))
+    }
+
+    /// The facts that make a name need escaping under `set` (computed once
+    /// per writer, so the per-field test is one AND).
+    pub fn mask(set: EscapeSet) -> u8 {
         let mut touched = Self::BASE;
         if set.html {
             touched |= Self::HTML;
@@ -102,7 +108,12 @@ impl NameFacts {
         if set.ascii_only {
             touched |= Self::NON_ASCII;
         }
-        self.0 & touched == 0
+        touched
+    }
+
+    #[inline]
+    pub fn is_clean_under(self, mask: u8) -> bool {
+        self.0 & mask == 0
     }
 }
 

@@ -58,6 +58,42 @@ fn zero_all(v: &mut Vec<u8>) {
     v.clear();
 }
 
+/// Copies `src` to `dst` without calling `memcpy` for short inputs: keys and
+/// small tokens are a few bytes, where a library call costs more than the copy.
+/// Overlapping pairs of loads and stores cover every length exactly.
+///
+/// # Safety
+/// `dst` must be valid for `src.len()` bytes of writes and not overlap `src`.
+#[inline(always)]
+pub(crate) unsafe fn copy_bytes(dst: *mut u8, src: &[u8]) {
+    let n = src.len();
+    let s = src.as_ptr();
+    // SAFETY (whole block): every read is within `src[0..n]` and every write
+    // within `dst[0..n]`; unaligned accesses are used throughout.
+    unsafe {
+        use std::ptr::{read_unaligned as rd, write_unaligned as wr};
+        if n >= 32 {
+            std::ptr::copy_nonoverlapping(s, dst, n);
+        } else if n >= 16 {
+            let (a, b) = (rd(s as *const u128), rd(s.add(n - 16) as *const u128));
+            wr(dst as *mut u128, a);
+            wr(dst.add(n - 16) as *mut u128, b);
+        } else if n >= 8 {
+            let (a, b) = (rd(s as *const u64), rd(s.add(n - 8) as *const u64));
+            wr(dst as *mut u64, a);
+            wr(dst.add(n - 8) as *mut u64, b);
+        } else if n >= 4 {
+            let (a, b) = (rd(s as *const u32), rd(s.add(n - 4) as *const u32));
+            wr(dst as *mut u32, a);
+            wr(dst.add(n - 4) as *mut u32, b);
+        } else if n > 0 {
+            *dst = *s;
+            *dst.add(n / 2) = *s.add(n / 2);
+            *dst.add(n - 1) = *s.add(n - 1);
+        }
+    }
+}
+
 /// A growable output buffer taken from the pool and given back on drop.
 pub struct Buffer {
     vec: Vec<u8>,
@@ -122,14 +158,48 @@ impl Buffer {
 
     #[inline]
     pub fn push(&mut self, b: u8) {
-        self.reserve(1);
-        self.vec.push(b);
+        let len = self.vec.len();
+        if len == self.vec.capacity() {
+            self.grow(1);
+        }
+        // SAFETY: len < capacity was ensured just above, so the byte at `len`
+        // is inside the allocation and becomes initialised before `set_len`.
+        unsafe {
+            self.vec.as_mut_ptr().add(len).write(b);
+            self.vec.set_len(len + 1);
+        }
     }
 
     #[inline]
     pub fn extend(&mut self, bytes: &[u8]) {
         self.reserve(bytes.len());
-        self.vec.extend_from_slice(bytes);
+        let len = self.vec.len();
+        // SAFETY: `reserve` guaranteed `bytes.len()` bytes of spare capacity
+        // after `len`; `copy_bytes` writes exactly `bytes.len()` bytes there,
+        // and `bytes` cannot overlap our own spare capacity.
+        unsafe {
+            copy_bytes(self.vec.as_mut_ptr().add(len), bytes);
+            self.vec.set_len(len + bytes.len());
+        }
+    }
+
+    /// Appends up to `max` bytes through a raw pointer: `f` writes into the
+    /// reserved space and returns how many bytes it wrote.
+    ///
+    /// # Safety
+    /// `f` must write only within `[ptr, ptr + max)` and return the number of
+    /// bytes it initialised from the start of that range (at most `max`).
+    #[inline]
+    pub unsafe fn append_raw(&mut self, max: usize, f: impl FnOnce(*mut u8) -> usize) {
+        self.reserve(max);
+        let len = self.vec.len();
+        // SAFETY: `max` bytes are reserved after `len`; the caller promises `f`
+        // stays inside them and reports what it initialised.
+        unsafe {
+            let n = f(self.vec.as_mut_ptr().add(len));
+            debug_assert!(n <= max);
+            self.vec.set_len(len + n);
+        }
     }
 
     /// The inner `Vec` with at least `additional` bytes of spare capacity, for
@@ -141,15 +211,17 @@ impl Buffer {
         &mut self.vec
     }
 
-    /// Moves `self[start..]` into a scratch vector and truncates `self` to `start`.
-    pub fn split_off_scratch(&mut self, start: usize) -> Vec<u8> {
-        let mut scratch = take_pooled();
+    /// Moves `self[start..]` to the end of `scratch` and truncates `self` to `start`.
+    pub fn move_tail_to(&mut self, start: usize, scratch: &mut Vec<u8>) {
         scratch.extend_from_slice(&self.vec[start..]);
         if self.zero {
             self.vec[start..].iter_mut().for_each(|b| *b = 0);
         }
         self.vec.truncate(start);
-        scratch
+    }
+
+    pub fn zeroes(&self) -> bool {
+        self.zero
     }
 
     /// The contents as an exactly sized `Vec`, leaving the pooled buffer for
@@ -172,11 +244,9 @@ impl Drop for Buffer {
     }
 }
 
-/// Returns a scratch vector from `split_off_scratch` to the pool.
-pub fn return_scratch(mut v: Vec<u8>) {
-    // Scratch can hold secret bytes too; zeroing it is cheap next to copying it.
-    zero_all(&mut v);
-    give_back(v);
+/// Zeroes a scratch vector that held output, when the writer zeroes buffers.
+pub fn wipe(v: &mut Vec<u8>) {
+    zero_all(v);
 }
 
 #[cfg(test)]

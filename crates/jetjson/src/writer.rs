@@ -8,7 +8,7 @@
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::escape::escape_bytes_replacing_invalid;
-use crate::keys;
+use crate::keys::{self, NameFacts};
 use crate::number;
 use crate::options::{BytesPolicy, IntegerPolicy, InvalidText, KeyOrder, NonFinite, RawPolicy, Style, WriteOptions};
 use crate::pool::Buffer;
@@ -57,7 +57,23 @@ pub struct Writer<S: Sink = NoSink> {
     /// While positive, buffered bytes may still be reordered (a map being
     /// sorted), so nothing is spilled.
     holds: usize,
+    /// `NameFacts` bits that make a field name need escaping in this style.
+    name_mask: u8,
+    /// Members of the objects being sorted, shared by all nesting levels.
+    sorting: SortStacks,
     sink: S,
+}
+
+/// Storage for sorted objects, used as a stack: an inner object always ends
+/// before its parent, so one set of vectors serves any nesting without an
+/// allocation per object.
+#[derive(Default)]
+struct SortStacks {
+    members: Vec<Member>,
+    /// Keys that are not `&'static str`, back to back.
+    keys: Vec<u8>,
+    /// Member values moved aside while their object is reordered.
+    scratch: Vec<u8>,
 }
 
 impl Writer<NoSink> {
@@ -73,7 +89,8 @@ impl<S: Sink> Writer<S> {
     }
 
     pub fn with_buffer(style: Style, sink: S, buf: Buffer) -> Writer<S> {
-        Writer { buf, style, depth: 0, holds: 0, sink }
+        let name_mask = NameFacts::mask(style.escaper.set());
+        Writer { buf, style, depth: 0, holds: 0, name_mask, sorting: SortStacks::default(), sink }
     }
 
     pub fn style(&self) -> &Style {
@@ -381,20 +398,45 @@ impl<S: Sink> Writer<S> {
     }
 
     /// A member key that is a `&'static str` field name: its escaping is
-    /// looked up once per name, and clean names are copied whole.
+    /// looked up once per name, and clean names are copied whole together
+    /// with their quotes and separators.
     #[inline]
     pub fn static_key(&mut self, key: &'static str, first: bool) -> Result<()> {
         let facts = keys::static_name_facts(key);
-        if !facts.is_clean(self.style.escaper.set()) {
+        if !facts.is_clean_under(self.name_mask) || self.style.indent != 0 {
             return self.key(key, first);
         }
+        let k = key.as_bytes();
+        // SAFETY: at most 1 + 1 + k.len() + 1 + 1 bytes are written, all
+        // inside the `k.len() + 4` reserved, and the count returned is exact.
+        unsafe {
+            self.buf.append_raw(k.len() + 4, |p| {
+                let mut n = 0;
+                if !first {
+                    *p = b',';
+                    n = 1;
+                }
+                *p.add(n) = b'"';
+                crate::pool::copy_bytes(p.add(n + 1), k);
+                n += 1 + k.len();
+                *p.add(n) = b'"';
+                *p.add(n + 1) = b':';
+                n + 2
+            });
+        }
+        Ok(())
+    }
+
+    /// A key whose bytes need no escaping in any profile (the digits of an
+    /// integer map key).
+    #[inline]
+    pub(crate) fn clean_key(&mut self, key: &[u8], first: bool) {
         self.array_item(first);
         self.buf.reserve(key.len() + 4);
         self.buf.push(b'"');
-        self.buf.extend(key.as_bytes());
+        self.buf.extend(key);
         self.buf.push(b'"');
         self.colon();
-        Ok(())
     }
 
     /// A key given as bytes that may be invalid UTF-8 (see `bytes_str`).
@@ -442,38 +484,66 @@ impl<S: Sink> Writer<S> {
     pub fn begin_sorted_object(&mut self) -> SortedObject {
         self.begin_object();
         self.holds += 1;
-        SortedObject { start: self.buf.len(), members: Vec::new(), keys: Vec::new() }
+        SortedObject { start: self.buf.len(), first_member: self.sorting.members.len(), first_key: self.sorting.keys.len() }
     }
 
     /// Records the key of the next member of a sorted object.
-    pub fn sorted_key(&mut self, obj: &mut SortedObject, key: &[u8]) {
-        let k0 = obj.keys.len();
-        obj.keys.extend_from_slice(key);
-        obj.members.push(Member { key: k0..obj.keys.len(), value: self.buf.len()..self.buf.len() });
+    pub fn sorted_key(&mut self, _obj: &SortedObject, key: &[u8]) {
+        let k0 = self.sorting.keys.len();
+        self.sorting.keys.extend_from_slice(key);
+        let at = self.buf.len();
+        self.sorting.members.push(Member { key: MemberKey::Owned(k0, key.len()), value: at..at });
+    }
+
+    /// Records a field name as the key of the next member (not copied).
+    #[inline]
+    pub fn sorted_static_key(&mut self, _obj: &SortedObject, key: &'static str) {
+        let at = self.buf.len();
+        self.sorting.members.push(Member { key: MemberKey::Static(key), value: at..at });
     }
 
     /// Marks the end of the value of the member recorded last.
-    pub fn sorted_value_done(&mut self, obj: &mut SortedObject) {
-        if let Some(m) = obj.members.last_mut() {
+    #[inline]
+    pub fn sorted_value_done(&mut self, _obj: &SortedObject) {
+        if let Some(m) = self.sorting.members.last_mut() {
             m.value.end = self.buf.len();
         }
     }
 
-    pub fn end_sorted_object(&mut self, mut obj: SortedObject, order: KeyOrder) -> Result<()> {
-        let keys = &obj.keys;
-        obj.members.sort_by(|a, b| keys::compare(order, &keys[a.key.clone()], &keys[b.key.clone()]));
-        let values = self.buf.split_off_scratch(obj.start);
-        let base = obj.start;
-        for (i, m) in obj.members.iter().enumerate() {
-            let key = &obj.keys[m.key.clone()];
-            match std::str::from_utf8(key) {
-                Ok(k) => self.key(k, i == 0)?,
-                Err(_) => self.bytes_key(key, i == 0)?,
-            }
-            self.buf.extend(&values[m.value.start - base..m.value.end - base]);
+    pub fn end_sorted_object(&mut self, obj: SortedObject, order: KeyOrder) -> Result<()> {
+        // Every object nested in this one has ended, so the stacks above our
+        // marks are ours alone: take them out to work on them freely.
+        let mut st = std::mem::take(&mut self.sorting);
+        let count = st.members.len() - obj.first_member;
+        {
+            let keys = &st.keys;
+            let members = &mut st.members[obj.first_member..];
+            sort_members(members, |a, b| keys::compare(order, a.key.bytes(keys), b.key.bytes(keys)).is_lt());
         }
-        crate::pool::return_scratch(values);
-        self.end_object(obj.members.is_empty());
+        let base = st.scratch.len();
+        self.buf.move_tail_to(obj.start, &mut st.scratch);
+        let mut result = Ok(());
+        for (i, m) in st.members[obj.first_member..].iter().enumerate() {
+            let key = m.key.bytes(&st.keys);
+            result = match std::str::from_utf8(key) {
+                Ok(k) => self.key(k, i == 0),
+                Err(_) => self.bytes_key(key, i == 0),
+            };
+            if result.is_err() {
+                break;
+            }
+            let v = base + m.value.start - obj.start..base + m.value.end - obj.start;
+            self.buf.extend(&st.scratch[v]);
+        }
+        if self.buf.zeroes() {
+            crate::pool::wipe(&mut st.scratch);
+        }
+        st.scratch.truncate(base);
+        st.members.truncate(obj.first_member);
+        st.keys.truncate(obj.first_key);
+        self.sorting = st;
+        result?;
+        self.end_object(count == 0);
         self.holds -= 1;
         self.maybe_spill()
     }
@@ -510,14 +580,47 @@ impl<S: Sink> Writer<S> {
 /// `go` and `jcs` layouts are the same for integers; exactness ends at 2^53.
 const MAX_SAFE: u64 = 1 << 53;
 
-/// The members of an object being sorted.
+/// Marks where an object being sorted starts in the buffer and the stacks.
+#[derive(Clone, Copy, Debug)]
 pub struct SortedObject {
     start: usize,
-    members: Vec<Member>,
-    keys: Vec<u8>,
+    first_member: usize,
+    first_key: usize,
 }
 
 struct Member {
-    key: std::ops::Range<usize>,
+    key: MemberKey,
     value: std::ops::Range<usize>,
+}
+
+enum MemberKey {
+    Static(&'static str),
+    /// Offset and length in `SortStacks::keys`.
+    Owned(usize, usize),
+}
+
+impl MemberKey {
+    #[inline]
+    fn bytes<'a>(&'a self, arena: &'a [u8]) -> &'a [u8] {
+        match *self {
+            MemberKey::Static(k) => k.as_bytes(),
+            MemberKey::Owned(at, len) => &arena[at..at + len],
+        }
+    }
+}
+
+/// Stable sort: insertion sort for the handful of members most objects
+/// have, the standard stable sort beyond.
+pub(crate) fn sort_members<T>(v: &mut [T], less: impl Fn(&T, &T) -> bool) {
+    if v.len() > 20 {
+        v.sort_by(|a, b| if less(a, b) { std::cmp::Ordering::Less } else if less(b, a) { std::cmp::Ordering::Greater } else { std::cmp::Ordering::Equal });
+        return;
+    }
+    for i in 1..v.len() {
+        let mut j = i;
+        while j > 0 && less(&v[j], &v[j - 1]) {
+            v.swap(j, j - 1);
+            j -= 1;
+        }
+    }
 }

@@ -10,8 +10,10 @@
 //!
 //! Stages, widest first: `W` (the ISA's vector), `N` (a narrower vector for
 //! remainders, e.g. SSE2 under AVX2), SWAR for 8..15-byte remainders, and
-//! finally one partially loaded SWAR register for the last bytes. No stage
-//! reads past the end of the input.
+//! finally one partially loaded SWAR register for the last bytes. Strings
+//! of up to two `W` chunks first try a loop-free path that checks and
+//! copies them with two overlapping chunks, since most keys and values are
+//! short and clean. No path reads past the end of the input.
 
 use super::scalar::{needs_at, write_escape};
 use super::swar::Swar;
@@ -88,6 +90,38 @@ unsafe fn line_separator_mask<V: Vector>(v: V, v1: V, v2: V) -> V {
     }
 }
 
+/// The chunk at `p` and its needs-escape mask.
+///
+/// # Safety
+/// `p..p + V::BYTES + lookahead(L, A)` is readable; the CPU supports `V`.
+#[inline(always)]
+unsafe fn chunk_mask<V: Vector, const H: bool, const L: bool, const A: bool>(p: *const u8) -> (V, V) {
+    // SAFETY: the loads stay within the readable range of the contract.
+    unsafe {
+        let v = V::load_unaligned(p);
+        let mut mask = byte_mask::<V, H, A>(v);
+        if lookahead(L, A) != 0 {
+            mask = mask.or(line_separator_mask(v, V::load_unaligned(p.add(1)), V::load_unaligned(p.add(2))));
+        }
+        (v, mask)
+    }
+}
+
+/// The needs-escape mask of a register that holds all the remaining input
+/// (lanes past it padded by `Swar::load_partial`), so that shifting it is
+/// an exact stand-in for the loads at +1 and +2.
+#[inline(always)]
+fn last_register_mask<const H: bool, const L: bool, const A: bool>(v: Swar) -> Swar {
+    // SAFETY: `Swar` is plain integer arithmetic, valid on every CPU.
+    unsafe {
+        let mut mask = byte_mask::<Swar, H, A>(v);
+        if lookahead(L, A) != 0 {
+            mask = mask.or(line_separator_mask(v, v.shift_down(1), v.shift_down(2)));
+        }
+        mask
+    }
+}
+
 /// Escapes the flagged character at `i` and every directly following one
 /// that needs escaping too, up to `end`; returns the new positions.
 ///
@@ -135,14 +169,7 @@ unsafe fn escape_chunks<V: Vector, const H: bool, const L: bool, const A: bool>(
         // promised for `i < end`; bytes past the clean prefix are garbage in
         // spare capacity, overwritten by whatever comes next.
         let mask = unsafe {
-            let p = src.add(i);
-            let v = V::load_unaligned(p);
-            let mut mask = byte_mask::<V, H, A>(v);
-            if ahead != 0 {
-                let v1 = V::load_unaligned(p.add(1));
-                let v2 = V::load_unaligned(p.add(2));
-                mask = mask.or(line_separator_mask(v, v1, v2));
-            }
+            let (v, mask) = chunk_mask::<V, H, L, A>(src.add(i));
             v.store_unaligned(out);
             mask.movemask()
         };
@@ -201,14 +228,8 @@ unsafe fn escape_tail<const H: bool, const L: bool, const A: bool>(
         // 8-byte store stays within SLACK.
         let mask = unsafe {
             let v = Swar::load_partial(src.add(i), rest);
-            let mut mask = byte_mask::<Swar, H, A>(v);
-            if lookahead(L, A) != 0 {
-                // The whole rest is in the register, so shifting it is an
-                // exact stand-in for loads at +1 and +2.
-                mask = mask.or(line_separator_mask(v, v.shift_down(1), v.shift_down(2)));
-            }
             v.store_unaligned(out);
-            mask.movemask()
+            last_register_mask::<H, L, A>(v).movemask()
         };
         if !mask.has_any() {
             // SAFETY: the `rest` real bytes were just stored.
@@ -294,17 +315,25 @@ unsafe fn copy_if_clean<W: Vector, N: Vector, const H: bool, const L: bool, cons
         if len == 0 {
             return true;
         }
+        if ahead != 0 && len == Swar::BYTES + 1 {
+            // Too long for one register, too short for a pair with its +2
+            // lookahead; but the chunk at +1 holds every byte after the
+            // first, so shifting it stands in for the load at +2.
+            let head = Swar::load_unaligned(src);
+            let tail = Swar::load_unaligned(src.add(1));
+            let mask =
+                byte_mask::<Swar, H, A>(head).or(byte_mask::<Swar, H, A>(tail)).or(line_separator_mask(head, tail, tail.shift_down(1)));
+            head.store_unaligned(out);
+            tail.store_unaligned(out.add(1));
+            return !mask.movemask().has_any();
+        }
         if len > Swar::BYTES {
             return false;
         }
         let v = Swar::load_partial(src, len);
-        let mut mask = byte_mask::<Swar, H, A>(v);
-        if ahead != 0 {
-            mask = mask.or(line_separator_mask(v, v.shift_down(1), v.shift_down(2)));
-        }
         // The store writes 8 bytes, within `len + SLACK`.
         v.store_unaligned(out);
-        !mask.movemask().has_any()
+        !last_register_mask::<H, L, A>(v).movemask().has_any()
     }
 }
 
@@ -369,17 +398,7 @@ unsafe fn any_chunk<V: Vector, const H: bool, const L: bool, const A: bool>(src:
     let ahead = lookahead(L, A);
     while i + V::BYTES + ahead <= len {
         // SAFETY: `i + BYTES + ahead <= len`: every load is in bounds.
-        let mask = unsafe {
-            let p = src.add(i);
-            let v = V::load_unaligned(p);
-            let mut mask = byte_mask::<V, H, A>(v);
-            if ahead != 0 {
-                let v1 = V::load_unaligned(p.add(1));
-                let v2 = V::load_unaligned(p.add(2));
-                mask = mask.or(line_separator_mask(v, v1, v2));
-            }
-            mask.movemask()
-        };
+        let mask = unsafe { chunk_mask::<V, H, L, A>(src.add(i)).1.movemask() };
         if mask.has_any() {
             return (true, i);
         }
@@ -416,20 +435,13 @@ pub(super) unsafe fn needs_escape<W: Vector, N: Vector, const H: bool, const L: 
             }
             i = next;
         }
+        // At most one byte more than a register holds (with the lookahead).
         while len - i > Swar::BYTES {
             if needs_at::<H, L, A>(src, len, i) {
                 return true;
             }
             i += 1;
         }
-        if i == len {
-            return false;
-        }
-        let v = Swar::load_partial(src.add(i), len - i);
-        let mut mask = byte_mask::<Swar, H, A>(v);
-        if lookahead(L, A) != 0 {
-            mask = mask.or(line_separator_mask(v, v.shift_down(1), v.shift_down(2)));
-        }
-        mask.movemask().has_any()
+        i < len && last_register_mask::<H, L, A>(Swar::load_partial(src.add(i), len - i)).movemask().has_any()
     }
 }

@@ -39,20 +39,33 @@ const fn build_class() -> [u8; 256] {
 /// non-ASCII byte escapes, which subsumes the line separators.
 #[inline(always)]
 const fn class_mask(html: bool, line_separators: bool, ascii_only: bool) -> u8 {
-    BASE | if html { HTML } else { 0 }
-        | if ascii_only {
-            NON_ASCII
-        } else if line_separators {
-            LINE_SEP_LEAD
-        } else {
-            0
-        }
+    let mut mask = BASE;
+    if html {
+        mask |= HTML;
+    }
+    if ascii_only {
+        mask |= NON_ASCII;
+    } else if line_separators {
+        mask |= LINE_SEP_LEAD;
+    }
+    mask
 }
 
 /// Escape sequences for ASCII bytes: up to 6 bytes, with the length in the
 /// last byte so a kernel can store all 8 bytes at once and advance by
 /// `entry[7]`. Only entries whose byte is in `CLASS` `BASE | HTML` are used.
-static ESCAPE: [[u8; 8]; 128] = build_escape();
+/// Stored as little-endian `u64`s so that a kernel moves an entry with one
+/// load and one store.
+static ESCAPE: [u64; 128] = {
+    let bytes = build_escape();
+    let mut table = [0u64; 128];
+    let mut b = 0;
+    while b < 128 {
+        table[b] = u64::from_le_bytes(bytes[b]);
+        b += 1;
+    }
+    table
+};
 
 const fn build_escape() -> [[u8; 8]; 128] {
     let mut table = [[0u8; 8]; 128];
@@ -153,8 +166,8 @@ pub(super) unsafe fn write_escape<const A: bool>(src: *const u8, i: usize, out: 
         let b = *src.add(i);
         if b < 0x80 {
             let entry = ESCAPE[b as usize];
-            out.cast::<[u8; 8]>().write_unaligned(entry);
-            return (i + 1, out.add(entry[7] as usize));
+            out.cast::<[u8; 8]>().write_unaligned(entry.to_le_bytes());
+            return (i + 1, out.add((entry >> 56) as usize));
         }
         if A {
             let (cp, width) = decode(src.add(i), b);
@@ -209,7 +222,7 @@ fn escape<const H: bool, const L: bool, const A: bool>(dst: &mut Vec<u8>, s: &st
             dst.push(b);
             i += 1;
         } else if b < 0x80 {
-            let entry = &ESCAPE[b as usize];
+            let entry = ESCAPE[b as usize].to_le_bytes();
             dst.extend_from_slice(&entry[..entry[7] as usize]);
             i += 1;
         } else if class & NON_ASCII != 0 {

@@ -52,7 +52,7 @@ impl Vector for Swar {
 
     #[inline(always)]
     unsafe fn lt(self, bound: u8) -> Swar {
-        debug_assert!(bound >= 1 && bound <= 0x80);
+        debug_assert!((1..=0x80).contains(&bound));
         // For a lane below 0x80, `lane + (0x80 - bound)` reaches the top bit
         // iff `lane >= bound`; at most 0x7F + 0x7F, so again no carries.
         let sum = (self.0 & LOW7) + ONES * (0x80 - bound as u64);

@@ -47,7 +47,16 @@ fn not_a_string() -> Error {
 macro_rules! integer_keys {
     ($($method:ident($t:ty);)*) => {$(
         fn $method(self, v: $t) -> Result<()> {
-            self.emit(itoa::Buffer::new().format(v).as_bytes())
+            let mut digits = itoa::Buffer::new();
+            let digits = digits.format(v).as_bytes();
+            match self.target {
+                // Digits and '-' need no escaping in any profile.
+                KeyTarget::Direct { first } => {
+                    self.w.clean_key(digits, first);
+                    Ok(())
+                }
+                KeyTarget::Sorted(_) => self.emit(digits),
+            }
         }
     )*};
 }

@@ -4,7 +4,7 @@ use super::{Map, Number, Value};
 use crate::error::{Error, ErrorKind, Result};
 use crate::keys;
 use crate::options::KeyOrder;
-use crate::writer::{Sink, Writer};
+use crate::writer::{sort_members, Sink, Writer};
 
 /// Values nested deeper than this are refused rather than risking the stack
 /// (the parser's default limit is 512, so parsed values never get here).
@@ -71,7 +71,7 @@ fn write_object<S: Sink>(w: &mut Writer<S>, map: &Map) -> Result<()> {
         for (i, slot) in idx.iter_mut().enumerate() {
             *slot = i as u8;
         }
-        insertion_sort(idx, |a, b| keys::compare(order, members[*a as usize].0.as_bytes(), members[*b as usize].0.as_bytes()).is_lt());
+        sort_members(idx, |a, b| keys::compare(order, members[*a as usize].0.as_bytes(), members[*b as usize].0.as_bytes()).is_lt());
         write_members(w, members, idx.iter().map(|&i| i as usize))?;
     } else {
         let mut idx: Vec<usize> = (0..members.len()).collect();
@@ -93,16 +93,3 @@ fn write_members<S: Sink>(w: &mut Writer<S>, members: &[(String, Value)], order:
     Ok(())
 }
 
-/// Stable insertion sort: fewer comparisons than a general sort on the
-/// handful of members a typical object has.
-fn insertion_sort<T: Copy>(v: &mut [T], less: impl Fn(&T, &T) -> bool) {
-    for i in 1..v.len() {
-        let x = v[i];
-        let mut j = i;
-        while j > 0 && less(&x, &v[j - 1]) {
-            v[j] = v[j - 1];
-            j -= 1;
-        }
-        v[j] = x;
-    }
-}
