@@ -43,6 +43,65 @@ pub fn compare_utf16(a: &[u8], b: &[u8]) -> Ordering {
     }
 }
 
+/// The first 16 bytes of a key as a big-endian integer, so that comparing
+/// two prefixes is one integer comparison and agrees with `compare(order)`
+/// whenever the prefixes differ (equal prefixes need the full comparison).
+///
+/// For UTF-16 order the lead bytes of 3-byte characters at or above U+E000
+/// (EE, EF) are moved above those of 4-byte characters (F0..F4); with that
+/// remapping byte order *is* UTF-16 order, because the two only disagree on
+/// exactly those characters and continuation bytes compare the same in both.
+#[inline]
+pub fn sort_prefix(order: KeyOrder, key: &[u8]) -> u128 {
+    let prefix = load_prefix(key);
+    const HIGH_BITS: u128 = u128::from_ne_bytes([0x80; 16]);
+    if order == KeyOrder::Utf16 && prefix & HIGH_BITS != 0 {
+        return remap_for_utf16(prefix);
+    }
+    prefix
+}
+
+/// `key[..16]` zero-padded, as a big-endian integer, built from overlapping
+/// big-endian loads in registers (copying a short key into a stack buffer
+/// and reading it back whole stalls on store forwarding).
+#[inline(always)]
+fn load_prefix(key: &[u8]) -> u128 {
+    let n = key.len();
+    let be64 = |at: usize| u64::from_be_bytes(key[at..at + 8].try_into().expect("8 bytes"));
+    let be32 = |at: usize| u32::from_be_bytes(key[at..at + 4].try_into().expect("4 bytes"));
+    if n >= 16 {
+        return u128::from_be_bytes(key[..16].try_into().expect("16 bytes"));
+    }
+    // Bytes i..i+w placed at position i of a big-endian window of `size`
+    // bytes shift left by (size - i - w) * 8; overlapping bytes OR equally.
+    let (hi, lo) = if n >= 8 {
+        let tail = if n > 8 { be64(n - 8) << ((16 - n) * 8) } else { 0 };
+        (be64(0), tail)
+    } else if n >= 4 {
+        ((u64::from(be32(0)) << 32) | (u64::from(be32(n - 4)) << ((8 - n) * 8)), 0)
+    } else {
+        let mut hi = 0u64;
+        for (i, &b) in key.iter().enumerate() {
+            hi |= u64::from(b) << ((7 - i) * 8);
+        }
+        (hi, 0)
+    };
+    (u128::from(hi) << 64) | u128::from(lo)
+}
+
+#[cold]
+fn remap_for_utf16(prefix: u128) -> u128 {
+    let mut b = prefix.to_be_bytes();
+    for x in &mut b {
+        *x = match *x {
+            0xEE | 0xEF => *x + 5,
+            0xF0..=0xF4 => *x - 2,
+            other => other,
+        };
+    }
+    u128::from_be_bytes(b)
+}
+
 fn lead_class(b: u8) -> u8 {
     match b {
         0x00..=0x7F => 1,
@@ -195,6 +254,41 @@ mod tests {
             for b in &words {
                 let reference = a.encode_utf16().cmp(b.encode_utf16());
                 assert_eq!(compare_utf16(a.as_bytes(), b.as_bytes()), reference, "{a:?} vs {b:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn prefix_is_the_zero_padded_first_16_bytes() {
+        let text = b"abcdefghijklmnopqrstuvwxyz";
+        for n in 0..=text.len() {
+            let mut b = [0u8; 16];
+            let k = n.min(16);
+            b[..k].copy_from_slice(&text[..k]);
+            assert_eq!(load_prefix(&text[..n]), u128::from_be_bytes(b), "length {n}");
+        }
+    }
+
+    #[test]
+    fn sort_prefixes_agree_with_the_full_orders() {
+        let alphabet = ["", "a", "b", "\u{7f}", "\u{80}", "\u{d7ff}", "\u{e000}", "\u{fb33}", "\u{ffff}", "\u{10000}", "😂", "\u{10ffff}", "profile_"];
+        let mut words = Vec::new();
+        for x in alphabet {
+            for y in alphabet {
+                for z in ["", "a", "\u{e000}", "😂"] {
+                    words.push(format!("{x}{y}{z}"));
+                    words.push(format!("{x}{x}{y}{y}{z}"));
+                }
+            }
+        }
+        for order in [KeyOrder::Utf8, KeyOrder::Utf16] {
+            for a in &words {
+                for b in &words {
+                    let (pa, pb) = (sort_prefix(order, a.as_bytes()), sort_prefix(order, b.as_bytes()));
+                    if pa != pb {
+                        assert_eq!(pa.cmp(&pb), compare(order, a.as_bytes(), b.as_bytes()), "{order:?} {a:?} {b:?}");
+                    }
+                }
             }
         }
     }

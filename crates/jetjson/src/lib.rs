@@ -34,6 +34,7 @@ mod options;
 mod pool;
 mod raw;
 mod ser;
+mod shape;
 mod value;
 mod writer;
 

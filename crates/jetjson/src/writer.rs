@@ -12,6 +12,7 @@ use crate::keys::{self, NameFacts};
 use crate::number;
 use crate::options::{BytesPolicy, IntegerPolicy, InvalidText, KeyOrder, NonFinite, RawPolicy, Style, WriteOptions};
 use crate::pool::Buffer;
+use crate::shape::ShapeCache;
 
 /// Where output goes once the buffer holds enough of it.
 pub trait Sink {
@@ -61,6 +62,11 @@ pub struct Writer<S: Sink = NoSink> {
     name_mask: u8,
     /// Members of the objects being sorted, shared by all nesting levels.
     sorting: SortStacks,
+    /// (sort prefix, member index) of `Value` objects being written in
+    /// order, shared by all nesting levels.
+    pub(crate) order_stack: Vec<(u128, u32)>,
+    /// Sorted orders of recently seen object shapes.
+    shapes: ShapeCache,
     sink: S,
 }
 
@@ -90,11 +96,16 @@ impl<S: Sink> Writer<S> {
 
     pub fn with_buffer(style: Style, sink: S, buf: Buffer) -> Writer<S> {
         let name_mask = NameFacts::mask(style.escaper.set());
-        Writer { buf, style, depth: 0, holds: 0, name_mask, sorting: SortStacks::default(), sink }
+        Writer { buf, style, depth: 0, holds: 0, name_mask, sorting: SortStacks::default(), order_stack: Vec::new(), shapes: ShapeCache::default(), sink }
     }
 
     pub fn style(&self) -> &Style {
         &self.style
+    }
+
+    /// The order pairs from `base` on, and the shape cache that sorts them.
+    pub(crate) fn order_scratch(&mut self, base: usize) -> (&mut [(u128, u32)], &mut ShapeCache) {
+        (&mut self.order_stack[base..], &mut self.shapes)
     }
 
     /// How many containers are open.
@@ -515,15 +526,19 @@ impl<S: Sink> Writer<S> {
         // marks are ours alone: take them out to work on them freely.
         let mut st = std::mem::take(&mut self.sorting);
         let count = st.members.len() - obj.first_member;
+        let ob = self.order_stack.len();
         {
             let keys = &st.keys;
-            let members = &mut st.members[obj.first_member..];
-            sort_members(members, |a, b| keys::compare(order, a.key.bytes(keys), b.key.bytes(keys)).is_lt());
+            let members = &st.members[obj.first_member..];
+            self.order_stack.extend(members.iter().enumerate().map(|(i, m)| (keys::sort_prefix(order, m.key.bytes(keys)), i as u32)));
+            let (pairs, shapes) = (&mut self.order_stack[ob..], &mut self.shapes);
+            shapes.sort(pairs, |a, b| keys::compare(order, members[a as usize].key.bytes(keys), members[b as usize].key.bytes(keys)));
         }
         let base = st.scratch.len();
         self.buf.move_tail_to(obj.start, &mut st.scratch);
         let mut result = Ok(());
-        for (i, m) in st.members[obj.first_member..].iter().enumerate() {
+        for i in 0..count {
+            let m = &st.members[obj.first_member + self.order_stack[ob + i].1 as usize];
             let key = m.key.bytes(&st.keys);
             result = match std::str::from_utf8(key) {
                 Ok(k) => self.key(k, i == 0),
@@ -539,6 +554,7 @@ impl<S: Sink> Writer<S> {
             crate::pool::wipe(&mut st.scratch);
         }
         st.scratch.truncate(base);
+        self.order_stack.truncate(ob);
         st.members.truncate(obj.first_member);
         st.keys.truncate(obj.first_key);
         self.sorting = st;
@@ -609,18 +625,3 @@ impl MemberKey {
     }
 }
 
-/// Stable sort: insertion sort for the handful of members most objects
-/// have, the standard stable sort beyond.
-pub(crate) fn sort_members<T>(v: &mut [T], less: impl Fn(&T, &T) -> bool) {
-    if v.len() > 20 {
-        v.sort_by(|a, b| if less(a, b) { std::cmp::Ordering::Less } else if less(b, a) { std::cmp::Ordering::Greater } else { std::cmp::Ordering::Equal });
-        return;
-    }
-    for i in 1..v.len() {
-        let mut j = i;
-        while j > 0 && less(&v[j], &v[j - 1]) {
-            v.swap(j, j - 1);
-            j -= 1;
-        }
-    }
-}

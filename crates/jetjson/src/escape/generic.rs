@@ -115,7 +115,9 @@ fn last_register_mask<const H: bool, const L: bool, const A: bool>(v: Swar) -> S
     // SAFETY: `Swar` is plain integer arithmetic, valid on every CPU.
     unsafe {
         let mut mask = byte_mask::<Swar, H, A>(v);
-        if lookahead(L, A) != 0 {
+        // Skipping the exact test when no byte is 0xE2 is cheaper on
+        // average: SWAR compares cost several instructions each.
+        if lookahead(L, A) != 0 && v.cmpeq(Swar::splat(0xE2)).movemask().has_any() {
             mask = mask.or(line_separator_mask(v, v.shift_down(1), v.shift_down(2)));
         }
         mask
@@ -136,6 +138,8 @@ unsafe fn escape_run<const H: bool, const L: bool, const A: bool>(
     mut i: usize,
     mut out: *mut u8,
 ) -> (usize, *mut u8) {
+    // SAFETY: `i < end <= len` per the contract.
+    debug_assert!(i < end && unsafe { needs_at::<H, L, A>(src, len, i) }, "vector mask and table disagree");
     loop {
         // SAFETY: the character at `i` needs escaping (checked by the caller
         // on entry, by `needs_at` below afterwards) and `out` has at least
@@ -267,12 +271,15 @@ unsafe fn copy_if_clean_pair<V: Vector, const H: bool, const L: bool, const A: b
         // tail when `len > 2 * V::BYTES`.
         let middle = if ahead != 0 { V::load_unaligned(src.add(last - 2)) } else { head };
         if ahead != 0 {
-            let (head1, head2) = (V::load_unaligned(src.add(1)), V::load_unaligned(src.add(2)));
-            let middle1 = V::load_unaligned(src.add(last - 1));
-            mask = mask
-                .or(line_separator_mask(head, head1, head2))
-                .or(byte_mask::<V, H, A>(middle))
-                .or(line_separator_mask(middle, middle1, tail));
+            mask = mask.or(byte_mask::<V, H, A>(middle));
+            // Most short strings hold no 0xE2 at all: skip the exact test
+            // (two more loads and two three-byte matches) for them.
+            let lead = V::splat(0xE2);
+            if head.cmpeq(lead).or(middle.cmpeq(lead)).movemask().has_any() {
+                let (head1, head2) = (V::load_unaligned(src.add(1)), V::load_unaligned(src.add(2)));
+                let middle1 = V::load_unaligned(src.add(last - 1));
+                mask = mask.or(line_separator_mask(head, head1, head2)).or(line_separator_mask(middle, middle1, tail));
+            }
         }
         if mask.movemask().has_any() {
             return false;

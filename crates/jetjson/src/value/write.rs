@@ -4,7 +4,7 @@ use super::{Map, Number, Value};
 use crate::error::{Error, ErrorKind, Result};
 use crate::keys;
 use crate::options::KeyOrder;
-use crate::writer::{sort_members, Sink, Writer};
+use crate::writer::{Sink, Writer};
 
 /// Values nested deeper than this are refused rather than risking the stack
 /// (the parser's default limit is 512, so parsed values never get here).
@@ -64,32 +64,21 @@ fn write_object<S: Sink>(w: &mut Writer<S>, map: &Map) -> Result<()> {
             w.key(k, i == 0)?;
             write_value(w, v).map_err(|e| e.in_key(k))?;
         }
-    } else if members.len() <= SMALL {
-        // Most objects are small: sort indices on the stack.
-        let mut idx = [0u8; SMALL];
-        let idx = &mut idx[..members.len()];
-        for (i, slot) in idx.iter_mut().enumerate() {
-            *slot = i as u8;
-        }
-        sort_members(idx, |a, b| keys::compare(order, members[*a as usize].0.as_bytes(), members[*b as usize].0.as_bytes()).is_lt());
-        write_members(w, members, idx.iter().map(|&i| i as usize))?;
     } else {
-        let mut idx: Vec<usize> = (0..members.len()).collect();
-        idx.sort_by(|&a, &b| keys::compare(order, members[a].0.as_bytes(), members[b].0.as_bytes()));
-        write_members(w, members, idx.into_iter())?;
+        // Sort (prefix, index) pairs on the writer's order stack: no
+        // allocation, and nested objects stack their pairs above ours.
+        let base = w.order_stack.len();
+        w.order_stack.extend(members.iter().enumerate().map(|(i, (k, _))| (keys::sort_prefix(order, k.as_bytes()), i as u32)));
+        let (pairs, shapes) = w.order_scratch(base);
+        shapes.sort(pairs, |a, b| keys::compare(order, members[a as usize].0.as_bytes(), members[b as usize].0.as_bytes()));
+        for n in 0..members.len() {
+            let (k, v) = &members[w.order_stack[base + n].1 as usize];
+            w.key(k, n == 0)?;
+            write_value(w, v).map_err(|e| e.in_key(k))?;
+        }
+        w.order_stack.truncate(base);
     }
     w.end_object(members.is_empty());
-    Ok(())
-}
-
-const SMALL: usize = 24;
-
-fn write_members<S: Sink>(w: &mut Writer<S>, members: &[(String, Value)], order: impl Iterator<Item = usize>) -> Result<()> {
-    for (n, i) in order.enumerate() {
-        let (k, v) = &members[i];
-        w.key(k, n == 0)?;
-        write_value(w, v).map_err(|e| e.in_key(k))?;
-    }
     Ok(())
 }
 
