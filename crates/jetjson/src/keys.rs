@@ -271,7 +271,8 @@ mod tests {
 
     #[test]
     fn sort_prefixes_agree_with_the_full_orders() {
-        let alphabet = ["", "a", "b", "\u{7f}", "\u{80}", "\u{d7ff}", "\u{e000}", "\u{fb33}", "\u{ffff}", "\u{10000}", "😂", "\u{10ffff}", "profile_"];
+        let alphabet =
+            ["", "a", "b", "\u{7f}", "\u{80}", "\u{d7ff}", "\u{e000}", "\u{fb33}", "\u{ffff}", "\u{10000}", "😂", "\u{10ffff}", "profile_"];
         let mut words = Vec::new();
         for x in alphabet {
             for y in alphabet {

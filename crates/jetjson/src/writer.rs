@@ -96,7 +96,17 @@ impl<S: Sink> Writer<S> {
 
     pub fn with_buffer(style: Style, sink: S, buf: Buffer) -> Writer<S> {
         let name_mask = NameFacts::mask(style.escaper.set());
-        Writer { buf, style, depth: 0, holds: 0, name_mask, sorting: SortStacks::default(), order_stack: Vec::new(), shapes: ShapeCache::default(), sink }
+        Writer {
+            buf,
+            style,
+            depth: 0,
+            holds: 0,
+            name_mask,
+            sorting: SortStacks::default(),
+            order_stack: Vec::new(),
+            shapes: ShapeCache::default(),
+            sink,
+        }
     }
 
     pub fn style(&self) -> &Style {
@@ -624,4 +634,3 @@ impl MemberKey {
         }
     }
 }
-

@@ -6,10 +6,7 @@
 
 use jetjson::number::{write_f64, FloatLayout};
 
-const DIR: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../../shared/corpus/jcs/es6numbers/"
-);
+const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus/jcs/es6numbers/");
 
 /// Checks every line; returns how many were checked.
 fn check_lines(data: &[u8]) -> usize {
@@ -29,28 +26,12 @@ fn check_lines(data: &[u8]) -> usize {
 
         out.clear();
         write_f64(&mut out, v, FloatLayout::Jcs);
-        assert_eq!(
-            out,
-            expected,
-            "Jcs {hex}: got {}, want {}",
-            String::from_utf8_lossy(&out),
-            String::from_utf8_lossy(expected)
-        );
+        assert_eq!(out, expected, "Jcs {hex}: got {}, want {}", String::from_utf8_lossy(&out), String::from_utf8_lossy(expected));
 
         out.clear();
         write_f64(&mut out, v, FloatLayout::Go);
-        let go_expected: &[u8] = if bits == 0x8000_0000_0000_0000 {
-            b"-0"
-        } else {
-            expected
-        };
-        assert_eq!(
-            out,
-            go_expected,
-            "Go {hex}: got {}, want {}",
-            String::from_utf8_lossy(&out),
-            String::from_utf8_lossy(go_expected)
-        );
+        let go_expected: &[u8] = if bits == 0x8000_0000_0000_0000 { b"-0" } else { expected };
+        assert_eq!(out, go_expected, "Go {hex}: got {}, want {}", String::from_utf8_lossy(&out), String::from_utf8_lossy(go_expected));
         count += 1;
     }
     count
@@ -66,15 +47,8 @@ fn es6_first_10000() {
 #[test]
 fn es6_first_100000_gz() {
     let path = format!("{DIR}es6testfile_first100000.txt.gz");
-    let output = std::process::Command::new("gzip")
-        .arg("-dc")
-        .arg(&path)
-        .output()
-        .unwrap_or_else(|e| panic!("running gzip -dc {path}: {e}"));
-    assert!(
-        output.status.success(),
-        "gzip -dc {path} failed: {:?}",
-        output.status
-    );
+    let output =
+        std::process::Command::new("gzip").arg("-dc").arg(&path).output().unwrap_or_else(|e| panic!("running gzip -dc {path}: {e}"));
+    assert!(output.status.success(), "gzip -dc {path} failed: {:?}", output.status);
     assert_eq!(check_lines(&output.stdout), 100_000);
 }

@@ -81,4 +81,3 @@ fn write_object<S: Sink>(w: &mut Writer<S>, map: &Map) -> Result<()> {
     w.end_object(members.is_empty());
     Ok(())
 }
-
