@@ -84,7 +84,7 @@ pub fn to_string_with<T: ?Sized + Serialize>(value: &T, options: &WriteOptions) 
 }
 
 pub fn to_writer_with<W: std::io::Write, T: ?Sized + Serialize>(writer: W, value: &T, options: &WriteOptions) -> Result<()> {
-    let mut w = Writer::with_sink(options.style(), IoSink(writer));
+    let mut w = Writer::with_sink(options, IoSink(writer));
     value.serialize(&mut w)?;
     w.finish()?;
     Ok(())

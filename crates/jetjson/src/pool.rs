@@ -94,6 +94,20 @@ pub(crate) unsafe fn copy_bytes(dst: *mut u8, src: &[u8]) {
     }
 }
 
+/// Appends a short byte string (a number, a token) to `dst` without a
+/// `memcpy` call.
+#[inline(always)]
+pub(crate) fn append_short(dst: &mut Vec<u8>, s: &[u8]) {
+    dst.reserve(s.len());
+    let len = dst.len();
+    // SAFETY: `reserve` made room for `s.len()` bytes after `len`, which
+    // `copy_bytes` initialises exactly before `set_len` exposes them.
+    unsafe {
+        copy_bytes(dst.as_mut_ptr().add(len), s);
+        dst.set_len(len + s.len());
+    }
+}
+
 /// A growable output buffer taken from the pool and given back on drop.
 pub struct Buffer {
     vec: Vec<u8>,
@@ -101,6 +115,7 @@ pub struct Buffer {
 }
 
 impl Buffer {
+    #[cfg(test)]
     pub fn take() -> Buffer {
         Buffer { vec: take_pooled(), zero: false }
     }

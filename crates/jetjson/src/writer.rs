@@ -78,7 +78,7 @@ struct SortStacks {
     members: Vec<Member>,
     /// Keys that are not `&'static str`, back to back.
     keys: Vec<u8>,
-    /// Member values moved aside while their object is reordered.
+    /// Members moved aside while their object is reordered.
     scratch: Vec<u8>,
 }
 
@@ -90,11 +90,12 @@ impl Writer<NoSink> {
 }
 
 impl<S: Sink> Writer<S> {
-    pub fn with_sink(style: Style, sink: S) -> Writer<S> {
-        Writer::with_buffer(style, sink, Buffer::take())
+    /// A writer whose output goes to `sink` in chunks.
+    pub fn with_sink(options: &WriteOptions, sink: S) -> Writer<S> {
+        Writer::with_buffer(options.style(), sink, Buffer::take_zeroing(options.zeroes_buffers()))
     }
 
-    pub fn with_buffer(style: Style, sink: S, buf: Buffer) -> Writer<S> {
+    pub(crate) fn with_buffer(style: Style, sink: S, buf: Buffer) -> Writer<S> {
         let name_mask = NameFacts::mask(style.escaper.set());
         Writer {
             buf,
@@ -167,7 +168,7 @@ impl<S: Sink> Writer<S> {
                 self.integer_as_double(number::i64_to_f64_nearest(v), || v.to_string())
             }
             _ => {
-                self.buf.extend(itoa::Buffer::new().format(v).as_bytes());
+                number::write_i64(self.buf.vec_mut(20), v);
                 Ok(())
             }
         }
@@ -180,7 +181,7 @@ impl<S: Sink> Writer<S> {
                 self.integer_as_double(number::u64_to_f64_nearest(v), || v.to_string())
             }
             _ => {
-                self.buf.extend(itoa::Buffer::new().format(v).as_bytes());
+                number::write_u64(self.buf.vec_mut(20), v);
                 Ok(())
             }
         }
@@ -423,27 +424,29 @@ impl<S: Sink> Writer<S> {
     /// with their quotes and separators.
     #[inline]
     pub fn static_key(&mut self, key: &'static str, first: bool) -> Result<()> {
-        let facts = keys::static_name_facts(key);
-        if !facts.is_clean_under(self.name_mask) || self.style.indent != 0 {
-            return self.key(key, first);
+        if self.style.indent == 0 && keys::static_name_facts(key).is_clean_under(self.name_mask) {
+            // SAFETY: `put_clean_name` writes at most k.len() + 4 bytes.
+            unsafe { self.buf.append_raw(key.len() + 4, |p| put_clean_name(p, key.as_bytes(), !first)) };
+            return Ok(());
         }
-        let k = key.as_bytes();
-        // SAFETY: at most 1 + 1 + k.len() + 1 + 1 bytes are written, all
-        // inside the `k.len() + 4` reserved, and the count returned is exact.
-        unsafe {
-            self.buf.append_raw(k.len() + 4, |p| {
-                let mut n = 0;
-                if !first {
-                    *p = b',';
-                    n = 1;
-                }
-                *p.add(n) = b'"';
-                crate::pool::copy_bytes(p.add(n + 1), k);
-                n += 1 + k.len();
-                *p.add(n) = b'"';
-                *p.add(n + 1) = b':';
-                n + 2
-            });
+        self.array_item(first);
+        self.static_key_body(key)
+    }
+
+    /// The name, quotes and colon of a field name (no separator).
+    #[inline]
+    fn static_key_body(&mut self, key: &'static str) -> Result<()> {
+        if !keys::static_name_facts(key).is_clean_under(self.name_mask) {
+            return self.key_in_place(key);
+        }
+        if self.style.indent == 0 {
+            // SAFETY: `put_clean_name` writes at most k.len() + 4 bytes.
+            unsafe { self.buf.append_raw(key.len() + 4, |p| put_clean_name(p, key.as_bytes(), false)) };
+        } else {
+            self.buf.push(b'"');
+            self.buf.extend(key.as_bytes());
+            self.buf.push(b'"');
+            self.colon();
         }
         Ok(())
     }
@@ -499,76 +502,107 @@ impl<S: Sink> Writer<S> {
 
     // ---- sorted objects ------------------------------------------------
 
-    /// Starts collecting the members of an object whose order is decided at
-    /// the end. Values are written to the buffer as usual (and may nest);
-    /// `end_sorted_object` then emits them in key order.
+    /// Starts an object whose member order is decided at its end. Members
+    /// are written in place as they come (key escaped once, value as usual,
+    /// nesting allowed); `end_sorted_object` leaves them where they are when
+    /// they already are in order, and otherwise permutes their bytes.
     pub fn begin_sorted_object(&mut self) -> SortedObject {
         self.begin_object();
         self.holds += 1;
         SortedObject { start: self.buf.len(), first_member: self.sorting.members.len(), first_key: self.sorting.keys.len() }
     }
 
-    /// Records the key of the next member of a sorted object.
-    pub fn sorted_key(&mut self, _obj: &SortedObject, key: &[u8]) {
-        let k0 = self.sorting.keys.len();
-        self.sorting.keys.extend_from_slice(key);
-        let at = self.buf.len();
-        self.sorting.members.push(Member { key: MemberKey::Owned(k0, key.len()), value: at..at });
+    /// Writes the key of the next member of a sorted object.
+    pub fn sorted_key(&mut self, obj: &SortedObject, key: &str) -> Result<()> {
+        let span = self.member_span_start(obj);
+        self.key_in_place(key)?;
+        self.push_owned_member(key.as_bytes(), span);
+        Ok(())
     }
 
-    /// Records a field name as the key of the next member (not copied).
+    /// Writes a key given as bytes that may be invalid UTF-8.
+    pub fn sorted_bytes_key(&mut self, obj: &SortedObject, key: &[u8]) -> Result<()> {
+        let span = self.member_span_start(obj);
+        self.bytes_str(key)?;
+        self.colon();
+        self.push_owned_member(key, span);
+        Ok(())
+    }
+
+    /// Writes a field name as the key of the next member (recorded, not copied).
     #[inline]
-    pub fn sorted_static_key(&mut self, _obj: &SortedObject, key: &'static str) {
-        let at = self.buf.len();
-        self.sorting.members.push(Member { key: MemberKey::Static(key), value: at..at });
+    pub fn sorted_static_key(&mut self, obj: &SortedObject, key: &'static str) -> Result<()> {
+        let span = self.member_span_start(obj);
+        self.static_key_body(key)?;
+        self.sorting.members.push(Member { key: MemberKey::Static(key), span: span..span });
+        Ok(())
     }
 
-    /// Marks the end of the value of the member recorded last.
+    /// Marks the end of the value of the member written last.
     #[inline]
     pub fn sorted_value_done(&mut self, _obj: &SortedObject) {
         if let Some(m) = self.sorting.members.last_mut() {
-            m.value.end = self.buf.len();
+            m.span.end = self.buf.len();
         }
     }
 
+    /// Separator before a member; returns where the member's own bytes start.
+    #[inline]
+    fn member_span_start(&mut self, obj: &SortedObject) -> usize {
+        let first = self.sorting.members.len() == obj.first_member;
+        self.array_item(first);
+        self.buf.len()
+    }
+
+    #[inline]
+    fn key_in_place(&mut self, key: &str) -> Result<()> {
+        self.str(key)?;
+        self.colon();
+        Ok(())
+    }
+
+    fn push_owned_member(&mut self, key: &[u8], span: usize) {
+        let at = self.sorting.keys.len();
+        self.sorting.keys.extend_from_slice(key);
+        self.sorting.members.push(Member { key: MemberKey::Owned { at, len: key.len() }, span: span..span });
+    }
+
     pub fn end_sorted_object(&mut self, obj: SortedObject, order: KeyOrder) -> Result<()> {
-        // Every object nested in this one has ended, so the stacks above our
-        // marks are ours alone: take them out to work on them freely.
-        let mut st = std::mem::take(&mut self.sorting);
-        let count = st.members.len() - obj.first_member;
+        let count = self.sorting.members.len() - obj.first_member;
         let ob = self.order_stack.len();
+        let mut moved = false;
         {
+            let st = &self.sorting;
             let keys = &st.keys;
             let members = &st.members[obj.first_member..];
             self.order_stack.extend(members.iter().enumerate().map(|(i, m)| (keys::sort_prefix(order, m.key.bytes(keys)), i as u32)));
-            let (pairs, shapes) = (&mut self.order_stack[ob..], &mut self.shapes);
-            shapes.sort(pairs, |a, b| keys::compare(order, members[a as usize].key.bytes(keys), members[b as usize].key.bytes(keys)));
-        }
-        let base = st.scratch.len();
-        self.buf.move_tail_to(obj.start, &mut st.scratch);
-        let mut result = Ok(());
-        for i in 0..count {
-            let m = &st.members[obj.first_member + self.order_stack[ob + i].1 as usize];
-            let key = m.key.bytes(&st.keys);
-            result = match std::str::from_utf8(key) {
-                Ok(k) => self.key(k, i == 0),
-                Err(_) => self.bytes_key(key, i == 0),
-            };
-            if result.is_err() {
-                break;
+            let full = |a: u32, b: u32| keys::compare(order, members[a as usize].key.bytes(keys), members[b as usize].key.bytes(keys));
+            let pairs = &mut self.order_stack[ob..];
+            // Maps from ordered containers (BTreeMap) arrive sorted: keep them.
+            let in_order = pairs.windows(2).all(|w| w[0].0 < w[1].0 || (w[0].0 == w[1].0 && full(w[0].1, w[1].1).is_le()));
+            if !in_order {
+                self.shapes.sort(pairs, full);
+                moved = true;
             }
-            let v = base + m.value.start - obj.start..base + m.value.end - obj.start;
-            self.buf.extend(&st.scratch[v]);
         }
-        if self.buf.zeroes() {
-            crate::pool::wipe(&mut st.scratch);
+        if moved {
+            let mut scratch = std::mem::take(&mut self.sorting.scratch);
+            let base = scratch.len();
+            self.buf.move_tail_to(obj.start, &mut scratch);
+            for i in 0..count {
+                let span = self.sorting.members[obj.first_member + self.order_stack[ob + i].1 as usize].span.clone();
+                self.array_item(i == 0);
+                self.buf.extend(&scratch[base + span.start - obj.start..base + span.end - obj.start]);
+            }
+            if self.buf.zeroes() {
+                crate::pool::wipe(&mut scratch);
+            }
+            scratch.truncate(base);
+            self.sorting.scratch = scratch;
         }
-        st.scratch.truncate(base);
         self.order_stack.truncate(ob);
-        st.members.truncate(obj.first_member);
-        st.keys.truncate(obj.first_key);
-        self.sorting = st;
-        result?;
+        self.sorting.members.truncate(obj.first_member);
+        self.sorting.keys.truncate(obj.first_key);
         self.end_object(count == 0);
         self.holds -= 1;
         self.maybe_spill()
@@ -606,6 +640,29 @@ impl<S: Sink> Writer<S> {
 /// `go` and `jcs` layouts are the same for integers; exactness ends at 2^53.
 const MAX_SAFE: u64 = 1 << 53;
 
+/// Writes `[,]"name":` for a name that needs no escaping; returns the count.
+///
+/// # Safety
+/// `p` must be valid for `name.len() + 4` bytes of writes.
+#[inline(always)]
+unsafe fn put_clean_name(p: *mut u8, name: &[u8], comma: bool) -> usize {
+    // SAFETY: at most 1 + 1 + name.len() + 1 + 1 bytes are written from `p`,
+    // which the caller guarantees are writable.
+    unsafe {
+        let mut n = 0;
+        if comma {
+            *p = b',';
+            n = 1;
+        }
+        *p.add(n) = b'"';
+        crate::pool::copy_bytes(p.add(n + 1), name);
+        n += 1 + name.len();
+        *p.add(n) = b'"';
+        *p.add(n + 1) = b':';
+        n + 2
+    }
+}
+
 /// Marks where an object being sorted starts in the buffer and the stacks.
 #[derive(Clone, Copy, Debug)]
 pub struct SortedObject {
@@ -616,13 +673,17 @@ pub struct SortedObject {
 
 struct Member {
     key: MemberKey,
-    value: std::ops::Range<usize>,
+    /// The member's bytes in the buffer: key, colon and value (no separator).
+    span: std::ops::Range<usize>,
 }
 
 enum MemberKey {
     Static(&'static str),
-    /// Offset and length in `SortStacks::keys`.
-    Owned(usize, usize),
+    /// Unescaped key bytes in `SortStacks::keys`.
+    Owned {
+        at: usize,
+        len: usize,
+    },
 }
 
 impl MemberKey {
@@ -630,7 +691,7 @@ impl MemberKey {
     fn bytes<'a>(&'a self, arena: &'a [u8]) -> &'a [u8] {
         match *self {
             MemberKey::Static(k) => k.as_bytes(),
-            MemberKey::Owned(at, len) => &arena[at..at + len],
+            MemberKey::Owned { at, len, .. } => &arena[at..at + len],
         }
     }
 }

@@ -429,3 +429,68 @@ fn zeroing_buffers_does_not_change_output() {
     let zeroed = jetjson::to_vec_with(&v, &WriteOptions::go().zero_buffers(true)).unwrap();
     assert_eq!(plain, zeroed);
 }
+
+#[test]
+fn every_entry_point_honours_zero_buffers() {
+    // Same bytes and digest whether or not buffers are zeroed, on the paths
+    // that spill to a sink as well as on to_vec.
+    let v: Vec<String> = (0..20_000).map(|i| format!("token-{i}")).collect();
+    let opts = WriteOptions::go().zero_buffers(true);
+    let bytes = jetjson::to_vec_with(&v, &WriteOptions::go()).unwrap();
+    let mut out = Vec::new();
+    jetjson::to_writer_with(&mut out, &v, &opts).unwrap();
+    assert_eq!(out, bytes);
+    assert_eq!(jetjson::digest(&v, &opts, jetjson::Algorithm::Sha256).unwrap(), jetjson::digest_bytes(&bytes, jetjson::Algorithm::Sha256));
+}
+
+#[test]
+fn sorted_structs_and_maps_equal_the_value_writer() {
+    #[derive(Serialize)]
+    struct Inner {
+        z: u8,
+        #[serde(rename = "a\"q")]
+        quoted: &'static str,
+        #[serde(rename = "<tag>")]
+        tag: Vec<u8>,
+    }
+    #[derive(Serialize)]
+    struct Outer {
+        zeta: Inner,
+        #[serde(rename = "\u{e000}")]
+        private_use: u8,
+        #[serde(rename = "😂")]
+        emoji: BTreeMap<&'static str, Inner>,
+        alpha: HashMap<u32, Option<bool>>,
+        sorted_already: BTreeMap<&'static str, u8>,
+        empty: BTreeMap<&'static str, u8>,
+    }
+    let inner = || Inner { z: 1, quoted: "<&>", tag: vec![3, 1] };
+    let value = Outer {
+        zeta: inner(),
+        private_use: 2,
+        emoji: [("b", inner()), ("a", inner())].into_iter().collect(),
+        alpha: [(10, Some(true)), (9, None), (100, Some(false))].into_iter().collect(),
+        sorted_already: [("a", 1), ("b", 2), ("c", 3)].into_iter().collect(),
+        empty: BTreeMap::new(),
+    };
+    let doc = Value::from_slice(&jetjson::to_vec(&value).unwrap()).unwrap();
+    // Configurations in which every object is sorted, structs included.
+    for opts in [
+        WriteOptions::go().sort_keys(true),
+        WriteOptions::jcs(),
+        WriteOptions::jcs().indent(2),
+        WriteOptions::go().sort_keys(true).indent(3).escape_html(false),
+        WriteOptions::compact().sort_keys(true).ascii_only(true),
+    ] {
+        assert_eq!(jetjson::to_string_with(&value, &opts).unwrap(), doc.to_string_with(&opts).unwrap(), "{opts:?}");
+    }
+    // Plain go: structs in declaration order, maps sorted.
+    let go = jetjson::to_string_with(&value, &WriteOptions::go()).unwrap();
+    assert!(
+        go.starts_with(
+            "{\"zeta\":{\"z\":1,\"a\\\"q\":\"\\u003c\\u0026\\u003e\",\"\\u003ctag\\u003e\":[3,1]},\"\u{e000}\":2,\"😂\":{\"a\":"
+        ),
+        "{go}"
+    );
+    assert!(go.contains(r#""alpha":{"10":true,"100":false,"9":null}"#), "{go}");
+}

@@ -54,6 +54,9 @@
 //! explicit exponent sign and no padding) is already byte-identical, so it is
 //! copied through.
 
+mod int;
+pub use int::{write_i64, write_u64};
+
 /// How a float's shortest round-trip digits are laid out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum FloatLayout {
@@ -145,7 +148,7 @@ pub fn u128_to_f64_nearest(v: u128) -> f64 {
 #[inline]
 fn write_zmij<F: zmij::Float>(dst: &mut Vec<u8>, v: F) {
     let mut buf = zmij::Buffer::new();
-    dst.extend_from_slice(buf.format_finite(v).as_bytes());
+    crate::pool::append_short(dst, buf.format_finite(v).as_bytes());
 }
 
 // Magnitude bands. A shortest digit string lies in the rounding interval of
@@ -222,10 +225,10 @@ fn write_go_f32(dst: &mut Vec<u8>, v: f32) {
 #[inline]
 fn write_int(dst: &mut Vec<u8>, i: i64, neg_zero: bool) {
     if i == 0 {
-        dst.extend_from_slice(if neg_zero { b"-0" } else { b"0" });
+        crate::pool::append_short(dst, if neg_zero { b"-0" } else { b"0" });
     } else {
         let mut buf = itoa::Buffer::new();
-        dst.extend_from_slice(buf.format(i).as_bytes());
+        crate::pool::append_short(dst, buf.format(i).as_bytes());
     }
 }
 
@@ -255,7 +258,7 @@ fn relay_zmij_as_es(dst: &mut Vec<u8>, s: &[u8]) {
     // Fixed notation of an integral value. (A fixed string with a fraction
     // never ends in `0`: the digits are shortest.)
     if s[len - 1] == b'0' && s[len - 2] == b'.' {
-        dst.extend_from_slice(&s[..len - 2]);
+        crate::pool::append_short(dst, &s[..len - 2]);
         return;
     }
     // Exponent notation: `e+N` / `e-N` with N of 1 to 3 digits, so the `e` is
@@ -267,7 +270,7 @@ fn relay_zmij_as_es(dst: &mut Vec<u8>, s: &[u8]) {
     } else if len >= 5 && s[len - 5] == b'e' {
         len - 5
     } else {
-        dst.extend_from_slice(s);
+        crate::pool::append_short(dst, s);
         return;
     };
     let exp = parse_exp(&s[e_pos + 1..]);
@@ -275,7 +278,7 @@ fn relay_zmij_as_es(dst: &mut Vec<u8>, s: &[u8]) {
         let d = Decimal::from_sci(s, e_pos, exp);
         d.write_fixed(dst);
     } else {
-        dst.extend_from_slice(s);
+        crate::pool::append_short(dst, s);
     }
 }
 

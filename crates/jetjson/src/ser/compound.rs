@@ -56,7 +56,7 @@ impl<'a, S: Sink> Compound<'a, S> {
                 value.serialize(&mut *self.w).map_err(|e| e.in_key(key))
             }
             State::Sorted { obj, .. } => {
-                self.w.sorted_static_key(obj, key);
+                self.w.sorted_static_key(obj, key)?;
                 value.serialize(&mut *self.w).map_err(|e| e.in_key(key))?;
                 self.w.sorted_value_done(obj);
                 Ok(())

@@ -25,17 +25,14 @@ impl<S: Sink> MapKeySerializer<'_, '_, S> {
                 Ok(k) => self.w.key(k, first),
                 Err(_) => self.w.bytes_key(key, first),
             },
-            KeyTarget::Sorted(obj) => {
-                self.w.sorted_key(obj, key);
-                Ok(())
-            }
+            KeyTarget::Sorted(obj) => self.w.sorted_bytes_key(obj, key),
         }
     }
 
     fn emit_str(self, key: &str) -> Result<()> {
         match self.target {
             KeyTarget::Direct { first } => self.w.key(key, first),
-            KeyTarget::Sorted(_) => self.emit(key.as_bytes()),
+            KeyTarget::Sorted(obj) => self.w.sorted_key(obj, key),
         }
     }
 }
@@ -55,7 +52,7 @@ macro_rules! integer_keys {
                     self.w.clean_key(digits, first);
                     Ok(())
                 }
-                KeyTarget::Sorted(_) => self.emit(digits),
+                KeyTarget::Sorted(obj) => self.w.sorted_key(obj, std::str::from_utf8(digits).expect("digits are ASCII")),
             }
         }
     )*};
