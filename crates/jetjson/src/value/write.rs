@@ -27,7 +27,7 @@ pub(crate) fn write_value<S: Sink>(w: &mut Writer<S>, v: &Value) -> Result<()> {
             w.begin_array();
             for (i, item) in items.iter().enumerate() {
                 w.array_item(i == 0);
-                write_value(w, item).map_err(|e| e.in_index(i))?;
+                write_element(w, item).map_err(|e| e.in_index(i))?;
             }
             w.end_array(items.is_empty());
             Ok(())
@@ -36,6 +36,18 @@ pub(crate) fn write_value<S: Sink>(w: &mut Writer<S>, v: &Value) -> Result<()> {
             enter(w)?;
             write_object(w, map)
         }
+    }
+}
+
+/// Scalars in place, containers by recursion: arrays of numbers and
+/// strings (coordinates, ids, tags) then cost no call per element.
+#[inline(always)]
+fn write_element<S: Sink>(w: &mut Writer<S>, v: &Value) -> Result<()> {
+    match v {
+        Value::Number(Number::Float(f)) => w.f64(*f),
+        Value::Number(Number::Int(i)) => w.i64(*i),
+        Value::String(s) => w.str(s),
+        _ => write_value(w, v),
     }
 }
 
@@ -62,7 +74,7 @@ fn write_object<S: Sink>(w: &mut Writer<S>, map: &Map) -> Result<()> {
     if order == KeyOrder::Insertion || members.len() < 2 {
         for (i, (k, v)) in members.iter().enumerate() {
             w.key(k, i == 0)?;
-            write_value(w, v).map_err(|e| e.in_key(k))?;
+            write_element(w, v).map_err(|e| e.in_key(k))?;
         }
     } else {
         // Sort (prefix, index) pairs on the writer's order stack: no
@@ -74,7 +86,7 @@ fn write_object<S: Sink>(w: &mut Writer<S>, map: &Map) -> Result<()> {
         for n in 0..members.len() {
             let (k, v) = &members[w.order_stack[base + n].1 as usize];
             w.key(k, n == 0)?;
-            write_value(w, v).map_err(|e| e.in_key(k))?;
+            write_element(w, v).map_err(|e| e.in_key(k))?;
         }
         w.order_stack.truncate(base);
     }
