@@ -36,12 +36,15 @@ test-rust:
 lint:
 	$(CARGO) fmt --all --check
 
-# Serialization benchmark against serde_json and sonic-rs (criterion), then
-# the ratio table.
+# Benchmarks against serde_json and sonic-rs: the escaper (criterion), the
+# serializer (criterion, then its table), and the interleaved ratio table
+# written to bench/results/write-ratios.md.
 bench:
 	$(CARGO) bench -p jetjson --bench escape
 	$(CARGO) bench -p jetjson --bench write
 	python3 bench/write_report.py
+	$(CARGO) bench -p jetjson --bench write_ratios -- 150 > bench/results/write-ratios.md
+	cat bench/results/write-ratios.md
 
 clean:
 	$(CARGO) clean
