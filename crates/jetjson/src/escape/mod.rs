@@ -23,8 +23,8 @@ use core::sync::atomic::{AtomicPtr, Ordering};
 mod generic;
 mod replace_invalid;
 mod scalar;
-mod swar;
-mod vector;
+pub(crate) mod swar;
+pub(crate) mod vector;
 
 #[cfg(target_arch = "x86_64")]
 mod x86_64;

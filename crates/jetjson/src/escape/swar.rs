@@ -12,7 +12,7 @@ use super::{EscapeSet, Kernel};
 /// endianness (loads and stores go through little-endian conversion).
 /// A true lane of a mask is `0x80`; the other seven bits are zero.
 #[derive(Clone, Copy)]
-pub(super) struct Swar(u64);
+pub(crate) struct Swar(u64);
 
 const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
 const HIGH: u64 = 0x8080_8080_8080_8080;
@@ -92,7 +92,7 @@ impl Swar {
     /// # Safety
     /// `ptr..ptr + len` is readable.
     #[inline(always)]
-    pub(super) unsafe fn load_partial(ptr: *const u8, len: usize) -> Swar {
+    pub(crate) unsafe fn load_partial(ptr: *const u8, len: usize) -> Swar {
         debug_assert!((1..=8).contains(&len));
         // Two overlapping loads cover 2..=8 bytes; the overlapping lanes hold
         // the same byte in both, so OR-ing them is exact.

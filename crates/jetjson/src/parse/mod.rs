@@ -8,9 +8,11 @@
 mod number;
 mod options;
 mod parser;
+mod scan;
 mod visitor;
 
-pub use number::is_json_number;
+pub use number::{is_json_number, NumberValue};
+pub(crate) use parser::Parser;
 pub use options::{DuplicateKeys, ReadOptions};
 pub use parser::parse;
 pub use visitor::{NumberToken, Visitor};

@@ -1,7 +1,20 @@
-//! The strict RFC 8259 parser: an explicit stack instead of recursion.
+//! The strict RFC 8259 parser core and its push driver.
+//!
+//! `Parser` knows the grammar's pieces (whitespace, strings, numbers,
+//! literals, duplicate names) and where it is in the input. Two drivers use
+//! it: `parse` below walks a document iteratively (an explicit stack, no
+//! recursion) and reports tokens to a `Visitor`; the serde deserializer in
+//! `de.rs` pulls the same pieces on demand.
+//!
+//! UTF-8 is checked only where it can go wrong: outside strings the grammar
+//! admits only ASCII, and a string body is validated only when the scan saw
+//! a byte >= 0x80 in it.
+
+use std::collections::HashSet;
 
 use super::number::scan_number;
-use super::options::ReadOptions;
+use super::options::{DuplicateKeys, ReadOptions};
+use super::scan::string_stop;
 use super::visitor::{NumberToken, Visitor};
 use crate::error::{Error, ErrorKind, Position, Result};
 
@@ -9,225 +22,217 @@ const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// Parses one JSON text from `input`, reporting its tokens to `visitor`.
 pub fn parse<V: Visitor + ?Sized>(input: &[u8], options: &ReadOptions, visitor: &mut V) -> Result<()> {
-    let fail = |offset: usize, e: Error| e.at(Position::locate(input, offset));
-    if let Some(limit) = options.max_size {
-        if input.len() > limit {
-            return Err(fail(limit, Error::new(ErrorKind::SizeLimit { limit })));
-        }
-    }
-    // Validate UTF-8 once, up front; every slice below is then a `str`.
-    let text = std::str::from_utf8(input).map_err(|e| fail(e.valid_up_to(), Error::syntax("invalid UTF-8")))?;
-    let mut p = Parser { text, b: input, i: 0, scratch: String::new() };
-    if input.starts_with(BOM) {
-        if !options.allow_bom {
-            return Err(fail(0, Error::syntax("unexpected byte order mark (enable allow_bom to skip it)")));
-        }
-        p.i = BOM.len();
-    }
-    p.run(options, visitor).map_err(|(offset, e)| match e.position() {
-        Some(_) => e,
-        None => fail(offset, e),
-    })
+    let mut p = Parser::new(input, options)?;
+    p.drive(visitor)?;
+    p.finish()
 }
 
-struct Parser<'a> {
-    text: &'a str,
-    b: &'a [u8],
-    i: usize,
-    scratch: String,
+/// A string just parsed: its body as written, and its decoded text when that
+/// is the same slice of the input (no escapes); otherwise the decoded text
+/// is in `Parser::scratch` until the next string.
+#[derive(Clone, Copy)]
+pub(crate) struct Str<'a> {
+    pub borrowed: Option<&'a str>,
+    pub raw: &'a str,
 }
 
-type Step<T> = std::result::Result<T, (usize, Error)>;
-
-fn err<T>(at: usize, msg: &str) -> Step<T> {
-    Err((at, Error::syntax(msg)))
+pub(crate) struct Parser<'a> {
+    pub(crate) b: &'a [u8],
+    pub(crate) i: usize,
+    /// Decoded text of the last string that had escapes.
+    pub(crate) scratch: String,
+    max_depth: usize,
+    pub(crate) check_duplicates: bool,
+    /// Names of the open objects (when duplicates are errors).
+    pub(crate) dups: DuplicateNames,
 }
 
 impl<'a> Parser<'a> {
-    fn run<V: Visitor + ?Sized>(&mut self, options: &ReadOptions, v: &mut V) -> Step<()> {
-        // Open containers, innermost last: b'[' or b'{'.
-        let mut stack: Vec<u8> = Vec::new();
-        'value: loop {
-            self.skip_ws();
-            let at = self.i;
-            let visited = match self.b.get(at) {
-                Some(b'{') | Some(b'[') => {
-                    if stack.len() >= options.max_depth {
-                        return Err((at, Error::new(ErrorKind::DepthLimit { limit: options.max_depth })));
-                    }
-                    let open = self.b[at];
-                    self.i += 1;
-                    stack.push(open);
-                    if open == b'[' {
-                        v.begin_array().map_err(|e| (at, e))?;
-                        self.skip_ws();
-                        if self.peek() != Some(b']') {
-                            continue 'value;
-                        }
-                    } else {
-                        v.begin_object().map_err(|e| (at, e))?;
-                        self.skip_ws();
-                        if self.peek() != Some(b'}') {
-                            self.member_key(v)?;
-                            continue 'value;
-                        }
-                    }
-                    // Empty container: closed below like any other.
-                    Ok(())
-                }
-                Some(b'"') => {
-                    let (s, raw) = self.string()?;
-                    v.string(s, raw)
-                }
-                Some(b't') => {
-                    self.literal(b"true")?;
-                    v.bool(true)
-                }
-                Some(b'f') => {
-                    self.literal(b"false")?;
-                    v.bool(false)
-                }
-                Some(b'n') => {
-                    self.literal(b"null")?;
-                    v.null()
-                }
-                Some(b'-' | b'0'..=b'9') => {
-                    let (len, is_integer) = scan_number(&self.b[at..]).map_err(|k| (at + k, Error::syntax("invalid number")))?;
-                    self.i += len;
-                    v.number(NumberToken { text: &self.text[at..at + len], is_integer })
-                }
-                Some(b']') if stack.last() == Some(&b'[') => return err(at, "expected a value after ','"),
-                Some(b'}') if stack.last() == Some(&b'{') => return err(at, "expected a value after ':'"),
-                Some(_) => return err(at, "expected a JSON value"),
-                None => return err(at, "unexpected end of input: expected a JSON value"),
-            };
-            visited.map_err(|e| (at, e))?;
-
-            // After a value: close containers or move to the next member.
-            loop {
-                let Some(&open) = stack.last() else { break 'value };
-                self.skip_ws();
-                let at = self.i;
-                match (open, self.peek()) {
-                    (b'[', Some(b',')) => {
-                        self.i += 1;
-                        continue 'value;
-                    }
-                    (b'{', Some(b',')) => {
-                        self.i += 1;
-                        self.skip_ws();
-                        self.member_key(v)?;
-                        continue 'value;
-                    }
-                    (b'[', Some(b']')) => {
-                        self.i += 1;
-                        stack.pop();
-                        v.end_array().map_err(|e| (at, e))?;
-                    }
-                    (b'{', Some(b'}')) => {
-                        self.i += 1;
-                        stack.pop();
-                        v.end_object().map_err(|e| (at, e))?;
-                    }
-                    (b'[', None) => return err(at, "unexpected end of input: expected ',' or ']' after array element"),
-                    (b'{', None) => return err(at, "unexpected end of input: expected ',' or '}' after object member"),
-                    (b'[', _) => return err(at, "expected ',' or ']' after array element"),
-                    _ => return err(at, "expected ',' or '}' after object member"),
-                }
+    pub(crate) fn new(input: &'a [u8], options: &ReadOptions) -> Result<Parser<'a>> {
+        if let Some(limit) = options.max_size {
+            if input.len() > limit {
+                return Err(Error::new(ErrorKind::SizeLimit { limit }).at(Position::locate(input, limit)));
             }
         }
+        let mut p = Parser {
+            b: input,
+            i: 0,
+            scratch: String::new(),
+            max_depth: options.max_depth,
+            check_duplicates: options.duplicate_keys == DuplicateKeys::Error,
+            dups: DuplicateNames::default(),
+        };
+        if input.starts_with(BOM) {
+            if !options.allow_bom {
+                return Err(p.error_at(0, "unexpected byte order mark (enable allow_bom to skip it)"));
+            }
+            p.i = BOM.len();
+        }
+        Ok(p)
+    }
+
+    /// After the value: only whitespace may follow.
+    pub(crate) fn finish(&mut self) -> Result<()> {
         self.skip_ws();
         if self.i < self.b.len() {
-            return err(self.i, "trailing characters after the JSON value");
+            return Err(self.error_at(self.i, "trailing characters after the JSON value"));
         }
         Ok(())
     }
 
-    #[inline]
-    fn peek(&self) -> Option<u8> {
+    // ---- errors --------------------------------------------------------
+
+    #[cold]
+    pub(crate) fn error_at(&self, at: usize, msg: &str) -> Error {
+        Error::syntax(msg).at(Position::locate(self.b, at))
+    }
+
+    /// Attaches the current position to an error that has none.
+    #[cold]
+    pub(crate) fn locate(&self, at: usize, e: Error) -> Error {
+        if e.position().is_some() {
+            e
+        } else {
+            e.at(Position::locate(self.b, at))
+        }
+    }
+
+    #[cold]
+    pub(crate) fn unexpected(&self, what: &str) -> Error {
+        match self.b.get(self.i) {
+            None => self.error_at(self.i, &format!("unexpected end of input: expected {what}")),
+            Some(_) => self.error_at(self.i, &format!("expected {what}")),
+        }
+    }
+
+    // ---- pieces --------------------------------------------------------
+
+    #[inline(always)]
+    pub(crate) fn peek(&self) -> Option<u8> {
         self.b.get(self.i).copied()
     }
 
-    #[inline]
-    fn skip_ws(&mut self) {
-        while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.b.get(self.i) {
+    #[inline(always)]
+    pub(crate) fn skip_ws(&mut self) {
+        // Most tokens are followed by no whitespace or by a newline and
+        // indentation; everything above ' ' is not whitespace.
+        while let Some(&c) = self.b.get(self.i) {
+            if c > b' ' || !matches!(c, b' ' | b'\n' | b'\r' | b'\t') {
+                return;
+            }
             self.i += 1;
         }
     }
 
-    fn literal(&mut self, word: &'static [u8]) -> Step<()> {
+    /// Skips whitespace and consumes `byte` if it is next.
+    #[inline(always)]
+    pub(crate) fn eat(&mut self, byte: u8) -> bool {
+        self.skip_ws();
+        if self.peek() == Some(byte) {
+            self.i += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    pub(crate) fn literal(&mut self, word: &'static [u8]) -> Result<()> {
         let at = self.i;
         let got = &self.b[at..(at + word.len()).min(self.b.len())];
         if got != word {
             let k = got.iter().zip(word).take_while(|(a, b)| a == b).count();
-            return err(at + k, "invalid literal (expected true, false or null)");
+            return Err(self.error_at(at + k, "invalid literal (expected true, false or null)"));
         }
         self.i += word.len();
         Ok(())
     }
 
-    /// A member name and its ':' (at the `"` of the name).
-    fn member_key<V: Visitor + ?Sized>(&mut self, v: &mut V) -> Step<()> {
+    /// The number at the current position.
+    #[inline]
+    pub(crate) fn number(&mut self) -> Result<NumberToken<'a>> {
         let at = self.i;
-        match self.peek() {
-            Some(b'"') => {}
-            Some(b'}') => return err(at, "expected an object member name after ','"),
-            None => return err(at, "unexpected end of input: expected an object member name"),
-            Some(_) => return err(at, "expected '\"' to start an object member name"),
+        let (len, value, is_integer) = scan_number(&self.b[at..]).map_err(|k| self.error_at(at + k, "invalid number"))?;
+        self.i += len;
+        // SAFETY: a number literal is ASCII.
+        let text = unsafe { std::str::from_utf8_unchecked(&self.b[at..at + len]) };
+        Ok(NumberToken { text, is_integer, value })
+    }
+
+    /// Opens a container, enforcing `max_depth` (`depth` is the number of
+    /// containers already open).
+    #[inline]
+    pub(crate) fn enter(&self, depth: usize) -> Result<()> {
+        if depth >= self.max_depth {
+            return Err(Error::new(ErrorKind::DepthLimit { limit: self.max_depth }).at(Position::locate(self.b, self.i)));
         }
-        let (k, raw) = self.string()?;
-        v.key(k, raw).map_err(|e| (at, e))?;
-        self.skip_ws();
-        if self.peek() != Some(b':') {
-            return err(self.i, "expected ':' after object member name");
-        }
-        self.i += 1;
         Ok(())
     }
 
-    /// A string at `"`: (decoded, raw contents between the quotes).
-    fn string(&mut self) -> Step<(&str, &'a str)> {
+    /// The string at `"`.
+    #[inline]
+    pub(crate) fn string(&mut self) -> Result<Str<'a>> {
         let start = self.i + 1;
-        let mut i = start;
-        let b = self.b;
-        // Fast path: no escapes.
-        loop {
-            match b.get(i) {
-                Some(b'"') => {
-                    self.i = i + 1;
-                    let raw = &self.text[start..i];
-                    return Ok((raw, raw));
-                }
-                Some(b'\\') => break,
-                Some(&c) if c < 0x20 => return err(i, "control character in string (must be escaped)"),
-                Some(_) => i += 1,
-                None => return err(start - 1, "unterminated string"),
-            }
+        let stop = string_stop(self.b, start);
+        if self.b.get(stop.at) == Some(&b'"') {
+            let body = self.body(start, stop.at, stop.non_ascii)?;
+            self.i = stop.at + 1;
+            return Ok(Str { borrowed: Some(body), raw: body });
         }
+        self.string_with_escapes(start, stop.at, stop.non_ascii)
+    }
+
+    /// The decoded text of `s`.
+    #[inline(always)]
+    pub(crate) fn text<'s>(&'s self, s: &Str<'a>) -> &'s str {
+        s.borrowed.unwrap_or(&self.scratch)
+    }
+
+    /// `b[from..to]` as text, checking UTF-8 if non-ASCII bytes were seen.
+    #[inline]
+    fn body(&self, from: usize, to: usize, non_ascii: bool) -> Result<&'a str> {
+        let bytes = &self.b[from..to];
+        if non_ascii {
+            return std::str::from_utf8(bytes).map_err(|e| self.error_at(from + e.valid_up_to(), "invalid UTF-8 in string"));
+        }
+        // SAFETY: the scan saw no byte >= 0x80 in this range: it is ASCII.
+        Ok(unsafe { std::str::from_utf8_unchecked(bytes) })
+    }
+
+    #[cold]
+    fn string_with_escapes(&mut self, start: usize, mut at: usize, mut non_ascii: bool) -> Result<Str<'a>> {
         self.scratch.clear();
-        self.scratch.push_str(&self.text[start..i]);
-        let mut run = i;
+        let mut run = start;
         loop {
-            match b.get(i) {
+            match self.b.get(at) {
                 Some(b'"') => {
-                    self.scratch.push_str(&self.text[run..i]);
-                    self.i = i + 1;
-                    return Ok((&self.scratch, &self.text[start..i]));
+                    let tail = self.body(run, at, non_ascii)?;
+                    self.scratch.push_str(tail);
+                    let raw = self.body(start, at, false).ok();
+                    // The raw body holds the same bytes as the decoded runs,
+                    // which were each checked above.
+                    // SAFETY: every non-escape byte of `start..at` was
+                    // validated in its run; escapes are ASCII.
+                    let raw = raw.unwrap_or_else(|| unsafe { std::str::from_utf8_unchecked(&self.b[start..at]) });
+                    self.i = at + 1;
+                    return Ok(Str { borrowed: None, raw });
                 }
                 Some(b'\\') => {
-                    self.scratch.push_str(&self.text[run..i]);
-                    i = self.escape(i)?;
-                    run = i;
+                    let piece = self.body(run, at, non_ascii)?;
+                    self.scratch.push_str(piece);
+                    at = self.escape(at)?;
+                    run = at;
+                    let stop = string_stop(self.b, at);
+                    at = stop.at;
+                    non_ascii = stop.non_ascii;
                 }
-                Some(&c) if c < 0x20 => return err(i, "control character in string (must be escaped)"),
-                Some(_) => i += 1,
-                None => return err(start - 1, "unterminated string"),
+                Some(_) => return Err(self.error_at(at, "control character in string (must be escaped)")),
+                None => return Err(self.error_at(start - 1, "unterminated string")),
             }
         }
     }
 
     /// Decodes the escape at `i` (a backslash) into scratch; returns the next index.
-    fn escape(&mut self, i: usize) -> Step<usize> {
+    fn escape(&mut self, i: usize) -> Result<usize> {
         let c = match self.b.get(i + 1) {
             Some(b'"') => '"',
             Some(b'\\') => '\\',
@@ -239,43 +244,237 @@ impl<'a> Parser<'a> {
             Some(b't') => '\t',
             Some(b'u') => {
                 let hi = self.hex4(i + 2)?;
-                let (ch, next) = match hi {
+                let (cp, next) = match hi {
                     0xD800..=0xDBFF => {
                         if self.b.get(i + 6) != Some(&b'\\') || self.b.get(i + 7) != Some(&b'u') {
-                            return err(i, "lone surrogate escape (a high surrogate must be followed by a low one)");
+                            return Err(self.error_at(i, "lone surrogate escape (a high surrogate must be followed by a low one)"));
                         }
                         let lo = self.hex4(i + 8)?;
                         if !(0xDC00..=0xDFFF).contains(&lo) {
-                            return err(i + 6, "lone surrogate escape (a high surrogate must be followed by a low one)");
+                            return Err(self.error_at(i + 6, "lone surrogate escape (a high surrogate must be followed by a low one)"));
                         }
-                        let cp = 0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00);
-                        (char::from_u32(cp), i + 12)
+                        (0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00), i + 12)
                     }
-                    0xDC00..=0xDFFF => return err(i, "lone surrogate escape (a low surrogate without a high one)"),
-                    _ => (char::from_u32(hi), i + 6),
+                    0xDC00..=0xDFFF => return Err(self.error_at(i, "lone surrogate escape (a low surrogate without a high one)")),
+                    _ => (hi, i + 6),
                 };
-                self.scratch.push(ch.expect("surrogates handled above"));
+                self.scratch.push(char::from_u32(cp).expect("surrogates are handled above"));
                 return Ok(next);
             }
-            Some(_) => return err(i, "invalid escape in string"),
-            None => return err(i, "unterminated string"),
+            Some(_) => return Err(self.error_at(i, "invalid escape in string")),
+            None => return Err(self.error_at(i, "unterminated string")),
         };
         self.scratch.push(c);
         Ok(i + 2)
     }
 
-    fn hex4(&self, at: usize) -> Step<u32> {
-        let Some(digits) = self.b.get(at..at + 4) else { return err(at, "incomplete \\u escape") };
+    fn hex4(&self, at: usize) -> Result<u32> {
+        let Some(digits) = self.b.get(at..at + 4) else { return Err(self.error_at(at, "incomplete \\u escape")) };
         let mut v = 0;
         for (k, &d) in digits.iter().enumerate() {
             let n = match d {
                 b'0'..=b'9' => d - b'0',
                 b'a'..=b'f' => d - b'a' + 10,
                 b'A'..=b'F' => d - b'A' + 10,
-                _ => return err(at + k, "invalid hex digit in \\u escape"),
+                _ => return Err(self.error_at(at + k, "invalid hex digit in \\u escape")),
             };
             v = v * 16 + u32::from(n);
         }
         Ok(v)
+    }
+
+    // ---- duplicate names -----------------------------------------------
+
+    #[inline]
+    pub(crate) fn open_object_names(&mut self) {
+        if self.check_duplicates {
+            self.dups.open();
+        }
+    }
+
+    #[inline]
+    pub(crate) fn close_object_names(&mut self) {
+        if self.check_duplicates {
+            self.dups.close();
+        }
+    }
+
+    /// Records a member name (in `text`, which may be `scratch`); an error
+    /// if the open object already has it.
+    #[inline]
+    pub(crate) fn check_name(&mut self, s: &Str<'a>, at: usize) -> Result<()> {
+        if self.check_duplicates {
+            let name = s.borrowed.unwrap_or(&self.scratch);
+            if !self.dups.insert(name) {
+                let key = name.to_owned();
+                return Err(Error::new(ErrorKind::DuplicateKey { key }).at(Position::locate(self.b, at)));
+            }
+        }
+        Ok(())
+    }
+
+    // ---- the push driver -----------------------------------------------
+
+    /// Walks one value iteratively, reporting tokens to `v`.
+    fn drive<V: Visitor + ?Sized>(&mut self, v: &mut V) -> Result<()> {
+        // Open containers, innermost last: true for arrays.
+        let mut stack: Vec<bool> = Vec::new();
+        'value: loop {
+            self.skip_ws();
+            let at = self.i;
+            match self.peek() {
+                Some(b'{') => {
+                    self.enter(stack.len())?;
+                    self.i += 1;
+                    stack.push(false);
+                    self.open_object_names();
+                    v.begin_object().map_err(|e| self.locate(at, e))?;
+                    if !self.eat(b'}') {
+                        self.member_name(v)?;
+                        continue 'value;
+                    }
+                    stack.pop();
+                    self.close_object_names();
+                    v.end_object().map_err(|e| self.locate(at, e))?;
+                }
+                Some(b'[') => {
+                    self.enter(stack.len())?;
+                    self.i += 1;
+                    stack.push(true);
+                    v.begin_array().map_err(|e| self.locate(at, e))?;
+                    if !self.eat(b']') {
+                        continue 'value;
+                    }
+                    stack.pop();
+                    v.end_array().map_err(|e| self.locate(at, e))?;
+                }
+                Some(b'"') => {
+                    let s = self.string()?;
+                    v.string(self.text(&s), s.raw).map_err(|e| self.locate(at, e))?;
+                }
+                Some(b'-' | b'0'..=b'9') => {
+                    let n = self.number()?;
+                    v.number(n).map_err(|e| self.locate(at, e))?;
+                }
+                Some(b't') => {
+                    self.literal(b"true")?;
+                    v.bool(true).map_err(|e| self.locate(at, e))?;
+                }
+                Some(b'f') => {
+                    self.literal(b"false")?;
+                    v.bool(false).map_err(|e| self.locate(at, e))?;
+                }
+                Some(b'n') => {
+                    self.literal(b"null")?;
+                    v.null().map_err(|e| self.locate(at, e))?;
+                }
+                Some(b']') if stack.last() == Some(&true) => return Err(self.error_at(at, "expected a value after ','")),
+                _ => return Err(self.unexpected("a JSON value")),
+            }
+
+            // After a value: close containers or move to the next member.
+            loop {
+                let Some(&is_array) = stack.last() else { return Ok(()) };
+                self.skip_ws();
+                let at = self.i;
+                match (is_array, self.peek()) {
+                    (_, Some(b',')) => {
+                        self.i += 1;
+                        if !is_array {
+                            self.skip_ws();
+                            self.member_name(v)?;
+                        }
+                        continue 'value;
+                    }
+                    (true, Some(b']')) => {
+                        self.i += 1;
+                        stack.pop();
+                        v.end_array().map_err(|e| self.locate(at, e))?;
+                    }
+                    (false, Some(b'}')) => {
+                        self.i += 1;
+                        stack.pop();
+                        self.close_object_names();
+                        v.end_object().map_err(|e| self.locate(at, e))?;
+                    }
+                    (true, _) => return Err(self.unexpected("',' or ']' after array element")),
+                    (false, _) => return Err(self.unexpected("',' or '}' after object member")),
+                }
+            }
+        }
+    }
+
+    /// A member name and its ':' (whitespace before it already skipped).
+    fn member_name<V: Visitor + ?Sized>(&mut self, v: &mut V) -> Result<()> {
+        let at = self.i;
+        match self.peek() {
+            Some(b'"') => {}
+            Some(b'}') => return Err(self.error_at(at, "expected an object member name after ','")),
+            _ => return Err(self.unexpected("'\"' to start an object member name")),
+        }
+        let s = self.string()?;
+        self.check_name(&s, at)?;
+        v.key(self.text(&s), s.raw).map_err(|e| self.locate(at, e))?;
+        if !self.eat(b':') {
+            return Err(self.unexpected("':' after object member name"));
+        }
+        Ok(())
+    }
+}
+
+/// Names of the members seen so far in each open object.
+///
+/// A stack shared by all open objects: small objects are scanned linearly,
+/// and an object that grows past `SCAN_LIMIT` names gets a hash set, so the
+/// check stays linear in the size of the document.
+#[derive(Default)]
+pub(crate) struct DuplicateNames {
+    bytes: Vec<u8>,
+    /// (start, len) of each name in `bytes`.
+    names: Vec<(u32, u32)>,
+    /// Per open object: index of its first name, and its set once large.
+    frames: Vec<(usize, Option<HashSet<Box<str>>>)>,
+}
+
+const SCAN_LIMIT: usize = 16;
+
+impl DuplicateNames {
+    pub(crate) fn open(&mut self) {
+        self.frames.push((self.names.len(), None));
+    }
+
+    pub(crate) fn close(&mut self) {
+        if let Some((first, _)) = self.frames.pop() {
+            if let Some(&(start, _)) = self.names.get(first) {
+                self.bytes.truncate(start as usize);
+            }
+            self.names.truncate(first);
+        }
+    }
+
+    /// False if the innermost object already has `name`.
+    fn insert(&mut self, name: &str) -> bool {
+        let Some((first, set)) = self.frames.last_mut() else { return true };
+        if let Some(set) = set {
+            return set.insert(name.into());
+        }
+        let bytes = &self.bytes;
+        if self.names[*first..].iter().any(|&(s, l)| &bytes[s as usize..(s + l) as usize] == name.as_bytes()) {
+            return false;
+        }
+        if self.names.len() - *first >= SCAN_LIMIT {
+            let mut all: HashSet<Box<str>> = self.names[*first..]
+                .iter()
+                // SAFETY: names were copied from `&str`s.
+                .map(|&(s, l)| unsafe { std::str::from_utf8_unchecked(&bytes[s as usize..(s + l) as usize]) }.into())
+                .collect();
+            all.insert(name.into());
+            *set = Some(all);
+            return true;
+        }
+        let start = self.bytes.len() as u32;
+        self.bytes.extend_from_slice(name.as_bytes());
+        self.names.push((start, name.len() as u32));
+        true
     }
 }

@@ -2,13 +2,18 @@
 
 use crate::error::Result;
 
-/// A number as it appears in the input.
+pub use super::number::NumberValue;
+
+/// A number as it appears in the input, with its value.
 #[derive(Clone, Copy, Debug)]
 pub struct NumberToken<'a> {
     /// The literal, valid JSON number syntax.
     pub text: &'a str,
     /// No fraction and no exponent.
     pub is_integer: bool,
+    /// Exact integers up to 64 bits, correctly rounded doubles otherwise
+    /// (`-0` reads as the double -0.0); `Big` when only the text will do.
+    pub value: NumberValue,
 }
 
 /// Receives the tokens of one JSON text in order. Strings arrive both decoded

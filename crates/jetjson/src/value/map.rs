@@ -62,8 +62,8 @@ impl Map {
     pub fn values(&self) -> impl ExactSizeIterator<Item = &Value> {
         self.members.iter().map(|(_, v)| v)
     }
-    pub(crate) fn set_value_at(&mut self, i: usize, value: Value) {
-        self.members[i].1 = value;
+    pub(crate) fn from_members(members: Vec<(String, Value)>) -> Map {
+        Map { members }
     }
     pub(crate) fn members(&self) -> &[(String, Value)] {
         &self.members

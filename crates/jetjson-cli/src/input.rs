@@ -1,0 +1,156 @@
+//! Reading inputs: a named file or stdin, whole or as blocks of whole lines.
+//!
+//! Whole reads are for single documents (the parser needs one slice). NDJSON
+//! is read in blocks that end at a line boundary, so inputs of any size stream
+//! through a fixed amount of memory.
+
+use std::ffi::OsStr;
+use std::fs::File;
+use std::io::{self, Read};
+use std::path::PathBuf;
+
+use crate::fail::Fail;
+use crate::progress::Progress;
+
+/// Where a document comes from.
+#[derive(Clone, Debug)]
+pub enum Source {
+    Stdin,
+    File(PathBuf),
+}
+
+impl Source {
+    /// `None` and `-` mean stdin, as in most Unix tools.
+    pub fn from_arg(arg: Option<&OsStr>) -> Source {
+        match arg {
+            None => Source::Stdin,
+            Some(a) if a == "-" => Source::Stdin,
+            Some(a) => Source::File(PathBuf::from(a)),
+        }
+    }
+
+    /// The name used in messages (`FILE:LINE:COL: ...`).
+    pub fn name(&self) -> String {
+        match self {
+            Source::Stdin => "<stdin>".to_owned(),
+            Source::File(p) => p.display().to_string(),
+        }
+    }
+
+    /// Opens the input; also returns its size when it is a regular file
+    /// (for the progress bar and to allocate whole reads once).
+    pub fn open(&self) -> Result<(Box<dyn Read + Send>, Option<u64>), Fail> {
+        match self {
+            Source::Stdin => Ok((Box::new(io::stdin()), stdin_size())),
+            Source::File(path) => {
+                let file = File::open(path).map_err(|e| Fail::read(&self.name(), e))?;
+                let size = file.metadata().ok().filter(|m| m.is_file()).map(|m| m.len());
+                Ok((Box::new(file), size))
+            }
+        }
+    }
+
+    /// Reads the whole input, or its first `limit` bytes.
+    ///
+    /// `limit` serves `--max-size`: reading one byte past the limit is enough
+    /// for the parser to reject the document, so a huge file is refused
+    /// without being read whole.
+    pub fn read_all(&self, limit: Option<u64>) -> Result<Vec<u8>, Fail> {
+        let (reader, size) = self.open()?;
+        let progress = Progress::new(size);
+        let wanted = match (size, limit) {
+            (Some(s), Some(l)) => s.min(l),
+            (s, l) => s.or(l).unwrap_or(0),
+        };
+        // Capacity from the file size (+1 so the final read that sees EOF
+        // does not make the vector grow by doubling).
+        let mut buf = Vec::with_capacity(usize::try_from(wanted).unwrap_or(0).saturating_add(1).min(1 << 34));
+        let mut reader = reader.take(limit.unwrap_or(u64::MAX));
+        loop {
+            // Chunked so the progress bar moves; read_to_end fills the
+            // spare capacity without zeroing it first.
+            let n = (&mut reader).take(CHUNK as u64).read_to_end(&mut buf).map_err(|e| Fail::read(&self.name(), e))?;
+            progress.advance(n as u64);
+            if n < CHUNK {
+                break;
+            }
+        }
+        progress.finish();
+        Ok(buf)
+    }
+}
+
+/// The size of stdin when it is redirected from a regular file.
+#[cfg(unix)]
+fn stdin_size() -> Option<u64> {
+    use std::os::fd::AsFd;
+    let fd = io::stdin().as_fd().try_clone_to_owned().ok()?;
+    let meta = File::from(fd).metadata().ok()?;
+    meta.is_file().then(|| meta.len())
+}
+
+#[cfg(not(unix))]
+fn stdin_size() -> Option<u64> {
+    None
+}
+
+/// Unit of reads from the OS.
+const CHUNK: usize = 8 << 20;
+
+/// Cuts an input into blocks of whole lines (each ends with `\n`, except the
+/// last block of an input without a final newline).
+pub struct BlockReader {
+    reader: Box<dyn Read + Send>,
+    /// The start of a line that did not fit in the previous block.
+    carry: Vec<u8>,
+    eof: bool,
+    /// A block is cut at the first `\n` at or after this many bytes.
+    target: usize,
+    progress: Progress,
+}
+
+impl BlockReader {
+    pub fn new(reader: Box<dyn Read + Send>, target: usize, progress: Progress) -> BlockReader {
+        BlockReader { reader, carry: Vec::new(), eof: false, target: target.max(1), progress }
+    }
+
+    /// Fills `buf` with the next block; `false` when the input is exhausted.
+    ///
+    /// `buf` is a recycled buffer: clearing it keeps its capacity, so after
+    /// the first few blocks no memory is allocated or page-faulted any more.
+    pub fn next_block(&mut self, buf: &mut Vec<u8>) -> io::Result<bool> {
+        buf.clear();
+        buf.extend_from_slice(&self.carry);
+        self.carry.clear();
+        // Bytes before `scanned` hold no `\n` (searched on a previous round).
+        let mut scanned = 0;
+        loop {
+            if !self.eof && buf.len() < self.target {
+                self.fill(buf, self.target - buf.len())?;
+                continue;
+            }
+            if let Some(i) = crate::ndjson::last_newline(&buf[scanned..]) {
+                let cut = scanned + i + 1;
+                self.carry.extend_from_slice(&buf[cut..]);
+                buf.truncate(cut);
+                return Ok(true);
+            }
+            if self.eof {
+                return Ok(!buf.is_empty());
+            }
+            // One line longer than the block: keep reading until it ends.
+            scanned = buf.len();
+            self.fill(buf, CHUNK)?;
+        }
+    }
+
+    fn fill(&mut self, buf: &mut Vec<u8>, want: usize) -> io::Result<()> {
+        buf.reserve(want);
+        let n = (&mut self.reader).take(want as u64).read_to_end(buf)?;
+        self.progress.advance(n as u64);
+        if n < want {
+            self.eof = true;
+        }
+        Ok(())
+    }
+}
