@@ -15,6 +15,9 @@ pub enum Fail {
     /// An input could not be read or the output not written; the message is
     /// printed by `main`.
     Io(String),
+    /// Some inputs could not be read and that was reported already (check
+    /// goes on with the other files and only sets the exit code).
+    Unreadable,
     /// A combination of flags clap cannot rule out by itself.
     Usage(String),
     /// The reader of stdout went away (`jetjson canon --lines big | head`).
@@ -40,9 +43,8 @@ impl Fail {
     pub fn exit_code(&self) -> ExitCode {
         match self {
             Fail::Invalid => ExitCode::from(1),
-            Fail::Io(_) | Fail::Usage(_) => ExitCode::from(2),
+            Fail::Io(_) | Fail::Unreadable | Fail::Usage(_) => ExitCode::from(2),
             Fail::BrokenPipe => ExitCode::SUCCESS,
         }
     }
-
 }

@@ -85,8 +85,9 @@ pub fn last_newline(s: &[u8]) -> Option<usize> {
 }
 
 /// Runs `work` over the blocks of `source` and hands each result to
-/// `consume` in input order. `consume` may stop the run by returning an
-/// error (canon fails fast; a closed stdout ends everything).
+/// `consume` in input order, with the progress handle (to print around the
+/// bar). `consume` may stop the run by returning an error (canon fails fast;
+/// a closed stdout ends everything).
 ///
 /// An input that fits in one block is processed on the calling thread: no
 /// threads are started for the common small case.
@@ -94,7 +95,7 @@ pub fn run_ordered<T, W, C>(source: &Source, threads: usize, work: W, mut consum
 where
     T: Send,
     W: Fn(&[u8]) -> T + Sync,
-    C: FnMut(T) -> Result<(), Fail>,
+    C: FnMut(T, &Progress) -> Result<(), Fail>,
 {
     let name = source.name();
     let (reader, size) = source.open()?;
@@ -106,6 +107,7 @@ where
     }
     let mut second = Vec::new();
     let more = blocks.next_block(&mut second).map_err(|e| Fail::read(&name, e))?;
+    let mut consume = |result: T| consume(result, &progress);
     let result = if !more || threads <= 1 {
         sequential(&name, blocks, first, more.then_some(second), &work, &mut consume)
     } else {

@@ -29,17 +29,7 @@ impl Progress {
     /// A handle for an input of `total` bytes (None: unknown, e.g. a pipe).
     pub fn new(total: Option<u64>) -> Progress {
         use std::io::IsTerminal;
-        Progress(Arc::new(Inner {
-            enabled: std::io::stderr().is_terminal(),
-            total,
-            seen: AtomicU64::new(0),
-            bar: OnceLock::new(),
-        }))
-    }
-
-    /// A handle that never shows anything.
-    pub fn hidden() -> Progress {
-        Progress(Arc::new(Inner { enabled: false, total: None, seen: AtomicU64::new(0), bar: OnceLock::new() }))
+        Progress(Arc::new(Inner { enabled: std::io::stderr().is_terminal(), total, seen: AtomicU64::new(0), bar: OnceLock::new() }))
     }
 
     /// Records `n` more bytes read.

@@ -50,6 +50,7 @@ pub use ser::Compound;
 pub use value::{Map, Number, Value, ValueIndex};
 pub use writer::{IoSink, NoSink, Sink, SortedObject, Writer};
 
+use serde::de::{Deserialize, DeserializeOwned};
 use serde::Serialize;
 
 /// Compact JSON bytes of `value`.
@@ -95,7 +96,50 @@ fn into_string(bytes: Vec<u8>) -> Result<String> {
     String::from_utf8(bytes).map_err(|_| Error::new(ErrorKind::InvalidText { profile: "compact" }))
 }
 
+/// Parses one strict JSON text into any `Deserialize` type, borrowing
+/// strings from `input` where the type allows.
+pub fn from_slice<'a, T: Deserialize<'a>>(input: &'a [u8]) -> Result<T> {
+    from_slice_with(input, &ReadOptions::default())
+}
+
+pub fn from_slice_with<'a, T: Deserialize<'a>>(input: &'a [u8], options: &ReadOptions) -> Result<T> {
+    let mut de = parse::Deserializer::from_slice(input, options)?;
+    let value = T::deserialize(&mut de)?;
+    de.end()?;
+    Ok(value)
+}
+
+pub fn from_str<'a, T: Deserialize<'a>>(input: &'a str) -> Result<T> {
+    from_slice(input.as_bytes())
+}
+
+pub fn from_str_with<'a, T: Deserialize<'a>>(input: &'a str, options: &ReadOptions) -> Result<T> {
+    from_slice_with(input.as_bytes(), options)
+}
+
+/// Reads all of `reader` (into a pooled buffer) and parses it.
+pub fn from_reader<R: std::io::Read, T: DeserializeOwned>(reader: R) -> Result<T> {
+    from_reader_with(reader, &ReadOptions::default())
+}
+
+/// As `from_reader`, with limits: a body over `max_size` fails as soon as
+/// the limit is crossed, without being read whole.
+pub fn from_reader_with<R: std::io::Read, T: DeserializeOwned>(reader: R, options: &ReadOptions) -> Result<T> {
+    pool::with_read_buffer(|buf| {
+        parse::read_limited(reader, options.max_size, buf)?;
+        from_slice_with(buf, options)
+    })
+}
+
 impl Value {
+    /// Reads all of `reader` (into a pooled buffer) and builds a `Value`.
+    pub fn from_reader_with<R: std::io::Read>(reader: R, options: &ReadOptions) -> Result<Value> {
+        pool::with_read_buffer(|buf| {
+            parse::read_limited(reader, options.max_size, buf)?;
+            Value::from_slice_with(buf, options)
+        })
+    }
+
     /// Parses one strict JSON text (see [`ReadOptions`] for the defaults).
     pub fn from_slice(input: &[u8]) -> Result<Value> {
         parse::from_slice_with(input, &ReadOptions::default())

@@ -259,6 +259,17 @@ impl Drop for Buffer {
     }
 }
 
+/// Runs `f` with a pooled, empty buffer for reading input (request bodies),
+/// and returns the buffer to the pool afterwards under the same cap rule as
+/// output buffers.
+pub fn with_read_buffer<T>(f: impl FnOnce(&mut Vec<u8>) -> T) -> T {
+    let mut buf = take_pooled();
+    buf.clear();
+    let result = f(&mut buf);
+    give_back(buf);
+    result
+}
+
 /// Zeroes a scratch vector that held output, when the writer zeroes buffers.
 pub fn wipe(v: &mut Vec<u8>) {
     zero_all(v);

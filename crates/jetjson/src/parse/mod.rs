@@ -5,6 +5,7 @@
 //! gets built is up to the visitor: `Value` (value/build.rs), a validator, or
 //! the `go` raw-JSON compactor.
 
+mod de;
 mod number;
 mod options;
 mod parser;
@@ -12,7 +13,7 @@ mod scan;
 mod visitor;
 
 pub use number::{is_json_number, NumberValue};
-pub(crate) use parser::Parser;
+pub use de::Deserializer;
 pub use options::{DuplicateKeys, ReadOptions};
 pub use parser::parse;
 pub use visitor::{NumberToken, Visitor};
@@ -32,4 +33,25 @@ pub trait FromJson: Sized {
 /// Checks that `input` is one strict JSON text, building nothing.
 pub fn validate(input: &[u8], options: &ReadOptions) -> Result<()> {
     parse(input, options, &mut visitor::Ignore)
+}
+
+/// Reads all of `reader` into `buf`, failing as soon as more than
+/// `max_size` bytes arrive: an oversized body is never read whole (at most
+/// `max_size + 1` bytes are taken from the reader).
+pub(crate) fn read_limited<R: std::io::Read>(reader: R, max_size: Option<usize>, buf: &mut Vec<u8>) -> Result<()> {
+    use std::io::Read as _;
+    match max_size {
+        None => {
+            let mut reader = reader;
+            reader.read_to_end(buf)?;
+        }
+        Some(limit) => {
+            let probe = (limit as u64).saturating_add(1);
+            reader.take(probe).read_to_end(buf)?;
+            if buf.len() > limit {
+                return Err(crate::error::Error::new(crate::error::ErrorKind::SizeLimit { limit }));
+            }
+        }
+    }
+    Ok(())
 }

@@ -10,8 +10,6 @@
 //! admits only ASCII, and a string body is validated only when the scan saw
 //! a byte >= 0x80 in it.
 
-use std::collections::HashSet;
-
 use super::number::scan_number;
 use super::options::{DuplicateKeys, ReadOptions};
 use super::scan::string_stop;
@@ -424,19 +422,39 @@ impl<'a> Parser<'a> {
 
 /// Names of the members seen so far in each open object.
 ///
-/// A stack shared by all open objects: small objects are scanned linearly,
-/// and an object that grows past `SCAN_LIMIT` names gets a hash set, so the
-/// check stays linear in the size of the document.
+/// One stack shared by all open objects: each name's bytes go to an arena
+/// with a 64-bit hash. Small objects compare hashes linearly (bytes only on
+/// a hash match); an object that grows past `SCAN_LIMIT` names gets an
+/// open-addressing index of name positions, so checking stays linear in the
+/// size of the document and allocates nothing per name.
 #[derive(Default)]
 pub(crate) struct DuplicateNames {
     bytes: Vec<u8>,
-    /// (start, len) of each name in `bytes`.
-    names: Vec<(u32, u32)>,
-    /// Per open object: index of its first name, and its set once large.
-    frames: Vec<(usize, Option<HashSet<Box<str>>>)>,
+    /// (start in `bytes`, length, hash) of each name.
+    names: Vec<(u32, u32, u64)>,
+    /// Per open object: index of its first name, and its index once large.
+    frames: Vec<(usize, Option<Vec<u32>>)>,
 }
 
-const SCAN_LIMIT: usize = 16;
+const SCAN_LIMIT: usize = 32;
+const EMPTY: u32 = u32::MAX;
+
+/// A fast, non-cryptographic hash of a name: eight bytes per step. Names
+/// come from the document, so a collision costs a byte comparison, never a
+/// wrong answer.
+#[inline]
+fn name_hash(name: &[u8]) -> u64 {
+    const K: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut h = name.len() as u64;
+    let mut chunks = name.chunks_exact(8);
+    for c in &mut chunks {
+        h = (h.rotate_left(5) ^ u64::from_le_bytes(c.try_into().expect("8 bytes"))).wrapping_mul(K);
+    }
+    let mut last = [0u8; 8];
+    last[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
+    h = (h.rotate_left(5) ^ u64::from_le_bytes(last)).wrapping_mul(K);
+    h ^ (h >> 29)
+}
 
 impl DuplicateNames {
     pub(crate) fn open(&mut self) {
@@ -445,36 +463,96 @@ impl DuplicateNames {
 
     pub(crate) fn close(&mut self) {
         if let Some((first, _)) = self.frames.pop() {
-            if let Some(&(start, _)) = self.names.get(first) {
+            if let Some(&(start, _, _)) = self.names.get(first) {
                 self.bytes.truncate(start as usize);
             }
             self.names.truncate(first);
         }
     }
 
+    #[inline]
+    fn same(&self, i: usize, name: &[u8]) -> bool {
+        let (s, l, _) = self.names[i];
+        &self.bytes[s as usize..(s + l) as usize] == name
+    }
+
     /// False if the innermost object already has `name`.
     fn insert(&mut self, name: &str) -> bool {
-        let Some((first, set)) = self.frames.last_mut() else { return true };
-        if let Some(set) = set {
-            return set.insert(name.into());
-        }
-        let bytes = &self.bytes;
-        if self.names[*first..].iter().any(|&(s, l)| &bytes[s as usize..(s + l) as usize] == name.as_bytes()) {
-            return false;
-        }
-        if self.names.len() - *first >= SCAN_LIMIT {
-            let mut all: HashSet<Box<str>> = self.names[*first..]
-                .iter()
-                // SAFETY: names were copied from `&str`s.
-                .map(|&(s, l)| unsafe { std::str::from_utf8_unchecked(&bytes[s as usize..(s + l) as usize]) }.into())
-                .collect();
-            all.insert(name.into());
-            *set = Some(all);
-            return true;
+        let name = name.as_bytes();
+        let h = name_hash(name);
+        let Some(&(first, ref index)) = self.frames.last() else { return true };
+        let count = self.names.len() - first;
+        match index {
+            None => {
+                if self.names[first..].iter().enumerate().any(|(k, &(_, _, nh))| nh == h && self.same(first + k, name)) {
+                    return false;
+                }
+            }
+            Some(table) => {
+                let mask = table.len() - 1;
+                let mut slot = h as usize & mask;
+                while table[slot] != EMPTY {
+                    let i = first + table[slot] as usize;
+                    if self.names[i].2 == h && self.same(i, name) {
+                        return false;
+                    }
+                    slot = (slot + 1) & mask;
+                }
+            }
         }
         let start = self.bytes.len() as u32;
-        self.bytes.extend_from_slice(name.as_bytes());
-        self.names.push((start, name.len() as u32));
+        self.bytes.extend_from_slice(name);
+        self.names.push((start, name.len() as u32, h));
+        let count = count + 1;
+        let (first, index) = self.frames.last_mut().expect("checked above");
+        let first = *first;
+        if count > SCAN_LIMIT && index.as_ref().map_or(true, |t| count * 2 > t.len()) {
+            // (Re)build at twice the size: a load factor of at most 1/2.
+            let size = (count * 4).next_power_of_two();
+            let mut table = vec![EMPTY; size];
+            for (k, &(_, _, nh)) in self.names[first..].iter().enumerate() {
+                let mut slot = nh as usize & (size - 1);
+                while table[slot] != EMPTY {
+                    slot = (slot + 1) & (size - 1);
+                }
+                table[slot] = k as u32;
+            }
+            *index = Some(table);
+        } else if let Some(table) = index {
+            let mask = table.len() - 1;
+            let mut slot = h as usize & mask;
+            while table[slot] != EMPTY {
+                slot = (slot + 1) & mask;
+            }
+            table[slot] = (count - 1) as u32;
+        }
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn duplicate_names_are_found_in_small_large_and_nested_objects() {
+        let mut d = DuplicateNames::default();
+        d.open();
+        for i in 0..1000 {
+            assert!(d.insert(&format!("k{i}")), "k{i} is new");
+        }
+        for i in (0..1000).step_by(37) {
+            assert!(!d.insert(&format!("k{i}")), "k{i} was seen");
+        }
+        d.open();
+        assert!(d.insert("k5"), "a nested object has its own names");
+        assert!(!d.insert("k5"));
+        d.close();
+        assert!(!d.insert("k999"));
+        assert!(d.insert("fresh"));
+        d.close();
+        d.open();
+        assert!(d.insert("k1"), "a closed object's names are gone");
+        d.close();
     }
 }

@@ -2,6 +2,7 @@
 //! number as what it was (integer, float, or literal text).
 
 mod build;
+mod de;
 mod from;
 mod map;
 mod number;

@@ -1,0 +1,76 @@
+//! `jetjson canon`: a document, or each NDJSON line, in a profile's bytes.
+
+use std::io::Write;
+
+use jetjson::{ReadOptions, Value, WriteOptions};
+
+use super::{parse_document, LineProblem};
+use crate::fail::Fail;
+use crate::input::Source;
+use crate::{ndjson, report, CanonArgs};
+
+pub fn run(args: &CanonArgs, out: &mut impl Write) -> Result<(), Fail> {
+    let write = args.write.options(args.profile)?;
+    let read = args.read.options();
+    let source = Source::from_arg(args.file.as_deref());
+    if args.lines {
+        if write.indent_width() > 0 {
+            return Err(Fail::Usage("--indent cannot be used with --lines (each output document must stay on one line)".into()));
+        }
+        return lines(&source, &read, &write, crate::threads(args.threads), out);
+    }
+    let input = source.read_all(args.read.read_limit())?;
+    let value = parse_document(&source, &read, &input)?;
+    let bytes = value.to_vec_with(&write).map_err(|e| {
+        eprint!("{}", report::unlocated(&source.name(), None, &e.to_string()));
+        Fail::Invalid
+    })?;
+    out.write_all(&bytes).map_err(Fail::write)
+}
+
+/// The output of one block: the lines that went well, and where it stopped.
+struct Block {
+    out: Vec<u8>,
+    /// Lines in `out`.
+    done: u64,
+    /// The problem at line `done` of the block, which ends it (fail fast).
+    problem: Option<LineProblem>,
+}
+
+fn lines(source: &Source, read: &ReadOptions, write: &WriteOptions, threads: usize, out: &mut impl Write) -> Result<(), Fail> {
+    let name = source.name();
+    let work = |block: &[u8]| {
+        // Canonical output is about as long as compact input.
+        let mut buf = Vec::with_capacity(block.len() + block.len() / 8);
+        let mut done = 0;
+        for line in ndjson::lines(block) {
+            match canon_line(line, read, write) {
+                Ok(bytes) => {
+                    buf.extend_from_slice(&bytes);
+                    buf.push(b'\n');
+                    done += 1;
+                }
+                Err(problem) => return Block { out: buf, done, problem: Some(problem) },
+            }
+        }
+        Block { out: buf, done, problem: None }
+    };
+    let mut lines_before = 0u64;
+    ndjson::run_ordered(source, threads, work, |block, progress| {
+        out.write_all(&block.out).map_err(Fail::write)?;
+        if let Some(problem) = block.problem {
+            progress.suspend(|| eprint!("{}", problem.render(&name, lines_before + block.done + 1)));
+            return Err(Fail::Invalid);
+        }
+        lines_before += block.done;
+        Ok(())
+    })
+}
+
+fn canon_line(line: &[u8], read: &ReadOptions, write: &WriteOptions) -> Result<Vec<u8>, LineProblem> {
+    if ndjson::is_blank(line) {
+        return Err(LineProblem::Blank(line.to_vec()));
+    }
+    let value = Value::from_slice_with(line, read).map_err(|e| LineProblem::Parse(e, line.to_vec()))?;
+    value.to_vec_with(write).map_err(LineProblem::Write)
+}

@@ -1,0 +1,49 @@
+//! `jetjson digest`: the digest of a document's canonical bytes, or of its
+//! raw bytes (`--raw`, the OCI content address).
+
+use std::io::{Read, Write};
+
+use jetjson::Hasher;
+
+use super::parse_document;
+use crate::fail::Fail;
+use crate::input::Source;
+use crate::progress::Progress;
+use crate::{report, DigestArgs};
+
+pub fn run(args: &DigestArgs, out: &mut impl Write) -> Result<(), Fail> {
+    let source = Source::from_arg(args.file.as_deref());
+    let digest = if args.raw {
+        raw(&source, args.algorithm.into())?
+    } else {
+        let write = args.write.options(args.profile)?;
+        let read = args.read.options();
+        let input = source.read_all(args.read.read_limit())?;
+        let value = parse_document(&source, &read, &input)?;
+        jetjson::digest_value(&value, &write, args.algorithm.into()).map_err(|e| {
+            eprint!("{}", report::unlocated(&source.name(), None, &e.to_string()));
+            Fail::Invalid
+        })?
+    };
+    writeln!(out, "{digest}").map_err(Fail::write)
+}
+
+/// Hashes the input as it streams by: no parsing, and never held whole.
+fn raw(source: &Source, algorithm: jetjson::Algorithm) -> Result<String, Fail> {
+    let (mut reader, size) = source.open()?;
+    let progress = Progress::new(size);
+    let mut hasher = Hasher::new(algorithm);
+    let mut buf = vec![0u8; 1 << 20];
+    loop {
+        let n = match reader.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(Fail::read(&source.name(), e)),
+        };
+        hasher.update(&buf[..n]);
+        progress.advance(n as u64);
+    }
+    progress.finish();
+    Ok(hasher.finish())
+}

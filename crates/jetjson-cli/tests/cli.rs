@@ -1,0 +1,861 @@
+//! End-to-end tests of the `jetjson` binary: exit codes, exact error text,
+//! profile bytes, NDJSON order on the parallel path, and the live oracles
+//! (Go's encoding/json, Node's RFC 8785 canonicalization) run through the CLI.
+//!
+//! Std only: a small xorshift PRNG makes the documents, a small base64
+//! decoder reads the oracles' answers.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::OnceLock;
+
+use jetjson::{Map, Number, Profile, Value, WriteOptions};
+
+// ---------------------------------------------------------------- helpers
+
+fn jetjson() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_jetjson"))
+}
+
+/// Runs the CLI with `args`, feeding `stdin` from a thread (so large inputs
+/// and large outputs cannot deadlock on full pipes).
+fn run(args: &[&str], stdin: &[u8]) -> Output {
+    run_cmd(jetjson().args(args), stdin)
+}
+
+fn run_cmd(cmd: &mut Command, stdin: &[u8]) -> Output {
+    let mut child = cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("start");
+    let mut pipe = child.stdin.take().expect("stdin");
+    let input = stdin.to_vec();
+    let feeder = std::thread::spawn(move || {
+        // The program may exit (and close stdin) before reading everything.
+        let _ = pipe.write_all(&input);
+    });
+    let out = child.wait_with_output().expect("wait");
+    feeder.join().expect("feeder");
+    out
+}
+
+fn code(o: &Output) -> i32 {
+    o.status.code().expect("exited normally")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn show(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// A fresh directory per test under Cargo's scratch space for tests.
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+fn write_file(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, bytes).expect("write");
+    p
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().expect("utf-8 path")
+}
+
+fn repo_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn corpus(path: &str) -> PathBuf {
+    repo_root().join("../shared/corpus").join(path)
+}
+
+/// xorshift64*: deterministic, no dependency.
+struct Rng(u64);
+
+impl Rng {
+    fn new(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    fn chance(&mut self, percent: u64) -> bool {
+        self.next() % 100 < percent
+    }
+}
+
+/// Characters that hit the escaping and ordering rules of every profile.
+const HOSTILE: &[&str] = &[
+    "\"",
+    "\\",
+    "/",
+    "<",
+    ">",
+    "&",
+    "'",
+    "\u{0}",
+    "\u{1}",
+    "\u{8}",
+    "\t",
+    "\n",
+    "\u{c}",
+    "\r",
+    "\u{1f}",
+    "\u{7f}",
+    "\u{80}",
+    "é",
+    "\u{7ff}",
+    "\u{800}",
+    "\u{2028}",
+    "\u{2029}",
+    "\u{e000}",
+    "\u{fb33}",
+    "\u{feff}",
+    "\u{fffd}",
+    "\u{ffff}",
+    "\u{10000}",
+    "😂",
+    "\u{10ffff}",
+    " ",
+    "+",
+];
+
+fn hostile_string(rng: &mut Rng, max_len: usize) -> String {
+    let n = rng.below(max_len + 1);
+    let mut out = String::new();
+    for _ in 0..n {
+        if rng.chance(40) {
+            out.push(char::from(b'a' + rng.below(26) as u8));
+        } else {
+            out.push_str(HOSTILE[rng.below(HOSTILE.len())]);
+        }
+    }
+    out
+}
+
+fn float(rng: &mut Rng) -> f64 {
+    const FIXED: &[f64] =
+        &[0.0, -0.0, 1.0, -1.0, 100.0, 0.1, 1e-6, 1e-7, 1e20, 1e21, 1e-5, 5e-324, f64::MAX, f64::MIN_POSITIVE, 1.5e300, 123456789.125];
+    match rng.below(3) {
+        0 => FIXED[rng.below(FIXED.len())],
+        1 => (rng.next() as i64 % 1_000_000) as f64 / 10f64.powi(rng.below(12) as i32),
+        _ => loop {
+            let f = f64::from_bits(rng.next());
+            if f.is_finite() {
+                break f;
+            }
+        },
+    }
+}
+
+/// Integers within i64/u64 (the Go oracle reads nothing wider).
+fn integer(rng: &mut Rng) -> Number {
+    match rng.below(5) {
+        0 => Number::Int(i64::MAX - rng.below(3) as i64),
+        1 => Number::Int(i64::MIN + rng.below(3) as i64),
+        2 => Number::from_u64(u64::MAX - rng.below(3) as u64),
+        3 => Number::Int(rng.next() as i64 >> rng.below(64)),
+        _ => Number::from_u64(rng.next() >> rng.below(64)),
+    }
+}
+
+/// A random document with unique keys (the oracles keep the last duplicate,
+/// jetjson refuses duplicates by default).
+fn document(rng: &mut Rng, depth: usize) -> Value {
+    match if depth == 0 { rng.below(5) } else { rng.below(7) } {
+        0 => Value::Null,
+        1 => Value::Bool(rng.chance(50)),
+        2 => Value::Number(integer(rng)),
+        3 => Value::Number(Number::Float(float(rng))),
+        4 => Value::String(hostile_string(rng, 12)),
+        5 => Value::Array((0..rng.below(6)).map(|_| document(rng, depth - 1)).collect()),
+        _ => {
+            let mut m = Map::new();
+            for _ in 0..rng.below(7) {
+                let k = hostile_string(rng, 5);
+                if !m.contains_key(&k) {
+                    m.push(k, document(rng, depth - 1));
+                }
+            }
+            Value::Object(m)
+        }
+    }
+}
+
+/// NDJSON of `n` random documents written by jetjson's compact profile
+/// (floats look like `1.5e+300`, `-0.0`; integers never print as `-0`).
+fn ndjson(seed: u64, n: usize) -> Vec<u8> {
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::new();
+    for _ in 0..n {
+        out.extend(document(&mut rng, 4).to_vec_with(&WriteOptions::compact()).expect("compact"));
+        out.push(b'\n');
+    }
+    out
+}
+
+fn split_lines(bytes: &[u8]) -> Vec<&[u8]> {
+    let mut lines: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
+    if lines.last() == Some(&&b""[..]) {
+        lines.pop();
+    }
+    lines
+}
+
+/// What `canon --lines` must print: each line through the library alone.
+fn canon_lines_by_library(input: &[u8], options: &WriteOptions) -> Vec<u8> {
+    let mut out = Vec::new();
+    for line in split_lines(input) {
+        out.extend(Value::from_slice(line).expect("valid line").to_vec_with(options).expect("writable"));
+        out.push(b'\n');
+    }
+    out
+}
+
+/// The library's verdict on an input: `LINE:COL: message` as the CLI must
+/// print it. Messages belong to the parser; the CLI's job is to pass them on
+/// with the right file, line, column and caret, which is what these tests pin.
+fn lib_error(input: &[u8]) -> String {
+    let e = jetjson::parse::validate(input, &jetjson::ReadOptions::new()).expect_err("invalid");
+    let p = e.position().expect("position");
+    format!("{}:{}: {}", p.line, p.column, e.message())
+}
+
+fn base64_decode(text: &str) -> Vec<u8> {
+    let mut out = Vec::with_capacity(text.len() / 4 * 3);
+    let (mut acc, mut bits) = (0u32, 0);
+    for c in text.bytes() {
+        let v = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            b'=' => break,
+            _ => panic!("not base64: {text:?}"),
+        };
+        acc = acc << 6 | u32::from(v);
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+        }
+    }
+    out
+}
+
+/// The Go oracle: `$JETJSON_ORACLE_GO` (built by `make test`), else built
+/// here once.
+fn go_oracle() -> PathBuf {
+    if let Some(p) = std::env::var_os("JETJSON_ORACLE_GO").map(PathBuf::from).filter(|p| p.exists()) {
+        return p;
+    }
+    static BUILT: OnceLock<PathBuf> = OnceLock::new();
+    BUILT
+        .get_or_init(|| {
+            let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("oracle-go-cli");
+            let status = Command::new("go")
+                .args(["-C", "tools/oracle-go", "build", "-o"])
+                .arg(&out)
+                .arg(".")
+                .current_dir(repo_root())
+                .env("GOTOOLCHAIN", "local")
+                .env("GOPROXY", "off")
+                .status()
+                .expect("Go is needed for the oracle tests");
+            assert!(status.success(), "building the Go oracle failed");
+            out
+        })
+        .clone()
+}
+
+/// Runs an oracle over NDJSON; one decoded answer per line, and the
+/// answers as `canon --lines` would print them (each plus `\n`).
+fn run_oracle(cmd: &mut Command, input: &[u8]) -> Vec<u8> {
+    let out = run_cmd(cmd, input);
+    assert!(out.status.success(), "oracle failed: {}", stderr(&out));
+    let text = String::from_utf8(out.stdout).expect("oracle output is ASCII");
+    let mut bytes = Vec::new();
+    let mut count = 0;
+    for (i, line) in text.lines().enumerate() {
+        assert!(!line.starts_with("ERROR: "), "oracle refused line {}: {line}", i + 1);
+        bytes.extend(base64_decode(line.trim_end()));
+        bytes.push(b'\n');
+        count += 1;
+    }
+    assert_eq!(count, split_lines(input).len(), "one oracle answer per line");
+    bytes
+}
+
+/// Compares line by line so a failure names the first differing line.
+fn assert_same_lines(what: &str, input: &[u8], ours: &[u8], expected: &[u8]) {
+    let (a, b, inp) = (split_lines(ours), split_lines(expected), split_lines(input));
+    for (i, (x, y)) in a.iter().zip(&b).enumerate() {
+        assert_eq!(show(x), show(y), "{what}: line {} differs; input: {}", i + 1, show(inp[i]));
+    }
+    assert_eq!(a.len(), b.len(), "{what}: line counts");
+    assert!(ours == expected, "{what}: bytes differ");
+}
+
+// ---------------------------------------------------------------- check
+
+#[test]
+fn check_valid_file_exits_0_silently() {
+    let dir = temp_dir("check_valid");
+    let f = write_file(&dir, "ok.json", b"{\"a\": [1, 2.5, \"x\"], \"b\": null}\n");
+    let out = run(&["check", s(&f)], b"");
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(out.stdout.is_empty() && out.stderr.is_empty());
+}
+
+#[test]
+fn check_invalid_file_reports_file_line_column_and_caret() {
+    let dir = temp_dir("check_invalid");
+    let f = write_file(&dir, "bad.json", b"{\"a\": 1,\n  \"b\": 2 \"c\": 3}\n");
+    let out = run(&["check", s(&f)], b"");
+    assert_eq!(code(&out), 1);
+    assert!(out.stdout.is_empty());
+    assert_eq!(stderr(&out), format!("{}:2:10: expected ',' or '}}' after object member\n    \"b\": 2 \"c\": 3}}\n           ^\n", s(&f)));
+}
+
+#[test]
+fn check_caret_keeps_tabs_and_shows_invalid_utf8_lossily() {
+    let out = run(&["check"], b"[\t\"\xff\"]");
+    assert_eq!(code(&out), 1);
+    assert!(lib_error(b"[\t\"\xff\"]").starts_with("1:4: "));
+    assert_eq!(stderr(&out), format!("<stdin>:{}\n  [\t\"\u{fffd}\"]\n   \t ^\n", lib_error(b"[\t\"\xff\"]")));
+}
+
+#[test]
+fn check_long_line_is_cut_around_the_column() {
+    let mut doc = b"[".to_vec();
+    for _ in 0..200 {
+        doc.extend_from_slice(b"1,");
+    }
+    doc.extend_from_slice(b"x");
+    for _ in 0..200 {
+        doc.extend_from_slice(b",1");
+    }
+    doc.push(b']');
+    let out = run(&["check", "-"], &doc);
+    assert_eq!(code(&out), 1);
+    let err = stderr(&out);
+    let lines: Vec<&str> = err.lines().collect();
+    assert!(lines[0].starts_with("<stdin>:1:402: "), "{err}");
+    assert!(lines[1].starts_with("  ...") && lines[1].ends_with("..."), "{err}");
+    assert!(lines[1].len() < 140, "{err}");
+    let caret = lines[2].find('^').expect("caret");
+    assert_eq!(&lines[1][caret..caret + 1], "x", "{err}");
+}
+
+#[test]
+fn check_unreadable_file_exits_2() {
+    let dir = temp_dir("check_unreadable");
+    let missing = dir.join("missing.json");
+    let out = run(&["check", s(&missing)], b"");
+    assert_eq!(code(&out), 2);
+    let err = stderr(&out);
+    assert!(err.starts_with(&format!("jetjson: {}: ", s(&missing))), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    // A directory cannot be read either.
+    let out = run(&["check", s(&dir)], b"");
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+}
+
+#[test]
+fn bad_flags_exit_2() {
+    for args in [
+        &["check", "--bogus"][..],
+        &["canon", "--profile", "xml"],
+        &["digest", "--algorithm", "md5"],
+        &["frobnicate"],
+        &[],
+        &["check", "--duplicate-keys", "sometimes"],
+        &["check", "--max-size", "lots"],
+        &["canon", "--sort-keys", "--keep-order"],
+        &["digest", "--raw", "--profile", "jcs"],
+    ] {
+        let out = run(args, b"{}");
+        assert_eq!(code(&out), 2, "{args:?}: {}", stderr(&out));
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+    // Combinations refused after parsing, with a message of ours.
+    for (args, flag) in [
+        (&["canon", "--profile", "jcs", "--indent", "2"][..], "--indent"),
+        (&["canon", "--profile", "jcs", "--ascii"], "--ascii"),
+        (&["canon", "--profile", "jcs", "--keep-order"], "--keep-order"),
+        (&["canon", "--lines", "--indent", "2"], "--indent"),
+    ] {
+        let out = run(args, b"{}");
+        assert_eq!(code(&out), 2, "{args:?}");
+        assert!(stderr(&out).starts_with(&format!("jetjson: {flag} cannot be used")), "{args:?}: {}", stderr(&out));
+    }
+}
+
+#[test]
+fn help_and_version_exit_0() {
+    for args in [&["--help"][..], &["canon", "--help"], &["check", "-h"], &["--version"]] {
+        let out = run(args, b"");
+        assert_eq!(code(&out), 0, "{args:?}");
+        assert!(!out.stdout.is_empty());
+    }
+    let help = show(&run(&["--help"], b"").stdout);
+    assert!(help.contains("Examples:") && help.contains("Exit status:"), "{help}");
+}
+
+#[test]
+fn stdin_by_dash_and_by_no_argument() {
+    for args in [&["check", "-"][..], &["check"]] {
+        let out = run(args, b"[1,2]");
+        assert_eq!(code(&out), 0, "{args:?}: {}", stderr(&out));
+        let out = run(args, b"[1,2");
+        assert_eq!(code(&out), 1, "{args:?}");
+        assert!(stderr(&out).starts_with("<stdin>:1:5: "), "{}", stderr(&out));
+    }
+    for args in [&["canon", "-"][..], &["canon"]] {
+        let out = run(args, b" { \"b\" : 1 , \"a\" : 2 } ");
+        assert_eq!((code(&out), show(&out.stdout)), (0, r#"{"b":1,"a":2}"#.to_owned()), "{args:?}");
+    }
+}
+
+#[test]
+fn check_many_files_reports_each_and_exits_with_the_worst() {
+    let dir = temp_dir("check_many");
+    let good = write_file(&dir, "good.json", b"{}");
+    let bad1 = write_file(&dir, "bad1.json", b"[1,]");
+    let bad2 = write_file(&dir, "bad2.json", b"\n\n  nul");
+    let missing = dir.join("missing.json");
+
+    let out = run(&["check", s(&good), s(&good)], b"");
+    assert_eq!(code(&out), 0);
+
+    let out = run(&["check", s(&bad1), s(&good), s(&bad2)], b"");
+    assert_eq!(code(&out), 1);
+    let err = stderr(&out);
+    assert!(err.starts_with(&format!("{}:{}\n", s(&bad1), lib_error(b"[1,]"))), "{err}");
+    assert!(err.contains(&format!("\n{}:{}\n", s(&bad2), lib_error(b"\n\n  nul"))), "{err}");
+    assert!(lib_error(b"\n\n  nul").starts_with("3:"));
+    assert_eq!(err.lines().count(), 6, "{err}");
+
+    // An unreadable file does not stop the others; 2 wins over 1.
+    let out = run(&["check", s(&missing), s(&bad1), s(&good)], b"");
+    assert_eq!(code(&out), 2);
+    let err = stderr(&out);
+    assert!(err.starts_with(&format!("jetjson: {}: ", s(&missing))), "{err}");
+    assert!(err.contains(&format!("{}:{}\n", s(&bad1), lib_error(b"[1,]"))), "{err}");
+}
+
+#[test]
+fn check_reading_options() {
+    let deep = format!("{}{}", "[".repeat(20), "]".repeat(20));
+    assert_eq!(code(&run(&["check"], deep.as_bytes())), 0);
+    let out = run(&["check", "--max-depth", "10"], deep.as_bytes());
+    assert_eq!(code(&out), 1);
+    assert!(stderr(&out).contains("max_depth 10"), "{}", stderr(&out));
+
+    let dup = br#"{"a":1,"a":2}"#;
+    assert_eq!(code(&run(&["check"], dup)), 1);
+    assert_eq!(code(&run(&["check", "--duplicate-keys", "last"], dup)), 0);
+    assert_eq!(code(&run(&["check", "--duplicate-keys", "first"], dup)), 0);
+
+    let bom = b"\xEF\xBB\xBF{}";
+    assert_eq!(code(&run(&["check"], bom)), 1);
+    assert_eq!(code(&run(&["check", "--allow-bom"], bom)), 0);
+
+    let out = run(&["check", "--max-size", "4"], b"[1,2,3]");
+    assert_eq!(code(&out), 1);
+    assert!(stderr(&out).contains("max_size 4"), "{}", stderr(&out));
+    assert_eq!(code(&run(&["check", "--max-size", "1K"], b"[1,2,3]")), 0);
+}
+
+#[test]
+fn check_lines_numbers_lines_within_each_file() {
+    let dir = temp_dir("check_lines");
+    let a = write_file(&dir, "a.ndjson", b"{\"a\":1}\n[1,2\n\n\"ok\"\r\n{\"x\" 1}");
+    let b = write_file(&dir, "b.ndjson", b"1\n2\nnope\n");
+    let out = run(&["check", "--lines", s(&a), s(&b)], b"");
+    assert_eq!(code(&out), 1);
+    let err = stderr(&out);
+    let heads: Vec<&str> = err.lines().filter(|l| !l.starts_with(' ')).collect();
+    assert_eq!(heads.len(), 4, "{err}");
+    let at = |line: u64, text: &[u8]| lib_error(text).replacen("1:", &format!("{line}:"), 1);
+    assert_eq!(heads[0], format!("{}:{}", s(&a), at(2, b"[1,2")));
+    assert_eq!(heads[1], format!("{}:3:1: empty line", s(&a)));
+    assert_eq!(heads[2], format!("{}:{}", s(&a), at(5, b"{\"x\" 1}")));
+    assert_eq!(heads[3], format!("{}:{}", s(&b), at(3, b"nope")));
+    assert!(err.contains("\n  {\"x\" 1}\n       ^\n"), "{err}");
+    // CRLF line ends and a last line without newline are fine.
+    assert_eq!(code(&run(&["check", "--lines"], b"1\r\n2\r\n[3]")), 0);
+    assert_eq!(code(&run(&["check", "--lines"], b"")), 0);
+}
+
+// ---------------------------------------------------------------- canon
+
+/// Hostile strings (`<>&`, U+2028, é, emoji, controls), keys whose UTF-8 and
+/// UTF-16 orders differ, and numbers whose spelling differs per profile.
+const HOSTILE_DOC: &str = concat!(
+    r#"{"zeta":"<>&","é":1,"a\u2028":"\u2028é😂\u0001\u001f\n\t\"\\/\u007f","😂":"#,
+    r#"[1e21,1e-7,100.0,-0.0,0.1,1.5e300,18446744073709551615,-9223372036854775808,9007199254740993],"#,
+    r#""\uE000":0,"\uFB33":true,"\uD800\uDC00":null}"#
+);
+
+#[test]
+fn canon_go_profile_bytes() {
+    let out = run(&["canon", "--profile", "go"], HOSTILE_DOC.as_bytes());
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    // Keys by UTF-8 bytes: a… < zeta < é (C3) < U+E000 (EE) < U+FB33 (EF) < U+10000 (F0 90) < 😂 (F0 9F).
+    let expected = concat!(
+        r#"{"a\u2028":"\u2028é😂\u0001\u001f\n\t\"\\/"#,
+        "\u{7f}",
+        r#"","zeta":"\u003c\u003e\u0026","é":1,"#,
+        "\"\u{e000}\":0,\"\u{fb33}\":true,\"\u{10000}\":null,",
+        r#""😂":[1e+21,1e-7,100,-0,0.1,1.5e+300,18446744073709551615,-9223372036854775808,9007199254740993]}"#
+    );
+    assert_eq!(show(&out.stdout), expected);
+}
+
+#[test]
+fn canon_go_profile_without_html_escaping() {
+    let out = run(&["canon", "--profile", "go", "--no-escape-html"], br#"{"b":"<>&\u2028","a":1}"#);
+    assert_eq!(show(&out.stdout), r#"{"a":1,"b":"<>&\u2028"}"#);
+}
+
+#[test]
+fn canon_jcs_profile_bytes() {
+    let out = run(&["canon", "--profile", "jcs"], HOSTILE_DOC.as_bytes());
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    // Keys by UTF-16 code units: a… < zeta < é < U+10000 (D800) < 😂 (D83D) < U+E000 < U+FB33.
+    let expected = concat!(
+        "{\"a\u{2028}\":\"\u{2028}é😂\\u0001\\u001f\\n\\t\\\"\\\\/\u{7f}\",",
+        r#""zeta":"<>&","é":1,"#,
+        "\"\u{10000}\":null,",
+        r#""😂":[1e+21,1e-7,100,0,0.1,1.5e+300,18446744073709552000,-9223372036854776000,9007199254740992],"#,
+        "\"\u{e000}\":0,\"\u{fb33}\":true}"
+    );
+    assert_eq!(show(&out.stdout), expected);
+}
+
+#[test]
+fn canon_compact_profile_bytes() {
+    let out = run(&["canon"], HOSTILE_DOC.as_bytes());
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    // Input order; floats stay floats.
+    let expected = concat!(
+        r#"{"zeta":"<>&","é":1,"#,
+        "\"a\u{2028}\":\"\u{2028}é😂\\u0001\\u001f\\n\\t\\\"\\\\/\u{7f}\",",
+        r#""😂":[1e+21,1e-7,100.0,-0.0,0.1,1.5e+300,18446744073709551615,-9223372036854775808,9007199254740993],"#,
+        "\"\u{e000}\":0,\"\u{fb33}\":true,\"\u{10000}\":null}"
+    );
+    assert_eq!(show(&out.stdout), expected);
+    assert_eq!(run(&["canon", "--profile", "compact"], HOSTILE_DOC.as_bytes()).stdout, out.stdout);
+}
+
+#[test]
+fn canon_output_flags() {
+    let doc = r#"{"b":"é<","a":[1,{}]}"#.as_bytes();
+    let out = run(&["canon", "--sort-keys"], doc);
+    assert_eq!(show(&out.stdout), r#"{"a":[1,{}],"b":"é<"}"#);
+    let out = run(&["canon", "--profile", "go", "--keep-order"], doc);
+    assert_eq!(show(&out.stdout), r#"{"b":"é\u003c","a":[1,{}]}"#);
+    let out = run(&["canon", "--ascii"], doc);
+    assert_eq!(show(&out.stdout), r#"{"b":"\u00e9<","a":[1,{}]}"#);
+    let out = run(&["canon", "--indent", "2"], doc);
+    assert_eq!(show(&out.stdout), "{\n  \"b\": \"é<\",\n  \"a\": [\n    1,\n    {}\n  ]\n}");
+}
+
+#[test]
+fn canon_invalid_input_exits_1_with_position() {
+    let out = run(&["canon", "--profile", "go"], b"{\"a\":tru}");
+    assert_eq!(code(&out), 1);
+    assert!(out.stdout.is_empty());
+    assert!(stderr(&out).starts_with(&format!("<stdin>:{}\n", lib_error(b"{\"a\":tru}"))), "{}", stderr(&out));
+    // Parsed but not writable in the profile: no position, the value's path.
+    let out = run(&["canon", "--profile", "jcs"], b"{\"a\":[1e400]}");
+    assert_eq!(code(&out), 1);
+    assert_eq!(stderr(&out), "<stdin>: $.a[0]: number 1e400 is out of range for profile \"jcs\"\n");
+}
+
+#[test]
+fn canon_lines_equals_canon_of_each_line() {
+    let input = ndjson(11, 300);
+    for (profile, options) in [("go", WriteOptions::go()), ("jcs", WriteOptions::jcs()), ("compact", WriteOptions::compact())] {
+        let out = run(&["canon", "--profile", profile, "--lines"], &input);
+        assert_eq!(code(&out), 0, "{profile}: {}", stderr(&out));
+        assert_same_lines(profile, &input, &out.stdout, &canon_lines_by_library(&input, &options));
+        // And each line through the CLI alone (the first few: one process each).
+        for (i, line) in split_lines(&input).iter().take(20).enumerate() {
+            let single = run(&["canon", "--profile", profile], line);
+            assert_eq!(single.stdout, split_lines(&out.stdout)[i], "{profile} line {}", i + 1);
+        }
+    }
+}
+
+#[test]
+fn canon_lines_fails_fast_after_writing_the_good_lines() {
+    let out = run(&["canon", "--lines", "--profile", "go"], b"{\"b\":1,\"a\":2}\r\n[1]\n[1,\n{}\n");
+    assert_eq!(code(&out), 1);
+    assert_eq!(show(&out.stdout), "{\"a\":2,\"b\":1}\n[1]\n");
+    assert_eq!(stderr(&out), format!("<stdin>:3:{}\n  [1,\n     ^\n", lib_error(b"[1,").strip_prefix("1:").unwrap()));
+    assert!(stderr(&out).starts_with("<stdin>:3:4: "));
+
+    let out = run(&["canon", "--lines"], b"1\n \n2\n");
+    assert_eq!(code(&out), 1);
+    assert_eq!(show(&out.stdout), "1\n");
+    assert_eq!(stderr(&out), "<stdin>:2:1: empty line\n   \n  ^\n");
+
+    // No final newline: the last segment is still a line; output lines all end in \n.
+    let out = run(&["canon", "--lines"], b"1\n2");
+    assert_eq!((code(&out), show(&out.stdout)), (0, "1\n2\n".to_owned()));
+}
+
+/// Big enough for several 4 MiB blocks, so the parallel path runs.
+fn big_ndjson() -> &'static [u8] {
+    static BIG: OnceLock<Vec<u8>> = OnceLock::new();
+    BIG.get_or_init(|| {
+        let mut rng = Rng::new(99);
+        let mut out = Vec::new();
+        let mut i = 0u64;
+        while out.len() < 14 << 20 {
+            // Lines of very different lengths, so block edges fall anywhere.
+            let mut doc = Map::new();
+            doc.push("i".to_owned(), Value::Number(Number::Int(i as i64)));
+            doc.push("d".to_owned(), document(&mut rng, if i % 50 == 0 { 6 } else { 3 }));
+            out.extend(Value::Object(doc).to_vec_with(&WriteOptions::compact()).expect("compact"));
+            out.push(b'\n');
+            i += 1;
+        }
+        out
+    })
+}
+
+#[test]
+fn canon_lines_parallel_output_keeps_input_order() {
+    let input = big_ndjson();
+    let dir = temp_dir("parallel");
+    let f = write_file(&dir, "big.ndjson", input);
+    let expected = canon_lines_by_library(input, &WriteOptions::go());
+    for threads in ["1", "2", "3"] {
+        let out = run(&["canon", "--profile", "go", "--lines", "--threads", threads, s(&f)], b"");
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        assert_same_lines(&format!("threads {threads}"), input, &out.stdout, &expected);
+    }
+    // From a pipe (unknown size) with the default thread count.
+    let out = run(&["canon", "--profile", "go", "--lines"], input);
+    assert_same_lines("stdin", input, &out.stdout, &expected);
+}
+
+#[test]
+fn check_lines_parallel_reports_absolute_line_numbers() {
+    let mut input = big_ndjson().to_vec();
+    let total = split_lines(&input).len();
+    // Break three lines far apart (in different blocks) by cutting their last byte.
+    let targets = [3, total / 2, total - 1];
+    let mut lines: Vec<Vec<u8>> = split_lines(&input).iter().map(|l| l.to_vec()).collect();
+    for &t in &targets {
+        lines[t].pop();
+    }
+    input = lines.iter().flat_map(|l| l.iter().copied().chain([b'\n'])).collect();
+    let dir = temp_dir("parallel_check");
+    let f = write_file(&dir, "big.ndjson", &input);
+    for threads in ["1", "2"] {
+        let out = run(&["check", "--lines", "--threads", threads, s(&f)], b"");
+        assert_eq!(code(&out), 1);
+        let err = stderr(&out);
+        let heads: Vec<String> = err.lines().filter(|l| !l.starts_with(' ')).map(str::to_owned).collect();
+        let expected: Vec<String> = targets.iter().map(|&t| format!("{}:{}:{}: ", s(&f), t + 1, lines[t].len() + 1)).collect();
+        assert_eq!(heads.len(), 3, "{err}");
+        for (h, e) in heads.iter().zip(&expected) {
+            assert!(h.starts_with(e), "threads {threads}: {h} should start with {e}");
+        }
+    }
+}
+
+#[test]
+fn closed_stdout_ends_quietly_with_0() {
+    let input = big_ndjson();
+    let mut child = jetjson()
+        .args(["canon", "--lines", "--profile", "jcs"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start");
+    let mut pipe = child.stdin.take().expect("stdin");
+    let feeder = std::thread::spawn(move || {
+        let _ = pipe.write_all(input);
+    });
+    let mut first = [0u8; 100];
+    child.stdout.take().expect("stdout").read_exact(&mut first).expect("some output");
+    // stdout is dropped (closed) here, as `| head -c 100` would.
+    let out = child.wait_with_output().expect("wait");
+    feeder.join().expect("feeder");
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(out.stderr.is_empty(), "{}", stderr(&out));
+}
+
+// ---------------------------------------------------------------- oracles
+
+const ORACLE_DOCS: usize = 2000;
+
+#[test]
+fn canon_go_lines_equals_go_encoding_json() {
+    let input = ndjson(2024, ORACLE_DOCS);
+    let dir = temp_dir("oracle_go");
+    let f = write_file(&dir, "docs.ndjson", &input);
+    let expected = run_oracle(&mut Command::new(go_oracle()), &input);
+    let out = run(&["canon", "--profile", "go", "--lines", s(&f)], b"");
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_same_lines("go", &input, &out.stdout, &expected);
+
+    let expected = run_oracle(Command::new(go_oracle()).arg("-escape-html=false"), &input);
+    let out = run(&["canon", "--profile", "go", "--no-escape-html", "--lines", s(&f)], b"");
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_same_lines("go -escape-html=false", &input, &out.stdout, &expected);
+}
+
+#[test]
+fn canon_jcs_lines_equals_node_rfc8785() {
+    let input = ndjson(8785, ORACLE_DOCS);
+    let dir = temp_dir("oracle_node");
+    let f = write_file(&dir, "docs.ndjson", &input);
+    let expected = run_oracle(Command::new("node").arg(repo_root().join("tools/oracle-node/jcs.js")), &input);
+    let out = run(&["canon", "--profile", "jcs", "--lines", s(&f)], b"");
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_same_lines("jcs", &input, &out.stdout, &expected);
+}
+
+// ---------------------------------------------------------------- digest
+
+struct CatalogRow {
+    file: PathBuf,
+    sha256_of_file_bytes: String,
+    upstream_digest: String,
+    digest_rule: String,
+}
+
+fn oci_catalog() -> Vec<CatalogRow> {
+    let dir = corpus("oci");
+    let text = std::fs::read_to_string(dir.join("CATALOG.tsv")).expect("OCI catalog");
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().expect("header").split('\t').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name).unwrap_or_else(|| panic!("column {name}"));
+    let (file, sha, upstream, rule) = (col("file"), col("sha256_of_file_bytes"), col("upstream_digest"), col("digest_rule"));
+    let rows: Vec<CatalogRow> = lines
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            CatalogRow {
+                file: dir.join(f[file]),
+                sha256_of_file_bytes: f[sha].to_owned(),
+                upstream_digest: f[upstream].to_owned(),
+                digest_rule: f[rule].to_owned(),
+            }
+        })
+        .collect();
+    assert!(rows.len() >= 20, "catalog rows: {}", rows.len());
+    rows
+}
+
+#[test]
+fn digest_raw_equals_oci_catalog() {
+    let mut upstream_checked = 0;
+    for row in oci_catalog() {
+        let out = run(&["digest", "--raw", s(&row.file)], b"");
+        assert_eq!(code(&out), 0, "{}: {}", row.file.display(), stderr(&out));
+        let printed = show(&out.stdout);
+        assert_eq!(printed, format!("{}\n", row.sha256_of_file_bytes), "{}", row.file.display());
+        if row.digest_rule.contains("sha256 of the exact stored bytes") {
+            assert_eq!(printed.trim_end(), row.upstream_digest, "{}", row.file.display());
+            upstream_checked += 1;
+        }
+    }
+    assert!(upstream_checked >= 10, "rows with an upstream digest of the stored bytes: {upstream_checked}");
+}
+
+#[test]
+fn every_oci_document_passes_check() {
+    let rows = oci_catalog();
+    let mut args = vec!["check".to_owned()];
+    args.extend(rows.iter().map(|r| s(&r.file).to_owned()));
+    let out = jetjson().args(&args).output().expect("run");
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(out.stderr.is_empty());
+}
+
+#[test]
+fn digest_of_profiles_and_algorithms() {
+    let doc = HOSTILE_DOC.as_bytes();
+    for (profile, options) in [("go", WriteOptions::go()), ("jcs", WriteOptions::jcs()), ("compact", WriteOptions::compact())] {
+        let canon = run(&["canon", "--profile", profile], doc).stdout;
+        let out = run(&["digest", "--profile", profile], doc);
+        assert_eq!(show(&out.stdout), format!("{}\n", jetjson::digest_bytes(&canon, jetjson::Algorithm::Sha256)), "{profile}");
+        let value = Value::from_slice(doc).expect("valid");
+        let lib = jetjson::digest_value(&value, &options, jetjson::Algorithm::Sha512).expect("digest");
+        let out = run(&["digest", "--profile", profile, "--algorithm", "sha512"], doc);
+        assert_eq!(show(&out.stdout), format!("{lib}\n"), "{profile}");
+    }
+    // Default profile: go.
+    let go = run(&["digest", "--profile", "go"], doc).stdout;
+    assert_eq!(run(&["digest"], doc).stdout, go);
+    // --raw hashes bytes as they are, valid JSON or not.
+    let out = run(&["digest", "--raw", "-"], b"not json\n");
+    assert_eq!(show(&out.stdout), format!("{}\n", jetjson::digest_bytes(b"not json\n", jetjson::Algorithm::Sha256)));
+    let out = run(&["digest"], b"not json\n");
+    assert_eq!(code(&out), 1);
+    assert!(out.stdout.is_empty());
+}
+
+// ---------------------------------------------------------------- fmt
+
+#[test]
+fn fmt_indent_0_of_a_pretty_file_equals_compact_canon() {
+    let pretty = b"{\n  \"b\": [\n    1,\n    2.50,\n    {}\n  ],\n  \"a\": \"\\u00e9\"\n}\n";
+    let compact = run(&["canon"], pretty);
+    let out = run(&["fmt", "--indent", "0"], pretty);
+    assert_eq!(code(&out), 0);
+    let mut expected = compact.stdout.clone();
+    expected.push(b'\n');
+    assert_eq!(show(&out.stdout), show(&expected));
+    assert_eq!(show(&out.stdout), "{\"b\":[1,2.5,{}],\"a\":\"é\"}\n");
+}
+
+#[test]
+fn fmt_output_reparses_to_the_same_value() {
+    let mut rng = Rng::new(7);
+    for i in 0..30 {
+        let value = document(&mut rng, 5);
+        let input = value.to_vec_with(&WriteOptions::compact()).expect("compact");
+        for indent in ["2", "4", "0"] {
+            let out = run(&["fmt", "--indent", indent], &input);
+            assert_eq!(code(&out), 0, "{}", stderr(&out));
+            assert_eq!(out.stdout.last(), Some(&b'\n'));
+            let back = Value::from_slice(&out.stdout).expect("fmt output parses");
+            assert!(back == value, "doc {i} indent {indent}: {}", show(&out.stdout));
+        }
+    }
+    let out = run(&["fmt"], b"[1,{\"a\":null}]");
+    assert_eq!(show(&out.stdout), "[\n  1,\n  {\n    \"a\": null\n  }\n]\n");
+    let out = run(&["fmt"], b"[1,");
+    assert_eq!(code(&out), 1);
+}
+
+#[test]
+fn profile_names_match_the_library() {
+    // The CLI's --profile values are the library's profile names.
+    for p in [Profile::Compact, Profile::Go, Profile::Jcs] {
+        let out = run(&["canon", "--profile", p.name()], b"[]");
+        assert_eq!(code(&out), 0, "{}", p.name());
+    }
+}

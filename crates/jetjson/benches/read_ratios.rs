@@ -1,0 +1,127 @@
+//! Parsing ratios against peers, interleaved and rotated like
+//! `write_ratios.rs`: each library parses into its own DOM ("value") and
+//! into the same serde structs ("typed"); dropping the result is included.
+//!
+//! `cargo bench -p jetjson --bench read_ratios [-- ROUNDS [FILTER]]`
+
+#[allow(dead_code)]
+#[path = "schema/mod.rs"]
+mod schema;
+
+use std::time::{Duration, Instant};
+
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+type Job<'a> = (&'static str, Box<dyn Fn() -> usize + 'a>);
+
+fn corpus(rel: &str) -> Vec<u8> {
+    let path = format!("{}/../../../shared/corpus/bench/{rel}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+fn measure(jobs: &[Job<'_>], rounds: usize) -> Vec<Duration> {
+    let mut times = vec![Vec::with_capacity(rounds); jobs.len()];
+    for _ in 0..rounds.div_ceil(10).max(1) {
+        for (_, f) in jobs {
+            std::hint::black_box(f());
+        }
+    }
+    for r in 0..rounds {
+        for k in 0..jobs.len() {
+            let i = (r + k) % jobs.len();
+            let t = Instant::now();
+            std::hint::black_box((jobs[i].1)());
+            times[i].push(t.elapsed());
+        }
+    }
+    times
+        .into_iter()
+        .map(|mut t| {
+            t.sort();
+            t[t.len() / 2]
+        })
+        .collect()
+}
+
+fn row(doc: &str, kind: &str, size: usize, jobs: Vec<Job<'_>>, rounds: usize, filter: &str) {
+    let jobs: Vec<Job<'_>> = jobs.into_iter().filter(|(name, _)| format!("{doc}/{kind}/{name}").contains(filter)).collect();
+    if jobs.is_empty() {
+        return;
+    }
+    let med = measure(&jobs, rounds);
+    let at = |name: &str| jobs.iter().position(|(n, _)| *n == name).map(|i| med[i].as_secs_f64());
+    let cell = |name: &str| at(name).map_or("-".into(), |t| format!("{:.1} µs ({:.0} MB/s)", t * 1e6, size as f64 / t / 1e6));
+    let ratio = |a: Option<f64>, b: Option<f64>| match (a, b) {
+        (Some(a), Some(b)) => format!("{:.2}x", a / b),
+        _ => "-".into(),
+    };
+    let j = at("jetjson");
+    println!(
+        "| {doc} | {kind} | {:.1} kB | {} | {} | {} | {} | {} | {} | {} |",
+        size as f64 / 1e3,
+        cell("jetjson"),
+        cell("serde_json"),
+        cell("sonic-rs"),
+        cell("simd-json"),
+        ratio(at("serde_json"), j),
+        ratio(at("sonic-rs"), j),
+        ratio(at("simd-json"), j),
+    );
+}
+
+fn document<T: Serialize + DeserializeOwned>(name: &str, rel: &str, rounds: usize, filter: &str) {
+    let bytes = corpus(rel);
+    // Same document back: a fast wrong parse must not win.
+    let ours = jetjson::Value::from_slice(&bytes).expect("jetjson parses");
+    let theirs: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+    let sorted = jetjson::WriteOptions::compact().sort_keys(true);
+    assert_eq!(ours.to_vec_with(&sorted).unwrap(), serde_json::to_vec(&theirs).unwrap(), "{name}: Value parse differs");
+    let b = &bytes;
+    let jobs: Vec<Job<'_>> = vec![
+        ("jetjson", Box::new(move || matches!(jetjson::Value::from_slice(b), Ok(jetjson::Value::Object(_) | jetjson::Value::Array(_))) as usize)),
+        ("serde_json", Box::new(move || serde_json::from_slice::<serde_json::Value>(b).map(|v| v.is_object() as usize).unwrap())),
+        ("sonic-rs", Box::new(move || sonic_rs::from_slice::<sonic_rs::Value>(b).map(|v| sonic_rs::JsonValueTrait::is_object(&v) as usize).unwrap())),
+        (
+            "simd-json",
+            Box::new(move || {
+                let mut copy = b.clone();
+                simd_json::to_owned_value(&mut copy).map(|_| 1).unwrap()
+            }),
+        ),
+    ];
+    row(name, "value", bytes.len(), jobs, rounds, filter);
+
+    let reference: T = serde_json::from_slice(&bytes).unwrap();
+    let want = serde_json::to_vec(&reference).unwrap();
+    let t: T = jetjson::from_slice(&bytes).expect("jetjson parses the typed model");
+    assert_eq!(serde_json::to_vec(&t).unwrap(), want, "{name}: typed parse differs");
+    let jobs: Vec<Job<'_>> = vec![
+        ("jetjson", Box::new(move || jetjson::from_slice::<T>(b).map(|_| 1).unwrap())),
+        ("serde_json", Box::new(move || serde_json::from_slice::<T>(b).map(|_| 1).unwrap())),
+        ("sonic-rs", Box::new(move || sonic_rs::from_slice::<T>(b).map(|_| 1).unwrap())),
+        (
+            "simd-json",
+            Box::new(move || {
+                let mut copy = b.clone();
+                simd_json::serde::from_slice::<T>(&mut copy).map(|_| 1).unwrap()
+            }),
+        ),
+    ];
+    row(name, "typed", bytes.len(), jobs, rounds, filter);
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
+    let rounds: usize = args.first().and_then(|s| s.parse().ok()).unwrap_or(60);
+    let filter = args.get(1).cloned().unwrap_or_default();
+    println!("Parsing, median of {rounds} interleaved rounds per contender (MB/s = input bytes / time; simd-json includes copying its mutable input).");
+    println!("'vs X' = X time / jetjson time (>1: jetjson faster).\n");
+    println!("| document | kind | input | jetjson | serde_json | sonic-rs | simd-json | vs serde_json | vs sonic-rs | vs simd-json |");
+    println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    document::<schema::twitter::Twitter>("twitter", "nativejson-benchmark/twitter.json", rounds, &filter);
+    document::<schema::citm_catalog::Catalog>("citm_catalog", "nativejson-benchmark/citm_catalog.json", rounds, &filter);
+    document::<schema::canada::FeatureCollection>("canada", "nativejson-benchmark/canada.json", rounds.div_ceil(2), &filter);
+    document::<schema::github_events::Events>("github_events", "simdjson/github_events.json", rounds * 4, &filter);
+    document::<schema::gsoc_2018::Projects>("gsoc-2018", "simdjson/gsoc-2018.json", rounds, &filter);
+}

@@ -1,0 +1,331 @@
+//! serde front end for reading: a `serde::Deserializer` over the parser core.
+//!
+//! serde pulls values (`deserialize_*` calls), so this walks the document by
+//! recursion, which `max_depth` bounds. Strings without escapes are lent to
+//! the visitor straight from the input (`visit_borrowed_str`), so `&str`
+//! fields and `Cow` borrow instead of copying.
+
+use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
+
+use super::number::NumberValue;
+use super::parser::Parser;
+use super::ReadOptions;
+use crate::error::{Error, Result};
+
+/// The deepest recursion serde deserialization accepts whatever `max_depth`
+/// says: each level is a few stack frames of the target type's code.
+const SERDE_DEPTH_CEILING: usize = 10_000;
+
+pub struct Deserializer<'de> {
+    p: Parser<'de>,
+    depth: usize,
+}
+
+impl<'de> Deserializer<'de> {
+    pub fn from_slice(input: &'de [u8], options: &ReadOptions) -> Result<Deserializer<'de>> {
+        let mut options = options.clone();
+        options.max_depth = options.max_depth.min(SERDE_DEPTH_CEILING);
+        Ok(Deserializer { p: Parser::new(input, &options)?, depth: 0 })
+    }
+
+    /// After the value: only whitespace may follow.
+    pub fn end(&mut self) -> Result<()> {
+        self.p.finish()
+    }
+
+    fn number<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
+        let n = self.p.number()?;
+        match n.value {
+            NumberValue::I64(i) => visitor.visit_i64(i),
+            NumberValue::U64(u) => visitor.visit_u64(u),
+            NumberValue::F64(f) => visitor.visit_f64(f),
+            // Integers beyond 64 bits that fit 128 go to the 128-bit
+            // visitors; anything else becomes the nearest double, as
+            // serde_json does.
+            NumberValue::Big => {
+                if n.is_integer {
+                    if let Ok(i) = n.text.parse::<i128>() {
+                        return visitor.visit_i128(i);
+                    }
+                    if let Ok(u) = n.text.parse::<u128>() {
+                        return visitor.visit_u128(u);
+                    }
+                }
+                visitor.visit_f64(n.text.parse().unwrap_or(f64::INFINITY))
+            }
+        }
+    }
+
+    fn open(&mut self) -> Result<()> {
+        self.p.enter(self.depth)?;
+        self.depth += 1;
+        self.p.i += 1;
+        Ok(())
+    }
+
+    fn close(&mut self, byte: u8, what: &str) -> Result<()> {
+        self.depth -= 1;
+        if self.p.eat(byte) {
+            Ok(())
+        } else {
+            Err(self.p.unexpected(what))
+        }
+    }
+}
+
+impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.p.skip_ws();
+        let at = self.p.i;
+        let value = match self.p.peek() {
+            Some(b'"') => {
+                let s = self.p.string()?;
+                match s.borrowed {
+                    Some(text) => visitor.visit_borrowed_str(text),
+                    None => visitor.visit_str(&self.p.scratch),
+                }
+            }
+            Some(b'-' | b'0'..=b'9') => self.number(visitor),
+            Some(b'{') => {
+                self.open()?;
+                self.p.open_object_names();
+                let value = visitor.visit_map(Members { de: self, first: true });
+                self.p.close_object_names();
+                let value = value?;
+                self.close(b'}', "',' or '}' after object member")?;
+                Ok(value)
+            }
+            Some(b'[') => {
+                self.open()?;
+                let value = visitor.visit_seq(Elements { de: self, first: true })?;
+                self.close(b']', "',' or ']' after array element")?;
+                Ok(value)
+            }
+            Some(b't') => {
+                self.p.literal(b"true")?;
+                visitor.visit_bool(true)
+            }
+            Some(b'f') => {
+                self.p.literal(b"false")?;
+                visitor.visit_bool(false)
+            }
+            Some(b'n') => {
+                self.p.literal(b"null")?;
+                visitor.visit_unit()
+            }
+            _ => return Err(self.p.unexpected("a JSON value")),
+        };
+        // Errors from the target type ("invalid type", "missing field")
+        // get the position of the value they are about.
+        value.map_err(|e| self.p.locate(at, e))
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.p.skip_ws();
+        if self.p.peek() == Some(b'n') {
+            self.p.literal(b"null")?;
+            visitor.visit_none()
+        } else {
+            visitor.visit_some(self)
+        }
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(self, _name: &'static str, visitor: V) -> Result<V::Value> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(self, _name: &'static str, _variants: &'static [&'static str], visitor: V) -> Result<V::Value> {
+        self.p.skip_ws();
+        let at = self.p.i;
+        match self.p.peek() {
+            // A unit variant as a string.
+            Some(b'"') => {
+                let s = self.p.string()?;
+                let name: String = self.p.text(&s).to_owned();
+                visitor.visit_enum(IntoDeserializer::<'de, Error>::into_deserializer(name)).map_err(|e: Error| self.p.locate(at, e))
+            }
+            // Any other variant as {"Variant": value}.
+            Some(b'{') => {
+                self.open()?;
+                let value = visitor.visit_enum(VariantAccess { de: self })?;
+                self.close(b'}', "'}' after the single member of an enum variant object")?;
+                Ok(value)
+            }
+            _ => Err(self.p.unexpected("a string or an object for an enum")),
+        }
+    }
+
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_any(de::IgnoredAny)?;
+        visitor.visit_unit()
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf unit unit_struct seq tuple tuple_struct map struct identifier
+    }
+}
+
+/// The elements of an array.
+struct Elements<'a, 'de> {
+    de: &'a mut Deserializer<'de>,
+    first: bool,
+}
+
+impl<'de> de::SeqAccess<'de> for Elements<'_, 'de> {
+    type Error = Error;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        let p = &mut self.de.p;
+        p.skip_ws();
+        match p.peek() {
+            Some(b']') if self.first => return Ok(None),
+            Some(b']') => return Ok(None),
+            Some(b',') if !self.first => {
+                p.i += 1;
+                p.skip_ws();
+                if p.peek() == Some(b']') {
+                    return Err(p.error_at(p.i, "expected a value after ','"));
+                }
+            }
+            Some(_) if self.first => {}
+            _ => return Err(p.unexpected("',' or ']' after array element")),
+        }
+        self.first = false;
+        seed.deserialize(&mut *self.de).map(Some)
+    }
+}
+
+/// The members of an object.
+struct Members<'a, 'de> {
+    de: &'a mut Deserializer<'de>,
+    first: bool,
+}
+
+impl<'de> de::MapAccess<'de> for Members<'_, 'de> {
+    type Error = Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        let p = &mut self.de.p;
+        p.skip_ws();
+        match p.peek() {
+            Some(b'}') if self.first => return Ok(None),
+            Some(b'}') => return Ok(None),
+            Some(b',') if !self.first => {
+                p.i += 1;
+                p.skip_ws();
+            }
+            Some(_) if self.first => {}
+            _ => return Err(p.unexpected("',' or '}' after object member")),
+        }
+        self.first = false;
+        let at = p.i;
+        if p.peek() != Some(b'"') {
+            return Err(p.unexpected("'\"' to start an object member name"));
+        }
+        let s = p.string()?;
+        p.check_name(&s, at)?;
+        let key = seed.deserialize(MemberName { p: &*p, s });
+        let key = key.map_err(|e| self.de.p.locate(at, e))?;
+        if !self.de.p.eat(b':') {
+            return Err(self.de.p.unexpected("':' after object member name"));
+        }
+        Ok(Some(key))
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
+        seed.deserialize(&mut *self.de)
+    }
+}
+
+/// A member name, already parsed: lent to the key's type as a string, or
+/// read as a number for integer-keyed maps (`{"1": ...}` into a map of u32).
+struct MemberName<'a, 'de> {
+    p: &'a Parser<'de>,
+    s: super::parser::Str<'de>,
+}
+
+macro_rules! integer_names {
+    ($($method:ident => $visit:ident),*) => {$(
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            let text = self.p.text(&self.s);
+            match text.parse() {
+                Ok(n) => visitor.$visit(n),
+                Err(_) => Err(de::Error::invalid_type(de::Unexpected::Str(text), &visitor)),
+            }
+        }
+    )*};
+}
+
+impl<'de> de::Deserializer<'de> for MemberName<'_, 'de> {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self.s.borrowed {
+            Some(text) => visitor.visit_borrowed_str(text),
+            None => visitor.visit_str(&self.p.scratch),
+        }
+    }
+
+    integer_names! {
+        deserialize_i8 => visit_i8, deserialize_i16 => visit_i16, deserialize_i32 => visit_i32, deserialize_i64 => visit_i64,
+        deserialize_u8 => visit_u8, deserialize_u16 => visit_u16, deserialize_u32 => visit_u32, deserialize_u64 => visit_u64,
+        deserialize_i128 => visit_i128, deserialize_u128 => visit_u128
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(self, _name: &'static str, visitor: V) -> Result<V::Value> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool f32 f64 char str string bytes byte_buf option unit unit_struct seq tuple
+        tuple_struct map struct enum identifier ignored_any
+    }
+}
+
+/// `{"Variant": value}`.
+struct VariantAccess<'a, 'de> {
+    de: &'a mut Deserializer<'de>,
+}
+
+impl<'de> de::EnumAccess<'de> for VariantAccess<'_, 'de> {
+    type Error = Error;
+    type Variant = Self;
+
+    fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self)> {
+        let p = &mut self.de.p;
+        p.skip_ws();
+        let at = p.i;
+        if p.peek() != Some(b'"') {
+            return Err(p.unexpected("a variant name"));
+        }
+        let s = p.string()?;
+        let variant = seed.deserialize(MemberName { p: &*p, s }).map_err(|e| self.de.p.locate(at, e))?;
+        if !self.de.p.eat(b':') {
+            return Err(self.de.p.unexpected("':' after the variant name"));
+        }
+        Ok((variant, self))
+    }
+}
+
+impl<'de> de::VariantAccess<'de> for VariantAccess<'_, 'de> {
+    type Error = Error;
+
+    fn unit_variant(self) -> Result<()> {
+        de::Deserialize::deserialize(&mut *self.de)
+    }
+
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value> {
+        seed.deserialize(&mut *self.de)
+    }
+
+    fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
+        de::Deserializer::deserialize_seq(&mut *self.de, visitor)
+    }
+
+    fn struct_variant<V: Visitor<'de>>(self, _fields: &'static [&'static str], visitor: V) -> Result<V::Value> {
+        de::Deserializer::deserialize_map(&mut *self.de, visitor)
+    }
+}
