@@ -58,10 +58,9 @@ impl Source {
     pub fn read_all(&self, limit: Option<u64>) -> Result<Vec<u8>, Fail> {
         let (reader, size) = self.open()?;
         let progress = Progress::new(size);
-        let wanted = match (size, limit) {
-            (Some(s), Some(l)) => s.min(l),
-            (s, l) => s.or(l).unwrap_or(0),
-        };
+        // Only a known file size sizes the buffer; a limit alone (a pipe
+        // with --max-size 1G) is no reason to reserve that much.
+        let wanted = size.map_or(0, |s| limit.map_or(s, |l| s.min(l)));
         // Capacity from the file size (+1 so the final read that sees EOF
         // does not make the vector grow by doubling).
         let mut buf = Vec::with_capacity(usize::try_from(wanted).unwrap_or(0).saturating_add(1).min(1 << 34));
@@ -86,7 +85,7 @@ fn stdin_size() -> Option<u64> {
     use std::os::fd::AsFd;
     let fd = io::stdin().as_fd().try_clone_to_owned().ok()?;
     let meta = File::from(fd).metadata().ok()?;
-    meta.is_file().then(|| meta.len())
+    meta.is_file().then_some(meta.len())
 }
 
 #[cfg(not(unix))]
@@ -112,6 +111,11 @@ pub struct BlockReader {
 impl BlockReader {
     pub fn new(reader: Box<dyn Read + Send>, target: usize, progress: Progress) -> BlockReader {
         BlockReader { reader, carry: Vec::new(), eof: false, target: target.max(1), progress }
+    }
+
+    /// Changes the size of the blocks that follow.
+    pub fn set_target(&mut self, target: usize) {
+        self.target = target.max(1);
     }
 
     /// Fills `buf` with the next block; `false` when the input is exhausted.

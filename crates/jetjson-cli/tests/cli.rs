@@ -620,7 +620,7 @@ fn canon_lines_fails_fast_after_writing_the_good_lines() {
     assert_eq!((code(&out), show(&out.stdout)), (0, "1\n2\n".to_owned()));
 }
 
-/// Big enough for several 4 MiB blocks, so the parallel path runs.
+/// Big enough for the parallel path (over 4 MiB) and dozens of blocks.
 fn big_ndjson() -> &'static [u8] {
     static BIG: OnceLock<Vec<u8>> = OnceLock::new();
     BIG.get_or_init(|| {

@@ -79,9 +79,15 @@ fn document<T: Serialize + DeserializeOwned>(name: &str, rel: &str, rounds: usiz
     assert_eq!(ours.to_vec_with(&sorted).unwrap(), serde_json::to_vec(&theirs).unwrap(), "{name}: Value parse differs");
     let b = &bytes;
     let jobs: Vec<Job<'_>> = vec![
-        ("jetjson", Box::new(move || matches!(jetjson::Value::from_slice(b), Ok(jetjson::Value::Object(_) | jetjson::Value::Array(_))) as usize)),
+        (
+            "jetjson",
+            Box::new(move || matches!(jetjson::Value::from_slice(b), Ok(jetjson::Value::Object(_) | jetjson::Value::Array(_))) as usize),
+        ),
         ("serde_json", Box::new(move || serde_json::from_slice::<serde_json::Value>(b).map(|v| v.is_object() as usize).unwrap())),
-        ("sonic-rs", Box::new(move || sonic_rs::from_slice::<sonic_rs::Value>(b).map(|v| sonic_rs::JsonValueTrait::is_object(&v) as usize).unwrap())),
+        (
+            "sonic-rs",
+            Box::new(move || sonic_rs::from_slice::<sonic_rs::Value>(b).map(|v| sonic_rs::JsonValueTrait::is_object(&v) as usize).unwrap()),
+        ),
         (
             "simd-json",
             Box::new(move || {

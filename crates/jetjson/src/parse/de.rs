@@ -9,7 +9,7 @@ use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
 
 use super::number::NumberValue;
 use super::parser::Parser;
-use super::ReadOptions;
+use super::{DuplicateKeys, ReadOptions};
 use crate::error::{Error, Result};
 
 /// The deepest recursion serde deserialization accepts whatever `max_depth`
@@ -25,7 +25,11 @@ impl<'de> Deserializer<'de> {
     pub fn from_slice(input: &'de [u8], options: &ReadOptions) -> Result<Deserializer<'de>> {
         let mut options = options.clone();
         options.max_depth = options.max_depth.min(SERDE_DEPTH_CEILING);
-        Ok(Deserializer { p: Parser::new(input, &options)?, depth: 0 })
+        let mut p = Parser::new(input, &options)?;
+        // serde types see every member, so `First` is applied here by
+        // skipping repeats; `Last` is what maps do when keys repeat.
+        p.track_names = options.duplicate_keys != DuplicateKeys::Last;
+        Ok(Deserializer { p, depth: 0 })
     }
 
     /// After the value: only whitespace may follow.
@@ -51,7 +55,12 @@ impl<'de> Deserializer<'de> {
                         return visitor.visit_u128(u);
                     }
                 }
-                visitor.visit_f64(n.text.parse().unwrap_or(f64::INFINITY))
+                match n.text.parse::<f64>() {
+                    Ok(f) if f.is_finite() => visitor.visit_f64(f),
+                    // No double stands for 1e400; an infinity would be a
+                    // silent change of the data.
+                    _ => Err(Error::new(crate::error::ErrorKind::NumberOutOfRange { text: n.text.to_owned(), profile: "read" })),
+                }
             }
         }
     }
@@ -93,15 +102,17 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
                 self.p.open_object_names();
                 let value = visitor.visit_map(Members { de: self, first: true });
                 self.p.close_object_names();
-                let value = value?;
-                self.close(b'}', "',' or '}' after object member")?;
-                Ok(value)
+                match value {
+                    Ok(value) => self.close(b'}', "',' or '}' after object member").map(|_| value),
+                    Err(e) => Err(e),
+                }
             }
             Some(b'[') => {
                 self.open()?;
-                let value = visitor.visit_seq(Elements { de: self, first: true })?;
-                self.close(b']', "',' or ']' after array element")?;
-                Ok(value)
+                match visitor.visit_seq(Elements { de: self, first: true }) {
+                    Ok(value) => self.close(b']', "',' or ']' after array element").map(|_| value),
+                    Err(e) => Err(e),
+                }
             }
             Some(b't') => {
                 self.p.literal(b"true")?;
@@ -208,31 +219,39 @@ impl<'de> de::MapAccess<'de> for Members<'_, 'de> {
     type Error = Error;
 
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
-        let p = &mut self.de.p;
-        p.skip_ws();
-        match p.peek() {
-            Some(b'}') if self.first => return Ok(None),
-            Some(b'}') => return Ok(None),
-            Some(b',') if !self.first => {
-                p.i += 1;
-                p.skip_ws();
+        loop {
+            let p = &mut self.de.p;
+            p.skip_ws();
+            match p.peek() {
+                Some(b'}') => return Ok(None),
+                Some(b',') if !self.first => {
+                    p.i += 1;
+                    p.skip_ws();
+                }
+                Some(_) if self.first => {}
+                _ => return Err(p.unexpected("',' or '}' after object member")),
             }
-            Some(_) if self.first => {}
-            _ => return Err(p.unexpected("',' or '}' after object member")),
+            self.first = false;
+            let at = p.i;
+            if p.peek() != Some(b'"') {
+                return Err(p.unexpected("'\"' to start an object member name"));
+            }
+            let s = p.string()?;
+            if !p.check_name(&s, at)? {
+                // `DuplicateKeys::First`: the repeat and its value are skipped.
+                if !p.eat(b':') {
+                    return Err(p.unexpected("':' after object member name"));
+                }
+                de::Deserializer::deserialize_ignored_any(&mut *self.de, de::IgnoredAny)?;
+                continue;
+            }
+            let key = seed.deserialize(MemberName { p: &*p, s });
+            let key = key.map_err(|e| self.de.p.locate(at, e))?;
+            if !self.de.p.eat(b':') {
+                return Err(self.de.p.unexpected("':' after object member name"));
+            }
+            return Ok(Some(key));
         }
-        self.first = false;
-        let at = p.i;
-        if p.peek() != Some(b'"') {
-            return Err(p.unexpected("'\"' to start an object member name"));
-        }
-        let s = p.string()?;
-        p.check_name(&s, at)?;
-        let key = seed.deserialize(MemberName { p: &*p, s });
-        let key = key.map_err(|e| self.de.p.locate(at, e))?;
-        if !self.de.p.eat(b':') {
-            return Err(self.de.p.unexpected("':' after object member name"));
-        }
-        Ok(Some(key))
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {

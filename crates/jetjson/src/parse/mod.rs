@@ -12,8 +12,8 @@ mod parser;
 mod scan;
 mod visitor;
 
-pub use number::{is_json_number, NumberValue};
 pub use de::Deserializer;
+pub use number::{is_json_number, NumberValue};
 pub use options::{DuplicateKeys, ReadOptions};
 pub use parser::parse;
 pub use visitor::{NumberToken, Visitor};

@@ -40,7 +40,9 @@ pub(crate) struct Parser<'a> {
     /// Decoded text of the last string that had escapes.
     pub(crate) scratch: String,
     max_depth: usize,
-    pub(crate) check_duplicates: bool,
+    /// Whether member names are tracked, and what a repeated one means.
+    pub(crate) duplicates: DuplicateKeys,
+    pub(crate) track_names: bool,
     /// Names of the open objects (when duplicates are errors).
     pub(crate) dups: DuplicateNames,
 }
@@ -57,7 +59,9 @@ impl<'a> Parser<'a> {
             i: 0,
             scratch: String::new(),
             max_depth: options.max_depth,
-            check_duplicates: options.duplicate_keys == DuplicateKeys::Error,
+            duplicates: options.duplicate_keys,
+            // Builders over the push driver apply `First`/`Last` themselves.
+            track_names: options.duplicate_keys == DuplicateKeys::Error,
             dups: DuplicateNames::default(),
         };
         if input.starts_with(BOM) {
@@ -285,30 +289,35 @@ impl<'a> Parser<'a> {
 
     #[inline]
     pub(crate) fn open_object_names(&mut self) {
-        if self.check_duplicates {
+        if self.track_names {
             self.dups.open();
         }
     }
 
     #[inline]
     pub(crate) fn close_object_names(&mut self) {
-        if self.check_duplicates {
+        if self.track_names {
             self.dups.close();
         }
     }
 
-    /// Records a member name (in `text`, which may be `scratch`); an error
-    /// if the open object already has it.
+    /// Records a member name (in `s`, which may be in `scratch`). Returns
+    /// whether it is new in the open object; a repeat is an error under
+    /// `DuplicateKeys::Error`.
     #[inline]
-    pub(crate) fn check_name(&mut self, s: &Str<'a>, at: usize) -> Result<()> {
-        if self.check_duplicates {
-            let name = s.borrowed.unwrap_or(&self.scratch);
-            if !self.dups.insert(name) {
-                let key = name.to_owned();
-                return Err(Error::new(ErrorKind::DuplicateKey { key }).at(Position::locate(self.b, at)));
-            }
+    pub(crate) fn check_name(&mut self, s: &Str<'a>, at: usize) -> Result<bool> {
+        if !self.track_names {
+            return Ok(true);
         }
-        Ok(())
+        let name = s.borrowed.unwrap_or(&self.scratch);
+        if self.dups.insert(name) {
+            return Ok(true);
+        }
+        if self.duplicates == DuplicateKeys::Error {
+            let key = name.to_owned();
+            return Err(Error::new(ErrorKind::DuplicateKey { key }).at(Position::locate(self.b, at)));
+        }
+        Ok(false)
     }
 
     // ---- the push driver -----------------------------------------------

@@ -61,9 +61,11 @@ impl<'de> Visitor<'de> for ValueVisitor {
         Ok(Value::Array(items))
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        // A repeated name (reachable with `DuplicateKeys::Last`) keeps its
+        // first position and takes the later value, as the direct builder does.
         let mut members = Map::new();
         while let Some((k, v)) = map.next_entry::<String, Value>()? {
-            members.push(k, v);
+            members.insert(k, v);
         }
         Ok(Value::Object(members))
     }
