@@ -35,6 +35,7 @@ test-rust:
 
 lint:
 	$(CARGO) fmt --all --check
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
 
 # Benchmarks against serde_json and sonic-rs: the escaper (criterion), the
 # serializer (criterion, then its table), and the interleaved ratio table

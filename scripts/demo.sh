@@ -10,7 +10,7 @@ sample='{"mediaType":"application/vnd.oci.image.manifest.v1+json","annotations":
 echo "== one document, three profiles =="
 echo "input:   $sample"
 for p in compact go jcs; do
-  printf '%-8s ' "$p:"; printf '%s' "$sample" | $JJ "$p"; echo
+  printf '%-8s ' "$p:"; printf "%s" "$sample" | $JJ canon --profile "$p"; echo
 done
 
 echo
@@ -18,8 +18,8 @@ echo "== OCI manifests: digest of the stored bytes vs. canonical forms =="
 for f in "$SHARED"/oci/containers-image/v2s2.manifest.json "$SHARED"/oci/image-spec/*.json; do
   [ -f "$f" ] || continue
   printf '%s\n' "$(basename "$f")"
-  printf '  stored bytes  sha256:%s\n' "$(sha256sum < "$f" | cut -d' ' -f1)"
+  printf '  stored bytes  %s\n' "$($JJ digest --raw < "$f")"
   for p in go jcs; do
-    printf '  %-12s  sha256:%s\n' "$p" "$($JJ "$p" < "$f" | sha256sum | cut -d' ' -f1)"
+    printf '  %-12s  sha256:%s\n' "$p" "$($JJ digest --profile "$p" < "$f" | cut -d: -f2)"
   done
 done | head -40

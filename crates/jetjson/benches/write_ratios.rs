@@ -25,7 +25,7 @@ fn corpus(rel: &str) -> Vec<u8> {
 }
 
 /// Medians of interleaved rounds, in job order.
-fn measure(jobs: &[Job<'_>], rounds: usize) -> Vec<Duration> {
+fn measure(jobs: &[&Job<'_>], rounds: usize) -> Vec<Duration> {
     let mut times = vec![Vec::with_capacity(rounds); jobs.len()];
     for _ in 0..rounds.div_ceil(10).max(1) {
         for (_, f) in jobs {
@@ -57,9 +57,8 @@ fn row(doc: &str, kind: &str, size: usize, jobs: &[Job<'_>], rounds: usize, filt
     if jobs.is_empty() {
         return;
     }
-    let owned: Vec<Job<'_>> = jobs.iter().map(|(n, f)| (*n, Box::new(|| f()) as Box<dyn Fn() -> usize>)).collect();
-    let med = measure(&owned, rounds);
-    let at = |name: &str| owned.iter().position(|(n, _)| *n == name).map(|i| med[i].as_secs_f64());
+    let med = measure(&jobs, rounds);
+    let at = |name: &str| jobs.iter().position(|(n, _)| *n == name).map(|i| med[i].as_secs_f64());
     let cell = |name: &str| at(name).map_or("-".into(), |t| format!("{:.1} µs ({:.0} MB/s)", t * 1e6, size as f64 / t / 1e6));
     let ratio = |a: Option<f64>, b: Option<f64>| match (a, b) {
         (Some(a), Some(b)) => format!("{:.2}x", a / b),

@@ -458,7 +458,7 @@ fn duplicate_names_in_nested_objects() {
         deep.extend_from_slice(br#"{"a":"#);
     }
     deep.push(b'0');
-    deep.extend(std::iter::repeat(b'}').take(99));
+    deep.extend(std::iter::repeat_n(b'}', 99));
     let at = deep.len() + 1;
     deep.extend_from_slice(br#","a":1}"#);
     assert_duplicate_everywhere(&deep, "a", at);
@@ -589,8 +589,14 @@ fn duplicate_names_through_serde() {
     assert_duplicate("from_slice::<HashMap>", jetjson::from_slice::<HashMap<String, i32>>(input).map(drop), "a", 13);
     assert_duplicate("from_str::<HashMap>", jetjson::from_str::<HashMap<String, i32>>(r#"{"a":1,"b":2,"a":3}"#).map(drop), "a", 13);
     assert_duplicate("from_reader::<HashMap>", jetjson::from_reader::<_, HashMap<String, i32>>(&input[..]).map(drop), "a", 13);
-    // The parser's check comes before serde's own "duplicate field".
-    assert_duplicate("from_slice::<struct>", jetjson::from_slice::<Ab>(input).map(drop), "a", 13);
+    // Structs check their own fields: serde derive's "duplicate field",
+    // placed at the repeated name.
+    let e = jetjson::from_slice::<Ab>(input).unwrap_err();
+    assert_eq!(e.kind(), &ErrorKind::Custom("duplicate field `a`".into()), "{e}");
+    assert_eq!(offset(&e), 13, "{e}");
+    // A missing field is placed at its object.
+    let e = jetjson::from_slice::<Ab>(br#"  {"b":1}"#).unwrap_err();
+    assert_eq!(offset(&e), 2, "{e}");
     // Nested, and in a map of maps.
     assert_duplicate(
         "from_slice::<HashMap<HashMap>>",

@@ -19,6 +19,10 @@ const SERDE_DEPTH_CEILING: usize = 10_000;
 pub struct Deserializer<'de> {
     p: Parser<'de>,
     depth: usize,
+    /// Where the member name most recently handed out started (`None`
+    /// once an object ran out of members): errors a struct raises right
+    /// after a name ("duplicate field") belong there.
+    name_at: Option<usize>,
 }
 
 impl<'de> Deserializer<'de> {
@@ -29,7 +33,7 @@ impl<'de> Deserializer<'de> {
         // serde types see every member, so `First` is applied here by
         // skipping repeats; `Last` is what maps do when keys repeat.
         p.track_names = options.duplicate_keys != DuplicateKeys::Last;
-        Ok(Deserializer { p, depth: 0 })
+        Ok(Deserializer { p, depth: 0, name_at: None })
     }
 
     /// After the value: only whitespace may follow.
@@ -100,7 +104,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
             Some(b'{') => {
                 self.open()?;
                 self.p.open_object_names();
-                let value = visitor.visit_map(Members { de: self, first: true });
+                let value = visitor.visit_map(Members { de: self, first: true, track: true });
                 self.p.close_object_names();
                 match value {
                     Ok(value) => self.close(b'}', "',' or '}' after object member").map(|_| value),
@@ -168,6 +172,25 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         }
     }
 
+    /// Structs check their own fields: serde's derive refuses a repeated
+    /// field ("duplicate field"), and unknown members are skipped whether or
+    /// not they repeat. So the parser does not track this object's names
+    /// (objects nested in it are tracked as usual).
+    fn deserialize_struct<V: Visitor<'de>>(self, _name: &'static str, _fields: &'static [&'static str], visitor: V) -> Result<V::Value> {
+        self.p.skip_ws();
+        if self.p.peek() != Some(b'{') {
+            return self.deserialize_any(visitor);
+        }
+        let at = self.p.i;
+        self.open()?;
+        match visitor.visit_map(Members { de: self, first: true, track: false }) {
+            Ok(value) => self.close(b'}', "',' or '}' after object member").map(|_| value).map_err(|e| self.p.locate(at, e)),
+            // After a name: that member; after the last one ("missing
+            // field"): the object.
+            Err(e) => Err(self.p.locate(self.name_at.unwrap_or(at), e)),
+        }
+    }
+
     fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         self.deserialize_any(de::IgnoredAny)?;
         visitor.visit_unit()
@@ -175,7 +198,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
 
     serde::forward_to_deserialize_any! {
         bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
-        bytes byte_buf unit unit_struct seq tuple tuple_struct map struct identifier
+        bytes byte_buf unit unit_struct seq tuple tuple_struct map identifier
     }
 }
 
@@ -213,6 +236,8 @@ impl<'de> de::SeqAccess<'de> for Elements<'_, 'de> {
 struct Members<'a, 'de> {
     de: &'a mut Deserializer<'de>,
     first: bool,
+    /// Whether this object's names go through the duplicate check.
+    track: bool,
 }
 
 impl<'de> de::MapAccess<'de> for Members<'_, 'de> {
@@ -223,7 +248,10 @@ impl<'de> de::MapAccess<'de> for Members<'_, 'de> {
             let p = &mut self.de.p;
             p.skip_ws();
             match p.peek() {
-                Some(b'}') => return Ok(None),
+                Some(b'}') => {
+                    self.de.name_at = None;
+                    return Ok(None);
+                }
                 Some(b',') if !self.first => {
                     p.i += 1;
                     p.skip_ws();
@@ -237,7 +265,7 @@ impl<'de> de::MapAccess<'de> for Members<'_, 'de> {
                 return Err(p.unexpected("'\"' to start an object member name"));
             }
             let s = p.string()?;
-            if !p.check_name(&s, at)? {
+            if self.track && !p.check_name(&s, at)? {
                 // `DuplicateKeys::First`: the repeat and its value are skipped.
                 if !p.eat(b':') {
                     return Err(p.unexpected("':' after object member name"));
@@ -250,6 +278,7 @@ impl<'de> de::MapAccess<'de> for Members<'_, 'de> {
             if !self.de.p.eat(b':') {
                 return Err(self.de.p.unexpected("':' after object member name"));
             }
+            self.de.name_at = Some(at);
             return Ok(Some(key));
         }
     }

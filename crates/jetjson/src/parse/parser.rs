@@ -174,7 +174,10 @@ impl<'a> Parser<'a> {
     #[inline]
     pub(crate) fn string(&mut self) -> Result<Str<'a>> {
         let start = self.i + 1;
-        let stop = string_stop(self.b, start);
+        let stop = match short_string_stop(self.b, start) {
+            Some(stop) => stop,
+            None => string_stop(self.b, start),
+        };
         if self.b.get(stop.at) == Some(&b'"') {
             let body = self.body(start, stop.at, stop.non_ascii)?;
             self.i = stop.at + 1;
@@ -429,6 +432,40 @@ impl<'a> Parser<'a> {
     }
 }
 
+/// Most strings (keys, ids, short values) end within 16 bytes: one SSE2
+/// register, checked inline (SSE2 is baseline on x86_64), answers them
+/// without the call into the dispatched scanner.
+#[inline(always)]
+fn short_string_stop(b: &[u8], start: usize) -> Option<super::scan::Stop> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use crate::escape::vector::{MoveMask, Vector};
+        use core::arch::x86_64::__m128i;
+        if start + 16 > b.len() {
+            return None;
+        }
+        // SAFETY: 16 bytes from `start` are in bounds (checked above), and
+        // SSE2 is part of the x86_64 baseline.
+        unsafe {
+            let v = __m128i::load_unaligned(b.as_ptr().add(start));
+            let special = v.cmpeq(__m128i::splat(b'"')).or(v.cmpeq(__m128i::splat(b'\\'))).or(v.lt(0x20)).movemask();
+            if !special.has_any() {
+                return None;
+            }
+            let k = special.first_offset();
+            let high = v.high_bit().movemask();
+            // Non-ASCII lanes below the stop.
+            let non_ascii = high.has_any() && (high.0 & ((1u64 << k) - 1)) != 0;
+            Some(super::scan::Stop { at: start + k, non_ascii })
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (b, start);
+        None
+    }
+}
+
 /// Names of the members seen so far in each open object.
 ///
 /// One stack shared by all open objects: each name's bytes go to an arena
@@ -515,7 +552,7 @@ impl DuplicateNames {
         let count = count + 1;
         let (first, index) = self.frames.last_mut().expect("checked above");
         let first = *first;
-        if count > SCAN_LIMIT && index.as_ref().map_or(true, |t| count * 2 > t.len()) {
+        if count > SCAN_LIMIT && index.as_ref().is_none_or(|t| count * 2 > t.len()) {
             // (Re)build at twice the size: a load factor of at most 1/2.
             let size = (count * 4).next_power_of_two();
             let mut table = vec![EMPTY; size];
