@@ -1,10 +1,12 @@
 //! JSON numbers (RFC 8259 §6): syntax, and values computed during the scan.
 //!
 //! Integers up to 19 digits are accumulated exactly while scanning. Floats
-//! whose digits fit 2^53 and whose decimal exponent is within ±22 are exact
-//! after one IEEE multiplication or division (Clinger's fast path), so they
-//! are correctly rounded; every other float goes to the standard library's
-//! correctly rounded parser.
+//! take the first of three correctly rounded routes that applies:
+//! 1. digits below 2^53 and a decimal exponent within ±22: one IEEE
+//!    multiplication or division of exact operands (Clinger's fast path);
+//! 2. up to 19 digits and an exponent in -21..=19: exact 128-bit integer
+//!    arithmetic, rounded once by the integer-to-float conversion (below);
+//! 3. anything else: the standard library's correctly rounded parser.
 
 /// What a number literal stands for.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -125,12 +127,58 @@ fn float_value(negative: bool, mantissa: u64, digits: usize, exp10: i64, text: &
         let v = if exp10 >= 0 { m * POW10[exp10 as usize] } else { m / POW10[(-exp10) as usize] };
         return NumberValue::F64(if negative { -v } else { v });
     }
+    if digits <= 19 {
+        if let Some(v) = wide_value(mantissa, exp10) {
+            return NumberValue::F64(if negative { -v } else { v });
+        }
+    }
     // SAFETY: the grammar admits only ASCII digits, signs, '.', 'e', 'E'.
     let text = unsafe { std::str::from_utf8_unchecked(text) };
     match text.parse::<f64>() {
         Ok(v) if v.is_finite() => NumberValue::F64(v),
         _ => NumberValue::Big,
     }
+}
+
+/// `mantissa × 10^exp10`, correctly rounded, for a mantissa of at most 19
+/// digits, using exact 128-bit integer arithmetic; `None` outside the range
+/// where that is possible.
+///
+/// * `exp10 >= 0`: `mantissa × 10^exp10` is an exact integer below 2^128
+///   (19 + 19 digits), and `u128 as f64` rounds to nearest, ties to even.
+/// * `exp10 < 0`: with `M = mantissa << s` filling 127 bits, the quotient
+///   `q = M / 10^-exp10` keeps at least 56 significant bits (10^21 < 2^70).
+///   The true value is `(q + r / 10^-exp10) × 2^-s`; folding "r != 0" into
+///   the lowest bit of `q` (a sticky bit two or more places below the
+///   rounding position) makes the one rounding of `q as f64` the correct
+///   rounding of the true value. Scaling by `2^-s` is then exact, since the
+///   result (at least 10^-21) is a normal double.
+#[inline]
+fn wide_value(mantissa: u64, exp10: i64) -> Option<f64> {
+    const POW10_U128: [u128; 22] = {
+        let mut t = [1u128; 22];
+        let mut i = 1;
+        while i < 22 {
+            t[i] = t[i - 1] * 10;
+            i += 1;
+        }
+        t
+    };
+    if mantissa == 0 {
+        return Some(0.0);
+    }
+    if (0..=19).contains(&exp10) {
+        return Some((u128::from(mantissa) * POW10_U128[exp10 as usize]) as f64);
+    }
+    if !(-21..0).contains(&exp10) {
+        return None;
+    }
+    let shift = 127 - (64 - mantissa.leading_zeros());
+    let wide = u128::from(mantissa) << shift;
+    let divisor = POW10_U128[(-exp10) as usize];
+    let (q, r) = (wide / divisor, wide % divisor);
+    let q = q | u128::from(r != 0);
+    Some((q as f64) * f64::from_bits(((1023 - shift as i64) as u64) << 52))
 }
 
 /// True when `b` is exactly one JSON number literal.
@@ -169,6 +217,28 @@ mod tests {
     }
 
     #[test]
+    fn near_halfway_points_round_like_std() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut checked = 0;
+        for _ in 0..200_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            // Doubles between 1e-21 and 1e19, the 128-bit route's range.
+            let a = f64::from_bits((x & 0x000F_FFFF_FFFF_FFFF) | ((950 + (x >> 52) % 110) << 52));
+            let b = f64::from_bits(a.to_bits() + 1);
+            let mid = a / 2.0 + b / 2.0;
+            for t in [format!("{mid:.18e}"), format!("{a:.18e}"), format!("{b:.17e}")] {
+                let (_, value, _) = scan_number(t.as_bytes()).unwrap();
+                let want: f64 = t.parse().unwrap();
+                assert_eq!(value, NumberValue::F64(want), "{t}");
+                checked += 1;
+            }
+        }
+        assert_eq!(checked, 600_000);
+    }
+
+    #[test]
     fn floats_are_correctly_rounded() {
         let mut x = 0x2545_F491_4F6C_DD1Du64;
         let mut texts: Vec<String> = [
@@ -187,6 +257,16 @@ mod tests {
         .iter()
         .map(|s| s.to_string())
         .collect();
+        // Long mantissas in the 128-bit route's range, near halfway points.
+        for _ in 0..50_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let digits = x % 10_000_000_000_000_000_000;
+            let exp = (x >> 60) as i64 % 22 - 21 + (x >> 58 & 1) as i64 * 20;
+            texts.push(format!("{digits}e{exp}"));
+            texts.push(format!("{}.{:017}", x % 1000, (x >> 7) % 100_000_000_000_000_000));
+        }
         for _ in 0..50_000 {
             x ^= x << 13;
             x ^= x >> 7;
