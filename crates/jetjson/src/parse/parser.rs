@@ -116,13 +116,37 @@ impl<'a> Parser<'a> {
 
     #[inline(always)]
     pub(crate) fn skip_ws(&mut self) {
-        // Most tokens are followed by no whitespace or by a newline and
-        // indentation; everything above ' ' is not whitespace.
-        while let Some(&c) = self.b.get(self.i) {
-            if c > b' ' || !matches!(c, b' ' | b'\n' | b'\r' | b'\t') {
-                return;
+        // Most tokens are followed by no whitespace (compact input): one
+        // comparison, since every whitespace byte is <= ' '.
+        match self.b.get(self.i) {
+            Some(&c) if c > b' ' => {}
+            Some(_) => self.skip_ws_run(),
+            None => {}
+        }
+    }
+
+    /// Whitespace runs of pretty-printed input: a newline and indentation.
+    /// Spaces are skipped eight at a time (SWAR), other whitespace bytewise.
+    #[inline(never)]
+    fn skip_ws_run(&mut self) {
+        const SPACES: u64 = u64::from_ne_bytes([b' '; 8]);
+        loop {
+            match self.b.get(self.i) {
+                Some(b' ' | b'\n' | b'\r' | b'\t') => self.i += 1,
+                _ => return,
             }
-            self.i += 1;
+            while let Some(chunk) = self.b.get(self.i..self.i + 8) {
+                let word = u64::from_ne_bytes(chunk.try_into().expect("8 bytes"));
+                let diff = word ^ SPACES;
+                if diff == 0 {
+                    self.i += 8;
+                    continue;
+                }
+                // Bytes equal to ' ' are zero in `diff`: skip the leading ones.
+                let same = if cfg!(target_endian = "little") { diff.trailing_zeros() } else { diff.leading_zeros() };
+                self.i += (same / 8) as usize;
+                break;
+            }
         }
     }
 
