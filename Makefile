@@ -37,15 +37,18 @@ lint:
 	$(CARGO) fmt --all --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 
-# Benchmarks against serde_json and sonic-rs: the escaper (criterion), the
-# serializer (criterion, then its table), and the interleaved ratio table
-# written to bench/results/write-ratios.md.
+# Benchmarks against serde_json, sonic-rs (and simd-json for parsing): the
+# escaper, the serializer and the parser with criterion, plus interleaved
+# ratio tables written to bench/results/{write,read}-ratios.md.
 bench:
 	$(CARGO) bench -p jetjson --bench escape
 	$(CARGO) bench -p jetjson --bench write
 	python3 bench/write_report.py
 	$(CARGO) bench -p jetjson --bench write_ratios -- 150 > bench/results/write-ratios.md
 	cat bench/results/write-ratios.md
+	$(CARGO) bench -p jetjson --bench read
+	$(CARGO) bench -p jetjson --bench read_ratios -- 60 > bench/results/read-ratios.md
+	cat bench/results/read-ratios.md
 
 clean:
 	$(CARGO) clean
