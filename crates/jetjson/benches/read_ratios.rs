@@ -4,48 +4,18 @@
 //!
 //! `cargo bench -p jetjson --bench read_ratios [-- ROUNDS [FILTER]]`
 
+mod ratio;
 #[allow(dead_code)]
 #[path = "schema/mod.rs"]
 mod schema;
 
-use std::time::{Duration, Instant};
+use ratio::{corpus, measure, Job};
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-type Job<'a> = (&'static str, Box<dyn Fn() -> usize + 'a>);
-
-fn corpus(rel: &str) -> Vec<u8> {
-    let path = format!("{}/../../../shared/corpus/bench/{rel}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
-}
-
-fn measure(jobs: &[Job<'_>], rounds: usize) -> Vec<Duration> {
-    let mut times = vec![Vec::with_capacity(rounds); jobs.len()];
-    for _ in 0..rounds.div_ceil(10).max(1) {
-        for (_, f) in jobs {
-            std::hint::black_box(f());
-        }
-    }
-    for r in 0..rounds {
-        for k in 0..jobs.len() {
-            let i = (r + k) % jobs.len();
-            let t = Instant::now();
-            std::hint::black_box((jobs[i].1)());
-            times[i].push(t.elapsed());
-        }
-    }
-    times
-        .into_iter()
-        .map(|mut t| {
-            t.sort();
-            t[t.len() / 2]
-        })
-        .collect()
-}
-
 fn row(doc: &str, kind: &str, size: usize, jobs: Vec<Job<'_>>, rounds: usize, filter: &str) {
-    let jobs: Vec<Job<'_>> = jobs.into_iter().filter(|(name, _)| format!("{doc}/{kind}/{name}").contains(filter)).collect();
+    let jobs: Vec<&Job<'_>> = jobs.iter().filter(|(name, _)| format!("{doc}/{kind}/{name}").contains(filter)).collect();
     if jobs.is_empty() {
         return;
     }
@@ -118,9 +88,7 @@ fn document<T: Serialize + DeserializeOwned>(name: &str, rel: &str, rounds: usiz
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
-    let rounds: usize = args.first().and_then(|s| s.parse().ok()).unwrap_or(60);
-    let filter = args.get(1).cloned().unwrap_or_default();
+    let (rounds, filter) = ratio::args(60);
     println!("Parsing, median of {rounds} interleaved rounds per contender (MB/s = input bytes / time; simd-json includes copying its mutable input).");
     println!("'vs X' = X time / jetjson time (>1: jetjson faster).\n");
     println!("| document | kind | input | jetjson | serde_json | sonic-rs | simd-json | vs serde_json | vs sonic-rs | vs simd-json |");

@@ -8,49 +8,15 @@
 //! `cargo bench -p jetjson --bench write_ratios [-- ROUNDS [FILTER]]`
 //! Under a profiler: `... -- 2000 twitter/value/jetjson-jcs`.
 
+mod ratio;
 #[allow(dead_code)]
 #[path = "schema/mod.rs"]
 mod schema;
 
-use std::time::{Duration, Instant};
+use ratio::{corpus, measure, Job};
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;
-
-type Job<'a> = (&'static str, Box<dyn Fn() -> usize + 'a>);
-
-fn corpus(rel: &str) -> Vec<u8> {
-    let path = format!("{}/../../../shared/corpus/bench/{rel}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
-}
-
-/// Medians of interleaved rounds, in job order.
-fn measure(jobs: &[&Job<'_>], rounds: usize) -> Vec<Duration> {
-    let mut times = vec![Vec::with_capacity(rounds); jobs.len()];
-    for _ in 0..rounds.div_ceil(10).max(1) {
-        for (_, f) in jobs {
-            std::hint::black_box(f());
-        }
-    }
-    // Each round starts with a different contender: what one leaves behind
-    // (freed buffers, allocator state, cache contents) changes the next
-    // one's time, so every contender takes every position equally often.
-    for r in 0..rounds {
-        for k in 0..jobs.len() {
-            let i = (r + k) % jobs.len();
-            let t = Instant::now();
-            std::hint::black_box((jobs[i].1)());
-            times[i].push(t.elapsed());
-        }
-    }
-    times
-        .into_iter()
-        .map(|mut t| {
-            t.sort();
-            t[t.len() / 2]
-        })
-        .collect()
-}
 
 fn row(doc: &str, kind: &str, size: usize, jobs: &[Job<'_>], rounds: usize, filter: &str) {
     let jobs: Vec<&Job<'_>> = jobs.iter().filter(|(name, _)| format!("{doc}/{kind}/{name}").contains(filter)).collect();
@@ -112,9 +78,7 @@ fn document<T: Serialize + DeserializeOwned>(name: &str, rel: &str, rounds: usiz
 
 fn main() {
     // cargo bench passes `--bench`; take the first two other arguments.
-    let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
-    let rounds: usize = args.first().and_then(|s| s.parse().ok()).unwrap_or(100);
-    let filter = args.get(1).cloned().unwrap_or_default();
+    let (rounds, filter) = ratio::args(100);
     println!("Serialization, median of {rounds} interleaved rounds per contender (MB/s = input bytes / time).");
     println!("'vs X' = X time / jetjson compact time (>1: jetjson faster); 'go/compact', 'jcs/compact' = relative cost of the profile.\n");
     println!("| document | kind | input | jetjson compact | jetjson go | jetjson jcs | serde_json | sonic-rs | vs serde_json | vs sonic-rs | go/compact | jcs/compact |");
