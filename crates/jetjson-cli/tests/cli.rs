@@ -2,14 +2,18 @@
 //! profile bytes, NDJSON order on the parallel path, and the live oracles
 //! (Go's encoding/json, Node's RFC 8785 canonicalization) run through the CLI.
 //!
-//! Std only: a small xorshift PRNG makes the documents, a small base64
-//! decoder reads the oracles' answers.
+//! Documents, the PRNG and the oracle plumbing come from the core crate's
+//! `tests/common`, so both crates test against the same generators.
+
+#[path = "../../jetjson/tests/common/mod.rs"]
+mod common;
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
 
+use common::{corpus, document, show, Rng};
 use jetjson::{Map, Number, Profile, Value, WriteOptions};
 
 // ---------------------------------------------------------------- helpers
@@ -45,10 +49,6 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
-fn show(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
 /// A fresh directory per test under Cargo's scratch space for tests.
 fn temp_dir(name: &str) -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli").join(name);
@@ -67,133 +67,7 @@ fn s(p: &Path) -> &str {
     p.to_str().expect("utf-8 path")
 }
 
-fn repo_root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn corpus(path: &str) -> PathBuf {
-    repo_root().join("../shared/corpus").join(path)
-}
-
 /// xorshift64*: deterministic, no dependency.
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn chance(&mut self, percent: u64) -> bool {
-        self.next() % 100 < percent
-    }
-}
-
-/// Characters that hit the escaping and ordering rules of every profile.
-const HOSTILE: &[&str] = &[
-    "\"",
-    "\\",
-    "/",
-    "<",
-    ">",
-    "&",
-    "'",
-    "\u{0}",
-    "\u{1}",
-    "\u{8}",
-    "\t",
-    "\n",
-    "\u{c}",
-    "\r",
-    "\u{1f}",
-    "\u{7f}",
-    "\u{80}",
-    "é",
-    "\u{7ff}",
-    "\u{800}",
-    "\u{2028}",
-    "\u{2029}",
-    "\u{e000}",
-    "\u{fb33}",
-    "\u{feff}",
-    "\u{fffd}",
-    "\u{ffff}",
-    "\u{10000}",
-    "😂",
-    "\u{10ffff}",
-    " ",
-    "+",
-];
-
-fn hostile_string(rng: &mut Rng, max_len: usize) -> String {
-    let n = rng.below(max_len + 1);
-    let mut out = String::new();
-    for _ in 0..n {
-        if rng.chance(40) {
-            out.push(char::from(b'a' + rng.below(26) as u8));
-        } else {
-            out.push_str(HOSTILE[rng.below(HOSTILE.len())]);
-        }
-    }
-    out
-}
-
-fn float(rng: &mut Rng) -> f64 {
-    const FIXED: &[f64] =
-        &[0.0, -0.0, 1.0, -1.0, 100.0, 0.1, 1e-6, 1e-7, 1e20, 1e21, 1e-5, 5e-324, f64::MAX, f64::MIN_POSITIVE, 1.5e300, 123456789.125];
-    match rng.below(3) {
-        0 => FIXED[rng.below(FIXED.len())],
-        1 => (rng.next() as i64 % 1_000_000) as f64 / 10f64.powi(rng.below(12) as i32),
-        _ => loop {
-            let f = f64::from_bits(rng.next());
-            if f.is_finite() {
-                break f;
-            }
-        },
-    }
-}
-
-/// Integers within i64/u64 (the Go oracle reads nothing wider).
-fn integer(rng: &mut Rng) -> Number {
-    match rng.below(5) {
-        0 => Number::Int(i64::MAX - rng.below(3) as i64),
-        1 => Number::Int(i64::MIN + rng.below(3) as i64),
-        2 => Number::from_u64(u64::MAX - rng.below(3) as u64),
-        3 => Number::Int(rng.next() as i64 >> rng.below(64)),
-        _ => Number::from_u64(rng.next() >> rng.below(64)),
-    }
-}
-
-/// A random document with unique keys (the oracles keep the last duplicate,
-/// jetjson refuses duplicates by default).
-fn document(rng: &mut Rng, depth: usize) -> Value {
-    match if depth == 0 { rng.below(5) } else { rng.below(7) } {
-        0 => Value::Null,
-        1 => Value::Bool(rng.chance(50)),
-        2 => Value::Number(integer(rng)),
-        3 => Value::Number(Number::Float(float(rng))),
-        4 => Value::String(hostile_string(rng, 12)),
-        5 => Value::Array((0..rng.below(6)).map(|_| document(rng, depth - 1)).collect()),
-        _ => {
-            let mut m = Map::new();
-            for _ in 0..rng.below(7) {
-                let k = hostile_string(rng, 5);
-                if !m.contains_key(&k) {
-                    m.push(k, document(rng, depth - 1));
-                }
-            }
-            Value::Object(m)
-        }
-    }
-}
-
 /// NDJSON of `n` random documents written by jetjson's compact profile
 /// (floats look like `1.5e+300`, `-0.0`; integers never print as `-0`).
 fn ndjson(seed: u64, n: usize) -> Vec<u8> {
@@ -233,69 +107,15 @@ fn lib_error(input: &[u8]) -> String {
     format!("{}:{}: {}", p.line, p.column, e.message())
 }
 
-fn base64_decode(text: &str) -> Vec<u8> {
-    let mut out = Vec::with_capacity(text.len() / 4 * 3);
-    let (mut acc, mut bits) = (0u32, 0);
-    for c in text.bytes() {
-        let v = match c {
-            b'A'..=b'Z' => c - b'A',
-            b'a'..=b'z' => c - b'a' + 26,
-            b'0'..=b'9' => c - b'0' + 52,
-            b'+' => 62,
-            b'/' => 63,
-            b'=' => break,
-            _ => panic!("not base64: {text:?}"),
-        };
-        acc = acc << 6 | u32::from(v);
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            out.push((acc >> bits) as u8);
-        }
-    }
-    out
-}
-
-/// The Go oracle: `$JETJSON_ORACLE_GO` (built by `make test`), else built
-/// here once.
-fn go_oracle() -> PathBuf {
-    if let Some(p) = std::env::var_os("JETJSON_ORACLE_GO").map(PathBuf::from).filter(|p| p.exists()) {
-        return p;
-    }
-    static BUILT: OnceLock<PathBuf> = OnceLock::new();
-    BUILT
-        .get_or_init(|| {
-            let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("oracle-go-cli");
-            let status = Command::new("go")
-                .args(["-C", "tools/oracle-go", "build", "-o"])
-                .arg(&out)
-                .arg(".")
-                .current_dir(repo_root())
-                .env("GOTOOLCHAIN", "local")
-                .env("GOPROXY", "off")
-                .status()
-                .expect("Go is needed for the oracle tests");
-            assert!(status.success(), "building the Go oracle failed");
-            out
-        })
-        .clone()
-}
-
-/// Runs an oracle over NDJSON; one decoded answer per line, and the
-/// answers as `canon --lines` would print them (each plus `\n`).
-fn run_oracle(cmd: &mut Command, input: &[u8]) -> Vec<u8> {
-    let out = run_cmd(cmd, input);
-    assert!(out.status.success(), "oracle failed: {}", stderr(&out));
-    let text = String::from_utf8(out.stdout).expect("oracle output is ASCII");
+/// Runs an oracle over NDJSON: the answers as `canon --lines` would print
+/// them (each plus `\n`).
+fn run_oracle(cmd: Command, input: &[u8]) -> Vec<u8> {
+    let lines: Vec<Vec<u8>> = split_lines(input).into_iter().map(<[u8]>::to_vec).collect();
     let mut bytes = Vec::new();
-    let mut count = 0;
-    for (i, line) in text.lines().enumerate() {
-        assert!(!line.starts_with("ERROR: "), "oracle refused line {}: {line}", i + 1);
-        bytes.extend(base64_decode(line.trim_end()));
+    for (i, answer) in common::run_oracle(cmd, &lines).into_iter().enumerate() {
+        bytes.extend(answer.unwrap_or_else(|e| panic!("oracle refused line {}: {e}", i + 1)));
         bytes.push(b'\n');
-        count += 1;
     }
-    assert_eq!(count, split_lines(input).len(), "one oracle answer per line");
     bytes
 }
 
@@ -714,12 +534,12 @@ fn canon_go_lines_equals_go_encoding_json() {
     let input = ndjson(2024, ORACLE_DOCS);
     let dir = temp_dir("oracle_go");
     let f = write_file(&dir, "docs.ndjson", &input);
-    let expected = run_oracle(&mut Command::new(go_oracle()), &input);
+    let expected = run_oracle(common::go_command(&[]), &input);
     let out = run(&["canon", "--profile", "go", "--lines", s(&f)], b"");
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert_same_lines("go", &input, &out.stdout, &expected);
 
-    let expected = run_oracle(Command::new(go_oracle()).arg("-escape-html=false"), &input);
+    let expected = run_oracle(common::go_command(&["-escape-html=false"]), &input);
     let out = run(&["canon", "--profile", "go", "--no-escape-html", "--lines", s(&f)], b"");
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert_same_lines("go -escape-html=false", &input, &out.stdout, &expected);
@@ -730,7 +550,7 @@ fn canon_jcs_lines_equals_node_rfc8785() {
     let input = ndjson(8785, ORACLE_DOCS);
     let dir = temp_dir("oracle_node");
     let f = write_file(&dir, "docs.ndjson", &input);
-    let expected = run_oracle(Command::new("node").arg(repo_root().join("tools/oracle-node/jcs.js")), &input);
+    let expected = run_oracle(common::node_command(&[]), &input);
     let out = run(&["canon", "--profile", "jcs", "--lines", s(&f)], b"");
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert_same_lines("jcs", &input, &out.stdout, &expected);
