@@ -1,7 +1,7 @@
 //! `jetjson check`: strict validation of files or NDJSON lines, reporting
 //! every error with its position and a caret.
 
-use jetjson::parse::validate;
+use jetjson::parse::Validator;
 use jetjson::ReadOptions;
 
 use super::LineProblem;
@@ -45,7 +45,7 @@ pub fn run(args: &CheckArgs) -> Result<(), Fail> {
 
 fn check_document(source: &Source, read: &ReadOptions, limit: Option<u64>) -> Result<(), Fail> {
     let input = source.read_all(limit)?;
-    validate(&input, read).map_err(|e| {
+    Validator::new(read).validate(&input).map_err(|e| {
         eprint!("{}", report::parse_error(&source.name(), &input, &e));
         Fail::Invalid
     })
@@ -60,12 +60,14 @@ struct Block {
 fn check_lines(source: &Source, read: &ReadOptions, threads: usize) -> Result<(), Fail> {
     let name = source.name();
     let work = |block: &[u8]| {
+        // One validator per block: its working memory serves every line.
+        let mut validator = Validator::new(read);
         let mut problems = Vec::new();
         let mut lines = 0;
         for line in ndjson::lines(block) {
             if ndjson::is_blank(line) {
                 problems.push((lines, LineProblem::Blank(line.to_vec())));
-            } else if let Err(e) = validate(line, read) {
+            } else if let Err(e) = validator.validate(line) {
                 problems.push((lines, LineProblem::Parse(e, line.to_vec())));
             }
             lines += 1;

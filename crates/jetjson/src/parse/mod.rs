@@ -35,6 +35,24 @@ pub fn validate(input: &[u8], options: &ReadOptions) -> Result<()> {
     parse(input, options, &mut visitor::Ignore)
 }
 
+/// Validates many documents (NDJSON lines, request bodies) with the same
+/// options, reusing the parser's working memory between them.
+pub struct Validator {
+    options: ReadOptions,
+    buffers: parser::Buffers,
+}
+
+impl Validator {
+    pub fn new(options: &ReadOptions) -> Validator {
+        Validator { options: options.clone(), buffers: parser::Buffers::default() }
+    }
+
+    /// As `validate(input, options)`.
+    pub fn validate(&mut self, input: &[u8]) -> Result<()> {
+        parser::parse_with_buffers(input, &self.options, &mut visitor::Ignore, &mut self.buffers)
+    }
+}
+
 /// Reads all of `reader` into `buf`, failing as soon as more than
 /// `max_size` bytes arrive: an oversized body is never read whole (at most
 /// `max_size + 1` bytes are taken from the reader).

@@ -25,6 +25,19 @@ pub fn parse<V: Visitor + ?Sized>(input: &[u8], options: &ReadOptions, visitor: 
     p.finish()
 }
 
+/// `parse` with working memory lent by the caller and handed back.
+pub(crate) fn parse_with_buffers<V: Visitor + ?Sized>(
+    input: &[u8],
+    options: &ReadOptions,
+    visitor: &mut V,
+    buffers: &mut Buffers,
+) -> Result<()> {
+    let mut p = Parser::with_buffers(input, options, std::mem::take(buffers))?;
+    let result = p.drive(visitor).and_then(|_| p.finish());
+    *buffers = p.into_buffers();
+    result
+}
+
 /// A string just parsed: its body as written, and its decoded text when that
 /// is the same slice of the input (no escapes); otherwise the decoded text
 /// is in `Parser::scratch` until the next string.
@@ -32,6 +45,15 @@ pub fn parse<V: Visitor + ?Sized>(input: &[u8], options: &ReadOptions, visitor: 
 pub(crate) struct Str<'a> {
     pub borrowed: Option<&'a str>,
     pub raw: &'a str,
+}
+
+/// The parser's working memory, kept between documents by `Validator` so
+/// validating many small documents allocates nothing per document.
+#[derive(Default)]
+pub(crate) struct Buffers {
+    scratch: String,
+    dups: DuplicateNames,
+    stack: Vec<bool>,
 }
 
 pub(crate) struct Parser<'a> {
@@ -45,10 +67,16 @@ pub(crate) struct Parser<'a> {
     pub(crate) track_names: bool,
     /// Names of the open objects (when duplicates are errors).
     pub(crate) dups: DuplicateNames,
+    /// Open containers of the push driver, innermost last: true for arrays.
+    stack: Vec<bool>,
 }
 
 impl<'a> Parser<'a> {
     pub(crate) fn new(input: &'a [u8], options: &ReadOptions) -> Result<Parser<'a>> {
+        Parser::with_buffers(input, options, Buffers::default())
+    }
+
+    pub(crate) fn with_buffers(input: &'a [u8], options: &ReadOptions, buffers: Buffers) -> Result<Parser<'a>> {
         if let Some(limit) = options.max_size {
             if input.len() > limit {
                 return Err(Error::new(ErrorKind::SizeLimit { limit }).at(Position::locate(input, limit)));
@@ -57,12 +85,13 @@ impl<'a> Parser<'a> {
         let mut p = Parser {
             b: input,
             i: 0,
-            scratch: String::new(),
+            scratch: buffers.scratch,
             max_depth: options.max_depth,
             duplicates: options.duplicate_keys,
             // Builders over the push driver apply `First`/`Last` themselves.
             track_names: options.duplicate_keys == DuplicateKeys::Error,
-            dups: DuplicateNames::default(),
+            dups: buffers.dups,
+            stack: buffers.stack,
         };
         if input.starts_with(BOM) {
             if !options.allow_bom {
@@ -71,6 +100,15 @@ impl<'a> Parser<'a> {
             p.i = BOM.len();
         }
         Ok(p)
+    }
+
+    /// The working memory, emptied, for the next document.
+    pub(crate) fn into_buffers(self) -> Buffers {
+        let Parser { mut scratch, mut dups, mut stack, .. } = self;
+        scratch.clear();
+        dups.clear();
+        stack.clear();
+        Buffers { scratch, dups, stack }
     }
 
     /// After the value: only whitespace may follow.
@@ -351,8 +389,13 @@ impl<'a> Parser<'a> {
 
     /// Walks one value iteratively, reporting tokens to `v`.
     fn drive<V: Visitor + ?Sized>(&mut self, v: &mut V) -> Result<()> {
-        // Open containers, innermost last: true for arrays.
-        let mut stack: Vec<bool> = Vec::new();
+        let mut stack = std::mem::take(&mut self.stack);
+        let result = self.drive_with(v, &mut stack);
+        self.stack = stack;
+        result
+    }
+
+    fn drive_with<V: Visitor + ?Sized>(&mut self, v: &mut V, stack: &mut Vec<bool>) -> Result<()> {
         'value: loop {
             self.skip_ws();
             let at = self.i;
@@ -529,6 +572,12 @@ fn name_hash(name: &[u8]) -> u64 {
 impl DuplicateNames {
     pub(crate) fn open(&mut self) {
         self.frames.push((self.names.len(), None));
+    }
+
+    fn clear(&mut self) {
+        self.bytes.clear();
+        self.names.clear();
+        self.frames.clear();
     }
 
     pub(crate) fn close(&mut self) {
