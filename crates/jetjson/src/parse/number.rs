@@ -35,6 +35,10 @@ pub(crate) fn scan_number(b: &[u8]) -> Result<(usize, NumberValue, bool), usize>
         Some(&d @ b'1'..=b'9') => {
             mantissa = u64::from(d - b'0');
             i += 1;
+            while let Some(eight) = eight_digits(b, i) {
+                mantissa = mantissa.wrapping_mul(100_000_000).wrapping_add(eight);
+                i += 8;
+            }
             while let Some(&d @ b'0'..=b'9') = b.get(i) {
                 // Wraps past 19 digits; `digits` below tells when to distrust it.
                 mantissa = mantissa.wrapping_mul(10).wrapping_add(u64::from(d - b'0'));
@@ -50,6 +54,10 @@ pub(crate) fn scan_number(b: &[u8]) -> Result<(usize, NumberValue, bool), usize>
         is_integer = false;
         i += 1;
         let start = i;
+        while let Some(eight) = eight_digits(b, i) {
+            mantissa = mantissa.wrapping_mul(100_000_000).wrapping_add(eight);
+            i += 8;
+        }
         while let Some(&d @ b'0'..=b'9') = b.get(i) {
             mantissa = mantissa.wrapping_mul(10).wrapping_add(u64::from(d - b'0'));
             i += 1;
@@ -94,6 +102,26 @@ pub(crate) fn scan_number(b: &[u8]) -> Result<(usize, NumberValue, bool), usize>
         float_value(negative, mantissa, digits, exp - frac_digits as i64, &b[..i])
     };
     Ok((i, value, is_integer))
+}
+
+/// The value of the eight bytes at `b[i..]` if all are ASCII digits (SWAR:
+/// the digits of long ids and 17-digit coordinates, eight per step).
+#[inline(always)]
+fn eight_digits(b: &[u8], i: usize) -> Option<u64> {
+    const ZEROS: u64 = u64::from_le_bytes([b'0'; 8]);
+    const HIGH_NIBBLES: u64 = 0xF0F0_F0F0_F0F0_F0F0;
+    let chunk: [u8; 8] = b.get(i..i + 8)?.try_into().ok()?;
+    let v = u64::from_le_bytes(chunk);
+    // Every byte in 0x30..=0x3F, and still so after adding 6 (so <= 0x39).
+    if v & HIGH_NIBBLES != ZEROS || v.wrapping_add(0x0606_0606_0606_0606) & HIGH_NIBBLES != ZEROS {
+        return None;
+    }
+    // Digit k (k = 0 first) sits in byte k. Combine neighbours into pairs,
+    // pairs into quads, quads into the eight-digit value.
+    let v = v - ZEROS;
+    let pairs = (v.wrapping_mul(10) + (v >> 8)) & 0x00FF_00FF_00FF_00FF;
+    let quads = (pairs.wrapping_mul(100) + (pairs >> 16)) & 0x0000_FFFF_0000_FFFF;
+    Some((quads.wrapping_mul(10_000) + (quads >> 32)) & 0xFFFF_FFFF)
 }
 
 fn integer_value(negative: bool, mantissa: u64, digits: usize, text: &[u8]) -> NumberValue {
@@ -200,6 +228,23 @@ mod tests {
         }
         assert!(matches!(scan_number(b"12,"), Ok((2, NumberValue::I64(12), true))));
         assert!(matches!(scan_number(b"1.5]"), Ok((3, NumberValue::F64(f), false)) if f == 1.5));
+    }
+
+    #[test]
+    fn eight_digits_at_a_time_equals_std() {
+        let mut x = 0x1234_5678_9ABC_DEF1u64;
+        for _ in 0..200_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let text = format!("{:08}", x % 100_000_000);
+            assert_eq!(eight_digits(text.as_bytes(), 0), Some(text.parse().unwrap()), "{text}");
+            // Any non-digit among the eight refuses the shortcut.
+            let mut bad = text.clone().into_bytes();
+            bad[(x >> 40) as usize % 8] = [b'/', b':', b'.', b'e', b' ', 0xB0, b'-', b'O'][(x >> 50) as usize % 8];
+            assert_eq!(eight_digits(&bad, 0), None, "{:?}", String::from_utf8_lossy(&bad));
+        }
+        assert_eq!(eight_digits(b"1234567", 0), None, "fewer than eight bytes");
     }
 
     #[test]
