@@ -9,34 +9,23 @@ mod ratio;
 #[path = "schema/mod.rs"]
 mod schema;
 
-use ratio::{corpus, measure, Job};
+use ratio::{corpus, Job, Row};
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
 fn row(doc: &str, kind: &str, size: usize, jobs: Vec<Job<'_>>, rounds: usize, filter: &str) {
-    let jobs: Vec<&Job<'_>> = jobs.iter().filter(|(name, _)| format!("{doc}/{kind}/{name}").contains(filter)).collect();
-    if jobs.is_empty() {
-        return;
-    }
-    let med = measure(&jobs, rounds);
-    let at = |name: &str| jobs.iter().position(|(n, _)| *n == name).map(|i| med[i].as_secs_f64());
-    let cell = |name: &str| at(name).map_or("-".into(), |t| format!("{:.1} µs ({:.0} MB/s)", t * 1e6, size as f64 / t / 1e6));
-    let ratio = |a: Option<f64>, b: Option<f64>| match (a, b) {
-        (Some(a), Some(b)) => format!("{:.2}x", a / b),
-        _ => "-".into(),
-    };
-    let j = at("jetjson");
+    let Some(r) = Row::measure(doc, kind, size, &jobs, rounds, filter) else { return };
     println!(
         "| {doc} | {kind} | {:.1} kB | {} | {} | {} | {} | {} | {} | {} |",
         size as f64 / 1e3,
-        cell("jetjson"),
-        cell("serde_json"),
-        cell("sonic-rs"),
-        cell("simd-json"),
-        ratio(at("serde_json"), j),
-        ratio(at("sonic-rs"), j),
-        ratio(at("simd-json"), j),
+        r.cell("jetjson"),
+        r.cell("serde_json"),
+        r.cell("sonic-rs"),
+        r.cell("simd-json"),
+        r.ratio("serde_json", "jetjson"),
+        r.ratio("sonic-rs", "jetjson"),
+        r.ratio("simd-json", "jetjson"),
     );
 }
 

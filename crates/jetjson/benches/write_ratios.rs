@@ -13,36 +13,26 @@ mod ratio;
 #[path = "schema/mod.rs"]
 mod schema;
 
-use ratio::{corpus, measure, Job};
+use ratio::{corpus, Job, Row};
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
 fn row(doc: &str, kind: &str, size: usize, jobs: &[Job<'_>], rounds: usize, filter: &str) {
-    let jobs: Vec<&Job<'_>> = jobs.iter().filter(|(name, _)| format!("{doc}/{kind}/{name}").contains(filter)).collect();
-    if jobs.is_empty() {
-        return;
-    }
-    let med = measure(&jobs, rounds);
-    let at = |name: &str| jobs.iter().position(|(n, _)| *n == name).map(|i| med[i].as_secs_f64());
-    let cell = |name: &str| at(name).map_or("-".into(), |t| format!("{:.1} µs ({:.0} MB/s)", t * 1e6, size as f64 / t / 1e6));
-    let ratio = |a: Option<f64>, b: Option<f64>| match (a, b) {
-        (Some(a), Some(b)) => format!("{:.2}x", a / b),
-        _ => "-".into(),
-    };
-    let c = at("jetjson-compact");
+    let Some(r) = Row::measure(doc, kind, size, jobs, rounds, filter) else { return };
+    let c = "jetjson-compact";
     println!(
         "| {doc} | {kind} | {:.1} kB | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
         size as f64 / 1e3,
-        cell("jetjson-compact"),
-        cell("jetjson-go"),
-        cell("jetjson-jcs"),
-        cell("serde_json"),
-        cell("sonic-rs"),
-        ratio(at("serde_json"), c),
-        ratio(at("sonic-rs"), c),
-        ratio(at("jetjson-go"), c),
-        ratio(at("jetjson-jcs"), c),
+        r.cell(c),
+        r.cell("jetjson-go"),
+        r.cell("jetjson-jcs"),
+        r.cell("serde_json"),
+        r.cell("sonic-rs"),
+        r.ratio("serde_json", c),
+        r.ratio("sonic-rs", c),
+        r.ratio("jetjson-go", c),
+        r.ratio("jetjson-jcs", c),
     );
 }
 

@@ -46,3 +46,40 @@ pub fn args(default_rounds: usize) -> (usize, String) {
     let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
     (args.first().and_then(|s| s.parse().ok()).unwrap_or(default_rounds), args.get(1).cloned().unwrap_or_default())
 }
+
+/// The medians of one table row's contenders, and the cells made from them.
+pub struct Row {
+    size: usize,
+    names: Vec<&'static str>,
+    seconds: Vec<f64>,
+}
+
+impl Row {
+    /// Measures the contenders of `doc/kind` that match `filter`; `None` if
+    /// none does.
+    pub fn measure(doc: &str, kind: &str, size: usize, jobs: &[Job<'_>], rounds: usize, filter: &str) -> Option<Row> {
+        let jobs: Vec<&Job<'_>> = jobs.iter().filter(|(name, _)| format!("{doc}/{kind}/{name}").contains(filter)).collect();
+        if jobs.is_empty() {
+            return None;
+        }
+        let seconds = measure(&jobs, rounds).iter().map(Duration::as_secs_f64).collect();
+        Some(Row { size, names: jobs.iter().map(|(n, _)| *n).collect(), seconds })
+    }
+
+    pub fn time(&self, name: &str) -> Option<f64> {
+        self.names.iter().position(|n| *n == name).map(|i| self.seconds[i])
+    }
+
+    /// `12.3 µs (456 MB/s)`, or `-` when the contender was filtered out.
+    pub fn cell(&self, name: &str) -> String {
+        self.time(name).map_or("-".into(), |t| format!("{:.1} µs ({:.0} MB/s)", t * 1e6, self.size as f64 / t / 1e6))
+    }
+
+    /// `a`'s time over `b`'s, as `1.23x`.
+    pub fn ratio(&self, a: &str, b: &str) -> String {
+        match (self.time(a), self.time(b)) {
+            (Some(a), Some(b)) => format!("{:.2}x", a / b),
+            _ => "-".into(),
+        }
+    }
+}

@@ -79,24 +79,23 @@ pub(crate) fn write_number<S: Sink>(w: &mut Writer<S>, n: &Number) -> Result<()>
 fn prefetch_members(members: &[(String, Value)]) {
     for (k, v) in members {
         prefetch(k.as_ptr());
-        match v {
-            Value::String(s) => prefetch(s.as_ptr()),
-            Value::Array(a) => prefetch(a.as_ptr() as *const u8),
-            Value::Object(o) => prefetch(o.members().as_ptr() as *const u8),
-            _ => {}
-        }
+        prefetch_value(v);
     }
 }
 
 #[inline]
 fn prefetch_elements(items: &[Value]) {
-    for v in items {
-        match v {
-            Value::String(s) => prefetch(s.as_ptr()),
-            Value::Array(a) => prefetch(a.as_ptr() as *const u8),
-            Value::Object(o) => prefetch(o.members().as_ptr() as *const u8),
-            _ => {}
-        }
+    items.iter().for_each(prefetch_value);
+}
+
+/// The heap data a value's writing starts with, if it has any.
+#[inline(always)]
+fn prefetch_value(v: &Value) {
+    match v {
+        Value::String(s) => prefetch(s.as_ptr()),
+        Value::Array(a) => prefetch(a.as_ptr() as *const u8),
+        Value::Object(o) => prefetch(o.members().as_ptr() as *const u8),
+        _ => {}
     }
 }
 
