@@ -7,11 +7,14 @@
 CARGO ?= cargo
 GO ?= go
 ORACLE_GO := $(CURDIR)/target/oracle-go
+PYTHON ?= python3
+VENV := $(CURDIR)/.venv
+VPY := $(VENV)/bin/python
 
 export GOTOOLCHAIN := local
 export GOPROXY := off
 
-.PHONY: all build demo test test-rust oracles lint bench bench-escape clean
+.PHONY: all build demo test test-rust test-python python oracles lint bench bench-escape clean
 
 all: build
 
@@ -25,17 +28,31 @@ $(ORACLE_GO): tools/oracle-go/main.go tools/oracle-go/go.mod
 	mkdir -p target
 	$(GO) -C tools/oracle-go build -o $(ORACLE_GO) .
 
-demo: build
+demo: build python
 	@./scripts/demo.sh
 
-test: oracles test-rust lint
+test: oracles test-rust python test-python lint
 
 test-rust:
-	JETJSON_ORACLE_GO=$(ORACLE_GO) $(CARGO) test --workspace
+	JETJSON_ORACLE_GO=$(ORACLE_GO) $(CARGO) test --workspace --exclude jetjson-py
 
-lint:
+# The Python package: a virtualenv with the build and test tools, and the
+# extension built in release mode into it.
+$(VENV)/.installed: requirements-dev.txt
+	$(PYTHON) -m venv $(VENV)
+	$(VPY) -m pip install --quiet --upgrade pip
+	$(VPY) -m pip install --quiet -r requirements-dev.txt
+	touch $@
+
+python: $(VENV)/.installed
+	cd $(CURDIR) && VIRTUAL_ENV=$(VENV) PATH=$(VENV)/bin:$$PATH $(VENV)/bin/maturin develop --release --quiet
+
+test-python: oracles python
+	JETJSON_ORACLE_GO=$(ORACLE_GO) $(VPY) -m pytest -q tests/python
+
+lint: $(VENV)/.installed
 	$(CARGO) fmt --all --check
-	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	PYO3_PYTHON=$(VPY) $(CARGO) clippy --workspace --all-targets -- -D warnings
 
 # Benchmarks against serde_json, sonic-rs (and simd-json for parsing): the
 # escaper, the serializer and the parser with criterion, plus interleaved

@@ -1,0 +1,75 @@
+//! The module's exception types and how core errors become Python ones.
+//!
+//! `JSONDecodeError` subclasses `json.JSONDecodeError` (so `except ValueError`
+//! and `except json.JSONDecodeError` keep working); `JSONEncodeError`
+//! subclasses `TypeError`, as `json.dumps` raises `TypeError` for objects it
+//! cannot serialize.
+
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::PyType;
+
+static DECODE_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+static ENCODE_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+
+pub fn decode_error_type(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
+    DECODE_ERROR
+        .get_or_try_init(py, || {
+            let base = py.import("json")?.getattr("JSONDecodeError")?.cast_into::<PyType>()?;
+            let ty = PyErr::new_type(
+                py,
+                c"jetjson.JSONDecodeError",
+                Some(c"Invalid JSON input: msg, pos (offset in the input), lineno and colno (1-based) say what and where."),
+                Some(&base),
+                None,
+            )?;
+            Ok(ty.into())
+        })
+        .map(|t| t.bind(py))
+}
+
+pub fn encode_error_type(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
+    ENCODE_ERROR
+        .get_or_try_init(py, || {
+            let base = py.get_type::<PyTypeError>();
+            let ty = PyErr::new_type(
+                py,
+                c"jetjson.JSONEncodeError",
+                Some(c"An object that cannot be written in the chosen profile; the message starts with its path ($.items[3].price)."),
+                Some(&base),
+                None,
+            )?;
+            Ok(ty.into())
+        })
+        .map(|t| t.bind(py))
+}
+
+/// A `JSONEncodeError` with `message` (which should start with the path).
+pub fn encode_error(py: Python<'_>, message: String) -> PyErr {
+    match encode_error_type(py) {
+        Ok(ty) => PyErr::from_type(ty.clone(), message),
+        Err(e) => e,
+    }
+}
+
+/// A `JSONDecodeError` built the way `json.JSONDecodeError.__init__` does,
+/// but with our line and column (computed by the parser, not re-counted
+/// over `doc`). `pos` is a character offset for `str` input and a byte
+/// offset for bytes-like input; `lineno` and `colno` are 1-based.
+pub fn decode_error(py: Python<'_>, msg: &str, doc: &Bound<'_, PyAny>, pos: usize, lineno: usize, colno: usize) -> PyErr {
+    let build = || -> PyResult<PyErr> {
+        let ty = decode_error_type(py)?;
+        let text = format!("{msg}: line {lineno} column {colno} (char {pos})");
+        // BaseException.__new__ with the formatted message as args, then the
+        // attributes json.JSONDecodeError sets.
+        let exc = ty.call_method1("__new__", (ty, text))?;
+        exc.setattr("msg", msg)?;
+        exc.setattr("doc", doc)?;
+        exc.setattr("pos", pos)?;
+        exc.setattr("lineno", lineno)?;
+        exc.setattr("colno", colno)?;
+        Ok(PyErr::from_value(exc))
+    };
+    build().unwrap_or_else(|e| e)
+}

@@ -1,0 +1,30 @@
+//! The Python module `jetjson._jetjson`.
+//!
+//! Everything goes through the core crate: `dumps` walks Python objects and
+//! drives the core `Writer` (dumps/), `loads` is a builder over the core
+//! parser that creates Python objects directly (loads/), and `canonicalize`
+//! and `digest` reuse the core's `Value` path and hashing sink (canon.rs).
+//! Hot paths use the raw CPython API (`pyo3::ffi`); pyo3's safe API is used
+//! for module set-up, argument parsing and cold paths.
+
+use pyo3::prelude::*;
+
+mod canon;
+mod dumps;
+mod errors;
+mod loads;
+mod raw;
+
+#[pymodule]
+fn _jetjson(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("JSONDecodeError", errors::decode_error_type(py)?)?;
+    m.add("JSONEncodeError", errors::encode_error_type(py)?)?;
+    m.add_class::<raw::Raw>()?;
+    m.add_function(wrap_pyfunction!(dumps::dumps, m)?)?;
+    m.add_function(wrap_pyfunction!(loads::loads, m)?)?;
+    m.add_function(wrap_pyfunction!(canon::canonicalize, m)?)?;
+    m.add_function(wrap_pyfunction!(canon::digest, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}
