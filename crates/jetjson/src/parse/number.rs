@@ -4,9 +4,13 @@
 //! take the first of three correctly rounded routes that applies:
 //! 1. digits below 2^53 and a decimal exponent within ±22: one IEEE
 //!    multiplication or division of exact operands (Clinger's fast path);
-//! 2. up to 19 digits and an exponent in -21..=19: exact 128-bit integer
-//!    arithmetic, rounded once by the integer-to-float conversion (below);
-//! 3. anything else: the standard library's correctly rounded parser.
+//! 2. up to 19 digits and an exponent in -22..=-1: the digits times a
+//!    128-bit reciprocal of 5^k, rounded from the top bits of the product
+//!    whenever the product's error cannot change the rounding (almost
+//!    always; see `reciprocal_value`);
+//! 3. up to 19 digits and an exponent in -21..=19: exact 128-bit integer
+//!    arithmetic, rounded once (below);
+//! 4. anything else: the standard library's correctly rounded parser.
 
 /// What a number literal stands for.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -155,6 +159,11 @@ fn float_value(negative: bool, mantissa: u64, digits: usize, exp10: i64, text: &
         let v = if exp10 >= 0 { m * POW10[exp10 as usize] } else { m / POW10[(-exp10) as usize] };
         return NumberValue::F64(if negative { -v } else { v });
     }
+    if digits <= 19 && (-22..0).contains(&exp10) && mantissa != 0 {
+        if let Some(v) = reciprocal_value(mantissa, (-exp10) as usize) {
+            return NumberValue::F64(if negative { -v } else { v });
+        }
+    }
     if digits <= 19 {
         if let Some(v) = wide_value(mantissa, exp10) {
             return NumberValue::F64(if negative { -v } else { v });
@@ -196,7 +205,7 @@ fn wide_value(mantissa: u64, exp10: i64) -> Option<f64> {
         return Some(0.0);
     }
     if (0..=19).contains(&exp10) {
-        return Some((u128::from(mantissa) * POW10_U128[exp10 as usize]) as f64);
+        return Some(u128_to_f64(u128::from(mantissa) * POW10_U128[exp10 as usize]));
     }
     if !(-21..0).contains(&exp10) {
         return None;
@@ -206,7 +215,88 @@ fn wide_value(mantissa: u64, exp10: i64) -> Option<f64> {
     let divisor = POW10_U128[(-exp10) as usize];
     let (q, r) = (wide / divisor, wide % divisor);
     let q = q | u128::from(r != 0);
-    Some((q as f64) * f64::from_bits(((1023 - shift as i64) as u64) << 52))
+    Some(u128_to_f64(q) * pow2(-(shift as i32)))
+}
+
+/// `2^e` for `e` in the normal exponent range.
+#[inline]
+fn pow2(e: i32) -> f64 {
+    debug_assert!((-1022..=1023).contains(&e));
+    f64::from_bits(((1023 + e) as u64) << 52)
+}
+
+/// `q as f64`, correctly rounded, without the software 128-bit conversion:
+/// the top 64 bits with the rest folded into a sticky lowest bit (eleven
+/// places below the rounding position) round exactly as `q` does, and
+/// `u64 as f64` rounds to nearest, ties to even.
+#[inline]
+fn u128_to_f64(q: u128) -> f64 {
+    if q >> 64 == 0 {
+        return q as u64 as f64;
+    }
+    let lz = q.leading_zeros();
+    let shifted = q << lz;
+    let top = (shifted >> 64) as u64 | u64::from(shifted as u64 != 0);
+    top as f64 * pow2(64 - lz as i32)
+}
+
+/// `(R_k, e_k)` with `R_k = floor(2^(127 + e_k) / 5^k)` and `e_k` the bit
+/// length of `5^k`, so that `2^127 <= R_k < 2^128`; index `k` = 1..=22.
+const RECIPROCALS: [(u128, u32); 23] = reciprocals();
+
+const fn reciprocals() -> [(u128, u32); 23] {
+    let mut table = [(0u128, 0u32); 23];
+    let mut p5: u64 = 1;
+    let mut k = 1;
+    while k <= 22 {
+        p5 *= 5;
+        let e = 64 - p5.leading_zeros();
+        // Long division of 2^(127 + e) (three 64-bit limbs, at most 180
+        // bits) by 5^k, one limb at a time.
+        let bit = 127 + e;
+        let mut limbs = [0u64; 3];
+        limbs[(bit / 64) as usize] = 1 << (bit % 64);
+        let mut quotient = [0u64; 3];
+        let mut rem: u128 = 0;
+        let mut i = 3;
+        while i > 0 {
+            i -= 1;
+            let cur = (rem << 64) | limbs[i] as u128;
+            quotient[i] = (cur / p5 as u128) as u64;
+            rem = cur % p5 as u128;
+        }
+        table[k] = (((quotient[1] as u128) << 64) | quotient[0] as u128, e);
+        k += 1;
+    }
+    table
+}
+
+/// `mantissa × 10^-k` correctly rounded for `k` in 1..=22 and a non-zero
+/// mantissa, or `None` in the rare cases the fast product cannot decide.
+///
+/// With `m = mantissa << s` (top bit set), the exact value is
+/// `T × 2^-(127 + e + s + k)` where `T = m × 2^(127 + e) / 5^k`. The product
+/// `P = m × R_k` underestimates `T` by less than `m < 2^64`, so `T / 2^64`
+/// lies in `[X, X + 2)` for `X = P >> 64`. Rounding `X` to 53 significant
+/// bits (cut at bit `c`, at least 74) is then the correct rounding of `T`
+/// unless the bits below the cut sit within 2 of the halfway point. The
+/// result is at least 1e-22 and below 2^61: always a normal double.
+#[inline]
+fn reciprocal_value(mantissa: u64, k: usize) -> Option<f64> {
+    let (r, e) = RECIPROCALS[k];
+    let s = mantissa.leading_zeros();
+    let m = u128::from(mantissa << s);
+    let x = m * (r >> 64) + ((m * (r as u64 as u128)) >> 64);
+    let cut = (127 - x.leading_zeros()) - 52;
+    let low = x & ((1u128 << cut) - 1);
+    let half = 1u128 << (cut - 1);
+    let mut digits = (x >> cut) as u64;
+    if low > half {
+        digits += 1;
+    } else if low + 2 > half {
+        return None;
+    }
+    Some(digits as f64 * pow2(cut as i32 + 64 - 127 - e as i32 - s as i32 - k as i32))
 }
 
 /// True when `b` is exactly one JSON number literal.
@@ -281,6 +371,54 @@ mod tests {
             }
         }
         assert_eq!(checked, 600_000);
+    }
+
+    #[test]
+    fn reciprocal_route_agrees_with_std_and_declines_only_near_ties() {
+        let mut x = 0xD1B5_4A32_D192_ED03u64;
+        let mut declined = 0;
+        let total = 300_000;
+        for i in 0..total {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let k = 1 + (x >> 59) as usize % 22;
+            // Mostly long mantissas (coordinates, prices), some short ones,
+            // and exact ties (a multiple of 5^k that lands halfway).
+            let mantissa = match i % 4 {
+                0 => x >> (x % 40),
+                3 => ((x >> 34) | 1) * 5u64.pow(k.min(13) as u32),
+                _ => x % 10_000_000_000_000_000_000,
+            };
+            if mantissa == 0 {
+                continue;
+            }
+            let text = format!("{mantissa}e-{k}");
+            let want: f64 = text.parse().unwrap();
+            match reciprocal_value(mantissa, k) {
+                Some(v) => assert_eq!(v.to_bits(), want.to_bits(), "{text}"),
+                None => declined += 1,
+            }
+        }
+        // Ties: 2^52 + 1/2 and friends must be left to the exact route.
+        assert_eq!(reciprocal_value(45_035_996_273_704_965, 1), None);
+        assert!(declined < total / 1000, "declined {declined} of {total}");
+    }
+
+    #[test]
+    fn u128_conversion_rounds_like_the_compiler() {
+        let mut x = 0x0123_4567_89AB_CDEFu64;
+        for _ in 0..200_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let y = x.rotate_left(17) ^ 0x5555;
+            let q = (u128::from(x) << (x % 64)) ^ u128::from(y);
+            assert_eq!(u128_to_f64(q).to_bits(), (q as f64).to_bits(), "{q}");
+            // Exact halfway patterns.
+            let tie = (u128::from(x | 1 << 63) << 11 | 1 << 10) << (y % 53);
+            assert_eq!(u128_to_f64(tie).to_bits(), (tie as f64).to_bits(), "{tie}");
+        }
     }
 
     #[test]
