@@ -1,0 +1,78 @@
+"""Type stubs for jetjson: fast JSON with byte-exact output profiles."""
+
+import json
+from typing import Any, Callable, Literal, Optional, Union
+
+__version__: str
+
+_Profile = Literal["compact", "go", "jcs"]
+_Buffer = Union[bytes, bytearray, memoryview]
+_Text = Union[bytes, bytearray, memoryview, str]
+
+class JSONDecodeError(json.JSONDecodeError):
+    """Invalid JSON input. ``pos`` is a character offset for ``str`` input and a
+    byte offset for bytes-like input; ``lineno`` and ``colno`` are 1-based."""
+
+class JSONEncodeError(TypeError):
+    """An object that cannot be written in the chosen profile. The message
+    starts with the path of the offending value, e.g. ``$.items[3].price``."""
+
+class Raw:
+    """Pre-serialized JSON embedded in ``dumps`` output, validated on
+    construction. The profile decides how it is written: ``compact`` copies it
+    verbatim, ``go`` compacts it as Go does ``json.RawMessage``, ``jcs``
+    canonicalizes it."""
+
+    def __init__(self, data: Union[bytes, bytearray, memoryview, str], /) -> None: ...
+    @classmethod
+    def unchecked(cls, data: Union[bytes, bytearray, memoryview, str], /) -> "Raw":
+        """Trusts ``data`` to be one valid JSON text (no validation)."""
+    def __bytes__(self) -> bytes: ...
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
+
+def dumps(
+    obj: Any,
+    *,
+    profile: _Profile = "compact",
+    sort_keys: bool = False,
+    escape_html: Optional[bool] = None,
+    ascii_only: bool = False,
+    indent: Optional[int] = None,
+    default: Optional[Callable[[Any], Any]] = None,
+    nan: Literal["error", "null"] = "error",
+) -> bytes:
+    """Serializes ``obj`` to JSON bytes in the given profile."""
+
+def loads(
+    data: _Text,
+    *,
+    max_depth: int = 512,
+    max_size: Optional[int] = None,
+    duplicate_keys: Literal["error", "first", "last"] = "error",
+    allow_bom: bool = False,
+) -> Any:
+    """Parses one strict RFC 8259 JSON text. Integers of any size come back
+    exact; raises ``JSONDecodeError`` with the position of the problem."""
+
+def canonicalize(
+    data: _Text,
+    profile: _Profile = "jcs",
+    *,
+    sort_keys: Optional[bool] = None,
+    escape_html: Optional[bool] = None,
+    ascii_only: bool = False,
+    indent: Optional[int] = None,
+    max_depth: int = 512,
+    max_size: Optional[int] = None,
+    duplicate_keys: Literal["error", "first", "last"] = "error",
+    allow_bom: bool = False,
+) -> bytes:
+    """JSON text in, the profile's bytes out, without building Python objects."""
+
+def digest(
+    obj: Any,
+    profile: _Profile = "go",
+    algorithm: Literal["sha256", "sha512"] = "sha256",
+) -> str:
+    """``"sha256:<hex>"`` of ``dumps(obj, profile=profile)``, hashed while writing."""
