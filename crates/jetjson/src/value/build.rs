@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 
-use super::{Map, Number, Value};
+use super::{Map, Number, Str, Value};
 use crate::error::Result;
 use crate::parse::{self, DuplicateKeys, FromJson, NumberToken, NumberValue, ReadOptions, Visitor};
 
@@ -26,7 +26,7 @@ impl FromJson for Value {
 
 struct ValueBuilder {
     values: Vec<Value>,
-    names: Vec<String>,
+    names: Vec<Str>,
     /// Where each open container's items start on `values` (and, for
     /// objects, its names on `names`).
     frames: Vec<(usize, usize)>,
@@ -64,7 +64,7 @@ impl Visitor for ValueBuilder {
     }
     #[inline]
     fn string(&mut self, s: &str, _raw: &str) -> Result<()> {
-        self.values.push(Value::String(s.to_owned()));
+        self.values.push(Value::String(Str::new(s)));
         Ok(())
     }
     #[inline]
@@ -86,12 +86,12 @@ impl Visitor for ValueBuilder {
     }
     #[inline]
     fn key(&mut self, k: &str, _raw: &str) -> Result<()> {
-        self.names.push(k.to_owned());
+        self.names.push(Str::new(k));
         Ok(())
     }
     fn end_object(&mut self) -> Result<()> {
         let (v0, n0) = self.frames.pop().expect("parser balances containers");
-        let members: Vec<(String, Value)> = self.names.drain(n0..).zip(self.values.drain(v0..)).collect();
+        let members: Vec<(Str, Value)> = self.names.drain(n0..).zip(self.values.drain(v0..)).collect();
         let map = match self.duplicates {
             // The parser already refused duplicate names.
             DuplicateKeys::Error => Map::from_members(members),
@@ -104,9 +104,9 @@ impl Visitor for ValueBuilder {
 
 /// Keeps the first or the last value of each name, at the position where
 /// the name first appeared (as Python's dict and serde_json's IndexMap do).
-fn dedupe(members: Vec<(String, Value)>, policy: DuplicateKeys) -> Map {
-    let mut index: HashMap<String, usize> = HashMap::with_capacity(members.len());
-    let mut out: Vec<(String, Value)> = Vec::with_capacity(members.len());
+fn dedupe(members: Vec<(Str, Value)>, policy: DuplicateKeys) -> Map {
+    let mut index: HashMap<Str, usize> = HashMap::with_capacity(members.len());
+    let mut out: Vec<(Str, Value)> = Vec::with_capacity(members.len());
     for (k, v) in members {
         match index.get(&k) {
             Some(&i) if policy == DuplicateKeys::Last => out[i].1 = v,

@@ -4,7 +4,7 @@
 
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 
-use super::{Map, Number, Value};
+use super::{Map, Number, Str, Value};
 
 impl<'de> Deserialize<'de> for Value {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Value, D::Error> {
@@ -48,10 +48,10 @@ impl<'de> Visitor<'de> for ValueVisitor {
         Ok(Value::Number(Number::Float(v)))
     }
     fn visit_str<E>(self, v: &str) -> Result<Value, E> {
-        Ok(Value::String(v.to_owned()))
+        Ok(Value::String(Str::new(v)))
     }
     fn visit_string<E>(self, v: String) -> Result<Value, E> {
-        Ok(Value::String(v))
+        Ok(Value::String(v.into()))
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
         let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0));
@@ -64,7 +64,7 @@ impl<'de> Visitor<'de> for ValueVisitor {
         // A repeated name (reachable with `DuplicateKeys::Last`) keeps its
         // first position and takes the later value, as the direct builder does.
         let mut members = Map::new();
-        while let Some((k, v)) = map.next_entry::<String, Value>()? {
+        while let Some((k, v)) = map.next_entry::<Str, Value>()? {
             members.insert(k, v);
         }
         Ok(Value::Object(members))

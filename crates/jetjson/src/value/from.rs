@@ -1,6 +1,6 @@
 //! Conversions into `Value`.
 
-use super::{Map, Number, Value};
+use super::{Map, Number, Str, Value};
 
 macro_rules! from_signed {
     ($($t:ty)*) => {$(
@@ -36,12 +36,17 @@ impl From<bool> for Value {
 }
 impl From<String> for Value {
     fn from(v: String) -> Value {
+        Value::String(v.into())
+    }
+}
+impl From<Str> for Value {
+    fn from(v: Str) -> Value {
         Value::String(v)
     }
 }
 impl From<&str> for Value {
     fn from(v: &str) -> Value {
-        Value::String(v.to_owned())
+        Value::String(Str::new(v))
     }
 }
 impl From<Number> for Value {
@@ -64,7 +69,7 @@ impl<T: Into<Value>> From<Option<T>> for Value {
         v.map_or(Value::Null, Into::into)
     }
 }
-impl<K: Into<String>, V: Into<Value>> FromIterator<(K, V)> for Value {
+impl<K: Into<Str>, V: Into<Value>> FromIterator<(K, V)> for Value {
     fn from_iter<I: IntoIterator<Item = (K, V)>>(iter: I) -> Value {
         Value::Object(iter.into_iter().map(|(k, v)| (k.into(), v.into())).collect())
     }

@@ -4,11 +4,11 @@
 //! codec) are a push and a walk, and most objects are small. Lookups are a
 //! linear scan; build a `HashMap` from `iter()` for heavy random access.
 
-use super::Value;
+use super::{Str, Value};
 
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Map {
-    members: Vec<(String, Value)>,
+    members: Vec<(Str, Value)>,
 }
 
 impl Map {
@@ -34,7 +34,7 @@ impl Map {
         self.get(key).is_some()
     }
     /// Sets `key`, replacing (in place) and returning an earlier value.
-    pub fn insert(&mut self, key: impl Into<String>, value: Value) -> Option<Value> {
+    pub fn insert(&mut self, key: impl Into<Str>, value: Value) -> Option<Value> {
         let key = key.into();
         match self.get_mut(&key) {
             Some(slot) => Some(std::mem::replace(slot, value)),
@@ -46,47 +46,47 @@ impl Map {
     }
     /// Appends without looking for an earlier member of the same name (the
     /// parser checks duplicates itself).
-    pub fn push(&mut self, key: String, value: Value) {
-        self.members.push((key, value));
+    pub fn push(&mut self, key: impl Into<Str>, value: Value) {
+        self.members.push((key.into(), value));
     }
     pub fn remove(&mut self, key: &str) -> Option<Value> {
         let i = self.members.iter().position(|(k, _)| k == key)?;
         Some(self.members.remove(i).1)
     }
-    pub fn iter(&self) -> impl ExactSizeIterator<Item = (&String, &Value)> {
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = (&Str, &Value)> {
         self.members.iter().map(|(k, v)| (k, v))
     }
-    pub fn keys(&self) -> impl ExactSizeIterator<Item = &String> {
+    pub fn keys(&self) -> impl ExactSizeIterator<Item = &Str> {
         self.members.iter().map(|(k, _)| k)
     }
     pub fn values(&self) -> impl ExactSizeIterator<Item = &Value> {
         self.members.iter().map(|(_, v)| v)
     }
-    pub(crate) fn from_members(members: Vec<(String, Value)>) -> Map {
+    pub(crate) fn from_members(members: Vec<(Str, Value)>) -> Map {
         Map { members }
     }
-    pub(crate) fn members(&self) -> &[(String, Value)] {
+    pub(crate) fn members(&self) -> &[(Str, Value)] {
         &self.members
     }
 }
 
-impl FromIterator<(String, Value)> for Map {
-    fn from_iter<I: IntoIterator<Item = (String, Value)>>(iter: I) -> Map {
+impl FromIterator<(Str, Value)> for Map {
+    fn from_iter<I: IntoIterator<Item = (Str, Value)>>(iter: I) -> Map {
         Map { members: iter.into_iter().collect() }
     }
 }
 
 impl IntoIterator for Map {
-    type Item = (String, Value);
-    type IntoIter = std::vec::IntoIter<(String, Value)>;
+    type Item = (Str, Value);
+    type IntoIter = std::vec::IntoIter<(Str, Value)>;
     fn into_iter(self) -> Self::IntoIter {
         self.members.into_iter()
     }
 }
 
 impl<'a> IntoIterator for &'a Map {
-    type Item = (&'a String, &'a Value);
-    type IntoIter = std::iter::Map<std::slice::Iter<'a, (String, Value)>, fn(&'a (String, Value)) -> (&'a String, &'a Value)>;
+    type Item = (&'a Str, &'a Value);
+    type IntoIter = std::iter::Map<std::slice::Iter<'a, (Str, Value)>, fn(&'a (Str, Value)) -> (&'a Str, &'a Value)>;
     fn into_iter(self) -> Self::IntoIter {
         self.members.iter().map(|(k, v)| (k, v))
     }

@@ -9,6 +9,9 @@ mod number;
 mod ser;
 mod write;
 
+/// The string type of `Value`: strings up to 24 bytes live inline, so most
+/// keys and short values need no allocation of their own.
+pub use compact_str::CompactString as Str;
 pub use map::Map;
 pub use number::Number;
 pub(crate) use ser::NUMBER_TOKEN;
@@ -23,7 +26,7 @@ pub enum Value {
     Null,
     Bool(bool),
     Number(Number),
-    String(String),
+    String(Str),
     Array(Vec<Value>),
     /// Members in insertion order (duplicates are possible only if built so).
     Object(Map),

@@ -1,6 +1,6 @@
 //! Writing a `Value` straight through the `Writer` (no serde round trip).
 
-use super::{Map, Number, Value};
+use super::{Map, Number, Str, Value};
 use crate::error::{Error, ErrorKind, Result};
 use crate::keys;
 use crate::options::KeyOrder;
@@ -76,7 +76,7 @@ pub(crate) fn write_number<S: Sink>(w: &mut Writer<S>, n: &Number) -> Result<()>
 /// otherwise pays one full memory latency per member, one after another;
 /// with the loads started together, those latencies overlap.
 #[inline]
-fn prefetch_members(members: &[(String, Value)]) {
+fn prefetch_members(members: &[(Str, Value)]) {
     for (k, v) in members {
         prefetch(k.as_ptr());
         prefetch_value(v);

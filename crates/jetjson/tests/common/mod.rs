@@ -151,7 +151,7 @@ pub fn document(rng: &mut Rng, depth: usize) -> Value {
         1 => Value::Bool(rng.chance(50)),
         2 => Value::Number(interesting_int(rng)),
         3 => Value::Number(Number::Float(interesting_f64(rng))),
-        4 => Value::String(hostile_string(rng, 12)),
+        4 => Value::String(hostile_string(rng, 12).into()),
         5 => Value::Array((0..rng.below(6)).map(|_| document(rng, depth - 1)).collect()),
         _ => {
             let mut m = Map::new();
