@@ -37,6 +37,21 @@ pub fn write_object<'py, S: Sink>(w: &mut Writer<S>, obj: &Bound<'py, PyAny>, de
     walker.write(obj).map_err(|f| f.into_pyerr(py))
 }
 
+/// Lets each thread keep an output buffer of up to 16 MiB between calls (the
+/// core's default is 64 KiB): without it, every large document regrows its
+/// buffer from scratch, page faults included, which costs more than writing
+/// it. The price is up to 16 MiB held per thread that wrote such a document.
+fn keep_large_buffers() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        if jetjson::max_pooled_capacity() < POOLED_OUTPUT {
+            jetjson::set_max_pooled_capacity(POOLED_OUTPUT);
+        }
+    });
+}
+
+const POOLED_OUTPUT: usize = 16 << 20;
+
 /// Serialize `obj` to JSON bytes in a profile ("compact", "go", "jcs").
 #[pyfunction]
 #[pyo3(signature = (obj, *, profile="compact", sort_keys=false, escape_html=None, ascii_only=false, indent=None, default=None, nan="error"))]
@@ -52,6 +67,7 @@ pub fn dumps<'py>(
     nan: &str,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let options = OutputOptions { profile, sort_keys, escape_html, ascii_only, indent, nan }.resolve()?;
+    keep_large_buffers();
     let mut w = Writer::new(&options);
     write_object(&mut w, obj, default)?;
     Ok(PyBytes::new(obj.py(), w.as_bytes()))

@@ -195,7 +195,7 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
         };
         if self.default_chain >= MAX_DEFAULT_CHAIN {
             return Err(Fail::msg(format!(
-                "default returned objects it cannot convert {MAX_DEFAULT_CHAIN} times in a row (last: {})",
+                "default called {MAX_DEFAULT_CHAIN} levels deep: its results keep needing default (last type: {})",
                 type_name(obj)
             )));
         }
