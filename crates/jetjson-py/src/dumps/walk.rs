@@ -228,7 +228,7 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
             let u = unsafe { ffi::PyLong_AsUnsignedLongLong(obj) };
             // SAFETY: only reads and clears the thread's error indicator.
             unsafe {
-                if !(u == u64::MAX && !ffi::PyErr_Occurred().is_null()) {
+                if u != u64::MAX || ffi::PyErr_Occurred().is_null() {
                     return self.w.u64(u).map_err(Fail::core);
                 }
                 ffi::PyErr_Clear();
