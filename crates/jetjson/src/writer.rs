@@ -139,6 +139,15 @@ impl<S: Sink> Writer<S> {
         Ok(self.sink)
     }
 
+    /// Hands buffered output to the sink once enough has accumulated, for
+    /// front ends to call between values that do not spill by themselves
+    /// (numbers, literals, closing brackets): a long array of numbers then
+    /// goes out in chunks too instead of piling up in the buffer.
+    #[inline]
+    pub fn spill_if_full(&mut self) -> Result<()> {
+        self.maybe_spill()
+    }
+
     /// Spills at a token boundary once enough output is buffered.
     #[inline]
     fn maybe_spill(&mut self) -> Result<()> {

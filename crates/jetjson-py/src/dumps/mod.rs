@@ -5,20 +5,21 @@
 //! Enum, Raw, `default`); `config.rs` turns keyword options into the core's
 //! `WriteOptions`; `fail.rs` carries errors and their paths.
 //!
-//! Output: the core writer fills its pooled per-thread buffer and the result
-//! is copied once into a new `bytes` object (see the report in
-//! bench/python/README.md for what that copy costs).
+//! Output: the core writer spills its small pooled buffer into the result
+//! `bytes` object as it goes (`output.rs`).
 
 pub mod config;
 mod dataclass;
+mod dictiter;
 mod fail;
 mod other;
+mod output;
 mod time;
 mod types;
 mod walk;
 
 use jetjson::{Sink, Writer};
-use pyo3::exceptions::PyTypeError;
+use pyo3::exceptions::{PyMemoryError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
@@ -37,21 +38,6 @@ pub fn write_object<'py, S: Sink>(w: &mut Writer<S>, obj: &Bound<'py, PyAny>, de
     walker.write(obj).map_err(|f| f.into_pyerr(py))
 }
 
-/// Lets each thread keep an output buffer of up to 16 MiB between calls (the
-/// core's default is 64 KiB): without it, every large document regrows its
-/// buffer from scratch, page faults included, which costs more than writing
-/// it. The price is up to 16 MiB held per thread that wrote such a document.
-fn keep_large_buffers() {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| {
-        if jetjson::max_pooled_capacity() < POOLED_OUTPUT {
-            jetjson::set_max_pooled_capacity(POOLED_OUTPUT);
-        }
-    });
-}
-
-const POOLED_OUTPUT: usize = 16 << 20;
-
 /// Serialize `obj` to JSON bytes in a profile ("compact", "go", "jcs").
 #[pyfunction]
 #[pyo3(signature = (obj, *, profile="compact", sort_keys=false, escape_html=None, ascii_only=false, indent=None, default=None, nan="error"))]
@@ -67,8 +53,9 @@ pub fn dumps<'py>(
     nan: &str,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let options = OutputOptions { profile, sort_keys, escape_html, ascii_only, indent, nan }.resolve()?;
-    keep_large_buffers();
-    let mut w = Writer::new(&options);
+    let py = obj.py();
+    let mut w = Writer::with_sink(&options, output::BytesSink::new(py)?);
     write_object(&mut w, obj, default)?;
-    Ok(PyBytes::new(obj.py(), w.as_bytes()))
+    let sink = w.finish().map_err(|e| PyMemoryError::new_err(e.message()))?;
+    sink.into_bytes(py).map_err(|e| PyMemoryError::new_err(e.message()))
 }

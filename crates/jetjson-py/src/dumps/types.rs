@@ -21,6 +21,8 @@ pub struct Known {
     pub isoformat: Py<PyAny>,
     pub value: Py<PyAny>,
     pub hex: Py<PyAny>,
+    /// The interpreter's dicts have the layout `dictiter.rs` reads.
+    pub direct_dicts: bool,
 }
 
 // SAFETY: `raw` points at a type object that lives as long as the module
@@ -48,6 +50,11 @@ pub fn known(py: Python<'_>) -> PyResult<&'static Known> {
             isoformat: intern("isoformat"),
             value: intern("value"),
             hex: intern("hex"),
+            direct_dicts: {
+                let v = py.version_info();
+                super::dictiter::layout_supported(u32::from(v.major), u32::from(v.minor))
+                    && std::env::var_os("JETJSON_NO_DIRECT_DICTS").is_none()
+            },
         })
     })
 }

@@ -21,6 +21,7 @@ use jetjson::{Error, ErrorKind, KeyOrder, Sink, Writer};
 use pyo3::ffi::{self, PyObject};
 use pyo3::prelude::*;
 
+use super::dictiter::{self, Cursor};
 use super::fail::{Fail, Walk};
 use super::types::Known;
 
@@ -270,7 +271,7 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
             }
         }
         self.w.end_array(i == 0);
-        Ok(())
+        self.w.spill_if_full().map_err(Fail::core)
     }
 
     /// # Safety
@@ -290,7 +291,7 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
             }
         }
         self.w.end_array(n == 0);
-        Ok(())
+        self.w.spill_if_full().map_err(Fail::core)
     }
 
     /// # Safety
@@ -303,12 +304,12 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
             return unsafe { self.dict_sorted(dict, self.map_order) };
         }
         self.w.begin_object();
-        let (mut pos, mut k, mut v) = (0, std::ptr::null_mut(), std::ptr::null_mut());
         let mut first = true;
-        // SAFETY: PyDict_Next hands out borrowed, live key and value pointers
+        let mut cursor = DictCursor::new(dict, self.known.direct_dicts);
+        // SAFETY: the cursor hands out borrowed, live key and value pointers
         // and stays in bounds even if a callback resizes the dict.
         unsafe {
-            while ffi::PyDict_Next(dict, &mut pos, &mut k, &mut v) != 0 {
+            while let Some((k, v)) = cursor.next(dict) {
                 match utf8_key(k) {
                     Some(key) => {
                         self.w.key(key, first).map_err(Fail::core)?;
@@ -320,7 +321,7 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
             }
         }
         self.w.end_object(first);
-        Ok(())
+        self.w.spill_if_full().map_err(Fail::core)
     }
 
     /// A member whose key is not a UTF-8-encodable str: a str with lone
@@ -376,11 +377,11 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
     }
 
     fn collect_and_write(&mut self, dict: *mut PyObject, order: KeyOrder, base: usize) -> Walk {
-        let (mut pos, mut k, mut v) = (0, std::ptr::null_mut(), std::ptr::null_mut());
-        // SAFETY: the dict is live (caller); PyDict_Next gives live borrowed
+        let mut cursor = DictCursor::new(dict, self.known.direct_dicts);
+        // SAFETY: the dict is live (caller); the cursor gives live borrowed
         // pointers, which each entry then holds with its own reference.
         unsafe {
-            while ffi::PyDict_Next(dict, &mut pos, &mut k, &mut v) != 0 {
+            while let Some((k, v)) = cursor.next(dict) {
                 let entry = match utf8_key(k) {
                     Some(key) => {
                         ffi::Py_INCREF(k);
@@ -421,7 +422,44 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
             unsafe { self.element(e.value, std::ptr::null_mut()) }.map_err(|err| err.in_key(&String::from_utf8_lossy(key)))?;
         }
         self.w.end_object(end == base);
-        Ok(())
+        self.w.spill_if_full().map_err(Fail::core)
+    }
+}
+
+/// A dict's members in order: read from the entry table where the layout
+/// is known (`dictiter.rs`), otherwise through `PyDict_Next`.
+enum DictCursor {
+    Direct(Cursor),
+    Api(ffi::Py_ssize_t),
+}
+
+impl DictCursor {
+    #[inline(always)]
+    fn new(dict: *mut PyObject, direct: bool) -> DictCursor {
+        // SAFETY: `dict` is a live dict; the layout is only read when `direct`
+        // says the interpreter has it.
+        if direct && unsafe { dictiter::readable(dict) } {
+            DictCursor::Direct(Cursor::new())
+        } else {
+            DictCursor::Api(0)
+        }
+    }
+
+    /// # Safety
+    /// `dict` is the live dict this cursor was made for; GIL held.
+    #[inline(always)]
+    unsafe fn next(&mut self, dict: *mut PyObject) -> Option<(*mut PyObject, *mut PyObject)> {
+        // SAFETY: as the caller guarantees.
+        unsafe {
+            match self {
+                // A table that stops being readable mid-walk ends the walk.
+                DictCursor::Direct(c) => c.next(dict).unwrap_or(None),
+                DictCursor::Api(pos) => {
+                    let (mut k, mut v) = (std::ptr::null_mut(), std::ptr::null_mut());
+                    (ffi::PyDict_Next(dict, pos, &mut k, &mut v) != 0).then_some((k, v))
+                }
+            }
+        }
     }
 }
 
