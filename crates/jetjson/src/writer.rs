@@ -302,7 +302,7 @@ impl<S: Sink> Writer<S> {
     // ---- strings -------------------------------------------------------
 
     /// A string value.
-    #[inline]
+    #[inline(always)]
     pub fn str(&mut self, s: &str) -> Result<()> {
         // Short strings that need no escaping (most keys and many values) are
         // copied with their quotes in one step, without the call into the
@@ -313,6 +313,13 @@ impl<S: Sink> Writer<S> {
             unsafe { self.buf.append_raw(b.len() + 2, |p| put_quoted(p, b)) };
             return self.maybe_spill();
         }
+        self.escaped_str(s)
+    }
+
+    /// A string that goes through the escape kernel (kept out of line so
+    /// that `str`, the clean short case, stays small enough to inline).
+    #[inline(never)]
+    fn escaped_str(&mut self, s: &str) -> Result<()> {
         self.buf.push(b'"');
         self.escape(s);
         self.buf.push(b'"');
@@ -429,13 +436,19 @@ impl<S: Sink> Writer<S> {
     }
 
     /// A member key with its separators (`,` before, `:` after).
-    #[inline]
+    #[inline(always)]
     pub fn key(&mut self, key: &str, first: bool) -> Result<()> {
         if self.style.indent == 0 && short_and_clean(key.as_bytes(), self.style.escaper.set().html) {
             // SAFETY: `put_clean_name` writes at most key.len() + 4 bytes.
             unsafe { self.buf.append_raw(key.len() + 4, |p| put_clean_name(p, key.as_bytes(), !first)) };
             return Ok(());
         }
+        self.escaped_key(key, first)
+    }
+
+    /// A key that needs escaping or indentation (out of line, as `escaped_str`).
+    #[inline(never)]
+    fn escaped_key(&mut self, key: &str, first: bool) -> Result<()> {
         self.array_item(first);
         self.str(key)?;
         self.colon();

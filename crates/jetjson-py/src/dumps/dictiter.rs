@@ -122,8 +122,9 @@ impl Cursor {
     }
 }
 
+/// Asks the CPU to start loading `p`'s cache line.
 #[inline(always)]
-fn prefetch(p: *const PyObject) {
+pub fn prefetch(p: *const PyObject) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: a prefetch is a hint: it never faults and reads nothing the
     // program can observe, whatever the address.

@@ -265,6 +265,11 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
         unsafe {
             while i < ffi::PyList_GET_SIZE(list) {
                 self.w.array_item(i == 0);
+                // Start loading an item a few steps ahead (its header is the
+                // first thing writing it reads); the index is in bounds.
+                if i + 4 < ffi::PyList_GET_SIZE(list) {
+                    dictiter::prefetch(ffi::PyList_GET_ITEM(list, i + 4));
+                }
                 let item = ffi::PyList_GET_ITEM(list, i);
                 self.element(item, std::ptr::null_mut()).map_err(|e| e.in_index(i as usize))?;
                 i += 1;
