@@ -14,6 +14,7 @@ mod dictiter;
 mod fail;
 mod other;
 mod output;
+mod shapes;
 mod time;
 mod types;
 mod walk;

@@ -23,6 +23,7 @@ use pyo3::prelude::*;
 
 use super::dictiter::{self, Cursor};
 use super::fail::{Fail, Walk};
+use super::shapes::Shapes;
 use super::types::Known;
 
 /// Deepest nesting of lists, dicts and dataclasses written: the parser's
@@ -60,6 +61,10 @@ pub struct Walker<'a, 'py, S: Sink> {
     /// dict's members sit above its parent's and are gone before the parent
     /// continues).
     sorting: Vec<Entry>,
+    /// Scratch for the dict being sorted: its key objects and its order.
+    key_objs: Vec<*mut PyObject>,
+    order: Vec<u32>,
+    shapes: Shapes,
 }
 
 #[inline(always)]
@@ -83,6 +88,9 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
             struct_order,
             repairs_text,
             sorting: Vec::new(),
+            key_objs: Vec::new(),
+            order: Vec::new(),
+            shapes: Shapes::default(),
         }
     }
 
@@ -406,21 +414,53 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
             // SAFETY: the holder (held by the entry) owns these bytes.
             unsafe { std::slice::from_raw_parts(e.key, e.len) }
         };
-        match order {
-            KeyOrder::Utf16 => self.sorting[base..].sort_unstable_by(|a, b| jetjson::compare_utf16(key_of(a), key_of(b))),
-            _ => self.sorting[base..].sort_unstable_by(|a, b| key_of(a).cmp(key_of(b))),
-        }
-        self.w.begin_object();
         let end = self.sorting.len();
-        for i in base..end {
-            let e = self.sorting[i];
+        // The order as member indexes: from the shape cache when these are
+        // the same key objects as a dict sorted earlier, else by sorting.
+        self.key_objs.clear();
+        let all_str = self.sorting[base..].iter().all(|e| e.utf8);
+        if all_str {
+            self.key_objs.extend(self.sorting[base..].iter().map(|e| e.holder));
+        }
+        self.order.clear();
+        match self.shapes.get(&self.key_objs).filter(|_| all_str) {
+            Some(cached) => self.order.extend_from_slice(cached),
+            None => {
+                let members = &self.sorting[base..];
+                self.order.extend(0..members.len() as u32);
+                let k = |i: &u32| key_of(&members[*i as usize]);
+                match order {
+                    KeyOrder::Utf16 => self.order.sort_unstable_by(|a, b| jetjson::compare_utf16(k(a), k(b))),
+                    _ => self.order.sort_unstable_by(|a, b| k(a).cmp(k(b))),
+                }
+                if all_str {
+                    // SAFETY: the key objects are held by the entries.
+                    unsafe { self.shapes.put(&self.key_objs, &self.order) };
+                }
+            }
+        }
+        // Nested dicts reuse `order`; take this dict's copy off it first.
+        let order_here = std::mem::take(&mut self.order);
+        let r = self.write_sorted(base, end, &order_here);
+        self.order = order_here;
+        r
+    }
+
+    fn write_sorted(&mut self, base: usize, end: usize, order: &[u32]) -> Walk {
+        let key_of = |e: &Entry| -> &[u8] {
+            // SAFETY: the holder (held by the entry) owns these bytes.
+            unsafe { std::slice::from_raw_parts(e.key, e.len) }
+        };
+        self.w.begin_object();
+        for (n, &idx) in order.iter().enumerate() {
+            let e = self.sorting[base + idx as usize];
             let key = key_of(&e);
             if e.utf8 {
                 // SAFETY: the bytes came from CPython's UTF-8 form of a str.
                 let key = unsafe { std::str::from_utf8_unchecked(key) };
-                self.w.key(key, i == base).map_err(Fail::core)?;
+                self.w.key(key, n == 0).map_err(Fail::core)?;
             } else {
-                self.w.bytes_key(key, i == base).map_err(Fail::core)?;
+                self.w.bytes_key(key, n == 0).map_err(Fail::core)?;
             }
             // SAFETY: the entry holds the value; nested dicts push their
             // entries above `end` and release them before returning.
