@@ -536,3 +536,21 @@ def test_reference_counts_are_unchanged():
                 jetjson.dumps(doc, profile=p)
     after = [sys.getrefcount(x) for x in (*objs, s, k, doc)]
     assert before == after
+
+
+def test_sorted_dicts_sharing_key_objects_in_any_order():
+    # Sorted dicts may reuse the order found for an earlier dict with the same
+    # key objects; dicts whose keys come in another order must not.
+    keys = ["b", "a", "c", "é", "😂", "\ufb33", "\ue000", "<"]
+    rng = random.Random(9)
+    rows = []
+    for i in range(300):
+        ks = keys[:]
+        rng.shuffle(ks)
+        rows.append({k: i for k in ks[: rng.randrange(2, len(keys) + 1)]})
+    rows += rows[:40]
+    for escape_html in (True, False):
+        expected = go([one_line(rows)], escape_html=escape_html)[0]
+        assert jetjson.dumps(rows, profile="go", escape_html=escape_html) == expected
+    assert jetjson.dumps(rows, profile="jcs") == node_jcs([one_line(rows)])[0]
+    assert jetjson.dumps(rows, sort_keys=True) == orjson.dumps(rows, option=orjson.OPT_SORT_KEYS)
