@@ -64,6 +64,7 @@ pub struct Walker<'a, 'py, S: Sink> {
     /// Scratch for the dict being sorted: its key objects and its order.
     key_objs: Vec<*mut PyObject>,
     order: Vec<u32>,
+    prefixes: Vec<(u128, u32)>,
     shapes: Shapes,
 }
 
@@ -90,6 +91,7 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
             sorting: Vec::new(),
             key_objs: Vec::new(),
             order: Vec::new(),
+            prefixes: Vec::new(),
             shapes: Shapes::default(),
         }
     }
@@ -427,12 +429,19 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
             Some(cached) => self.order.extend_from_slice(cached),
             None => {
                 let members = &self.sorting[base..];
-                self.order.extend(0..members.len() as u32);
-                let k = |i: &u32| key_of(&members[*i as usize]);
+                // Sort by the keys' first 16 bytes as one integer (laid out so
+                // that integer order is the key order), and compare whole keys
+                // only when those are equal.
+                self.prefixes.clear();
+                self.prefixes.extend(members.iter().enumerate().map(|(i, e)| (jetjson::sort_prefix(order, key_of(e)), i as u32)));
+                let k = |i: u32| key_of(&members[i as usize]);
                 match order {
-                    KeyOrder::Utf16 => self.order.sort_unstable_by(|a, b| jetjson::compare_utf16(k(a), k(b))),
-                    _ => self.order.sort_unstable_by(|a, b| k(a).cmp(k(b))),
+                    KeyOrder::Utf16 => {
+                        self.prefixes.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| jetjson::compare_utf16(k(a.1), k(b.1))))
+                    }
+                    _ => self.prefixes.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| k(a.1).cmp(k(b.1)))),
                 }
+                self.order.extend(self.prefixes.iter().map(|p| p.1));
                 if all_str {
                     // SAFETY: the key objects are held by the entries.
                     unsafe { self.shapes.put(&self.key_objs, &self.order) };
