@@ -1,11 +1,56 @@
+//! `canonicalize`: JSON text in, a profile's bytes out, through the core's
+//! `Value` (no Python objects are built), as `jetjson canon` does.
+
+use jetjson::{DuplicateKeys, ReadOptions, Value};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+
+use crate::dumps::OutputOptions;
+use crate::errors::encode_error;
+use crate::json_text::json_text;
 
 #[pyfunction]
-pub fn canonicalize(_data: &Bound<'_, PyAny>) -> PyResult<()> {
-    Err(pyo3::exceptions::PyNotImplementedError::new_err("canonicalize"))
+#[pyo3(signature = (data, profile="jcs", *, sort_keys=false, escape_html=None, ascii_only=false, indent=None,
+                    max_depth=512, max_size=None, duplicate_keys="error", allow_bom=false))]
+#[allow(clippy::too_many_arguments)]
+pub fn canonicalize<'py>(
+    data: &Bound<'py, PyAny>,
+    profile: &str,
+    sort_keys: bool,
+    escape_html: Option<bool>,
+    ascii_only: bool,
+    indent: Option<i64>,
+    max_depth: usize,
+    max_size: Option<usize>,
+    duplicate_keys: &str,
+    allow_bom: bool,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let py = data.py();
+    let write = OutputOptions { profile, sort_keys, escape_html, ascii_only, indent, nan: "error" }.resolve()?;
+    let duplicates = match duplicate_keys {
+        "error" => DuplicateKeys::Error,
+        "first" => DuplicateKeys::First,
+        "last" => DuplicateKeys::Last,
+        other => return Err(PyValueError::new_err(format!("duplicate_keys must be \"error\", \"first\" or \"last\", got {other:?}"))),
+    };
+    let mut read = ReadOptions::new().max_depth(max_depth).duplicate_keys(duplicates).allow_bom(allow_bom);
+    if let Some(limit) = max_size {
+        read = read.max_size(limit);
+    }
+    let text = json_text(data)?;
+    let value = Value::from_slice_with(&text.bytes, &read).map_err(|e| text.error(py, &e, data))?;
+    let out = value.to_vec_with(&write).map_err(|e| encode_error(py, e.to_string_with_root()))?;
+    Ok(PyBytes::new(py, &out))
 }
 
-#[pyfunction]
-pub fn digest(_obj: &Bound<'_, PyAny>) -> PyResult<()> {
-    Err(pyo3::exceptions::PyNotImplementedError::new_err("digest"))
+/// Core write errors as `$.path: message` (the root is `$`).
+trait WithRoot {
+    fn to_string_with_root(&self) -> String;
+}
+
+impl WithRoot for jetjson::Error {
+    fn to_string_with_root(&self) -> String {
+        format!("{}: {}", self.path_string(), self.message())
+    }
 }

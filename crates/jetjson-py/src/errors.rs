@@ -24,7 +24,7 @@ pub fn decode_error_type(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
                 Some(&base),
                 None,
             )?;
-            Ok(ty.into())
+            Ok(ty)
         })
         .map(|t| t.bind(py))
 }
@@ -40,7 +40,7 @@ pub fn encode_error_type(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
                 Some(&base),
                 None,
             )?;
-            Ok(ty.into())
+            Ok(ty)
         })
         .map(|t| t.bind(py))
 }

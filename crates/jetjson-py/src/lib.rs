@@ -10,8 +10,10 @@
 use pyo3::prelude::*;
 
 mod canon;
+mod digest;
 mod dumps;
 mod errors;
+mod json_text;
 mod loads;
 mod raw;
 
@@ -24,7 +26,7 @@ fn _jetjson(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(dumps::dumps, m)?)?;
     m.add_function(wrap_pyfunction!(loads::loads, m)?)?;
     m.add_function(wrap_pyfunction!(canon::canonicalize, m)?)?;
-    m.add_function(wrap_pyfunction!(canon::digest, m)?)?;
+    m.add_function(wrap_pyfunction!(digest::digest, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -41,7 +41,7 @@ mod writer;
 pub use bytestr::ByteStr;
 pub use digest::{digest, digest_bytes, digest_value, Algorithm, Hasher};
 pub use error::{Error, ErrorKind, PathSegment, Position, Result};
-pub use keys::compare_utf16;
+pub use keys::{compare_utf16, sort_prefix};
 pub use options::{BytesPolicy, IntegerPolicy, InvalidText, KeyOrder, NonFinite, Profile, RawPolicy, Style, WriteOptions};
 pub use parse::{DuplicateKeys, ReadOptions};
 pub use pool::{max_pooled_capacity, set_max_pooled_capacity};

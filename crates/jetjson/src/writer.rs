@@ -139,6 +139,15 @@ impl<S: Sink> Writer<S> {
         Ok(self.sink)
     }
 
+    /// Hands buffered output to the sink once enough has accumulated, for
+    /// front ends to call between values that do not spill by themselves
+    /// (numbers, literals, closing brackets): a long array of numbers then
+    /// goes out in chunks too instead of piling up in the buffer.
+    #[inline]
+    pub fn spill_if_full(&mut self) -> Result<()> {
+        self.maybe_spill()
+    }
+
     /// Spills at a token boundary once enough output is buffered.
     #[inline]
     fn maybe_spill(&mut self) -> Result<()> {
@@ -293,8 +302,24 @@ impl<S: Sink> Writer<S> {
     // ---- strings -------------------------------------------------------
 
     /// A string value.
-    #[inline]
+    #[inline(always)]
     pub fn str(&mut self, s: &str) -> Result<()> {
+        // Short strings that need no escaping (most keys and many values) are
+        // copied with their quotes in one step, without the call into the
+        // escape kernel, whose set-up costs more than such a string.
+        if short_and_clean(s.as_bytes(), self.style.escaper.set().html) {
+            let b = s.as_bytes();
+            // SAFETY: `put_quoted` writes exactly b.len() + 2 bytes.
+            unsafe { self.buf.append_raw(b.len() + 2, |p| put_quoted(p, b)) };
+            return self.maybe_spill();
+        }
+        self.escaped_str(s)
+    }
+
+    /// A string that goes through the escape kernel (kept out of line so
+    /// that `str`, the clean short case, stays small enough to inline).
+    #[inline(never)]
+    fn escaped_str(&mut self, s: &str) -> Result<()> {
         self.buf.push(b'"');
         self.escape(s);
         self.buf.push(b'"');
@@ -411,8 +436,19 @@ impl<S: Sink> Writer<S> {
     }
 
     /// A member key with its separators (`,` before, `:` after).
-    #[inline]
+    #[inline(always)]
     pub fn key(&mut self, key: &str, first: bool) -> Result<()> {
+        if self.style.indent == 0 && short_and_clean(key.as_bytes(), self.style.escaper.set().html) {
+            // SAFETY: `put_clean_name` writes at most key.len() + 4 bytes.
+            unsafe { self.buf.append_raw(key.len() + 4, |p| put_clean_name(p, key.as_bytes(), !first)) };
+            return Ok(());
+        }
+        self.escaped_key(key, first)
+    }
+
+    /// A key that needs escaping or indentation (out of line, as `escaped_str`).
+    #[inline(never)]
+    fn escaped_key(&mut self, key: &str, first: bool) -> Result<()> {
         self.array_item(first);
         self.str(key)?;
         self.colon();
@@ -663,6 +699,111 @@ unsafe fn put_clean_name(p: *mut u8, name: &[u8], comma: bool) -> usize {
     }
 }
 
+/// Longest string `short_and_clean` looks at (four 8-byte words).
+const SHORT_STR: usize = 32;
+
+/// True when `b` is at most `SHORT_STR` bytes of ASCII that no profile
+/// escapes: no control bytes, `"` or `\\`, and (with `html`) no `<`, `>`, `&`.
+/// Non-ASCII text is left to the escaper (U+2028/9, ascii_only).
+///
+/// Every load stays inside `b`: words overlap rather than read past its end.
+#[inline(always)]
+fn short_and_clean(b: &[u8], html: bool) -> bool {
+    let n = b.len();
+    if n > SHORT_STR {
+        return false;
+    }
+    let word = |at: usize| u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"));
+    #[cfg(target_arch = "x86_64")]
+    {
+        if n >= 16 {
+            let block = |at: usize| u128::from_le_bytes(b[at..at + 16].try_into().expect("16 bytes"));
+            return sse2_is_clean(block(0), html) && sse2_is_clean(block(n - 16), html);
+        }
+        if n >= 8 {
+            return sse2_is_clean(u128::from(word(0)) | (u128::from(word(n - 8)) << 64), html);
+        }
+    }
+    if n >= 8 {
+        // Whole words, then one overlapping the end: every lane is a byte of `b`.
+        let mut at = 0;
+        while at + 8 < n {
+            if !word_is_clean(word(at), html) {
+                return false;
+            }
+            at += 8;
+        }
+        return word_is_clean(word(n - 8), html);
+    }
+    if n >= 4 {
+        let half = |at: usize| u64::from(u32::from_le_bytes(b[at..at + 4].try_into().expect("4 bytes")));
+        return word_is_clean(half(0) | (half(n - 4) << 32), html);
+    }
+    if n == 0 {
+        return true;
+    }
+    // 1 to 3 bytes, repeated to fill the word.
+    let x = u64::from(b[0]) | (u64::from(b[n / 2]) << 8) | (u64::from(b[n - 1]) << 16);
+    word_is_clean(x | (x << 24) | (x << 48), html)
+}
+
+/// Sixteen bytes at once with SSE2 (part of the x86-64 baseline).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn sse2_is_clean(bytes: u128, html: bool) -> bool {
+    use std::arch::x86_64::*;
+    // SAFETY: SSE2 is always available on x86-64; the intrinsics only work on
+    // register values (no memory is touched).
+    unsafe {
+        let v = _mm_set_epi64x((bytes >> 64) as i64, bytes as i64);
+        // Signed compare: bytes 0x00..0x1F and 0x80..0xFF are both "< 0x20".
+        let mut bad = _mm_cmplt_epi8(v, _mm_set1_epi8(0x20));
+        bad = _mm_or_si128(bad, _mm_cmpeq_epi8(v, _mm_set1_epi8(b'"' as i8)));
+        bad = _mm_or_si128(bad, _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\' as i8)));
+        if html {
+            bad = _mm_or_si128(bad, _mm_cmpeq_epi8(v, _mm_set1_epi8(b'<' as i8)));
+            bad = _mm_or_si128(bad, _mm_cmpeq_epi8(v, _mm_set1_epi8(b'>' as i8)));
+            bad = _mm_or_si128(bad, _mm_cmpeq_epi8(v, _mm_set1_epi8(b'&' as i8)));
+        }
+        _mm_movemask_epi8(bad) == 0
+    }
+}
+
+/// Eight bytes at once (SWAR, exact per lane: no carry crosses lanes).
+#[inline(always)]
+fn word_is_clean(w: u64, html: bool) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // A lane below 0x80 reaches the top bit when 0x60 is added iff it is >= 0x20.
+    let control = !(((w & LOW7) + ONES * 0x60) | w) & HIGH;
+    let eq = |c: u8| {
+        let x = w ^ (ONES * u64::from(c));
+        !(((x & LOW7) + LOW7) | x) & HIGH
+    };
+    let mut bad = (w & HIGH) | control | eq(b'"') | eq(b'\\');
+    if html {
+        bad |= eq(b'<') | eq(b'>') | eq(b'&');
+    }
+    bad == 0
+}
+
+/// Writes `"` + `b` + `"`; returns the count.
+///
+/// # Safety
+/// `p` must be valid for `b.len() + 2` bytes of writes.
+#[inline(always)]
+unsafe fn put_quoted(p: *mut u8, b: &[u8]) -> usize {
+    // SAFETY: writes bytes 0, 1..=b.len() and b.len() + 1 from `p`, which the
+    // caller guarantees are writable.
+    unsafe {
+        *p = b'"';
+        crate::pool::copy_bytes(p.add(1), b);
+        *p.add(b.len() + 1) = b'"';
+    }
+    b.len() + 2
+}
+
 /// Marks where an object being sorted starts in the buffer and the stacks.
 #[derive(Clone, Copy, Debug)]
 pub struct SortedObject {
@@ -692,6 +833,37 @@ impl MemberKey {
         match *self {
             MemberKey::Static(k) => k.as_bytes(),
             MemberKey::Owned { at, len, .. } => &arena[at..at + len],
+        }
+    }
+}
+
+#[cfg(test)]
+mod short_str_tests {
+    use super::short_and_clean;
+    use crate::escape::{EscapeSet, Escaper};
+
+    #[test]
+    fn short_and_clean_agrees_with_the_escaper() {
+        for html in [false, true] {
+            let reference = Escaper::scalar(EscapeSet { html, line_separators: true, ascii_only: false });
+            for n in 0usize..=34 {
+                for byte in 0u8..=0x7F {
+                    for pos in [0, n / 3, n / 2, n.saturating_sub(1)] {
+                        let mut v = vec![b'a'; n];
+                        if n > 0 {
+                            v[pos] = byte;
+                        }
+                        let s = std::str::from_utf8(&v).expect("ASCII");
+                        let expected = n <= 32 && !reference.needs_escape(s);
+                        assert_eq!(short_and_clean(&v, html), expected, "html={html} {s:?}");
+                    }
+                }
+                if n > 0 {
+                    // Non-ASCII text always goes to the escaper.
+                    let s = "é".repeat(n.div_ceil(2));
+                    assert!(!short_and_clean(s.as_bytes(), html));
+                }
+            }
         }
     }
 }

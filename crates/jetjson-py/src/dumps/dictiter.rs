@@ -1,0 +1,136 @@
+//! Iterating a dict's entries in place (CPython 3.11 and 3.12 layout).
+//!
+//! `PyDict_Next` costs a call and a few checks per member; reading the
+//! entry table directly is a pointer walk, and lets us ask the CPU for the
+//! next members' values early (each value is another object in memory, and
+//! loading its header is the walk's main stall). The layout is private to
+//! CPython, so this is used only on the versions whose layout it matches
+//! (checked at run time) and only for "combined" tables (`ma_values` NULL);
+//! everything else goes through `PyDict_Next`.
+//!
+//! Memory safety under mutation: a `default` called while a value is written
+//! may resize or clear the dict. The keys object and the entry count are
+//! therefore re-read from the dict (which we hold) at every step, so an index
+//! is never used beyond the current table.
+
+use pyo3::ffi::{self, PyObject};
+
+/// `struct _dictkeysobject` up to its index table (3.11, 3.12).
+#[repr(C)]
+struct DictKeys {
+    dk_refcnt: ffi::Py_ssize_t,
+    dk_log2_size: u8,
+    dk_log2_index_bytes: u8,
+    dk_kind: u8,
+    dk_version: u32,
+    dk_usable: ffi::Py_ssize_t,
+    dk_nentries: ffi::Py_ssize_t,
+    // char dk_indices[]; then the entries
+}
+
+/// `PyDictObject` (3.11, 3.12).
+#[repr(C)]
+struct Dict {
+    ob_base: ffi::PyObject,
+    ma_used: ffi::Py_ssize_t,
+    ma_version_tag: u64,
+    ma_keys: *mut DictKeys,
+    ma_values: *mut std::ffi::c_void,
+}
+
+const KIND_GENERAL: u8 = 0;
+const KIND_UNICODE: u8 = 1;
+
+/// Whether the running interpreter has the layout above (set once at import).
+pub fn layout_supported(major: u32, minor: u32) -> bool {
+    major == 3 && (minor == 11 || minor == 12)
+}
+
+/// The table of a combined dict: (entries base, entry size in pointers,
+/// count of entries), or `None` for split tables and unknown kinds.
+///
+/// # Safety
+/// `dict` is a live dict (or subclass) on an interpreter with this layout.
+#[inline(always)]
+unsafe fn table(dict: *mut PyObject) -> Option<(*const *mut PyObject, usize, usize)> {
+    // SAFETY: the caller guarantees the layout; a live dict has a valid keys object.
+    unsafe {
+        let d = dict as *const Dict;
+        if !(*d).ma_values.is_null() {
+            return None;
+        }
+        let keys = (*d).ma_keys;
+        let stride = match (*keys).dk_kind {
+            KIND_UNICODE => 2, // { key, value }
+            KIND_GENERAL => 3, // { hash, key, value }
+            _ => return None,
+        };
+        let indices = (keys as *const u8).add(std::mem::size_of::<DictKeys>());
+        let entries = indices.add(1usize << (*keys).dk_log2_index_bytes) as *const *mut PyObject;
+        // For general entries skip the hash: key and value are the last two words.
+        let entries = entries.add(stride - 2);
+        Some((entries, stride, (*keys).dk_nentries as usize))
+    }
+}
+
+/// Whether `dict`'s table can be read in place (a combined table of a known kind).
+///
+/// # Safety
+/// `dict` is a live dict on an interpreter with this layout.
+#[inline(always)]
+pub unsafe fn readable(dict: *mut PyObject) -> bool {
+    // SAFETY: as the caller guarantees.
+    unsafe { table(dict).is_some() }
+}
+
+/// Position of an in-place walk over a dict.
+pub struct Cursor {
+    i: usize,
+}
+
+impl Cursor {
+    pub fn new() -> Cursor {
+        Cursor { i: 0 }
+    }
+
+    /// The next (key, value) pair, borrowed; `None` at the end. `Err(())`
+    /// when the table is of a kind we do not read (use `PyDict_Next`).
+    ///
+    /// # Safety
+    /// `dict` is a live dict held by the caller, on an interpreter with this
+    /// layout; GIL held.
+    #[inline(always)]
+    pub unsafe fn next(&mut self, dict: *mut PyObject) -> Result<Option<(*mut PyObject, *mut PyObject)>, ()> {
+        // SAFETY: `table` reads the current table; every index used is below
+        // its current entry count, so reads stay inside the entry array.
+        unsafe {
+            let Some((entries, stride, n)) = table(dict) else { return Err(()) };
+            while self.i < n {
+                let e = entries.add(self.i * stride);
+                self.i += 1;
+                let (k, v) = (*e, *e.add(1));
+                if !v.is_null() && !k.is_null() {
+                    // Start loading the value a few members ahead.
+                    if self.i + 3 < n {
+                        prefetch(*entries.add((self.i + 3) * stride + 1));
+                    }
+                    return Ok(Some((k, v)));
+                }
+            }
+            Ok(None)
+        }
+    }
+}
+
+/// Asks the CPU to start loading `p`'s cache line.
+#[inline(always)]
+pub fn prefetch(p: *const PyObject) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is a hint: it never faults and reads nothing the
+    // program can observe, whatever the address.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p as *const i8);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
+}

@@ -1,0 +1,119 @@
+//! Why a `dumps` call failed, and where in the object it happened.
+//!
+//! The walker returns `Result<(), Fail>`; `Fail` is one pointer wide, so the
+//! success path moves nothing but a null. Each container adds its segment
+//! (`[3]`, `.price`) only while an error unwinds through it.
+
+use pyo3::prelude::*;
+
+use crate::errors::encode_error;
+
+pub struct Fail(Box<Inner>);
+
+struct Inner {
+    kind: Kind,
+    /// Innermost segment first (pushed while unwinding).
+    path: Vec<Seg>,
+}
+
+enum Kind {
+    /// A rule of the profile (NaN in go, an int beyond int64, ...).
+    Core(jetjson::Error),
+    /// A Python exception (raised by `default`, a property, `utcoffset`...):
+    /// it propagates unchanged.
+    Py(PyErr),
+    /// An object jetjson cannot write (unsupported type, non-str key, ...).
+    Msg(String),
+}
+
+enum Seg {
+    Index(usize),
+    Key(String),
+}
+
+pub type Walk = Result<(), Fail>;
+
+impl Fail {
+    #[cold]
+    pub fn core(e: jetjson::Error) -> Fail {
+        Fail(Box::new(Inner { kind: Kind::Core(e), path: Vec::new() }))
+    }
+
+    #[cold]
+    pub fn py(e: PyErr) -> Fail {
+        Fail(Box::new(Inner { kind: Kind::Py(e), path: Vec::new() }))
+    }
+
+    #[cold]
+    pub fn msg(m: impl Into<String>) -> Fail {
+        Fail(Box::new(Inner { kind: Kind::Msg(m.into()), path: Vec::new() }))
+    }
+
+    /// The pending Python exception (after a C API call returned an error).
+    #[cold]
+    pub fn fetch(py: Python<'_>) -> Fail {
+        Fail::py(PyErr::fetch(py))
+    }
+
+    #[cold]
+    #[inline(never)]
+    pub fn in_index(mut self, i: usize) -> Fail {
+        self.0.path.push(Seg::Index(i));
+        self
+    }
+
+    #[cold]
+    #[inline(never)]
+    pub fn in_key(mut self, key: &str) -> Fail {
+        self.0.path.push(Seg::Key(key.to_owned()));
+        self
+    }
+
+    /// The Python exception to raise: Python exceptions as they are, others as
+    /// `JSONEncodeError("<path>: <message>")`.
+    pub fn into_pyerr(self, py: Python<'_>) -> PyErr {
+        let inner = *self.0;
+        let path = path_string(&inner.path);
+        match inner.kind {
+            Kind::Py(e) => e,
+            Kind::Msg(m) => encode_error(py, format!("{path}: {m}")),
+            Kind::Core(e) => {
+                // A core error may carry its own path inside the value it was
+                // writing (raw JSON being canonicalized): continue ours with it.
+                let inner_path = e.path_string();
+                let full = if inner_path.len() > 1 { format!("{path}{}", &inner_path[1..]) } else { path };
+                encode_error(py, format!("{full}: {}", e.message()))
+            }
+        }
+    }
+}
+
+/// `$`, then `[i]` for indexes, `.key` for identifier keys and `["key"]`
+/// (JSON-quoted) for others.
+fn path_string(path: &[Seg]) -> String {
+    let mut s = String::from("$");
+    for seg in path.iter().rev() {
+        match seg {
+            Seg::Index(i) => {
+                s.push('[');
+                s.push_str(&i.to_string());
+                s.push(']');
+            }
+            Seg::Key(k) if is_identifier(k) => {
+                s.push('.');
+                s.push_str(k);
+            }
+            Seg::Key(k) => {
+                s.push('[');
+                s.push_str(&jetjson::to_string(k).unwrap_or_default());
+                s.push(']');
+            }
+        }
+    }
+    s
+}
+
+fn is_identifier(k: &str) -> bool {
+    let mut chars = k.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_') && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}

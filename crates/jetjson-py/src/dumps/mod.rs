@@ -1,0 +1,62 @@
+//! `dumps`: Python objects to the bytes of a profile.
+//!
+//! `walk.rs` is the hot path (exact built-in types through the raw C API),
+//! `other.rs` the cold one (subclasses, dataclasses, dates, UUID, Decimal,
+//! Enum, Raw, `default`); `config.rs` turns keyword options into the core's
+//! `WriteOptions`; `fail.rs` carries errors and their paths.
+//!
+//! Output: the core writer spills its small pooled buffer into the result
+//! `bytes` object as it goes (`output.rs`).
+
+pub mod config;
+mod dataclass;
+mod dictiter;
+mod fail;
+mod other;
+mod output;
+mod shapes;
+mod time;
+mod types;
+mod walk;
+
+use jetjson::{Sink, Writer};
+use pyo3::exceptions::{PyMemoryError, PyTypeError};
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+
+pub use config::OutputOptions;
+
+/// Serializes `obj` into `w` (any sink: the buffer, or a hash).
+pub fn write_object<'py, S: Sink>(w: &mut Writer<S>, obj: &Bound<'py, PyAny>, default: Option<&Bound<'py, PyAny>>) -> PyResult<()> {
+    let py = obj.py();
+    if let Some(d) = default {
+        if !d.is_callable() {
+            return Err(PyTypeError::new_err("default must be callable or None"));
+        }
+    }
+    let known = types::known(py)?;
+    let mut walker = walk::Walker::new(py, w, default, known);
+    walker.write(obj).map_err(|f| f.into_pyerr(py))
+}
+
+/// Serialize `obj` to JSON bytes in a profile ("compact", "go", "jcs").
+#[pyfunction]
+#[pyo3(signature = (obj, *, profile="compact", sort_keys=false, escape_html=None, ascii_only=false, indent=None, default=None, nan="error"))]
+#[allow(clippy::too_many_arguments)]
+pub fn dumps<'py>(
+    obj: &Bound<'py, PyAny>,
+    profile: &str,
+    sort_keys: bool,
+    escape_html: Option<bool>,
+    ascii_only: bool,
+    indent: Option<i64>,
+    default: Option<&Bound<'py, PyAny>>,
+    nan: &str,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let options = OutputOptions { profile, sort_keys, escape_html, ascii_only, indent, nan }.resolve()?;
+    let py = obj.py();
+    let mut w = Writer::with_sink(&options, output::BytesSink::new(py)?);
+    write_object(&mut w, obj, default)?;
+    let sink = w.finish().map_err(|e| PyMemoryError::new_err(e.message()))?;
+    sink.into_bytes(py).map_err(|e| PyMemoryError::new_err(e.message()))
+}

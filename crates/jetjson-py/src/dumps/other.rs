@@ -1,0 +1,254 @@
+//! The cold path of `dumps`: everything that is not an exact built-in type.
+//!
+//! Order matters: our `Raw` first, then subclasses of the built-in types
+//! (cheap flag tests; `IntEnum` and `StrEnum` members are written here as
+//! their int or str), then datetime (before date, its base class), date,
+//! time, UUID, Decimal, Enum, dataclasses, bytes (go), and `default` last.
+
+use jetjson::{Error, ErrorKind};
+use pyo3::ffi::{self, PyObject};
+use pyo3::prelude::*;
+use pyo3::types::PyType;
+
+use super::fail::{Fail, Walk};
+use super::walk::{bytes_of, utf8_of, Walker, MAX_DEFAULT_CHAIN};
+use super::{dataclass, time};
+use crate::raw::Raw;
+
+impl<S: jetjson::Sink> Walker<'_, '_, S> {
+    /// # Safety
+    /// `obj` is a live object held by the caller; GIL held.
+    #[cold]
+    #[inline(never)]
+    pub(super) unsafe fn other(&mut self, obj: *mut PyObject) -> Walk {
+        let k = self.known;
+        // SAFETY (whole body): `obj` is live and held; type objects and
+        // flags are read-only data of live types.
+        unsafe {
+            let ty = ffi::Py_TYPE(obj);
+            if ty == k.raw {
+                return self.raw(obj);
+            }
+            let flags = ffi::PyType_GetFlags(ty);
+            if flags & ffi::Py_TPFLAGS_UNICODE_SUBCLASS != 0 {
+                return self.str(obj);
+            }
+            if flags & ffi::Py_TPFLAGS_LONG_SUBCLASS != 0 {
+                return self.int(obj);
+            }
+            if ffi::PyFloat_Check(obj) != 0 {
+                return self.w.f64(ffi::PyFloat_AS_DOUBLE(obj)).map_err(Fail::core);
+            }
+            if flags & ffi::Py_TPFLAGS_DICT_SUBCLASS != 0 {
+                return self.dict(obj);
+            }
+            if flags & ffi::Py_TPFLAGS_LIST_SUBCLASS != 0 {
+                return self.list(obj);
+            }
+            let is = |t: &Py<PyType>| ffi::PyObject_TypeCheck(obj, t.as_ptr() as *mut ffi::PyTypeObject) != 0;
+            if is(&k.datetime) {
+                return self.iso(obj, time::Kind::DateTime);
+            }
+            if is(&k.date) {
+                return self.iso(obj, time::Kind::Date);
+            }
+            if is(&k.time) {
+                return self.iso(obj, time::Kind::Time);
+            }
+            if is(&k.uuid) {
+                return self.uuid(obj);
+            }
+            if is(&k.decimal) {
+                return self.decimal(obj);
+            }
+            if is(&k.enum_base) {
+                return self.enum_value(obj);
+            }
+            if ffi::PyObject_HasAttr(ty as *mut PyObject, k.dataclass_fields.as_ptr()) != 0 {
+                return self.dataclass(obj);
+            }
+            if flags & ffi::Py_TPFLAGS_BYTES_SUBCLASS != 0 && self.w.style().bytes == jetjson::BytesPolicy::Base64 {
+                return self.w.bytes(bytes_of(obj)).map_err(Fail::core);
+            }
+            self.call_default(obj)
+        }
+    }
+
+    /// # Safety
+    /// `obj` is a live `Raw`; GIL held.
+    unsafe fn raw(&mut self, obj: *mut PyObject) -> Walk {
+        // SAFETY: `obj` is a live Raw (checked by exact type), borrowed for this call.
+        let any = unsafe { Bound::from_borrowed_ptr(self.py, obj) };
+        // SAFETY: the exact type is Raw's type object.
+        let raw = unsafe { any.cast_unchecked::<Raw>() };
+        self.w.raw(raw.get().json(self.py)).map_err(Fail::core)
+    }
+
+    /// datetime/date/time through `isoformat()` (see `time.rs` for the layout).
+    fn iso(&mut self, obj: *mut PyObject, kind: time::Kind) -> Walk {
+        let text = self.call_method0(obj, self.known.isoformat.as_ptr())?;
+        // SAFETY: `text` is a new reference we own; isoformat returns a str.
+        let r = unsafe {
+            match (ffi::PyUnicode_Check(text) != 0).then(|| utf8_of(text)).flatten() {
+                Some(iso) if self.w.style().profile == jetjson::Profile::Go && kind == time::Kind::DateTime => {
+                    self.w.str(&time::go_layout(iso)).map_err(Fail::core)
+                }
+                Some(iso) => self.w.str(iso).map_err(Fail::core),
+                None => {
+                    ffi::PyErr_Clear();
+                    Err(Fail::msg("isoformat() did not return a str"))
+                }
+            }
+        };
+        // SAFETY: we own `text`.
+        unsafe { ffi::Py_DECREF(text) };
+        r
+    }
+
+    /// `UUID` in its canonical form: 8-4-4-4-12 lowercase hex digits.
+    fn uuid(&mut self, obj: *mut PyObject) -> Walk {
+        let hex = self.get_attr(obj, self.known.hex.as_ptr())?;
+        // SAFETY: `hex` is a new reference we own (UUID.hex is a str).
+        let r = match unsafe { (ffi::PyUnicode_Check(hex) != 0).then(|| utf8_of(hex)).flatten() } {
+            Some(h) if h.len() == 32 => {
+                let text = format!("{}-{}-{}-{}-{}", &h[..8], &h[8..12], &h[12..16], &h[16..20], &h[20..]);
+                self.w.str(&text).map_err(Fail::core)
+            }
+            _ => {
+                // SAFETY: drops a possible encoding error of a malformed hex.
+                unsafe { ffi::PyErr_Clear() };
+                Err(Fail::msg("UUID.hex is not 32 hex digits"))
+            }
+        };
+        // SAFETY: we own `hex`.
+        unsafe { ffi::Py_DECREF(hex) };
+        r
+    }
+
+    /// `Decimal` as its number text (`str(d)`, which is JSON number syntax
+    /// for finite values); NaN and infinities follow the `nan` policy as
+    /// float NaN and infinities do.
+    fn decimal(&mut self, obj: *mut PyObject) -> Walk {
+        // SAFETY: `obj` is a live Decimal.
+        let text = unsafe { ffi::PyObject_Str(obj) };
+        if text.is_null() {
+            return Err(Fail::fetch(self.py));
+        }
+        // SAFETY: `text` is a new str we own.
+        let r = match unsafe { utf8_of(text) } {
+            Some(t) if t.contains(['N', 'n']) => self.w.f64(f64::NAN).map_err(Fail::core),
+            Some(t) if t.contains(['I', 'i']) => {
+                self.w.f64(if t.starts_with('-') { f64::NEG_INFINITY } else { f64::INFINITY }).map_err(Fail::core)
+            }
+            Some(t) => self.w.number_text(t).map_err(Fail::core),
+            None => Err(Fail::fetch(self.py)),
+        };
+        // SAFETY: we own `text`.
+        unsafe { ffi::Py_DECREF(text) };
+        r
+    }
+
+    /// An `Enum` member as its `value`.
+    fn enum_value(&mut self, obj: *mut PyObject) -> Walk {
+        self.enter()?;
+        let value = self.get_attr(obj, self.known.value.as_ptr())?;
+        // SAFETY: `value` is a new reference we own while it is written.
+        let r = unsafe { self.element(value, std::ptr::null_mut()) };
+        // SAFETY: we own `value`.
+        unsafe { ffi::Py_DECREF(value) };
+        r
+    }
+
+    /// A dataclass instance as an object of its fields, in declaration order
+    /// (Go struct order) unless the style sorts records.
+    fn dataclass(&mut self, obj: *mut PyObject) -> Walk {
+        self.enter()?;
+        // SAFETY: `obj` is live, so its type is a live type object.
+        let class = unsafe { Bound::from_borrowed_ptr(self.py, ffi::Py_TYPE(obj) as *mut PyObject) };
+        // SAFETY: the object is a type (it is `type(obj)`).
+        let class = unsafe { class.cast_into_unchecked::<PyType>() };
+        let fields = dataclass::fields_of(&class).map_err(Fail::py)?;
+        self.w.begin_object();
+        let mut first = true;
+        for i in fields.order(self.struct_order) {
+            let (name, text) = &fields.names[i];
+            let value = self.get_attr(obj, name.as_ptr())?;
+            let mut r = self.w.key(text, first).map_err(Fail::core);
+            if r.is_ok() {
+                // SAFETY: `value` is a new reference we own while it is written.
+                r = unsafe { self.element(value, std::ptr::null_mut()) };
+            }
+            // SAFETY: we own `value`.
+            unsafe { ffi::Py_DECREF(value) };
+            r.map_err(|e| e.in_key(text))?;
+            first = false;
+        }
+        self.w.end_object(first);
+        Ok(())
+    }
+
+    /// Hands `obj` to `default` and writes what it returns; without
+    /// `default`, or after too long a chain of `default` results, it is an error.
+    fn call_default(&mut self, obj: *mut PyObject) -> Walk {
+        let Some(default) = self.default else {
+            return Err(unsupported(obj, self.w.style().profile));
+        };
+        if self.default_chain >= MAX_DEFAULT_CHAIN {
+            return Err(Fail::msg(format!(
+                "default called {MAX_DEFAULT_CHAIN} levels deep: its results keep needing default (last type: {})",
+                type_name(obj)
+            )));
+        }
+        // SAFETY: `default` is a live callable held by the caller of dumps;
+        // `obj` is live and held.
+        let result = unsafe { ffi::PyObject_CallOneArg(default, obj) };
+        if result.is_null() {
+            return Err(Fail::fetch(self.py));
+        }
+        self.default_chain += 1;
+        // SAFETY: `result` is a new reference we own while it is written.
+        let r = unsafe { self.element(result, std::ptr::null_mut()) };
+        self.default_chain -= 1;
+        // SAFETY: we own `result`.
+        unsafe { ffi::Py_DECREF(result) };
+        r
+    }
+
+    fn call_method0(&self, obj: *mut PyObject, name: *mut PyObject) -> Result<*mut PyObject, Fail> {
+        // SAFETY: `obj` is live and `name` an interned str.
+        let r = unsafe { ffi::PyObject_CallMethodNoArgs(obj, name) };
+        if r.is_null() {
+            return Err(Fail::fetch(self.py));
+        }
+        Ok(r)
+    }
+
+    fn get_attr(&self, obj: *mut PyObject, name: *mut PyObject) -> Result<*mut PyObject, Fail> {
+        // SAFETY: `obj` is live and `name` a str.
+        let r = unsafe { ffi::PyObject_GetAttr(obj, name) };
+        if r.is_null() {
+            return Err(Fail::fetch(self.py));
+        }
+        Ok(r)
+    }
+}
+
+fn type_name(obj: *mut PyObject) -> String {
+    // SAFETY: `obj` is live; tp_name is a NUL-terminated C string of its type.
+    unsafe { std::ffi::CStr::from_ptr((*ffi::Py_TYPE(obj)).tp_name).to_string_lossy().into_owned() }
+}
+
+#[cold]
+fn unsupported(obj: *mut PyObject, profile: jetjson::Profile) -> Fail {
+    let name = type_name(obj);
+    // SAFETY: `obj` is live.
+    if unsafe { ffi::PyBytes_Check(obj) } != 0 {
+        return Fail::core(Error::new(ErrorKind::Unsupported {
+            what: format!(
+                "{name} is not supported in profile \"{}\" (only \"go\" writes bytes, as base64); pass default= to convert it",
+                profile.name()
+            ),
+        }));
+    }
+    Fail::msg(format!("Type is not JSON serializable: {name} (pass default= to convert it)"))
+}

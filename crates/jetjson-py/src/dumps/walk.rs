@@ -1,0 +1,572 @@
+//! The hot path of `dumps`: walking Python objects with the raw C API and
+//! driving the core `Writer`.
+//!
+//! Dispatch compares the object's type pointer against the exact built-in
+//! types first (str, int, float, bool, None, dict, list, tuple); everything
+//! else (subclasses, dataclasses, datetimes, `default`...) is in `other.rs`.
+//! Strings are read in place: compact ASCII data follows the object header,
+//! other strings use CPython's cached UTF-8 form.
+//!
+//! Borrowed references and Python code: an element borrowed from a list or
+//! dict stays alive only as long as its container holds it. Scalars run no
+//! Python code while they are written, so they are used borrowed; anything
+//! else (which may call `default`, a property, `utcoffset`...) is held with a
+//! new reference while it is written, so a callback that mutates the
+//! container cannot free it under us. Lists are re-measured at each step for
+//! the same reason.
+
+use std::ptr::addr_of_mut;
+
+use jetjson::{Error, ErrorKind, KeyOrder, Sink, Writer};
+use pyo3::ffi::{self, PyObject};
+use pyo3::prelude::*;
+
+use super::dictiter::{self, Cursor};
+use super::fail::{Fail, Walk};
+use super::shapes::Shapes;
+use super::types::Known;
+
+/// Deepest nesting of lists, dicts and dataclasses written: the parser's
+/// default limit, so anything jetjson reads can be written back, and far
+/// below what the thread stack allows.
+pub const MAX_DEPTH: usize = 512;
+
+/// How many times `default` may be applied to its own results in a row.
+pub const MAX_DEFAULT_CHAIN: u32 = 254;
+
+/// A member of a dict being sorted: the key's UTF-8 bytes, and owned
+/// references to the key's text holder and to the value.
+#[derive(Clone, Copy)]
+struct Entry {
+    key: *const u8,
+    len: usize,
+    /// A `str` (valid UTF-8) or, for go keys with lone surrogates, the
+    /// `bytes` they were encoded to.
+    holder: *mut PyObject,
+    value: *mut PyObject,
+    utf8: bool,
+}
+
+pub struct Walker<'a, 'py, S: Sink> {
+    pub(super) py: Python<'py>,
+    pub(super) w: &'a mut Writer<S>,
+    pub(super) default: Option<*mut PyObject>,
+    pub(super) default_chain: u32,
+    pub(super) known: &'static Known,
+    map_order: KeyOrder,
+    pub(super) struct_order: KeyOrder,
+    /// Go repairs lone surrogates (as Go repairs invalid UTF-8); others fail.
+    pub(super) repairs_text: bool,
+    /// Members of dicts being sorted, shared by all nesting levels (an inner
+    /// dict's members sit above its parent's and are gone before the parent
+    /// continues).
+    sorting: Vec<Entry>,
+    /// Scratch for the dict being sorted: its key objects and its order.
+    key_objs: Vec<*mut PyObject>,
+    order: Vec<u32>,
+    prefixes: Vec<(u128, u32)>,
+    shapes: Shapes,
+}
+
+#[inline(always)]
+fn ty_str() -> *mut ffi::PyTypeObject {
+    // Taking the address of an extern static does not read it.
+    addr_of_mut!(ffi::PyUnicode_Type)
+}
+
+impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
+    pub fn new(py: Python<'py>, w: &'a mut Writer<S>, default: Option<&Bound<'py, PyAny>>, known: &'static Known) -> Self {
+        let style = w.style();
+        let (map_order, struct_order) = (style.map_order, style.struct_order);
+        let repairs_text = style.invalid_text == jetjson::InvalidText::ReplacePerByte;
+        Walker {
+            py,
+            w,
+            default: default.map(|d| d.as_ptr()),
+            default_chain: 0,
+            known,
+            map_order,
+            struct_order,
+            repairs_text,
+            sorting: Vec::new(),
+            key_objs: Vec::new(),
+            order: Vec::new(),
+            prefixes: Vec::new(),
+            shapes: Shapes::default(),
+        }
+    }
+
+    /// Writes `obj` (a live object the caller keeps alive for the call).
+    pub fn write(&mut self, obj: &Bound<'py, PyAny>) -> Walk {
+        // SAFETY: `obj` is a valid object kept alive by the caller's reference,
+        // and the GIL is held (we have `py`).
+        unsafe { self.element(obj.as_ptr(), std::ptr::null_mut()) }
+    }
+
+    /// Writes one value. Scalars are written borrowed; other objects are
+    /// held (with `keep`, the key that names them, if any) while written.
+    ///
+    /// # Safety
+    /// `obj` (and `keep` unless null) must be valid objects, alive at least
+    /// until this call starts, and the GIL must be held.
+    #[inline(always)]
+    pub(super) unsafe fn element(&mut self, obj: *mut PyObject, keep: *mut PyObject) -> Walk {
+        // SAFETY (whole body): the caller guarantees `obj`/`keep` are live
+        // objects under the GIL; type pointers of built-in types are static.
+        unsafe {
+            let ty = ffi::Py_TYPE(obj);
+            if ty == ty_str() {
+                return self.str(obj);
+            }
+            if ty == addr_of_mut!(ffi::PyLong_Type) {
+                return self.int(obj);
+            }
+            if ty == addr_of_mut!(ffi::PyFloat_Type) {
+                return self.w.f64(ffi::PyFloat_AS_DOUBLE(obj)).map_err(Fail::core);
+            }
+            if ty == addr_of_mut!(ffi::PyBool_Type) {
+                self.w.bool(obj == ffi::Py_True());
+                return Ok(());
+            }
+            if obj == ffi::Py_None() {
+                self.w.null();
+                return Ok(());
+            }
+            ffi::Py_INCREF(obj);
+            ffi::Py_XINCREF(keep);
+            let r = self.compound(obj, ty);
+            ffi::Py_DECREF(obj);
+            ffi::Py_XDECREF(keep);
+            r
+        }
+    }
+
+    /// Containers by exact type, then the cold path.
+    ///
+    /// # Safety
+    /// `obj` is a live object of type `ty`, held by the caller; GIL held.
+    #[inline(always)]
+    unsafe fn compound(&mut self, obj: *mut PyObject, ty: *mut ffi::PyTypeObject) -> Walk {
+        // SAFETY: as the caller guarantees; the type statics are only compared.
+        unsafe {
+            if ty == addr_of_mut!(ffi::PyDict_Type) {
+                self.dict(obj)
+            } else if ty == addr_of_mut!(ffi::PyList_Type) {
+                self.list(obj)
+            } else if ty == addr_of_mut!(ffi::PyTuple_Type) {
+                self.tuple(obj)
+            } else {
+                self.other(obj)
+            }
+        }
+    }
+
+    /// Fails when one more container would nest deeper than `MAX_DEPTH`.
+    #[inline(always)]
+    pub(super) fn enter(&self) -> Walk {
+        if self.w.depth() >= MAX_DEPTH {
+            return Err(Fail::core(Error::new(ErrorKind::DepthLimit { limit: MAX_DEPTH })));
+        }
+        Ok(())
+    }
+
+    // ---- scalars -------------------------------------------------------
+
+    /// # Safety
+    /// `obj` is a live `str` (or subclass); GIL held.
+    #[inline(always)]
+    pub(super) unsafe fn str(&mut self, obj: *mut PyObject) -> Walk {
+        // SAFETY: `obj` is a live str; the text stays valid while it lives.
+        match unsafe { utf8_of(obj) } {
+            Some(s) => self.w.str(s).map_err(Fail::core),
+            None => self.surrogate_str(obj),
+        }
+    }
+
+    /// A `str` that CPython cannot encode as UTF-8 (it holds lone surrogates).
+    #[cold]
+    #[inline(never)]
+    fn surrogate_str(&mut self, obj: *mut PyObject) -> Walk {
+        let bytes = self.surrogate_bytes(obj)?;
+        // SAFETY: `bytes` is a live bytes object we own until the end of scope.
+        let r = unsafe { self.w.bytes_str(bytes_of(bytes)).map_err(Fail::core) };
+        // SAFETY: we own the reference returned by `surrogate_bytes`.
+        unsafe { ffi::Py_DECREF(bytes) };
+        r
+    }
+
+    /// The `surrogatepass` UTF-8 bytes of a str with lone surrogates (a new
+    /// reference), in profiles that repair text; otherwise the core's error.
+    #[cold]
+    fn surrogate_bytes(&mut self, obj: *mut PyObject) -> Result<*mut PyObject, Fail> {
+        // SAFETY: clearing the UnicodeEncodeError left by PyUnicode_AsUTF8AndSize.
+        unsafe { ffi::PyErr_Clear() };
+        if !self.repairs_text {
+            return Err(Fail::core(Error::new(ErrorKind::InvalidText { profile: self.w.style().profile.name() })));
+        }
+        // SAFETY: `obj` is a live str; the codec names are NUL-terminated.
+        let bytes = unsafe { ffi::PyUnicode_AsEncodedString(obj, c"utf-8".as_ptr(), c"surrogatepass".as_ptr()) };
+        if bytes.is_null() {
+            return Err(Fail::fetch(self.py));
+        }
+        Ok(bytes)
+    }
+
+    /// # Safety
+    /// `obj` is a live `int` (or subclass); GIL held.
+    #[inline(always)]
+    pub(super) unsafe fn int(&mut self, obj: *mut PyObject) -> Walk {
+        let mut overflow = 0;
+        // SAFETY: `obj` is a live int; the out-parameter is a local.
+        let v = unsafe { ffi::PyLong_AsLongLongAndOverflow(obj, &mut overflow) };
+        if overflow == 0 {
+            // SAFETY: only checks the thread's error indicator.
+            if v == -1 && unsafe { !ffi::PyErr_Occurred().is_null() } {
+                return Err(Fail::fetch(self.py));
+            }
+            return self.w.i64(v).map_err(Fail::core);
+        }
+        self.big_int(obj, overflow > 0)
+    }
+
+    /// An int outside int64: uint64 where it fits, otherwise its decimal
+    /// text (exact in compact, the nearest double in jcs, an error in go).
+    #[cold]
+    #[inline(never)]
+    fn big_int(&mut self, obj: *mut PyObject, positive: bool) -> Walk {
+        if positive {
+            // SAFETY: `obj` is a live int.
+            let u = unsafe { ffi::PyLong_AsUnsignedLongLong(obj) };
+            // SAFETY: only reads and clears the thread's error indicator.
+            unsafe {
+                if u != u64::MAX || ffi::PyErr_Occurred().is_null() {
+                    return self.w.u64(u).map_err(Fail::core);
+                }
+                ffi::PyErr_Clear();
+            }
+        }
+        // SAFETY: `obj` is a live int; base 10 gives plain decimal digits.
+        let text = unsafe { ffi::PyNumber_ToBase(obj, 10) };
+        if text.is_null() {
+            // Beyond sys.get_int_max_str_digits(): Python's ValueError.
+            return Err(Fail::fetch(self.py));
+        }
+        // SAFETY: `text` is a new, live str of ASCII digits.
+        let digits = unsafe { utf8_of(text) }.unwrap_or("").to_owned();
+        // SAFETY: we own `text`.
+        unsafe { ffi::Py_DECREF(text) };
+        if self.w.style().integers == jetjson::IntegerPolicy::Exact64 {
+            return Err(Fail::core(Error::new(ErrorKind::NumberOutOfRange { text: digits, profile: self.w.style().profile.name() })));
+        }
+        self.w.number_text(&digits).map_err(Fail::core)
+    }
+
+    // ---- containers ----------------------------------------------------
+
+    /// # Safety
+    /// `list` is a live list (or subclass), held by the caller; GIL held.
+    pub(super) unsafe fn list(&mut self, list: *mut PyObject) -> Walk {
+        self.enter()?;
+        self.w.begin_array();
+        let mut i = 0;
+        // SAFETY: `list` is live; the length is re-read every step (a
+        // callback may shrink the list) so the index is always in bounds,
+        // and each item is a live object owned by the list at that moment.
+        unsafe {
+            while i < ffi::PyList_GET_SIZE(list) {
+                self.w.array_item(i == 0);
+                // Start loading an item a few steps ahead (its header is the
+                // first thing writing it reads); the index is in bounds.
+                if i + 4 < ffi::PyList_GET_SIZE(list) {
+                    dictiter::prefetch(ffi::PyList_GET_ITEM(list, i + 4));
+                }
+                let item = ffi::PyList_GET_ITEM(list, i);
+                self.element(item, std::ptr::null_mut()).map_err(|e| e.in_index(i as usize))?;
+                i += 1;
+            }
+        }
+        self.w.end_array(i == 0);
+        self.w.spill_if_full().map_err(Fail::core)
+    }
+
+    /// # Safety
+    /// `tuple` is a live tuple (or subclass), held by the caller; GIL held.
+    pub(super) unsafe fn tuple(&mut self, tuple: *mut PyObject) -> Walk {
+        self.enter()?;
+        self.w.begin_array();
+        // SAFETY: tuples are immutable, so the length and items stay valid
+        // while the (held) tuple lives.
+        let n = unsafe { ffi::PyTuple_GET_SIZE(tuple) };
+        for i in 0..n {
+            self.w.array_item(i == 0);
+            // SAFETY: `i < n`, the tuple's length.
+            unsafe {
+                let item = ffi::PyTuple_GET_ITEM(tuple, i);
+                self.element(item, std::ptr::null_mut()).map_err(|e| e.in_index(i as usize))?;
+            }
+        }
+        self.w.end_array(n == 0);
+        self.w.spill_if_full().map_err(Fail::core)
+    }
+
+    /// # Safety
+    /// `dict` is a live dict (or subclass), held by the caller; GIL held.
+    pub(super) unsafe fn dict(&mut self, dict: *mut PyObject) -> Walk {
+        self.enter()?;
+        // SAFETY: `dict` is a live dict.
+        if self.map_order != KeyOrder::Insertion && unsafe { ffi::PyDict_Size(dict) } > 1 {
+            // SAFETY: as above.
+            return unsafe { self.dict_sorted(dict, self.map_order) };
+        }
+        self.w.begin_object();
+        let mut first = true;
+        let mut cursor = DictCursor::new(dict, self.known.direct_dicts);
+        // SAFETY: the cursor hands out borrowed, live key and value pointers
+        // and stays in bounds even if a callback resizes the dict.
+        unsafe {
+            while let Some((k, v)) = cursor.next(dict) {
+                match utf8_key(k) {
+                    Some(key) => {
+                        self.w.key(key, first).map_err(Fail::core)?;
+                        self.element(v, k).map_err(|e| e.in_key(key))?;
+                    }
+                    None => self.odd_key_member(k, v, first)?,
+                }
+                first = false;
+            }
+        }
+        self.w.end_object(first);
+        self.w.spill_if_full().map_err(Fail::core)
+    }
+
+    /// A member whose key is not a UTF-8-encodable str: a str with lone
+    /// surrogates (repaired in go), or not a str at all (an error).
+    #[cold]
+    #[inline(never)]
+    unsafe fn odd_key_member(&mut self, k: *mut PyObject, v: *mut PyObject, first: bool) -> Walk {
+        let bytes = self.key_bytes(k)?;
+        // SAFETY: `bytes` is a new reference to a live bytes object; `k` and
+        // `v` are live (borrowed from the dict being walked).
+        unsafe {
+            let key = String::from_utf8_lossy(bytes_of(bytes)).into_owned();
+            let mut r = self.w.bytes_key(bytes_of(bytes), first).map_err(Fail::core);
+            if r.is_ok() {
+                r = self.element(v, k).map_err(|e| e.in_key(&key));
+            }
+            ffi::Py_DECREF(bytes);
+            r
+        }
+    }
+
+    /// The surrogatepass bytes of a key that has no UTF-8 form, or the error
+    /// for a key that is not a str.
+    #[cold]
+    fn key_bytes(&mut self, k: *mut PyObject) -> Result<*mut PyObject, Fail> {
+        // SAFETY: `k` is a live object; the type name is a NUL-terminated C string.
+        unsafe {
+            if ffi::PyUnicode_Check(k) == 0 {
+                let name = std::ffi::CStr::from_ptr((*ffi::Py_TYPE(k)).tp_name).to_string_lossy();
+                return Err(Fail::msg(format!("dict keys must be str, not {name}")));
+            }
+        }
+        self.surrogate_bytes(k)
+    }
+
+    /// A dict written in the style's key order: members collected (held),
+    /// sorted by key, written, released.
+    ///
+    /// # Safety
+    /// `dict` is a live dict, held by the caller; GIL held.
+    #[inline(never)]
+    unsafe fn dict_sorted(&mut self, dict: *mut PyObject, order: KeyOrder) -> Walk {
+        let base = self.sorting.len();
+        let r = self.collect_and_write(dict, order, base);
+        for e in self.sorting.drain(base..) {
+            // SAFETY: every entry holds one reference to its holder and value.
+            unsafe {
+                ffi::Py_DECREF(e.holder);
+                ffi::Py_DECREF(e.value);
+            }
+        }
+        r
+    }
+
+    fn collect_and_write(&mut self, dict: *mut PyObject, order: KeyOrder, base: usize) -> Walk {
+        let mut cursor = DictCursor::new(dict, self.known.direct_dicts);
+        // SAFETY: the dict is live (caller); the cursor gives live borrowed
+        // pointers, which each entry then holds with its own reference.
+        unsafe {
+            while let Some((k, v)) = cursor.next(dict) {
+                let entry = match utf8_key(k) {
+                    Some(key) => {
+                        ffi::Py_INCREF(k);
+                        Entry { key: key.as_ptr(), len: key.len(), holder: k, value: v, utf8: true }
+                    }
+                    None => {
+                        let bytes = self.key_bytes(k)?;
+                        let b = bytes_of(bytes);
+                        Entry { key: b.as_ptr(), len: b.len(), holder: bytes, value: v, utf8: false }
+                    }
+                };
+                ffi::Py_INCREF(v);
+                self.sorting.push(entry);
+            }
+        }
+        let key_of = |e: &Entry| -> &[u8] {
+            // SAFETY: the holder (held by the entry) owns these bytes.
+            unsafe { std::slice::from_raw_parts(e.key, e.len) }
+        };
+        let end = self.sorting.len();
+        // The order as member indexes: from the shape cache when these are
+        // the same key objects as a dict sorted earlier, else by sorting.
+        self.key_objs.clear();
+        let all_str = self.sorting[base..].iter().all(|e| e.utf8);
+        if all_str {
+            self.key_objs.extend(self.sorting[base..].iter().map(|e| e.holder));
+        }
+        self.order.clear();
+        match self.shapes.get(&self.key_objs).filter(|_| all_str) {
+            Some(cached) => self.order.extend_from_slice(cached),
+            None => {
+                let members = &self.sorting[base..];
+                // Sort by the keys' first 16 bytes as one integer (laid out so
+                // that integer order is the key order), and compare whole keys
+                // only when those are equal.
+                self.prefixes.clear();
+                self.prefixes.extend(members.iter().enumerate().map(|(i, e)| (jetjson::sort_prefix(order, key_of(e)), i as u32)));
+                let k = |i: u32| key_of(&members[i as usize]);
+                match order {
+                    KeyOrder::Utf16 => {
+                        self.prefixes.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| jetjson::compare_utf16(k(a.1), k(b.1))))
+                    }
+                    _ => self.prefixes.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| k(a.1).cmp(k(b.1)))),
+                }
+                self.order.extend(self.prefixes.iter().map(|p| p.1));
+                if all_str {
+                    // SAFETY: the key objects are held by the entries.
+                    unsafe { self.shapes.put(&self.key_objs, &self.order) };
+                }
+            }
+        }
+        // Nested dicts reuse `order`; take this dict's copy off it first.
+        let order_here = std::mem::take(&mut self.order);
+        let r = self.write_sorted(base, end, &order_here);
+        self.order = order_here;
+        r
+    }
+
+    fn write_sorted(&mut self, base: usize, end: usize, order: &[u32]) -> Walk {
+        let key_of = |e: &Entry| -> &[u8] {
+            // SAFETY: the holder (held by the entry) owns these bytes.
+            unsafe { std::slice::from_raw_parts(e.key, e.len) }
+        };
+        self.w.begin_object();
+        for (n, &idx) in order.iter().enumerate() {
+            let e = self.sorting[base + idx as usize];
+            let key = key_of(&e);
+            if e.utf8 {
+                // SAFETY: the bytes came from CPython's UTF-8 form of a str.
+                let key = unsafe { std::str::from_utf8_unchecked(key) };
+                self.w.key(key, n == 0).map_err(Fail::core)?;
+            } else {
+                self.w.bytes_key(key, n == 0).map_err(Fail::core)?;
+            }
+            // SAFETY: the entry holds the value; nested dicts push their
+            // entries above `end` and release them before returning.
+            unsafe { self.element(e.value, std::ptr::null_mut()) }.map_err(|err| err.in_key(&String::from_utf8_lossy(key)))?;
+        }
+        self.w.end_object(end == base);
+        self.w.spill_if_full().map_err(Fail::core)
+    }
+}
+
+/// A dict's members in order: read from the entry table where the layout
+/// is known (`dictiter.rs`), otherwise through `PyDict_Next`.
+enum DictCursor {
+    Direct(Cursor),
+    Api(ffi::Py_ssize_t),
+}
+
+impl DictCursor {
+    #[inline(always)]
+    fn new(dict: *mut PyObject, direct: bool) -> DictCursor {
+        // SAFETY: `dict` is a live dict; the layout is only read when `direct`
+        // says the interpreter has it.
+        if direct && unsafe { dictiter::readable(dict) } {
+            DictCursor::Direct(Cursor::new())
+        } else {
+            DictCursor::Api(0)
+        }
+    }
+
+    /// # Safety
+    /// `dict` is the live dict this cursor was made for; GIL held.
+    #[inline(always)]
+    unsafe fn next(&mut self, dict: *mut PyObject) -> Option<(*mut PyObject, *mut PyObject)> {
+        // SAFETY: as the caller guarantees.
+        unsafe {
+            match self {
+                // A table that stops being readable mid-walk ends the walk.
+                DictCursor::Direct(c) => c.next(dict).unwrap_or(None),
+                DictCursor::Api(pos) => {
+                    let (mut k, mut v) = (std::ptr::null_mut(), std::ptr::null_mut());
+                    (ffi::PyDict_Next(dict, pos, &mut k, &mut v) != 0).then_some((k, v))
+                }
+            }
+        }
+    }
+}
+
+/// The UTF-8 text of a str, read in place; `None` (with a Python error set)
+/// when it holds lone surrogates.
+///
+/// # Safety
+/// `obj` must be a live `str` (or subclass); the returned slice is valid
+/// only while it lives and is not mutated (str objects are immutable).
+#[inline(always)]
+pub(super) unsafe fn utf8_of<'s>(obj: *mut PyObject) -> Option<&'s str> {
+    // SAFETY (whole body): `obj` is a live str. A compact ASCII str stores
+    // `length` ASCII bytes right after its PyASCIIObject header; for others,
+    // PyUnicode_AsUTF8AndSize returns CPython's cached UTF-8 buffer, which
+    // lives as long as the str. Both are valid UTF-8.
+    unsafe {
+        if ffi::PyUnicode_IS_COMPACT_ASCII(obj) != 0 {
+            let header = obj as *mut ffi::PyASCIIObject;
+            let len = (*header).length as usize;
+            let data = header.add(1) as *const u8;
+            return Some(std::str::from_utf8_unchecked(std::slice::from_raw_parts(data, len)));
+        }
+        let mut size: ffi::Py_ssize_t = 0;
+        let p = ffi::PyUnicode_AsUTF8AndSize(obj, &mut size);
+        if p.is_null() {
+            return None;
+        }
+        Some(std::str::from_utf8_unchecked(std::slice::from_raw_parts(p as *const u8, size as usize)))
+    }
+}
+
+/// A dict key's UTF-8 text: exact str first, then str subclasses.
+/// `None` for non-str keys and for strs with lone surrogates (error left set).
+///
+/// # Safety
+/// `k` is a live object; GIL held.
+#[inline(always)]
+unsafe fn utf8_key<'s>(k: *mut PyObject) -> Option<&'s str> {
+    // SAFETY: `k` is live; it is only read as a str once its type says so.
+    unsafe {
+        if ffi::Py_TYPE(k) == ty_str() || ffi::PyUnicode_Check(k) != 0 {
+            utf8_of(k)
+        } else {
+            None
+        }
+    }
+}
+
+/// The contents of a bytes object.
+///
+/// # Safety
+/// `b` must be a live `bytes` (or subclass); the slice lives as long as it.
+pub(super) unsafe fn bytes_of<'s>(b: *mut PyObject) -> &'s [u8] {
+    // SAFETY: a bytes object stores `ob_size` bytes at PyBytes_AS_STRING.
+    unsafe { std::slice::from_raw_parts(ffi::PyBytes_AS_STRING(b) as *const u8, ffi::Py_SIZE(b) as usize) }
+}

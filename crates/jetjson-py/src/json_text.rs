@@ -1,0 +1,72 @@
+//! JSON text handed in from Python (bytes, bytearray, memoryview or str) as
+//! bytes for the core parser, and parser errors as `JSONDecodeError`s whose
+//! `pos`/`colno` count characters for str input and bytes otherwise.
+
+use std::borrow::Cow;
+
+use pyo3::buffer::PyBuffer;
+use pyo3::exceptions::PyTypeError;
+use pyo3::ffi;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyString};
+
+use crate::errors::decode_error;
+
+pub struct JsonText<'a> {
+    pub bytes: Cow<'a, [u8]>,
+    /// Offsets in errors count characters (the input was a str).
+    pub chars: bool,
+}
+
+/// Reads `data` without copying where CPython allows (bytes, a str's cached
+/// UTF-8 form); a str with lone surrogates becomes its `surrogatepass` bytes,
+/// so the parser reports the surrogate's position as invalid UTF-8.
+pub fn json_text<'a>(data: &'a Bound<'_, PyAny>) -> PyResult<JsonText<'a>> {
+    if let Ok(b) = data.cast::<PyBytes>() {
+        return Ok(JsonText { bytes: Cow::Borrowed(b.as_bytes()), chars: false });
+    }
+    if let Ok(s) = data.cast::<PyString>() {
+        let mut size: ffi::Py_ssize_t = 0;
+        // SAFETY: `s` is a live str; the returned buffer is owned by it and
+        // lives as long as `data`, which outlives the borrow we return.
+        let p = unsafe { ffi::PyUnicode_AsUTF8AndSize(s.as_ptr(), &mut size) };
+        if !p.is_null() {
+            // SAFETY: CPython's UTF-8 cache holds `size` bytes at `p`.
+            let bytes = unsafe { std::slice::from_raw_parts(p as *const u8, size as usize) };
+            return Ok(JsonText { bytes: Cow::Borrowed(bytes), chars: true });
+        }
+        // SAFETY: drops the UnicodeEncodeError just raised.
+        unsafe { ffi::PyErr_Clear() };
+        let encoded = s.call_method1("encode", ("utf-8", "surrogatepass"))?.cast_into::<PyBytes>()?;
+        return Ok(JsonText { bytes: Cow::Owned(encoded.as_bytes().to_vec()), chars: true });
+    }
+    match PyBuffer::<u8>::get(data) {
+        Ok(buf) => Ok(JsonText { bytes: Cow::Owned(buf.to_vec(data.py())?), chars: false }),
+        Err(_) => Err(PyTypeError::new_err(format!(
+            "expected bytes, bytearray, memoryview or str, not {}",
+            data.get_type().name().map(|n| n.to_string()).unwrap_or_default()
+        ))),
+    }
+}
+
+impl JsonText<'_> {
+    /// The `JSONDecodeError` for a core read error.
+    pub fn error(&self, py: Python<'_>, e: &jetjson::Error, doc: &Bound<'_, PyAny>) -> PyErr {
+        let (pos, line, col) = match e.position() {
+            Some(p) if self.chars => {
+                let offset = p.offset.min(self.bytes.len());
+                let before = &self.bytes[..offset];
+                let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+                (count_chars(before), p.line, count_chars(&before[line_start..]) + 1)
+            }
+            Some(p) => (p.offset, p.line, p.column),
+            None => (0, 1, 1),
+        };
+        decode_error(py, &e.message(), doc, pos, line, col)
+    }
+}
+
+/// Characters in UTF-8 text: every byte that is not a continuation byte.
+fn count_chars(b: &[u8]) -> usize {
+    b.iter().filter(|&&c| (c & 0xC0) != 0x80).count()
+}

@@ -1,0 +1,556 @@
+"""jetjson.dumps: every supported type, every profile rule, against orjson
+(compact), the live Go oracle (go) and Node (jcs)."""
+
+import collections
+import dataclasses
+import datetime
+import decimal
+import enum
+import json
+import math
+import random
+import struct
+import sys
+import threading
+import typing
+import uuid
+
+import orjson
+import pytest
+
+import jetjson
+from _dumps_support import BENCH, CORPUS, OracleError, go, node_jcs, one_line
+
+PROFILES = ("compact", "go", "jcs")
+
+
+# ---------------------------------------------------------------- corpus
+
+
+@pytest.mark.parametrize("name", sorted(BENCH))
+def test_compact_equals_orjson_on_bench_documents(name):
+    obj = json.loads(BENCH[name].read_bytes())
+    assert jetjson.dumps(obj) == orjson.dumps(obj)
+    assert jetjson.dumps(obj, sort_keys=True) == orjson.dumps(obj, option=orjson.OPT_SORT_KEYS)
+    # Another document shape: all simdjson files that orjson can write.
+    assert json.loads(jetjson.dumps(obj, profile="go")) == json.loads(jetjson.dumps(obj))
+
+
+def test_compact_equals_orjson_on_more_documents():
+    for path in sorted((CORPUS / "bench" / "simdjson").glob("*.json")):
+        obj = json.loads(path.read_bytes())
+        assert jetjson.dumps(obj) == orjson.dumps(obj), path.name
+
+
+@pytest.mark.parametrize("name", sorted(BENCH))
+def test_go_equals_go_on_bench_documents(name):
+    obj = json.loads(BENCH[name].read_bytes())
+    [expected] = go([one_line(obj)])
+    assert jetjson.dumps(obj, profile="go") == expected
+
+
+def test_go_options_equal_go_encoder_options():
+    obj = json.loads(BENCH["github_events"].read_bytes())
+    line = one_line(obj)
+    [no_html] = go([line], escape_html=False)
+    assert jetjson.dumps(obj, profile="go", escape_html=False) == no_html
+    [indented] = go([line], indent=2)
+    assert jetjson.dumps(obj, profile="go", indent=2) == indented
+    [both] = go([line], escape_html=False, indent=4)
+    assert jetjson.dumps(obj, profile="go", indent=4, escape_html=False) == both
+
+
+@pytest.mark.parametrize("name", ["citm_catalog", "canada", "github_events", "gsoc-2018"])
+def test_jcs_equals_node_on_bench_documents(name):
+    obj = json.loads(BENCH[name].read_bytes())
+    [expected] = node_jcs([one_line(obj)])
+    assert jetjson.dumps(obj, profile="jcs") == expected
+
+
+def test_jcs_equals_rfc8785_vectors():
+    for path in sorted((CORPUS / "jcs" / "input").glob("*.json")):
+        expected = (CORPUS / "jcs" / "output" / path.name).read_bytes()
+        assert jetjson.dumps(json.loads(path.read_bytes()), profile="jcs") == expected, path.name
+
+
+# ---------------------------------------------------------------- generated hostile values
+
+ALPHABET = list("ab/09 ") + ["<", ">", "&", '"', "\\", "\x7f", "é", "\u2028", "\u2029", "\ufb33", "\ue000", "\uffff", "😂", "\U0010ffff", "\u0085", "\ufeff"]
+ALPHABET += [chr(c) for c in range(0x20)]
+
+
+def rand_str(rng, n=8):
+    return "".join(rng.choice(ALPHABET) for _ in range(rng.randrange(n)))
+
+
+def rand_float(rng):
+    while True:
+        f = struct.unpack("<d", struct.pack("<Q", rng.getrandbits(64)))[0]
+        if math.isfinite(f):
+            return f
+
+
+SPECIAL_NUMBERS = [0, -1, 2**53, 2**53 + 1, -(2**53) - 1, 2**63 - 1, -(2**63), 2**63, 2**64 - 1, 1e21, 1e20, 1e-6, 1e-7, 5e-324, -0.0, 0.1 + 0.2, 100.0, 1.5e300, 1.7976931348623157e308, 123456789012345680000.0]
+
+
+def rand_value(rng, depth=0, big_ints=True):
+    kind = rng.randrange(9 if depth < 4 else 6)
+    if kind == 0:
+        return rand_str(rng)
+    if kind == 1:
+        return rng.choice(SPECIAL_NUMBERS if big_ints else [x for x in SPECIAL_NUMBERS if not isinstance(x, int) or abs(x) < 2**63])
+    if kind == 2:
+        return rand_float(rng)
+    if kind == 3:
+        return rng.randrange(-(2**40), 2**40)
+    if kind == 4:
+        return rng.choice([True, False, None])
+    if kind == 5:
+        return rand_str(rng, 40)
+    if kind in (6, 7):
+        return {rand_str(rng, 5): rand_value(rng, depth + 1, big_ints) for _ in range(rng.randrange(6))}
+    return [rand_value(rng, depth + 1, big_ints) for _ in range(rng.randrange(6))]
+
+
+def test_go_equals_go_on_generated_hostile_values():
+    rng = random.Random(1)
+    values = [rand_value(rng) for _ in range(400)]
+    for escape_html in (True, False):
+        expected = go([one_line(v) for v in values], escape_html=escape_html)
+        for v, e in zip(values, expected):
+            assert not isinstance(e, OracleError), (v, e)
+            assert jetjson.dumps(v, profile="go", escape_html=escape_html) == e, v
+
+
+def test_jcs_equals_node_on_generated_hostile_values():
+    rng = random.Random(2)
+    values = [rand_value(rng) for _ in range(400)]
+    expected = node_jcs([one_line(v) for v in values])
+    for v, e in zip(values, expected):
+        assert jetjson.dumps(v, profile="jcs") == e, v
+
+
+def test_floats_equal_go_and_node_bit_for_bit():
+    rng = random.Random(3)
+    floats = [rand_float(rng) for _ in range(3000)] + [x for x in SPECIAL_NUMBERS if isinstance(x, float)]
+    hexes = [format(struct.unpack("<Q", struct.pack("<d", f))[0], "x").encode() for f in floats]
+    for f, e in zip(floats, go(hexes, mode="float64")):
+        assert jetjson.dumps(f, profile="go") == e, f
+    for f, e in zip(floats, node_jcs(hexes, mode="numbers")):
+        assert jetjson.dumps(f, profile="jcs") == e, f
+    for f in floats:
+        assert jetjson.dumps(f) == orjson.dumps(f), f
+
+
+def test_map_key_order_utf8_in_go_utf16_in_jcs():
+    keys = ["😂", "\ufb33", "\ue000", "\U00010000", "a", "B", "é", "\u20ac", "aa", ""]
+    obj = {k: i for i, k in enumerate(keys)}
+    [expected] = go([one_line(keys)], mode="sortkeys")
+    assert jetjson.dumps(obj, profile="go") == expected
+    [expected] = node_jcs([one_line(obj)])
+    assert jetjson.dumps(obj, profile="jcs") == expected
+    # The two orders really differ on this input.
+    assert jetjson.dumps(obj, profile="go", escape_html=False) != jetjson.dumps(obj, profile="jcs")
+    assert list(json.loads(jetjson.dumps(obj, profile="jcs"))) == sorted(keys, key=lambda k: k.encode("utf-16-be"))
+    assert list(json.loads(jetjson.dumps(obj, sort_keys=True))) == sorted(keys, key=lambda k: k.encode())
+    # compact keeps insertion order unless asked.
+    assert list(json.loads(jetjson.dumps(obj))) == keys
+
+
+def test_escapes_per_profile():
+    s = "<>&\u2028\u2029\x7f/\x08\x0c\n\r\t\x01\x1f\"\\é"
+    assert jetjson.dumps(s) == b'"<>&\xe2\x80\xa8\xe2\x80\xa9\x7f/\\b\\f\\n\\r\\t\\u0001\\u001f\\"\\\\\xc3\xa9"'
+    assert jetjson.dumps(s) == orjson.dumps(s)
+    assert jetjson.dumps(s, profile="go") == b'"\\u003c\\u003e\\u0026\\u2028\\u2029\x7f/\\b\\f\\n\\r\\t\\u0001\\u001f\\"\\\\\xc3\xa9"'
+    assert jetjson.dumps(s, profile="go", escape_html=False) == b'"<>&\\u2028\\u2029\x7f/\\b\\f\\n\\r\\t\\u0001\\u001f\\"\\\\\xc3\xa9"'
+    assert jetjson.dumps(s, profile="jcs") == jetjson.dumps(s)
+    assert jetjson.dumps(s, escape_html=True) == b'"\\u003c\\u003e\\u0026\\u2028\\u2029\x7f/\\b\\f\\n\\r\\t\\u0001\\u001f\\"\\\\\xc3\xa9"'
+    assert jetjson.dumps("é😂", ascii_only=True) == b'"\\u00e9\\ud83d\\ude02"'
+    assert jetjson.dumps("é😂\x7f", ascii_only=True) == json.dumps("é😂\x7f").encode().replace(b"\\u007f", b"\x7f")
+
+
+def test_short_and_long_strings_escape_alike():
+    # Short clean strings take a copy path; every length and position of an
+    # escapable byte must still come out as orjson writes it.
+    for n in range(0, 70):
+        for bad in ['"', "\\", "\x00", "<", "é", "\u2028"]:
+            for pos in {0, n // 2, max(n - 1, 0)}:
+                s = "".join(bad if i == pos else "x" for i in range(n))
+                assert jetjson.dumps([s, {s: s}]) == orjson.dumps([s, {s: s}]), repr(s)
+                assert json.loads(jetjson.dumps(s, profile="go")) == s
+
+
+def test_lone_surrogates_error_except_in_go_which_repairs_per_byte_like_go():
+    for s in ["\ud800", "a\udfffb", "\ud83d", "x\ud800\udc00"[0:2]]:
+        for profile in ("compact", "jcs"):
+            with pytest.raises(jetjson.JSONEncodeError, match="not valid UTF-8"):
+                jetjson.dumps([s], profile=profile)
+        raw = s.encode("utf-8", "surrogatepass")
+        [expected] = go([__import__("base64").b64encode(raw)], mode="string")
+        assert jetjson.dumps(s, profile="go") == expected
+        assert jetjson.dumps({s: 1}, profile="go") == b"{" + expected + b":1}"
+        assert jetjson.dumps({s: 1, "a": 2}, profile="go") == b'{"a":2,' + expected + b":1}"
+
+
+# ---------------------------------------------------------------- numbers
+
+
+def test_integers_per_profile():
+    for v in [0, -1, 2**31, 2**63 - 1, -(2**63), 2**63, 2**64 - 1]:
+        for p in PROFILES[:2]:
+            assert jetjson.dumps(v, profile=p) == str(v).encode()
+    big = [2**64, -(2**63) - 1, 10**40, -(10**100)]
+    for v in big:
+        assert jetjson.dumps(v) == str(v).encode()
+        with pytest.raises(jetjson.JSONEncodeError, match=rf'^\$\[0\]: number {v} is out of range for profile "go"$'):
+            jetjson.dumps([v], profile="go")
+    # jcs: numbers are doubles (as JSON.parse then JSON.stringify does).
+    values = [2**53 + 1, 2**63, 2**64, -(2**64) - 5, 10**30, 123456789012345678901234567890]
+    expected = node_jcs([str(v).encode() for v in values])
+    for v, e in zip(values, expected):
+        assert jetjson.dumps(v, profile="jcs") == e, v
+    with pytest.raises(jetjson.JSONEncodeError, match="out of range"):
+        jetjson.dumps(10**400, profile="jcs")
+
+
+def test_bool_is_not_an_int():
+    assert jetjson.dumps([True, False, None]) == b"[true,false,null]"
+
+
+def test_nan_policy():
+    for v in [math.nan, math.inf, -math.inf]:
+        for p in PROFILES:
+            with pytest.raises(jetjson.JSONEncodeError, match=f'is not allowed in profile "{p}"'):
+                jetjson.dumps(v, profile=p)
+        assert jetjson.dumps([v], nan="null") == b"[null]"
+        # go and jcs always refuse, whatever nan says.
+        with pytest.raises(jetjson.JSONEncodeError):
+            jetjson.dumps([v], profile="go", nan="null")
+    with pytest.raises(ValueError):
+        jetjson.dumps(1.0, nan="zero")
+
+
+def test_float_layouts():
+    cases = {1e21: (b"1e+21", b"1e+21", b"1e+21"), 1e20: (b"1e+20", b"100000000000000000000", b"100000000000000000000"),
+             1e-7: (b"1e-7", b"1e-7", b"1e-7"), -0.0: (b"-0.0", b"-0", b"0"), 100.0: (b"100.0", b"100", b"100"),
+             0.000001: (b"1e-6", b"0.000001", b"0.000001")}
+    for f, outs in cases.items():
+        assert tuple(jetjson.dumps(f, profile=p) for p in PROFILES) == outs, f
+
+
+# ---------------------------------------------------------------- other types
+
+
+@dataclasses.dataclass
+class Item:
+    zeta: int
+    alpha: str
+    price: float = 1.5
+    tags: list = dataclasses.field(default_factory=list)
+    skip: dataclasses.InitVar[int] = 0
+    ignored: typing.ClassVar[int] = 9
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Frozen:
+    b: int
+    a: "Item | None" = None
+
+
+def test_dataclasses_keep_field_order_like_go_structs():
+    obj = {"z": Item(1, "x", tags=[Frozen(2)]), "a": Frozen(3, Item(4, "<"))}
+    assert jetjson.dumps(obj) == b'{"z":{"zeta":1,"alpha":"x","price":1.5,"tags":[{"b":2,"a":null}]},"a":{"b":3,"a":{"zeta":4,"alpha":"<","price":1.5,"tags":[]}}}'
+    # go: the dict is sorted (a Go map), the dataclasses are not (Go structs).
+    assert jetjson.dumps(obj, profile="go") == b'{"a":{"b":3,"a":{"zeta":4,"alpha":"\\u003c","price":1.5,"tags":[]}},"z":{"zeta":1,"alpha":"x","price":1.5,"tags":[{"b":2,"a":null}]}}'
+    assert jetjson.dumps(obj, sort_keys=True) == orjson.dumps(json.loads(jetjson.dumps(obj)), option=orjson.OPT_SORT_KEYS)
+    assert jetjson.dumps(obj, profile="jcs") == jetjson.dumps(json.loads(jetjson.dumps(obj)), profile="jcs")
+    assert jetjson.dumps(obj) == orjson.dumps(obj)
+    # The class itself is not an instance.
+    with pytest.raises(jetjson.JSONEncodeError, match="Type is not JSON serializable: type"):
+        jetjson.dumps(Item)
+
+
+def test_dataclass_field_names_are_read_once_but_values_each_time():
+    a, b = Item(1, "a"), Item(2, "b")
+    assert jetjson.dumps([a, b]) == b'[{"zeta":1,"alpha":"a","price":1.5,"tags":[]},{"zeta":2,"alpha":"b","price":1.5,"tags":[]}]'
+    a.zeta = 10
+    assert jetjson.dumps(a).startswith(b'{"zeta":10,')
+
+
+class Color(enum.Enum):
+    RED = "red"
+    ONE = 1
+    NESTED = {"k": [1.5]}
+
+
+class Level(enum.IntEnum):
+    HIGH = 3
+
+
+class Name(str, enum.Enum):
+    X = "x<"
+
+
+def test_enums_are_their_values():
+    assert jetjson.dumps([Color.RED, Color.ONE, Color.NESTED, Level.HIGH, Name.X]) == b'[\"red\",1,{"k":[1.5]},3,"x<"]'
+    assert jetjson.dumps({"c": Name.X}, profile="go") == b'{"c":"x\\u003c"}'
+    assert jetjson.dumps([Color.RED, Level.HIGH]) == orjson.dumps([Color.RED, Level.HIGH])
+
+
+def test_datetimes():
+    utc = datetime.timezone.utc
+    plus2 = datetime.timezone(datetime.timedelta(hours=2, minutes=30))
+    cases = [
+        datetime.datetime(2024, 5, 1, 12, 30, 0),
+        datetime.datetime(2024, 5, 1, 12, 30, 0, 120000),
+        datetime.datetime(2024, 5, 1, 12, 30, 0, tzinfo=utc),
+        datetime.datetime(2024, 5, 1, 12, 30, 0, 1, tzinfo=plus2),
+        datetime.datetime(1, 1, 1, tzinfo=datetime.timezone(-datetime.timedelta(hours=5))),
+        datetime.date(2024, 2, 29),
+        datetime.date(5, 1, 2),
+        datetime.time(23, 59, 59, 999999),
+        datetime.time(1, 2, tzinfo=utc),
+    ]
+    for v in cases:
+        assert jetjson.dumps(v) == json.dumps(v.isoformat()).encode(), v
+        assert jetjson.dumps(v, profile="jcs") == json.dumps(v.isoformat()).encode(), v
+    # orjson writes the same text for aware and naive datetimes and dates.
+    assert jetjson.dumps(cases[:7]) == orjson.dumps(cases[:7])
+    # go: Go's time.Time layout (RFC 3339 with nanoseconds): Z, trimmed fraction.
+    go_expected = [b'"2024-05-01T12:30:00"', b'"2024-05-01T12:30:00.12"', b'"2024-05-01T12:30:00Z"',
+                   b'"2024-05-01T12:30:00.000001+02:30"', b'"0001-01-01T00:00:00-05:00"', b'"2024-02-29"', b'"0005-01-02"',
+                   b'"23:59:59.999999"', b'"01:02:00+00:00"']
+    assert [jetjson.dumps(v, profile="go") for v in cases] == go_expected
+
+
+def test_uuid_decimal_bytes():
+    u = uuid.UUID("12345678-9ABC-DEF0-1234-56789abcdef0")
+    assert jetjson.dumps(u) == b'"12345678-9abc-def0-1234-56789abcdef0"' == orjson.dumps(u)
+    assert jetjson.dumps([decimal.Decimal("1.50"), decimal.Decimal("-0"), decimal.Decimal("1E+2"), decimal.Decimal("12345678901234567890.123456789")]) == b"[1.50,-0,1E+2,12345678901234567890.123456789]"
+    assert jetjson.dumps(decimal.Decimal("1.50"), profile="jcs") == b"1.5"
+    assert jetjson.dumps(decimal.Decimal("1E+2"), profile="go") == b"1E+2"
+    for d in ["NaN", "sNaN", "Infinity", "-Infinity"]:
+        with pytest.raises(jetjson.JSONEncodeError, match="is not allowed"):
+            jetjson.dumps([decimal.Decimal(d)])
+        assert jetjson.dumps([decimal.Decimal(d)], nan="null") == b"[null]"
+    [expected] = go([b"aGk/Pg=="], mode="bytes")
+    assert jetjson.dumps(b"hi?>", profile="go") == expected == b'"aGk/Pg=="'
+    assert jetjson.dumps([b""], profile="go") == b'[""]'
+    for p in ("compact", "jcs"):
+        with pytest.raises(jetjson.JSONEncodeError, match=r'^\$\[0\]: bytes is not supported in profile'):
+            jetjson.dumps([b"x"], profile=p)
+        assert jetjson.dumps([b"x"], profile=p, default=lambda b: b.hex()) == b'["78"]'
+
+
+class MyStr(str):
+    def __str__(self):
+        return "nope"
+
+
+class MyInt(int):
+    pass
+
+
+class MyFloat(float):
+    pass
+
+
+class MyDict(dict):
+    pass
+
+
+class MyList(list):
+    pass
+
+
+def test_subclasses_of_builtins():
+    obj = MyDict(b=MyList([MyStr("s"), MyInt(5), MyFloat(2.5), MyInt(2**70)]), a=collections.OrderedDict(x=1))
+    assert jetjson.dumps(obj) == b'{"b":["s",5,2.5,1180591620717411303424],"a":{"x":1}}'
+    with pytest.raises(jetjson.JSONEncodeError, match=r'^\$\.b\[3\]: number 1180591620717411303424 is out of range for profile "go"$'):
+        jetjson.dumps(obj, profile="go")
+    del obj["b"][3]
+    assert jetjson.dumps(obj, profile="go") == b'{"a":{"x":1},"b":["s",5,2.5]}'
+    assert jetjson.dumps({MyStr("k"): 1}) == b'{"k":1}'
+    assert jetjson.dumps((1, (2, "x"), [])) == b'[1,[2,"x"],[]]'
+    Point = collections.namedtuple("Point", "x y")
+    with pytest.raises(jetjson.JSONEncodeError, match="Point"):
+        jetjson.dumps(Point(1, 2))
+    assert jetjson.dumps(Point(1, 2), default=list) == b"[1,2]"
+
+
+# ---------------------------------------------------------------- default
+
+
+def test_default_converts_and_its_result_is_written_with_the_profile():
+    class Money:
+        def __init__(self, v):
+            self.v = v
+
+    out = jetjson.dumps({"b": Money(1.0), "a": [Money("<")]}, profile="go", default=lambda m: {"v": m.v, "cur": "€"})
+    assert out == '{"a":[{"cur":"€","v":"\\u003c"}],"b":{"cur":"€","v":1}}'.encode()
+
+
+def test_default_exceptions_propagate_unchanged():
+    class Boom(Exception):
+        pass
+
+    def default(o):
+        raise Boom("no")
+
+    with pytest.raises(Boom, match="no"):
+        jetjson.dumps([object()], default=default)
+    with pytest.raises(TypeError, match="callable"):
+        jetjson.dumps([1], default=3)
+
+
+def test_default_chains_are_bounded():
+    class Loop:
+        pass
+
+    with pytest.raises(jetjson.JSONEncodeError, match=r"^\$\[0\]: default called 254 levels deep: its results keep needing default \(last type: Loop\)$"):
+        jetjson.dumps([Loop()], default=lambda o: o)
+    # Results that nest the object again stop at the same bound.
+    with pytest.raises(jetjson.JSONEncodeError, match=r"^\$(\[0\]){255}: default called 254 levels deep"):
+        jetjson.dumps([Loop()], default=lambda o: [o])
+    # A chain shorter than the cap is fine.
+    count = iter(range(10))
+    assert jetjson.dumps(Loop(), default=lambda o: o if next(count) < 9 else "done") == b'"done"'
+
+
+def test_unsupported_types_name_the_type():
+    with pytest.raises(jetjson.JSONEncodeError, match=r"^\$\.a\[1\]: Type is not JSON serializable: set"):
+        jetjson.dumps({"a": [1, {1}]})
+    assert issubclass(jetjson.JSONEncodeError, TypeError)
+
+
+# ---------------------------------------------------------------- errors and paths
+
+
+def test_error_paths_name_the_offending_value():
+    obj = {"items": [{"price": 1.0}, {"price": 2.0}, {}, {"price": math.nan}]}
+    with pytest.raises(jetjson.JSONEncodeError) as e:
+        jetjson.dumps(obj, profile="go")
+    assert str(e.value) == '$.items[3].price: NaN is not allowed in profile "go"'
+    with pytest.raises(jetjson.JSONEncodeError) as e:
+        jetjson.dumps({"a b": {"x": [[math.inf]]}}, profile="jcs")
+    assert str(e.value) == '$["a b"].x[0][0]: Infinity is not allowed in profile "jcs"'
+    with pytest.raises(jetjson.JSONEncodeError) as e:
+        jetjson.dumps(Frozen(b=math.nan))
+    assert str(e.value) == '$.b: NaN is not allowed in profile "compact"'
+    with pytest.raises(jetjson.JSONEncodeError) as e:
+        jetjson.dumps(-math.inf, profile="go")
+    assert str(e.value) == '$: -Infinity is not allowed in profile "go"'
+    # Sorted objects name the key too.
+    with pytest.raises(jetjson.JSONEncodeError, match=r'^\$\.z\.y: NaN'):
+        jetjson.dumps({"z": {"y": math.nan, "a": 1}, "b": 2}, profile="go")
+
+
+def test_non_str_keys_are_errors():
+    for p in PROFILES:
+        for key in [1, None, 1.5, (1,), b"k"]:
+            with pytest.raises(jetjson.JSONEncodeError, match=r"^\$\.a: dict keys must be str, not"):
+                jetjson.dumps({"a": {"x": 1, key: 2}}, profile=p)
+
+
+def test_deep_nesting_is_an_error_not_a_crash():
+    for make in (lambda x: [x], lambda x: {"k": x}, lambda x: (x,), lambda x: Frozen(1, x)):
+        obj = None
+        for _ in range(100_000):
+            obj = make(obj)
+        for p in PROFILES:
+            with pytest.raises(jetjson.JSONEncodeError, match="nesting deeper than max_depth 512"):
+                jetjson.dumps(obj, profile=p)
+        del obj
+    obj = []
+    for _ in range(511):
+        obj = [obj]
+    assert jetjson.dumps(obj) == b"[" * 512 + b"]" * 512
+
+
+def test_option_errors():
+    with pytest.raises(ValueError, match="unknown profile"):
+        jetjson.dumps(1, profile="yaml")
+    with pytest.raises(ValueError, match="indent"):
+        jetjson.dumps(1, indent=-1)
+    for kw in [{"indent": 2}, {"ascii_only": True}, {"escape_html": True}]:
+        with pytest.raises(ValueError, match="jcs"):
+            jetjson.dumps(1, profile="jcs", **kw)
+    with pytest.raises(TypeError):
+        jetjson.dumps(1, "go")  # options are keyword-only
+
+
+def test_indent_matches_python_json():
+    obj = {"a": [1, 2, {"b": None, "c": []}], "d": {}, "e": "é"}
+    for n in (1, 2, 4):
+        assert jetjson.dumps(obj, indent=n) == json.dumps(obj, indent=n, ensure_ascii=False).encode()
+    assert jetjson.dumps(obj, indent=2) == orjson.dumps(obj, option=orjson.OPT_INDENT_2)
+    assert jetjson.dumps(obj, indent=0) == jetjson.dumps(obj)
+
+
+# ---------------------------------------------------------------- threads and mutation
+
+
+def test_threads_give_the_same_bytes():
+    obj = json.loads(BENCH["github_events"].read_bytes())
+    expected = {p: jetjson.dumps(obj, profile=p) for p in PROFILES}
+    failures = []
+
+    def work(p):
+        for _ in range(30):
+            if jetjson.dumps(obj, profile=p) != expected[p]:
+                failures.append(p)
+
+    threads = [threading.Thread(target=work, args=(p,)) for p in PROFILES * 2]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert failures == []
+
+
+def test_default_that_mutates_the_containers_does_not_crash():
+    victim = [1, 2, 3]
+    d = {"a": 1, "b": object(), "c": 3}
+
+    def default(o):
+        victim.clear()
+        d.clear()
+        return "gone"
+
+    out = jetjson.dumps([{"x": object()}, victim], default=default)
+    assert out == b'[{"x":"gone"},[]]'
+    for p in PROFILES:
+        d.update(a=1, b=object(), c=3)
+        assert json.loads(jetjson.dumps(d, profile=p, default=default))["b"] == "gone"
+
+
+def test_reference_counts_are_unchanged():
+    objs = [object() for _ in range(3)]
+    s, k = "value" * 3, "key-é"
+    doc = {k: [s, objs[0], {"z": objs[1], "a": s}], "n": 2**62}
+    before = [sys.getrefcount(x) for x in (*objs, s, k, doc)]
+    for p in PROFILES:
+        for _ in range(200):
+            jetjson.dumps(doc, profile=p, default=lambda o: "o")
+            with pytest.raises(jetjson.JSONEncodeError):
+                jetjson.dumps(doc, profile=p)
+    after = [sys.getrefcount(x) for x in (*objs, s, k, doc)]
+    assert before == after
+
+
+def test_sorted_dicts_sharing_key_objects_in_any_order():
+    # Sorted dicts may reuse the order found for an earlier dict with the same
+    # key objects; dicts whose keys come in another order must not.
+    keys = ["b", "a", "c", "é", "😂", "\ufb33", "\ue000", "<"]
+    rng = random.Random(9)
+    rows = []
+    for i in range(300):
+        ks = keys[:]
+        rng.shuffle(ks)
+        rows.append({k: i for k in ks[: rng.randrange(2, len(keys) + 1)]})
+    rows += rows[:40]
+    for escape_html in (True, False):
+        expected = go([one_line(rows)], escape_html=escape_html)[0]
+        assert jetjson.dumps(rows, profile="go", escape_html=escape_html) == expected
+    assert jetjson.dumps(rows, profile="jcs") == node_jcs([one_line(rows)])[0]
+    assert jetjson.dumps(rows, sort_keys=True) == orjson.dumps(rows, option=orjson.OPT_SORT_KEYS)
