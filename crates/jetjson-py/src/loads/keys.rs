@@ -1,0 +1,142 @@
+//! A small cache of object keys, shared by all `loads` calls.
+//!
+//! Documents repeat the same few keys thousands of times; creating each
+//! `str` once and handing out new references to it saves the allocation,
+//! the copy and, above all, the hash: the cached `str` carries its hash, so
+//! dict insertion never rehashes it. The cache is direct-mapped (one entry
+//! per slot, a colliding key replaces the previous one) and holds only
+//! ASCII keys of at most `MAX_LEN` bytes that came without escapes, so a
+//! hit is confirmed by comparing bytes with the cached string's own data.
+//!
+//! Thread safety: one caller at a time holds the cache (`KeyCache::acquire`,
+//! an atomic flag). A call that finds it taken (another thread on a
+//! free-threaded build, or a nested `loads` run by a finalizer during a
+//! collection) simply creates its keys without the cache.
+
+use std::cell::UnsafeCell;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use pyo3::ffi;
+
+use super::strings;
+
+const SLOTS: usize = 2048;
+/// Longer keys are rarely repeated, and comparing them costs more.
+pub(crate) const MAX_LEN: usize = 64;
+
+#[derive(Clone, Copy)]
+struct Slot {
+    hash: u64,
+    /// A strong reference to a compact ASCII `str`, or null.
+    obj: *mut ffi::PyObject,
+}
+
+struct Shared {
+    busy: AtomicBool,
+    slots: UnsafeCell<[Slot; SLOTS]>,
+}
+
+// SAFETY: `slots` is only touched through a `KeyCache`, and at most one
+// `KeyCache` exists at a time (the `busy` flag, taken with Acquire and
+// released with Release, orders the accesses of successive holders).
+unsafe impl Sync for Shared {}
+
+static SHARED: Shared = Shared { busy: AtomicBool::new(false), slots: UnsafeCell::new([Slot { hash: 0, obj: std::ptr::null_mut() }; SLOTS]) };
+
+/// Exclusive use of the shared cache for one `loads` call.
+pub(crate) struct KeyCache {
+    slots: *mut [Slot; SLOTS],
+}
+
+impl KeyCache {
+    /// The cache, unless another call is using it.
+    pub(crate) fn acquire() -> Option<KeyCache> {
+        if SHARED.busy.swap(true, Ordering::Acquire) {
+            return None;
+        }
+        Some(KeyCache { slots: SHARED.slots.get() })
+    }
+
+    /// A new reference to the `str` for the ASCII key `k` (at most
+    /// `MAX_LEN` bytes), or null with a Python exception set.
+    #[inline]
+    pub(crate) fn get(&mut self, k: &[u8]) -> *mut ffi::PyObject {
+        debug_assert!(k.len() <= MAX_LEN && k.is_ascii());
+        let h = key_hash(k);
+        // SAFETY: this `KeyCache` is the only one (see `acquire`), so the
+        // slot is ours; the index is masked into range. Nothing below calls
+        // code that could re-enter `loads` while the slot is borrowed:
+        // creating and hashing an ASCII str and freeing one run no Python code
+        // and trigger no garbage collection.
+        unsafe {
+            let slot = &mut (*self.slots)[h as usize & (SLOTS - 1)];
+            if slot.hash == h && !slot.obj.is_null() && same(slot.obj, k) {
+                ffi::Py_INCREF(slot.obj);
+                return slot.obj;
+            }
+            let obj = strings::new_ascii(k);
+            if obj.is_null() {
+                return obj;
+            }
+            // Computes and stores the str's hash (it cannot fail for str).
+            ffi::PyObject_Hash(obj);
+            ffi::Py_INCREF(obj);
+            let old = std::mem::replace(slot, Slot { hash: h, obj });
+            if !old.obj.is_null() {
+                ffi::Py_DECREF(old.obj);
+            }
+            obj
+        }
+    }
+}
+
+impl Drop for KeyCache {
+    fn drop(&mut self) {
+        SHARED.busy.store(false, Ordering::Release);
+    }
+}
+
+/// Whether the cached compact ASCII str `obj` spells `k`.
+///
+/// # Safety
+/// `obj` is a live compact ASCII str.
+#[inline(always)]
+unsafe fn same(obj: *mut ffi::PyObject, k: &[u8]) -> bool {
+    let ascii = obj as *mut ffi::PyASCIIObject;
+    if (*ascii).length as usize != k.len() {
+        return false;
+    }
+    let data = ascii.add(1) as *const u8;
+    std::slice::from_raw_parts(data, k.len()) == k
+}
+
+/// Mixes up to three overlapping words of the key (start, middle, end) with
+/// its length: enough to spread real key sets, and a collision only costs
+/// a replaced entry, never a wrong answer.
+#[inline(always)]
+fn key_hash(k: &[u8]) -> u64 {
+    const K1: u64 = 0x9E37_79B9_7F4A_7C15;
+    const K2: u64 = 0xC2B2_AE3D_27D4_EB4F;
+    let n = k.len();
+    let (a, b, c) = if n >= 8 {
+        (word(k, 0), word(k, n - 8), if n > 16 { word(k, n / 2 - 4) } else { 0 })
+    } else if n >= 4 {
+        (u64::from(half(k, 0)), u64::from(half(k, n - 4)), 0)
+    } else if n > 0 {
+        (u64::from(k[0]) | (u64::from(k[n / 2]) << 8) | (u64::from(k[n - 1]) << 16), 0, 0)
+    } else {
+        (0, 0, 0)
+    };
+    let h = (a ^ K1).wrapping_mul(K2) ^ (b.rotate_left(23) ^ n as u64).wrapping_mul(K1) ^ c.wrapping_mul(K2).rotate_left(41);
+    h ^ (h >> 32)
+}
+
+#[inline(always)]
+fn word(k: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(k[at..at + 8].try_into().expect("8 bytes"))
+}
+
+#[inline(always)]
+fn half(k: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(k[at..at + 4].try_into().expect("4 bytes"))
+}
