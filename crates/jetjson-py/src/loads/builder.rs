@@ -172,6 +172,21 @@ impl Visitor for Builder<'_> {
     }
 
     #[inline]
+    fn ascii_string(&mut self, s: &str) -> jetjson::Result<()> {
+        let obj = strings::new_ascii(s.as_bytes());
+        self.push(obj)
+    }
+
+    #[inline]
+    fn ascii_key(&mut self, k: &str) -> jetjson::Result<()> {
+        let obj = match &mut self.keys {
+            Some(cache) if k.len() <= keys::MAX_LEN => cache.get(k.as_bytes()),
+            _ => strings::new_ascii(k.as_bytes()),
+        };
+        self.push(obj)
+    }
+
+    #[inline]
     fn begin_array(&mut self) -> jetjson::Result<()> {
         self.frames.push(self.stack.len());
         Ok(())

@@ -24,12 +24,18 @@ const SLOTS: usize = 2048;
 /// Longer keys are rarely repeated, and comparing them costs more.
 pub(crate) const MAX_LEN: usize = 64;
 
+/// A cached key: its length and its first and last eight bytes (which
+/// decide equality without touching the str for keys up to 16 bytes), and
+/// a strong reference to the compact ASCII `str` (null when empty).
 #[derive(Clone, Copy)]
 struct Slot {
-    hash: u64,
-    /// A strong reference to a compact ASCII `str`, or null.
+    len: usize,
+    first: u64,
+    last: u64,
     obj: *mut ffi::PyObject,
 }
+
+const EMPTY: Slot = Slot { len: 0, first: 0, last: 0, obj: std::ptr::null_mut() };
 
 struct Shared {
     busy: AtomicBool,
@@ -41,7 +47,7 @@ struct Shared {
 // released with Release, orders the accesses of successive holders).
 unsafe impl Sync for Shared {}
 
-static SHARED: Shared = Shared { busy: AtomicBool::new(false), slots: UnsafeCell::new([Slot { hash: 0, obj: std::ptr::null_mut() }; SLOTS]) };
+static SHARED: Shared = Shared { busy: AtomicBool::new(false), slots: UnsafeCell::new([EMPTY; SLOTS]) };
 
 /// Exclusive use of the shared cache for one `loads` call.
 pub(crate) struct KeyCache {
@@ -62,15 +68,17 @@ impl KeyCache {
     #[inline]
     pub(crate) fn get(&mut self, k: &[u8]) -> *mut ffi::PyObject {
         debug_assert!(k.len() <= MAX_LEN && k.is_ascii());
-        let h = key_hash(k);
+        let (first, last) = ends(k);
+        let index = slot_index(k.len(), first, last, k);
         // SAFETY: this `KeyCache` is the only one (see `acquire`), so the
         // slot is ours; the index is masked into range. Nothing below calls
         // code that could re-enter `loads` while the slot is borrowed:
-        // creating and hashing an ASCII str and freeing one run no Python code
-        // and trigger no garbage collection.
+        // creating and hashing an ASCII str and freeing one run no Python
+        // code and trigger no garbage collection.
         unsafe {
-            let slot = &mut (*self.slots)[h as usize & (SLOTS - 1)];
-            if slot.hash == h && !slot.obj.is_null() && same(slot.obj, k) {
+            let slot = &mut (*self.slots)[index];
+            if slot.len == k.len() && slot.first == first && slot.last == last && !slot.obj.is_null() && (k.len() <= 16 || same(slot.obj, k))
+            {
                 ffi::Py_INCREF(slot.obj);
                 return slot.obj;
             }
@@ -81,7 +89,7 @@ impl KeyCache {
             // Computes and stores the str's hash (it cannot fail for str).
             ffi::PyObject_Hash(obj);
             ffi::Py_INCREF(obj);
-            let old = std::mem::replace(slot, Slot { hash: h, obj });
+            let old = std::mem::replace(slot, Slot { len: k.len(), first, last, obj });
             if !old.obj.is_null() {
                 ffi::Py_DECREF(old.obj);
             }
@@ -96,39 +104,42 @@ impl Drop for KeyCache {
     }
 }
 
-/// Whether the cached compact ASCII str `obj` spells `k`.
+/// Whether the cached compact ASCII str `obj` spells `k` (same length).
 ///
 /// # Safety
-/// `obj` is a live compact ASCII str.
+/// `obj` is a live compact ASCII str of `k.len()` characters.
 #[inline(always)]
 unsafe fn same(obj: *mut ffi::PyObject, k: &[u8]) -> bool {
-    let ascii = obj as *mut ffi::PyASCIIObject;
-    if (*ascii).length as usize != k.len() {
-        return false;
-    }
-    let data = ascii.add(1) as *const u8;
+    let data = (obj as *mut ffi::PyASCIIObject).add(1) as *const u8;
     std::slice::from_raw_parts(data, k.len()) == k
 }
 
-/// Mixes up to three overlapping words of the key (start, middle, end) with
-/// its length: enough to spread real key sets, and a collision only costs
-/// a replaced entry, never a wrong answer.
+/// The first and last eight bytes of `k` (overlapping when shorter than 16,
+/// zero-padded when shorter than 8): with the length they determine any
+/// key of up to 16 bytes.
 #[inline(always)]
-fn key_hash(k: &[u8]) -> u64 {
+fn ends(k: &[u8]) -> (u64, u64) {
+    let n = k.len();
+    if n >= 8 {
+        (word(k, 0), word(k, n - 8))
+    } else if n >= 4 {
+        (u64::from(half(k, 0)), u64::from(half(k, n - 4)))
+    } else {
+        let mut b = [0u8; 8];
+        b[..n].copy_from_slice(k);
+        (u64::from_le_bytes(b), 0)
+    }
+}
+
+/// Mixes the ends, the length and (for longer keys) a middle word: enough
+/// to spread real key sets; a collision only costs a replaced entry.
+#[inline(always)]
+fn slot_index(n: usize, first: u64, last: u64, k: &[u8]) -> usize {
     const K1: u64 = 0x9E37_79B9_7F4A_7C15;
     const K2: u64 = 0xC2B2_AE3D_27D4_EB4F;
-    let n = k.len();
-    let (a, b, c) = if n >= 8 {
-        (word(k, 0), word(k, n - 8), if n > 16 { word(k, n / 2 - 4) } else { 0 })
-    } else if n >= 4 {
-        (u64::from(half(k, 0)), u64::from(half(k, n - 4)), 0)
-    } else if n > 0 {
-        (u64::from(k[0]) | (u64::from(k[n / 2]) << 8) | (u64::from(k[n - 1]) << 16), 0, 0)
-    } else {
-        (0, 0, 0)
-    };
-    let h = (a ^ K1).wrapping_mul(K2) ^ (b.rotate_left(23) ^ n as u64).wrapping_mul(K1) ^ c.wrapping_mul(K2).rotate_left(41);
-    h ^ (h >> 32)
+    let middle = if n > 16 { word(k, n / 2 - 4) } else { 0 };
+    let h = (first ^ K1).wrapping_mul(K2) ^ (last.rotate_left(23) ^ n as u64).wrapping_mul(K1) ^ middle.wrapping_mul(K2).rotate_left(41);
+    (h ^ (h >> 29)) as usize & (SLOTS - 1)
 }
 
 #[inline(always)]

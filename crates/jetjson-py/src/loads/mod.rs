@@ -7,6 +7,7 @@
 //! error positions in location.rs.
 
 mod builder;
+mod gc;
 mod input;
 mod keys;
 mod location;
@@ -58,13 +59,16 @@ pub fn loads(
     // came out smaller than its member count), which costs nothing per key;
     // the parser, told to let repeats through, then does no tracking.
     let parse_options = if policy == DuplicateKeys::Error { options.clone().duplicate_keys(DuplicateKeys::Last) } else { options.clone() };
+    let pause = gc::GcPause::new();
     let mut builder = Builder::new(py, policy);
     let result = jetjson::parse::parse(bytes, &parse_options, &mut builder);
-    match (result, builder.failure.take()) {
-        (Ok(()), _) => Ok(builder.finish().unwrap_or_else(|| py.None())),
+    let failure = builder.failure.take();
+    let built = if result.is_ok() { builder.finish() } else { drop(builder); None };
+    drop(pause);
+    match (result, failure) {
+        (Ok(()), _) => Ok(built.unwrap_or_else(|| py.None())),
         (Err(_), Some(Failure::Python(err))) => Err(err),
         (Err(e), Some(Failure::DuplicateKey)) => {
-            drop(builder);
             // Everything before the object's end was valid JSON, so parsing
             // again with the parser's own tracking stops at the first
             // repeated key in document order, with the parser's message
@@ -72,9 +76,6 @@ pub fn loads(
             let exact = jetjson::parse::validate(bytes, &options).err().unwrap_or(e);
             Err(location::decode_error_from(py, &exact, bytes, is_str, data))
         }
-        (Err(e), None) => {
-            drop(builder);
-            Err(location::decode_error_from(py, &e, bytes, is_str, data))
-        }
+        (Err(e), None) => Err(location::decode_error_from(py, &e, bytes, is_str, data)),
     }
 }

@@ -45,6 +45,9 @@ pub(crate) fn parse_with_buffers<V: Visitor + ?Sized>(
 pub(crate) struct Str<'a> {
     pub borrowed: Option<&'a str>,
     pub raw: &'a str,
+    /// No escapes and no byte >= 0x80: the text is `raw` and pure ASCII
+    /// (known from the scan, so builders need not check again).
+    pub ascii: bool,
 }
 
 /// The parser's working memory, kept between documents by `Validator` so
@@ -243,7 +246,7 @@ impl<'a> Parser<'a> {
         if self.b.get(stop.at) == Some(&b'"') {
             let body = self.body(start, stop.at, stop.non_ascii)?;
             self.i = stop.at + 1;
-            return Ok(Str { borrowed: Some(body), raw: body });
+            return Ok(Str { borrowed: Some(body), raw: body, ascii: !stop.non_ascii });
         }
         self.string_with_escapes(start, stop.at, stop.non_ascii)
     }
@@ -281,7 +284,7 @@ impl<'a> Parser<'a> {
                     // validated in its run; escapes are ASCII.
                     let raw = raw.unwrap_or_else(|| unsafe { std::str::from_utf8_unchecked(&self.b[start..at]) });
                     self.i = at + 1;
-                    return Ok(Str { borrowed: None, raw });
+                    return Ok(Str { borrowed: None, raw, ascii: false });
                 }
                 Some(b'\\') => {
                     let piece = self.body(run, at, non_ascii)?;
@@ -427,7 +430,8 @@ impl<'a> Parser<'a> {
                 }
                 Some(b'"') => {
                     let s = self.string()?;
-                    v.string(self.text(&s), s.raw).map_err(|e| self.locate(at, e))?;
+                    let r = if s.ascii { v.ascii_string(s.raw) } else { v.string(self.text(&s), s.raw) };
+                    r.map_err(|e| self.locate(at, e))?;
                 }
                 Some(b'-' | b'0'..=b'9') => {
                     let n = self.number()?;
@@ -491,7 +495,8 @@ impl<'a> Parser<'a> {
         }
         let s = self.string()?;
         self.check_name(&s, at)?;
-        v.key(self.text(&s), s.raw).map_err(|e| self.locate(at, e))?;
+        let r = if s.ascii { v.ascii_key(s.raw) } else { v.key(self.text(&s), s.raw) };
+        r.map_err(|e| self.locate(at, e))?;
         if !self.eat(b':') {
             return Err(self.unexpected("':' after object member name"));
         }
