@@ -65,7 +65,7 @@ impl KeyCache {
 
     /// A new reference to the `str` for the ASCII key `k` (at most
     /// `MAX_LEN` bytes), or null with a Python exception set.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn get(&mut self, k: &[u8]) -> *mut ffi::PyObject {
         debug_assert!(k.len() <= MAX_LEN && k.is_ascii());
         let (first, last) = ends(k);
@@ -125,9 +125,12 @@ fn ends(k: &[u8]) -> (u64, u64) {
     } else if n >= 4 {
         (u64::from(half(k, 0)), u64::from(half(k, n - 4)))
     } else {
-        let mut b = [0u8; 8];
-        b[..n].copy_from_slice(k);
-        (u64::from_le_bytes(b), 0)
+        // 0 to 3 bytes, without a call to memcpy.
+        let mut w = 0u64;
+        for (i, &c) in k.iter().enumerate() {
+            w |= u64::from(c) << (8 * i);
+        }
+        (w, 0)
     }
 }
 
