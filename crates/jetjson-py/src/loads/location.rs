@@ -3,7 +3,7 @@
 //! parser counts bytes of the UTF-8 form, so offsets and columns are
 //! converted by counting the characters before them).
 
-use jetjson::Error;
+use jetjson::{Error, Position};
 use pyo3::prelude::*;
 
 use crate::errors::decode_error;
@@ -15,18 +15,29 @@ fn chars(b: &[u8]) -> usize {
 
 /// The `JSONDecodeError` for a core error on `input`.
 pub(crate) fn decode_error_from(py: Python<'_>, e: &Error, input: &[u8], is_str: bool, doc: &Bound<'_, PyAny>) -> PyErr {
-    let msg = e.message();
-    let (offset, line, column) = match e.position() {
+    decode_error_at(py, &e.message(), e.position(), input, is_str, doc)
+}
+
+/// A `JSONDecodeError` saying `msg` at `position` of `input`.
+pub(crate) fn decode_error_at(
+    py: Python<'_>,
+    msg: &str,
+    position: Option<Position>,
+    input: &[u8],
+    is_str: bool,
+    doc: &Bound<'_, PyAny>,
+) -> PyErr {
+    let (offset, line, column) = match position {
         Some(p) => (p.offset.min(input.len()), p.line, p.column),
         None => (0, 1, 1),
     };
     if !is_str {
-        return decode_error(py, &msg, doc, offset, line, column);
+        return decode_error(py, msg, doc, offset, line, column);
     }
     let line_start = offset + 1 - column.min(offset + 1);
     let pos = chars(&input[..offset]);
     let colno = chars(&input[line_start..offset]) + 1;
-    decode_error(py, &msg, doc, pos, line, colno)
+    decode_error(py, msg, doc, pos, line, colno)
 }
 
 /// The `JSONDecodeError` for a `str` that has no UTF-8 form: a lone

@@ -16,6 +16,7 @@ mod options;
 mod strings;
 
 use jetjson::{DuplicateKeys, ReadOptions};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use builder::{Builder, Failure};
@@ -67,6 +68,13 @@ pub fn loads(
     drop(pause);
     match (result, failure) {
         (Ok(()), _) => Ok(built.unwrap_or_else(|| py.None())),
+        // A value CPython refuses (an int beyond its digit limit) is bad
+        // input: a JSONDecodeError at the value, with CPython's reason.
+        (Err(e), Some(Failure::Python(err))) if err.is_instance_of::<PyValueError>(py) => {
+            let reason = err.value(py).str().map(|s| s.to_string()).unwrap_or_else(|_| e.message());
+            Err(location::decode_error_at(py, &reason, e.position(), bytes, is_str, data))
+        }
+        // Out of memory and the like propagate unchanged.
         (Err(_), Some(Failure::Python(err))) => Err(err),
         (Err(e), Some(Failure::DuplicateKey)) => {
             // Everything before the object's end was valid JSON, so parsing
