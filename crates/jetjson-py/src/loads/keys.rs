@@ -77,7 +77,11 @@ impl KeyCache {
         // code and trigger no garbage collection.
         unsafe {
             let slot = &mut (*self.slots)[index];
-            if slot.len == k.len() && slot.first == first && slot.last == last && !slot.obj.is_null() && (k.len() <= 16 || same(slot.obj, k))
+            if slot.len == k.len()
+                && slot.first == first
+                && slot.last == last
+                && !slot.obj.is_null()
+                && (k.len() <= 16 || same(slot.obj, k))
             {
                 ffi::Py_INCREF(slot.obj);
                 return slot.obj;

@@ -64,7 +64,12 @@ pub fn loads(
     let mut builder = Builder::new(py, policy);
     let result = jetjson::parse::parse(bytes, &parse_options, &mut builder);
     let failure = builder.failure.take();
-    let built = if result.is_ok() { builder.finish() } else { drop(builder); None };
+    let built = if result.is_ok() {
+        builder.finish()
+    } else {
+        drop(builder);
+        None
+    };
     drop(pause);
     match (result, failure) {
         (Ok(()), _) => Ok(built.unwrap_or_else(|| py.None())),

@@ -30,8 +30,8 @@ pub trait Visitor {
     fn key(&mut self, k: &str, raw: &str) -> Result<()>;
     fn end_object(&mut self) -> Result<()>;
 
-    /// A string the parser's scan found free of escapes and of bytes
-    /// >= 0x80 (so `s` is both the decoded text and the raw spelling, and
+    /// A string the parser's scan found free of escapes and of non-ASCII
+    /// bytes (so `s` is both the decoded text and the raw spelling, and
     /// pure ASCII). Builders whose text objects depend on the widest
     /// character (Python's `str`) can skip their own check.
     #[inline(always)]
