@@ -18,9 +18,30 @@ use super::keys::{self, KeyCache};
 use super::{numbers, strings};
 
 extern "C" {
-    // CPython's dict constructor with room for `minused` items (exported by
-    // every CPython 3 release; pyo3-ffi leaves private names out).
-    fn _PyDict_NewPresized(minused: ffi::Py_ssize_t) -> *mut ffi::PyObject;
+    // Dict insertion with the key's hash supplied (exported by CPython
+    // 3.x; pyo3-ffi leaves private names out). Our keys are exact strs,
+    // which carry their hash once computed.
+    fn _PyDict_SetItem_KnownHash(
+        mp: *mut ffi::PyObject,
+        key: *mut ffi::PyObject,
+        item: *mut ffi::PyObject,
+        hash: ffi::Py_hash_t,
+    ) -> std::ffi::c_int;
+}
+
+/// The hash of the exact str `key`, computing (and caching) it if needed.
+///
+/// # Safety
+/// `key` is a live exact `str`.
+#[inline(always)]
+unsafe fn str_hash(key: *mut ffi::PyObject) -> ffi::Py_hash_t {
+    let cached = (*(key as *mut ffi::PyASCIIObject)).hash;
+    if cached != -1 {
+        cached
+    } else {
+        // Cannot fail for a str.
+        ffi::PyObject_Hash(key)
+    }
 }
 
 /// Why the builder stopped the parse.
@@ -93,12 +114,17 @@ impl<'py> Builder<'py> {
     fn build_dict(&mut self, start: usize) -> jetjson::Result<*mut ffi::PyObject> {
         let n = (self.stack.len() - start) / 2;
         // SAFETY: `stack[start..]` holds owned references in key, value
-        // order (the parser reports a key before each member value). Each
+        // order (the parser reports a key before each member value), keys
+        // being exact strs. Each
         // pair is inserted (the dict takes its own references) and then
         // released exactly once, after which the slots are dropped from
         // the stack without another release.
         unsafe {
-            let dict = _PyDict_NewPresized(n as ffi::Py_ssize_t);
+            // Not _PyDict_NewPresized: it builds a general-purpose table
+            // (24-byte entries, slower lookups for the dict's whole life),
+            // while PyDict_New starts a str-keyed one, which CPython keeps
+            // as long as all keys are str. Growing it costs a few resizes.
+            let dict = ffi::PyDict_New();
             if dict.is_null() {
                 return Err(self.python_error());
             }
@@ -108,7 +134,7 @@ impl<'py> Builder<'py> {
                 if !failed {
                     failed = match self.policy {
                         DuplicateKeys::First => ffi::PyDict_SetDefault(dict, k, v).is_null(),
-                        _ => ffi::PyDict_SetItem(dict, k, v) != 0,
+                        _ => _PyDict_SetItem_KnownHash(dict, k, v, str_hash(k)) != 0,
                     };
                 }
                 ffi::Py_DECREF(k);

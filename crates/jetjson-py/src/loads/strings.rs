@@ -44,15 +44,23 @@ pub(crate) fn new_ascii(b: &[u8]) -> *mut ffi::PyObject {
 /// Which layout a non-ASCII string needs: the largest lead byte decides it
 /// (valid UTF-8 has no overlong forms, so lead 0xC2..=0xC3 means U+0080..=
 /// U+00FF, 0xC4..=0xEF means some code point in U+0100..=U+FFFF, 0xF0.. means
-/// one beyond U+FFFF).
+/// one beyond U+FFFF); and how many characters it has.
 #[inline]
 fn layout(b: &[u8]) -> (usize, u32) {
     let mut chars = 0usize;
     let mut max_lead = 0u8;
-    for &c in b {
-        // Continuation bytes are 0b10xx_xxxx; everything else starts a char.
-        chars += usize::from((c as i8) >= -0x40);
-        max_lead = max_lead.max(c);
+    // Blocks of 64 with byte-sized accumulators, so the compiler can work on
+    // whole vectors (a usize counter per byte would widen every lane).
+    for block in b.chunks(64) {
+        let mut starts = 0u8;
+        let mut max = 0u8;
+        for &c in block {
+            // Continuation bytes are 0b10xx_xxxx; everything else starts a char.
+            starts += u8::from((c as i8) >= -0x40);
+            max = max.max(c);
+        }
+        chars += usize::from(starts);
+        max_lead = max_lead.max(max);
     }
     let maxchar = match max_lead {
         0..=0xC3 => 0xFF,
@@ -99,32 +107,46 @@ fn new_non_ascii(s: &str) -> *mut ffi::PyObject {
 #[inline(always)]
 unsafe fn fill<T: Copy>(s: &str, out: *mut T, narrow: impl Fn(u32) -> T) {
     let b = s.as_bytes();
+    let n = b.len();
+    let p = b.as_ptr();
     let mut i = 0;
     let mut o = out;
-    while i < b.len() {
-        let c = b[i];
-        if c < 0x80 {
-            // SAFETY: one code unit per ASCII byte, within the caller's room.
-            o.write(narrow(u32::from(c)));
-            o = o.add(1);
-            i += 1;
-            continue;
+    while i < n {
+        // Eight ASCII bytes: eight code units (text between the non-ASCII
+        // characters: spaces, punctuation, URLs).
+        if i + 8 <= n {
+            // SAFETY: `i + 8 <= n`: the eight bytes are in `b`.
+            let w = u64::from_le_bytes(p.add(i).cast::<[u8; 8]>().read());
+            if w & 0x8080_8080_8080_8080 == 0 {
+                for k in 0..8 {
+                    // SAFETY: one code unit per ASCII byte, within the room.
+                    o.add(k).write(narrow(u32::from(*p.add(i + k))));
+                }
+                o = o.add(8);
+                i += 8;
+                continue;
+            }
         }
-        // A multi-byte sequence: validated UTF-8, so its length follows
-        // from the lead byte and the continuation bytes are present.
-        let (cp, len) = if c < 0xE0 {
-            ((u32::from(c & 0x1F) << 6) | u32::from(b[i + 1] & 0x3F), 2)
+        // SAFETY (all reads below): `s` is valid UTF-8, so a lead byte at
+        // `i < n` is followed by all the continuation bytes its value
+        // announces, all before `n`.
+        let c = *p.add(i);
+        let (cp, len) = if c < 0x80 {
+            (u32::from(c), 1)
+        } else if c < 0xE0 {
+            ((u32::from(c & 0x1F) << 6) | u32::from(*p.add(i + 1) & 0x3F), 2)
         } else if c < 0xF0 {
-            ((u32::from(c & 0x0F) << 12) | (u32::from(b[i + 1] & 0x3F) << 6) | u32::from(b[i + 2] & 0x3F), 3)
+            ((u32::from(c & 0x0F) << 12) | (u32::from(*p.add(i + 1) & 0x3F) << 6) | u32::from(*p.add(i + 2) & 0x3F), 3)
         } else {
             (
                 (u32::from(c & 0x07) << 18)
-                    | (u32::from(b[i + 1] & 0x3F) << 12)
-                    | (u32::from(b[i + 2] & 0x3F) << 6)
-                    | u32::from(b[i + 3] & 0x3F),
+                    | (u32::from(*p.add(i + 1) & 0x3F) << 12)
+                    | (u32::from(*p.add(i + 2) & 0x3F) << 6)
+                    | u32::from(*p.add(i + 3) & 0x3F),
                 4,
             )
         };
+        // SAFETY: one code unit per code point, within the caller's room.
         o.write(narrow(cp));
         o = o.add(1);
         i += len;
