@@ -18,6 +18,8 @@ use super::keys::{self, KeyCache};
 use super::{numbers, strings};
 
 extern "C" {
+    // A dict with room for `minused` items (exported by CPython 3.x).
+    fn _PyDict_NewPresized(minused: ffi::Py_ssize_t) -> *mut ffi::PyObject;
     // Dict insertion with the key's hash supplied (exported by CPython
     // 3.x; pyo3-ffi leaves private names out). Our keys are exact strs,
     // which carry their hash once computed.
@@ -120,11 +122,10 @@ impl<'py> Builder<'py> {
         // released exactly once, after which the slots are dropped from
         // the stack without another release.
         unsafe {
-            // Not _PyDict_NewPresized: it builds a general-purpose table
-            // (24-byte entries, slower lookups for the dict's whole life),
-            // while PyDict_New starts a str-keyed one, which CPython keeps
-            // as long as all keys are str. Growing it costs a few resizes.
-            let dict = ffi::PyDict_New();
+            // Up to 5 members fit PyDict_New's first table (str-keyed,
+            // 16-byte entries). Larger objects get a table of their final
+            // size at once: no resizes while filling it.
+            let dict = if n <= 5 { ffi::PyDict_New() } else { _PyDict_NewPresized(n as ffi::Py_ssize_t) };
             if dict.is_null() {
                 return Err(self.python_error());
             }

@@ -161,6 +161,9 @@ impl<'a> Parser<'a> {
         // comparison, since every whitespace byte is <= ' '.
         match self.b.get(self.i) {
             Some(&c) if c > b' ' => {}
+            // Pretty-printed input has one space after each ':' (and
+            // after ',' in some styles): skipped here, without the call.
+            Some(b' ') if self.b.get(self.i + 1).is_some_and(|&c| c > b' ') => self.i += 1,
             Some(_) => self.skip_ws_run(),
             None => {}
         }
@@ -236,7 +239,7 @@ impl<'a> Parser<'a> {
     }
 
     /// The string at `"`.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn string(&mut self) -> Result<Str<'a>> {
         let start = self.i + 1;
         let stop = match short_string_stop(self.b, start) {
