@@ -507,9 +507,9 @@ impl<'a> Parser<'a> {
     }
 }
 
-/// Most strings (keys, ids, short values) end within 16 bytes: one SSE2
-/// register, checked inline (SSE2 is baseline on x86_64), answers them
-/// without the call into the dispatched scanner.
+/// Most strings (keys, ids, short values) end within 16 or 32 bytes: one
+/// or two SSE2 registers, checked inline (SSE2 is baseline on x86_64),
+/// answer them without the call into the dispatched scanner.
 #[inline(always)]
 fn short_string_stop(b: &[u8], start: usize) -> Option<super::scan::Stop> {
     #[cfg(target_arch = "x86_64")]
@@ -525,7 +525,20 @@ fn short_string_stop(b: &[u8], start: usize) -> Option<super::scan::Stop> {
             let v = __m128i::load_unaligned(b.as_ptr().add(start));
             let special = v.cmpeq(__m128i::splat(b'"')).or(v.cmpeq(__m128i::splat(b'\\'))).or(v.lt(0x20)).movemask();
             if !special.has_any() {
-                return None;
+                // Dates, names and short sentences end within 32 bytes: a
+                // second register, still without the call.
+                if start + 32 > b.len() {
+                    return None;
+                }
+                // SAFETY: 32 bytes from `start` are in bounds (checked above).
+                let w = __m128i::load_unaligned(b.as_ptr().add(start + 16));
+                let special = w.cmpeq(__m128i::splat(b'"')).or(w.cmpeq(__m128i::splat(b'\\'))).or(w.lt(0x20)).movemask();
+                if !special.has_any() {
+                    return None;
+                }
+                let k = 16 + special.first_offset();
+                let high = v.high_bit().movemask().0 | (w.high_bit().movemask().0 << 16);
+                return Some(super::scan::Stop { at: start + k, non_ascii: high & ((1u64 << k) - 1) != 0 });
             }
             let k = special.first_offset();
             let high = v.high_bit().movemask();
