@@ -265,6 +265,11 @@ impl<'a> Parser<'a> {
     fn body(&self, from: usize, to: usize, non_ascii: bool) -> Result<&'a str> {
         let bytes = &self.b[from..to];
         if non_ascii {
+            if super::utf8::is_valid(bytes) {
+                // SAFETY: `is_valid` accepts exactly what `from_utf8` accepts
+                // (tested against it exhaustively in utf8.rs).
+                return Ok(unsafe { std::str::from_utf8_unchecked(bytes) });
+            }
             return std::str::from_utf8(bytes).map_err(|e| self.error_at(from + e.valid_up_to(), "invalid UTF-8 in string"));
         }
         // SAFETY: the scan saw no byte >= 0x80 in this range: it is ASCII.
