@@ -261,7 +261,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `b[from..to]` as text, checking UTF-8 if non-ASCII bytes were seen.
-    #[inline]
+    #[inline(always)]
     fn body(&self, from: usize, to: usize, non_ascii: bool) -> Result<&'a str> {
         let bytes = &self.b[from..to];
         if non_ascii {

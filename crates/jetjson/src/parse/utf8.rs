@@ -10,7 +10,9 @@
 //! library where the first invalid sequence starts.
 
 /// Whether `b` is valid UTF-8 (same answer as `std::str::from_utf8`).
-#[inline]
+/// Out of line: only bodies with non-ASCII bytes come here, and the
+/// string fast path stays small.
+#[inline(never)]
 pub(crate) fn is_valid(b: &[u8]) -> bool {
     let n = b.len();
     let mut i = 0;
