@@ -46,6 +46,8 @@ pub fn encode_error_type(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
 }
 
 /// A `JSONEncodeError` with `message` (which should start with the path).
+// Used by `dumps` (branch py-dumps); unused until that lands.
+#[allow(dead_code)]
 pub fn encode_error(py: Python<'_>, message: String) -> PyErr {
     match encode_error_type(py) {
         Ok(ty) => PyErr::from_type(ty.clone(), message),

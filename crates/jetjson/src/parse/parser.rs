@@ -45,6 +45,9 @@ pub(crate) fn parse_with_buffers<V: Visitor + ?Sized>(
 pub(crate) struct Str<'a> {
     pub borrowed: Option<&'a str>,
     pub raw: &'a str,
+    /// No escapes and no byte >= 0x80: the text is `raw` and pure ASCII
+    /// (known from the scan, so builders need not check again).
+    pub ascii: bool,
 }
 
 /// The parser's working memory, kept between documents by `Validator` so
@@ -158,6 +161,9 @@ impl<'a> Parser<'a> {
         // comparison, since every whitespace byte is <= ' '.
         match self.b.get(self.i) {
             Some(&c) if c > b' ' => {}
+            // Pretty-printed input has one space after each ':' (and
+            // after ',' in some styles): skipped here, without the call.
+            Some(b' ') if self.b.get(self.i + 1).is_some_and(|&c| c > b' ') => self.i += 1,
             Some(_) => self.skip_ws_run(),
             None => {}
         }
@@ -233,7 +239,7 @@ impl<'a> Parser<'a> {
     }
 
     /// The string at `"`.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn string(&mut self) -> Result<Str<'a>> {
         let start = self.i + 1;
         let stop = match short_string_stop(self.b, start) {
@@ -243,7 +249,7 @@ impl<'a> Parser<'a> {
         if self.b.get(stop.at) == Some(&b'"') {
             let body = self.body(start, stop.at, stop.non_ascii)?;
             self.i = stop.at + 1;
-            return Ok(Str { borrowed: Some(body), raw: body });
+            return Ok(Str { borrowed: Some(body), raw: body, ascii: !stop.non_ascii });
         }
         self.string_with_escapes(start, stop.at, stop.non_ascii)
     }
@@ -255,10 +261,15 @@ impl<'a> Parser<'a> {
     }
 
     /// `b[from..to]` as text, checking UTF-8 if non-ASCII bytes were seen.
-    #[inline]
+    #[inline(always)]
     fn body(&self, from: usize, to: usize, non_ascii: bool) -> Result<&'a str> {
         let bytes = &self.b[from..to];
         if non_ascii {
+            if super::utf8::is_valid(bytes) {
+                // SAFETY: `is_valid` accepts exactly what `from_utf8` accepts
+                // (tested against it exhaustively in utf8.rs).
+                return Ok(unsafe { std::str::from_utf8_unchecked(bytes) });
+            }
             return std::str::from_utf8(bytes).map_err(|e| self.error_at(from + e.valid_up_to(), "invalid UTF-8 in string"));
         }
         // SAFETY: the scan saw no byte >= 0x80 in this range: it is ASCII.
@@ -281,7 +292,7 @@ impl<'a> Parser<'a> {
                     // validated in its run; escapes are ASCII.
                     let raw = raw.unwrap_or_else(|| unsafe { std::str::from_utf8_unchecked(&self.b[start..at]) });
                     self.i = at + 1;
-                    return Ok(Str { borrowed: None, raw });
+                    return Ok(Str { borrowed: None, raw, ascii: false });
                 }
                 Some(b'\\') => {
                     let piece = self.body(run, at, non_ascii)?;
@@ -427,7 +438,8 @@ impl<'a> Parser<'a> {
                 }
                 Some(b'"') => {
                     let s = self.string()?;
-                    v.string(self.text(&s), s.raw).map_err(|e| self.locate(at, e))?;
+                    let r = if s.ascii { v.ascii_string(s.raw) } else { v.string(self.text(&s), s.raw) };
+                    r.map_err(|e| self.locate(at, e))?;
                 }
                 Some(b'-' | b'0'..=b'9') => {
                     let n = self.number()?;
@@ -491,7 +503,8 @@ impl<'a> Parser<'a> {
         }
         let s = self.string()?;
         self.check_name(&s, at)?;
-        v.key(self.text(&s), s.raw).map_err(|e| self.locate(at, e))?;
+        let r = if s.ascii { v.ascii_key(s.raw) } else { v.key(self.text(&s), s.raw) };
+        r.map_err(|e| self.locate(at, e))?;
         if !self.eat(b':') {
             return Err(self.unexpected("':' after object member name"));
         }
@@ -499,9 +512,9 @@ impl<'a> Parser<'a> {
     }
 }
 
-/// Most strings (keys, ids, short values) end within 16 bytes: one SSE2
-/// register, checked inline (SSE2 is baseline on x86_64), answers them
-/// without the call into the dispatched scanner.
+/// Most strings (keys, ids, short values) end within 16 or 32 bytes: one
+/// or two SSE2 registers, checked inline (SSE2 is baseline on x86_64),
+/// answer them without the call into the dispatched scanner.
 #[inline(always)]
 fn short_string_stop(b: &[u8], start: usize) -> Option<super::scan::Stop> {
     #[cfg(target_arch = "x86_64")]
@@ -517,7 +530,20 @@ fn short_string_stop(b: &[u8], start: usize) -> Option<super::scan::Stop> {
             let v = __m128i::load_unaligned(b.as_ptr().add(start));
             let special = v.cmpeq(__m128i::splat(b'"')).or(v.cmpeq(__m128i::splat(b'\\'))).or(v.lt(0x20)).movemask();
             if !special.has_any() {
-                return None;
+                // Dates, names and short sentences end within 32 bytes: a
+                // second register, still without the call.
+                if start + 32 > b.len() {
+                    return None;
+                }
+                // SAFETY: 32 bytes from `start` are in bounds (checked above).
+                let w = __m128i::load_unaligned(b.as_ptr().add(start + 16));
+                let special = w.cmpeq(__m128i::splat(b'"')).or(w.cmpeq(__m128i::splat(b'\\'))).or(w.lt(0x20)).movemask();
+                if !special.has_any() {
+                    return None;
+                }
+                let k = 16 + special.first_offset();
+                let high = v.high_bit().movemask().0 | (w.high_bit().movemask().0 << 16);
+                return Some(super::scan::Stop { at: start + k, non_ascii: high & ((1u64 << k) - 1) != 0 });
             }
             let k = special.first_offset();
             let high = v.high_bit().movemask();

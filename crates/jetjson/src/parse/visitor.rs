@@ -29,6 +29,21 @@ pub trait Visitor {
     fn begin_object(&mut self) -> Result<()>;
     fn key(&mut self, k: &str, raw: &str) -> Result<()>;
     fn end_object(&mut self) -> Result<()>;
+
+    /// A string the parser's scan found free of escapes and of non-ASCII
+    /// bytes (so `s` is both the decoded text and the raw spelling, and
+    /// pure ASCII). Builders whose text objects depend on the widest
+    /// character (Python's `str`) can skip their own check.
+    #[inline(always)]
+    fn ascii_string(&mut self, s: &str) -> Result<()> {
+        self.string(s, s)
+    }
+
+    /// A member name with the same guarantee as `ascii_string`.
+    #[inline(always)]
+    fn ascii_key(&mut self, k: &str) -> Result<()> {
+        self.key(k, k)
+    }
 }
 
 /// Builds nothing: for validation.

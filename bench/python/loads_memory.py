@@ -1,0 +1,81 @@
+"""Peak memory of one `loads` call per library and document, each in a
+fresh subprocess (so earlier calls leave no freed-but-kept memory behind).
+
+Two measures:
+* peak RSS growth: ru_maxrss after the call minus the RSS just before it
+  (the process's high-water mark, so it counts every allocator, including
+  memory a library takes from malloc or mmap directly);
+* tracemalloc peak: Python-allocator memory during the call (blind to
+  memory a library takes outside Python's allocator).
+
+    .venv/bin/python bench/python/loads_memory.py
+"""
+
+import json
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CORPUS = os.path.join(HERE, "..", "..", "..", "shared", "corpus", "bench")
+FILES = [
+    "nativejson-benchmark/twitter.json",
+    "nativejson-benchmark/citm_catalog.json",
+    "nativejson-benchmark/canada.json",
+    "simdjson/github_events.json",
+    "simdjson/gsoc-2018.json",
+]
+LIBS = {
+    "jetjson": "import jetjson; f = jetjson.loads",
+    "orjson": "import orjson; f = orjson.loads",
+    "msgspec": "import msgspec; f = msgspec.json.decode",
+    "ujson": "import ujson; f = ujson.loads",
+    "json": "import json; f = json.loads",
+}
+
+CHILD = r"""
+import resource, sys, tracemalloc
+{setup}
+data = open(sys.argv[1], "rb").read()
+mode = sys.argv[2]
+def rss_kib():
+    with open("/proc/self/statm") as s:
+        return int(s.read().split()[1]) * (resource.getpagesize() // 1024)
+if mode == "rss":
+    before = rss_kib()
+    obj = f(data)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    print(max(0, peak - before) * 1024)
+else:
+    tracemalloc.start()
+    obj = f(data)
+    print(tracemalloc.get_traced_memory()[1])
+"""
+
+
+def measure(lib, path, mode):
+    code = CHILD.format(setup=LIBS[lib])
+    out = subprocess.run([sys.executable, "-c", code, path, mode], capture_output=True, text=True)
+    if out.returncode != 0:
+        return None
+    return int(out.stdout.strip())
+
+
+def main():
+    libs = [lib for lib in LIBS if subprocess.run([sys.executable, "-c", LIBS[lib]], capture_output=True).returncode == 0]
+    print("Peak memory of one loads call, fresh process per cell (MiB): RSS growth / tracemalloc peak\n")
+    print("| document | size | " + " | ".join(libs) + " |")
+    print("|---|---:|" + "---:|" * len(libs))
+    for rel in FILES:
+        path = os.path.join(CORPUS, rel)
+        cells = []
+        for lib in libs:
+            rss = min(filter(None, [measure(lib, path, "rss") for _ in range(3)]), default=None)
+            tm = measure(lib, path, "tracemalloc")
+            cells.append("n/a" if rss is None else f"{rss / 2**20:.1f} / {tm / 2**20:.1f}")
+        print(f"| {os.path.basename(rel)} | {os.path.getsize(path) / 1024:.0f} KiB | " + " | ".join(cells) + " |")
+    print("\ncommand: .venv/bin/python bench/python/loads_memory.py")
+
+
+if __name__ == "__main__":
+    main()

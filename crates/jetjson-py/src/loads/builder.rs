@@ -1,0 +1,267 @@
+//! The visitor that turns parser tokens into Python objects.
+//!
+//! Finished values wait on one stack of owned references (object members
+//! as key, value pairs); when a container ends, its items are moved off the
+//! stack into a list or dict created at its final size (PyList_New(n) with
+//! the pointers copied in; a presized dict). No recursion: nesting depth is
+//! bounded by the parser's `max_depth`, not by the C stack.
+//!
+//! Anything still on the stack when the builder is dropped (an error
+//! stopped the parse) is released, so error paths leak nothing.
+
+use jetjson::parse::{NumberToken, Visitor};
+use jetjson::{DuplicateKeys, Error, ErrorKind};
+use pyo3::ffi;
+use pyo3::prelude::*;
+
+use super::keys::{self, KeyCache};
+use super::{numbers, strings};
+
+extern "C" {
+    // A dict with room for `minused` items (exported by CPython 3.x).
+    fn _PyDict_NewPresized(minused: ffi::Py_ssize_t) -> *mut ffi::PyObject;
+    // Dict insertion with the key's hash supplied (exported by CPython
+    // 3.x; pyo3-ffi leaves private names out). Our keys are exact strs,
+    // which carry their hash once computed.
+    fn _PyDict_SetItem_KnownHash(
+        mp: *mut ffi::PyObject,
+        key: *mut ffi::PyObject,
+        item: *mut ffi::PyObject,
+        hash: ffi::Py_hash_t,
+    ) -> std::ffi::c_int;
+}
+
+/// The hash of the exact str `key`, computing (and caching) it if needed.
+///
+/// # Safety
+/// `key` is a live exact `str`.
+#[inline(always)]
+unsafe fn str_hash(key: *mut ffi::PyObject) -> ffi::Py_hash_t {
+    let cached = (*(key as *mut ffi::PyASCIIObject)).hash;
+    if cached != -1 {
+        cached
+    } else {
+        // Cannot fail for a str.
+        ffi::PyObject_Hash(key)
+    }
+}
+
+/// Why the builder stopped the parse.
+pub(crate) enum Failure {
+    /// A Python exception (out of memory, an int beyond CPython's digit
+    /// limit) raised while creating an object.
+    Python(PyErr),
+    /// An object had the same key twice under `DuplicateKeys::Error` (the
+    /// caller asks the parser for the exact error and position).
+    DuplicateKey,
+}
+
+pub(crate) struct Builder<'py> {
+    py: Python<'py>,
+    /// Owned references: finished values, and keys of open objects.
+    stack: Vec<*mut ffi::PyObject>,
+    /// Where each open container's items start on `stack`.
+    frames: Vec<usize>,
+    policy: DuplicateKeys,
+    keys: Option<KeyCache>,
+    pub(crate) failure: Option<Failure>,
+}
+
+impl<'py> Builder<'py> {
+    pub(crate) fn new(py: Python<'py>, policy: DuplicateKeys) -> Builder<'py> {
+        Builder { py, stack: Vec::with_capacity(64), frames: Vec::with_capacity(16), policy, keys: KeyCache::acquire(), failure: None }
+    }
+
+    /// The finished document (after a successful parse).
+    pub(crate) fn finish(mut self) -> Option<Py<PyAny>> {
+        let obj = self.stack.pop()?;
+        // SAFETY: `obj` is an owned reference taken off the stack.
+        Some(unsafe { Bound::from_owned_ptr(self.py, obj) }.unbind())
+    }
+
+    #[inline(always)]
+    fn push(&mut self, obj: *mut ffi::PyObject) -> jetjson::Result<()> {
+        if obj.is_null() {
+            return Err(self.python_error());
+        }
+        self.stack.push(obj);
+        Ok(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn python_error(&mut self) -> Error {
+        let err = PyErr::fetch(self.py);
+        let msg = err.to_string();
+        self.failure = Some(Failure::Python(err));
+        Error::new(ErrorKind::Custom(msg))
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn duplicate_key(&mut self) -> Error {
+        self.failure = Some(Failure::DuplicateKey);
+        Error::new(ErrorKind::Custom("duplicate object key".to_owned()))
+    }
+
+    /// The start of the innermost open container's items.
+    #[inline(always)]
+    fn close(&mut self) -> usize {
+        // The parser balances containers; an empty frame stack cannot
+        // happen, and 0 (the whole stack) would still be memory-safe.
+        self.frames.pop().unwrap_or(0)
+    }
+
+    /// Moves `stack[start..]` (key, value pairs) into a new dict.
+    fn build_dict(&mut self, start: usize) -> jetjson::Result<*mut ffi::PyObject> {
+        let n = (self.stack.len() - start) / 2;
+        // SAFETY: `stack[start..]` holds owned references in key, value
+        // order (the parser reports a key before each member value), keys
+        // being exact strs. Each
+        // pair is inserted (the dict takes its own references) and then
+        // released exactly once, after which the slots are dropped from
+        // the stack without another release.
+        unsafe {
+            // Up to 5 members fit PyDict_New's first table (str-keyed,
+            // 16-byte entries). Larger objects get a table of their final
+            // size at once: no resizes while filling it.
+            let dict = if n <= 5 { ffi::PyDict_New() } else { _PyDict_NewPresized(n as ffi::Py_ssize_t) };
+            if dict.is_null() {
+                return Err(self.python_error());
+            }
+            let mut failed = false;
+            for pair in self.stack[start..].chunks_exact(2) {
+                let (k, v) = (pair[0], pair[1]);
+                if !failed {
+                    failed = match self.policy {
+                        DuplicateKeys::First => ffi::PyDict_SetDefault(dict, k, v).is_null(),
+                        _ => _PyDict_SetItem_KnownHash(dict, k, v, str_hash(k)) != 0,
+                    };
+                }
+                ffi::Py_DECREF(k);
+                ffi::Py_DECREF(v);
+            }
+            self.stack.truncate(start);
+            if failed {
+                ffi::Py_DECREF(dict);
+                return Err(self.python_error());
+            }
+            if self.policy == DuplicateKeys::Error && ffi::PyDict_Size(dict) as usize != n {
+                ffi::Py_DECREF(dict);
+                return Err(self.duplicate_key());
+            }
+            Ok(dict)
+        }
+    }
+}
+
+impl Drop for Builder<'_> {
+    fn drop(&mut self) {
+        for &obj in &self.stack {
+            // SAFETY: every pointer on the stack is an owned reference.
+            unsafe { ffi::Py_DECREF(obj) };
+        }
+    }
+}
+
+impl Visitor for Builder<'_> {
+    #[inline]
+    fn null(&mut self) -> jetjson::Result<()> {
+        // SAFETY: Py_None is immortal in spirit; we take a new reference.
+        let none = unsafe { ffi::Py_None() };
+        // SAFETY: `none` is a valid object.
+        unsafe { ffi::Py_INCREF(none) };
+        self.push(none)
+    }
+
+    #[inline]
+    fn bool(&mut self, v: bool) -> jetjson::Result<()> {
+        // SAFETY: the bool singletons are valid objects; we take a new
+        // reference.
+        let obj = unsafe {
+            let obj = if v { ffi::Py_True() } else { ffi::Py_False() };
+            ffi::Py_INCREF(obj);
+            obj
+        };
+        self.push(obj)
+    }
+
+    #[inline]
+    fn number(&mut self, n: NumberToken<'_>) -> jetjson::Result<()> {
+        let obj = numbers::new_number(&n);
+        self.push(obj)
+    }
+
+    #[inline]
+    fn string(&mut self, s: &str, _raw: &str) -> jetjson::Result<()> {
+        let obj = strings::new_str(s);
+        self.push(obj)
+    }
+
+    #[inline]
+    fn ascii_string(&mut self, s: &str) -> jetjson::Result<()> {
+        let obj = strings::new_ascii(s.as_bytes());
+        self.push(obj)
+    }
+
+    #[inline]
+    fn ascii_key(&mut self, k: &str) -> jetjson::Result<()> {
+        let obj = match &mut self.keys {
+            Some(cache) if k.len() <= keys::MAX_LEN => cache.get(k.as_bytes()),
+            _ => strings::new_ascii(k.as_bytes()),
+        };
+        self.push(obj)
+    }
+
+    #[inline]
+    fn begin_array(&mut self) -> jetjson::Result<()> {
+        self.frames.push(self.stack.len());
+        Ok(())
+    }
+
+    #[inline]
+    fn end_array(&mut self) -> jetjson::Result<()> {
+        let start = self.close();
+        let n = self.stack.len() - start;
+        // SAFETY: PyList_New(n) returns a list with `n` null slots (or null
+        // with an exception set); the `n` owned references on top of the
+        // stack move into them (the list now owns them) and leave the stack
+        // without being released.
+        unsafe {
+            let list = ffi::PyList_New(n as ffi::Py_ssize_t);
+            if list.is_null() {
+                return Err(self.python_error());
+            }
+            if n > 0 {
+                let items = (*(list as *mut ffi::PyListObject)).ob_item;
+                std::ptr::copy_nonoverlapping(self.stack.as_ptr().add(start), items, n);
+                self.stack.set_len(start);
+            }
+            self.stack.push(list);
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn begin_object(&mut self) -> jetjson::Result<()> {
+        self.frames.push(self.stack.len());
+        Ok(())
+    }
+
+    #[inline]
+    fn key(&mut self, k: &str, _raw: &str) -> jetjson::Result<()> {
+        let obj = match &mut self.keys {
+            Some(cache) if k.len() <= keys::MAX_LEN && k.is_ascii() => cache.get(k.as_bytes()),
+            _ => strings::new_str(k),
+        };
+        self.push(obj)
+    }
+
+    #[inline]
+    fn end_object(&mut self) -> jetjson::Result<()> {
+        let start = self.close();
+        let dict = self.build_dict(start)?;
+        self.stack.push(dict);
+        Ok(())
+    }
+}

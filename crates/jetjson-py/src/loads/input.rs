@@ -1,0 +1,93 @@
+//! The bytes to parse, from each accepted input type.
+//!
+//! `bytes` and `str` are immutable, so their buffers are parsed in place
+//! (a `str` through its UTF-8 form, which CPython caches in the object).
+//! `bytearray` and writable buffers can change while the GIL is released
+//! inside an allocation (a finalizer run by the garbage collector may
+//! mutate them), which would invalidate UTF-8 the parser already checked;
+//! they are copied first.
+
+use pyo3::exceptions::PyTypeError;
+use pyo3::ffi;
+use pyo3::prelude::*;
+use pyo3::types::{PyByteArray, PyBytes, PyMemoryView, PyString};
+
+pub(crate) enum Input<'a> {
+    Borrowed(&'a [u8]),
+    Owned(Vec<u8>),
+}
+
+impl Input<'_> {
+    pub(crate) fn bytes(&self) -> &[u8] {
+        match self {
+            Input::Borrowed(b) => b,
+            Input::Owned(v) => v,
+        }
+    }
+}
+
+/// What the caller passed, as bytes; `Err` for unsupported types and for
+/// `str` that cannot be UTF-8 (lone surrogates), which the caller reports.
+pub(crate) enum Source<'a> {
+    Bytes(Input<'a>),
+    Str(&'a [u8]),
+    /// A `str` with a lone surrogate at this character index.
+    BadStr(usize),
+}
+
+pub(crate) fn source<'a>(data: &'a Bound<'_, PyAny>) -> PyResult<Source<'a>> {
+    if let Ok(b) = data.cast::<PyBytes>() {
+        return Ok(Source::Bytes(Input::Borrowed(b.as_bytes())));
+    }
+    if let Ok(s) = data.cast::<PyString>() {
+        let mut len: ffi::Py_ssize_t = 0;
+        // SAFETY: `s` is a str; PyUnicode_AsUTF8AndSize returns its UTF-8
+        // form, owned by (and alive as long as) the str, or null with a
+        // UnicodeEncodeError set.
+        let ptr = unsafe { ffi::PyUnicode_AsUTF8AndSize(s.as_ptr(), &mut len) };
+        if ptr.is_null() {
+            let err = PyErr::fetch(data.py());
+            let start = err.value(data.py()).getattr("start").and_then(|v| v.extract::<usize>()).unwrap_or(0);
+            return Ok(Source::BadStr(start));
+        }
+        // SAFETY: `len` bytes at `ptr` belong to the str, which outlives 'a
+        // (borrowed from `data`) and is immutable.
+        return Ok(Source::Str(unsafe { std::slice::from_raw_parts(ptr.cast::<u8>(), len as usize) }));
+    }
+    if let Ok(b) = data.cast::<PyByteArray>() {
+        return Ok(Source::Bytes(Input::Owned(b.to_vec())));
+    }
+    if data.cast::<PyMemoryView>().is_ok() {
+        return Ok(Source::Bytes(Input::Owned(buffer_copy(data)?)));
+    }
+    Err(PyTypeError::new_err(format!(
+        "loads() argument must be bytes, bytearray, memoryview or str, not {}",
+        data.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "an unknown type".to_owned())
+    )))
+}
+
+/// A copy of a contiguous buffer's bytes.
+fn buffer_copy(data: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
+    // SAFETY: Py_buffer is a plain C struct for which all-zero is a valid
+    // "empty" value; PyObject_GetBuffer fills it or fails with an exception.
+    let mut view: ffi::Py_buffer = unsafe { std::mem::zeroed() };
+    // PyBUF_SIMPLE asks for one contiguous run of bytes; exporters that
+    // cannot give one (a strided memoryview) refuse.
+    // SAFETY: `data` is a live object and `view` a writable Py_buffer.
+    if unsafe { ffi::PyObject_GetBuffer(data.as_ptr(), &mut view, ffi::PyBUF_SIMPLE) } != 0 {
+        let cause = PyErr::fetch(data.py());
+        let err = PyTypeError::new_err(format!("loads() needs a contiguous buffer: {cause}"));
+        err.set_cause(data.py(), Some(cause));
+        return Err(err);
+    }
+    // SAFETY: after a successful PyObject_GetBuffer, `buf` points to `len`
+    // readable bytes until PyBuffer_Release (a null `buf` only with len 0).
+    let copy = unsafe {
+        let len = view.len.max(0) as usize;
+        let bytes = if len == 0 || view.buf.is_null() { &[][..] } else { std::slice::from_raw_parts(view.buf as *const u8, len) };
+        let copy = bytes.to_vec();
+        ffi::PyBuffer_Release(&mut view);
+        copy
+    };
+    Ok(copy)
+}

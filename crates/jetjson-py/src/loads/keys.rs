@@ -1,0 +1,159 @@
+//! A small cache of object keys, shared by all `loads` calls.
+//!
+//! Documents repeat the same few keys thousands of times; creating each
+//! `str` once and handing out new references to it saves the allocation,
+//! the copy and, above all, the hash: the cached `str` carries its hash, so
+//! dict insertion never rehashes it. The cache is direct-mapped (one entry
+//! per slot, a colliding key replaces the previous one) and holds only
+//! ASCII keys of at most `MAX_LEN` bytes that came without escapes, so a
+//! hit is confirmed by comparing bytes with the cached string's own data.
+//!
+//! Thread safety: one caller at a time holds the cache (`KeyCache::acquire`,
+//! an atomic flag). A call that finds it taken (another thread on a
+//! free-threaded build, or a nested `loads` run by a finalizer during a
+//! collection) simply creates its keys without the cache.
+
+use std::cell::UnsafeCell;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use pyo3::ffi;
+
+use super::strings;
+
+const SLOTS: usize = 1024;
+/// Longer keys are rarely repeated, and comparing them costs more.
+pub(crate) const MAX_LEN: usize = 64;
+
+/// A cached key: its length and its first and last eight bytes (which
+/// decide equality without touching the str for keys up to 16 bytes), and
+/// a strong reference to the compact ASCII `str` (null when empty).
+#[derive(Clone, Copy)]
+struct Slot {
+    len: usize,
+    first: u64,
+    last: u64,
+    obj: *mut ffi::PyObject,
+}
+
+const EMPTY: Slot = Slot { len: 0, first: 0, last: 0, obj: std::ptr::null_mut() };
+
+struct Shared {
+    busy: AtomicBool,
+    slots: UnsafeCell<[Slot; SLOTS]>,
+}
+
+// SAFETY: `slots` is only touched through a `KeyCache`, and at most one
+// `KeyCache` exists at a time (the `busy` flag, taken with Acquire and
+// released with Release, orders the accesses of successive holders).
+unsafe impl Sync for Shared {}
+
+static SHARED: Shared = Shared { busy: AtomicBool::new(false), slots: UnsafeCell::new([EMPTY; SLOTS]) };
+
+/// Exclusive use of the shared cache for one `loads` call.
+pub(crate) struct KeyCache {
+    slots: *mut [Slot; SLOTS],
+}
+
+impl KeyCache {
+    /// The cache, unless another call is using it.
+    pub(crate) fn acquire() -> Option<KeyCache> {
+        if SHARED.busy.swap(true, Ordering::Acquire) {
+            return None;
+        }
+        Some(KeyCache { slots: SHARED.slots.get() })
+    }
+
+    /// A new reference to the `str` for the ASCII key `k` (at most
+    /// `MAX_LEN` bytes), or null with a Python exception set.
+    #[inline(always)]
+    pub(crate) fn get(&mut self, k: &[u8]) -> *mut ffi::PyObject {
+        debug_assert!(k.len() <= MAX_LEN && k.is_ascii());
+        let (first, last) = ends(k);
+        let index = slot_index(k.len(), first, last);
+        // SAFETY: this `KeyCache` is the only one (see `acquire`), so the
+        // slot is ours; the index is masked into range. Nothing below calls
+        // code that could re-enter `loads` while the slot is borrowed:
+        // creating and hashing an ASCII str and freeing one run no Python
+        // code and trigger no garbage collection.
+        unsafe {
+            let slot = &mut (*self.slots)[index];
+            if slot.len == k.len()
+                && slot.first == first
+                && slot.last == last
+                && !slot.obj.is_null()
+                && (k.len() <= 16 || same(slot.obj, k))
+            {
+                ffi::Py_INCREF(slot.obj);
+                return slot.obj;
+            }
+            let obj = strings::new_ascii(k);
+            if obj.is_null() {
+                return obj;
+            }
+            // Computes and stores the str's hash (it cannot fail for str).
+            ffi::PyObject_Hash(obj);
+            ffi::Py_INCREF(obj);
+            let old = std::mem::replace(slot, Slot { len: k.len(), first, last, obj });
+            if !old.obj.is_null() {
+                ffi::Py_DECREF(old.obj);
+            }
+            obj
+        }
+    }
+}
+
+impl Drop for KeyCache {
+    fn drop(&mut self) {
+        SHARED.busy.store(false, Ordering::Release);
+    }
+}
+
+/// Whether the cached compact ASCII str `obj` spells `k` (same length).
+///
+/// # Safety
+/// `obj` is a live compact ASCII str of `k.len()` characters.
+#[inline(always)]
+unsafe fn same(obj: *mut ffi::PyObject, k: &[u8]) -> bool {
+    let data = (obj as *mut ffi::PyASCIIObject).add(1) as *const u8;
+    std::slice::from_raw_parts(data, k.len()) == k
+}
+
+/// The first and last eight bytes of `k` (overlapping when shorter than 16,
+/// zero-padded when shorter than 8): with the length they determine any
+/// key of up to 16 bytes.
+#[inline(always)]
+fn ends(k: &[u8]) -> (u64, u64) {
+    let n = k.len();
+    if n >= 8 {
+        (word(k, 0), word(k, n - 8))
+    } else if n >= 4 {
+        (u64::from(half(k, 0)), u64::from(half(k, n - 4)))
+    } else {
+        // 0 to 3 bytes, without a call to memcpy.
+        let mut w = 0u64;
+        for (i, &c) in k.iter().enumerate() {
+            w |= u64::from(c) << (8 * i);
+        }
+        (w, 0)
+    }
+}
+
+/// One multiply over the ends and the length, the top bits taken: short
+/// on the critical path of every key, and spread enough for real key sets
+/// (a collision only costs a replaced entry).
+#[inline(always)]
+fn slot_index(n: usize, first: u64, last: u64) -> usize {
+    const K: u64 = 0x9E37_79B9_7F4A_7C15;
+    let h = (first ^ last.rotate_left(29) ^ (n as u64).rotate_left(58)).wrapping_mul(K);
+    (h >> (64 - SLOTS.trailing_zeros())) as usize
+}
+
+#[inline(always)]
+fn word(k: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(k[at..at + 8].try_into().expect("8 bytes"))
+}
+
+#[inline(always)]
+fn half(k: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(k[at..at + 4].try_into().expect("4 bytes"))
+}

@@ -1,0 +1,94 @@
+//! `loads`: JSON text to Python objects.
+//!
+//! The core parser drives `Builder` (builder.rs), which creates Python
+//! objects directly: no intermediate `Value` tree and no second pass.
+//! Input types are in input.rs, option checking in options.rs, object
+//! creation in strings.rs, numbers.rs and keys.rs (the key cache), and
+//! error positions in location.rs.
+
+mod builder;
+mod gc;
+mod input;
+mod keys;
+mod location;
+mod numbers;
+mod options;
+mod strings;
+
+use jetjson::{DuplicateKeys, ReadOptions};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+use builder::{Builder, Failure};
+use input::Source;
+use options::{Limit, Policy};
+
+/// loads(data, /, *, max_depth=512, max_size=None, duplicate_keys="error", allow_bom=False)
+/// --
+///
+/// Parses one JSON text from bytes, bytearray, memoryview or str.
+///
+/// Integers of any size come back exact as int; floats are correctly
+/// rounded. max_depth bounds the nesting of arrays and objects; max_size
+/// bounds the input's size in bytes (of its UTF-8 form for str), checked
+/// before parsing; duplicate_keys is "error" (raise), "first" or "last";
+/// allow_bom skips a leading UTF-8 byte order mark. Invalid input raises
+/// JSONDecodeError (a ValueError) with msg, pos, lineno and colno (in
+/// characters for str input, in bytes otherwise).
+#[pyfunction]
+#[pyo3(signature = (data, /, *, max_depth = Limit(512), max_size = None, duplicate_keys = Policy(DuplicateKeys::Error), allow_bom = false))]
+pub fn loads(
+    py: Python<'_>,
+    data: &Bound<'_, PyAny>,
+    max_depth: Limit,
+    max_size: Option<Limit>,
+    duplicate_keys: Policy,
+    allow_bom: bool,
+) -> PyResult<Py<PyAny>> {
+    let policy = duplicate_keys.0;
+    let mut options = ReadOptions::new().max_depth(max_depth.0).allow_bom(allow_bom).duplicate_keys(policy);
+    if let Some(limit) = max_size {
+        options = options.max_size(limit.0);
+    }
+    let (input, is_str) = match input::source(data)? {
+        Source::Bytes(b) => (b, false),
+        Source::Str(s) => (input::Input::Borrowed(s), true),
+        Source::BadStr(index) => return Err(location::surrogate_error(py, data, index)),
+    };
+    let bytes = input.bytes();
+    // Under "error" the builder spots a repeated key itself (a dict that
+    // came out smaller than its member count), which costs nothing per key;
+    // the parser, told to let repeats through, then does no tracking.
+    let parse_options = if policy == DuplicateKeys::Error { options.clone().duplicate_keys(DuplicateKeys::Last) } else { options.clone() };
+    let pause = gc::GcPause::new();
+    let mut builder = Builder::new(py, policy);
+    let result = jetjson::parse::parse(bytes, &parse_options, &mut builder);
+    let failure = builder.failure.take();
+    let built = if result.is_ok() {
+        builder.finish()
+    } else {
+        drop(builder);
+        None
+    };
+    drop(pause);
+    match (result, failure) {
+        (Ok(()), _) => Ok(built.unwrap_or_else(|| py.None())),
+        // A value CPython refuses (an int beyond its digit limit) is bad
+        // input: a JSONDecodeError at the value, with CPython's reason.
+        (Err(e), Some(Failure::Python(err))) if err.is_instance_of::<PyValueError>(py) => {
+            let reason = err.value(py).str().map(|s| s.to_string()).unwrap_or_else(|_| e.message());
+            Err(location::decode_error_at(py, &reason, e.position(), bytes, is_str, data))
+        }
+        // Out of memory and the like propagate unchanged.
+        (Err(_), Some(Failure::Python(err))) => Err(err),
+        (Err(e), Some(Failure::DuplicateKey)) => {
+            // Everything before the object's end was valid JSON, so parsing
+            // again with the parser's own tracking stops at the first
+            // repeated key in document order, with the parser's message
+            // and position.
+            let exact = jetjson::parse::validate(bytes, &options).err().unwrap_or(e);
+            Err(location::decode_error_from(py, &exact, bytes, is_str, data))
+        }
+        (Err(e), None) => Err(location::decode_error_from(py, &e, bytes, is_str, data)),
+    }
+}

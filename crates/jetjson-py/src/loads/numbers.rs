@@ -1,0 +1,48 @@
+//! Python `int` and `float` objects from number tokens.
+//!
+//! Integers are exact at any size: 64-bit values go through
+//! PyLong_FromLongLong / PyLong_FromUnsignedLongLong, larger ones through
+//! PyLong_FromString on the literal (so CPython's limit on the digits of
+//! an int converted from text applies, as for `int(s)` and `json.loads`).
+//! Floats are the parser's correctly rounded doubles; a literal beyond the
+//! double range becomes ±inf or ±0.0, as `float(s)` and `json.loads` give.
+
+use jetjson::parse::{NumberToken, NumberValue};
+use pyo3::ffi;
+
+/// A new reference to the number, or null with a Python exception set.
+#[inline]
+pub(crate) fn new_number(n: &NumberToken<'_>) -> *mut ffi::PyObject {
+    // SAFETY: plain CPython constructors; each returns a new reference or
+    // null with an exception set.
+    unsafe {
+        match n.value {
+            NumberValue::I64(i) => ffi::PyLong_FromLongLong(i),
+            NumberValue::F64(f) if !n.is_integer => ffi::PyFloat_FromDouble(f),
+            // The integer literal `-0`, which the core reads as -0.0: in
+            // Python, as in `json.loads`, it is the int 0.
+            NumberValue::F64(_) => ffi::PyLong_FromLongLong(0),
+            NumberValue::U64(u) => ffi::PyLong_FromUnsignedLongLong(u),
+            NumberValue::Big => big(n),
+        }
+    }
+}
+
+#[cold]
+fn big(n: &NumberToken<'_>) -> *mut ffi::PyObject {
+    if n.is_integer {
+        // PyLong_FromString needs a NUL-terminated string.
+        let mut text = Vec::with_capacity(n.text.len() + 1);
+        text.extend_from_slice(n.text.as_bytes());
+        text.push(0);
+        // SAFETY: `text` is a NUL-terminated ASCII integer literal that
+        // lives across the call; a null `pend` is allowed.
+        unsafe { ffi::PyLong_FromString(text.as_ptr().cast(), std::ptr::null_mut(), 10) }
+    } else {
+        // Valid JSON number syntax is valid Rust float syntax, and Rust
+        // rounds correctly, overflowing to ±inf and underflowing to ±0.0.
+        let f = n.text.parse::<f64>().unwrap_or(f64::NAN);
+        // SAFETY: a plain constructor, as above.
+        unsafe { ffi::PyFloat_FromDouble(f) }
+    }
+}

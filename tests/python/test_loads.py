@@ -1,0 +1,425 @@
+"""jetjson.loads: values, input types, options, errors and positions,
+agreement with json.loads on the corpus, round trips, threads and leaks."""
+
+import array
+import gc
+import json
+import sys
+import threading
+import tracemalloc
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import jetjson
+from _loads_support import corpus_documents, line_col, strictly_equal
+
+loads = jetjson.loads
+
+
+# ---- values -------------------------------------------------------------
+
+
+def test_scalars_and_containers():
+    assert strictly_equal(loads(b'{"a": [1, -2, 2.5, true, false, null, "x"], "b": {}}'),
+                          {"a": [1, -2, 2.5, True, False, None, "x"], "b": {}})
+    assert loads(b"[]") == [] and loads(b"{}") == {} and loads(b'""') == ""
+    assert loads(b" \n\t7 \r\n") == 7
+
+
+def test_integers_are_exact_at_any_size():
+    for n in [0, 1, -1, 2**31, 2**53 + 1, 2**63 - 1, -(2**63), 2**63, 2**64 - 1, 2**64, -(2**64) - 1, 10**300, -(10**1000)]:
+        got = loads(str(n).encode())
+        assert type(got) is int and got == n, n
+
+
+def test_minus_zero_integer_is_int_zero_and_float_keeps_its_sign():
+    assert strictly_equal(loads(b"-0"), 0)
+    assert strictly_equal(loads(b"-0.0"), -0.0)
+    assert strictly_equal(loads(b"0e0"), 0.0)
+
+
+def test_floats_beyond_the_double_range_are_as_json_loads_gives():
+    for text in [b"1e400", b"-1e400", b"1e-400", b"-1e-400", b"1.5e+9999"]:
+        assert strictly_equal(loads(text), json.loads(text)), text
+
+
+def test_int_beyond_cpython_digit_limit_is_a_decode_error():
+    if not hasattr(sys, "get_int_max_str_digits") or sys.get_int_max_str_digits() == 0:
+        pytest.skip("no int digit limit in this interpreter")
+    digits = sys.get_int_max_str_digits() + 1
+    doc = b'[1, ' + b"9" * digits + b"]"
+    with pytest.raises(jetjson.JSONDecodeError) as info:
+        loads(doc)
+    assert info.value.pos == 4  # the number's first digit
+
+
+@given(st.text(alphabet=st.characters(codec="utf-8", exclude_categories=["Cs"])))
+def test_strings_of_every_width(s):
+    text = json.dumps(s, ensure_ascii=False)
+    assert strictly_equal(loads(text.encode()), s)
+    assert strictly_equal(loads(text), s)
+    assert strictly_equal(loads(json.dumps(s)), s)  # escaped form
+
+
+def test_string_kinds_are_canonical():
+    # Each width picked by the largest character: equal strs, same hash,
+    # and usable as dict keys next to strs made by Python.
+    for s in ["ascii", "caf\u00e9", "\u00ff", "\u0100", "\u65e5\u672c", "\uffff", "\U0001F600", "a\U0010FFFF"]:
+        got = loads(json.dumps(s, ensure_ascii=False).encode())
+        assert got == s and hash(got) == hash(s) and {s: 1}[got] == 1
+        assert sys.getsizeof(got) == sys.getsizeof(s[:0] + s.encode().decode())
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(min_value=-(2**200), max_value=2**200)
+    | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=6) | st.dictionaries(st.text(max_size=8), inner, max_size=6),
+    max_leaves=40,
+)
+
+
+@settings(max_examples=300)
+@given(json_values)
+def test_round_trip_through_json_dumps(x):
+    text = json.dumps(x)
+    assert strictly_equal(loads(text), x)
+    assert strictly_equal(loads(text.encode()), x)
+    pretty = json.dumps(x, ensure_ascii=False, indent=2)
+    assert strictly_equal(loads(pretty.encode("utf-8")), x)
+
+
+@given(st.floats(allow_nan=False, allow_infinity=False), st.integers(min_value=0, max_value=25))
+def test_floats_are_correctly_rounded(f, digits):
+    text = f"{f:.{digits}e}"
+    assert strictly_equal(loads(text), float(text))
+
+
+def test_corpus_documents_agree_with_json():
+    docs = corpus_documents()
+    assert len(docs) > 800
+    for label, data in docs:
+        expected = json.loads(data)
+        assert strictly_equal(loads(data, duplicate_keys="last"), expected), label
+        assert strictly_equal(loads(data.decode("utf-8"), duplicate_keys="last"), expected), label
+
+
+def test_corpus_documents_have_no_duplicate_keys():
+    # So the default policy accepts them all as well.
+    for label, data in corpus_documents():
+        loads(data)
+
+
+# ---- input types ----------------------------------------------------------
+
+DOC = '{"k": ["v\u00e9", 1]}'
+VALUE = {"k": ["v\u00e9", 1]}
+
+
+@pytest.mark.parametrize("make", [
+    lambda: DOC.encode(),
+    lambda: bytearray(DOC.encode()),
+    lambda: memoryview(DOC.encode()),
+    lambda: memoryview(bytearray(DOC.encode())),
+    lambda: memoryview(b"xx" + DOC.encode() + b"yy")[2:-2],
+    lambda: memoryview(DOC.encode()).toreadonly(),
+    lambda: DOC,
+], ids=["bytes", "bytearray", "memoryview", "memoryview-of-bytearray", "memoryview-slice", "readonly-memoryview", "str"])
+def test_each_input_type(make):
+    assert loads(make()) == VALUE
+
+
+def test_bytes_subclass_and_str_subclass():
+    class B(bytes):
+        pass
+
+    class S(str):
+        pass
+
+    assert loads(B(DOC.encode())) == VALUE and loads(S(DOC)) == VALUE
+
+
+def test_non_contiguous_memoryview_is_a_type_error():
+    with pytest.raises(TypeError, match="contiguous"):
+        loads(memoryview(b"[1, 2, 3]")[::2])
+
+
+def test_memoryview_of_other_item_sizes_reads_the_raw_bytes():
+    assert loads(memoryview(array.array("B", b"[1]"))) == [1]
+
+
+@pytest.mark.parametrize("bad", [None, 1, 1.5, [b"[]"], {"a": 1}, object()])
+def test_unsupported_input_types_are_type_errors(bad):
+    with pytest.raises(TypeError, match="bytes, bytearray, memoryview or str"):
+        loads(bad)
+
+
+def test_input_is_positional_only_and_options_keyword_only():
+    with pytest.raises(TypeError):
+        loads(data=b"[]")
+    with pytest.raises(TypeError):
+        loads(b"[]", 3)
+
+
+# ---- options --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kwargs,exc", [
+    ({"max_depth": "1"}, TypeError),
+    ({"max_depth": 1.0}, TypeError),
+    ({"max_depth": True}, TypeError),
+    ({"max_depth": -1}, ValueError),
+    ({"max_size": "10"}, TypeError),
+    ({"max_size": -5}, ValueError),
+    ({"max_size": -(2**200)}, ValueError),
+    ({"duplicate_keys": "keep"}, ValueError),
+    ({"duplicate_keys": "ERROR"}, ValueError),
+    ({"duplicate_keys": 1}, TypeError),
+    ({"duplicate_keys": None}, TypeError),
+    ({"allow_bom": 1}, TypeError),
+    ({"allow_bom": None}, TypeError),
+    ({"unknown": 1}, TypeError),
+])
+def test_bad_options(kwargs, exc):
+    with pytest.raises(exc) as info:
+        loads(b"[]", **kwargs)
+    assert not isinstance(info.value, jetjson.JSONDecodeError)
+
+
+def test_huge_limits_mean_no_limit():
+    assert loads(b"[[1]]", max_depth=2**100, max_size=2**100) == [[1]]
+
+
+def test_duplicate_key_policies():
+    doc = b'{"a": 1, "b": 2, "a": 3}'
+    assert list(loads(doc, duplicate_keys="first").items()) == [("a", 1), ("b", 2)]
+    assert list(loads(doc, duplicate_keys="last").items()) == [("a", 3), ("b", 2)]
+    with pytest.raises(jetjson.JSONDecodeError) as info:
+        loads(doc)
+    e = info.value
+    assert e.msg == 'duplicate object key "a"'
+    assert (e.pos, e.lineno, e.colno) == (17, 1, 18)  # the second "a"
+
+
+def test_duplicate_key_error_is_the_first_in_document_order():
+    # The inner object closes first, but the outer repeat comes first.
+    doc = '{"x": 1, "x": {"y": 1, "y": 2}}'
+    with pytest.raises(jetjson.JSONDecodeError) as info:
+        loads(doc)
+    assert info.value.msg == 'duplicate object key "x"' and info.value.pos == 9
+    doc = '[{"\u00e9": 1}, {"k": 0, "\u00e9": 1,\n "\u00e9": 2}]'
+    with pytest.raises(jetjson.JSONDecodeError) as info:
+        loads(doc)
+    e = info.value
+    assert e.pos == doc.index('"\u00e9": 2') and (e.lineno, e.colno) == (2, 2)
+    with pytest.raises(jetjson.JSONDecodeError) as info:
+        loads(doc.encode())
+    assert info.value.pos == doc.encode().index('"\u00e9": 2'.encode())
+
+
+def test_duplicate_keys_are_compared_after_decoding_escapes():
+    with pytest.raises(jetjson.JSONDecodeError, match="duplicate"):
+        loads(b'{"a": 1, "\\u0061": 2}')
+    assert loads(b'{"a": 1, "\\u0061": 2}', duplicate_keys="last") == {"a": 2}
+
+
+def test_max_depth():
+    assert loads(b"[[[]]]", max_depth=3) == [[[]]]
+    with pytest.raises(jetjson.JSONDecodeError) as info:
+        loads(b"[[[]]]", max_depth=2)
+    assert info.value.msg == "nesting deeper than max_depth 2" and info.value.pos == 2
+    assert loads(b"5", max_depth=0) == 5
+    with pytest.raises(jetjson.JSONDecodeError):
+        loads(b"{}", max_depth=0)
+    deep = 600
+    assert loads(b"[" * deep + b"]" * deep, max_depth=deep) is not None
+
+
+@pytest.mark.parametrize("opener", [b"[", b'{"a":'])
+def test_a_million_open_containers_fail_cleanly_at_max_depth(opener):
+    data = opener * 1_000_000
+    with pytest.raises(jetjson.JSONDecodeError) as info:
+        loads(data)
+    assert info.value.msg == "nesting deeper than max_depth 512"
+    assert info.value.pos == 512 * len(opener)
+
+
+def test_default_max_depth_is_512():
+    assert loads(b"[" * 512 + b"]" * 512) is not None
+    with pytest.raises(jetjson.JSONDecodeError):
+        loads(b"[" * 513 + b"]" * 513)
+
+
+def test_max_size_is_checked_before_parsing():
+    assert loads(b"[1, 2]", max_size=6) == [1, 2]
+    with pytest.raises(jetjson.JSONDecodeError) as info:
+        loads(b"[1, 2]", max_size=5)
+    assert info.value.msg == "input larger than max_size 5 bytes"
+    # Before parsing: the rest of the document is never looked at.
+    with pytest.raises(jetjson.JSONDecodeError, match="max_size"):
+        loads(b"[1, 2, oops", max_size=3)
+    # str input counts the bytes of its UTF-8 form.
+    assert loads('"\u00e9"', max_size=4) == "\u00e9"
+    with pytest.raises(jetjson.JSONDecodeError, match="max_size"):
+        loads('"\u00e9"', max_size=3)
+    with pytest.raises(ValueError):
+        loads(b"[]", max_size=1)
+
+
+def test_allow_bom():
+    bom = b"\xef\xbb\xbf"
+    with pytest.raises(jetjson.JSONDecodeError, match="byte order mark") as info:
+        loads(bom + b"[1]")
+    assert info.value.pos == 0
+    assert loads(bom + b"[1]", allow_bom=True) == [1]
+    assert loads("\ufeff[1]", allow_bom=True) == [1]
+    with pytest.raises(jetjson.JSONDecodeError):
+        loads("\ufeff[1]")
+    with pytest.raises(jetjson.JSONDecodeError):
+        loads(bom + bom + b"[1]", allow_bom=True)
+
+
+# ---- errors ---------------------------------------------------------------
+
+
+def test_error_is_a_json_decode_error_with_attributes():
+    doc = '{"a": 1,\n "b": [1, 2],\n "c": 3 "d"}'
+    with pytest.raises(jetjson.JSONDecodeError) as info:
+        loads(doc)
+    e = info.value
+    assert isinstance(e, json.JSONDecodeError) and isinstance(e, ValueError)
+    assert e.msg == "expected ',' or '}' after object member"
+    assert (e.pos, e.lineno, e.colno) == (doc.index('"d"'), 3, 9)
+    assert str(e) == "expected ',' or '}' after object member: line 3 column 9 (char 31)"
+    assert e.doc is doc
+
+
+def test_positions_are_characters_for_str_and_bytes_for_bytes():
+    doc = '{"\u65e5\u672c": "\u00e9\U0001F600",\n "x": [1, 2 3]}'
+    b = doc.encode()
+    with pytest.raises(jetjson.JSONDecodeError) as s_info:
+        loads(doc)
+    with pytest.raises(jetjson.JSONDecodeError) as b_info:
+        loads(b)
+    se, be = s_info.value, b_info.value
+    assert se.msg == be.msg == "expected ',' or ']' after array element"
+    assert se.pos == doc.index("3]") and (se.lineno, se.colno) == line_col(doc, se.pos) == (2, 13)
+    assert be.pos == b.index(b"3]") and (be.lineno, be.colno) == line_col(b, be.pos) == (2, 13)
+    # The same error json.loads reports (its own words aside).
+    try:
+        json.loads(doc)
+    except json.JSONDecodeError as j:
+        assert (j.pos, j.lineno, j.colno) == (se.pos, se.lineno, se.colno)
+
+
+def test_non_ascii_on_the_error_line_counts_as_one_column():
+    doc = '["\u00e9\u00e9\u00e9", tru]'
+    with pytest.raises(jetjson.JSONDecodeError) as info:
+        loads(doc)
+    e = info.value
+    assert e.msg == "invalid literal (expected true, false or null)"
+    assert (e.pos, e.colno) == (doc.index("tru") + 3, doc.index("tru") + 4)
+    with pytest.raises(jetjson.JSONDecodeError) as info:
+        loads(doc.encode())
+    assert (info.value.pos, info.value.colno) == (doc.encode().index(b"tru") + 3, doc.encode().index(b"tru") + 4)
+
+
+@pytest.mark.parametrize("doc,msg,pos", [
+    (b"", "unexpected end of input: expected a JSON value", 0),
+    (b"[1,]", "expected a value after ','", 3),
+    (b'{"a" 1}', "expected ':' after object member name", 5),
+    (b"[1] [2]", "trailing characters after the JSON value", 4),
+    (b'["a\xffb"]', "invalid UTF-8 in string", 3),
+    (b'["\\ud800"]', "lone surrogate escape (a high surrogate must be followed by a low one)", 2),
+    (b"[NaN]", "expected a JSON value", 1),
+    (b"[01]", "expected ',' or ']' after array element", 2),
+    (b'"abc', "unterminated string", 0),
+])
+def test_error_messages_and_positions(doc, msg, pos):
+    with pytest.raises(jetjson.JSONDecodeError) as info:
+        loads(doc)
+    assert (info.value.msg, info.value.pos) == (msg, pos)
+
+
+def test_str_with_a_lone_surrogate_is_a_decode_error():
+    doc = '["ok",\n "\ud800"]'
+    with pytest.raises(jetjson.JSONDecodeError) as info:
+        loads(doc)
+    e = info.value
+    assert "surrogate" in e.msg
+    assert (e.pos, e.lineno, e.colno) == (9, 2, 3)
+
+
+# ---- threads and leaks ----------------------------------------------------
+
+
+def test_eight_threads_agree_with_one():
+    docs = [data for _, data in corpus_documents()[:40]]
+    docs += [b'{"a": 1, "a": 2}', b"[1, 2", ("\u65e5" * 100).join(['{"k', '": 1}']).encode()]
+
+    def run(doc):
+        try:
+            return ("ok", loads(doc, duplicate_keys="error"))
+        except jetjson.JSONDecodeError as e:
+            return ("error", e.msg, e.pos)
+
+    expected = [run(d) for d in docs]
+    results = [None] * 8
+    start = threading.Barrier(8)
+
+    def worker(k):
+        start.wait()
+        out = []
+        for _ in range(5):
+            out.append([run(d) for d in docs])
+        results[k] = out
+
+    threads = [threading.Thread(target=worker, args=(k,)) for k in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for out in results:
+        assert out is not None
+        for rnd in out:
+            assert len(rnd) == len(expected)
+            for got, want in zip(rnd, expected):
+                assert got[0] == want[0] and strictly_equal(got[1:], want[1:])
+
+
+def _exercise(i):
+    loads(b'{"key": [1, 2.5, "s\xc3\xa9", {"n": null}], "big": 123456789012345678901234567890}')
+    loads('{"\u65e5": "\U0001F600", "k%d": [true, false]}' % (i % 50))
+    for bad in (b'{"a": [1, {"b": [2, 3', b'{"a": 1, "a": 2}', b'[1, {"x": "y"}, [2, 3]] x', b"[" * 600):
+        try:
+            loads(bad)
+        except jetjson.JSONDecodeError:
+            pass
+    try:
+        loads(b'{"x": [1, 2], "y": ' + b"9" * 5000 + b"}")
+    except ValueError:
+        pass
+    try:
+        loads(12)
+    except TypeError:
+        pass
+    loads(bytearray(b'[{"a": "b"}]'), duplicate_keys="first")
+
+
+def test_no_leaks_over_100000_calls_including_error_paths():
+    for i in range(2000):
+        _exercise(i)
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for i in range(100_000 // 10):
+            _exercise(i)
+        gc.collect()
+        after = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    # Each round builds and drops about 10 documents and errors; a leak of
+    # even one small object per call would add megabytes.
+    assert after - before < 64 * 1024, after - before
