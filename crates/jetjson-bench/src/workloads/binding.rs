@@ -123,7 +123,10 @@ pub fn oversize_body() -> Vec<u8> {
 }
 
 pub fn go_inputs() -> Vec<(String, Vec<u8>)> {
-    vec![("binding-body.json".into(), body())]
+    // The body as clients send it, and as Go writes the record back
+    // (floats spelled Go's way), for the Go module's check.
+    let go = jetjson::to_vec_with(&record(201), &jetjson::WriteOptions::go()).unwrap();
+    vec![("binding-body.json".into(), body()), ("binding-body-go.json".into(), go)]
 }
 
 /// The peers' limited read: at most `LIMIT + 1` bytes, refused if longer.
