@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 use crate::alloc;
+use crate::go_peer::GoPeer;
 
 /// A named contender: one call, returning something that depends on the
 /// work done (kept from the optimizer with `black_box`).
@@ -81,7 +82,9 @@ pub enum Mode {
 pub struct Settings {
     /// Timed rounds per row (fewer when a row would take too long).
     pub rounds: usize,
-    /// Target duration of one timed sample; short calls are batched.
+    /// Target duration of one timed sample; short calls are batched. Short
+    /// samples are rarely preempted on a shared machine, so their median is
+    /// robust; many rounds make up for their number.
     pub sample: Duration,
     /// Upper bound on the timed part of one row.
     pub row_budget: Duration,
@@ -94,11 +97,13 @@ pub struct Runner {
     pub results: Vec<RowResult>,
     /// Print each row as it completes (the binary; not the tests).
     pub verbose: bool,
+    /// Go's encoding/json, joining the rows it has (contender `go`).
+    pub go: Option<GoPeer>,
 }
 
 impl Runner {
     pub fn new(mode: Mode) -> Runner {
-        Runner { mode, filter: String::new(), results: Vec::new(), verbose: false }
+        Runner { mode, filter: String::new(), results: Vec::new(), verbose: false, go: None }
     }
 
     pub fn smoke() -> Runner {
@@ -130,7 +135,11 @@ impl Runner {
             }
             Mode::Measure(s) => s.clone(),
         };
-        let contenders = measure(jobs, &settings);
+        let mut contenders: Vec<Contender<'_>> = jobs.iter().map(|(name, f)| Contender::Local(name, f.as_ref())).collect();
+        if let Some(go) = self.go.as_ref().filter(|go| go.has(&key)) {
+            contenders.push(Contender::Go(go, &key));
+        }
+        let contenders = measure(&contenders, &settings);
         if self.verbose {
             let cells: Vec<String> = contenders.iter().map(|s| format!("{} {}", s.name, fmt_ns(s.median_ns))).collect();
             eprintln!("{key:<44} {}", cells.join("  "));
@@ -147,37 +156,68 @@ fn fmt_ns(ns: f64) -> String {
     }
 }
 
-fn time_batch(f: &dyn Fn() -> usize, batch: usize) -> Duration {
-    let t = Instant::now();
-    for _ in 0..batch {
-        std::hint::black_box(f());
-    }
-    t.elapsed()
+/// A contender of one row: a Rust closure, or Go's server timing a case.
+enum Contender<'a> {
+    Local(&'static str, &'a dyn Fn() -> usize),
+    Go(&'a GoPeer, &'a str),
 }
 
-fn measure(jobs: &[Job<'_>], s: &Settings) -> Vec<Stat> {
-    let n = jobs.len();
-    // Warm-up and calibration: a few calls each, then a batch size that
-    // makes one sample about `s.sample` long.
-    let mut batch = vec![1usize; n];
-    for (i, (_, f)) in jobs.iter().enumerate() {
-        let once = time_batch(f.as_ref(), 1);
-        if once < s.sample / 4 {
-            let per_call = (time_batch(f.as_ref(), 8).as_secs_f64() / 8.0).max(1e-9);
-            batch[i] = ((s.sample.as_secs_f64() / per_call) as usize).max(1);
+impl Contender<'_> {
+    fn name(&self) -> &'static str {
+        match self {
+            Contender::Local(name, _) => name,
+            Contender::Go(..) => "go",
         }
     }
-    // Allocations of one warm call (pools and caches already filled).
-    let allocs: Vec<(u64, u64)> = jobs
-        .iter()
-        .map(|(_, f)| {
-            let (r, a, b) = alloc::measure(|| f());
-            std::hint::black_box(r);
-            (a, b)
-        })
-        .collect();
+
+    /// Time of `batch` calls.
+    fn time(&self, batch: usize) -> Duration {
+        match self {
+            Contender::Local(_, f) => {
+                let t = Instant::now();
+                for _ in 0..batch {
+                    std::hint::black_box(f());
+                }
+                t.elapsed()
+            }
+            Contender::Go(go, key) => go.time(key, batch),
+        }
+    }
+
+    /// Allocations and bytes of one warm call.
+    fn allocs(&self) -> (u64, u64) {
+        match self {
+            Contender::Local(_, f) => {
+                let (r, a, b) = alloc::measure(f);
+                std::hint::black_box(r);
+                (a, b)
+            }
+            // Go's counters are per process: an average over a few calls.
+            Contender::Go(go, key) => go.allocs(key, 16),
+        }
+    }
+}
+
+fn measure(jobs: &[Contender<'_>], s: &Settings) -> Vec<Stat> {
+    let n = jobs.len();
+    // Warm-up (caches, pools, branch predictors, page faults of the output
+    // buffers) for a few samples' time, which also calibrates: a batch of
+    // calls makes one sample about `s.sample` long.
+    let mut batch = vec![1usize; n];
+    for (i, job) in jobs.iter().enumerate() {
+        let (mut spent, mut calls, mut step) = (Duration::ZERO, 0usize, 1usize);
+        while calls < 2 || spent < s.sample * 4 {
+            spent += job.time(step);
+            calls += step;
+            // Growing steps keep the Go server's round trips few.
+            step = (step * 2).min(1 << 16);
+        }
+        let per_call = spent.as_secs_f64() / calls as f64;
+        batch[i] = ((s.sample.as_secs_f64() / per_call) as usize).max(1);
+    }
+    let allocs: Vec<(u64, u64)> = jobs.iter().map(Contender::allocs).collect();
     // Fewer rounds when a row would exceed its budget (100 MB strings).
-    let per_round: f64 = jobs.iter().enumerate().map(|(i, (_, f))| time_batch(f.as_ref(), batch[i]).as_secs_f64()).sum();
+    let per_round: f64 = jobs.iter().enumerate().map(|(i, job)| job.time(batch[i]).as_secs_f64()).sum();
     let rounds = if per_round * s.rounds as f64 > s.row_budget.as_secs_f64() {
         ((s.row_budget.as_secs_f64() / per_round) as usize).clamp(5, s.rounds)
     } else {
@@ -187,17 +227,16 @@ fn measure(jobs: &[Job<'_>], s: &Settings) -> Vec<Stat> {
     for r in 0..rounds {
         for k in 0..n {
             let i = (r + k) % n;
-            let t = time_batch(jobs[i].1.as_ref(), batch[i]);
-            times[i].push(t.as_secs_f64() * 1e9 / batch[i] as f64);
+            times[i].push(jobs[i].time(batch[i]).as_secs_f64() * 1e9 / batch[i] as f64);
         }
     }
     jobs.iter()
         .zip(times)
         .enumerate()
-        .map(|(i, ((name, _), mut t))| {
+        .map(|(i, (job, mut t))| {
             t.sort_by(f64::total_cmp);
             Stat {
-                name,
+                name: job.name(),
                 median_ns: quantile(&t, 0.5),
                 p25_ns: quantile(&t, 0.25),
                 p75_ns: quantile(&t, 0.75),
@@ -237,7 +276,8 @@ mod tests {
         let jobs: Vec<Job<'_>> =
             vec![("sum", Box::new(|| data.iter().map(|&b| b as usize).sum())), ("alloc", Box::new(|| data.to_vec().len()))];
         let s = Settings { rounds: 5, sample: Duration::from_micros(200), row_budget: Duration::from_secs(1) };
-        let stats = measure(&jobs, &s);
+        let contenders: Vec<Contender<'_>> = jobs.iter().map(|(n, f)| Contender::Local(n, f.as_ref())).collect();
+        let stats = measure(&contenders, &s);
         assert_eq!(stats.len(), 2);
         assert!(stats.iter().all(|s| s.median_ns > 0.0 && s.min_ns <= s.median_ns && s.median_ns <= s.max_ns));
         assert_eq!(stats[0].allocs, 0);

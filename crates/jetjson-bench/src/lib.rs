@@ -7,6 +7,7 @@
 //! binary) or runs each body once (the tests, so the suite cannot rot).
 
 pub mod alloc;
+pub mod go_peer;
 pub mod harness;
 pub mod machine;
 pub mod rng;
