@@ -59,13 +59,12 @@ FAMILIES = [
 GO_LINE = re.compile(r"^BenchmarkWorkloads/(\S+?)-\d+\s+\d+\s+([\d.]+) ns/op(?:\s+[\d.]+ MB/s)?(?:\s+(\d+) B/op\s+(\d+) allocs/op)?")
 
 
-def baseline_for(row, name):
-    names = {c["name"] for c in row["contenders"]}
-    if name == "go" and "jetjson-go" in names:
+def baseline_for(row, c):
+    names = {x["name"] for x in row["contenders"]}
+    if c["name"] == "go" and "jetjson-go" in names:
         return "jetjson-go"
-    if name.startswith("py:") or name in ("orjson", "json", "ujson", "rapidjson", "msgspec", "pydantic"):
-        if "jetjson-py" in names:
-            return "jetjson-py"
+    if c.get("origin") == "python" and "jetjson-py" in names:
+        return "jetjson-py"
     if "jetjson" in names:
         return "jetjson"
     return "jetjson-go" if "jetjson-go" in names else None
@@ -114,6 +113,8 @@ def merge(rust, go, python):
         if row is not None and not any(c["name"] == "go" for c in row["contenders"]):
             row["contenders"].append(stat)
     for prow in (python or {}).get("rows", []):
+        for c in prow["contenders"]:
+            c["origin"] = "python"
         key = (prow["family"], prow["case"], prow["op"])
         if key in index:
             index[key]["contenders"].extend(prow["contenders"])
@@ -173,7 +174,7 @@ def machine_line(rust):
 
 
 def ratio(row, c, key="median_ns"):
-    base = baseline_for(row, c["name"])
+    base = baseline_for(row, c)
     if base is None or base == c["name"]:
         return None
     b = next((x for x in row["contenders"] if x["name"] == base), None)
@@ -297,7 +298,8 @@ def main():
               "round, so machine noise hits all alike); *spread* is half the interquartile range of the rounds, relative to the "
               "median; *MB/s* is input bytes / median; *allocs/call* counts allocations (Rust: a counting global allocator over "
               "one warm call, reallocations included; Go: its runtime counters averaged over 16 calls, as `-benchmem` does); *peer/jetjson* is the contender's median over "
-              "jetjson's (`jetjson` = compact profile or parser; Go is compared with `jetjson-go`): above 1, jetjson is faster. "
+              "jetjson's (`jetjson` = compact profile or parser; Go is compared with `jetjson-go`): above 1, jetjson is faster; on "
+              "`jetjson-go` rows it is the cost of the `go` profile over `compact`. "
               "On a shared, oversubscribed machine calls of several milliseconds are often preempted, which inflates their "
               "medians more than short calls'; *min* (the least disturbed round) is given for that reason. "
               "Every contender's output was checked before timing (same value back, same bytes or digest). Go (`go`, "
