@@ -294,7 +294,7 @@ def main():
     rows = merge(rust, go, python)
 
     md = ["# jetjson workload benchmarks", "", machine_line(rust), ""]
-    md.append("How to read: *median* is the median time per call over interleaved, rotated rounds (every contender runs once per "
+    md.append("How to read: *median* is the median time per call over interleaved rounds in random order (every contender runs once per "
               "round, so machine noise hits all alike); *spread* is half the interquartile range of the rounds, relative to the "
               "median; *MB/s* is input bytes / median; *allocs/call* counts allocations (Rust: a counting global allocator over "
               "one warm call, reallocations included; Go: its runtime counters averaged over 16 calls, as `-benchmem` does); *peer/jetjson* is the contender's median over "

@@ -1,8 +1,9 @@
 //! The measuring harness. A row is one operation on one input, done by
 //! several contenders. Each round runs every contender once (one batch of
-//! calls), rotating which goes first, so a noisy, shared machine slows them
-//! all alike and the ratios of the medians hold; what one contender leaves
-//! behind (allocator state, caches) affects each contender equally often.
+//! calls), in a random order, so a noisy, shared machine slows them all
+//! alike and the ratios of the medians hold; what one contender leaves
+//! behind (allocator state, caches, Go's background GC) affects each of the
+//! others equally often.
 //!
 //! Per contender the row keeps the median time per call, the quartiles and
 //! extremes of the rounds, and the allocations of one (warm) call.
@@ -13,6 +14,7 @@ use serde::Serialize;
 
 use crate::alloc;
 use crate::go_peer::GoPeer;
+use crate::rng::Rng;
 
 /// A named contender: one call, returning something that depends on the
 /// work done (kept from the optimizer with `black_box`).
@@ -92,7 +94,8 @@ pub struct Settings {
 
 pub struct Runner {
     pub mode: Mode,
-    /// Only rows whose `family/case/op` contains this string run.
+    /// Only rows whose `family/case/op` contains one of these
+    /// comma-separated strings run (empty: all).
     pub filter: String,
     pub results: Vec<RowResult>,
     /// Print each row as it completes (the binary; not the tests).
@@ -113,7 +116,11 @@ impl Runner {
     /// Whether the rows of `family` (or a row `family/case/op`) are wanted;
     /// lets a workload skip building inputs nobody will measure.
     pub fn wants(&self, key: &str) -> bool {
-        self.filter.is_empty() || key.contains(&self.filter) || self.filter.contains(key)
+        self.filter.is_empty() || self.filter.split(',').any(|f| key.contains(f) || f.contains(key))
+    }
+
+    fn selects(&self, key: &str) -> bool {
+        self.filter.is_empty() || self.filter.split(',').any(|f| key.contains(f))
     }
 
     pub fn is_smoke(&self) -> bool {
@@ -123,7 +130,7 @@ impl Runner {
     /// Runs one row. The caller has checked every contender's output.
     pub fn row(&mut self, meta: Meta, jobs: &[Job<'_>]) {
         let key = format!("{}/{}/{}", meta.family, meta.case, meta.op);
-        if !self.filter.is_empty() && !key.contains(&self.filter) {
+        if !self.selects(&key) {
             return;
         }
         let settings = match &self.mode {
@@ -223,10 +230,18 @@ fn measure(jobs: &[Contender<'_>], s: &Settings) -> Vec<Stat> {
     } else {
         s.rounds
     };
+    // A fresh random order every round: rotating a fixed order would give
+    // every contender the same predecessor in every round, and what a
+    // predecessor leaves running (Go's background GC, freed memory being
+    // returned) would always hit the same one.
     let mut times = vec![Vec::with_capacity(rounds); n];
-    for r in 0..rounds {
-        for k in 0..n {
-            let i = (r + k) % n;
+    let mut rng = Rng::new(rounds as u64);
+    let mut order: Vec<usize> = (0..n).collect();
+    for _ in 0..rounds {
+        for k in (1..n).rev() {
+            order.swap(k, rng.below(k as u64 + 1) as usize);
+        }
+        for &i in &order {
             times[i].push(jobs[i].time(batch[i]).as_secs_f64() * 1e9 / batch[i] as f64);
         }
     }

@@ -1,7 +1,7 @@
 //! Runs every workload and writes the results as JSON for `bench/report.py`.
 //!
 //! ```text
-//! jetjson-bench [--quick] [--rounds N] [--filter TEXT] [--out FILE] [--go GO_TEST_BINARY]
+//! jetjson-bench [--quick] [--rounds N] [--filter TEXT[,TEXT..]] [--out FILE] [--go GO_TEST_BINARY]
 //! jetjson-bench --write-go-data DIR    # the Go module's inputs
 //! ```
 
@@ -49,7 +49,7 @@ fn main() {
             // cargo bench/run may pass `--bench`.
             "--bench" => {}
             other => {
-                eprintln!("unknown argument {other:?}\nusage: jetjson-bench [--quick] [--rounds N] [--filter TEXT] [--out FILE] [--go GO_TEST_BINARY] | --write-go-data DIR");
+                eprintln!("unknown argument {other:?}\nusage: jetjson-bench [--quick] [--rounds N] [--filter TEXT[,TEXT..]] [--out FILE] [--go GO_TEST_BINARY] | --write-go-data DIR");
                 std::process::exit(2);
             }
         }
