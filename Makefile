@@ -14,7 +14,7 @@ VPY := $(VENV)/bin/python
 export GOTOOLCHAIN := local
 export GOPROXY := off
 
-.PHONY: all build demo test test-rust test-python python oracles lint bench bench-escape clean
+.PHONY: all build demo test test-rust test-python python oracles lint bench bench-quick bench-suite bench-go bench-report test-bench-go bench-escape clean
 
 all: build
 
@@ -66,6 +66,42 @@ bench:
 	$(CARGO) bench -p jetjson --bench read
 	$(CARGO) bench -p jetjson --bench read_ratios -- 60 > bench/results/read-ratios.md
 	cat bench/results/read-ratios.md
+	$(MAKE) bench-suite bench-go bench-report
+
+# The workload suite (crates/jetjson-bench: OCI manifests, request binding,
+# SDK records, message envelopes, string escaping, corpus documents) against
+# serde_json, sonic-rs and simd-json, then Go's encoding/json over the same
+# inputs (bench/go), then bench/results/latest.md and its charts
+# (bench/report.py; also reads bench/results/python.json when present).
+# BENCH_SCALE=--quick and fewer Go runs make `bench-quick` (no 100 MB strings).
+BENCH_SCALE ?=
+GO_BENCH_FLAGS ?= -count 6 -benchtime 300ms
+
+bench-quick:
+	$(MAKE) bench-suite bench-go bench-report BENCH_SCALE=--quick GO_BENCH_FLAGS="-count 3 -benchtime 100ms"
+
+# Go joins the interleaved rounds through its compiled test binary
+# (bench/go/serve_test.go); `bench-go` is the plain `go test -bench` run.
+bench-suite:
+	mkdir -p target
+	cd bench/go && $(GO) test -c -o $(CURDIR)/target/bench-go.test
+	$(CARGO) run --release -p jetjson-bench -- $(BENCH_SCALE) --go target/bench-go.test --out bench/results/rust.json
+
+bench-go:
+	cd bench/go && $(GO) test -run '^$$' -bench . -benchmem $(GO_BENCH_FLAGS) > ../results/go-bench.txt
+	tail -n 3 bench/results/go-bench.txt
+
+$(VENV)/.bench-installed: bench/requirements.txt
+	test -x $(VPY) || $(PYTHON) -m venv $(VENV)
+	$(VPY) -m pip install --quiet -r bench/requirements.txt
+	touch $@
+
+bench-report: $(VENV)/.bench-installed
+	$(VPY) bench/report.py
+
+# The Go side of the suite checked and run once (no timing); < 30 s.
+test-bench-go:
+	cd bench/go && $(GO) vet ./... && $(GO) test ./...
 
 clean:
 	$(CARGO) clean

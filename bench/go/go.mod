@@ -1,0 +1,3 @@
+module jetjson/bench/go
+
+go 1.24
