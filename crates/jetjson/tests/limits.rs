@@ -634,6 +634,49 @@ fn serde_first_policy_keeps_the_first_value() {
     assert_eq!(m["a"], 1, "{m:?}");
 }
 
+/// Names an attacker would craft against an unkeyed multiplicative hash
+/// (16 ASCII bytes each, the second 8 chosen to cancel the first): an object
+/// of 20,000 of them is accepted and a repeat among them still found. With
+/// the old fixed hash they all collided and checking them was quadratic
+/// (1.8 s for 2 MB); see `parse/parser.rs`.
+#[test]
+fn duplicate_names_crafted_to_collide() {
+    const K: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut names = Vec::new();
+    let mut i = 0u64;
+    while names.len() < 20_000 {
+        i += 1;
+        let c1 = u64::from_le_bytes(*format!("{i:08x}").as_bytes().first_chunk().unwrap());
+        let c2 = (16u64.rotate_left(5) ^ c1).wrapping_mul(K).rotate_left(5) ^ 0x1234_5678_1234_5678;
+        if c2 & 0x8080_8080_8080_8080 == 0 {
+            names.push([c1.to_le_bytes(), c2.to_le_bytes()].concat());
+        }
+    }
+    // As \u escapes: some of the bytes are control characters or quotes.
+    let quoted = |name: &[u8]| {
+        let mut q = b"\"".to_vec();
+        for &b in name {
+            q.extend_from_slice(format!("\\u{b:04x}").as_bytes());
+        }
+        q.push(b'"');
+        q
+    };
+    let mut doc = b"{".to_vec();
+    for (k, name) in names.iter().enumerate() {
+        if k > 0 {
+            doc.push(b',');
+        }
+        doc.extend_from_slice(&quoted(name));
+        doc.extend_from_slice(b":0");
+    }
+    let whole = [&doc[..], b"}"].concat();
+    let Value::Object(m) = accepted_everywhere(&whole) else { panic!("not an object") };
+    assert_eq!(m.len(), names.len());
+    let at = doc.len() + 1;
+    let repeated = [&doc[..], b",", &quoted(&names[12_345]), b":1}"].concat();
+    assert_duplicate_everywhere(&repeated, std::str::from_utf8(&names[12_345]).unwrap(), at);
+}
+
 // ---- byte order mark ----------------------------------------------------
 
 #[test]
