@@ -51,6 +51,8 @@ impl Run {
 /// Runs `cmd`, feeding it with `feed` (which writes until done or until
 /// the pipe breaks) and draining stdout and stderr.
 fn run(mut cmd: Command, feed: impl FnOnce(&mut dyn Write) -> std::io::Result<()> + Send + 'static) -> Run {
+    // Reaped below with wait4 (not Child::wait), which clippy cannot see.
+    #[allow(clippy::zombie_processes)]
     let mut child = cmd.spawn().expect("start jetjson");
     let pid = child.id() as libc::pid_t;
     let stdin = child.stdin.take().expect("stdin");
@@ -242,9 +244,9 @@ fn max_size_stops_reading_an_oversized_line() {
 
 /// NDJSON lines of varied shape, about 120 bytes each.
 fn ndjson_line(i: u64, out: &mut Vec<u8>) {
-    write!(
+    writeln!(
         out,
-        "{{\"id\":{i},\"name\":\"user-{i}\",\"tags\":[\"a\",\"<b>\",\"\\u00e9\"],\"score\":{}.5,\"ok\":{},\"n\":null}}\n",
+        "{{\"id\":{i},\"name\":\"user-{i}\",\"tags\":[\"a\",\"<b>\",\"\\u00e9\"],\"score\":{}.5,\"ok\":{},\"n\":null}}",
         i % 1000,
         i % 2 == 0
     )
