@@ -14,7 +14,7 @@ VPY := $(VENV)/bin/python
 export GOTOOLCHAIN := local
 export GOPROXY := off
 
-.PHONY: all build demo test test-rust test-python python oracles lint bench bench-quick bench-suite bench-go bench-report test-bench-go bench-escape clean
+.PHONY: all build demo test test-rust test-python python oracles lint bench bench-quick bench-suite bench-go bench-report test-bench-go bench-escape clean fuzz fuzz-build fuzz-seed fuzz-cmin sanitize
 
 all: build
 
@@ -31,7 +31,7 @@ $(ORACLE_GO): tools/oracle-go/main.go tools/oracle-go/go.mod
 demo: build python
 	@./scripts/demo.sh
 
-test: oracles test-rust python test-python lint
+test: oracles test-rust test-bench-go python test-python lint
 
 test-rust:
 	JETJSON_ORACLE_GO=$(ORACLE_GO) $(CARGO) test --workspace --exclude jetjson-py
@@ -102,6 +102,54 @@ bench-report: $(VENV)/.bench-installed
 # The Go side of the suite checked and run once (no timing); < 30 s.
 test-bench-go:
 	cd bench/go && $(GO) vet ./... && $(GO) test ./...
+
+# Fuzzing (nightly, cargo-fuzz, libFuzzer; `cargo install cargo-fuzz`).
+# `make fuzz` runs every target for FUZZ_SECONDS (default 5 minutes each)
+# from the committed corpus (fuzz/corpus/<target>, read-only here) into a
+# working corpus (fuzz/work/<target>, ignored by git). Inputs that crash,
+# time out or run out of memory are copied to fuzz/regressions/<target>/,
+# which `make test` replays (crates/jetjson/tests/fuzz_replay.rs): commit
+# them with the fix. `make fuzz-cmin` folds the working corpus into the
+# committed one, minimized; `make fuzz-seed` re-seeds it from ../shared/corpus.
+FUZZ_SECONDS ?= 300
+FUZZ_TARGETS ?= parse roundtrip differential escape
+FUZZ_FLAGS ?= -max_len=8192 -dict=json.dict -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
+NIGHTLY ?= +nightly
+
+fuzz-build:
+	cd fuzz && $(CARGO) $(NIGHTLY) fuzz build -O
+
+fuzz: fuzz-build
+	@failed=""; \
+	for t in $(FUZZ_TARGETS); do \
+		mkdir -p fuzz/work/$$t fuzz/regressions/$$t; \
+		echo "== fuzz $$t for $(FUZZ_SECONDS) s"; \
+		(cd fuzz && $(CARGO) $(NIGHTLY) fuzz run -O $$t work/$$t corpus/$$t -- -max_total_time=$(FUZZ_SECONDS) $(FUZZ_FLAGS)) || failed="$$failed $$t"; \
+		for f in fuzz/artifacts/$$t/crash-* fuzz/artifacts/$$t/timeout-* fuzz/artifacts/$$t/oom-*; do \
+			[ -e "$$f" ] && cp "$$f" fuzz/regressions/$$t/ && echo "regression saved: fuzz/regressions/$$t/$${f##*/}"; \
+		done; \
+	done; \
+	if [ -n "$$failed" ]; then echo "fuzz: failures in:$$failed (inputs in fuzz/regressions/)"; exit 1; fi
+
+fuzz-seed:
+	./fuzz/seed.sh
+
+fuzz-cmin: fuzz-build
+	for t in $(FUZZ_TARGETS); do \
+		mkdir -p fuzz/work/$$t && cp -n fuzz/work/$$t/* fuzz/corpus/$$t/ 2>/dev/null; \
+		(cd fuzz && $(CARGO) $(NIGHTLY) fuzz cmin -O $$t corpus/$$t -- -max_len=8192) || exit 1; \
+	done
+
+# The core crate's tests (unit tests and the integration tests that need no
+# Go or Node oracle) under AddressSanitizer, which checks the unsafe SIMD
+# paths (escaper, string scan) at every alignment and tail length. Its own
+# target directory, so it never mixes with normal builds.
+ASAN_TESTS := limits conformance corpus profiles string_scan write_faults allocations fuzz_replay
+sanitize:
+	RUSTFLAGS="-Zsanitizer=address -Cunsafe-allow-abi-mismatch=sanitizer" \
+	ASAN_OPTIONS=detect_leaks=0 \
+	$(CARGO) $(NIGHTLY) test -p jetjson --target x86_64-unknown-linux-gnu --target-dir target/asan \
+		--lib $(addprefix --test ,$(ASAN_TESTS))
 
 clean:
 	$(CARGO) clean

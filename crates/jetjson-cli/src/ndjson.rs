@@ -124,12 +124,13 @@ pub fn last_newline(s: &[u8]) -> Option<usize> {
 
 /// Runs `work` over the blocks of `source` and hands each result to
 /// `consume` in input order, with the progress handle (to print around the
-/// bar). `consume` may stop the run by returning an error (canon fails fast;
+/// bar). A line longer than `max_line` (`--max-size`) reaches `work` cut one
+/// byte past the limit, so memory stays bounded whatever its length. `consume` may stop the run by returning an error (canon fails fast;
 /// a closed stdout ends everything).
 ///
 /// An input up to `PARALLEL_MIN` bytes is processed on the calling thread:
 /// no threads are started for the common small case.
-pub fn run_ordered<T, W, C>(source: &Source, threads: usize, work: W, mut consume: C) -> Result<(), Fail>
+pub fn run_ordered<T, W, C>(source: &Source, threads: usize, max_line: Option<usize>, work: W, mut consume: C) -> Result<(), Fail>
 where
     T: Send,
     W: Fn(&[u8]) -> T + Sync,
@@ -138,7 +139,7 @@ where
     let name = source.name();
     let (reader, size) = source.open()?;
     let progress = Progress::new(size);
-    let mut blocks = BlockReader::new(reader, PARALLEL_MIN, progress.clone());
+    let mut blocks = BlockReader::new(reader, PARALLEL_MIN, max_line, progress.clone());
     let mut first = Vec::new();
     if !blocks.next_block(&mut first).map_err(|e| Fail::read(&name, e))? {
         return Ok(());

@@ -634,6 +634,76 @@ fn serde_first_policy_keeps_the_first_value() {
     assert_eq!(m["a"], 1, "{m:?}");
 }
 
+/// Names an attacker would craft against an unkeyed multiplicative hash
+/// (16 ASCII bytes each, the second 8 chosen to cancel the first): an object
+/// of 10,000 of them is accepted and a repeat among them still found. With
+/// the old fixed hash they all collided and checking them was quadratic
+/// (1.8 s for 2 MB); see `parse/parser.rs`.
+#[test]
+fn duplicate_names_crafted_to_collide() {
+    const K: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut names = Vec::new();
+    let mut i = 0u64;
+    while names.len() < 10_000 {
+        i += 1;
+        let c1 = u64::from_le_bytes(*format!("{i:08x}").as_bytes().first_chunk().unwrap());
+        let c2 = (16u64.rotate_left(5) ^ c1).wrapping_mul(K).rotate_left(5) ^ 0x1234_5678_1234_5678;
+        if c2 & 0x8080_8080_8080_8080 == 0 {
+            names.push([c1.to_le_bytes(), c2.to_le_bytes()].concat());
+        }
+    }
+    // As \u escapes: some of the bytes are control characters or quotes.
+    let quoted = |name: &[u8]| {
+        let mut q = b"\"".to_vec();
+        for &b in name {
+            q.extend_from_slice(format!("\\u{b:04x}").as_bytes());
+        }
+        q.push(b'"');
+        q
+    };
+    let mut doc = b"{".to_vec();
+    for (k, name) in names.iter().enumerate() {
+        if k > 0 {
+            doc.push(b',');
+        }
+        doc.extend_from_slice(&quoted(name));
+        doc.extend_from_slice(b":0");
+    }
+    let whole = [&doc[..], b"}"].concat();
+    let Value::Object(m) = accepted_everywhere(&whole) else { panic!("not an object") };
+    assert_eq!(m.len(), names.len());
+    let at = doc.len() + 1;
+    let repeated = [&doc[..], b",", &quoted(&names[6_789]), b":1}"].concat();
+    assert_duplicate_everywhere(&repeated, std::str::from_utf8(&names[6_789]).unwrap(), at);
+}
+
+/// The serde path builds `Value` objects in linear time. Before the fix
+/// each member was looked up by a scan of the earlier ones (20,000 members
+/// took 1.2 s in a release build; this test's 200,000 would take minutes).
+/// With `Last`, repeats on both sides of the switch to an index keep their
+/// first position and take the last value, as the direct builder does.
+#[test]
+fn serde_value_of_a_large_object() {
+    let n = 200_000;
+    let (doc, _) = object_with(n, None, false);
+    let v = jetjson::from_slice::<Value>(&doc).unwrap();
+    assert_eq!(v.as_object().map(|m| m.len()), Some(n));
+    assert_eq!(v, Value::from_slice(&doc).unwrap());
+
+    let mut doc = doc;
+    doc.pop();
+    for (k, d) in [0, 14, 15, 16, 17, 1000, n - 1, 15].into_iter().enumerate() {
+        doc.extend_from_slice(format!(",\"k{d}\":-{k}").as_bytes());
+    }
+    doc.push(b'}');
+    let serde = jetjson::from_slice_with::<Value>(&doc, &last()).unwrap();
+    let direct = Value::from_slice_with(&doc, &last()).unwrap();
+    assert_eq!(compact(&serde), compact(&direct));
+    let m = serde.as_object().unwrap();
+    assert_eq!((m.len(), m.keys().nth(16).map(String::as_str)), (n, Some("k16")));
+    assert_eq!((m.get("k15"), m.get("k1000"), m.get("k2")), (Some(&Value::from(-7)), Some(&Value::from(-5)), Some(&Value::from(2))));
+}
+
 // ---- byte order mark ----------------------------------------------------
 
 #[test]

@@ -17,7 +17,7 @@ pub fn run(args: &CanonArgs, out: &mut impl Write) -> Result<(), Fail> {
         if write.indent_width() > 0 {
             return Err(Fail::Usage("--indent cannot be used with --lines (each output document must stay on one line)".into()));
         }
-        return lines(&source, &read, &write, crate::threads(args.threads), out);
+        return lines(&source, &read, args.read.max_size, &write, crate::threads(args.threads), out);
     }
     let input = source.read_all(args.read.read_limit())?;
     let value = parse_document(&source, &read, &input)?;
@@ -37,7 +37,14 @@ struct Block {
     problem: Option<LineProblem>,
 }
 
-fn lines(source: &Source, read: &ReadOptions, write: &WriteOptions, threads: usize, out: &mut impl Write) -> Result<(), Fail> {
+fn lines(
+    source: &Source,
+    read: &ReadOptions,
+    max_line: Option<usize>,
+    write: &WriteOptions,
+    threads: usize,
+    out: &mut impl Write,
+) -> Result<(), Fail> {
     let name = source.name();
     let work = |block: &[u8]| {
         // Canonical output is about as long as compact input.
@@ -56,7 +63,7 @@ fn lines(source: &Source, read: &ReadOptions, write: &WriteOptions, threads: usi
         Block { out: buf, done, problem: None }
     };
     let mut lines_before = 0u64;
-    ndjson::run_ordered(source, threads, work, |block, progress| {
+    ndjson::run_ordered(source, threads, max_line, work, |block, progress| {
         out.write_all(&block.out).map_err(Fail::write)?;
         if let Some(problem) = block.problem {
             progress.suspend(|| eprint!("{}", problem.render(&name, lines_before + block.done + 1)));

@@ -19,7 +19,7 @@ pub fn run(args: &CheckArgs) -> Result<(), Fail> {
     let mut invalid = false;
     for source in &sources {
         let outcome = if args.lines {
-            check_lines(source, &read, crate::threads(args.threads))
+            check_lines(source, &read, args.read.max_size, crate::threads(args.threads))
         } else {
             check_document(source, &read, args.read.read_limit())
         };
@@ -57,7 +57,7 @@ struct Block {
     problems: Vec<(u64, LineProblem)>,
 }
 
-fn check_lines(source: &Source, read: &ReadOptions, threads: usize) -> Result<(), Fail> {
+fn check_lines(source: &Source, read: &ReadOptions, max_line: Option<usize>, threads: usize) -> Result<(), Fail> {
     let name = source.name();
     let work = |block: &[u8]| {
         // One validator per block: its working memory serves every line.
@@ -76,7 +76,7 @@ fn check_lines(source: &Source, read: &ReadOptions, threads: usize) -> Result<()
     };
     let mut lines_before = 0u64;
     let mut invalid = false;
-    ndjson::run_ordered(source, threads, work, |block, progress| {
+    ndjson::run_ordered(source, threads, max_line, work, |block, progress| {
         for (index, problem) in &block.problems {
             progress.suspend(|| eprint!("{}", problem.render(&name, lines_before + index + 1)));
             invalid = true;

@@ -2,6 +2,8 @@
 //! format and embedded in typed structs. (`Value::from_slice` builds it
 //! straight from the parser instead, which also keeps big numbers' text.)
 
+use std::collections::HashMap;
+
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 
 use super::{Map, Number, Str, Value};
@@ -62,11 +64,33 @@ impl<'de> Visitor<'de> for ValueVisitor {
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
         // A repeated name (reachable with `DuplicateKeys::Last`) keeps its
-        // first position and takes the later value, as the direct builder does.
-        let mut members = Map::new();
+        // first position and takes the later value, as the direct builder
+        // does. Small objects look names up by a scan; larger ones through an
+        // index, so a big object costs linear time, not quadratic.
+        let mut members: Vec<(Str, Value)> = Vec::with_capacity(map.size_hint().unwrap_or(0));
+        let mut index: Option<HashMap<Str, usize>> = None;
         while let Some((k, v)) = map.next_entry::<Str, Value>()? {
-            members.insert(k, v);
+            if members.len() == SCAN_LIMIT && index.is_none() {
+                index = Some(members.iter().enumerate().map(|(i, (k, _))| (k.clone(), i)).collect());
+            }
+            let earlier = match &mut index {
+                None => members.iter().position(|(name, _)| *name == k),
+                Some(index) => match index.get(&k) {
+                    Some(&i) => Some(i),
+                    None => {
+                        index.insert(k.clone(), members.len());
+                        None
+                    }
+                },
+            };
+            match earlier {
+                Some(i) => members[i].1 = v,
+                None => members.push((k, v)),
+            }
         }
-        Ok(Value::Object(members))
+        Ok(Value::Object(Map::from_members(members)))
     }
 }
+
+/// Members looked up by a linear scan before an object gets an index.
+const SCAN_LIMIT: usize = 16;

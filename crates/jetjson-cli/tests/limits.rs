@@ -1,0 +1,366 @@
+//! The `jetjson` binary under hostile and huge inputs: a million nested
+//! containers, streams over `--max-size`, a 1 GiB NDJSON stream and a 500 MB
+//! string (peak memory measured with `wait4`'s rusage and held to the bounds
+//! stated in SECURITY.md), and output that cannot be written (`/dev/full`).
+//!
+//! Inputs are generated into the child's stdin by a thread and its output
+//! is drained (and checked) by another, so nothing big touches the disk.
+
+use std::io::{Read, Write};
+use std::os::unix::process::ExitStatusExt;
+use std::process::{Command, ExitStatus, Stdio};
+
+const MIB: u64 = 1 << 20;
+
+/// Peak memory bounds stated in SECURITY.md ("Memory bounds").
+/// NDJSON streams: constant memory whatever the input size.
+const NDJSON_RSS_BOUND: u64 = 256 * MIB;
+/// One document: the input (read from a pipe into a buffer that grows by
+/// doubling), its `Value`, and the output. Measured: about 1.9x for
+/// `check`, 2.9x for `canon` of a 500 MB string.
+fn document_rss_bound(input: u64) -> u64 {
+    4 * input + 64 * MIB
+}
+
+fn jetjson(args: &[&str]) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_jetjson"));
+    c.args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    c
+}
+
+/// How a run ended.
+struct Run {
+    status: ExitStatus,
+    /// Peak resident set size of the child, in bytes (ru_maxrss).
+    peak_rss: u64,
+    /// Bytes the child took from stdin before it closed it or exited.
+    fed: u64,
+    stdout_len: u64,
+    /// The first and last bytes of stdout (for checks without keeping it all).
+    stdout_head: Vec<u8>,
+    stdout_tail: Vec<u8>,
+    stderr: String,
+}
+
+impl Run {
+    fn code(&self) -> i32 {
+        self.status.code().unwrap_or_else(|| panic!("killed by signal {:?}; stderr: {}", self.status.signal(), self.stderr))
+    }
+}
+
+/// Runs `cmd`, feeding it with `feed` (which writes until done or until
+/// the pipe breaks) and draining stdout and stderr.
+fn run(mut cmd: Command, feed: impl FnOnce(&mut dyn Write) -> std::io::Result<()> + Send + 'static) -> Run {
+    // Reaped below with wait4 (not Child::wait), which clippy cannot see.
+    #[allow(clippy::zombie_processes)]
+    let mut child = cmd.spawn().expect("start jetjson");
+    let pid = child.id() as libc::pid_t;
+    let stdin = child.stdin.take().expect("stdin");
+    let feeder = std::thread::spawn(move || {
+        let mut counted = CountingWriter { inner: stdin, n: 0 };
+        // A broken pipe is how a child that stopped reading says so.
+        let _ = feed(&mut counted);
+        counted.n
+    });
+    let mut stdout = child.stdout.take().expect("stdout");
+    let drainer = std::thread::spawn(move || {
+        let (mut len, mut head, mut tail) = (0u64, Vec::new(), Vec::new());
+        let mut buf = vec![0u8; 1 << 20];
+        loop {
+            let n = stdout.read(&mut buf).expect("read stdout");
+            if n == 0 {
+                break;
+            }
+            len += n as u64;
+            if head.len() < 4096 {
+                head.extend_from_slice(&buf[..n.min(4096 - head.len())]);
+            }
+            tail.extend_from_slice(&buf[n.saturating_sub(4096)..n]);
+            let cut = tail.len().saturating_sub(4096);
+            tail.drain(..cut);
+        }
+        (len, head, tail)
+    });
+    let mut stderr = child.stderr.take().expect("stderr");
+    let errs = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = stderr.read_to_string(&mut s);
+        s
+    });
+    // wait4 rather than Child::wait: it also reports the child's peak RSS.
+    let mut status = 0;
+    // SAFETY: a zeroed rusage is a valid value for wait4 to overwrite.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: `pid` is our child, not yet reaped (Child::wait is never
+    // called), and both out-pointers are valid for writes.
+    let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    assert_eq!(r, pid, "wait4: {}", std::io::Error::last_os_error());
+    let fed = feeder.join().expect("feeder");
+    let (stdout_len, stdout_head, stdout_tail) = drainer.join().expect("drainer");
+    Run {
+        status: ExitStatus::from_raw(status),
+        peak_rss: usage.ru_maxrss as u64 * 1024,
+        fed,
+        stdout_len,
+        stdout_head,
+        stdout_tail,
+        stderr: errs.join().expect("stderr"),
+    }
+}
+
+struct CountingWriter<W> {
+    inner: W,
+    n: u64,
+}
+
+impl<W: Write> Write for CountingWriter<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.n += n as u64;
+        Ok(n)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+// ---- nesting ------------------------------------------------------------
+
+/// `n` openers of one shape: arrays, objects, or both alternating.
+fn openers(shape: &str, n: usize) -> Vec<u8> {
+    let mut v = Vec::new();
+    for level in 0..n {
+        match (shape, level % 2) {
+            ("arrays", _) | ("mixed", 0) => v.push(b'['),
+            _ => v.extend_from_slice(b"{\"a\":"),
+        }
+    }
+    v
+}
+
+#[test]
+fn a_million_nested_containers_fail_at_max_depth() {
+    for shape in ["arrays", "objects", "mixed"] {
+        let doc = openers(shape, 1_000_000);
+        // The 513th opener is where the default limit (512) is crossed.
+        let at = openers(shape, 512).len();
+        for args in [&["check", "-"][..], &["canon", "-"], &["canon", "--profile", "go", "-"], &["digest", "-"], &["check", "--lines", "-"]]
+        {
+            let doc = doc.clone();
+            let r = run(jetjson(args), move |w| w.write_all(&doc));
+            assert_eq!(r.code(), 1, "{shape} {args:?}: {}", r.stderr);
+            let want = format!("<stdin>:1:{}: nesting deeper than max_depth 512", at + 1);
+            assert!(r.stderr.starts_with(&want), "{shape} {args:?}: {:?} should start with {want:?}", &r.stderr[..r.stderr.len().min(200)]);
+            assert_eq!(r.stdout_len, 0, "{shape} {args:?}");
+        }
+        // A higher limit is honoured as well (and still no stack overflow).
+        let doc = doc.clone();
+        let r = run(jetjson(&["check", "--max-depth", "100000", "-"]), move |w| w.write_all(&doc));
+        assert_eq!(r.code(), 1, "{shape}: {}", r.stderr);
+        assert!(r.stderr.contains("nesting deeper than max_depth 100000"), "{shape}: {}", r.stderr);
+    }
+}
+
+// ---- size limit ---------------------------------------------------------
+
+/// Writes `[0,0,0,…` until `total` bytes or a broken pipe.
+fn endless_array(total: u64) -> impl FnOnce(&mut dyn Write) -> std::io::Result<()> + Send + 'static {
+    move |w| {
+        let mut chunk = b"[".to_vec();
+        chunk.extend(b"0,".repeat(32 << 10));
+        w.write_all(&chunk)?;
+        let mut sent = chunk.len() as u64;
+        while sent < total {
+            w.write_all(&chunk[1..])?;
+            sent += chunk.len() as u64 - 1;
+        }
+        Ok(())
+    }
+}
+
+/// Pipe buffers and the reader's own buffering let a little more than the
+/// limit leave the feeder before the child exits.
+const PIPE_SLACK: u64 = 2 * MIB;
+
+#[test]
+fn max_size_stops_reading_an_oversized_stream() {
+    let limit = 4 * MIB;
+    for args in [&["check"][..], &["canon"], &["digest"], &["fmt"]] {
+        let mut a = args.to_vec();
+        a.extend(["--max-size", "4M", "-"]);
+        let r = run(jetjson(&a), endless_array(512 * MIB));
+        assert_eq!(r.code(), 1, "{args:?}: {}", r.stderr);
+        assert!(r.stderr.contains("input larger than max_size 4194304 bytes"), "{args:?}: {}", r.stderr);
+        assert!(r.fed <= limit + PIPE_SLACK, "{args:?}: read {} bytes with --max-size 4M", r.fed);
+        assert!(r.peak_rss < 64 * MIB, "{args:?}: peak RSS {} MiB", r.peak_rss / MIB);
+    }
+}
+
+/// With `--lines`, `--max-size` applies to each line: one endless line is
+/// refused once it passes the limit, never buffered whole (before the fix
+/// it was read into memory to its end), and `check` goes on with the lines
+/// after it.
+#[test]
+fn max_size_stops_reading_an_oversized_line() {
+    for args in [&["check", "--lines"][..], &["canon", "--lines"]] {
+        let mut a = args.to_vec();
+        a.extend(["--max-size", "4M", "-"]);
+        let r = run(jetjson(&a), |w| {
+            w.write_all(b"[1]\n{\"a\":2}\n")?;
+            endless_array(512 * MIB)(w)
+        });
+        assert_eq!(r.code(), 1, "{args:?}: {}", r.stderr);
+        assert!(
+            r.stderr.starts_with("<stdin>:3:4194305: input larger than max_size 4194304 bytes"),
+            "{args:?}: {}",
+            &r.stderr[..r.stderr.len().min(300)]
+        );
+        // Memory is what the limit bounds here: both commands may still
+        // read (and drop) the rest of the long line, check to go on with
+        // the lines after it, canon's read-ahead thread until it stops.
+        if args[0] == "canon" {
+            assert_eq!(r.stdout_head, b"[1]\n{\"a\":2}\n", "{args:?}");
+        }
+        assert!(r.peak_rss < 128 * MIB, "{args:?}: peak RSS {} MiB", r.peak_rss / MIB);
+    }
+    // A long line between good and bad ones: each is reported on its own
+    // line number, and the long line's rest is skipped, not parsed.
+    let r = run(jetjson(&["check", "--lines", "--max-size", "1M", "-"]), |w| {
+        w.write_all(b"[1]\n\"")?;
+        w.write_all(&b"x".repeat(20 << 20))?;
+        w.write_all(b"\"\n[2]\n[x\n\"")?;
+        w.write_all(&b"y".repeat(3 << 20))?;
+        w.write_all(b"\"\n{}\n")
+    });
+    assert_eq!(r.code(), 1, "{}", r.stderr);
+    let heads: Vec<&str> = r.stderr.lines().filter(|l| l.starts_with("<stdin>")).collect();
+    assert_eq!(heads.len(), 3, "{}", r.stderr);
+    assert!(heads[0].starts_with("<stdin>:2:1048577: input larger than max_size 1048576 bytes"), "{}", heads[0]);
+    assert!(heads[1].starts_with("<stdin>:4:2: "), "{}", heads[1]);
+    assert!(heads[2].starts_with("<stdin>:5:1048577: input larger than max_size"), "{}", heads[2]);
+}
+
+// ---- huge inputs --------------------------------------------------------
+
+/// NDJSON lines of varied shape, about 120 bytes each.
+fn ndjson_line(i: u64, out: &mut Vec<u8>) {
+    writeln!(
+        out,
+        "{{\"id\":{i},\"name\":\"user-{i}\",\"tags\":[\"a\",\"<b>\",\"\\u00e9\"],\"score\":{}.5,\"ok\":{},\"n\":null}}",
+        i % 1000,
+        i % 2 == 0
+    )
+    .unwrap();
+}
+
+/// Writes `total` bytes of NDJSON (whole lines; the last may run over).
+fn ndjson_stream(total: u64) -> impl FnOnce(&mut dyn Write) -> std::io::Result<()> + Send + 'static {
+    move |w| {
+        let mut sent = 0u64;
+        let mut i = 0u64;
+        let mut buf = Vec::with_capacity(1 << 20);
+        while sent < total {
+            buf.clear();
+            while buf.len() < (1 << 20) - 256 {
+                ndjson_line(i, &mut buf);
+                i += 1;
+            }
+            w.write_all(&buf)?;
+            sent += buf.len() as u64;
+        }
+        Ok(())
+    }
+}
+
+/// Size of the NDJSON stream: 1 GiB (override with JETJSON_HUGE_NDJSON_MIB).
+fn huge_ndjson_bytes() -> u64 {
+    std::env::var("JETJSON_HUGE_NDJSON_MIB").ok().and_then(|s| s.parse().ok()).unwrap_or(1024) * MIB
+}
+
+#[test]
+fn a_1gib_ndjson_stream_runs_in_constant_memory() {
+    let total = huge_ndjson_bytes();
+    for args in [&["check", "--lines", "-"][..], &["canon", "--lines", "--profile", "go", "-"]] {
+        let r = run(jetjson(args), ndjson_stream(total));
+        assert_eq!(r.code(), 0, "{args:?}: {}", r.stderr);
+        assert!(r.fed >= total, "{args:?}: fed {} bytes", r.fed);
+        if args[0] == "canon" {
+            // Go's profile sorts keys and escapes <b>: every line changes
+            // but keeps its count of lines.
+            let mut first = Vec::new();
+            ndjson_line(0, &mut first);
+            assert!(r.stdout_head.starts_with(b"{\"id\":0,\"n\":null,\"name\":\"user-0\",\"ok\":true,\"score\":0.5,\"tags\":[\"a\",\"\\u003cb\\u003e\",\"\xc3\xa9\"]}\n"), "{:?}", String::from_utf8_lossy(&r.stdout_head[..200]));
+            assert!(r.stdout_len > total / 2 && r.stdout_tail.ends_with(b"]}\n"), "{} bytes of output", r.stdout_len);
+        }
+        eprintln!("{args:?}: {} MiB in, peak RSS {} MiB", total / MIB, r.peak_rss / MIB);
+        assert!(r.peak_rss <= NDJSON_RSS_BOUND, "{args:?}: peak RSS {} MiB for {} MiB of NDJSON", r.peak_rss / MIB, total / MIB);
+    }
+}
+
+/// One string of `len` bytes (letters and a few escapes) as a document.
+fn string_document(len: u64) -> impl FnOnce(&mut dyn Write) -> std::io::Result<()> + Send + 'static {
+    move |w| {
+        let piece = b"abcdefghijklmnopqrstuvwxyz\\n0123456789\\u00e9ABCDEFGHIJKLMNOP<>&".repeat(1 << 14);
+        w.write_all(b"\"")?;
+        let mut sent = 0u64;
+        while sent + (piece.len() as u64) <= len {
+            w.write_all(&piece)?;
+            sent += piece.len() as u64;
+        }
+        w.write_all(b"\"")
+    }
+}
+
+#[test]
+fn a_500mb_string_fits_the_document_bound() {
+    let len = 500_000_000;
+    for args in [&["check", "-"][..], &["canon", "-"], &["canon", "--profile", "go", "-"]] {
+        let r = run(jetjson(args), string_document(len));
+        assert_eq!(r.code(), 0, "{args:?}: {}", r.stderr);
+        eprintln!("{args:?}: {} MB string, peak RSS {} MiB", len / 1_000_000, r.peak_rss / MIB);
+        assert!(
+            r.peak_rss <= document_rss_bound(r.fed),
+            "{args:?}: peak RSS {} MiB for a {} MB document",
+            r.peak_rss / MIB,
+            r.fed / 1_000_000
+        );
+        if args[0] == "canon" {
+            assert!(r.stdout_head.starts_with(b"\"abcdefghijklmnopqrstuvwxyz\\n0123456789"), "{args:?}");
+            assert!(r.stdout_tail.ends_with(if args.len() > 2 { b"\\u003c\\u003e\\u0026\"" } else { b"<>&\"" }), "{args:?}");
+        }
+    }
+}
+
+// ---- output errors ------------------------------------------------------
+
+#[test]
+fn a_full_device_is_an_error_not_success() {
+    let dev_full = std::fs::OpenOptions::new().write(true).open("/dev/full");
+    let Ok(_) = dev_full else {
+        eprintln!("no /dev/full here: skipped");
+        return;
+    };
+    let cases: [(&[&str], Vec<u8>); 5] = [
+        (&["canon", "-"], b"{\"a\":[1,2,3]}".to_vec()),
+        (&["fmt", "-"], b"{\"a\":[1,2,3]}".to_vec()),
+        (&["digest", "-"], b"{\"a\":[1,2,3]}".to_vec()),
+        (&["canon", "--lines", "-"], b"[1]\n".repeat(1000)),
+        // Much more output than the CLI buffers, so writes fail mid-stream.
+        (&["canon", "--lines", "--profile", "jcs", "-"], b"{\"b\":1,\"a\":[true,false,null]}\n".repeat(200_000)),
+    ];
+    for (args, input) in cases {
+        let full = std::fs::OpenOptions::new().write(true).open("/dev/full").expect("/dev/full");
+        let mut cmd = jetjson(args);
+        cmd.stdout(full);
+        let mut child = cmd.spawn().expect("start");
+        let mut stdin = child.stdin.take().unwrap();
+        let feeder = std::thread::spawn(move || {
+            let _ = stdin.write_all(&input);
+        });
+        let out = child.wait_with_output().expect("wait");
+        feeder.join().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains("writing output") && stderr.contains("No space left on device"), "{args:?}: {stderr}");
+    }
+}
