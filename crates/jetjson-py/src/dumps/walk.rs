@@ -424,7 +424,9 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
         if all_str {
             self.key_objs.extend(self.sorting[base..].iter().map(|e| e.holder));
         }
-        self.order.clear();
+        // This dict's order sits at the top of the shared order stack; nested
+        // dicts push theirs above it and pop them before we read on.
+        let obase = self.order.len();
         match self.shapes.get(&self.key_objs).filter(|_| all_str) {
             Some(cached) => self.order.extend_from_slice(cached),
             None => {
@@ -444,24 +446,24 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
                 self.order.extend(self.prefixes.iter().map(|p| p.1));
                 if all_str {
                     // SAFETY: the key objects are held by the entries.
-                    unsafe { self.shapes.put(&self.key_objs, &self.order) };
+                    unsafe { self.shapes.put(&self.key_objs, &self.order[obase..]) };
                 }
             }
         }
-        // Nested dicts reuse `order`; take this dict's copy off it first.
-        let order_here = std::mem::take(&mut self.order);
-        let r = self.write_sorted(base, end, &order_here);
-        self.order = order_here;
+        // Written from the stack by index: nested dicts may grow it meanwhile.
+        let r = self.write_sorted(base, end, obase);
+        self.order.truncate(obase);
         r
     }
 
-    fn write_sorted(&mut self, base: usize, end: usize, order: &[u32]) -> Walk {
+    fn write_sorted(&mut self, base: usize, end: usize, obase: usize) -> Walk {
         let key_of = |e: &Entry| -> &[u8] {
             // SAFETY: the holder (held by the entry) owns these bytes.
             unsafe { std::slice::from_raw_parts(e.key, e.len) }
         };
         self.w.begin_object();
-        for (n, &idx) in order.iter().enumerate() {
+        for n in 0..end - base {
+            let idx = self.order[obase + n];
             let e = self.sorting[base + idx as usize];
             let key = key_of(&e);
             if e.utf8 {
