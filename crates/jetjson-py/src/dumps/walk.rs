@@ -216,6 +216,12 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
     /// `obj` is a live `int` (or subclass); GIL held.
     #[inline(always)]
     pub(super) unsafe fn int(&mut self, obj: *mut PyObject) -> Walk {
+        if self.known.ints_311 {
+            // SAFETY: `obj` is a live int and the interpreter is 3.11.
+            if let Some(v) = unsafe { small_int_311(obj) } {
+                return self.w.i64(v).map_err(Fail::core);
+            }
+        }
         let mut overflow = 0;
         // SAFETY: `obj` is a live int; the out-parameter is a local.
         let v = unsafe { ffi::PyLong_AsLongLongAndOverflow(obj, &mut overflow) };
@@ -479,6 +485,29 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
         }
         self.w.end_object(end == base);
         self.w.spill_if_full().map_err(Fail::core)
+    }
+}
+
+/// The value of an int of at most two 30-bit digits, read from CPython
+/// 3.11's layout (`ob_size` = signed digit count, then the digits), which
+/// covers |v| < 2^60 without a call; `None` for wider ints.
+///
+/// # Safety
+/// `obj` is a live int (or subclass) on CPython 3.11.
+#[inline(always)]
+unsafe fn small_int_311(obj: *mut PyObject) -> Option<i64> {
+    // SAFETY: a 3.11 int is a PyVarObject followed by |ob_size| u32 digits
+    // (at least one allocated); only digits below |ob_size| are read.
+    unsafe {
+        let size = ffi::Py_SIZE(obj);
+        let digits = (obj as *const u8).add(std::mem::size_of::<ffi::PyVarObject>()) as *const u32;
+        let magnitude = match size.unsigned_abs() {
+            0 => 0,
+            1 => i64::from(*digits),
+            2 => i64::from(*digits) | (i64::from(*digits.add(1)) << 30),
+            _ => return None,
+        };
+        Some(if size < 0 { -magnitude } else { magnitude })
     }
 }
 
