@@ -565,3 +565,11 @@ def test_ints_around_digit_boundaries_equal_orjson():
     vals = [v for v in vals if -(2**63) <= v < 2**64] + [MyInt(2**40), MyInt(-5), True, False]
     for p in ("compact", "go"):
         assert jetjson.dumps(vals, profile=p) == orjson.dumps(vals)
+
+
+def test_ordered_dict_keeps_its_own_order():
+    d = collections.OrderedDict(a=1, b=2, c=3)
+    d.move_to_end("a")
+    assert list(d) == ["b", "c", "a"]
+    assert jetjson.dumps(d) == b'{"b":2,"c":3,"a":1}' == json.dumps(d, separators=(",", ":")).encode()
+    assert jetjson.dumps({"x": [d]}, profile="go") == b'{"x":[{"a":1,"b":2,"c":3}]}'
