@@ -40,7 +40,9 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
                 return self.w.f64(ffi::PyFloat_AS_DOUBLE(obj)).map_err(Fail::core);
             }
             if flags & ffi::Py_TPFLAGS_DICT_SUBCLASS != 0 {
-                if (*ty).tp_iter != (*std::ptr::addr_of_mut!(ffi::PyDict_Type)).tp_iter {
+                // Addresses only: is the iteration slot dict's own?
+                let own_iter = |t: *mut ffi::PyTypeObject| (*t).tp_iter.map(|f| f as usize);
+                if own_iter(ty) != own_iter(std::ptr::addr_of_mut!(ffi::PyDict_Type)) {
                     return self.reordered_dict(obj);
                 }
                 return self.dict(obj);
