@@ -554,3 +554,22 @@ def test_sorted_dicts_sharing_key_objects_in_any_order():
         assert jetjson.dumps(rows, profile="go", escape_html=escape_html) == expected
     assert jetjson.dumps(rows, profile="jcs") == node_jcs([one_line(rows)])[0]
     assert jetjson.dumps(rows, sort_keys=True) == orjson.dumps(rows, option=orjson.OPT_SORT_KEYS)
+
+
+def test_ints_around_digit_boundaries_equal_orjson():
+    # Ints of up to two 30-bit digits are read from the object directly on
+    # CPython 3.11; every width and sign must still come out exactly.
+    rng = random.Random(11)
+    edges = [s * (2**b + d) for b in (0, 15, 29, 30, 31, 59, 60, 61, 62) for d in (-1, 0, 1) for s in (1, -1)]
+    vals = edges + [rng.randrange(-(2**63), 2**64) >> rng.randrange(64) for _ in range(20000)]
+    vals = [v for v in vals if -(2**63) <= v < 2**64] + [MyInt(2**40), MyInt(-5), True, False]
+    for p in ("compact", "go"):
+        assert jetjson.dumps(vals, profile=p) == orjson.dumps(vals)
+
+
+def test_ordered_dict_keeps_its_own_order():
+    d = collections.OrderedDict(a=1, b=2, c=3)
+    d.move_to_end("a")
+    assert list(d) == ["b", "c", "a"]
+    assert jetjson.dumps(d) == b'{"b":2,"c":3,"a":1}' == json.dumps(d, separators=(",", ":")).encode()
+    assert jetjson.dumps({"x": [d]}, profile="go") == b'{"x":[{"a":1,"b":2,"c":3}]}'

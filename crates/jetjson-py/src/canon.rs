@@ -10,6 +10,11 @@ use crate::dumps::OutputOptions;
 use crate::errors::encode_error;
 use crate::json_text::json_text;
 
+/// JSON text (bytes, bytearray, memoryview or str) rewritten in a profile's
+/// bytes, without building Python objects. Read limits: max_depth,
+/// max_size (bytes), duplicate_keys ("error", "first", "last"), allow_bom.
+/// Invalid input raises JSONDecodeError (pos counts characters for str input,
+/// bytes otherwise).
 #[pyfunction]
 #[pyo3(signature = (data, profile="jcs", *, sort_keys=false, escape_html=None, ascii_only=false, indent=None,
                     max_depth=512, max_size=None, duplicate_keys="error", allow_bom=false))]

@@ -7,6 +7,8 @@ use pyo3::prelude::*;
 
 use crate::dumps::{write_object, OutputOptions};
 
+/// The digest of `obj`'s bytes in a profile, as "sha256:<hex>" (or sha512),
+/// hashed while they are written. Options as for dumps.
 #[pyfunction]
 #[pyo3(signature = (obj, profile="go", algorithm="sha256", *, sort_keys=false, escape_html=None, ascii_only=false, indent=None, default=None, nan="error"))]
 #[allow(clippy::too_many_arguments)]

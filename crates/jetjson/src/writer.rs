@@ -170,7 +170,7 @@ impl<S: Sink> Writer<S> {
         self.buf.extend(if v { b"true" as &[u8] } else { b"false" });
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn i64(&mut self, v: i64) -> Result<()> {
         match self.style.integers {
             IntegerPolicy::Double | IntegerPolicy::DoubleStrict if v.unsigned_abs() > MAX_SAFE => {

@@ -39,7 +39,26 @@ pub fn write_object<'py, S: Sink>(w: &mut Writer<S>, obj: &Bound<'py, PyAny>, de
     walker.write(obj).map_err(|f| f.into_pyerr(py))
 }
 
-/// Serialize `obj` to JSON bytes in a profile ("compact", "go", "jcs").
+/// Serialize `obj` to JSON bytes in a profile.
+///
+/// profile: "compact" (serde_json/orjson bytes), "go" (Go json.Marshal bytes:
+/// HTML-safe escapes, U+2028/9 escaped, dict keys sorted by UTF-8 bytes,
+/// dataclasses in field order like Go structs, ints within int64/uint64,
+/// bytes as base64) or "jcs" (RFC 8785: keys in UTF-16 order, numbers as
+/// doubles). sort_keys=True sorts every object (dataclasses too);
+/// False leaves the order to the profile. escape_html: None = the profile's
+/// default. ascii_only escapes non-ASCII as \uXXXX. indent: None/0 = compact,
+/// n = n spaces (Go MarshalIndent / json.dumps layout). nan: "error" or
+/// "null" (null in compact only; go and jcs always refuse NaN/Infinity).
+/// default(obj) converts other objects; its result is serialized (up to 254
+/// nested applications) and its exceptions propagate.
+///
+/// Also handled: str/int/float/dict/list subclasses, tuple, dataclasses,
+/// enum.Enum (its value), datetime/date/time (isoformat; go writes datetimes
+/// as Go's time.Time: RFC 3339, "Z" for UTC, trimmed fraction), uuid.UUID,
+/// decimal.Decimal (its number text) and jetjson.Raw.
+/// Errors: JSONEncodeError (a TypeError) starting with the path, e.g.
+/// `$.items[3].price: NaN is not allowed in profile "go"`.
 #[pyfunction]
 #[pyo3(signature = (obj, *, profile="compact", sort_keys=false, escape_html=None, ascii_only=false, indent=None, default=None, nan="error"))]
 #[allow(clippy::too_many_arguments)]

@@ -40,6 +40,11 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
                 return self.w.f64(ffi::PyFloat_AS_DOUBLE(obj)).map_err(Fail::core);
             }
             if flags & ffi::Py_TPFLAGS_DICT_SUBCLASS != 0 {
+                // Addresses only: is the iteration slot dict's own?
+                let own_iter = |t: *mut ffi::PyTypeObject| (*t).tp_iter.map(|f| f as usize);
+                if own_iter(ty) != own_iter(std::ptr::addr_of_mut!(ffi::PyDict_Type)) {
+                    return self.reordered_dict(obj);
+                }
                 return self.dict(obj);
             }
             if flags & ffi::Py_TPFLAGS_LIST_SUBCLASS != 0 {
@@ -71,6 +76,23 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
                 return self.w.bytes(bytes_of(obj)).map_err(Fail::core);
             }
             self.call_default(obj)
+        }
+    }
+
+    /// A dict subclass with its own iteration order (OrderedDict after
+    /// `move_to_end`): copied into a plain dict in that order first, since
+    /// the dict's own table keeps insertion order.
+    fn reordered_dict(&mut self, obj: *mut PyObject) -> Walk {
+        // SAFETY: `obj` is a live dict subclass; PyDict_Merge iterates it
+        // through its own keys() because its tp_iter is not dict's.
+        unsafe {
+            let copy = ffi::PyDict_New();
+            if copy.is_null() {
+                return Err(Fail::fetch(self.py));
+            }
+            let r = if ffi::PyDict_Merge(copy, obj, 1) != 0 { Err(Fail::fetch(self.py)) } else { self.dict(copy) };
+            ffi::Py_DECREF(copy);
+            r
         }
     }
 

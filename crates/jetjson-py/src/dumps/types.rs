@@ -23,6 +23,8 @@ pub struct Known {
     pub hex: Py<PyAny>,
     /// The interpreter's dicts have the layout `dictiter.rs` reads.
     pub direct_dicts: bool,
+    /// The interpreter's ints have CPython 3.11's layout (`walk::small_int`).
+    pub ints_311: bool,
 }
 
 // SAFETY: `raw` points at a type object that lives as long as the module
@@ -50,6 +52,10 @@ pub fn known(py: Python<'_>) -> PyResult<&'static Known> {
             isoformat: intern("isoformat"),
             value: intern("value"),
             hex: intern("hex"),
+            ints_311: {
+                let v = py.version_info();
+                (v.major, v.minor) == (3, 11)
+            },
             direct_dicts: {
                 let v = py.version_info();
                 super::dictiter::layout_supported(u32::from(v.major), u32::from(v.minor))

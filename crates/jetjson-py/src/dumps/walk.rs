@@ -216,6 +216,12 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
     /// `obj` is a live `int` (or subclass); GIL held.
     #[inline(always)]
     pub(super) unsafe fn int(&mut self, obj: *mut PyObject) -> Walk {
+        if self.known.ints_311 {
+            // SAFETY: `obj` is a live int and the interpreter is 3.11.
+            if let Some(v) = unsafe { small_int_311(obj) } {
+                return self.w.i64(v).map_err(Fail::core);
+            }
+        }
         let mut overflow = 0;
         // SAFETY: `obj` is a live int; the out-parameter is a local.
         let v = unsafe { ffi::PyLong_AsLongLongAndOverflow(obj, &mut overflow) };
@@ -424,7 +430,9 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
         if all_str {
             self.key_objs.extend(self.sorting[base..].iter().map(|e| e.holder));
         }
-        self.order.clear();
+        // This dict's order sits at the top of the shared order stack; nested
+        // dicts push theirs above it and pop them before we read on.
+        let obase = self.order.len();
         match self.shapes.get(&self.key_objs).filter(|_| all_str) {
             Some(cached) => self.order.extend_from_slice(cached),
             None => {
@@ -444,24 +452,24 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
                 self.order.extend(self.prefixes.iter().map(|p| p.1));
                 if all_str {
                     // SAFETY: the key objects are held by the entries.
-                    unsafe { self.shapes.put(&self.key_objs, &self.order) };
+                    unsafe { self.shapes.put(&self.key_objs, &self.order[obase..]) };
                 }
             }
         }
-        // Nested dicts reuse `order`; take this dict's copy off it first.
-        let order_here = std::mem::take(&mut self.order);
-        let r = self.write_sorted(base, end, &order_here);
-        self.order = order_here;
+        // Written from the stack by index: nested dicts may grow it meanwhile.
+        let r = self.write_sorted(base, end, obase);
+        self.order.truncate(obase);
         r
     }
 
-    fn write_sorted(&mut self, base: usize, end: usize, order: &[u32]) -> Walk {
+    fn write_sorted(&mut self, base: usize, end: usize, obase: usize) -> Walk {
         let key_of = |e: &Entry| -> &[u8] {
             // SAFETY: the holder (held by the entry) owns these bytes.
             unsafe { std::slice::from_raw_parts(e.key, e.len) }
         };
         self.w.begin_object();
-        for (n, &idx) in order.iter().enumerate() {
+        for n in 0..end - base {
+            let idx = self.order[obase + n];
             let e = self.sorting[base + idx as usize];
             let key = key_of(&e);
             if e.utf8 {
@@ -477,6 +485,29 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
         }
         self.w.end_object(end == base);
         self.w.spill_if_full().map_err(Fail::core)
+    }
+}
+
+/// The value of an int of at most two 30-bit digits, read from CPython
+/// 3.11's layout (`ob_size` = signed digit count, then the digits), which
+/// covers |v| < 2^60 without a call; `None` for wider ints.
+///
+/// # Safety
+/// `obj` is a live int (or subclass) on CPython 3.11.
+#[inline(always)]
+unsafe fn small_int_311(obj: *mut PyObject) -> Option<i64> {
+    // SAFETY: a 3.11 int is a PyVarObject followed by |ob_size| u32 digits
+    // (at least one allocated); only digits below |ob_size| are read.
+    unsafe {
+        let size = ffi::Py_SIZE(obj);
+        let digits = (obj as *const u8).add(std::mem::size_of::<ffi::PyVarObject>()) as *const u32;
+        let magnitude = match size.unsigned_abs() {
+            0 => 0,
+            1 => i64::from(*digits),
+            2 => i64::from(*digits) | (i64::from(*digits.add(1)) << 30),
+            _ => return None,
+        };
+        Some(if size < 0 { -magnitude } else { magnitude })
     }
 }
 
