@@ -54,7 +54,7 @@ fn same(a: &Value, b: &serde_json::Value) -> bool {
         (Value::Number(x), S::Number(y)) => same_number(x, y),
         (Value::String(x), S::String(y)) => x == y,
         (Value::Array(x), S::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same(x, y)),
-        (Value::Object(x), S::Object(y)) => x.len() == y.len() && x.iter().all(|(k, xv)| y.get(k).is_some_and(|yv| same(xv, yv))),
+        (Value::Object(x), S::Object(y)) => x.len() == y.len() && x.iter().all(|(k, xv)| y.get(k.as_str()).is_some_and(|yv| same(xv, yv))),
         _ => false,
     }
 }

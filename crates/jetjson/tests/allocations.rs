@@ -177,8 +177,8 @@ fn blocks_left_holding_the_output(zero: bool) -> usize {
     std::thread::spawn(move || {
         let secret = std::str::from_utf8(MARKER).unwrap();
         // Big enough that the writer's buffer grows several times.
-        let v = Value::Array((0..2000).map(|i| Value::String(format!("{secret}-{i}"))).collect());
-        let small = Value::String(secret.to_owned());
+        let v = Value::Array((0..2000).map(|i| Value::String(format!("{secret}-{i}").into())).collect());
+        let small = Value::String(secret.into());
         SCANNING.store(true, Ordering::Relaxed);
         let mut outputs = Vec::new();
         for opts in [WriteOptions::compact(), WriteOptions::go(), WriteOptions::jcs(), WriteOptions::go().indent(2)] {

@@ -700,7 +700,7 @@ fn serde_value_of_a_large_object() {
     let direct = Value::from_slice_with(&doc, &last()).unwrap();
     assert_eq!(compact(&serde), compact(&direct));
     let m = serde.as_object().unwrap();
-    assert_eq!((m.len(), m.keys().nth(16).map(String::as_str)), (n, Some("k16")));
+    assert_eq!((m.len(), m.keys().nth(16).map(|k| k.as_str())), (n, Some("k16")));
     assert_eq!((m.get("k15"), m.get("k1000"), m.get("k2")), (Some(&Value::from(-7)), Some(&Value::from(-5)), Some(&Value::from(2))));
 }
 

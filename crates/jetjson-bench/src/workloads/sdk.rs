@@ -176,7 +176,7 @@ pub fn reversed(json: &[u8]) -> Vec<u8> {
     fn flip(v: jetjson::Value) -> jetjson::Value {
         match v {
             jetjson::Value::Object(map) => {
-                let members: Vec<(String, jetjson::Value)> = map.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+                let members: Vec<(jetjson::Str, jetjson::Value)> = map.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
                 let mut out = jetjson::Map::with_capacity(members.len());
                 for (k, v) in members.into_iter().rev() {
                     out.push(k, flip(v));
