@@ -8,6 +8,10 @@
 //! ASCII keys of at most `MAX_LEN` bytes that came without escapes, so a
 //! hit is confirmed by comparing bytes with the cached string's own data.
 //!
+//! A second, smaller table does the same for short ASCII string values
+//! (languages, types, states, flags repeat as much as keys do); their
+//! hashes are not computed, since values are rarely hashed.
+//!
 //! Thread safety: one caller at a time holds the cache (`KeyCache::acquire`,
 //! an atomic flag). A call that finds it taken (another thread on a
 //! free-threaded build, or a nested `loads` run by a finalizer during a
