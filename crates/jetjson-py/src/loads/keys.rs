@@ -5,8 +5,9 @@
 //! the copy and, above all, the hash: the cached `str` carries its hash, so
 //! dict insertion never rehashes it. The cache is direct-mapped (one entry
 //! per slot, a colliding key replaces the previous one) and holds only
-//! ASCII keys of at most `MAX_LEN` bytes that came without escapes, so a
-//! hit is confirmed by comparing bytes with the cached string's own data.
+//! ASCII keys of at most `MAX_LEN` bytes, so a hit is confirmed by the
+//! length and first and last eight bytes kept in the slot (plus the
+//! cached string's own bytes for keys longer than 16).
 //!
 //! A second, smaller table does the same for short ASCII string values
 //! (languages, types, states, flags repeat as much as keys do); their
@@ -14,8 +15,8 @@
 //!
 //! Thread safety: one caller at a time holds the cache (`KeyCache::acquire`,
 //! an atomic flag). A call that finds it taken (another thread on a
-//! free-threaded build, or a nested `loads` run by a finalizer during a
-//! collection) simply creates its keys without the cache.
+//! free-threaded build, or a nested `loads` from a callback) simply
+//! creates its strings without the cache.
 
 use std::cell::UnsafeCell;
 use std::sync::atomic::{AtomicBool, Ordering};
