@@ -206,7 +206,25 @@ fn wide_value(mantissa: u64, exp10: i64) -> Option<f64> {
     let divisor = POW10_U128[(-exp10) as usize];
     let (q, r) = (wide / divisor, wide % divisor);
     let q = q | u128::from(r != 0);
-    Some((q as f64) * f64::from_bits(((1023 - shift as i64) as u64) << 52))
+    Some(u128_to_f64(q) * f64::from_bits(((1023 - shift as i64) as u64) << 52))
+}
+
+/// `q as f64` (round to nearest, ties to even) without the generic 128-bit
+/// conversion routine: the top 64 bits of `q`, with a sticky bit for any
+/// bit set below them, convert with the same single rounding (the sticky
+/// bit sits 11 places below the 53-bit rounding position, so it only
+/// breaks ties the way the dropped bits would), then an exact scaling by
+/// the power of two that was shifted out.
+#[inline(always)]
+fn u128_to_f64(q: u128) -> f64 {
+    let lz = q.leading_zeros();
+    if lz >= 64 {
+        return q as u64 as f64;
+    }
+    let aligned = q << lz;
+    let top = (aligned >> 64) as u64 | u64::from(aligned as u64 != 0);
+    // 2^(64 - lz), with 64 - lz in 1..=64: a normal double.
+    (top as f64) * f64::from_bits((1023 + 64 - u64::from(lz)) << 52)
 }
 
 /// True when `b` is exactly one JSON number literal.
@@ -228,6 +246,30 @@ mod tests {
         }
         assert!(matches!(scan_number(b"12,"), Ok((2, NumberValue::I64(12), true))));
         assert!(matches!(scan_number(b"1.5]"), Ok((3, NumberValue::F64(f), false)) if f == 1.5));
+    }
+
+    #[test]
+    fn u128_to_f64_equals_the_generic_conversion() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for _ in 0..500_000 {
+            let q = (u128::from(next()) << 64 | u128::from(next())) >> (next() % 128);
+            assert_eq!(u128_to_f64(q).to_bits(), (q as f64).to_bits(), "{q}");
+            // Halfway and near-halfway patterns around the 53-bit boundary.
+            let lead = q | (1u128 << 100);
+            for tail in [0u128, 1, 1 << 46, (1 << 47) - 1, 1 << 47, (1 << 47) + 1] {
+                let v = (lead & !((1u128 << 48) - 1)) | tail;
+                assert_eq!(u128_to_f64(v).to_bits(), (v as f64).to_bits(), "{v}");
+            }
+        }
+        for q in [0u128, 1, u128::from(u64::MAX), u128::from(u64::MAX) + 1, u128::MAX, u128::MAX >> 1, 1 << 127] {
+            assert_eq!(u128_to_f64(q).to_bits(), (q as f64).to_bits(), "{q}");
+        }
     }
 
     #[test]
