@@ -267,6 +267,21 @@ def test_max_size_is_checked_before_parsing():
         loads(b"[]", max_size=1)
 
 
+def test_max_size_refuses_a_long_str_before_encoding_it():
+    # A lone surrogate beyond the limit is never reached: the str is
+    # refused by its length, before its UTF-8 form is made.
+    doc = '["\u65e5\u672c", 1, "' + "x" * 100 + '\ud800"]'
+    with pytest.raises(jetjson.JSONDecodeError) as info:
+        loads(doc, max_size=10)
+    e = info.value
+    assert e.msg == "input larger than max_size 10 bytes"
+    # Byte 10 of the UTF-8 form is character 6 (two 3-byte characters).
+    assert (e.pos, e.lineno, e.colno) == (6, 1, 7)
+    with pytest.raises(jetjson.JSONDecodeError) as info:
+        loads(doc.encode("utf-8", "surrogatepass"), max_size=10)
+    assert info.value.pos == 10
+
+
 def test_allow_bom():
     bom = b"\xef\xbb\xbf"
     with pytest.raises(jetjson.JSONDecodeError, match="byte order mark") as info:

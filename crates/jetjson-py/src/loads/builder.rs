@@ -200,7 +200,10 @@ impl Visitor for Builder<'_> {
 
     #[inline]
     fn ascii_string(&mut self, s: &str) -> jetjson::Result<()> {
-        let obj = strings::new_ascii(s.as_bytes());
+        let obj = match &mut self.keys {
+            Some(cache) if s.len() <= keys::MAX_VALUE_LEN => cache.get_value(s.as_bytes()),
+            _ => strings::new_ascii(s.as_bytes()),
+        };
         self.push(obj)
     }
 

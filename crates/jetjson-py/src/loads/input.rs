@@ -2,10 +2,12 @@
 //!
 //! `bytes` and `str` are immutable, so their buffers are parsed in place
 //! (a `str` through its UTF-8 form, which CPython caches in the object).
-//! `bytearray` and writable buffers can change while the GIL is released
-//! inside an allocation (a finalizer run by the garbage collector may
-//! mutate them), which would invalidate UTF-8 the parser already checked;
-//! they are copied first.
+//! `bytearray` and memoryviews (whose underlying object may be mutable
+//! even when the view is read-only) can change under the parser: from
+//! another thread on a free-threaded build, or from Python code run by an
+//! allocation (a finalizer). Bytes changing after the parser checked them
+//! would break its guarantees (a checked `&str` that is no longer UTF-8),
+//! so they are copied first.
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::ffi;

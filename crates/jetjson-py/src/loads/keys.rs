@@ -5,13 +5,18 @@
 //! the copy and, above all, the hash: the cached `str` carries its hash, so
 //! dict insertion never rehashes it. The cache is direct-mapped (one entry
 //! per slot, a colliding key replaces the previous one) and holds only
-//! ASCII keys of at most `MAX_LEN` bytes that came without escapes, so a
-//! hit is confirmed by comparing bytes with the cached string's own data.
+//! ASCII keys of at most `MAX_LEN` bytes, so a hit is confirmed by the
+//! length and first and last eight bytes kept in the slot (plus the
+//! cached string's own bytes for keys longer than 16).
+//!
+//! A second, smaller table does the same for short ASCII string values
+//! (languages, types, states, flags repeat as much as keys do); their
+//! hashes are not computed, since values are rarely hashed.
 //!
 //! Thread safety: one caller at a time holds the cache (`KeyCache::acquire`,
 //! an atomic flag). A call that finds it taken (another thread on a
-//! free-threaded build, or a nested `loads` run by a finalizer during a
-//! collection) simply creates its keys without the cache.
+//! free-threaded build, or a nested `loads` from a callback) simply
+//! creates its strings without the cache.
 
 use std::cell::UnsafeCell;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -23,6 +28,9 @@ use super::strings;
 const SLOTS: usize = 1024;
 /// Longer keys are rarely repeated, and comparing them costs more.
 pub(crate) const MAX_LEN: usize = 64;
+const VALUE_SLOTS: usize = 512;
+/// Values up to 16 bytes are decided by their length and end words alone.
+pub(crate) const MAX_VALUE_LEN: usize = 16;
 
 /// A cached key: its length and its first and last eight bytes (which
 /// decide equality without touching the str for keys up to 16 bytes), and
@@ -40,18 +48,21 @@ const EMPTY: Slot = Slot { len: 0, first: 0, last: 0, obj: std::ptr::null_mut() 
 struct Shared {
     busy: AtomicBool,
     slots: UnsafeCell<[Slot; SLOTS]>,
+    values: UnsafeCell<[Slot; VALUE_SLOTS]>,
 }
 
-// SAFETY: `slots` is only touched through a `KeyCache`, and at most one
+// SAFETY: `slots` and `values` are only touched through a `KeyCache`, and at most one
 // `KeyCache` exists at a time (the `busy` flag, taken with Acquire and
 // released with Release, orders the accesses of successive holders).
 unsafe impl Sync for Shared {}
 
-static SHARED: Shared = Shared { busy: AtomicBool::new(false), slots: UnsafeCell::new([EMPTY; SLOTS]) };
+static SHARED: Shared =
+    Shared { busy: AtomicBool::new(false), slots: UnsafeCell::new([EMPTY; SLOTS]), values: UnsafeCell::new([EMPTY; VALUE_SLOTS]) };
 
 /// Exclusive use of the shared cache for one `loads` call.
 pub(crate) struct KeyCache {
     slots: *mut [Slot; SLOTS],
+    values: *mut [Slot; VALUE_SLOTS],
 }
 
 impl KeyCache {
@@ -60,7 +71,7 @@ impl KeyCache {
         if SHARED.busy.swap(true, Ordering::Acquire) {
             return None;
         }
-        Some(KeyCache { slots: SHARED.slots.get() })
+        Some(KeyCache { slots: SHARED.slots.get(), values: SHARED.values.get() })
     }
 
     /// A new reference to the `str` for the ASCII key `k` (at most
@@ -68,38 +79,54 @@ impl KeyCache {
     #[inline(always)]
     pub(crate) fn get(&mut self, k: &[u8]) -> *mut ffi::PyObject {
         debug_assert!(k.len() <= MAX_LEN && k.is_ascii());
-        let (first, last) = ends(k);
-        let index = slot_index(k.len(), first, last);
         // SAFETY: this `KeyCache` is the only one (see `acquire`), so the
-        // slot is ours; the index is masked into range. Nothing below calls
-        // code that could re-enter `loads` while the slot is borrowed:
-        // creating and hashing an ASCII str and freeing one run no Python
-        // code and trigger no garbage collection.
-        unsafe {
-            let slot = &mut (*self.slots)[index];
-            if slot.len == k.len()
-                && slot.first == first
-                && slot.last == last
-                && !slot.obj.is_null()
-                && (k.len() <= 16 || same(slot.obj, k))
-            {
-                ffi::Py_INCREF(slot.obj);
-                return slot.obj;
-            }
-            let obj = strings::new_ascii(k);
-            if obj.is_null() {
-                return obj;
-            }
-            // Computes and stores the str's hash (it cannot fail for str).
-            ffi::PyObject_Hash(obj);
-            ffi::Py_INCREF(obj);
-            let old = std::mem::replace(slot, Slot { len: k.len(), first, last, obj });
-            if !old.obj.is_null() {
-                ffi::Py_DECREF(old.obj);
-            }
-            obj
-        }
+        // table is ours.
+        unsafe { lookup(&mut *self.slots, k, true) }
     }
+
+    /// A new reference to a `str` holding the ASCII string value `s` (at
+    /// most `MAX_VALUE_LEN` bytes), or null with a Python exception set.
+    /// Short values repeat a lot (languages, types, states, flags): equal
+    /// strs are immutable, so one object serves every occurrence.
+    #[inline(always)]
+    pub(crate) fn get_value(&mut self, s: &[u8]) -> *mut ffi::PyObject {
+        debug_assert!(s.len() <= MAX_VALUE_LEN && s.is_ascii());
+        // SAFETY: as in `get`.
+        unsafe { lookup(&mut *self.values, s, false) }
+    }
+}
+
+/// The cached str for `k` in `table`, created (and, for keys, hashed) on a
+/// miss, replacing the slot's previous entry.
+///
+/// # Safety
+/// The caller has exclusive use of `table` (a `KeyCache`), and `k` is ASCII.
+#[inline(always)]
+unsafe fn lookup<const N: usize>(table: &mut [Slot; N], k: &[u8], hash: bool) -> *mut ffi::PyObject {
+    let (first, last) = ends(k);
+    let index = slot_index::<N>(k.len(), first, last);
+    // Nothing below calls code that could re-enter `loads` while the slot
+    // is borrowed: creating and hashing an ASCII str and freeing one run no
+    // Python code and trigger no garbage collection.
+    let slot = &mut table[index];
+    if slot.len == k.len() && slot.first == first && slot.last == last && !slot.obj.is_null() && (k.len() <= 16 || same(slot.obj, k)) {
+        ffi::Py_INCREF(slot.obj);
+        return slot.obj;
+    }
+    let obj = strings::new_ascii(k);
+    if obj.is_null() {
+        return obj;
+    }
+    if hash {
+        // Computes and stores the str's hash (it cannot fail for str).
+        ffi::PyObject_Hash(obj);
+    }
+    ffi::Py_INCREF(obj);
+    let old = std::mem::replace(slot, Slot { len: k.len(), first, last, obj });
+    if !old.obj.is_null() {
+        ffi::Py_DECREF(old.obj);
+    }
+    obj
 }
 
 impl Drop for KeyCache {
@@ -142,10 +169,10 @@ fn ends(k: &[u8]) -> (u64, u64) {
 /// on the critical path of every key, and spread enough for real key sets
 /// (a collision only costs a replaced entry).
 #[inline(always)]
-fn slot_index(n: usize, first: u64, last: u64) -> usize {
+fn slot_index<const N: usize>(n: usize, first: u64, last: u64) -> usize {
     const K: u64 = 0x9E37_79B9_7F4A_7C15;
     let h = (first ^ last.rotate_left(29) ^ (n as u64).rotate_left(58)).wrapping_mul(K);
-    (h >> (64 - SLOTS.trailing_zeros())) as usize
+    (h >> (64 - N.trailing_zeros())) as usize
 }
 
 #[inline(always)]

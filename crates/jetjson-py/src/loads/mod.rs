@@ -15,9 +15,10 @@ mod numbers;
 mod options;
 mod strings;
 
-use jetjson::{DuplicateKeys, ReadOptions};
+use jetjson::{DuplicateKeys, ErrorKind, Position, ReadOptions};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::types::PyString;
 
 use builder::{Builder, Failure};
 use input::Source;
@@ -49,6 +50,9 @@ pub fn loads(
     let mut options = ReadOptions::new().max_depth(max_depth.0).allow_bom(allow_bom).duplicate_keys(policy);
     if let Some(limit) = max_size {
         options = options.max_size(limit.0);
+    }
+    if let (Some(limit), Ok(text)) = (max_size, data.cast::<PyString>()) {
+        oversized_str(py, text, limit.0)?;
     }
     let (input, is_str) = match input::source(data)? {
         Source::Bytes(b) => (b, false),
@@ -90,5 +94,32 @@ pub fn loads(
             Err(location::decode_error_from(py, &exact, bytes, is_str, data))
         }
         (Err(e), None) => Err(location::decode_error_from(py, &e, bytes, is_str, data)),
+    }
+}
+
+/// Refuses a `str` that is longer than `limit` characters (so its UTF-8
+/// form is longer than `limit` bytes) before that form is created: the
+/// encoding of an oversized input would cost as much memory as the input.
+/// Only the first `limit + 1` characters are encoded, to place the error
+/// where the parser would (at byte `limit`).
+fn oversized_str(py: Python<'_>, text: &Bound<'_, PyString>, limit: usize) -> PyResult<()> {
+    let chars = text.len()?;
+    if chars <= limit {
+        return Ok(());
+    }
+    let prefix = text.get_item(pyo3::types::PySlice::new(py, 0, (limit.min(isize::MAX as usize - 1) + 1) as isize, 1))?;
+    let prefix = prefix.cast_into::<PyString>()?;
+    let msg = jetjson::Error::new(ErrorKind::SizeLimit { limit }).message();
+    match prefix.to_str() {
+        Ok(p) => {
+            let bytes = p.as_bytes();
+            let at = Position::locate(bytes, limit);
+            Err(location::decode_error_at(py, &msg, Some(at), bytes, true, text.as_any()))
+        }
+        // A lone surrogate in the prefix: report that, as for any str input.
+        Err(_) => match input::source(text.as_any())? {
+            Source::BadStr(index) => Err(location::surrogate_error(py, text.as_any(), index)),
+            _ => Err(location::decode_error_at(py, &msg, None, &[], true, text.as_any())),
+        },
     }
 }

@@ -79,9 +79,9 @@ fn new_non_ascii(s: &str) -> *mut ffi::PyObject {
     // string (maxchar >= 0xFF) of `chars` code points of width 1, 2 or 4
     // bytes chosen by maxchar, whose data follows the PyCompactUnicodeObject
     // header. Each branch writes exactly `chars` code units of that width:
-    // `s.chars()` yields exactly `chars` items (the count of non-continuation
-    // bytes of valid UTF-8), and every one fits the width because maxchar
-    // bounds all of them (see `layout`). Because `s` has a byte >= 0x80 and
+    // `fill` writes one per UTF-8 sequence, and valid UTF-8 has one
+    // sequence per non-continuation byte (what `layout` counts); every code
+    // point fits the width because maxchar bounds all of them (`layout`). Because `s` has a byte >= 0x80 and
     // is valid UTF-8, it has a code point >= 0x80 (and >= 0x100 for UCS2,
     // >= 0x10000 for UCS4), so the layout is the canonical one.
     unsafe {

@@ -321,6 +321,30 @@ mod tests {
     }
 
     #[test]
+    fn u128_to_f64_equals_the_generic_conversion() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for _ in 0..500_000 {
+            let q = (u128::from(next()) << 64 | u128::from(next())) >> (next() % 128);
+            assert_eq!(u128_to_f64(q).to_bits(), (q as f64).to_bits(), "{q}");
+            // Halfway and near-halfway patterns around the 53-bit boundary.
+            let lead = q | (1u128 << 100);
+            for tail in [0u128, 1, 1 << 46, (1 << 47) - 1, 1 << 47, (1 << 47) + 1] {
+                let v = (lead & !((1u128 << 48) - 1)) | tail;
+                assert_eq!(u128_to_f64(v).to_bits(), (v as f64).to_bits(), "{v}");
+            }
+        }
+        for q in [0u128, 1, u128::from(u64::MAX), u128::from(u64::MAX) + 1, u128::MAX, u128::MAX >> 1, 1 << 127] {
+            assert_eq!(u128_to_f64(q).to_bits(), (q as f64).to_bits(), "{q}");
+        }
+    }
+
+    #[test]
     fn eight_digits_at_a_time_equals_std() {
         let mut x = 0x1234_5678_9ABC_DEF1u64;
         for _ in 0..200_000 {
