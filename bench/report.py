@@ -161,6 +161,17 @@ def go_cross_check(rows, go):
     return "\n".join(out)
 
 
+def go_gap(rows, go):
+    """How much slower the `testing.B` medians are than the interleaved ones."""
+    index = {f"{r['family']}/{r['case']}/{r['op']}": r for r in rows}
+    gaps = []
+    for key, g in go.items():
+        inter = next((c for c in index.get(key, {}).get("contenders", []) if c["name"] == "go"), None)
+        if inter is not None and inter is not g:
+            gaps.append(g["median_ns"] / inter["median_ns"])
+    return f" (in this run its medians are {geomean(gaps):.1f}x the interleaved ones, geometric mean)" if gaps else ""
+
+
 def machine_line(rust):
     m = rust["machine"]
     go = ""
@@ -304,7 +315,10 @@ def main():
               "medians more than short calls'; *min* (the least disturbed round) is given for that reason. "
               "Every contender's output was checked before timing (same value back, same bytes or digest). Go (`go`, "
               "encoding/json) takes part in the same interleaved rounds through its compiled test binary (it times its own "
-              "batches); the plain `go test -bench -benchmem` run is listed at the end as a cross-check.")
+              "batches); the plain `go test -bench -benchmem` run is listed at the end as a cross-check. The interleaved Go time "
+              "leaves out garbage collection that finishes after Go's batch (it runs during the other contenders' turns, "
+              "which the random order spreads evenly), while `testing.B` includes it" + go_gap(rows, go) + ". The ratios "
+              "against Go use the interleaved times, so they understate jetjson's lead rather than overstate it.")
     if python:
         md.append("\nPython contenders come from `python.json` and are compared with `jetjson-py`.")
     md += ["", "## Headline: jetjson's speed-up (geometric mean over the rows of peer time / jetjson time: **medians**, (minimums), [rows])", "", headline(rows), ""]

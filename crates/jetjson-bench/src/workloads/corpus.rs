@@ -75,11 +75,8 @@ fn rows(runner: &mut Runner, name: &str, bytes: &[u8]) {
         wrong.push("simd-json");
     }
     let note = |text: &str| {
-        if wrong.is_empty() {
-            text.to_string()
-        } else {
-            format!("{text}; left out, output differs from the document: {}", wrong.join(", "))
-        }
+        let left_out = (!wrong.is_empty()).then(|| format!("left out, output differs from the document: {}", wrong.join(", ")));
+        [Some(text.to_string()).filter(|t| !t.is_empty()), left_out].into_iter().flatten().collect::<Vec<_>>().join("; ")
     };
 
     let jobs: Vec<Job<'_>> = vec![
