@@ -148,7 +148,7 @@ ASAN_TESTS := limits conformance corpus profiles string_scan write_faults alloca
 sanitize:
 	RUSTFLAGS="-Zsanitizer=address -Cunsafe-allow-abi-mismatch=sanitizer" \
 	ASAN_OPTIONS=detect_leaks=0 \
-	$(CARGO) $(NIGHTLY) test -p jetjson --target x86_64-unknown-linux-gnu --target-dir target/asan \
+	$(CARGO) $(NIGHTLY) test -p jetjson --no-fail-fast --target x86_64-unknown-linux-gnu --target-dir target/asan \
 		--lib $(addprefix --test ,$(ASAN_TESTS))
 
 clean:
