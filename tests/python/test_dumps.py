@@ -573,3 +573,33 @@ def test_ordered_dict_keeps_its_own_order():
     assert list(d) == ["b", "c", "a"]
     assert jetjson.dumps(d) == b'{"b":2,"c":3,"a":1}' == json.dumps(d, separators=(",", ":")).encode()
     assert jetjson.dumps({"x": [d]}, profile="go") == b'{"x":[{"a":1,"b":2,"c":3}]}'
+
+
+def test_dicts_with_deleted_entries_and_instance_dicts_read_like_json():
+    # Deleted entries leave holes in CPython's entry table; instance
+    # __dict__s may be split tables sharing their keys with the class.
+    d = {f"k{i}": i for i in range(40)}
+    for i in range(0, 40, 3):
+        del d[f"k{i}"]
+    d["late"] = "x"
+
+    class Point:
+        def __init__(self, x, y):
+            self.x = x
+            self.y = y
+
+    points = [vars(Point(i, -i)) for i in range(5)]
+    for value in (d, points, {"d": d, "points": points}):
+        want = json.dumps(value, separators=(",", ":")).encode()
+        assert jetjson.dumps(value) == want
+        assert jetjson.dumps(value, profile="go") == json.dumps(value, separators=(",", ":"), sort_keys=True).encode()
+
+
+def test_outputs_around_the_spill_size_are_whole():
+    # The writer hands output over in chunks of about 32 KiB; documents just
+    # below, at and above that size (and many times it) must come out whole.
+    for n in (32 * 1024 - 40, 32 * 1024 - 8, 32 * 1024, 32 * 1024 + 7, 100_000, 1_000_003):
+        s = "a" * n
+        assert jetjson.dumps(s) == b'"' + s.encode() + b'"'
+        items = ["x" * 13] * (n // 16)
+        assert jetjson.dumps(items) == json.dumps(items, separators=(",", ":")).encode()
