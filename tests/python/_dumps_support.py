@@ -15,9 +15,8 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
+# The shared corpus sits beside the repository (../shared), as in CI.
 CORPUS = Path(os.environ.get("JETJSON_CORPUS", REPO.parent / "shared" / "corpus"))
-if not CORPUS.is_dir():
-    CORPUS = Path("/work/shared/corpus")
 
 BENCH = {
     "twitter": CORPUS / "bench/nativejson-benchmark/twitter.json",
