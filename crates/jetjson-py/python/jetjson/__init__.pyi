@@ -46,6 +46,7 @@ def dumps(
 
 def loads(
     data: _Text,
+    /,
     *,
     max_depth: int = 512,
     max_size: Optional[int] = None,
@@ -59,7 +60,7 @@ def canonicalize(
     data: _Text,
     profile: _Profile = "jcs",
     *,
-    sort_keys: Optional[bool] = None,
+    sort_keys: bool = False,
     escape_html: Optional[bool] = None,
     ascii_only: bool = False,
     indent: Optional[int] = None,
@@ -74,5 +75,12 @@ def digest(
     obj: Any,
     profile: _Profile = "go",
     algorithm: Literal["sha256", "sha512"] = "sha256",
+    *,
+    sort_keys: bool = False,
+    escape_html: Optional[bool] = None,
+    ascii_only: bool = False,
+    indent: Optional[int] = None,
+    default: Optional[Callable[[Any], Any]] = None,
+    nan: Literal["error", "null"] = "error",
 ) -> str:
     """``"sha256:<hex>"`` of ``dumps(obj, profile=profile)``, hashed while writing."""
