@@ -30,10 +30,18 @@ thread_local! {
     static PEAK: Cell<isize> = const { Cell::new(0) };
 }
 
-/// While set, every freed block is searched for `MARKER`.
+/// While set, every freed block is searched for the current `marker()`.
 static SCANNING: AtomicBool = AtomicBool::new(false);
 static MARKER_FOUND: AtomicUsize = AtomicUsize::new(0);
-const MARKER: &[u8] = b"S3CR3T-T0K3N-5a1c";
+/// One marker per run: a run without zeroing leaves its output in freed
+/// memory on purpose, and later blocks may be carved from that memory
+/// uninitialised, so a later run must not look for the same bytes.
+const MARKERS: [&[u8]; 2] = [b"S3CR3T-T0K3N-5a1c", b"K3Y-M4T3R14L-9f2e"];
+static MARKER_INDEX: AtomicUsize = AtomicUsize::new(0);
+
+fn marker() -> &'static [u8] {
+    MARKERS[MARKER_INDEX.load(Ordering::Relaxed)]
+}
 
 fn count(delta: isize) {
     // `try_with`: allocations during thread teardown are not counted.
@@ -69,7 +77,7 @@ unsafe impl GlobalAlloc for Counting {
             // SAFETY: `ptr` points at `layout.size()` bytes we allocated
             // and the caller still owns; they are only read.
             let block = unsafe { std::slice::from_raw_parts(ptr, layout.size()) };
-            if block.windows(MARKER.len()).any(|w| w == MARKER) {
+            if block.windows(marker().len()).any(|w| w == marker()) {
                 MARKER_FOUND.fetch_add(1, Ordering::Relaxed);
             }
         }
@@ -169,15 +177,30 @@ fn parsing_allocates_a_bounded_multiple_of_the_input() {
     assert!(peak <= len + MIB, "Value of a {len}-byte string: peak {peak} bytes");
 }
 
-/// Serializes a value holding `MARKER` on a fresh thread and counts the
+/// Serializes a value holding `marker()` on a fresh thread and counts the
 /// freed blocks (including the thread's pool, freed at thread exit) that
 /// still hold it.
 fn blocks_left_holding_the_output(zero: bool) -> usize {
+    MARKER_INDEX.store(usize::from(zero), Ordering::Relaxed);
     MARKER_FOUND.store(0, Ordering::Relaxed);
     std::thread::spawn(move || {
-        let secret = std::str::from_utf8(MARKER).unwrap();
+        let secret = std::str::from_utf8(marker()).unwrap();
         // Big enough that the writer's buffer grows several times.
-        let v = Value::Array((0..2000).map(|i| Value::String(format!("{secret}-{i}").into())).collect());
+        // Each string is formatted on the stack: a heap `String` holding the
+        // marker would be freed right here, and its memory handed out again,
+        // uninitialised, to some later block (a finding that is not output).
+        let v = Value::Array(
+            (0..2000)
+                .map(|i| {
+                    use std::io::Write;
+                    let mut buf = [0u8; 32];
+                    let mut cursor = std::io::Cursor::new(&mut buf[..]);
+                    write!(cursor, "{secret}-{i}").expect("fits");
+                    let n = cursor.position() as usize;
+                    Value::String(std::str::from_utf8(&buf[..n]).expect("ASCII").into())
+                })
+                .collect(),
+        );
         let small = Value::String(secret.into());
         SCANNING.store(true, Ordering::Relaxed);
         let mut outputs = Vec::new();
@@ -196,8 +219,12 @@ fn blocks_left_holding_the_output(zero: bool) -> usize {
         // The outputs are the caller's, and so are the inputs: wipe them,
         // then watch what the thread's teardown (its pool) frees.
         for o in &mut outputs {
-            assert!(o.windows(MARKER.len()).any(|w| w == MARKER));
+            assert!(o.windows(marker().len()).any(|w| w == marker()));
             o.iter_mut().for_each(|b| *b = 0);
+            // Without this the compiler may drop the wipe as dead stores
+            // (the memory is freed next), and the caller's own copies of
+            // the output would then be found.
+            std::hint::black_box(&mut o[..]);
         }
         drop(outputs);
         drop(v);
