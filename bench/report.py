@@ -313,8 +313,8 @@ PY_FAMILY_NOTES = {
            "reversed), round trip.",
     "envelope": "`serialize-raw`: the message embedded as pre-serialized bytes (`jetjson.Raw`, `orjson.Fragment`); "
                 "`serialize-reparsed`: the message parsed and the whole envelope written (what libraries without raw embedding do).",
-    "strings": "One string per call; generated in Python (numpy) with the Q/S parameters of the Rust suite, not byte-identical to "
-               "its strings.",
+    "strings": "One string per call: the same strings as the Rust suite, byte for byte (bench/python/rng_text.py ports its "
+               "generator).",
     "corpus": "Parse / serialize / round trip into each library's dicts and lists; `canonical`: RFC 8785 from the parsed value, "
               "jetjson `dumps(profile=\"jcs\")` against rfc8785, canonicaljson, jcs (kept only with jetjson's bytes) and "
               "orjson OPT_SORT_KEYS (not a JCS implementation; listed for speed).",

@@ -40,6 +40,9 @@ from typing import Optional
 
 import jetjson
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import rng_text  # noqa: E402  (next to this file)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 TESTDATA = os.path.join(ROOT, "bench", "go", "testdata")
@@ -403,7 +406,9 @@ def oci():
             if index_note:
                 notes.add(index_note)
             cs = [("jetjson-py", lambda: jetjson.dumps(obj, profile="go"))]
-            peers = dump_peers(default=dataclass_dict)
+            # The compact profile writes insertion order like the peers: next
+            # to jetjson-py it shows what the go profile's sorting costs.
+            peers = [("jetjson-py-compact", lambda o: jetjson.dumps(o))] + dump_peers(default=dataclass_dict)
             if orjson:
                 peers.append(("orjson-sorted", lambda o: orjson.dumps(o, option=orjson.OPT_SORT_KEYS)))
             if msgspec:
@@ -693,25 +698,8 @@ def envelope():
 # --------------------------------------------------------------------------
 # 5. Strings
 
+# (name, quote per ten thousand, control per ten thousand), as strings.rs.
 MIXES = [("clean", 0, 0), ("q2-s1", 200, 100), ("q10-s1", 1000, 100)]
-
-
-def make_text(length, quote, control, seed):
-    """Each character a quote with probability quote/10000, a control
-    character with probability control/10000, else a space (1 in 7) or a
-    lowercase letter: the parameters of strings.rs, drawn with numpy's
-    PCG64 (not Rust's xorshift), so the text is not byte-identical to the
-    Rust suite's."""
-    import numpy as np
-
-    rng = np.random.default_rng(seed)
-    r = rng.integers(0, 10_000, size=length, dtype=np.int64)
-    out = (ord("a") + r % 26).astype(np.uint8)
-    out[r % 7 == 0] = ord(" ")
-    ctl = (r >= quote) & (r < quote + control)
-    out[ctl] = rng.integers(0, 0x20, size=int(ctl.sum()), dtype=np.uint8)
-    out[r < quote] = ord('"')
-    return out.tobytes().decode("ascii")
 
 
 def strings():
@@ -725,11 +713,11 @@ def strings():
             case = f"{size_name}-{mix}"
             if not wants("strings", case, "serialize"):
                 continue
-            text = make_text(length, q, s, 500 + i)
+            text = rng_text.text(length, q, s, 500 + i)
             mine = jetjson.dumps(text)
             check(json.loads(mine) == text, f"strings/{case}: jetjson")
             cs = [("jetjson-py", lambda text=text: jetjson.dumps(text))]
-            notes = Notes("generated in Python (numpy, same Q/S parameters as strings.rs, not byte-identical)")
+            notes = Notes("the strings of strings.rs, byte for byte (bench/python/rng_text.py)")
             differ = []
             for name, f in dump_peers():
                 out = f(text)
