@@ -14,7 +14,7 @@ VPY := $(VENV)/bin/python
 export GOTOOLCHAIN := local
 export GOPROXY := off
 
-.PHONY: all build demo test test-rust test-python python oracles lint bench bench-quick bench-suite bench-go bench-report test-bench-go bench-escape clean fuzz fuzz-build fuzz-seed fuzz-cmin sanitize memcheck-python
+.PHONY: all build demo test test-rust test-python python oracles lint bench bench-quick bench-suite bench-go bench-python bench-report test-bench-go bench-escape clean fuzz fuzz-build fuzz-seed fuzz-cmin sanitize memcheck-python
 
 all: build
 
@@ -66,7 +66,7 @@ bench:
 	$(CARGO) bench -p jetjson --bench read
 	$(CARGO) bench -p jetjson --bench read_ratios -- 60 > bench/results/read-ratios.md
 	cat bench/results/read-ratios.md
-	$(MAKE) bench-suite bench-go bench-report
+	$(MAKE) bench-suite bench-go bench-python bench-report
 
 # The workload suite (crates/jetjson-bench: OCI manifests, request binding,
 # SDK records, message envelopes, string escaping, corpus documents) against
@@ -78,7 +78,7 @@ BENCH_SCALE ?=
 GO_BENCH_FLAGS ?= -count 6 -benchtime 300ms
 
 bench-quick:
-	$(MAKE) bench-suite bench-go bench-report BENCH_SCALE=--quick GO_BENCH_FLAGS="-count 3 -benchtime 100ms"
+	$(MAKE) bench-suite bench-go bench-python bench-report BENCH_SCALE=--quick GO_BENCH_FLAGS="-count 3 -benchtime 100ms"
 
 # Go joins the interleaved rounds through its compiled test binary
 # (bench/go/serve_test.go); `bench-go` is the plain `go test -bench` run.
@@ -107,6 +107,12 @@ memcheck-python: python
 	tail -n 3 target/memcheck-python.log
 	! grep -q _jetjson target/memcheck-python.log
 	grep -q "memcheck workload done" target/memcheck-python.log
+
+# The Python side (bench/python/suite.py): jetjson-py against orjson,
+# msgspec, ujson, rapidjson, simplejson, json and the JCS packages on the
+# same inputs; bench/results/python.json, read by bench-report.
+bench-python: python $(VENV)/.bench-installed
+	$(VPY) bench/python/suite.py $(BENCH_SCALE) --out bench/results/python.json
 
 # The Go side of the suite checked and run once (no timing); < 30 s.
 test-bench-go:

@@ -6,15 +6,15 @@ the results of one benchmark run:
                              sonic-rs, simd-json, interleaved in one process;
 * bench/results/go-bench.txt `go test -bench` output of bench/go (optional):
                              Go encoding/json on the same inputs;
-* bench/results/python.json  (optional, hook for the Python suite): the same
-                             schema as rust.json ({"rows": [{"family", "case",
-                             "op", "bytes", "note", "contenders": [{"name",
-                             "median_ns", "p25_ns", "p75_ns", "min_ns",
-                             "max_ns", "allocs", "alloc_bytes"}]}]}); its
-                             contenders join the Rust row of the same
-                             family/case/op (or make a new row) and are
-                             compared with its contender "jetjson-py" when the
-                             row has one.
+* bench/results/python.json  (optional; bench/python/suite.py): the same
+                             row schema as rust.json ({"rows": [{"family",
+                             "case", "op", "bytes", "note", "contenders":
+                             [{"name", "median_ns", "p25_ns", "p75_ns",
+                             "min_ns", "max_ns", "allocs", "alloc_bytes"}]}]})
+                             plus "python", "versions", "scale", "rounds".
+                             Its rows get their own section (headline, tables,
+                             chart-py-<family>.png), compared with the row's
+                             "jetjson-py"; the Rust tables are unchanged.
 
 Ratios are "how many times faster jetjson is": the peer's median time over
 jetjson's, within one row. The baseline is `jetjson` (the compact profile or
@@ -102,7 +102,7 @@ def load_go(path):
     return out
 
 
-def merge(rust, go, python):
+def merge(rust, go):
     rows = rust["rows"]
     index = {(r["family"], r["case"], r["op"]): r for r in rows}
     for key, stat in go.items():
@@ -112,15 +112,17 @@ def merge(rust, go, python):
         # the separate `go test -bench` run fills in when it is missing.
         if row is not None and not any(c["name"] == "go" for c in row["contenders"]):
             row["contenders"].append(stat)
-    for prow in (python or {}).get("rows", []):
+    return rows
+
+
+def python_rows(python):
+    """The Python suite's rows, kept apart from the Rust rows: its contenders
+    are timed in another process and runtime (Python objects in and out), so
+    they get their own tables, compared with `jetjson-py`."""
+    rows = (python or {}).get("rows", [])
+    for prow in rows:
         for c in prow["contenders"]:
             c["origin"] = "python"
-        key = (prow["family"], prow["case"], prow["op"])
-        if key in index:
-            index[key]["contenders"].extend(prow["contenders"])
-        else:
-            rows.append(prow)
-            index[key] = prow
     return rows
 
 
@@ -196,10 +198,13 @@ def geomean(xs):
     return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
 
 
-def headline(rows):
+RUST_PEERS = ["serde_json", "sonic-rs", "simd-json", "go"]
+PY_PEERS = ["orjson", "msgspec", "ujson", "rapidjson", "simplejson", "json"]
+
+
+def headline(rows, peers=RUST_PEERS):
     """Geometric mean of jetjson's speed-up over each peer, per family:
     of the medians' ratios, and (in brackets) of the minimums' ratios."""
-    peers = ["serde_json", "sonic-rs", "simd-json", "go"]
     lines = ["| workload | " + " | ".join(f"vs {p}" for p in peers) + " |", "|---|" + "---:|" * len(peers)]
     for family, title, _ in FAMILIES:
         cells = []
@@ -220,8 +225,8 @@ def headline(rows):
     return "\n".join(lines)
 
 
-def table(rows, family):
-    out = ["| case | op | input | contender | median | spread (IQR) | min | MB/s | allocs/call | alloc bytes/call | peer/jetjson |",
+def table(rows, family, base="jetjson"):
+    out = [f"| case | op | input | contender | median | spread (IQR) | min | MB/s | allocs/call | alloc bytes/call | peer/{base} |",
            "|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|"]
     notes = []
     for row in rows:
@@ -231,7 +236,7 @@ def table(rows, family):
             notes.append(f"- `{row['case']}/{row['op']}`: {row['note']}")
         for i, c in enumerate(row["contenders"]):
             r = ratio(row, c)
-            rc = "-" if r is None else (f"{r[0]:.2f}x" + ("" if r[1] == "jetjson" else f" (vs {r[1]})"))
+            rc = "-" if r is None else (f"{r[0]:.2f}x" + ("" if r[1] == base else f" (vs {r[1]})"))
             mbps = row["bytes"] / c["median_ns"] * 1e3 if c["median_ns"] else 0
             allocs = "-" if c.get("allocs") is None else str(c["allocs"])
             abytes = "-" if c.get("alloc_bytes") is None else fmt_size(c["alloc_bytes"])
@@ -243,7 +248,7 @@ def table(rows, family):
     return "\n".join(out)
 
 
-def chart(rows, family, title, path):
+def chart(rows, family, title, path, base="jetjson"):
     """Horizontal bars: jetjson's speed-up over each peer per case/op (log scale)."""
     import matplotlib
     matplotlib.use("Agg")
@@ -266,7 +271,10 @@ def chart(rows, family, title, path):
     peers = list(series)
     h = 0.8 / len(peers)
     fig, ax = plt.subplots(figsize=(9, 1.2 + 0.22 * len(labels) * max(1, len(peers)) ** 0.7))
-    colors = {"serde_json": "#4c72b0", "sonic-rs": "#dd8452", "simd-json": "#55a868", "go": "#c44e52"}
+    colors = {"serde_json": "#4c72b0", "sonic-rs": "#dd8452", "simd-json": "#55a868", "go": "#c44e52",
+              "orjson": "#4c72b0", "orjson-sorted": "#8fa8d8", "msgspec": "#dd8452", "msgspec-sorted": "#f0b890",
+              "msgspec-typed": "#a0522d", "ujson": "#55a868", "rapidjson": "#8172b3", "simplejson": "#937860", "json": "#c44e52",
+              "rfc8785": "#da8bc3", "canonicaljson": "#8c8c8c", "jcs": "#ccb974"}
     values = []
     for k, p in enumerate(peers):
         ys = [i + (k - (len(peers) - 1) / 2) * h for i in range(len(labels))]
@@ -283,7 +291,7 @@ def chart(rows, family, title, path):
         ax.set_xticks(ticks)
         ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
     ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda x, _: f"{x:g}x"))
-    ax.set_xlabel("peer time / jetjson time  (>1: jetjson faster)")
+    ax.set_xlabel(f"peer time / {base} time  (>1: {base} faster)")
     ax.set_title(title, fontsize=10)
     ax.legend(fontsize=7, loc="lower right")
     ax.grid(axis="x", alpha=0.3, which="both")
@@ -291,6 +299,49 @@ def chart(rows, family, title, path):
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return True
+
+
+PY_FAMILY_NOTES = {
+    "oci": "Dataclasses in Go struct field order, annotation maps as dicts in a client's insertion order (not sorted). "
+           "jetjson-py writes the `go` profile (sorts map keys); `orjson-sorted` (OPT_SORT_KEYS) and `msgspec-sorted` "
+           "(order=\"deterministic\") also write Go's bytes; the other peers write insertion order (other bytes, other digest: "
+           "listed, see the notes). Parse: into dicts and lists.",
+    "binding": "`bind`: loads, then the dataclass record (peers check the 16 KiB limit by length; `msgspec-typed` decodes "
+               "straight into a msgspec Struct). allocs/call: tracemalloc blocks still alive after one warm call (the result); "
+               "alloc bytes/call: tracemalloc peak during it. tracemalloc sees Python objects, not a library's own malloc.",
+    "sdk": "Dicts from the SDK inputs of bench/go/testdata; serialize, deserialize (also with every object's members "
+           "reversed), round trip.",
+    "envelope": "`serialize-raw`: the message embedded as pre-serialized bytes (`jetjson.Raw`, `orjson.Fragment`); "
+                "`serialize-reparsed`: the message parsed and the whole envelope written (what libraries without raw embedding do).",
+    "strings": "One string per call: the same strings as the Rust suite, byte for byte (bench/python/rng_text.py ports its "
+               "generator).",
+    "corpus": "Parse / serialize / round trip into each library's dicts and lists; `canonical`: RFC 8785 from the parsed value, "
+              "jetjson `dumps(profile=\"jcs\")` against rfc8785, canonicaljson, jcs (kept only with jetjson's bytes) and "
+              "orjson OPT_SORT_KEYS (not a JCS implementation; listed for speed).",
+}
+
+
+def python_section(python, prows, results):
+    versions = ", ".join(f"{k} {v}" for k, v in python.get("versions", {}).items())
+    when = datetime.datetime.fromtimestamp(python.get("unix_time", 0), datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    md = ["## Python: jetjson-py against the Python libraries", "",
+          f"**Run:** Python {python.get('python', '?')} ({python.get('platform', '?')}); {versions}; {when}; suite "
+          f"`{python.get('scale', '?')}` ({python.get('rounds', '?')} interleaved rounds in a fresh random order, "
+          f"~{python.get('sample_ms', 0):g} ms batches; fewer rounds for calls of tens of milliseconds).", "",
+          "`bench/python/suite.py`, same inputs as above (bench/go/testdata, the corpus); Python objects in, Python objects "
+          "out, so the times are not comparable with the Rust tables. *peer/jetjson-py*: the peer's median over jetjson-py's "
+          "(above 1, jetjson-py is faster). Every contender's output was checked before timing.", "",
+          "### Headline: jetjson-py's speed-up (geometric mean of peer time / jetjson-py time: **medians**, (minimums), [rows])", "",
+          headline(prows, PY_PEERS), ""]
+    for family, title, _ in FAMILIES:
+        if not any(r["family"] == family for r in prows):
+            continue
+        png = f"chart-py-{family}.png"
+        md += [f"### Python {title}", "", PY_FAMILY_NOTES.get(family, ""), ""]
+        if chart(prows, family, f"Python {title}", os.path.join(results, png), base="jetjson-py"):
+            md += [f"![python {family}]({png})", ""]
+        md += [table(prows, family, base="jetjson-py"), ""]
+    return md
 
 
 def main():
@@ -302,7 +353,8 @@ def main():
     if os.path.exists(os.path.join(results, "python.json")):
         with open(os.path.join(results, "python.json")) as f:
             python = json.load(f)
-    rows = merge(rust, go, python)
+    rows = merge(rust, go)
+    prows = python_rows(python)
 
     md = ["# jetjson workload benchmarks", "", machine_line(rust), ""]
     md.append("How to read: *median* is the median time per call over interleaved rounds in random order (every contender runs once per "
@@ -319,8 +371,9 @@ def main():
               "leaves out garbage collection that finishes after Go's batch (it runs during the other contenders' turns, "
               "which the random order spreads evenly), while `testing.B` includes it" + go_gap(rows, go) + ". The ratios "
               "against Go use the interleaved times, so they understate jetjson's lead rather than overstate it.")
-    if python:
-        md.append("\nPython contenders come from `python.json` and are compared with `jetjson-py`.")
+    if prows:
+        md.append("\nThe Python suite (`jetjson-py` against orjson, msgspec, ujson, rapidjson, simplejson, json and the JCS "
+                  "packages) has its own section after the Rust one: [Python](#python-jetjson-py-against-the-python-libraries).")
     md += ["", "## Headline: jetjson's speed-up (geometric mean over the rows of peer time / jetjson time: **medians**, (minimums), [rows])", "", headline(rows), ""]
     for family, title, blurb in FAMILIES:
         if not any(r["family"] == family for r in rows):
@@ -330,6 +383,8 @@ def main():
         if chart(rows, family, title, os.path.join(results, png)):
             md += [f"![{family}]({png})", ""]
         md += [table(rows, family), ""]
+    if prows:
+        md += python_section(python, prows, results)
     if go:
         md += ["## Go `testing.B` cross-check (separate process, not interleaved)", "",
                "`bench/go`, `go test -run '^$' -bench . -benchmem`; raw output in `go-bench.txt`.", "", go_cross_check(rows, go), ""]
