@@ -8,8 +8,12 @@
 //!
 //! Entries hold references to their key objects, so an address in the cache
 //! always means the same string (it cannot be freed and reused while cached).
-//! The cache lives only as long as the call.
+//! The cache outlives the call (walk.rs keeps it between calls, under the
+//! GIL): a service writing the same shapes again and again (keys that are
+//! constants in its source are the same objects every time) sorts each shape
+//! once. Each entry records the key order it was sorted in.
 
+use jetjson::KeyOrder;
 use pyo3::ffi::{self, PyObject};
 
 /// Direct-mapped slots; small, since the shapes of one document are few.
@@ -18,6 +22,7 @@ const SLOTS: usize = 32;
 const MAX_KEYS: usize = 64;
 
 struct Shape {
+    by: KeyOrder,
     keys: Vec<*mut PyObject>,
     order: Vec<u32>,
 }
@@ -36,13 +41,13 @@ impl Shapes {
         (h >> 32) as usize % SLOTS
     }
 
-    /// The cached order for exactly these key objects, if any.
-    pub fn get(&self, keys: &[*mut PyObject]) -> Option<&[u32]> {
+    /// The cached order (in `by`) for exactly these key objects, if any.
+    pub fn get(&self, keys: &[*mut PyObject], by: KeyOrder) -> Option<&[u32]> {
         if keys.len() > MAX_KEYS || self.slots.is_empty() {
             return None;
         }
         match &self.slots[Self::slot(keys)] {
-            Some(s) if s.keys == keys => Some(&s.order),
+            Some(s) if s.by == by && s.keys == keys => Some(&s.order),
             _ => None,
         }
     }
@@ -51,22 +56,30 @@ impl Shapes {
     ///
     /// # Safety
     /// Every pointer in `keys` is a live object; GIL held.
-    pub unsafe fn put(&mut self, keys: &[*mut PyObject], order: &[u32]) {
+    pub unsafe fn put(&mut self, keys: &[*mut PyObject], by: KeyOrder, order: &[u32]) {
         if keys.len() > MAX_KEYS {
             return;
         }
         if self.slots.is_empty() {
             self.slots.resize_with(SLOTS, || None);
         }
-        let slot = &mut self.slots[Self::slot(keys)];
-        if let Some(old) = slot.take() {
-            release(&old.keys);
-        }
         for &k in keys {
             // SAFETY: `k` is live (caller); the reference is dropped in `release`.
             unsafe { ffi::Py_INCREF(k) };
         }
-        *slot = Some(Shape { keys: keys.to_vec(), order: order.to_vec() });
+        let slot = &mut self.slots[Self::slot(keys)];
+        match slot {
+            // Reuse the slot's vectors: no allocation once the cache is warm.
+            Some(old) => {
+                release(&old.keys);
+                old.by = by;
+                old.keys.clear();
+                old.keys.extend_from_slice(keys);
+                old.order.clear();
+                old.order.extend_from_slice(order);
+            }
+            None => *slot = Some(Shape { by, keys: keys.to_vec(), order: order.to_vec() }),
+        }
     }
 }
 

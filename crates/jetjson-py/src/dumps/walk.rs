@@ -68,6 +68,57 @@ pub struct Walker<'a, 'py, S: Sink> {
     shapes: Shapes,
 }
 
+/// The walker's working memory, kept between calls: the vectors keep their
+/// capacity and the shape cache its sorted orders, so a small document in a
+/// sorted profile allocates nothing but its result. A nested call (`dumps`
+/// inside a `default` callback) finds the slot empty and starts afresh.
+#[derive(Default)]
+struct Scratch {
+    sorting: Vec<Entry>,
+    key_objs: Vec<*mut PyObject>,
+    order: Vec<u32>,
+    prefixes: Vec<(u128, u32)>,
+    shapes: Shapes,
+}
+
+/// `Scratch` holds raw object pointers (the shape cache's keys, each with a
+/// reference of its own), which are only touched with the GIL held.
+struct ScratchSlot(Option<Scratch>);
+
+// SAFETY: the slot is only locked by `Scratch::take` and `Walker::drop`,
+// both of which run with the GIL held, so the object pointers inside are
+// never used by two threads at once, and never without the GIL. The static
+// is never dropped, so no reference is released without the GIL.
+unsafe impl Send for ScratchSlot {}
+
+static SCRATCH: std::sync::Mutex<ScratchSlot> = std::sync::Mutex::new(ScratchSlot(None));
+
+impl Scratch {
+    fn take() -> Scratch {
+        SCRATCH.try_lock().ok().and_then(|mut slot| slot.0.take()).unwrap_or_default()
+    }
+}
+
+impl<S: Sink> Drop for Walker<'_, '_, S> {
+    fn drop(&mut self) {
+        // Dict members are released as each sorted dict ends (also on
+        // errors), so the stacks are empty here; keep their capacity.
+        debug_assert!(self.sorting.is_empty());
+        let scratch = Scratch {
+            sorting: std::mem::take(&mut self.sorting),
+            key_objs: std::mem::take(&mut self.key_objs),
+            order: std::mem::take(&mut self.order),
+            prefixes: std::mem::take(&mut self.prefixes),
+            shapes: std::mem::take(&mut self.shapes),
+        };
+        if let Ok(mut slot) = SCRATCH.try_lock() {
+            if slot.0.is_none() {
+                slot.0 = Some(scratch);
+            }
+        }
+    }
+}
+
 #[inline(always)]
 fn ty_str() -> *mut ffi::PyTypeObject {
     // Taking the address of an extern static does not read it.
@@ -79,6 +130,7 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
         let style = w.style();
         let (map_order, struct_order) = (style.map_order, style.struct_order);
         let repairs_text = style.invalid_text == jetjson::InvalidText::ReplacePerByte;
+        let scratch = Scratch::take();
         Walker {
             py,
             w,
@@ -88,11 +140,11 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
             map_order,
             struct_order,
             repairs_text,
-            sorting: Vec::new(),
-            key_objs: Vec::new(),
-            order: Vec::new(),
-            prefixes: Vec::new(),
-            shapes: Shapes::default(),
+            sorting: scratch.sorting,
+            key_objs: scratch.key_objs,
+            order: scratch.order,
+            prefixes: scratch.prefixes,
+            shapes: scratch.shapes,
         }
     }
 
@@ -433,7 +485,7 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
         // This dict's order sits at the top of the shared order stack; nested
         // dicts push theirs above it and pop them before we read on.
         let obase = self.order.len();
-        match self.shapes.get(&self.key_objs).filter(|_| all_str) {
+        match self.shapes.get(&self.key_objs, order).filter(|_| all_str) {
             Some(cached) => self.order.extend_from_slice(cached),
             None => {
                 let members = &self.sorting[base..];
@@ -452,7 +504,7 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
                 self.order.extend(self.prefixes.iter().map(|p| p.1));
                 if all_str {
                     // SAFETY: the key objects are held by the entries.
-                    unsafe { self.shapes.put(&self.key_objs, &self.order[obase..]) };
+                    unsafe { self.shapes.put(&self.key_objs, order, &self.order[obase..]) };
                 }
             }
         }
