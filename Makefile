@@ -121,7 +121,7 @@ test-bench-go:
 # Fuzzing (nightly, cargo-fuzz, libFuzzer; `cargo install cargo-fuzz`).
 # `make fuzz` runs every target for FUZZ_SECONDS (default 5 minutes each)
 # from the committed corpus (fuzz/corpus/<target>, read-only here) into a
-# working corpus (fuzz/work/<target>, ignored by git). Inputs that crash,
+# working corpus (fuzz/grown/<target>, ignored by git). Inputs that crash,
 # time out or run out of memory are copied to fuzz/regressions/<target>/,
 # which `make test` replays (crates/jetjson/tests/fuzz_replay.rs): commit
 # them with the fix. `make fuzz-cmin` folds the working corpus into the
@@ -137,9 +137,9 @@ fuzz-build:
 fuzz: fuzz-build
 	@failed=""; \
 	for t in $(FUZZ_TARGETS); do \
-		mkdir -p fuzz/work/$$t fuzz/regressions/$$t; \
+		mkdir -p fuzz/grown/$$t fuzz/regressions/$$t; \
 		echo "== fuzz $$t for $(FUZZ_SECONDS) s"; \
-		(cd fuzz && $(CARGO) $(NIGHTLY) fuzz run -O $$t work/$$t corpus/$$t -- -max_total_time=$(FUZZ_SECONDS) $(FUZZ_FLAGS)) || failed="$$failed $$t"; \
+		(cd fuzz && $(CARGO) $(NIGHTLY) fuzz run -O $$t grown/$$t corpus/$$t -- -max_total_time=$(FUZZ_SECONDS) $(FUZZ_FLAGS)) || failed="$$failed $$t"; \
 		for f in fuzz/artifacts/$$t/crash-* fuzz/artifacts/$$t/timeout-* fuzz/artifacts/$$t/oom-*; do \
 			[ -e "$$f" ] && cp "$$f" fuzz/regressions/$$t/ && echo "regression saved: fuzz/regressions/$$t/$${f##*/}"; \
 		done; \
@@ -151,7 +151,7 @@ fuzz-seed:
 
 fuzz-cmin: fuzz-build
 	for t in $(FUZZ_TARGETS); do \
-		mkdir -p fuzz/work/$$t && cp -n fuzz/work/$$t/* fuzz/corpus/$$t/ 2>/dev/null; \
+		mkdir -p fuzz/grown/$$t && cp -n fuzz/grown/$$t/* fuzz/corpus/$$t/ 2>/dev/null; \
 		(cd fuzz && $(CARGO) $(NIGHTLY) fuzz cmin -O $$t corpus/$$t -- -max_len=8192) || exit 1; \
 	done
 

@@ -49,7 +49,7 @@ TESTDATA = os.path.join(ROOT, "bench", "go", "testdata")
 
 
 def _find_corpus():
-    for base in (os.path.join(ROOT, "..", "shared", "corpus", "bench"), "/work/shared/corpus/bench"):
+    for base in (os.path.join(ROOT, "..", "shared", "corpus", "bench"),):
         if os.path.isdir(base):
             return os.path.abspath(base)
     return None
