@@ -16,15 +16,7 @@ import os
 import subprocess
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-CORPUS = os.path.join(HERE, "..", "..", "..", "shared", "corpus", "bench")
-FILES = [
-    "nativejson-benchmark/twitter.json",
-    "nativejson-benchmark/citm_catalog.json",
-    "nativejson-benchmark/canada.json",
-    "simdjson/github_events.json",
-    "simdjson/gsoc-2018.json",
-]
+from corpus_files import CORPUS, FILES  # the script directory is on sys.path
 LIBS = {
     "jetjson": "import jetjson; f = jetjson.loads",
     "orjson": "import orjson; f = orjson.loads",
