@@ -747,25 +747,25 @@ fn short_and_clean(b: &[u8], html: bool) -> bool {
     word_is_clean(x | (x << 24) | (x << 48), html)
 }
 
-/// Sixteen bytes at once with SSE2 (part of the x86-64 baseline).
+/// Sixteen bytes at once with SSE2 (part of the x86-64 baseline), through the
+/// escaper's vector trait rather than a second set of intrinsics.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn sse2_is_clean(bytes: u128, html: bool) -> bool {
-    use std::arch::x86_64::*;
-    // SAFETY: SSE2 is always available on x86-64; the intrinsics only work on
-    // register values (no memory is touched).
+    use crate::escape::vector::{MoveMask, Vector};
+    use core::arch::x86_64::__m128i;
+    let lanes = bytes.to_le_bytes();
+    // SAFETY: the load reads the 16 bytes of `lanes`; SSE2 is part of the
+    // x86-64 baseline, so the trait's SSE2 methods may run anywhere.
     unsafe {
-        let v = _mm_set_epi64x((bytes >> 64) as i64, bytes as i64);
-        // Signed compare: bytes 0x00..0x1F and 0x80..0xFF are both "< 0x20".
-        let mut bad = _mm_cmplt_epi8(v, _mm_set1_epi8(0x20));
-        bad = _mm_or_si128(bad, _mm_cmpeq_epi8(v, _mm_set1_epi8(b'"' as i8)));
-        bad = _mm_or_si128(bad, _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\' as i8)));
+        let v = __m128i::load_unaligned(lanes.as_ptr());
+        // Control bytes, and non-ASCII (left to the escaper: U+2028/9, ascii_only).
+        let mut bad = v.lt(0x20).or(v.high_bit());
+        bad = bad.or(v.cmpeq(__m128i::splat(b'"'))).or(v.cmpeq(__m128i::splat(b'\\')));
         if html {
-            bad = _mm_or_si128(bad, _mm_cmpeq_epi8(v, _mm_set1_epi8(b'<' as i8)));
-            bad = _mm_or_si128(bad, _mm_cmpeq_epi8(v, _mm_set1_epi8(b'>' as i8)));
-            bad = _mm_or_si128(bad, _mm_cmpeq_epi8(v, _mm_set1_epi8(b'&' as i8)));
+            bad = bad.or(v.cmpeq(__m128i::splat(b'<'))).or(v.cmpeq(__m128i::splat(b'>'))).or(v.cmpeq(__m128i::splat(b'&')));
         }
-        _mm_movemask_epi8(bad) == 0
+        !bad.movemask().has_any()
     }
 }
 
