@@ -524,6 +524,26 @@ def test_default_that_mutates_the_containers_does_not_crash():
         assert json.loads(jetjson.dumps(d, profile=p, default=default))["b"] == "gone"
 
 
+def test_default_that_mutates_a_dict_of_a_cached_shape_is_an_error():
+    # A sorted dict whose shape is cached is read from its table member by
+    # member; a callback that changes the dict meanwhile must be noticed.
+    class Marker:
+        pass
+
+    for p in ("go", "jcs"):
+        # A fresh dict each time, with the same (interned) key objects.
+        d = {"a": Marker(), "b": 1, "c": 2}
+        # First call: the shape is sorted and cached.
+        assert json.loads(jetjson.dumps(d, profile=p, default=lambda o: 0)) == {"a": 0, "b": 1, "c": 2}
+
+        def default(o):
+            d.pop("b", None)
+            return 0
+
+        with pytest.raises(RuntimeError, match="changed"):
+            jetjson.dumps(d, profile=p, default=default)
+
+
 def test_reference_counts_are_unchanged():
     objs = [object() for _ in range(3)]
     s, k = "value" * 3, "key-é"

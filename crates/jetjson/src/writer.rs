@@ -446,6 +446,37 @@ impl<S: Sink> Writer<S> {
         self.escaped_key(key, first)
     }
 
+    /// Appends `key` to `out` quoted and escaped as this writer writes member
+    /// names, for callers that encode a name once and write it many times
+    /// with `encoded_key` (a writer of the same style only).
+    pub fn encode_name(&self, key: &str, out: &mut Vec<u8>) {
+        out.push(b'"');
+        self.style.escaper.escape(out, key);
+        out.push(b'"');
+    }
+
+    /// A member key already encoded by `encode_name`, with its separators:
+    /// one copy instead of an escape check per member.
+    #[inline(always)]
+    pub fn encoded_key(&mut self, name: &[u8], first: bool) {
+        if self.style.indent == 0 {
+            // SAFETY: at most name.len() + 2 bytes are written.
+            unsafe {
+                self.buf.append_raw(name.len() + 2, |p| {
+                    let comma = usize::from(!first);
+                    *p = b',';
+                    crate::pool::copy_bytes(p.add(comma), name);
+                    *p.add(comma + name.len()) = b':';
+                    comma + name.len() + 1
+                })
+            };
+        } else {
+            self.array_item(first);
+            self.buf.extend(name);
+            self.colon();
+        }
+    }
+
     /// A key that needs escaping or indentation (out of line, as `escaped_str`).
     #[inline(never)]
     fn escaped_key(&mut self, key: &str, first: bool) -> Result<()> {
@@ -863,6 +894,63 @@ mod short_str_tests {
                     let s = "é".repeat(n.div_ceil(2));
                     assert!(!short_and_clean(s.as_bytes(), html));
                 }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod encoded_key_tests {
+    use super::Writer;
+    use crate::options::WriteOptions;
+
+    /// An object of `keys` (values 1) written with `key`.
+    fn with_key(options: &WriteOptions, keys: &[&str]) -> Vec<u8> {
+        let mut w = Writer::new(options);
+        w.begin_object();
+        for (i, k) in keys.iter().enumerate() {
+            w.key(k, i == 0).unwrap();
+            w.i64(1).unwrap();
+        }
+        w.end_object(keys.is_empty());
+        w.as_bytes().to_vec()
+    }
+
+    /// The same object with names encoded once by `encode_name` and written
+    /// by `encoded_key`.
+    fn with_encoded_names(options: &WriteOptions, keys: &[&str]) -> Vec<u8> {
+        let mut w = Writer::new(options);
+        let names: Vec<Vec<u8>> = keys
+            .iter()
+            .map(|k| {
+                let mut out = Vec::new();
+                w.encode_name(k, &mut out);
+                out
+            })
+            .collect();
+        w.begin_object();
+        for (i, name) in names.iter().enumerate() {
+            w.encoded_key(name, i == 0);
+            w.i64(1).unwrap();
+        }
+        w.end_object(keys.is_empty());
+        w.as_bytes().to_vec()
+    }
+
+    #[test]
+    fn encoded_names_write_what_key_writes() {
+        let keys = ["a", "", "<tag>&", "quote\"back\\slash", "ctl\u{1}", "é\u{2028}😂", "a-rather-long-member-name-over-32-bytes"];
+        for options in [
+            WriteOptions::compact(),
+            WriteOptions::go(),
+            WriteOptions::jcs(),
+            WriteOptions::go().indent(2),
+            WriteOptions::compact().ascii_only(true),
+        ] {
+            for n in 0..=keys.len() {
+                let (plain, cached) = (with_key(&options, &keys[..n]), with_encoded_names(&options, &keys[..n]));
+                assert_eq!(String::from_utf8_lossy(&plain), String::from_utf8_lossy(&cached));
+                assert!(n < 3 || plain.windows(6).any(|w| w == b"\\u003c") == options.style().escaper.set().html);
             }
         }
     }

@@ -73,6 +73,23 @@ unsafe fn table(dict: *mut PyObject) -> Option<(*const *mut PyObject, usize, usi
     }
 }
 
+/// The entries of a combined table whose keys are all exact `str` and
+/// which has no deleted entries, so member `i` is entry `i`: (entries base,
+/// member count), with member `i`'s key at `base[2 * i]` and its value at
+/// `base[2 * i + 1]`. `None` for any other table.
+///
+/// # Safety
+/// `dict` is a live dict on an interpreter with this layout.
+#[inline(always)]
+pub unsafe fn str_key_table(dict: *mut PyObject) -> Option<(*const *mut PyObject, usize)> {
+    // SAFETY: as the caller guarantees.
+    unsafe {
+        let (entries, stride, n) = table(dict)?;
+        let used = (*(dict as *const Dict)).ma_used as usize;
+        (stride == 2 && n == used).then_some((entries, n))
+    }
+}
+
 /// Whether `dict`'s table can be read in place (a combined table of a known kind).
 ///
 /// # Safety

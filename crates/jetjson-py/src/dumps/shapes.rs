@@ -1,100 +1,158 @@
-//! Sorted key orders of recently seen dict shapes, for one `dumps` call.
+//! Sorted key orders, and encoded names, of recently seen dict shapes.
 //!
 //! Documents repeat shapes: every status of a timeline, every row of a
 //! table, has the same keys in the same order, and `json.loads` even shares
 //! the key objects between them. When a dict's keys are the very same str
 //! objects, in the same order, as a dict sorted before, its sorted order is
-//! the same, and sorting is replaced by a comparison of pointers.
+//! the same, and sorting is replaced by a comparison of pointers. The shape
+//! also keeps each name quoted and escaped as the writer's style writes it,
+//! so a member of a cached shape costs one copy for its name.
 //!
-//! Entries hold references to their key objects, so an address in the cache
+//! Shapes hold references to their key objects, so an address in the cache
 //! always means the same string (it cannot be freed and reused while cached).
 //! The cache outlives the call (walk.rs keeps it between calls, under the
 //! GIL): a service writing the same shapes again and again (keys that are
 //! constants in its source are the same objects every time) sorts each shape
-//! once. Each entry records the key order it was sorted in.
+//! once. Each shape records the key order and escape set it was made for.
+//!
+//! Shapes are shared (`Rc`) so that a dict being written keeps its shape
+//! alive even if a nested dict's shape takes over its slot meanwhile.
 
+use std::rc::Rc;
+
+use jetjson::escape::EscapeSet;
 use jetjson::KeyOrder;
 use pyo3::ffi::{self, PyObject};
 
-/// Direct-mapped slots; small, since the shapes of one document are few.
-const SLOTS: usize = 32;
+/// Slots; each shape may sit in one of two. A document has tens of shapes
+/// per profile, and a program may use several profiles.
+const SLOTS: usize = 256;
 /// Dicts with more keys than this are sorted each time (and not kept).
-const MAX_KEYS: usize = 64;
+pub const MAX_KEYS: usize = 64;
 
-struct Shape {
-    by: KeyOrder,
+/// What a shape's order and names depend on besides the keys.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Tag {
+    pub by: KeyOrder,
+    pub set: EscapeSet,
+}
+
+pub struct Shape {
+    tag: Tag,
+    /// The key objects in the dict's order, each holding a reference.
     keys: Vec<*mut PyObject>,
-    order: Vec<u32>,
+    /// Member indexes (into `keys`) in sorted order.
+    pub order: Vec<u32>,
+    /// The encoded names in sorted order, back to back.
+    names: Vec<u8>,
+    /// Where each name of `names` ends.
+    ends: Vec<u32>,
+}
+
+impl Shape {
+    /// A shape for `keys` (live str objects, GIL held), taking a reference
+    /// to each; names are added in sorted order with `push_name`.
+    ///
+    /// # Safety
+    /// Every pointer in `keys` is a live object; GIL held.
+    pub unsafe fn new(tag: Tag, keys: &[*mut PyObject], order: &[u32]) -> Shape {
+        for &k in keys {
+            // SAFETY: `k` is live (caller); the reference is dropped in `Drop`.
+            unsafe { ffi::Py_INCREF(k) };
+        }
+        Shape { tag, keys: keys.to_vec(), order: order.to_vec(), names: Vec::new(), ends: Vec::with_capacity(order.len()) }
+    }
+
+    /// The buffer the next name (in sorted order) is appended to; call
+    /// `name_done` after appending it.
+    pub fn names_mut(&mut self) -> &mut Vec<u8> {
+        &mut self.names
+    }
+
+    pub fn name_done(&mut self) {
+        self.ends.push(self.names.len() as u32);
+    }
+
+    /// The key object at member index `i`.
+    #[inline(always)]
+    pub fn key(&self, i: usize) -> *mut PyObject {
+        self.keys[i]
+    }
+
+    /// The encoded name of the `pos`-th member in sorted order.
+    #[inline(always)]
+    pub fn name(&self, pos: usize) -> &[u8] {
+        let start = if pos == 0 { 0 } else { self.ends[pos - 1] as usize };
+        &self.names[start..self.ends[pos] as usize]
+    }
+
+    pub fn len(&self) -> usize {
+        self.keys.len()
+    }
+}
+
+impl Drop for Shape {
+    fn drop(&mut self) {
+        for &k in &self.keys {
+            // SAFETY: each key holds one reference taken in `new`; shapes
+            // live in the walker's scratch, only touched with the GIL held.
+            unsafe { ffi::Py_DECREF(k) };
+        }
+    }
 }
 
 #[derive(Default)]
 pub struct Shapes {
-    slots: Vec<Option<Shape>>,
+    slots: Vec<Option<Rc<Shape>>>,
+    evictions: usize,
 }
 
 impl Shapes {
-    fn slot(keys: &[*mut PyObject]) -> usize {
-        let mut h = keys.len() as u64;
-        for &k in keys {
-            h = (h ^ (k as u64 >> 4)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    /// The two slots `n` keys given by `key_at` may sit in, for `tag`.
+    #[inline(always)]
+    fn slots_of(tag: Tag, n: usize, key_at: impl Fn(usize) -> *mut PyObject) -> (usize, usize) {
+        let mut h = (n as u64) ^ ((tag.by as u64) << 8) ^ (u64::from(tag.set.html) << 16) ^ (u64::from(tag.set.ascii_only) << 17);
+        for i in 0..n {
+            h = (h ^ (key_at(i) as u64 >> 4)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         }
-        (h >> 32) as usize % SLOTS
+        ((h >> 32) as usize % SLOTS, (h >> 48) as usize % SLOTS)
     }
 
-    /// The cached order (in `by`) for exactly these key objects, if any.
-    pub fn get(&self, keys: &[*mut PyObject], by: KeyOrder) -> Option<&[u32]> {
-        if keys.len() > MAX_KEYS || self.slots.is_empty() {
+    /// The shape for exactly the `n` key objects `key_at(0..n)`, if cached.
+    #[inline(always)]
+    pub fn find(&self, tag: Tag, n: usize, key_at: impl Fn(usize) -> *mut PyObject + Copy) -> Option<&Rc<Shape>> {
+        if n > MAX_KEYS || self.slots.is_empty() {
             return None;
         }
-        match &self.slots[Self::slot(keys)] {
-            Some(s) if s.by == by && s.keys == keys => Some(&s.order),
-            _ => None,
-        }
+        let (a, b) = Self::slots_of(tag, n, key_at);
+        let matches = |s: &Rc<Shape>| s.tag == tag && s.keys.len() == n && (0..n).all(|i| s.keys[i] == key_at(i));
+        [a, b].into_iter().find_map(|i| self.slots[i].as_ref().filter(|s| matches(s)))
     }
 
-    /// Remembers `order` for these key objects (taking a reference to each).
-    ///
-    /// # Safety
-    /// Every pointer in `keys` is a live object; GIL held.
-    pub unsafe fn put(&mut self, keys: &[*mut PyObject], by: KeyOrder, order: &[u32]) {
-        if keys.len() > MAX_KEYS {
+    /// Keeps `shape` in a free one of its two slots, or else in place of
+    /// one of the two shapes there (alternating), so two shapes that hash
+    /// alike do not evict each other on every dict.
+    pub fn put(&mut self, shape: Shape) {
+        if shape.keys.len() > MAX_KEYS {
             return;
         }
         if self.slots.is_empty() {
             self.slots.resize_with(SLOTS, || None);
         }
-        for &k in keys {
-            // SAFETY: `k` is live (caller); the reference is dropped in `release`.
-            unsafe { ffi::Py_INCREF(k) };
-        }
-        let slot = &mut self.slots[Self::slot(keys)];
-        match slot {
-            // Reuse the slot's vectors: no allocation once the cache is warm.
-            Some(old) => {
-                release(&old.keys);
-                old.by = by;
-                old.keys.clear();
-                old.keys.extend_from_slice(keys);
-                old.order.clear();
-                old.order.extend_from_slice(order);
+        let keys = &shape.keys;
+        let (a, b) = Self::slots_of(shape.tag, keys.len(), |i| keys[i]);
+        let at = if self.slots[a].is_none() {
+            a
+        } else if self.slots[b].is_none() {
+            b
+        } else {
+            self.evictions += 1;
+            if self.evictions % 2 == 0 {
+                a
+            } else {
+                b
             }
-            None => *slot = Some(Shape { by, keys: keys.to_vec(), order: order.to_vec() }),
-        }
-    }
-}
-
-fn release(keys: &[*mut PyObject]) {
-    for &k in keys {
-        // SAFETY: each cached key holds one reference taken in `put`; the
-        // GIL is held for the whole dumps call that owns the cache.
-        unsafe { ffi::Py_DECREF(k) };
-    }
-}
-
-impl Drop for Shapes {
-    fn drop(&mut self) {
-        for s in self.slots.iter().flatten() {
-            release(&s.keys);
-        }
+        };
+        self.slots[at] = Some(Rc::new(shape));
     }
 }

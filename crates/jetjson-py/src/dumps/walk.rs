@@ -16,6 +16,7 @@
 //! the same reason.
 
 use std::ptr::addr_of_mut;
+use std::rc::Rc;
 
 use jetjson::{Error, ErrorKind, KeyOrder, Sink, Writer};
 use pyo3::ffi::{self, PyObject};
@@ -23,7 +24,7 @@ use pyo3::prelude::*;
 
 use super::dictiter::{self, Cursor};
 use super::fail::{Fail, Walk};
-use super::shapes::Shapes;
+use super::shapes::{Shape, Shapes, Tag, MAX_KEYS};
 use super::types::Known;
 
 /// Deepest nesting of lists, dicts and dataclasses written: the parser's
@@ -86,8 +87,9 @@ struct Scratch {
 struct ScratchSlot(Option<Scratch>);
 
 // SAFETY: the slot is only locked by `Scratch::take` and `Walker::drop`,
-// both of which run with the GIL held, so the object pointers inside are
-// never used by two threads at once, and never without the GIL. The static
+// both of which run with the GIL held, so the object pointers and the
+// shapes' `Rc` counts inside are never used by two threads at once, and
+// never without the GIL. The static
 // is never dropped, so no reference is released without the GIL.
 unsafe impl Send for ScratchSlot {}
 
@@ -430,15 +432,30 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
         self.surrogate_bytes(k)
     }
 
-    /// A dict written in the style's key order: members collected (held),
-    /// sorted by key, written, released.
+    /// A dict written in the style's key order. A dict whose keys are the
+    /// same objects as a dict sorted before is written straight from its
+    /// table in the cached order, with the cached encoded names; any other
+    /// is collected (members held), sorted, written and released.
     ///
     /// # Safety
     /// `dict` is a live dict, held by the caller; GIL held.
     #[inline(never)]
     unsafe fn dict_sorted(&mut self, dict: *mut PyObject, order: KeyOrder) -> Walk {
+        let tag = Tag { by: order, set: self.w.style().escaper.set() };
+        if self.known.direct_dicts {
+            // SAFETY: `dict` is live and the interpreter has the layout.
+            if let Some((entries, n)) = unsafe { dictiter::str_key_table(dict) } {
+                // SAFETY: `i < n`, inside the table's entries.
+                let key_at = |i: usize| unsafe { *entries.add(2 * i) };
+                if let Some(shape) = self.shapes.find(tag, n, key_at) {
+                    let shape = Rc::clone(shape);
+                    // SAFETY: as the caller guarantees.
+                    return unsafe { self.write_shape(dict, &shape) };
+                }
+            }
+        }
         let base = self.sorting.len();
-        let r = self.collect_and_write(dict, order, base);
+        let r = self.collect_and_write(dict, tag, base);
         for e in self.sorting.drain(base..) {
             // SAFETY: every entry holds one reference to its holder and value.
             unsafe {
@@ -449,7 +466,43 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
         r
     }
 
-    fn collect_and_write(&mut self, dict: *mut PyObject, order: KeyOrder, base: usize) -> Walk {
+    /// Writes a dict whose keys are `shape`'s, reading each member from the
+    /// table as it is written: nothing is collected or held but the value
+    /// being written (as for any dict).
+    ///
+    /// # Safety
+    /// `dict` is a live dict, held by the caller, whose table matched
+    /// `shape`; GIL held.
+    unsafe fn write_shape(&mut self, dict: *mut PyObject, shape: &Shape) -> Walk {
+        let n = shape.len();
+        self.w.begin_object();
+        for pos in 0..n {
+            let idx = shape.order[pos] as usize;
+            // Re-read per member: a `default` called for an earlier value may
+            // have changed the dict. The same key object at the same index
+            // means the same member; anything else is an error, as mutating
+            // a dict while iterating it is in Python.
+            // SAFETY: `dict` is live; `idx < n` is inside a table of n members.
+            let member = unsafe {
+                dictiter::str_key_table(dict)
+                    .filter(|&(_, m)| m == n)
+                    .map(|(entries, _)| (*entries.add(2 * idx), *entries.add(2 * idx + 1)))
+            };
+            let Some((k, v)) = member.filter(|&(k, v)| k == shape.key(idx) && !v.is_null()) else {
+                return Err(Fail::py(pyo3::exceptions::PyRuntimeError::new_err("dict changed size during dumps")));
+            };
+            self.w.encoded_key(shape.name(pos), pos == 0);
+            // SAFETY: `v` and `k` are live members of the held dict.
+            unsafe { self.element(v, k) }.map_err(|e| {
+                // SAFETY: `k` is a live str (the shape holds it).
+                e.in_key(unsafe { utf8_of(k) }.unwrap_or(""))
+            })?;
+        }
+        self.w.end_object(n == 0);
+        self.w.spill_if_full().map_err(Fail::core)
+    }
+
+    fn collect_and_write(&mut self, dict: *mut PyObject, tag: Tag, base: usize) -> Walk {
         let mut cursor = DictCursor::new(dict, self.known.direct_dicts);
         // SAFETY: the dict is live (caller); the cursor gives live borrowed
         // pointers, which each entry then holds with its own reference.
@@ -485,26 +538,35 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
         // This dict's order sits at the top of the shared order stack; nested
         // dicts push theirs above it and pop them before we read on.
         let obase = self.order.len();
-        match self.shapes.get(&self.key_objs, order).filter(|_| all_str) {
-            Some(cached) => self.order.extend_from_slice(cached),
+        let key_objs = &self.key_objs;
+        let cached = if all_str { self.shapes.find(tag, key_objs.len(), |i| key_objs[i]).cloned() } else { None };
+        match cached {
+            Some(shape) => self.order.extend_from_slice(&shape.order),
             None => {
                 let members = &self.sorting[base..];
                 // Sort by the keys' first 16 bytes as one integer (laid out so
                 // that integer order is the key order), and compare whole keys
                 // only when those are equal.
                 self.prefixes.clear();
-                self.prefixes.extend(members.iter().enumerate().map(|(i, e)| (jetjson::sort_prefix(order, key_of(e)), i as u32)));
+                self.prefixes.extend(members.iter().enumerate().map(|(i, e)| (jetjson::sort_prefix(tag.by, key_of(e)), i as u32)));
                 let k = |i: u32| key_of(&members[i as usize]);
-                match order {
+                match tag.by {
                     KeyOrder::Utf16 => {
                         self.prefixes.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| jetjson::compare_utf16(k(a.1), k(b.1))))
                     }
                     _ => self.prefixes.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| k(a.1).cmp(k(b.1)))),
                 }
                 self.order.extend(self.prefixes.iter().map(|p| p.1));
-                if all_str {
+                if all_str && members.len() <= MAX_KEYS {
                     // SAFETY: the key objects are held by the entries.
-                    unsafe { self.shapes.put(&self.key_objs, order, &self.order[obase..]) };
+                    let mut shape = unsafe { Shape::new(tag, &self.key_objs, &self.order[obase..]) };
+                    for &i in &self.order[obase..] {
+                        // SAFETY: the bytes came from CPython's UTF-8 form of a str.
+                        let key = unsafe { std::str::from_utf8_unchecked(k(i)) };
+                        self.w.encode_name(key, shape.names_mut());
+                        shape.name_done();
+                    }
+                    self.shapes.put(shape);
                 }
             }
         }
