@@ -44,7 +44,7 @@ pub use error::{Error, ErrorKind, PathSegment, Position, Result};
 pub use keys::{compare_utf16, sort_prefix};
 pub use options::{BytesPolicy, IntegerPolicy, InvalidText, KeyOrder, NonFinite, Profile, RawPolicy, Style, WriteOptions};
 pub use parse::{DuplicateKeys, ReadOptions};
-pub use pool::{max_pooled_capacity, set_max_pooled_capacity};
+pub use pool::{max_pooled_capacity, set_max_pooled_capacity, OutputMemory};
 pub use raw::{OwnedRawJson, RawJson};
 pub use ser::Compound;
 pub use value::{Map, Number, Str, Value, ValueIndex};

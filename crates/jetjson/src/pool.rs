@@ -108,50 +108,123 @@ pub(crate) fn append_short(dst: &mut Vec<u8>, s: &[u8]) {
     }
 }
 
-/// A growable output buffer taken from the pool and given back on drop.
-pub struct Buffer {
-    vec: Vec<u8>,
-    zero: bool,
+/// Memory owned by someone else that a writer writes into directly, such
+/// as the storage of the result object of a language binding, so that the
+/// output is written once, in place, and never copied.
+///
+/// # Safety
+/// `grow` must return a pointer valid for reads and writes of the returned
+/// capacity, which must be at least `min_capacity`, and whose first `len`
+/// bytes are the first `len` bytes of the previous storage. The storage must
+/// stay valid, and be touched by nobody else, until the next `grow` or until
+/// the writer hands the memory back (`Writer::finish_into_memory`).
+pub unsafe trait OutputMemory: std::any::Any {
+    /// Storage of at least `min_capacity` bytes keeping the first `len`
+    /// (the first call has `len == 0`): its start and capacity. There is no
+    /// error return: like a `Vec`, an implementation aborts when memory runs
+    /// out (`std::alloc::handle_alloc_error`).
+    fn grow(&mut self, len: usize, min_capacity: usize) -> (std::ptr::NonNull<u8>, usize);
+
+    /// For taking the concrete type back from a `Box<dyn OutputMemory>`.
+    fn into_any(self: Box<Self>) -> Box<dyn std::any::Any>;
 }
+
+/// Whose memory a `Buffer` writes into.
+enum Memory {
+    /// A `Vec<u8>`'s allocation (taken apart into the buffer's fields),
+    /// from the pool and given back to it.
+    Pooled,
+    External(Box<dyn OutputMemory>),
+}
+
+/// A growable output buffer: pooled memory (given back on drop) or
+/// external memory (`OutputMemory`). Kept as raw parts so that both kinds
+/// are written by the same code.
+pub struct Buffer {
+    ptr: std::ptr::NonNull<u8>,
+    len: usize,
+    cap: usize,
+    zero: bool,
+    memory: Memory,
+}
+
+// SAFETY: a `Buffer` owns its memory exclusively (a pooled allocation, or
+// external storage that the `OutputMemory` contract reserves for it), like
+// a `Vec<u8>`; the `OutputMemory` itself is only `Send` if it says so, and
+// a Buffer holding one is never sent (see `Writer`).
+unsafe impl Send for Buffer {}
 
 impl Buffer {
     #[cfg(test)]
     pub fn take() -> Buffer {
-        Buffer { vec: take_pooled(), zero: false }
+        Buffer::from_vec(take_pooled(), false)
     }
 
     pub fn take_zeroing(zero: bool) -> Buffer {
-        Buffer { vec: take_pooled(), zero }
+        Buffer::from_vec(take_pooled(), zero)
+    }
+
+    /// A buffer writing straight into `memory`.
+    pub fn external(mut memory: Box<dyn OutputMemory>) -> Buffer {
+        let (ptr, cap) = memory.grow(0, 256);
+        Buffer { ptr, len: 0, cap, zero: false, memory: Memory::External(memory) }
+    }
+
+    fn from_vec(v: Vec<u8>, zero: bool) -> Buffer {
+        let mut v = std::mem::ManuallyDrop::new(v);
+        let ptr = std::ptr::NonNull::new(v.as_mut_ptr()).expect("a Vec's pointer is never null");
+        Buffer { ptr, len: v.len(), cap: v.capacity(), zero, memory: Memory::Pooled }
+    }
+
+    /// The pooled allocation as a `Vec` again, leaving this buffer empty.
+    fn take_vec(&mut self) -> Vec<u8> {
+        debug_assert!(matches!(self.memory, Memory::Pooled));
+        // SAFETY: for pooled memory the fields are the parts of a Vec<u8>
+        // taken apart in `from_vec` (or put back by `put_vec`), with the
+        // first `len` bytes initialised; the buffer forgets them at once.
+        let v = unsafe { Vec::from_raw_parts(self.ptr.as_ptr(), self.len, self.cap) };
+        self.ptr = std::ptr::NonNull::dangling();
+        (self.len, self.cap) = (0, 0);
+        v
+    }
+
+    fn put_vec(&mut self, v: Vec<u8>) {
+        let zero = self.zero;
+        let empty = std::mem::replace(self, Buffer::from_vec(v, zero));
+        // Nothing to give back: `empty` holds no allocation.
+        std::mem::forget(empty);
     }
 
     #[inline]
     pub fn len(&self) -> usize {
-        self.vec.len()
+        self.len
     }
 
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.vec.is_empty()
+        self.len == 0
     }
 
     #[inline]
     pub fn as_slice(&self) -> &[u8] {
-        &self.vec
+        // SAFETY: the first `len` bytes at `ptr` are initialised (or `len`
+        // is 0 and `ptr` dangling but aligned).
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
     }
 
     #[inline]
     pub fn clear(&mut self) {
         if self.zero {
-            let n = self.vec.len();
-            self.vec.iter_mut().take(n).for_each(|b| *b = 0);
-            std::hint::black_box(self.vec.as_mut_ptr());
+            // SAFETY: the first `len` bytes are ours to write.
+            unsafe { std::ptr::write_bytes(self.ptr.as_ptr(), 0, self.len) };
+            std::hint::black_box(self.ptr.as_ptr());
         }
-        self.vec.clear();
+        self.len = 0;
     }
 
     #[inline]
     pub fn reserve(&mut self, additional: usize) {
-        if self.vec.capacity() - self.vec.len() < additional {
+        if self.cap - self.len < additional {
             self.grow(additional);
         }
     }
@@ -159,43 +232,49 @@ impl Buffer {
     #[cold]
     #[inline(never)]
     fn grow(&mut self, additional: usize) {
-        let want = (self.vec.len() + additional).max(self.vec.capacity() * 2).max(256);
-        if !self.zero {
-            self.vec.reserve(want - self.vec.len());
-            return;
+        let need = self.len.checked_add(additional).expect("output size overflows usize");
+        let want = need.max(self.cap.saturating_mul(2)).max(256);
+        match &mut self.memory {
+            Memory::External(memory) => {
+                let (ptr, cap) = memory.grow(self.len, want);
+                assert!(cap >= need, "OutputMemory::grow returned too little room");
+                (self.ptr, self.cap) = (ptr, cap);
+            }
+            Memory::Pooled if !self.zero => {
+                let mut v = self.take_vec();
+                v.reserve(want - v.len());
+                self.put_vec(v);
+            }
+            Memory::Pooled => {
+                // Growing a Vec in place would free the old allocation unzeroed.
+                let mut old = self.take_vec();
+                let mut bigger = Vec::with_capacity(want);
+                bigger.extend_from_slice(&old);
+                zero_all(&mut old);
+                self.put_vec(bigger);
+            }
         }
-        // Growing a Vec in place would free the old allocation unzeroed.
-        let mut bigger = Vec::with_capacity(want);
-        bigger.extend_from_slice(&self.vec);
-        zero_all(&mut self.vec);
-        self.vec = bigger;
     }
 
     #[inline]
     pub fn push(&mut self, b: u8) {
-        let len = self.vec.len();
-        if len == self.vec.capacity() {
+        if self.len == self.cap {
             self.grow(1);
         }
-        // SAFETY: len < capacity was ensured just above, so the byte at `len`
-        // is inside the allocation and becomes initialised before `set_len`.
-        unsafe {
-            self.vec.as_mut_ptr().add(len).write(b);
-            self.vec.set_len(len + 1);
-        }
+        // SAFETY: len < cap was ensured just above, so the byte at `len`
+        // is inside the storage and becomes initialised before it counts.
+        unsafe { self.ptr.as_ptr().add(self.len).write(b) };
+        self.len += 1;
     }
 
     #[inline]
     pub fn extend(&mut self, bytes: &[u8]) {
         self.reserve(bytes.len());
-        let len = self.vec.len();
-        // SAFETY: `reserve` guaranteed `bytes.len()` bytes of spare capacity
-        // after `len`; `copy_bytes` writes exactly `bytes.len()` bytes there,
-        // and `bytes` cannot overlap our own spare capacity.
-        unsafe {
-            copy_bytes(self.vec.as_mut_ptr().add(len), bytes);
-            self.vec.set_len(len + bytes.len());
-        }
+        // SAFETY: `reserve` guaranteed `bytes.len()` bytes of room after
+        // `len`; `copy_bytes` writes exactly those, and `bytes` cannot
+        // overlap storage only this buffer writes.
+        unsafe { copy_bytes(self.ptr.as_ptr().add(self.len), bytes) };
+        self.len += bytes.len();
     }
 
     /// Appends up to `max` bytes through a raw pointer: `f` writes into the
@@ -207,32 +286,21 @@ impl Buffer {
     #[inline]
     pub unsafe fn append_raw(&mut self, max: usize, f: impl FnOnce(*mut u8) -> usize) {
         self.reserve(max);
-        let len = self.vec.len();
         // SAFETY: `max` bytes are reserved after `len`; the caller promises `f`
         // stays inside them and reports what it initialised.
-        unsafe {
-            let n = f(self.vec.as_mut_ptr().add(len));
-            debug_assert!(n <= max);
-            self.vec.set_len(len + n);
-        }
-    }
-
-    /// The inner `Vec` with at least `additional` bytes of spare capacity, for
-    /// code that appends directly (escaper, number formatting). Such code must
-    /// stay within the reservation when zeroing matters.
-    #[inline]
-    pub fn vec_mut(&mut self, additional: usize) -> &mut Vec<u8> {
-        self.reserve(additional);
-        &mut self.vec
+        let n = f(unsafe { self.ptr.as_ptr().add(self.len) });
+        debug_assert!(n <= max);
+        self.len += n;
     }
 
     /// Moves `self[start..]` to the end of `scratch` and truncates `self` to `start`.
     pub fn move_tail_to(&mut self, start: usize, scratch: &mut Vec<u8>) {
-        scratch.extend_from_slice(&self.vec[start..]);
+        scratch.extend_from_slice(&self.as_slice()[start..]);
         if self.zero {
-            self.vec[start..].iter_mut().for_each(|b| *b = 0);
+            // SAFETY: bytes `start..len` are ours to write.
+            unsafe { std::ptr::write_bytes(self.ptr.as_ptr().add(start), 0, self.len - start) };
         }
-        self.vec.truncate(start);
+        self.len = start;
     }
 
     pub fn zeroes(&self) -> bool {
@@ -242,20 +310,39 @@ impl Buffer {
     /// The contents as an exactly sized `Vec`, leaving the pooled buffer for
     /// the next call; a buffer too large to be pooled is handed over as is.
     pub fn into_vec(mut self) -> Vec<u8> {
-        if !self.zero && self.vec.capacity() > max_pooled_capacity() {
-            return std::mem::take(&mut self.vec);
+        if matches!(self.memory, Memory::Pooled) && !self.zero && self.cap > max_pooled_capacity() {
+            return self.take_vec();
         }
-        self.vec.as_slice().to_vec()
+        self.as_slice().to_vec()
+    }
+
+    /// The external memory back, with the length written into it; `None`
+    /// (and the buffer dropped) for pooled memory.
+    pub fn into_memory(mut self) -> Option<(Box<dyn OutputMemory>, usize)> {
+        let len = self.len;
+        match std::mem::replace(&mut self.memory, Memory::Pooled) {
+            Memory::External(memory) => {
+                // The fields described the external storage: forget them so
+                // that dropping `self` gives nothing back to the pool.
+                self.ptr = std::ptr::NonNull::dangling();
+                (self.len, self.cap) = (0, 0);
+                Some((memory, len))
+            }
+            Memory::Pooled => None,
+        }
     }
 }
 
 impl Drop for Buffer {
     fn drop(&mut self) {
-        let mut v = std::mem::take(&mut self.vec);
-        if self.zero {
-            zero_all(&mut v);
+        if let Memory::Pooled = self.memory {
+            let mut v = self.take_vec();
+            if self.zero {
+                zero_all(&mut v);
+            }
+            give_back(v);
         }
-        give_back(v);
+        // External memory is its owner's to release (the box drops it).
     }
 }
 
@@ -294,7 +381,7 @@ mod tests {
         big.extend(&vec![7u8; max_pooled_capacity() + 1]);
         drop(big);
         let again = Buffer::take();
-        assert!(again.vec.capacity() <= max_pooled_capacity());
+        assert!(again.cap <= max_pooled_capacity());
     }
 
     #[test]
@@ -306,7 +393,7 @@ mod tests {
 
         let mut b = Buffer::take_zeroing(true);
         b.extend(b"secret-token-0123456789");
-        let cap = b.vec.capacity();
+        let cap = b.cap;
         drop(b);
         let reused = take_pooled();
         assert_eq!(reused.capacity(), cap);

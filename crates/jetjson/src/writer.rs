@@ -7,11 +7,13 @@
 //! the buffer in large chunks between tokens, never one call per token.
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::escape::escape_bytes_replacing_invalid;
+use crate::escape::{escape_bytes_replacing_invalid, escape_room};
 use crate::keys::{self, NameFacts};
 use crate::number;
+use crate::number::FloatLayout;
 use crate::options::{BytesPolicy, IntegerPolicy, InvalidText, KeyOrder, NonFinite, RawPolicy, Style, WriteOptions};
 use crate::pool::Buffer;
+use crate::pool::OutputMemory;
 use crate::shape::ShapeCache;
 
 /// Where output goes once the buffer holds enough of it.
@@ -67,8 +69,14 @@ pub struct Writer<S: Sink = NoSink> {
     pub(crate) order_stack: Vec<(u128, u32)>,
     /// Sorted orders of recently seen object shapes.
     shapes: ShapeCache,
+    /// Scratch for text laid out before it is copied to the output (floats
+    /// in the go and jcs layouts, repaired invalid text).
+    num: Vec<u8>,
     sink: S,
 }
+
+/// Capacity the number scratch keeps after holding something larger.
+const NUM_SCRATCH: usize = 64;
 
 /// Storage for sorted objects, used as a stack: an inner object always ends
 /// before its parent, so one set of vectors serves any nesting without an
@@ -89,6 +97,25 @@ impl Writer<NoSink> {
     }
 }
 
+impl Writer<NoSink> {
+    /// A writer that writes straight into `memory` (for example the storage
+    /// of a language binding's result object), so the output is never
+    /// copied; `finish_into_memory` hands the memory back with the length.
+    pub fn with_memory(options: &WriteOptions, memory: Box<dyn OutputMemory>) -> Writer<NoSink> {
+        Writer::with_buffer(options.style(), NoSink, Buffer::external(memory))
+    }
+
+    /// The memory given to `with_memory`, holding the output in its first
+    /// `len` bytes: `(memory, len)`.
+    ///
+    /// # Panics
+    /// If the writer was not made by `with_memory`.
+    pub fn finish_into_memory(self) -> Result<(Box<dyn OutputMemory>, usize)> {
+        debug_assert_eq!(self.depth, 0, "finish_into_memory inside an open container");
+        Ok(self.buf.into_memory().expect("finish_into_memory on a writer made by with_memory"))
+    }
+}
+
 impl<S: Sink> Writer<S> {
     /// A writer whose output goes to `sink` in chunks.
     pub fn with_sink(options: &WriteOptions, sink: S) -> Writer<S> {
@@ -106,6 +133,7 @@ impl<S: Sink> Writer<S> {
             sorting: SortStacks::default(),
             order_stack: Vec::new(),
             shapes: ShapeCache::default(),
+            num: Vec::with_capacity(NUM_SCRATCH),
             sink,
         }
     }
@@ -177,7 +205,8 @@ impl<S: Sink> Writer<S> {
                 self.integer_as_double(number::i64_to_f64_nearest(v), || v.to_string())
             }
             _ => {
-                number::write_i64(self.buf.vec_mut(20), v);
+                // SAFETY: `put_i64` writes at most 20 bytes.
+                unsafe { self.buf.append_raw(20, |p| number::put_i64(p, v)) };
                 Ok(())
             }
         }
@@ -190,7 +219,8 @@ impl<S: Sink> Writer<S> {
                 self.integer_as_double(number::u64_to_f64_nearest(v), || v.to_string())
             }
             _ => {
-                number::write_u64(self.buf.vec_mut(20), v);
+                // SAFETY: `put_u64` writes at most 20 bytes.
+                unsafe { self.buf.append_raw(20, |p| number::put_u64(p, v)) };
                 Ok(())
             }
         }
@@ -233,7 +263,7 @@ impl<S: Sink> Writer<S> {
         if self.style.integers == IntegerPolicy::DoubleStrict {
             return Err(self.integer_out_of_range(text()));
         }
-        number::write_f64(self.buf.vec_mut(32), nearest, self.style.float_layout);
+        self.finite_f64(nearest);
         Ok(())
     }
 
@@ -247,8 +277,37 @@ impl<S: Sink> Writer<S> {
         if !v.is_finite() {
             return self.non_finite(v.is_nan(), v > 0.0);
         }
-        number::write_f64(self.buf.vec_mut(32), v, self.style.float_layout);
+        self.finite_f64(v);
         Ok(())
+    }
+
+    /// A finite double in the style's layout. The compact layout is zmij's
+    /// own output, copied from its stack buffer; the others are laid out in
+    /// the writer's number scratch first.
+    #[inline]
+    fn finite_f64(&mut self, v: f64) {
+        if self.style.float_layout == FloatLayout::Compact {
+            let mut digits = zmij::Buffer::new();
+            self.buf.extend(digits.format_finite(v).as_bytes());
+        } else {
+            self.num.clear();
+            number::write_f64(&mut self.num, v, self.style.float_layout);
+            self.buf.extend(&self.num);
+            if self.buf.zeroes() {
+                crate::pool::wipe(&mut self.num);
+            }
+        }
+    }
+
+    /// Empties the scratch after it held text, zeroing it when the output
+    /// is to be zeroed, and gives back what it grew beyond its usual size.
+    #[cold]
+    fn release_num(&mut self) {
+        if self.buf.zeroes() {
+            crate::pool::wipe(&mut self.num);
+        }
+        self.num.clear();
+        self.num.shrink_to(NUM_SCRATCH);
     }
 
     #[inline]
@@ -256,7 +315,12 @@ impl<S: Sink> Writer<S> {
         if !v.is_finite() {
             return self.non_finite(v.is_nan(), v > 0.0);
         }
-        number::write_f32(self.buf.vec_mut(32), v, self.style.float_layout);
+        self.num.clear();
+        number::write_f32(&mut self.num, v, self.style.float_layout);
+        self.buf.extend(&self.num);
+        if self.buf.zeroes() {
+            crate::pool::wipe(&mut self.num);
+        }
         Ok(())
     }
 
@@ -292,7 +356,7 @@ impl<S: Sink> Writer<S> {
                 if !v.is_finite() || strict_miss {
                     return Err(self.integer_out_of_range(text.to_owned()));
                 }
-                number::write_f64(self.buf.vec_mut(32), v, self.style.float_layout);
+                self.finite_f64(v);
             }
             _ => self.buf.extend(text.as_bytes()),
         }
@@ -329,8 +393,9 @@ impl<S: Sink> Writer<S> {
     #[inline]
     fn escape(&mut self, s: &str) {
         if s.len() <= ESCAPE_PIECE {
-            self.buf.reserve(s.len() * 6 + 64);
-            self.style.escaper.escape(self.buf.vec_mut(0), s);
+            let escaper = self.style.escaper;
+            // SAFETY: `escape_raw` writes within `escape_room(s.len())` bytes.
+            unsafe { self.buf.append_raw(escape_room(s.len()), |p| escaper.escape_raw(p, s)) };
         } else {
             self.escape_in_pieces(s);
         }
@@ -346,8 +411,9 @@ impl<S: Sink> Writer<S> {
                 end -= 1;
             }
             let (piece, rest) = s.split_at(end);
-            self.buf.reserve(piece.len() * 6 + 64);
-            self.style.escaper.escape(self.buf.vec_mut(0), piece);
+            let escaper = self.style.escaper;
+            // SAFETY: `escape_raw` writes within `escape_room(piece.len())` bytes.
+            unsafe { self.buf.append_raw(escape_room(piece.len()), |p| escaper.escape_raw(p, piece)) };
             s = rest;
         }
     }
@@ -362,9 +428,11 @@ impl<S: Sink> Writer<S> {
             InvalidText::ReplacePerByte => {
                 self.buf.push(b'"');
                 for piece in s.chunks(ESCAPE_PIECE) {
-                    self.buf.reserve(piece.len() * 12 + 64);
-                    escape_bytes_replacing_invalid(&self.style.escaper, self.buf.vec_mut(0), piece);
+                    self.num.clear();
+                    escape_bytes_replacing_invalid(&self.style.escaper, &mut self.num, piece);
+                    self.buf.extend(&self.num);
                 }
+                self.release_num();
                 self.buf.push(b'"');
                 self.maybe_spill()
             }
@@ -378,16 +446,17 @@ impl<S: Sink> Writer<S> {
         match self.style.bytes {
             BytesPolicy::Base64 => {
                 use base64::Engine as _;
-                let n = base64::encoded_len(v.len(), true).unwrap_or(usize::MAX);
-                let out = self.buf.vec_mut(n + 2);
-                out.push(b'"');
-                let start = out.len();
-                out.resize(start + n, 0);
-                let written = base64::engine::general_purpose::STANDARD
-                    .encode_slice(v, &mut out[start..])
-                    .expect("reserved exactly encoded_len bytes");
-                debug_assert_eq!(written, n);
-                out.push(b'"');
+                // Whole groups of three bytes per block, so padding can only
+                // come at the very end, as in one encoding of the whole.
+                let mut block = [0u8; 4096];
+                self.buf.push(b'"');
+                for chunk in v.chunks(3 * 1024) {
+                    let n = base64::engine::general_purpose::STANDARD
+                        .encode_slice(chunk, &mut block)
+                        .expect("4096 bytes hold the encoding of 3072");
+                    self.buf.extend(&block[..n]);
+                }
+                self.buf.push(b'"');
             }
             BytesPolicy::Array => {
                 self.begin_array();

@@ -79,9 +79,10 @@ impl Vector for uint8x16_t {
 
 pub(super) static KERNELS: [Kernel; 8] = kernel_table!("neon", escape, needs_escape);
 
-fn escape<const H: bool, const L: bool, const A: bool>(dst: &mut Vec<u8>, s: &str) {
-    // SAFETY: NEON is enabled for the whole target (module cfg).
-    unsafe { generic::escape::<uint8x16_t, uint8x16_t, H, L, A>(dst, s) }
+unsafe fn escape<const H: bool, const L: bool, const A: bool>(out: *mut u8, s: &str) -> usize {
+    // SAFETY: NEON is enabled for the whole target (module cfg); the caller
+    // gives the room.
+    unsafe { generic::escape::<uint8x16_t, uint8x16_t, H, L, A>(out, s) }
 }
 
 fn needs_escape<const H: bool, const L: bool, const A: bool>(s: &str) -> bool {

@@ -19,28 +19,17 @@ use super::scalar::{needs_at, write_escape};
 use super::swar::Swar;
 use super::vector::{MoveMask, Vector};
 
-/// Input is escaped in blocks of at most this many bytes, each reserving
-/// its worst case up front, so a huge string never reserves 6x its size at
-/// once yet the hot loop never checks capacity.
-const BLOCK: usize = 4096;
-
-/// The last block absorbs up to this many extra bytes so that the narrow
-/// stages only run in the last block: a non-last block then always ends at
-/// least this far before the input does, more than any chunk plus its
-/// lookahead (32 + 2), and its `W` loop runs all the way to the block end.
-const TAIL_MARGIN: usize = 64;
-
-/// Room beyond `MAX_EXPANSION` per input byte left in the block. Each step
+/// Room beyond `MAX_EXPANSION` per input byte left to escape. Each step
 /// starts at a position `i < end`, consumes `n` bytes and keeps at most
 /// `MAX_EXPANSION * n` of what it writes, so the room left never drops below
 /// `MAX_EXPANSION * (end - i) + SLACK`; what a step writes past the bytes it
 /// keeps (a speculative 32-byte vector store, padded 8-byte escape stores
 /// reaching 14 bytes) therefore always fits.
-const SLACK: usize = 64;
+pub(super) const SLACK: usize = 64;
 
 /// The worst case: a control byte becomes `\u00XX`. (A 2-, 3- or 4-byte
 /// character becomes at most 6, 6 or 12 bytes: no more per input byte.)
-const MAX_EXPANSION: usize = 6;
+pub(super) const MAX_EXPANSION: usize = 6;
 
 /// Bytes past a chunk that its line-separator test reads: U+2028/U+2029
 /// are matched exactly on the chunk plus its loads at +1 and +2. Under
@@ -179,7 +168,7 @@ unsafe fn escape_chunks<V: Vector, const H: bool, const L: bool, const A: bool>(
         };
         if !mask.has_any() {
             i += V::BYTES;
-            // SAFETY: stays within the room promised for this block.
+            // SAFETY: stays within the room promised for `i < end`.
             out = unsafe { out.add(V::BYTES) };
             continue;
         }
@@ -188,8 +177,6 @@ unsafe fn escape_chunks<V: Vector, const H: bool, const L: bool, const A: bool>(
         // SAFETY: the clean prefix was just stored, within the room.
         out = unsafe { out.add(clean) };
         if i >= end {
-            // The chunk straddled the block end: leave the flagged byte to
-            // the next block, which reserves room for it.
             break;
         }
         // SAFETY: the mask flagged the byte at `i`, so `needs_at` holds
@@ -344,54 +331,37 @@ unsafe fn copy_if_clean<W: Vector, N: Vector, const H: bool, const L: bool, cons
     }
 }
 
-/// Appends the escape of `s` to `dst`, scanning with `W`, then `N`, then
-/// SWAR.
+/// Writes the escape of `s` at `out`, scanning with `W`, then `N`, then
+/// SWAR; returns the number of bytes written.
 ///
 /// # Safety
 /// The CPU supports `W` and `N` (the caller is compiled with their target
-/// features, so everything here inlines into it).
+/// features, so everything here inlines into it), and `out` is valid for
+/// `MAX_EXPANSION * s.len() + SLACK` bytes of writes.
 #[inline(always)]
-pub(super) unsafe fn escape<W: Vector, N: Vector, const H: bool, const L: bool, const A: bool>(dst: &mut Vec<u8>, s: &str) {
+pub(super) unsafe fn escape<W: Vector, N: Vector, const H: bool, const L: bool, const A: bool>(out: *mut u8, s: &str) -> usize {
     let src = s.as_ptr();
     let len = s.len();
-    if len <= 2 * W::BYTES + lookahead(L, A) {
-        dst.reserve(MAX_EXPANSION * len + SLACK);
-        // SAFETY: room for `len + SLACK` bytes was just reserved after
-        // `dst.len()`; on success exactly `len` bytes were initialised.
-        unsafe {
-            if copy_if_clean::<W, N, H, L, A>(src, len, dst.as_mut_ptr().add(dst.len())) {
-                dst.set_len(dst.len() + len);
-                return;
-            }
+    // SAFETY: `s` is a str and `out` has the room the stages need for
+    // `0..len`; stages whose vector is no narrower than the one before are
+    // skipped at compile time. On success `copy_if_clean` wrote exactly
+    // `len` bytes.
+    unsafe {
+        if len <= 2 * W::BYTES + lookahead(L, A) && copy_if_clean::<W, N, H, L, A>(src, len, out) {
+            return len;
         }
-    }
-    let mut i = 0;
-    while i < len {
-        let end = if len - i <= BLOCK + TAIL_MARGIN { len } else { i + BLOCK };
-        dst.reserve(MAX_EXPANSION * (end - i) + SLACK);
-        // SAFETY: `dst.len() <= capacity`, so this is at most one past the
-        // end of the allocation.
-        let start = unsafe { dst.as_mut_ptr().add(dst.len()) };
-        // SAFETY: `s` is a str; the reservation covers the room the stages
-        // need for `i..end`; stages whose vector is no narrower than the one
-        // before are skipped at compile time.
-        let (next, out) = unsafe {
-            let (mut i, mut out) = escape_chunks::<W, H, L, A>(src, len, end, i, start);
-            if N::BYTES < W::BYTES {
-                (i, out) = escape_chunks::<N, H, L, A>(src, len, end, i, out);
-            }
-            if Swar::BYTES < N::BYTES {
-                (i, out) = escape_chunks::<Swar, H, L, A>(src, len, end, i, out);
-            }
-            if end == len {
-                (i, out) = escape_tail::<H, L, A>(src, len, i, out);
-            }
-            (i, out)
-        };
-        i = next;
-        // SAFETY: the stages initialised every byte in `start..out` (escapes
-        // and clean bytes, contiguous), all within the reservation.
-        unsafe { dst.set_len(dst.len() + (out as usize - start as usize)) };
+        let (mut i, mut o) = escape_chunks::<W, H, L, A>(src, len, len, 0, out);
+        if N::BYTES < W::BYTES {
+            (i, o) = escape_chunks::<N, H, L, A>(src, len, len, i, o);
+        }
+        if Swar::BYTES < N::BYTES {
+            (i, o) = escape_chunks::<Swar, H, L, A>(src, len, len, i, o);
+        }
+        (i, o) = escape_tail::<H, L, A>(src, len, i, o);
+        debug_assert_eq!(i, len);
+        // The stages initialised every byte in `out..o` (escapes and clean
+        // bytes, contiguous).
+        o as usize - out as usize
     }
 }
 

@@ -37,6 +37,17 @@ mod tests;
 
 pub use self::replace_invalid::escape_bytes_replacing_invalid;
 
+/// The room `Escaper::escape_raw` needs for an input of `len` bytes: six
+/// output bytes per input byte at worst (`\u00XX`), plus slack for the
+/// kernels' speculative whole-register stores.
+#[inline]
+pub const fn escape_room(len: usize) -> usize {
+    generic::MAX_EXPANSION * len + generic::SLACK
+}
+
+/// Input longer than this is escaped into a `Vec` piece by piece.
+const PIECE: usize = 4096;
+
 /// Which characters a profile escapes on top of the base set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct EscapeSet {
@@ -60,9 +71,10 @@ impl EscapeSet {
 struct Kernel {
     set: EscapeSet,
     isa: &'static str,
-    /// Unsafe because it may use instructions the CPU lacks: only reachable
-    /// through an `Escaper` constructor that checked the ISA.
-    escape: unsafe fn(&mut Vec<u8>, &str),
+    /// Unsafe because it may use instructions the CPU lacks (only reachable
+    /// through an `Escaper` constructor that checked the ISA) and writes
+    /// through a raw pointer (the caller gives `escape_room` bytes).
+    escape: unsafe fn(*mut u8, &str) -> usize,
     needs_escape: unsafe fn(&str) -> bool,
 }
 
@@ -135,11 +147,43 @@ impl Escaper {
     }
 
     /// Appends the escaped contents of `s` (no quotes) to `dst`.
+    ///
+    /// Long strings go in pieces, cut at character boundaries, so the room
+    /// reserved at once stays bounded (not six times a huge string).
     #[inline]
-    pub fn escape(&self, dst: &mut Vec<u8>, s: &str) {
+    pub fn escape(&self, dst: &mut Vec<u8>, mut s: &str) {
+        loop {
+            let mut end = s.len().min(PIECE);
+            while !s.is_char_boundary(end) {
+                end -= 1;
+            }
+            let (piece, rest) = s.split_at(end);
+            dst.reserve(escape_room(piece.len()));
+            // SAFETY: the room for `piece` was just reserved after `dst.len()`,
+            // and the kernel initialised the `n` bytes it reports.
+            unsafe {
+                let n = self.escape_raw(dst.as_mut_ptr().add(dst.len()), piece);
+                dst.set_len(dst.len() + n);
+            }
+            if rest.is_empty() {
+                return;
+            }
+            s = rest;
+        }
+    }
+
+    /// Writes the escaped contents of `s` (no quotes) at `out`; returns how
+    /// many bytes it wrote. For writers whose output is not a `Vec`.
+    ///
+    /// # Safety
+    /// `out` must be valid for `escape_room(s.len())` bytes of writes (the
+    /// bytes past those reported may be overwritten with garbage).
+    #[inline]
+    pub unsafe fn escape_raw(&self, out: *mut u8, s: &str) -> usize {
         // SAFETY: an `Escaper` only ever points at a kernel whose ISA the
-        // running CPU supports (see the constructors).
-        unsafe { (self.kernel.escape)(dst, s) }
+        // running CPU supports (see the constructors); the caller gives the
+        // room every kernel needs.
+        unsafe { (self.kernel.escape)(out, s) }
     }
 
     /// Whether `escape` would write anything other than the bytes of `s`.

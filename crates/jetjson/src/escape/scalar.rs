@@ -212,34 +212,46 @@ pub(super) static KERNELS: [Kernel; 8] = kernel_table!("scalar", escape, needs_e
 
 /// The reference kernel: one byte (or, for a non-ASCII escape, one
 /// character) per iteration, straight from the tables.
-fn escape<const H: bool, const L: bool, const A: bool>(dst: &mut Vec<u8>, s: &str) {
+///
+/// # Safety
+/// `out` is valid for `escape_room(s.len())` bytes of writes.
+unsafe fn escape<const H: bool, const L: bool, const A: bool>(out: *mut u8, s: &str) -> usize {
     let bytes = s.as_bytes();
+    let mut n = 0;
+    // Every input byte becomes at most six output bytes (a 4-byte character
+    // becomes two 6-byte escapes: three per byte), within the room.
+    let mut put = |piece: &[u8]| {
+        // SAFETY: `n + piece.len()` stays within the room (above).
+        unsafe { std::ptr::copy_nonoverlapping(piece.as_ptr(), out.add(n), piece.len()) };
+        n += piece.len();
+    };
     let mut i = 0;
     while i < bytes.len() {
         let b = bytes[i];
         let class = CLASS[b as usize] & class_mask(H, L, A);
         if class == 0 || (class & LINE_SEP_LEAD != 0 && !is_line_separator(&bytes[i..])) {
-            dst.push(b);
+            put(&[b]);
             i += 1;
         } else if b < 0x80 {
             let entry = ESCAPE[b as usize].to_le_bytes();
-            dst.extend_from_slice(&entry[..entry[7] as usize]);
+            put(&entry[..entry[7] as usize]);
             i += 1;
         } else if class & NON_ASCII != 0 {
             // Under ascii_only every non-ASCII byte takes this branch, so `i`
             // only ever lands on character boundaries.
             let c = s[i..].chars().next().expect("i < len");
             let (first, second) = utf16_units(c as u32);
-            dst.extend_from_slice(&unit_escape(first)[..6]);
+            put(&unit_escape(first)[..6]);
             if let Some(second) = second {
-                dst.extend_from_slice(&unit_escape(second)[..6]);
+                put(&unit_escape(second)[..6]);
             }
             i += c.len_utf8();
         } else {
-            dst.extend_from_slice(if bytes[i + 2] == 0xA8 { b"\\u2028" } else { b"\\u2029" });
+            put(if bytes[i + 2] == 0xA8 { b"\\u2028" } else { b"\\u2029" });
             i += 3;
         }
     }
+    n
 }
 
 fn needs_escape<const H: bool, const L: bool, const A: bool>(s: &str) -> bool {

@@ -122,9 +122,10 @@ impl Swar {
 
 pub(super) static KERNELS: [Kernel; 8] = kernel_table!("swar", escape, needs_escape);
 
-fn escape<const H: bool, const L: bool, const A: bool>(dst: &mut Vec<u8>, s: &str) {
-    // SAFETY: `Swar` is plain integer code, valid on every CPU.
-    unsafe { generic::escape::<Swar, Swar, H, L, A>(dst, s) }
+unsafe fn escape<const H: bool, const L: bool, const A: bool>(out: *mut u8, s: &str) -> usize {
+    // SAFETY: `Swar` is plain integer code, valid on every CPU; the caller
+    // gives the room.
+    unsafe { generic::escape::<Swar, Swar, H, L, A>(out, s) }
 }
 
 fn needs_escape<const H: bool, const L: bool, const A: bool>(s: &str) -> bool {

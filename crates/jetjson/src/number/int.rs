@@ -27,6 +27,32 @@ pub fn write_u64(dst: &mut Vec<u8>, v: u64) {
     }
 }
 
+/// Writes the decimal digits of `v` at `out`; returns their count.
+///
+/// # Safety
+/// `out` must be valid for 20 bytes of writes.
+#[inline]
+pub(crate) unsafe fn put_u64(out: *mut u8, v: u64) -> usize {
+    let n = digit_count(v);
+    // SAFETY: `n <= 20` digits fit the room the caller gives.
+    unsafe { put_digits(out, n, v) };
+    n
+}
+
+/// Writes `v` in decimal (with its sign) at `out`; returns the length.
+///
+/// # Safety
+/// `out` must be valid for 20 bytes of writes (`-` and at most 19 digits).
+#[inline]
+pub(crate) unsafe fn put_i64(out: *mut u8, v: i64) -> usize {
+    let sign = usize::from(v < 0);
+    // SAFETY: the sign byte and at most 19 digits fit in 20 bytes.
+    unsafe {
+        *out = b'-';
+        sign + put_u64(out.add(sign), v.unsigned_abs())
+    }
+}
+
 /// Decimal digits of `v`: the bit length gives the count to within one
 /// (log10(2) ~ 1233/4096), and one comparison settles it.
 #[inline(always)]

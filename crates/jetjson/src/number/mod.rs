@@ -55,6 +55,7 @@
 //! copied through.
 
 mod int;
+pub(crate) use int::{put_i64, put_u64};
 pub use int::{write_i64, write_u64};
 
 /// How a float's shortest round-trip digits are laid out.

@@ -77,9 +77,9 @@ impl Vector for __m128i {
 
 pub(in super::super) static KERNELS: [Kernel; 8] = kernel_table!("sse2", escape, needs_escape);
 
-fn escape<const H: bool, const L: bool, const A: bool>(dst: &mut Vec<u8>, s: &str) {
-    // SAFETY: SSE2 is always present on x86_64.
-    unsafe { generic::escape::<__m128i, __m128i, H, L, A>(dst, s) }
+unsafe fn escape<const H: bool, const L: bool, const A: bool>(out: *mut u8, s: &str) -> usize {
+    // SAFETY: SSE2 is always present on x86_64; the caller gives the room.
+    unsafe { generic::escape::<__m128i, __m128i, H, L, A>(out, s) }
 }
 
 fn needs_escape<const H: bool, const L: bool, const A: bool>(s: &str) -> bool {
