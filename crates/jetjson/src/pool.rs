@@ -118,7 +118,7 @@ pub(crate) fn append_short(dst: &mut Vec<u8>, s: &[u8]) {
 /// bytes are the first `len` bytes of the previous storage. The storage must
 /// stay valid, and be touched by nobody else, until the next `grow` or until
 /// the writer hands the memory back (`Writer::finish_into_memory`).
-pub unsafe trait OutputMemory: std::any::Any {
+pub unsafe trait OutputMemory: std::any::Any + Send {
     /// Storage of at least `min_capacity` bytes keeping the first `len`
     /// (the first call has `len == 0`): its start and capacity. There is no
     /// error return: like a `Vec`, an implementation aborts when memory runs
@@ -150,8 +150,7 @@ pub struct Buffer {
 
 // SAFETY: a `Buffer` owns its memory exclusively (a pooled allocation, or
 // external storage that the `OutputMemory` contract reserves for it), like
-// a `Vec<u8>`; the `OutputMemory` itself is only `Send` if it says so, and
-// a Buffer holding one is never sent (see `Writer`).
+// a `Vec<u8>`, and `OutputMemory` requires `Send`.
 unsafe impl Send for Buffer {}
 
 impl Buffer {

@@ -5,8 +5,8 @@
 //! Enum, Raw, `default`); `config.rs` turns keyword options into the core's
 //! `WriteOptions`; `fail.rs` carries errors and their paths.
 //!
-//! Output: the core writer spills its small pooled buffer into the result
-//! `bytes` object as it goes (`output.rs`).
+//! Output: the core writer writes straight into the result `bytes` object
+//! (`output.rs`).
 
 pub mod config;
 mod dataclass;
@@ -74,8 +74,9 @@ pub fn dumps<'py>(
 ) -> PyResult<Bound<'py, PyBytes>> {
     let options = OutputOptions { profile, sort_keys, escape_html, ascii_only, indent, nan }.resolve()?;
     let py = obj.py();
-    let mut w = Writer::with_sink(&options, output::BytesSink::new(py)?);
+    let mut w = Writer::with_memory(&options, Box::new(output::BytesMemory::new()));
     write_object(&mut w, obj, default)?;
-    let sink = w.finish().map_err(|e| PyMemoryError::new_err(e.message()))?;
-    sink.into_bytes(py).map_err(|e| PyMemoryError::new_err(e.message()))
+    let (memory, len) = w.finish_into_memory().map_err(|e| PyMemoryError::new_err(e.message()))?;
+    let memory = memory.into_any().downcast::<output::BytesMemory>().expect("the memory given above");
+    memory.into_bytes(py, len)
 }

@@ -1,14 +1,14 @@
-//! The result `bytes` object, written as the writer spills.
+//! The result `bytes` object, written in place.
 //!
-//! The core writer keeps a small pooled buffer and hands it over in chunks
-//! of about 32 KiB (`Sink`); each chunk is appended to a `bytes` object that
-//! grows geometrically with `_PyBytes_Resize` (as orjson grows its output)
-//! and is trimmed to size at the end. The document is therefore written to
-//! its final memory once, from a buffer that stays in cache, instead of being
-//! built whole in a second buffer and copied: for large documents the second
-//! buffer's cache and memory traffic cost more than the writing itself.
+//! The core writer writes straight into the storage of the `bytes` object
+//! that `dumps` returns (`OutputMemory`): the object grows geometrically
+//! with `_PyBytes_Resize` (a `realloc`) and is trimmed to size at the end,
+//! so every output byte is written once, into its final memory, as orjson
+//! does. No intermediate buffer, no copy.
 
-use jetjson::{Error, ErrorKind, Sink};
+use std::ptr::NonNull;
+
+use jetjson::OutputMemory;
 use pyo3::ffi::{self, PyObject};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
@@ -34,50 +34,33 @@ thread_local! {
     static LAST_LEN: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
-pub struct BytesSink {
-    /// A bytes object owned by us alone (refcount 1), or null after a failure.
+pub struct BytesMemory {
+    /// A bytes object owned by us alone (refcount 1), null before the first
+    /// `grow`.
     obj: *mut PyObject,
-    len: usize,
-    cap: usize,
 }
 
-impl BytesSink {
-    pub fn new(py: Python<'_>) -> PyResult<BytesSink> {
-        let last = LAST_LEN.try_with(|c| c.get()).unwrap_or(0);
-        let cap = INITIAL.max(last);
-        // SAFETY: a null source asks CPython for an uninitialised bytes object
-        // of `cap` bytes, which only we write to.
-        let obj = unsafe { ffi::PyBytes_FromStringAndSize(std::ptr::null(), cap as ffi::Py_ssize_t) };
-        if obj.is_null() {
-            return Err(PyErr::fetch(py));
-        }
-        Ok(BytesSink { obj, len: 0, cap })
+// SAFETY: a `BytesMemory` lives inside one `dumps` call, which holds the
+// GIL from start to end; the object it owns is touched by nobody else.
+unsafe impl Send for BytesMemory {}
+
+impl BytesMemory {
+    pub fn new() -> BytesMemory {
+        BytesMemory { obj: std::ptr::null_mut() }
     }
 
-    /// Resizes the object to its capacity or its final length.
-    fn resize(&mut self, size: usize) -> Result<(), Error> {
-        // SAFETY: `obj` is a bytes object we own alone (refcount 1, never
-        // shared), which is what _PyBytes_Resize requires. On failure it frees
-        // the object and sets `obj` to null (MemoryError is set).
-        let rc = unsafe { _PyBytes_Resize(&mut self.obj, size as ffi::Py_ssize_t) };
-        if rc != 0 {
-            self.obj = std::ptr::null_mut();
-            // SAFETY: clears the MemoryError; the core error replaces it.
-            unsafe { ffi::PyErr_Clear() };
-            return Err(Error::new(ErrorKind::Io(format!("out of memory growing the output to {size} bytes"))));
-        }
-        self.cap = size;
-        Ok(())
-    }
-
-    /// The finished `bytes` object, trimmed to its length.
-    pub fn into_bytes(mut self, py: Python<'_>) -> Result<Bound<'_, PyBytes>, Error> {
+    /// The finished `bytes` object, trimmed to the `len` bytes written.
+    pub fn into_bytes(mut self, py: Python<'_>, len: usize) -> PyResult<Bound<'_, PyBytes>> {
+        let _ = LAST_LEN.try_with(|c| c.set(len));
         if self.obj.is_null() {
-            return Err(Error::new(ErrorKind::Io("output lost after an allocation failure".into())));
+            return Ok(PyBytes::new(py, b""));
         }
-        let _ = LAST_LEN.try_with(|c| c.set(self.len));
-        if self.len != self.cap {
-            self.resize(self.len)?;
+        // SAFETY: `obj` is a bytes object we own alone (refcount 1), as
+        // _PyBytes_Resize requires; shrinking keeps its first `len` bytes.
+        // On failure it frees the object, sets `obj` to null and leaves a
+        // MemoryError set, which `fetch` takes.
+        if unsafe { ffi::Py_SIZE(self.obj) } as usize != len && unsafe { _PyBytes_Resize(&mut self.obj, len as ffi::Py_ssize_t) } != 0 {
+            return Err(PyErr::fetch(py));
         }
         let obj = std::mem::replace(&mut self.obj, std::ptr::null_mut());
         // SAFETY: `obj` is a valid bytes object whose one reference we own and
@@ -86,32 +69,46 @@ impl BytesSink {
     }
 }
 
-impl Sink for BytesSink {
-    fn spill(&mut self, bytes: &[u8]) -> Result<(), Error> {
+// SAFETY: every returned pointer is the data of the bytes object we own,
+// valid for its size (the returned capacity, at least `min_capacity`);
+// _PyBytes_Resize keeps the first bytes across a resize. Nobody else sees
+// the object until `into_bytes` hands it over, after the writer is done.
+unsafe impl OutputMemory for BytesMemory {
+    fn grow(&mut self, len: usize, min_capacity: usize) -> (NonNull<u8>, usize) {
+        let cap = if self.obj.is_null() {
+            let cap = min_capacity.max(INITIAL).max(LAST_LEN.try_with(|c| c.get()).unwrap_or(0));
+            // SAFETY: a null source asks CPython for an uninitialised bytes
+            // object of `cap` bytes, which only we write to.
+            self.obj = unsafe { ffi::PyBytes_FromStringAndSize(std::ptr::null(), cap as ffi::Py_ssize_t) };
+            cap
+        } else {
+            debug_assert!(len <= min_capacity);
+            // SAFETY: as in `into_bytes`; growing keeps the first `len` bytes.
+            if unsafe { _PyBytes_Resize(&mut self.obj, min_capacity as ffi::Py_ssize_t) } != 0 {
+                self.obj = std::ptr::null_mut();
+            }
+            min_capacity
+        };
         if self.obj.is_null() {
-            return Err(Error::new(ErrorKind::Io("output lost after an allocation failure".into())));
+            // Out of memory: fail as a Vec does (Python's own MemoryError
+            // cannot be raised from inside the writer).
+            std::alloc::handle_alloc_error(std::alloc::Layout::array::<u8>(cap).unwrap_or(std::alloc::Layout::new::<u8>()));
         }
-        let need = self.len + bytes.len();
-        if need > self.cap {
-            self.resize(need.max(self.cap.saturating_mul(2)))?;
-        }
-        // SAFETY: the object holds `cap >= len + bytes.len()` bytes at
-        // PyBytes_AS_STRING; the source is our own buffer, which cannot
-        // overlap the bytes object.
-        unsafe {
-            let dst = (ffi::PyBytes_AS_STRING(self.obj) as *mut u8).add(self.len);
-            std::ptr::copy_nonoverlapping(bytes.as_ptr(), dst, bytes.len());
-        }
-        self.len = need;
-        Ok(())
+        // SAFETY: `obj` is a live bytes object of `cap` bytes.
+        let data = unsafe { ffi::PyBytes_AS_STRING(self.obj) } as *mut u8;
+        (NonNull::new(data).expect("bytes data is never null"), cap)
+    }
+
+    fn into_any(self: Box<Self>) -> Box<dyn std::any::Any> {
+        self
     }
 }
 
-impl Drop for BytesSink {
+impl Drop for BytesMemory {
     fn drop(&mut self) {
         if !self.obj.is_null() {
             // SAFETY: we own the only reference to `obj` (the GIL is held:
-            // a sink lives only inside a dumps call).
+            // the memory lives only inside a dumps call).
             unsafe { ffi::Py_DECREF(self.obj) };
         }
     }
