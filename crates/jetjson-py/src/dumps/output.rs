@@ -23,15 +23,25 @@ extern "C" {
 const INITIAL: usize = 4096;
 
 thread_local! {
-    /// Length of this thread's previous output: the first allocation's size.
-    /// Programs tend to write documents of similar size in a row, and one
-    /// allocation of about the right size avoids a chain of resizes whose
-    /// large steps go through fresh pages (page faults) every call. Exactly
-    /// the previous size, not a little more: glibc raises its mmap threshold
-    /// to the size of a freed mapping, so asking for no more than was freed
-    /// keeps large outputs on the heap, whose pages are already mapped
-    /// (asking 1/16 more mapped fresh pages on every call).
-    static LAST_LEN: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    /// Capacity this thread's previous output reached: the first allocation's
+    /// size. Programs tend to write documents of similar size in a row, and
+    /// one allocation of the right size avoids a chain of resizes whose
+    /// large steps copy the output and go through fresh pages (page faults)
+    /// every call. The capacity, not the length: the writer reserves room
+    /// for a string's worst-case escape before writing it, so an allocation
+    /// of exactly the last length would be grown (doubled, copied) again
+    /// near the end of every call.
+    static LAST_CAP: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Unused capacity a result may keep rather than be reallocated to size:
+/// up to a quarter. Keeping it also keeps the allocation the same size from
+/// call to call, which glibc serves from the heap (its mmap threshold rises
+/// to the size of a freed mapping): a shrink to the exact length would make
+/// the next call's allocation larger than anything freed, and map fresh
+/// pages every time.
+fn keeps_slack(len: usize, cap: usize) -> bool {
+    cap - len <= cap / 4
 }
 
 pub struct BytesMemory {
@@ -49,18 +59,30 @@ impl BytesMemory {
         BytesMemory { obj: std::ptr::null_mut() }
     }
 
-    /// The finished `bytes` object, trimmed to the `len` bytes written.
+    /// The finished `bytes` object of the `len` bytes written.
     pub fn into_bytes(mut self, py: Python<'_>, len: usize) -> PyResult<Bound<'_, PyBytes>> {
-        let _ = LAST_LEN.try_with(|c| c.set(len));
         if self.obj.is_null() {
             return Ok(PyBytes::new(py, b""));
         }
-        // SAFETY: `obj` is a bytes object we own alone (refcount 1), as
-        // _PyBytes_Resize requires; shrinking keeps its first `len` bytes.
-        // On failure it frees the object, sets `obj` to null and leaves a
-        // MemoryError set, which `fetch` takes.
-        if unsafe { ffi::Py_SIZE(self.obj) } as usize != len && unsafe { _PyBytes_Resize(&mut self.obj, len as ffi::Py_ssize_t) } != 0 {
-            return Err(PyErr::fetch(py));
+        // SAFETY: `obj` is a live bytes object that we own alone.
+        let cap = unsafe { ffi::Py_SIZE(self.obj) } as usize;
+        let _ = LAST_CAP.try_with(|c| c.set(cap));
+        if keeps_slack(len, cap) {
+            // SAFETY: nobody else has seen the object yet (refcount 1), so
+            // its size may still change; CPython allocated `cap + 1` bytes
+            // of data, so the terminating NUL at `len <= cap` is inside it.
+            unsafe {
+                (*(self.obj as *mut ffi::PyVarObject)).ob_size = len as ffi::Py_ssize_t;
+                *(ffi::PyBytes_AS_STRING(self.obj) as *mut u8).add(len) = 0;
+            }
+        } else {
+            // SAFETY: `obj` is a bytes object we own alone (refcount 1), as
+            // _PyBytes_Resize requires; shrinking keeps its first `len`
+            // bytes. On failure it frees the object, sets `obj` to null and
+            // leaves a MemoryError set, which `fetch` takes.
+            if unsafe { _PyBytes_Resize(&mut self.obj, len as ffi::Py_ssize_t) } != 0 {
+                return Err(PyErr::fetch(py));
+            }
         }
         let obj = std::mem::replace(&mut self.obj, std::ptr::null_mut());
         // SAFETY: `obj` is a valid bytes object whose one reference we own and
@@ -76,7 +98,7 @@ impl BytesMemory {
 unsafe impl OutputMemory for BytesMemory {
     fn grow(&mut self, len: usize, min_capacity: usize) -> (NonNull<u8>, usize) {
         let cap = if self.obj.is_null() {
-            let cap = min_capacity.max(INITIAL).max(LAST_LEN.try_with(|c| c.get()).unwrap_or(0));
+            let cap = min_capacity.max(INITIAL).max(LAST_CAP.try_with(|c| c.get()).unwrap_or(0));
             // SAFETY: a null source asks CPython for an uninitialised bytes
             // object of `cap` bytes, which only we write to.
             self.obj = unsafe { ffi::PyBytes_FromStringAndSize(std::ptr::null(), cap as ffi::Py_ssize_t) };
