@@ -90,6 +90,17 @@ pub unsafe fn str_key_table(dict: *mut PyObject) -> Option<(*const *mut PyObject
     }
 }
 
+/// The dict's version tag, which CPython changes on every modification
+/// (PEP 509): equal tags mean an unchanged table.
+///
+/// # Safety
+/// `dict` is a live dict on an interpreter with this layout.
+#[inline(always)]
+pub unsafe fn version(dict: *mut PyObject) -> u64 {
+    // SAFETY: as the caller guarantees.
+    unsafe { (*(dict as *const Dict)).ma_version_tag }
+}
+
 /// Whether `dict`'s table can be read in place (a combined table of a known kind).
 ///
 /// # Safety

@@ -475,22 +475,42 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
     /// `shape`; GIL held.
     unsafe fn write_shape(&mut self, dict: *mut PyObject, shape: &Shape) -> Walk {
         let n = shape.len();
+        let at = |entries: *const *mut PyObject, idx: usize| {
+            // SAFETY: `entries` is the current table of `n` members (checked
+            // below whenever the dict changes) and `idx < n`.
+            unsafe { (*entries.add(2 * idx), *entries.add(2 * idx + 1)) }
+        };
+        // SAFETY: `dict` is live; the caller found it in this layout.
+        let (mut version, mut entries) =
+            unsafe { (dictiter::version(dict), dictiter::str_key_table(dict).map_or(std::ptr::null(), |t| t.0)) };
         self.w.begin_object();
         for pos in 0..n {
             let idx = shape.order[pos] as usize;
-            // Re-read per member: a `default` called for an earlier value may
-            // have changed the dict. The same key object at the same index
-            // means the same member; anything else is an error, as mutating
-            // a dict while iterating it is in Python.
-            // SAFETY: `dict` is live; `idx < n` is inside a table of n members.
-            let member = unsafe {
-                dictiter::str_key_table(dict)
-                    .filter(|&(_, m)| m == n)
-                    .map(|(entries, _)| (*entries.add(2 * idx), *entries.add(2 * idx + 1)))
-            };
-            let Some((k, v)) = member.filter(|&(k, v)| k == shape.key(idx) && !v.is_null()) else {
-                return Err(Fail::py(pyo3::exceptions::PyRuntimeError::new_err("dict changed size during dumps")));
-            };
+            // Python code run for an earlier value (a `default`) may have
+            // changed the dict; CPython bumps its version on every change.
+            // Then the same key object at the same index means the same
+            // member; anything else is an error, as mutating a dict while
+            // iterating it is in Python.
+            // SAFETY: `dict` is live (held by the caller).
+            if entries.is_null() || unsafe { dictiter::version(dict) } != version {
+                // SAFETY: as above.
+                let table = unsafe { dictiter::str_key_table(dict) }.filter(|&(_, m)| m == n).map(|t| t.0);
+                match table.filter(|&e| at(e, idx).0 == shape.key(idx) && !at(e, idx).1.is_null()) {
+                    Some(e) => {
+                        entries = e;
+                        // SAFETY: as above.
+                        version = unsafe { dictiter::version(dict) };
+                    }
+                    None => return Err(Fail::py(pyo3::exceptions::PyRuntimeError::new_err("dict changed size during dumps"))),
+                }
+            }
+            // Start loading a value two members ahead (members are visited
+            // in key order, not memory order).
+            if pos + 2 < n {
+                dictiter::prefetch(at(entries, shape.order[pos + 2] as usize).1);
+            }
+            let (k, v) = at(entries, idx);
+            debug_assert!(k == shape.key(idx) && !v.is_null());
             self.w.encoded_key(shape.name(pos), pos == 0);
             // SAFETY: `v` and `k` are live members of the held dict.
             unsafe { self.element(v, k) }.map_err(|e| {
