@@ -585,6 +585,22 @@ def test_sorted_dicts_sharing_key_objects_in_any_order():
     assert jetjson.dumps(rows, sort_keys=True) == orjson.dumps(rows, option=orjson.OPT_SORT_KEYS)
 
 
+def test_large_sorted_dicts_written_again_stay_exact():
+    # Dicts beyond 64 keys are kept in the shape cache from their second
+    # sighting on; each call must still give the sorted bytes, also after
+    # the dict changes.
+    big = {f"k{(i * 7919) % 1000:04}<&>": [i, {"z": i, "a": str(i)}] for i in range(1000)}
+    for _ in range(4):
+        for escape_html in (True, False):
+            expected = orjson.dumps(big, option=orjson.OPT_SORT_KEYS)
+            if escape_html:
+                expected = expected.replace(b"<", b"\\u003c").replace(b">", b"\\u003e").replace(b"&", b"\\u0026")
+            assert jetjson.dumps(big, profile="go", escape_html=escape_html) == expected
+        assert jetjson.dumps(big, sort_keys=True) == orjson.dumps(big, option=orjson.OPT_SORT_KEYS)
+        big[f"new{len(big)}"] = None
+        del big[next(iter(big))]
+
+
 def test_ints_around_digit_boundaries_equal_orjson():
     # Ints of up to two 30-bit digits are read from the object directly on
     # CPython 3.11; every width and sign must still come out exactly.

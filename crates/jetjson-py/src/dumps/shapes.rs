@@ -27,8 +27,14 @@ use pyo3::ffi::{self, PyObject};
 /// Slots; each shape may sit in one of two. A document has tens of shapes
 /// per profile, and a program may use several profiles.
 const SLOTS: usize = 256;
-/// Dicts with more keys than this are sorted each time (and not kept).
-pub const MAX_KEYS: usize = 64;
+/// Dicts with up to this many keys are kept the first time they are sorted.
+const MAX_SMALL_KEYS: usize = 64;
+/// Larger dicts, up to this many keys, are kept only when the same keys
+/// come again (a big map written again and again): a one-off big dict
+/// would pay for references and encoded names it never uses.
+const MAX_KEYS: usize = 1 << 16;
+/// Keys held by kept large shapes, at most: bounds the cache's memory.
+const LARGE_BUDGET: usize = 1 << 16;
 
 /// What a shape's order and names depend on besides the keys.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -105,17 +111,47 @@ impl Drop for Shape {
 pub struct Shapes {
     slots: Vec<Option<Rc<Shape>>>,
     evictions: usize,
+    /// Hashes of the last large key sets seen but not kept.
+    large_seen: [u64; 4],
+    large_next: usize,
+    /// Keys held by the large shapes kept.
+    large_held: usize,
 }
 
 impl Shapes {
-    /// The two slots `n` keys given by `key_at` may sit in, for `tag`.
+    /// The hash of `n` keys given by `key_at`, for `tag`.
     #[inline(always)]
-    fn slots_of(tag: Tag, n: usize, key_at: impl Fn(usize) -> *mut PyObject) -> (usize, usize) {
+    fn hash(tag: Tag, n: usize, key_at: impl Fn(usize) -> *mut PyObject) -> u64 {
         let mut h = (n as u64) ^ ((tag.by as u64) << 8) ^ (u64::from(tag.set.html) << 16) ^ (u64::from(tag.set.ascii_only) << 17);
         for i in 0..n {
             h = (h ^ (key_at(i) as u64 >> 4)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         }
+        h
+    }
+
+    /// The two slots `n` keys given by `key_at` may sit in, for `tag`.
+    #[inline(always)]
+    fn slots_of(tag: Tag, n: usize, key_at: impl Fn(usize) -> *mut PyObject) -> (usize, usize) {
+        let h = Self::hash(tag, n, key_at);
         ((h >> 32) as usize % SLOTS, (h >> 48) as usize % SLOTS)
+    }
+
+    /// Whether a shape of these keys is worth keeping: always for small
+    /// dicts, for large ones only the second time their keys are seen.
+    pub fn wants(&mut self, tag: Tag, keys: &[*mut PyObject]) -> bool {
+        if keys.len() <= MAX_SMALL_KEYS {
+            return true;
+        }
+        if keys.len() > MAX_KEYS || self.large_held + keys.len() > LARGE_BUDGET {
+            return false;
+        }
+        let h = Self::hash(tag, keys.len(), |i| keys[i]);
+        if self.large_seen.contains(&h) {
+            return true;
+        }
+        self.large_seen[self.large_next % self.large_seen.len()] = h;
+        self.large_next += 1;
+        false
     }
 
     /// The shape for exactly the `n` key objects `key_at(0..n)`, if cached.
@@ -153,6 +189,10 @@ impl Shapes {
                 b
             }
         };
-        self.slots[at] = Some(Rc::new(shape));
+        let large = |s: &Shape| if s.keys.len() > MAX_SMALL_KEYS { s.keys.len() } else { 0 };
+        self.large_held += large(&shape);
+        if let Some(old) = self.slots[at].replace(Rc::new(shape)) {
+            self.large_held -= large(&old);
+        }
     }
 }

@@ -24,7 +24,7 @@ use pyo3::prelude::*;
 
 use super::dictiter::{self, Cursor};
 use super::fail::{Fail, Walk};
-use super::shapes::{Shape, Shapes, Tag, MAX_KEYS};
+use super::shapes::{Shape, Shapes, Tag};
 use super::types::Known;
 
 /// Deepest nesting of lists, dicts and dataclasses written: the parser's
@@ -577,7 +577,7 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
                     _ => self.prefixes.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| k(a.1).cmp(k(b.1)))),
                 }
                 self.order.extend(self.prefixes.iter().map(|p| p.1));
-                if all_str && members.len() <= MAX_KEYS {
+                if all_str && self.shapes.wants(tag, &self.key_objs) {
                     // SAFETY: the key objects are held by the entries.
                     let mut shape = unsafe { Shape::new(tag, &self.key_objs, &self.order[obase..]) };
                     for &i in &self.order[obase..] {
