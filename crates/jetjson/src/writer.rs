@@ -478,6 +478,67 @@ impl<S: Sink> Writer<S> {
         self.depth += 1;
     }
 
+    /// An integer array element with its separator, in one reservation
+    /// (the separator and the digits in one write, not two).
+    #[inline(always)]
+    pub fn item_i64(&mut self, v: i64, first: bool) -> Result<()> {
+        let exact = !matches!(self.style.integers, IntegerPolicy::Double | IntegerPolicy::DoubleStrict) || v.unsigned_abs() <= MAX_SAFE;
+        if self.style.indent == 0 && exact {
+            // SAFETY: one separator byte and at most 20 from `put_i64`.
+            unsafe {
+                self.buf.append_raw(21, |p| {
+                    *p = b',';
+                    let comma = usize::from(!first);
+                    comma + number::put_i64(p.add(comma), v)
+                })
+            };
+            return Ok(());
+        }
+        self.array_item(first);
+        self.i64(v)
+    }
+
+    /// A float array element with its separator, in one reservation.
+    #[inline(always)]
+    pub fn item_f64(&mut self, v: f64, first: bool) -> Result<()> {
+        if self.style.indent == 0 && v.is_finite() && self.style.float_layout == FloatLayout::Compact {
+            let mut digits = zmij::Buffer::new();
+            let text = digits.format_finite(v).as_bytes();
+            // SAFETY: one separator byte and the text.
+            unsafe {
+                self.buf.append_raw(text.len() + 1, |p| {
+                    *p = b',';
+                    let comma = usize::from(!first);
+                    crate::pool::copy_bytes(p.add(comma), text);
+                    comma + text.len()
+                })
+            };
+            return Ok(());
+        }
+        self.array_item(first);
+        self.f64(v)
+    }
+
+    /// A string array element with its separator: short clean strings in
+    /// one reservation, others as `array_item` then `str`.
+    #[inline(always)]
+    pub fn item_str(&mut self, s: &str, first: bool) -> Result<()> {
+        if self.style.indent == 0 && short_and_clean(s.as_bytes(), self.style.escaper.set().html) {
+            let b = s.as_bytes();
+            // SAFETY: one separator byte, then `put_quoted` writes b.len() + 2.
+            unsafe {
+                self.buf.append_raw(b.len() + 3, |p| {
+                    *p = b',';
+                    let comma = usize::from(!first);
+                    comma + put_quoted(p.add(comma), b)
+                })
+            };
+            return self.maybe_spill();
+        }
+        self.array_item(first);
+        self.str(s)
+    }
+
     /// Before each element: the separator and, when indenting, the newline.
     #[inline]
     pub fn array_item(&mut self, first: bool) {

@@ -195,6 +195,38 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
         }
     }
 
+    /// An array element with its separator: the common scalars (str, int,
+    /// float) write both in one step; anything else writes the separator,
+    /// then the element.
+    ///
+    /// # Safety
+    /// As for `element`.
+    #[inline(always)]
+    unsafe fn item(&mut self, obj: *mut PyObject, first: bool) -> Walk {
+        // SAFETY (whole body): `obj` is a live object (caller); the
+        // type pointers of built-in types are only compared.
+        unsafe {
+            let ty = ffi::Py_TYPE(obj);
+            if ty == ty_str() {
+                if let Some(s) = utf8_of(obj) {
+                    return self.w.item_str(s, first).map_err(Fail::core);
+                }
+                self.w.array_item(first);
+                return self.surrogate_str(obj);
+            }
+            if ty == addr_of_mut!(ffi::PyLong_Type) && self.known.ints_311 {
+                if let Some(v) = small_int_311(obj) {
+                    return self.w.item_i64(v, first).map_err(Fail::core);
+                }
+            }
+            if ty == addr_of_mut!(ffi::PyFloat_Type) {
+                return self.w.item_f64(ffi::PyFloat_AS_DOUBLE(obj), first).map_err(Fail::core);
+            }
+            self.w.array_item(first);
+            self.element(obj, std::ptr::null_mut())
+        }
+    }
+
     /// Containers by exact type, then the cold path.
     ///
     /// # Safety
@@ -334,14 +366,13 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
         // and each item is a live object owned by the list at that moment.
         unsafe {
             while i < ffi::PyList_GET_SIZE(list) {
-                self.w.array_item(i == 0);
                 // Start loading an item a few steps ahead (its header is the
                 // first thing writing it reads); the index is in bounds.
                 if i + 4 < ffi::PyList_GET_SIZE(list) {
                     dictiter::prefetch(ffi::PyList_GET_ITEM(list, i + 4));
                 }
                 let item = ffi::PyList_GET_ITEM(list, i);
-                self.element(item, std::ptr::null_mut()).map_err(|e| e.in_index(i as usize))?;
+                self.item(item, i == 0).map_err(|e| e.in_index(i as usize))?;
                 i += 1;
             }
         }
@@ -358,11 +389,10 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
         // while the (held) tuple lives.
         let n = unsafe { ffi::PyTuple_GET_SIZE(tuple) };
         for i in 0..n {
-            self.w.array_item(i == 0);
             // SAFETY: `i < n`, the tuple's length.
             unsafe {
                 let item = ffi::PyTuple_GET_ITEM(tuple, i);
-                self.element(item, std::ptr::null_mut()).map_err(|e| e.in_index(i as usize))?;
+                self.item(item, i == 0).map_err(|e| e.in_index(i as usize))?;
             }
         }
         self.w.end_array(n == 0);
