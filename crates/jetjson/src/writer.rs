@@ -1085,3 +1085,51 @@ mod encoded_key_tests {
         }
     }
 }
+
+#[cfg(test)]
+mod item_tests {
+    use super::Writer;
+    use crate::options::{NonFinite, WriteOptions};
+
+    #[test]
+    fn fused_items_write_what_separate_calls_write() {
+        let ints = [0i64, -1, 7, 1 << 53, (1 << 53) + 1, i64::MIN, i64::MAX];
+        let floats = [0.0, -0.0, 1.5, 1e21, 1e-7, f64::NAN, 123456.789];
+        let strs = ["", "a", "<&>", "quote\"", "é", "a string well over thirty-two bytes long"];
+        for options in [
+            WriteOptions::compact(),
+            WriteOptions::compact().non_finite(NonFinite::Null),
+            WriteOptions::go(),
+            WriteOptions::jcs(),
+            WriteOptions::compact().indent(2),
+        ] {
+            let (mut fused, mut plain) = (Writer::new(&options), Writer::new(&options));
+            fused.begin_array();
+            plain.begin_array();
+            let mut first = true;
+            for &v in &ints {
+                let (a, b) = (fused.item_i64(v, first), {
+                    plain.array_item(first);
+                    plain.i64(v)
+                });
+                assert_eq!(a.is_ok(), b.is_ok());
+                first = false;
+            }
+            for &v in &floats {
+                let (a, b) = (fused.item_f64(v, first), {
+                    plain.array_item(first);
+                    plain.f64(v)
+                });
+                assert_eq!(a.is_ok(), b.is_ok(), "{v}");
+            }
+            for s in strs {
+                fused.item_str(s, first).unwrap();
+                plain.array_item(first);
+                plain.str(s).unwrap();
+            }
+            fused.end_array(false);
+            plain.end_array(false);
+            assert_eq!(String::from_utf8_lossy(fused.as_bytes()), String::from_utf8_lossy(plain.as_bytes()));
+        }
+    }
+}
