@@ -69,6 +69,7 @@ impl<'de> Deserializer<'de> {
         }
     }
 
+    #[inline(always)]
     fn open(&mut self) -> Result<()> {
         self.p.enter(self.depth)?;
         self.depth += 1;
@@ -76,6 +77,7 @@ impl<'de> Deserializer<'de> {
         Ok(())
     }
 
+    #[inline(always)]
     fn close(&mut self, byte: u8, what: &str) -> Result<()> {
         self.depth -= 1;
         if self.p.eat(byte) {
@@ -166,6 +168,26 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         value.map_err(|e| self.p.locate(at, e))
     }
 
+    /// Arrays into sequences and tuples (`Vec<T>`, `[f64; 2]`) without the
+    /// general dispatch; anything else takes it (for the type's error).
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.p.skip_ws();
+        if self.p.peek() != Some(b'[') {
+            return self.deserialize_any(visitor);
+        }
+        let at = self.p.i;
+        self.open()?;
+        let value = match visitor.visit_seq(Elements { de: self, first: true }) {
+            Ok(value) => self.close(b']', "',' or ']' after array element").map(|_| value),
+            Err(e) => Err(e),
+        };
+        value.map_err(|e| self.p.locate(at, e))
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
+        self.deserialize_seq(visitor)
+    }
+
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         self.p.skip_ws();
         if self.p.peek() == Some(b'n') {
@@ -232,7 +254,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
     }
 
     serde::forward_to_deserialize_any! {
-        bool char str string bytes byte_buf unit unit_struct seq tuple tuple_struct map identifier
+        bool char str string bytes byte_buf unit unit_struct tuple_struct map identifier
     }
 }
 

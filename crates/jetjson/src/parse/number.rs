@@ -189,21 +189,31 @@ const POW10: [f64; 23] =
 #[inline(always)]
 fn float_value(negative: bool, mantissa: u64, digits: usize, exp10: i64, text: &[u8]) -> NumberValue {
     if digits <= 19 {
+        // Decimals with a fraction (coordinates, prices): the reciprocal
+        // route, whatever the mantissa's size, so documents mixing short and
+        // long mantissas take no unpredictable branch here.
+        if (-22..0).contains(&exp10) && mantissa != 0 {
+            if let Some(v) = reciprocal_value(mantissa, (-exp10) as usize) {
+                return NumberValue::F64(with_sign(v, negative));
+            }
+        }
         // Clinger: an integer below 2^53 and a power of ten up to 1e22 are
         // both exact doubles, so one correctly rounded operation gives the
         // answer.
         if mantissa <= 1 << 53 && (-22..=22).contains(&exp10) {
             let m = mantissa as f64;
             let v = if exp10 >= 0 { m * POW10[exp10 as usize] } else { m / POW10[(-exp10) as usize] };
-            return NumberValue::F64(if negative { -v } else { v });
-        }
-        if (-22..0).contains(&exp10) && mantissa != 0 {
-            if let Some(v) = reciprocal_value(mantissa, (-exp10) as usize) {
-                return NumberValue::F64(if negative { -v } else { v });
-            }
+            return NumberValue::F64(with_sign(v, negative));
         }
     }
     float_value_slow(negative, mantissa, digits, exp10, text)
+}
+
+/// `v` (not negative) with the sign bit set when `negative`, without a
+/// branch (signs of coordinates alternate with no pattern to predict).
+#[inline(always)]
+fn with_sign(v: f64, negative: bool) -> f64 {
+    f64::from_bits(v.to_bits() | (u64::from(negative) << 63))
 }
 
 /// The routes of `float_value` that most documents never take.
@@ -341,12 +351,13 @@ fn reciprocal_value(mantissa: u64, k: usize) -> Option<f64> {
     // The bits below the cut are `rem:lo`, halfway is `half:0`.
     let rem = hi & ((1 << c) - 1);
     let half = 1u64 << (c - 1);
-    if rem > half || (rem == half && lo != 0) {
-        digits += 1;
-    } else if rem == half || (rem == half - 1 && lo == u64::MAX) {
-        // Within 2 of halfway (below or at it): the product cannot decide.
+    let up = rem > half || (rem == half && lo != 0);
+    // Within 2 of halfway (below or at it): the product cannot decide.
+    if !up && (rem == half || (rem == half - 1 && lo == u64::MAX)) {
         return None;
     }
+    // Rounding up is a coin toss on real data: no branch for it.
+    digits += u64::from(up);
     Some(digits as f64 * pow2(c as i32 + 1 - e as i32 - s as i32 - k as i32))
 }
 
