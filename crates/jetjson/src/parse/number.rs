@@ -34,7 +34,7 @@ pub(crate) fn scan_number(b: &[u8]) -> Result<(usize, NumberValue, bool), usize>
     match b.get(i) {
         Some(b'0') => i += 1,
         // Wraps past 19 digits; `digits` below tells when to distrust it.
-        Some(b'1'..=b'9') => (mantissa, i) = digit_run(b, i, 0),
+        Some(b'1'..=b'9') => (mantissa, i) = integer_run(b, i),
         _ => return Err(i),
     }
     let int_digits = i - int_start;
@@ -127,6 +127,25 @@ fn digit_run(b: &[u8], mut i: usize, mut mantissa: u64) -> (u64, usize) {
     while let Some(&d @ b'0'..=b'9') = b.get(i) {
         mantissa = mantissa.wrapping_mul(10).wrapping_add(u64::from(d - b'0'));
         i += 1;
+    }
+    (mantissa, i)
+}
+
+/// The digits of an integer part (at `b[i]`, a digit): most are short
+/// (indices, counts, the degrees of a coordinate), and a byte loop reads
+/// them with its end predicted from earlier numbers, so the next token's
+/// position does not wait on a load. Runs of eight or more continue with
+/// `digit_run`.
+#[inline(always)]
+fn integer_run(b: &[u8], start: usize) -> (u64, usize) {
+    let mut mantissa = 0u64;
+    let mut i = start;
+    while let Some(&d @ b'0'..=b'9') = b.get(i) {
+        mantissa = mantissa * 10 + u64::from(d - b'0');
+        i += 1;
+        if i - start == 7 {
+            return digit_run(b, i, mantissa);
+        }
     }
     (mantissa, i)
 }
