@@ -72,5 +72,6 @@ fn main() {
     bench_document::<schema::canada::FeatureCollection>(&mut c, "canada", "nativejson-benchmark/canada.json");
     bench_document::<schema::github_events::Events>(&mut c, "github_events", "simdjson/github_events.json");
     bench_document::<schema::gsoc_2018::Projects>(&mut c, "gsoc-2018", "simdjson/gsoc-2018.json");
+    bench_document::<schema::mesh::Mesh>(&mut c, "mesh", "simdjson/mesh.json");
     c.final_summary();
 }

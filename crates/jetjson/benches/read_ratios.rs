@@ -87,4 +87,5 @@ fn main() {
     document::<schema::canada::FeatureCollection>("canada", "nativejson-benchmark/canada.json", rounds.div_ceil(2), &filter);
     document::<schema::github_events::Events>("github_events", "simdjson/github_events.json", rounds * 4, &filter);
     document::<schema::gsoc_2018::Projects>("gsoc-2018", "simdjson/gsoc-2018.json", rounds, &filter);
+    document::<schema::mesh::Mesh>("mesh", "simdjson/mesh.json", rounds, &filter);
 }

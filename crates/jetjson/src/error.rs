@@ -113,7 +113,14 @@ pub enum PathSegment {
 /// The error type of every jetjson operation.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Error {
-    kind: Box<ErrorKind>,
+    /// One pointer, so `Result<f64, Error>` and the like come back in
+    /// registers: serde deserialization returns one per value.
+    inner: Box<ErrorInner>,
+}
+
+#[derive(Clone, PartialEq, Eq)]
+struct ErrorInner {
+    kind: ErrorKind,
     position: Option<Position>,
     /// Innermost segment first (pushed while unwinding); displayed reversed.
     path: Vec<PathSegment>,
@@ -123,7 +130,7 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 impl Error {
     pub fn new(kind: ErrorKind) -> Error {
-        Error { kind: Box::new(kind), position: None, path: Vec::new() }
+        Error { inner: Box::new(ErrorInner { kind, position: None, path: Vec::new() }) }
     }
 
     pub(crate) fn syntax(msg: impl Into<String>) -> Error {
@@ -131,33 +138,33 @@ impl Error {
     }
 
     pub(crate) fn at(mut self, position: Position) -> Error {
-        self.position = Some(position);
+        self.inner.position = Some(position);
         self
     }
 
     /// Adds an enclosing path segment (called while the error unwinds).
     pub(crate) fn in_index(mut self, index: usize) -> Error {
-        self.path.push(PathSegment::Index(index));
+        self.inner.path.push(PathSegment::Index(index));
         self
     }
 
     pub(crate) fn in_key(mut self, key: &str) -> Error {
-        self.path.push(PathSegment::Key(key.to_owned()));
+        self.inner.path.push(PathSegment::Key(key.to_owned()));
         self
     }
 
     pub fn kind(&self) -> &ErrorKind {
-        &self.kind
+        &self.inner.kind
     }
 
     /// Where in the input a read error happened.
     pub fn position(&self) -> Option<Position> {
-        self.position
+        self.inner.position
     }
 
     /// The path to the offending value, outermost first, for write errors.
     pub fn path(&self) -> impl Iterator<Item = &PathSegment> {
-        self.path.iter().rev()
+        self.inner.path.iter().rev()
     }
 
     /// The path as text: `$.items[3].price`, or `$` at the top level.
@@ -186,7 +193,7 @@ impl Error {
 
     /// The message without position or path.
     pub fn message(&self) -> String {
-        match &*self.kind {
+        match &self.inner.kind {
             ErrorKind::NonFiniteFloat { value, profile } => {
                 format!("{value} is not allowed in profile \"{profile}\"")
             }
@@ -216,9 +223,9 @@ fn is_identifier(k: &str) -> bool {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some(p) = self.position {
+        if let Some(p) = self.inner.position {
             write!(f, "line {} column {} (byte {}): ", p.line, p.column, p.offset)?;
-        } else if !self.path.is_empty() {
+        } else if !self.inner.path.is_empty() {
             write!(f, "{}: ", self.path_string())?;
         }
         f.write_str(&self.message())
@@ -227,7 +234,7 @@ impl fmt::Display for Error {
 
 impl fmt::Debug for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Error({:?}, \"{}\")", self.kind, self)
+        write!(f, "Error({:?}, \"{}\")", self.inner.kind, self)
     }
 }
 

@@ -11,4 +11,5 @@ pub mod canada;
 pub mod citm_catalog;
 pub mod github_events;
 pub mod gsoc_2018;
+pub mod mesh;
 pub mod twitter;

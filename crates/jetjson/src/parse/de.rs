@@ -41,34 +41,35 @@ impl<'de> Deserializer<'de> {
         self.p.finish()
     }
 
+    #[inline(always)]
     fn number<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
         let n = self.p.number()?;
         match n.value {
             NumberValue::I64(i) => visitor.visit_i64(i),
             NumberValue::U64(u) => visitor.visit_u64(u),
             NumberValue::F64(f) => visitor.visit_f64(f),
-            // Integers beyond 64 bits that fit 128 go to the 128-bit
-            // visitors; anything else becomes the nearest double, as
-            // serde_json does.
-            NumberValue::Big => {
-                if n.is_integer {
-                    if let Ok(i) = n.text.parse::<i128>() {
-                        return visitor.visit_i128(i);
-                    }
-                    if let Ok(u) = n.text.parse::<u128>() {
-                        return visitor.visit_u128(u);
-                    }
-                }
-                match n.text.parse::<f64>() {
-                    Ok(f) if f.is_finite() => visitor.visit_f64(f),
-                    // No double stands for 1e400; an infinity would be a
-                    // silent change of the data.
-                    _ => Err(Error::new(crate::error::ErrorKind::NumberOutOfRange { text: n.text.to_owned(), profile: "read" })),
-                }
-            }
+            NumberValue::Big => big_number(n.text, n.is_integer, visitor),
         }
     }
 
+    /// `deserialize_{i,u}{8..128}` and `deserialize_f{32,64}`: a number
+    /// goes straight to the visitor; anything else takes the general route
+    /// (so the type's own error names what was found).
+    #[inline(always)]
+    fn deserialize_number<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
+        self.p.skip_ws();
+        match self.p.peek() {
+            Some(b'-' | b'0'..=b'9') => {
+                let at = self.p.i;
+                // Errors from the target type ("invalid value: integer
+                // `300`, expected u8") get the number's position.
+                self.number(visitor).map_err(|e| self.p.locate(at, e))
+            }
+            _ => de::Deserializer::deserialize_any(self, visitor),
+        }
+    }
+
+    #[inline(always)]
     fn open(&mut self) -> Result<()> {
         self.p.enter(self.depth)?;
         self.depth += 1;
@@ -76,6 +77,7 @@ impl<'de> Deserializer<'de> {
         Ok(())
     }
 
+    #[inline(always)]
     fn close(&mut self, byte: u8, what: &str) -> Result<()> {
         self.depth -= 1;
         if self.p.eat(byte) {
@@ -84,6 +86,35 @@ impl<'de> Deserializer<'de> {
             Err(self.p.unexpected(what))
         }
     }
+}
+
+/// Integers beyond 64 bits that fit 128 go to the 128-bit visitors;
+/// anything else becomes the nearest double, as serde_json does.
+#[cold]
+fn big_number<'de, V: Visitor<'de>>(text: &str, is_integer: bool, visitor: V) -> Result<V::Value> {
+    if is_integer {
+        if let Ok(i) = text.parse::<i128>() {
+            return visitor.visit_i128(i);
+        }
+        if let Ok(u) = text.parse::<u128>() {
+            return visitor.visit_u128(u);
+        }
+    }
+    match text.parse::<f64>() {
+        Ok(f) if f.is_finite() => visitor.visit_f64(f),
+        // No double stands for 1e400; an infinity would be a silent
+        // change of the data.
+        _ => Err(Error::new(crate::error::ErrorKind::NumberOutOfRange { text: text.to_owned(), profile: "read" })),
+    }
+}
+
+macro_rules! numbers {
+    ($($method:ident),*) => {$(
+        #[inline]
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            self.deserialize_number(visitor)
+        }
+    )*};
 }
 
 impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
@@ -135,6 +166,26 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         // Errors from the target type ("invalid type", "missing field")
         // get the position of the value they are about.
         value.map_err(|e| self.p.locate(at, e))
+    }
+
+    /// Arrays into sequences and tuples (`Vec<T>`, `[f64; 2]`) without the
+    /// general dispatch; anything else takes it (for the type's error).
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.p.skip_ws();
+        if self.p.peek() != Some(b'[') {
+            return self.deserialize_any(visitor);
+        }
+        let at = self.p.i;
+        self.open()?;
+        let value = match visitor.visit_seq(Elements { de: self, first: true }) {
+            Ok(value) => self.close(b']', "',' or ']' after array element").map(|_| value),
+            Err(e) => Err(e),
+        };
+        value.map_err(|e| self.p.locate(at, e))
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
+        self.deserialize_seq(visitor)
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -196,9 +247,14 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         visitor.visit_unit()
     }
 
+    numbers! {
+        deserialize_i8, deserialize_i16, deserialize_i32, deserialize_i64, deserialize_i128,
+        deserialize_u8, deserialize_u16, deserialize_u32, deserialize_u64, deserialize_u128,
+        deserialize_f32, deserialize_f64
+    }
+
     serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
-        bytes byte_buf unit unit_struct seq tuple tuple_struct map identifier
+        bool char str string bytes byte_buf unit unit_struct tuple_struct map identifier
     }
 }
 

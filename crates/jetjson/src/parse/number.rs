@@ -25,30 +25,16 @@ pub enum NumberValue {
 
 /// Scans the number at the start of `b`: its length and value, or the
 /// offset of the byte that breaks the grammar.
-#[inline]
+#[inline(always)]
 pub(crate) fn scan_number(b: &[u8]) -> Result<(usize, NumberValue, bool), usize> {
-    let mut i = 0;
     let negative = b.first() == Some(&b'-');
-    if negative {
-        i += 1;
-    }
-    let int_start = i;
+    let int_start = usize::from(negative);
+    let mut i = int_start;
     let mut mantissa: u64 = 0;
     match b.get(i) {
         Some(b'0') => i += 1,
-        Some(&d @ b'1'..=b'9') => {
-            mantissa = u64::from(d - b'0');
-            i += 1;
-            while let Some(eight) = eight_digits(b, i) {
-                mantissa = mantissa.wrapping_mul(100_000_000).wrapping_add(eight);
-                i += 8;
-            }
-            while let Some(&d @ b'0'..=b'9') = b.get(i) {
-                // Wraps past 19 digits; `digits` below tells when to distrust it.
-                mantissa = mantissa.wrapping_mul(10).wrapping_add(u64::from(d - b'0'));
-                i += 1;
-            }
-        }
+        // Wraps past 19 digits; `digits` below tells when to distrust it.
+        Some(b'1'..=b'9') => (mantissa, i) = integer_run(b, i),
         _ => return Err(i),
     }
     let int_digits = i - int_start;
@@ -56,16 +42,8 @@ pub(crate) fn scan_number(b: &[u8]) -> Result<(usize, NumberValue, bool), usize>
     let mut is_integer = true;
     if b.get(i) == Some(&b'.') {
         is_integer = false;
-        i += 1;
-        let start = i;
-        while let Some(eight) = eight_digits(b, i) {
-            mantissa = mantissa.wrapping_mul(100_000_000).wrapping_add(eight);
-            i += 8;
-        }
-        while let Some(&d @ b'0'..=b'9') = b.get(i) {
-            mantissa = mantissa.wrapping_mul(10).wrapping_add(u64::from(d - b'0'));
-            i += 1;
-        }
+        let start = i + 1;
+        (mantissa, i) = digit_run(b, start, mantissa);
         frac_digits = i - start;
         if frac_digits == 0 {
             return Err(i);
@@ -74,30 +52,7 @@ pub(crate) fn scan_number(b: &[u8]) -> Result<(usize, NumberValue, bool), usize>
     let mut exp: i64 = 0;
     if matches!(b.get(i), Some(b'e' | b'E')) {
         is_integer = false;
-        i += 1;
-        let exp_negative = match b.get(i) {
-            Some(b'-') => {
-                i += 1;
-                true
-            }
-            Some(b'+') => {
-                i += 1;
-                false
-            }
-            _ => false,
-        };
-        let start = i;
-        while let Some(&d @ b'0'..=b'9') = b.get(i) {
-            // Saturate: any exponent this large is beyond every fast path.
-            exp = (exp * 10 + i64::from(d - b'0')).min(1 << 40);
-            i += 1;
-        }
-        if i == start {
-            return Err(i);
-        }
-        if exp_negative {
-            exp = -exp;
-        }
+        (exp, i) = exponent(b, i + 1)?;
     }
     let digits = int_digits + frac_digits;
     let value = if is_integer {
@@ -108,35 +63,127 @@ pub(crate) fn scan_number(b: &[u8]) -> Result<(usize, NumberValue, bool), usize>
     Ok((i, value, is_integer))
 }
 
-/// The value of the eight bytes at `b[i..]` if all are ASCII digits (SWAR:
-/// the digits of long ids and 17-digit coordinates, eight per step).
-#[inline(always)]
-fn eight_digits(b: &[u8], i: usize) -> Option<u64> {
-    const ZEROS: u64 = u64::from_le_bytes([b'0'; 8]);
-    const HIGH_NIBBLES: u64 = 0xF0F0_F0F0_F0F0_F0F0;
-    let chunk: [u8; 8] = b.get(i..i + 8)?.try_into().ok()?;
-    let v = u64::from_le_bytes(chunk);
-    // Every byte in 0x30..=0x3F, and still so after adding 6 (so <= 0x39).
-    if v & HIGH_NIBBLES != ZEROS || v.wrapping_add(0x0606_0606_0606_0606) & HIGH_NIBBLES != ZEROS {
-        return None;
+/// The exponent's digits after `e`/`E` (at `i`, sign included): its value,
+/// saturated far beyond every double, and the index after it.
+#[inline]
+fn exponent(b: &[u8], mut i: usize) -> Result<(i64, usize), usize> {
+    let exp_negative = match b.get(i) {
+        Some(b'-') => {
+            i += 1;
+            true
+        }
+        Some(b'+') => {
+            i += 1;
+            false
+        }
+        _ => false,
+    };
+    let start = i;
+    let mut exp: i64 = 0;
+    while let Some(&d @ b'0'..=b'9') = b.get(i) {
+        // Saturate: any exponent this large is beyond every fast path.
+        exp = (exp * 10 + i64::from(d - b'0')).min(1 << 40);
+        i += 1;
     }
-    // Digit k (k = 0 first) sits in byte k. Combine neighbours into pairs,
-    // pairs into quads, quads into the eight-digit value.
-    let v = v - ZEROS;
-    let pairs = (v.wrapping_mul(10) + (v >> 8)) & 0x00FF_00FF_00FF_00FF;
-    let quads = (pairs.wrapping_mul(100) + (pairs >> 16)) & 0x0000_FFFF_0000_FFFF;
-    Some((quads.wrapping_mul(10_000) + (quads >> 32)) & 0xFFFF_FFFF)
+    if i == start {
+        return Err(i);
+    }
+    Ok((if exp_negative { -exp } else { exp }, i))
 }
 
+const ZEROS: u64 = u64::from_le_bytes([b'0'; 8]);
+
+/// `10^n` for the lengths of a partial run of digits.
+const POW10_U64: [u64; 8] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000];
+
+/// Reads the run of ASCII digits at `b[i..]` into `mantissa` (wrapping past
+/// 19 digits) and returns it with the index after the run.
+///
+/// Eight bytes at a time: each word's digit prefix (found with SWAR, no
+/// per-byte branch) is shifted to the top of the word, where the zero
+/// bytes below it read as leading zeros, and converted in one go. Only a
+/// run of eight digits or more loops; the last seven bytes of the input
+/// are read one at a time, never past the end.
+#[inline(always)]
+fn digit_run(b: &[u8], mut i: usize, mut mantissa: u64) -> (u64, usize) {
+    while let Some(chunk) = b.get(i..i + 8) {
+        let v = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
+        let stops = non_digit_bytes(v);
+        if stops == 0 {
+            mantissa = mantissa.wrapping_mul(100_000_000).wrapping_add(combine_eight(v - ZEROS));
+            i += 8;
+            continue;
+        }
+        // Digits before the first non-digit byte (byte k holds b[i + k]).
+        let n = (stops.trailing_zeros() / 8) as usize;
+        // Shifting by 64 - 8n (up to 64, so in two steps) keeps those n
+        // digits as the top bytes; with n = 0 everything shifts out.
+        let shift = 63 - 8 * n as u32;
+        let top = (v << shift) << 1;
+        let zeros = (ZEROS << shift) << 1;
+        mantissa = mantissa.wrapping_mul(POW10_U64[n & 7]).wrapping_add(combine_eight(top - zeros));
+        return (mantissa, i + n);
+    }
+    while let Some(&d @ b'0'..=b'9') = b.get(i) {
+        mantissa = mantissa.wrapping_mul(10).wrapping_add(u64::from(d - b'0'));
+        i += 1;
+    }
+    (mantissa, i)
+}
+
+/// The digits of an integer part (at `b[i]`, a digit): most are short
+/// (indices, counts, the degrees of a coordinate), and a byte loop reads
+/// them with its end predicted from earlier numbers, so the next token's
+/// position does not wait on a load. Runs of eight or more continue with
+/// `digit_run`.
+#[inline(always)]
+fn integer_run(b: &[u8], start: usize) -> (u64, usize) {
+    let mut mantissa = 0u64;
+    let mut i = start;
+    while let Some(&d @ b'0'..=b'9') = b.get(i) {
+        mantissa = mantissa * 10 + u64::from(d - b'0');
+        i += 1;
+        if i - start == 7 {
+            return digit_run(b, i, mantissa);
+        }
+    }
+    (mantissa, i)
+}
+
+/// A word with a non-zero byte exactly where `v` has a byte that is not an
+/// ASCII digit, up to and including its first such byte (bytes above it
+/// may be marked wrongly by a carry, and are not looked at).
+#[inline(always)]
+fn non_digit_bytes(v: u64) -> u64 {
+    const HIGH_NIBBLES: u64 = 0xF0F0_F0F0_F0F0_F0F0;
+    // A digit is 0x30..=0x39: high nibble 3, and still 3 after adding 6.
+    // Adding 6 carries out of a byte only from 0xFA..=0xFF, which the
+    // first test already marks; the carry lands in the bytes above it.
+    ((v & HIGH_NIBBLES) ^ ZEROS) | ((v.wrapping_add(0x0606_0606_0606_0606) & HIGH_NIBBLES) ^ ZEROS)
+}
+
+/// The value of eight decimal digits, one per byte (0..=9, not ASCII), the
+/// first (most significant) in the lowest byte.
+#[inline(always)]
+fn combine_eight(v: u64) -> u64 {
+    // Combine neighbours into pairs, pairs into quads, quads into the
+    // eight-digit value.
+    let pairs = (v.wrapping_mul(10) + (v >> 8)) & 0x00FF_00FF_00FF_00FF;
+    let quads = (pairs.wrapping_mul(100) + (pairs >> 16)) & 0x0000_FFFF_0000_FFFF;
+    (quads.wrapping_mul(10_000) + (quads >> 32)) & 0xFFFF_FFFF
+}
+
+/// The value of the eight bytes at `b[i..]` if all are ASCII digits.
+#[cfg(test)]
+fn eight_digits(b: &[u8], i: usize) -> Option<u64> {
+    let chunk: [u8; 8] = b.get(i..i + 8)?.try_into().ok()?;
+    let v = u64::from_le_bytes(chunk);
+    (non_digit_bytes(v) == 0).then(|| combine_eight(v - ZEROS))
+}
+
+#[inline(always)]
 fn integer_value(negative: bool, mantissa: u64, digits: usize, text: &[u8]) -> NumberValue {
-    let exact = if digits <= 19 {
-        Some(mantissa)
-    } else if digits == 20 {
-        // 20 digits may still fit u64 (up to 18446744073709551615).
-        std::str::from_utf8(text).ok().and_then(|t| t.parse::<u64>().ok())
-    } else {
-        None
-    };
+    let exact = if digits <= 19 { Some(mantissa) } else { long_integer(text) };
     match (exact, negative) {
         (Some(0), true) => NumberValue::F64(-0.0),
         (Some(m), false) => match i64::try_from(m) {
@@ -148,22 +195,49 @@ fn integer_value(negative: bool, mantissa: u64, digits: usize, text: &[u8]) -> N
     }
 }
 
+/// An integer of 20 digits or more, when it still fits u64 (up to
+/// 18446744073709551615).
+#[cold]
+fn long_integer(digits: &[u8]) -> Option<u64> {
+    std::str::from_utf8(digits).ok().and_then(|t| t.parse::<u64>().ok())
+}
+
 const POW10: [f64; 23] =
     [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
 
+#[inline(always)]
 fn float_value(negative: bool, mantissa: u64, digits: usize, exp10: i64, text: &[u8]) -> NumberValue {
-    // Clinger: an integer below 2^53 and a power of ten up to 1e22 are both
-    // exact doubles, so one correctly rounded operation gives the answer.
-    if digits <= 19 && mantissa <= 1 << 53 && (-22..=22).contains(&exp10) {
-        let m = mantissa as f64;
-        let v = if exp10 >= 0 { m * POW10[exp10 as usize] } else { m / POW10[(-exp10) as usize] };
-        return NumberValue::F64(if negative { -v } else { v });
-    }
-    if digits <= 19 && (-22..0).contains(&exp10) && mantissa != 0 {
-        if let Some(v) = reciprocal_value(mantissa, (-exp10) as usize) {
-            return NumberValue::F64(if negative { -v } else { v });
+    if digits <= 19 {
+        // Decimals with a fraction (coordinates, prices): the reciprocal
+        // route, whatever the mantissa's size, so documents mixing short and
+        // long mantissas take no unpredictable branch here.
+        if (-22..0).contains(&exp10) && mantissa != 0 {
+            if let Some(v) = reciprocal_value(mantissa, (-exp10) as usize) {
+                return NumberValue::F64(with_sign(v, negative));
+            }
+        }
+        // Clinger: an integer below 2^53 and a power of ten up to 1e22 are
+        // both exact doubles, so one correctly rounded operation gives the
+        // answer.
+        if mantissa <= 1 << 53 && (-22..=22).contains(&exp10) {
+            let m = mantissa as f64;
+            let v = if exp10 >= 0 { m * POW10[exp10 as usize] } else { m / POW10[(-exp10) as usize] };
+            return NumberValue::F64(with_sign(v, negative));
         }
     }
+    float_value_slow(negative, mantissa, digits, exp10, text)
+}
+
+/// `v` (not negative) with the sign bit set when `negative`, without a
+/// branch (signs of coordinates alternate with no pattern to predict).
+#[inline(always)]
+fn with_sign(v: f64, negative: bool) -> f64 {
+    f64::from_bits(v.to_bits() | (u64::from(negative) << 63))
+}
+
+/// The routes of `float_value` that most documents never take.
+#[inline(never)]
+fn float_value_slow(negative: bool, mantissa: u64, digits: usize, exp10: i64, text: &[u8]) -> NumberValue {
     if digits <= 19 {
         if let Some(v) = wide_value(mantissa, exp10) {
             return NumberValue::F64(if negative { -v } else { v });
@@ -278,25 +352,32 @@ const fn reciprocals() -> [(u128, u32); 23] {
 /// `T × 2^-(127 + e + s + k)` where `T = m × 2^(127 + e) / 5^k`. The product
 /// `P = m × R_k` underestimates `T` by less than `m < 2^64`, so `T / 2^64`
 /// lies in `[X, X + 2)` for `X = P >> 64`. Rounding `X` to 53 significant
-/// bits (cut at bit `c`, at least 74) is then the correct rounding of `T`
+/// bits (cut at bit 74 or 75) is then the correct rounding of `T`
 /// unless the bits below the cut sit within 2 of the halfway point. The
 /// result is at least 1e-22 and below 2^61: always a normal double.
-#[inline]
+#[inline(always)]
 fn reciprocal_value(mantissa: u64, k: usize) -> Option<f64> {
     let (r, e) = RECIPROCALS[k];
     let s = mantissa.leading_zeros();
-    let m = u128::from(mantissa << s);
-    let x = m * (r >> 64) + ((m * (r as u64 as u128)) >> 64);
-    let cut = (127 - x.leading_zeros()) - 52;
-    let low = x & ((1u128 << cut) - 1);
-    let half = 1u128 << (cut - 1);
-    let mut digits = (x >> cut) as u64;
-    if low > half {
-        digits += 1;
-    } else if low + 2 > half {
+    let m = mantissa << s;
+    // X = (m × R_k) >> 64 from two 64×64->128 products.
+    let x = u128::from(m) * u128::from((r >> 64) as u64) + ((u128::from(m) * u128::from(r as u64)) >> 64);
+    let (hi, lo) = ((x >> 64) as u64, x as u64);
+    // m >= 2^63 and R_k >= 2^127, so X >= 2^126: its top bit is bit 127 or
+    // 126, and the cut (74 or 75) lies in the high word, at bit `c` of it.
+    let c = 10 + (hi >> 63) as u32;
+    let mut digits = hi >> c;
+    // The bits below the cut are `rem:lo`, halfway is `half:0`.
+    let rem = hi & ((1 << c) - 1);
+    let half = 1u64 << (c - 1);
+    let up = rem > half || (rem == half && lo != 0);
+    // Within 2 of halfway (below or at it): the product cannot decide.
+    if !up && (rem == half || (rem == half - 1 && lo == u64::MAX)) {
         return None;
     }
-    Some(digits as f64 * pow2(cut as i32 + 64 - 127 - e as i32 - s as i32 - k as i32))
+    // Rounding up is a coin toss on real data: no branch for it.
+    digits += u64::from(up);
+    Some(digits as f64 * pow2(c as i32 + 1 - e as i32 - s as i32 - k as i32))
 }
 
 /// True when `b` is exactly one JSON number literal.
@@ -359,6 +440,31 @@ mod tests {
             assert_eq!(eight_digits(&bad, 0), None, "{:?}", String::from_utf8_lossy(&bad));
         }
         assert_eq!(eight_digits(b"1234567", 0), None, "fewer than eight bytes");
+    }
+
+    #[test]
+    fn digit_runs_equal_a_byte_loop() {
+        let mut x = 0x5DEE_CE66_D1CE_4E5Bu64;
+        let ends = [b',', b']', b'.', b'e', b'E', b' ', b'/', b':', 0xFF, 0xFA, 0x00];
+        for _ in 0..100_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let len = (x % 26) as usize;
+            let mut text: Vec<u8> = (0..len).map(|k| b'0' + ((x >> (k % 60)) % 10) as u8).collect();
+            // A terminator (or none: the run ends the input), then bytes
+            // that must not be read as digits of this run.
+            if x >> 62 != 0 {
+                text.push(ends[(x >> 40) as usize % ends.len()]);
+                text.extend_from_slice(&b"12345678"[..(x >> 33) as usize % 9]);
+            }
+            let start = (x >> 20) as usize % 3;
+            let mut input = vec![b'1'; start];
+            input.extend_from_slice(&text);
+            let want_end = start + len;
+            let want = input[start..want_end].iter().fold(7u64, |m, &d| m.wrapping_mul(10).wrapping_add(u64::from(d - b'0')));
+            assert_eq!(digit_run(&input, start, 7), (want, want_end), "{:?}", String::from_utf8_lossy(&input));
+        }
     }
 
     #[test]

@@ -218,7 +218,7 @@ impl<'a> Parser<'a> {
     }
 
     /// The number at the current position.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn number(&mut self) -> Result<NumberToken<'a>> {
         let at = self.i;
         let (len, value, is_integer) = scan_number(&self.b[at..]).map_err(|k| self.error_at(at + k, "invalid number"))?;

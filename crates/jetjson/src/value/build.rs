@@ -12,15 +12,54 @@ use crate::parse::{self, DuplicateKeys, FromJson, NumberToken, NumberValue, Read
 
 impl FromJson for Value {
     fn from_json(input: &[u8], options: &ReadOptions) -> Result<Value> {
+        let stacks = Stacks::take();
         let mut b = ValueBuilder {
-            values: Vec::new(),
-            names: Vec::new(),
-            frames: Vec::new(),
+            values: stacks.values,
+            names: stacks.names,
+            frames: stacks.frames,
             lossless: options.keeps_numbers_lossless(),
             duplicates: options.duplicate_key_policy(),
         };
-        parse::parse(input, options, &mut b)?;
-        Ok(b.values.pop().unwrap_or(Value::Null))
+        let result = parse::parse(input, options, &mut b);
+        let value = b.values.pop();
+        Stacks { values: b.values, names: b.names, frames: b.frames }.give_back();
+        result?;
+        Ok(value.unwrap_or(Value::Null))
+    }
+}
+
+/// The builder's working stacks, kept per thread between documents so a
+/// parse does not regrow them from nothing (and glibc does not free and
+/// consolidate them every time). Capacity beyond `MAX_POOLED_BYTES` is
+/// released on the way back, so a huge document pins no more than that.
+#[derive(Default)]
+struct Stacks {
+    values: Vec<Value>,
+    names: Vec<Str>,
+    frames: Vec<(usize, usize)>,
+}
+
+/// What one thread keeps at most, in bytes of stack capacity (8192 values).
+const MAX_POOLED_BYTES: usize = 256 * 1024;
+
+thread_local! {
+    static STACKS: std::cell::Cell<Option<Stacks>> = const { std::cell::Cell::new(None) };
+}
+
+impl Stacks {
+    fn take() -> Stacks {
+        STACKS.try_with(|s| s.take()).ok().flatten().unwrap_or_default()
+    }
+
+    fn give_back(mut self) {
+        // Values left by a failed parse are dropped here.
+        self.values.clear();
+        self.names.clear();
+        self.frames.clear();
+        self.values.shrink_to(MAX_POOLED_BYTES / std::mem::size_of::<Value>());
+        self.names.shrink_to(MAX_POOLED_BYTES / 4 / std::mem::size_of::<Str>());
+        self.frames.shrink_to(MAX_POOLED_BYTES / 4 / std::mem::size_of::<(usize, usize)>());
+        let _ = STACKS.try_with(|s| s.set(Some(self)));
     }
 }
 
@@ -32,6 +71,25 @@ struct ValueBuilder {
     frames: Vec<(usize, usize)>,
     lossless: bool,
     duplicates: DuplicateKeys,
+}
+
+/// Moves `stack[from..]` into a new vector of exactly that length with one
+/// copy (no per-item moves, no regrowth).
+#[inline]
+fn split_tail<T>(stack: &mut Vec<T>, from: usize) -> Vec<T> {
+    assert!(from <= stack.len(), "a container starts within the stack");
+    let n = stack.len() - from;
+    let mut out = Vec::with_capacity(n);
+    // SAFETY: `from <= stack.len()` (asserted above), so
+    // `stack[from..]` are `n` initialised items; `out` has room for `n` and
+    // does not overlap `stack`. Ownership moves: `stack` forgets the items
+    // (its length drops to `from`) before `out` exposes them.
+    unsafe {
+        std::ptr::copy_nonoverlapping(stack.as_ptr().add(from), out.as_mut_ptr(), n);
+        stack.set_len(from);
+        out.set_len(n);
+    }
+    out
 }
 
 impl Visitor for ValueBuilder {
@@ -75,7 +133,7 @@ impl Visitor for ValueBuilder {
     #[inline]
     fn end_array(&mut self) -> Result<()> {
         let (v0, _) = self.frames.pop().expect("parser balances containers");
-        let items: Vec<Value> = self.values.drain(v0..).collect();
+        let items = split_tail(&mut self.values, v0);
         self.values.push(Value::Array(items));
         Ok(())
     }
