@@ -10,7 +10,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::escape::{escape_bytes_replacing_invalid, escape_room};
 use crate::keys::{self, NameFacts};
 use crate::number;
-use crate::number::FloatLayout;
+use crate::number::{EsPlan, FloatLayout};
 use crate::options::{BytesPolicy, IntegerPolicy, InvalidText, KeyOrder, NonFinite, RawPolicy, Style, WriteOptions};
 use crate::pool::Buffer;
 use crate::pool::OutputMemory;
@@ -286,9 +286,20 @@ impl<S: Sink> Writer<S> {
     /// the writer's number scratch first.
     #[inline]
     fn finite_f64(&mut self, v: f64) {
-        if self.style.float_layout == FloatLayout::Compact {
+        let plan = match self.style.float_layout {
+            FloatLayout::Compact => EsPlan::Zmij,
+            layout => number::es_plan(v, layout == FloatLayout::Go),
+        };
+        if plan == EsPlan::Zmij {
             let mut digits = zmij::Buffer::new();
             self.buf.extend(digits.format_finite(v).as_bytes());
+        } else if let EsPlan::Int(i, neg_zero) = plan {
+            if i == 0 {
+                self.buf.extend(if neg_zero { b"-0" } else { b"0" });
+            } else {
+                // SAFETY: `put_i64` writes at most 20 bytes.
+                unsafe { self.buf.append_raw(20, |p| number::put_i64(p, i)) };
+            }
         } else {
             self.num.clear();
             number::write_f64(&mut self.num, v, self.style.float_layout);
@@ -513,6 +524,13 @@ impl<S: Sink> Writer<S> {
                     comma + text.len()
                 })
             };
+            return Ok(());
+        }
+        if self.style.indent == 0 && v.is_finite() {
+            if !first {
+                self.buf.push(b',');
+            }
+            self.finite_f64(v);
             return Ok(());
         }
         self.array_item(first);

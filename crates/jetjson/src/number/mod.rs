@@ -180,26 +180,45 @@ const F64_EXACT_INT_LIMIT: f64 = 9_007_199_254_740_992.0;
 /// 2^24 (see the bands above).
 const F32_EXACT_INT_LIMIT: f32 = 16_777_216.0;
 
-/// ECMAScript layout of an `f64` (`Jcs`, or `Go` when `keep_neg_zero`).
-#[inline]
-fn write_es_f64(dst: &mut Vec<u8>, v: f64, keep_neg_zero: bool) {
+/// How a finite `f64` is laid out in the ECMAScript layout: an integer, or
+/// zmij's output as it is, or zmij's output re-laid (the rare bands).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum EsPlan {
+    /// The integer `i`; `-0` when `i == 0` and the flag is set.
+    Int(i64, bool),
+    Zmij,
+    Relaid,
+}
+
+/// The plan for `v` (finite) in `Jcs`, or `Go` when `keep_neg_zero`.
+#[inline(always)]
+pub(crate) fn es_plan(v: f64, keep_neg_zero: bool) -> EsPlan {
     let a = v.abs();
     if a < F64_EXACT_INT_LIMIT {
         let i = v as i64; // exact truncation in this range
         if i as f64 == v {
-            write_int(dst, i, keep_neg_zero && v.is_sign_negative());
-            return;
+            return EsPlan::Int(i, keep_neg_zero && v.is_sign_negative());
         }
         if a >= 1e-5 {
-            return write_zmij(dst, v);
+            return EsPlan::Zmij;
         }
     } else if a >= 1e21 {
-        return write_zmij(dst, v);
+        return EsPlan::Zmij;
     }
     if a < 1e-6 {
-        return write_zmij(dst, v);
+        return EsPlan::Zmij;
     }
-    write_es_relaid(dst, v);
+    EsPlan::Relaid
+}
+
+/// ECMAScript layout of an `f64` (`Jcs`, or `Go` when `keep_neg_zero`).
+#[inline]
+fn write_es_f64(dst: &mut Vec<u8>, v: f64, keep_neg_zero: bool) {
+    match es_plan(v, keep_neg_zero) {
+        EsPlan::Int(i, neg_zero) => write_int(dst, i, neg_zero),
+        EsPlan::Zmij => write_zmij(dst, v),
+        EsPlan::Relaid => write_es_relaid(dst, v),
+    }
 }
 
 /// Go layout of an `f32`: float32 shortest digits, ECMAScript layout, `-0`.
