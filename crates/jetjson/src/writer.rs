@@ -286,26 +286,57 @@ impl<S: Sink> Writer<S> {
     /// the writer's number scratch first.
     #[inline]
     fn finite_f64(&mut self, v: f64) {
+        self.finite_f64_after(v, false);
+    }
+
+    /// A finite double in the style's layout, after a `,` when `comma`:
+    /// zmij's own output and integers are written in one reservation with
+    /// the separator; the rare re-laid bands go through the number scratch.
+    #[inline(always)]
+    fn finite_f64_after(&mut self, v: f64, comma: bool) {
         let plan = match self.style.float_layout {
             FloatLayout::Compact => EsPlan::Zmij,
             layout => number::es_plan(v, layout == FloatLayout::Go),
         };
-        if plan == EsPlan::Zmij {
-            let mut digits = zmij::Buffer::new();
-            self.buf.extend(digits.format_finite(v).as_bytes());
-        } else if let EsPlan::Int(i, neg_zero) = plan {
-            if i == 0 {
-                self.buf.extend(if neg_zero { b"-0" } else { b"0" });
-            } else {
-                // SAFETY: `put_i64` writes at most 20 bytes.
-                unsafe { self.buf.append_raw(20, |p| number::put_i64(p, i)) };
+        let c = usize::from(comma);
+        match plan {
+            EsPlan::Zmij => {
+                let mut digits = zmij::Buffer::new();
+                let text = digits.format_finite(v).as_bytes();
+                // SAFETY: one separator byte and the text.
+                unsafe {
+                    self.buf.append_raw(text.len() + 1, |p| {
+                        *p = b',';
+                        crate::pool::copy_bytes(p.add(c), text);
+                        c + text.len()
+                    })
+                };
             }
-        } else {
-            self.num.clear();
-            number::write_f64(&mut self.num, v, self.style.float_layout);
-            self.buf.extend(&self.num);
-            if self.buf.zeroes() {
-                crate::pool::wipe(&mut self.num);
+            EsPlan::Int(i, neg_zero) => {
+                // SAFETY: one separator byte and at most 20 from `put_i64`.
+                unsafe {
+                    self.buf.append_raw(21, |p| {
+                        *p = b',';
+                        if i == 0 && neg_zero {
+                            *p.add(c) = b'-';
+                            *p.add(c + 1) = b'0';
+                            c + 2
+                        } else {
+                            c + number::put_i64(p.add(c), i)
+                        }
+                    })
+                };
+            }
+            EsPlan::Relaid => {
+                if comma {
+                    self.buf.push(b',');
+                }
+                self.num.clear();
+                number::write_f64(&mut self.num, v, self.style.float_layout);
+                self.buf.extend(&self.num);
+                if self.buf.zeroes() {
+                    crate::pool::wipe(&mut self.num);
+                }
             }
         }
     }
@@ -512,25 +543,8 @@ impl<S: Sink> Writer<S> {
     /// A float array element with its separator, in one reservation.
     #[inline(always)]
     pub fn item_f64(&mut self, v: f64, first: bool) -> Result<()> {
-        if self.style.indent == 0 && v.is_finite() && self.style.float_layout == FloatLayout::Compact {
-            let mut digits = zmij::Buffer::new();
-            let text = digits.format_finite(v).as_bytes();
-            // SAFETY: one separator byte and the text.
-            unsafe {
-                self.buf.append_raw(text.len() + 1, |p| {
-                    *p = b',';
-                    let comma = usize::from(!first);
-                    crate::pool::copy_bytes(p.add(comma), text);
-                    comma + text.len()
-                })
-            };
-            return Ok(());
-        }
         if self.style.indent == 0 && v.is_finite() {
-            if !first {
-                self.buf.push(b',');
-            }
-            self.finite_f64(v);
+            self.finite_f64_after(v, !first);
             return Ok(());
         }
         self.array_item(first);
