@@ -571,6 +571,12 @@ impl<S: Sink> Writer<S> {
         self.str(s)
     }
 
+    /// `[]`: what `begin_array` then `end_array(true)` write, in one step.
+    #[inline]
+    pub fn empty_array(&mut self) {
+        self.buf.extend(b"[]");
+    }
+
     /// Before each element: the separator and, when indenting, the newline.
     #[inline]
     pub fn array_item(&mut self, first: bool) {

@@ -186,6 +186,13 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
                 self.w.null();
                 return Ok(());
             }
+            // Empty lists are common (a field with no items): no reference
+            // and no walk for them.
+            if ty == addr_of_mut!(ffi::PyList_Type) && ffi::PyList_GET_SIZE(obj) == 0 {
+                self.enter()?;
+                self.w.empty_array();
+                return Ok(());
+            }
             ffi::Py_INCREF(obj);
             ffi::Py_XINCREF(keep);
             let r = self.compound(obj, ty);
