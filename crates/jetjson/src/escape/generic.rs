@@ -42,26 +42,77 @@ const fn lookahead(line_separators: bool, ascii_only: bool) -> usize {
     }
 }
 
+/// Nibble tables of the HTML set for `Vector::lookup16`: a byte is flagged
+/// when `LO[low nibble] & HI[high nibble] != 0`. Bit 1: controls (high
+/// nibble 0 or 1); bit 2: `"` and `&` (0x22, 0x26); bit 4: `\\` and `<`
+/// (0x5C, 0x3C); bit 8: `>` (0x3E); bit 16, in the `E2` variant only: the
+/// byte 0xE2 that starts U+2028/U+2029 (a candidate, checked exactly
+/// afterwards). No other byte matches: each bit pairs exactly the nibbles
+/// listed, and bytes >= 0x80 other than 0xE2 have a zero high-nibble entry.
+const fn html_tables(e2: bool) -> ([u8; 16], [u8; 16]) {
+    let mut lo = [1u8; 16];
+    lo[0x2] |= 2;
+    lo[0x6] |= 2;
+    lo[0xC] |= 4;
+    lo[0xE] |= 8;
+    let mut hi = [0u8; 16];
+    hi[0x0] = 1;
+    hi[0x1] = 1;
+    hi[0x2] = 2;
+    hi[0x3] = 4 | 8;
+    hi[0x5] = 4;
+    if e2 {
+        lo[0x2] |= 16;
+        hi[0xE] = 16;
+    }
+    (lo, hi)
+}
+
+const HTML: ([u8; 16], [u8; 16]) = html_tables(false);
+const HTML_E2: ([u8; 16], [u8; 16]) = html_tables(true);
+
 /// Lanes holding a byte that needs escaping on its own (everything except
-/// the line separators, which span three bytes).
+/// the line separators, which span three bytes), plus, with `E2`, every
+/// 0xE2 byte (a possible line separator, to be checked exactly).
+///
+/// With a byte shuffle (AVX2) the HTML set is two table lookups rather
+/// than six compares; the base set alone is cheaper by compares.
 #[inline(always)]
-unsafe fn byte_mask<V: Vector, const H: bool, const A: bool>(v: V) -> V {
-    // SAFETY: lane-wise arithmetic only; the caller runs with V's ISA.
+unsafe fn flags<V: Vector, const H: bool, const A: bool, const E2: bool>(v: V) -> V {
+    // SAFETY: lane-wise arithmetic only; the caller runs with V's ISA, and
+    // the lookups are only reached when V implements them.
     unsafe {
-        let mut mask = v.lt(0x20).or(v.cmpeq(V::splat(b'\\')));
-        mask = if H {
-            // `"` (0x22) and `&` (0x26) differ only in bit 2, `<` (0x3C) and
-            // `>` (0x3E) only in bit 1: forcing that bit on matches each pair
-            // with a single compare.
-            mask.or(v.or(V::splat(0x04)).cmpeq(V::splat(b'&'))).or(v.or(V::splat(0x02)).cmpeq(V::splat(b'>')))
+        let mut mask = if V::HAS_LOOKUP && H {
+            let (lo, hi) = if E2 { &HTML_E2 } else { &HTML };
+            v.low_nibble().lookup16(lo).and(v.high_nibble().lookup16(hi)).nonzero()
         } else {
-            mask.or(v.cmpeq(V::splat(b'"')))
+            let mut mask = v.lt(0x20).or(v.cmpeq(V::splat(b'\\')));
+            mask = if H {
+                // `"` (0x22) and `&` (0x26) differ only in bit 2, `<` (0x3C) and
+                // `>` (0x3E) only in bit 1: forcing that bit on matches each pair
+                // with a single compare.
+                mask.or(v.or(V::splat(0x04)).cmpeq(V::splat(b'&'))).or(v.or(V::splat(0x02)).cmpeq(V::splat(b'>')))
+            } else {
+                mask.or(v.cmpeq(V::splat(b'"')))
+            };
+            if E2 {
+                mask = mask.or(v.cmpeq(V::splat(0xE2)));
+            }
+            mask
         };
         if A {
             mask = mask.or(v.high_bit());
         }
         mask
     }
+}
+
+/// Lanes holding a byte that needs escaping on its own (everything except
+/// the line separators, which span three bytes).
+#[inline(always)]
+unsafe fn byte_mask<V: Vector, const H: bool, const A: bool>(v: V) -> V {
+    // SAFETY: as for `flags`.
+    unsafe { flags::<V, H, A, false>(v) }
 }
 
 /// Lanes where U+2028 or U+2029 (`E2 80 A8` / `E2 80 A9`) starts, given the
@@ -79,22 +130,54 @@ unsafe fn line_separator_mask<V: Vector>(v: V, v1: V, v2: V) -> V {
     }
 }
 
-/// The chunk at `p` and its needs-escape mask.
+/// The chunk at `p` and a mask of candidates: every lane that needs
+/// escaping, and (with the line-separator lookahead) every 0xE2 lane too,
+/// so a clean chunk costs one mask; `exact_mask` sorts out candidates.
+///
+/// # Safety
+/// `p..p + V::BYTES` is readable; the CPU supports `V`.
+#[inline(always)]
+unsafe fn chunk_mask<V: Vector, const H: bool, const L: bool, const A: bool>(p: *const u8) -> (V, V) {
+    // SAFETY: the load stays within the readable range of the contract.
+    unsafe {
+        let v = V::load_unaligned(p);
+        let mask = if lookahead(L, A) != 0 { flags::<V, H, A, true>(v) } else { byte_mask::<V, H, A>(v) };
+        (v, mask)
+    }
+}
+
+/// The exact needs-escape mask of the chunk `v` loaded from `p`, with the
+/// line separators matched on all three bytes.
 ///
 /// # Safety
 /// `p..p + V::BYTES + lookahead(L, A)` is readable; the CPU supports `V`.
 #[inline(always)]
-unsafe fn chunk_mask<V: Vector, const H: bool, const L: bool, const A: bool>(p: *const u8) -> (V, V) {
+unsafe fn exact_mask<V: Vector, const H: bool, const L: bool, const A: bool>(v: V, p: *const u8) -> V {
     // SAFETY: the loads stay within the readable range of the contract.
     unsafe {
-        let v = V::load_unaligned(p);
-        let mut mask = byte_mask::<V, H, A>(v);
-        // Most chunks hold no 0xE2 at all (ASCII, or text without U+2xxx):
-        // one compare spares them the two extra loads and the exact match.
-        if lookahead(L, A) != 0 && v.cmpeq(V::splat(0xE2)).movemask().has_any() {
-            mask = mask.or(line_separator_mask(v, V::load_unaligned(p.add(1)), V::load_unaligned(p.add(2))));
+        let mask = byte_mask::<V, H, A>(v);
+        if lookahead(L, A) != 0 {
+            mask.or(line_separator_mask(v, V::load_unaligned(p.add(1)), V::load_unaligned(p.add(2))))
+        } else {
+            mask
         }
-        (v, mask)
+    }
+}
+
+/// The exact needs-escape bit mask of the chunk at `p`, and the chunk.
+///
+/// # Safety
+/// As for `exact_mask`.
+#[inline(always)]
+unsafe fn chunk_bits<V: Vector, const H: bool, const L: bool, const A: bool>(p: *const u8) -> (V, V::Mask) {
+    // SAFETY: as the caller guarantees.
+    unsafe {
+        let (v, candidates) = chunk_mask::<V, H, L, A>(p);
+        let mut bits = candidates.movemask();
+        if lookahead(L, A) != 0 && bits.has_any() {
+            bits = exact_mask::<V, H, L, A>(v, p).movemask();
+        }
+        (v, bits)
     }
 }
 
@@ -164,9 +247,9 @@ unsafe fn escape_chunks<V: Vector, const H: bool, const L: bool, const A: bool>(
         // promised for `i < end`; bytes past the clean prefix are garbage in
         // spare capacity, overwritten by whatever comes next.
         let mask = unsafe {
-            let (v, mask) = chunk_mask::<V, H, L, A>(src.add(i));
+            let (v, bits) = chunk_bits::<V, H, L, A>(src.add(i));
             v.store_unaligned(out);
-            mask.movemask()
+            bits
         };
         if !mask.has_any() {
             i += V::BYTES;
@@ -377,7 +460,7 @@ unsafe fn any_chunk<V: Vector, const H: bool, const L: bool, const A: bool>(src:
     let ahead = lookahead(L, A);
     while i + V::BYTES + ahead <= len {
         // SAFETY: `i + BYTES + ahead <= len`: every load is in bounds.
-        let mask = unsafe { chunk_mask::<V, H, L, A>(src.add(i)).1.movemask() };
+        let mask = unsafe { chunk_bits::<V, H, L, A>(src.add(i)).1 };
         if mask.has_any() {
             return (true, i);
         }

@@ -38,6 +38,27 @@ pub(crate) trait Vector: Copy {
     unsafe fn and(self, other: Self) -> Self;
     /// Collapses a mask vector into a scalar bit mask.
     unsafe fn movemask(self) -> Self::Mask;
+
+    /// Whether the three lookup operations below are implemented (a byte
+    /// shuffle: AVX2's `vpshufb`). The generic code tests this constant, so
+    /// ISAs without one never reach the defaults.
+    const HAS_LOOKUP: bool = false;
+    /// Each lane replaced by `table[lane]`; lanes must be below 16.
+    unsafe fn lookup16(self, _table: &[u8; 16]) -> Self {
+        unreachable!("lookup16 on an ISA without HAS_LOOKUP")
+    }
+    /// Each lane's high nibble (`lane >> 4`).
+    unsafe fn high_nibble(self) -> Self {
+        unreachable!("high_nibble on an ISA without HAS_LOOKUP")
+    }
+    /// Each lane's low nibble (`lane & 15`).
+    unsafe fn low_nibble(self) -> Self {
+        unreachable!("low_nibble on an ISA without HAS_LOOKUP")
+    }
+    /// A mask vector of the non-zero lanes.
+    unsafe fn nonzero(self) -> Self {
+        unreachable!("nonzero on an ISA without HAS_LOOKUP")
+    }
 }
 
 /// A scalar summary of a mask vector.

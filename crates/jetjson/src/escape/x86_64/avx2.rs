@@ -2,8 +2,9 @@
 //! remainders of 16..31 bytes go through SSE2.
 
 use core::arch::x86_64::{
-    __m128i, __m256i, _mm256_and_si256, _mm256_cmpeq_epi8, _mm256_cmpgt_epi8, _mm256_loadu_si256, _mm256_min_epu8, _mm256_movemask_epi8,
-    _mm256_or_si256, _mm256_set1_epi8, _mm256_setzero_si256, _mm256_storeu_si256,
+    __m128i, __m256i, _mm256_adds_epu8, _mm256_and_si256, _mm256_broadcastsi128_si256, _mm256_cmpeq_epi8, _mm256_cmpgt_epi8,
+    _mm256_loadu_si256, _mm256_min_epu8, _mm256_movemask_epi8, _mm256_or_si256, _mm256_set1_epi8, _mm256_setzero_si256,
+    _mm256_shuffle_epi8, _mm256_srli_epi16, _mm256_storeu_si256, _mm_loadu_si128,
 };
 
 use super::super::generic;
@@ -70,6 +71,38 @@ impl Vector for __m256i {
     unsafe fn movemask(self) -> LaneMask<0> {
         // SAFETY: AVX2 is enabled (trait contract).
         LaneMask(unsafe { _mm256_movemask_epi8(self) } as u32 as u64)
+    }
+
+    const HAS_LOOKUP: bool = true;
+
+    #[inline(always)]
+    unsafe fn lookup16(self, table: &[u8; 16]) -> __m256i {
+        // `vpshufb` looks up within each 128-bit half: the same table in both.
+        // SAFETY: AVX2 is enabled (trait contract); 16 bytes are read from
+        // the table reference.
+        unsafe { _mm256_shuffle_epi8(_mm256_broadcastsi128_si256(_mm_loadu_si128(table.as_ptr().cast())), self) }
+    }
+
+    #[inline(always)]
+    unsafe fn high_nibble(self) -> __m256i {
+        // A 16-bit shift moves the neighbour's low bits in: mask them off.
+        // SAFETY: AVX2 is enabled (trait contract).
+        unsafe { _mm256_and_si256(_mm256_srli_epi16::<4>(self), _mm256_set1_epi8(0x0F)) }
+    }
+
+    #[inline(always)]
+    unsafe fn low_nibble(self) -> __m256i {
+        // SAFETY: AVX2 is enabled (trait contract).
+        unsafe { _mm256_and_si256(self, _mm256_set1_epi8(0x0F)) }
+    }
+
+    #[inline(always)]
+    unsafe fn nonzero(self) -> __m256i {
+        // Saturating `+ 0x7F` sets the top bit exactly in non-zero lanes,
+        // which is all `movemask` reads (the other bits fall as they may,
+        // as the trait allows for mask vectors).
+        // SAFETY: AVX2 is enabled (trait contract).
+        unsafe { _mm256_adds_epu8(self, _mm256_set1_epi8(0x7F)) }
     }
 }
 
