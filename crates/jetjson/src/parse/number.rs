@@ -489,6 +489,22 @@ mod tests {
     }
 
     #[test]
+    fn integer_runs_equal_a_byte_loop_at_every_length() {
+        for len in 1..=24 {
+            for tail in [&b""[..], b",", b"]", b".5", b"e3", b" 12345678901234567"] {
+                let mut input: Vec<u8> = (0..len).map(|k| b'1' + (k * 7 % 9) as u8).collect();
+                input.extend_from_slice(tail);
+                let want = input[..len].iter().fold(0u64, |m, &d| m.wrapping_mul(10).wrapping_add(u64::from(d - b'0')));
+                assert_eq!(integer_run(&input, 0), (want, len), "{:?}", String::from_utf8_lossy(&input));
+                // Also after a sign, as scan_number calls it.
+                let mut signed = vec![b'-'];
+                signed.extend_from_slice(&input);
+                assert_eq!(integer_run(&signed, 1), (want, len + 1));
+            }
+        }
+    }
+
+    #[test]
     fn integers_are_exact_to_the_edges_of_64_bits() {
         let v = |t: &str| scan_number(t.as_bytes()).unwrap().1;
         assert_eq!(v("9223372036854775807"), NumberValue::I64(i64::MAX));
