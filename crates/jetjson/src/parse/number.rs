@@ -106,6 +106,27 @@ const POW10_U64: [u64; 8] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_0
 /// are read one at a time, never past the end.
 #[inline(always)]
 fn digit_run(b: &[u8], mut i: usize, mut mantissa: u64) -> (u64, usize) {
+    // Runs of 9 to 16 digits (most fractions of coordinates) in one step:
+    // both words are classified and converted independently, so neither
+    // waits on the other and no loop branch sits between them.
+    if let Some(chunk) = b.get(i..i + 16) {
+        let lo = u64::from_le_bytes(chunk[..8].try_into().expect("8 bytes"));
+        let hi = u64::from_le_bytes(chunk[8..].try_into().expect("8 bytes"));
+        let hi_stops = non_digit_bytes(hi);
+        if non_digit_bytes(lo) == 0 && hi_stops != 0 {
+            let n = (hi_stops.trailing_zeros() / 8) as usize;
+            let shift = 63 - 8 * n as u32;
+            let top = (hi << shift) << 1;
+            let zeros = (ZEROS << shift) << 1;
+            let scale = POW10_U64[n & 7];
+            // combine_eight(lo) < 10^8 and scale <= 10^7: no overflow.
+            mantissa = mantissa
+                .wrapping_mul(scale.wrapping_mul(100_000_000))
+                .wrapping_add(combine_eight(lo - ZEROS) * scale)
+                .wrapping_add(combine_eight(top - zeros));
+            return (mantissa, i + 8 + n);
+        }
+    }
     while let Some(chunk) = b.get(i..i + 8) {
         let v = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
         let stops = non_digit_bytes(v);
@@ -464,6 +485,22 @@ mod tests {
             let want_end = start + len;
             let want = input[start..want_end].iter().fold(7u64, |m, &d| m.wrapping_mul(10).wrapping_add(u64::from(d - b'0')));
             assert_eq!(digit_run(&input, start, 7), (want, want_end), "{:?}", String::from_utf8_lossy(&input));
+        }
+    }
+
+    #[test]
+    fn integer_runs_equal_a_byte_loop_at_every_length() {
+        for len in 1..=24 {
+            for tail in [&b""[..], b",", b"]", b".5", b"e3", b" 12345678901234567"] {
+                let mut input: Vec<u8> = (0..len).map(|k| b'1' + (k * 7 % 9) as u8).collect();
+                input.extend_from_slice(tail);
+                let want = input[..len].iter().fold(0u64, |m, &d| m.wrapping_mul(10).wrapping_add(u64::from(d - b'0')));
+                assert_eq!(integer_run(&input, 0), (want, len), "{:?}", String::from_utf8_lossy(&input));
+                // Also after a sign, as scan_number calls it.
+                let mut signed = vec![b'-'];
+                signed.extend_from_slice(&input);
+                assert_eq!(integer_run(&signed, 1), (want, len + 1));
+            }
         }
     }
 
