@@ -133,7 +133,7 @@ impl<S: Sink> Writer<S> {
             sorting: SortStacks::default(),
             order_stack: Vec::new(),
             shapes: ShapeCache::default(),
-            num: Vec::with_capacity(NUM_SCRATCH),
+            num: Vec::new(),
             sink,
         }
     }

@@ -58,6 +58,17 @@ pub struct Walker<'a, 'py, S: Sink> {
     pub(super) struct_order: KeyOrder,
     /// Go repairs lone surrogates (as Go repairs invalid UTF-8); others fail.
     pub(super) repairs_text: bool,
+    /// Working memory kept between calls (boxed, so taking it from and
+    /// giving it back to the process-wide slot moves one pointer).
+    scratch: std::mem::ManuallyDrop<Box<Scratch>>,
+}
+
+/// The walker's working memory, kept between calls: the vectors keep their
+/// capacity and the shape cache its sorted orders, so a small document in a
+/// sorted profile allocates nothing but its result. A nested call (`dumps`
+/// inside a `default` callback) finds the slot empty and starts afresh.
+#[derive(Default)]
+struct Scratch {
     /// Members of dicts being sorted, shared by all nesting levels (an inner
     /// dict's members sit above its parent's and are gone before the parent
     /// continues).
@@ -69,22 +80,9 @@ pub struct Walker<'a, 'py, S: Sink> {
     shapes: Shapes,
 }
 
-/// The walker's working memory, kept between calls: the vectors keep their
-/// capacity and the shape cache its sorted orders, so a small document in a
-/// sorted profile allocates nothing but its result. A nested call (`dumps`
-/// inside a `default` callback) finds the slot empty and starts afresh.
-#[derive(Default)]
-struct Scratch {
-    sorting: Vec<Entry>,
-    key_objs: Vec<*mut PyObject>,
-    order: Vec<u32>,
-    prefixes: Vec<(u128, u32)>,
-    shapes: Shapes,
-}
-
 /// `Scratch` holds raw object pointers (the shape cache's keys, each with a
 /// reference of its own), which are only touched with the GIL held.
-struct ScratchSlot(Option<Scratch>);
+struct ScratchSlot(Option<Box<Scratch>>);
 
 // SAFETY: the slot is only locked by `Scratch::take` and `Walker::drop`,
 // both of which run with the GIL held, so the object pointers and the
@@ -96,7 +94,7 @@ unsafe impl Send for ScratchSlot {}
 static SCRATCH: std::sync::Mutex<ScratchSlot> = std::sync::Mutex::new(ScratchSlot(None));
 
 impl Scratch {
-    fn take() -> Scratch {
+    fn take() -> Box<Scratch> {
         SCRATCH.try_lock().ok().and_then(|mut slot| slot.0.take()).unwrap_or_default()
     }
 }
@@ -105,14 +103,9 @@ impl<S: Sink> Drop for Walker<'_, '_, S> {
     fn drop(&mut self) {
         // Dict members are released as each sorted dict ends (also on
         // errors), so the stacks are empty here; keep their capacity.
-        debug_assert!(self.sorting.is_empty());
-        let scratch = Scratch {
-            sorting: std::mem::take(&mut self.sorting),
-            key_objs: std::mem::take(&mut self.key_objs),
-            order: std::mem::take(&mut self.order),
-            prefixes: std::mem::take(&mut self.prefixes),
-            shapes: std::mem::take(&mut self.shapes),
-        };
+        debug_assert!(self.scratch.sorting.is_empty());
+        // SAFETY: `drop` runs once and nothing uses the field afterwards.
+        let scratch = unsafe { std::mem::ManuallyDrop::take(&mut self.scratch) };
         if let Ok(mut slot) = SCRATCH.try_lock() {
             if slot.0.is_none() {
                 slot.0 = Some(scratch);
@@ -142,11 +135,7 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
             map_order,
             struct_order,
             repairs_text,
-            sorting: scratch.sorting,
-            key_objs: scratch.key_objs,
-            order: scratch.order,
-            prefixes: scratch.prefixes,
-            shapes: scratch.shapes,
+            scratch: std::mem::ManuallyDrop::new(scratch),
         }
     }
 
@@ -484,16 +473,16 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
             if let Some((entries, n)) = unsafe { dictiter::str_key_table(dict) } {
                 // SAFETY: `i < n`, inside the table's entries.
                 let key_at = |i: usize| unsafe { *entries.add(2 * i) };
-                if let Some(shape) = self.shapes.find(tag, n, key_at) {
+                if let Some(shape) = self.scratch.shapes.find(tag, n, key_at) {
                     let shape = Rc::clone(shape);
                     // SAFETY: as the caller guarantees.
                     return unsafe { self.write_shape(dict, &shape) };
                 }
             }
         }
-        let base = self.sorting.len();
+        let base = self.scratch.sorting.len();
         let r = self.collect_and_write(dict, tag, base);
-        for e in self.sorting.drain(base..) {
+        for e in self.scratch.sorting.drain(base..) {
             // SAFETY: every entry holds one reference to its holder and value.
             unsafe {
                 ffi::Py_DECREF(e.holder);
@@ -577,59 +566,60 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
                     }
                 };
                 ffi::Py_INCREF(v);
-                self.sorting.push(entry);
+                self.scratch.sorting.push(entry);
             }
         }
         let key_of = |e: &Entry| -> &[u8] {
             // SAFETY: the holder (held by the entry) owns these bytes.
             unsafe { std::slice::from_raw_parts(e.key, e.len) }
         };
-        let end = self.sorting.len();
+        let sc: &mut Scratch = &mut self.scratch;
+        let end = sc.sorting.len();
         // The order as member indexes: from the shape cache when these are
         // the same key objects as a dict sorted earlier, else by sorting.
-        self.key_objs.clear();
-        let all_str = self.sorting[base..].iter().all(|e| e.utf8);
+        sc.key_objs.clear();
+        let all_str = sc.sorting[base..].iter().all(|e| e.utf8);
         if all_str {
-            self.key_objs.extend(self.sorting[base..].iter().map(|e| e.holder));
+            sc.key_objs.extend(sc.sorting[base..].iter().map(|e| e.holder));
         }
         // This dict's order sits at the top of the shared order stack; nested
         // dicts push theirs above it and pop them before we read on.
-        let obase = self.order.len();
-        let key_objs = &self.key_objs;
-        let cached = if all_str { self.shapes.find(tag, key_objs.len(), |i| key_objs[i]).cloned() } else { None };
+        let obase = sc.order.len();
+        let key_objs = &sc.key_objs;
+        let cached = if all_str { sc.shapes.find(tag, key_objs.len(), |i| key_objs[i]).cloned() } else { None };
         match cached {
-            Some(shape) => self.order.extend_from_slice(&shape.order),
+            Some(shape) => sc.order.extend_from_slice(&shape.order),
             None => {
-                let members = &self.sorting[base..];
+                let members = &sc.sorting[base..];
                 // Sort by the keys' first 16 bytes as one integer (laid out so
                 // that integer order is the key order), and compare whole keys
                 // only when those are equal.
-                self.prefixes.clear();
-                self.prefixes.extend(members.iter().enumerate().map(|(i, e)| (jetjson::sort_prefix(tag.by, key_of(e)), i as u32)));
+                sc.prefixes.clear();
+                sc.prefixes.extend(members.iter().enumerate().map(|(i, e)| (jetjson::sort_prefix(tag.by, key_of(e)), i as u32)));
                 let k = |i: u32| key_of(&members[i as usize]);
                 match tag.by {
                     KeyOrder::Utf16 => {
-                        self.prefixes.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| jetjson::compare_utf16(k(a.1), k(b.1))))
+                        sc.prefixes.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| jetjson::compare_utf16(k(a.1), k(b.1))))
                     }
-                    _ => self.prefixes.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| k(a.1).cmp(k(b.1)))),
+                    _ => sc.prefixes.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| k(a.1).cmp(k(b.1)))),
                 }
-                self.order.extend(self.prefixes.iter().map(|p| p.1));
-                if all_str && self.shapes.wants(tag, &self.key_objs) {
+                sc.order.extend(sc.prefixes.iter().map(|p| p.1));
+                if all_str && sc.shapes.wants(tag, &sc.key_objs) {
                     // SAFETY: the key objects are held by the entries.
-                    let mut shape = unsafe { Shape::new(tag, &self.key_objs, &self.order[obase..]) };
-                    for &i in &self.order[obase..] {
+                    let mut shape = unsafe { Shape::new(tag, &sc.key_objs, &sc.order[obase..]) };
+                    for &i in &sc.order[obase..] {
                         // SAFETY: the bytes came from CPython's UTF-8 form of a str.
                         let key = unsafe { std::str::from_utf8_unchecked(k(i)) };
                         self.w.encode_name(key, shape.names_mut());
                         shape.name_done();
                     }
-                    self.shapes.put(shape);
+                    sc.shapes.put(shape);
                 }
             }
         }
         // Written from the stack by index: nested dicts may grow it meanwhile.
         let r = self.write_sorted(base, end, obase);
-        self.order.truncate(obase);
+        self.scratch.order.truncate(obase);
         r
     }
 
@@ -640,8 +630,8 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
         };
         self.w.begin_object();
         for n in 0..end - base {
-            let idx = self.order[obase + n];
-            let e = self.sorting[base + idx as usize];
+            let idx = self.scratch.order[obase + n];
+            let e = self.scratch.sorting[base + idx as usize];
             let key = key_of(&e);
             if e.utf8 {
                 // SAFETY: the bytes came from CPython's UTF-8 form of a str.
