@@ -662,3 +662,19 @@ def test_cached_key_orders_follow_each_calls_profile():
         assert jetjson.dumps(doc, profile="go") == go_want
         assert jetjson.dumps(doc, profile="jcs") == jcs_want
         assert jetjson.dumps(doc, sort_keys=True) == go_want
+
+
+def test_results_of_every_size_in_any_order_are_exact():
+    # The result object starts at the capacity the previous call reached and
+    # keeps up to a quarter of it unused (its size set in place): outputs that
+    # grow, shrink and repeat must still be exact, NUL-terminated bytes.
+    rng = random.Random(5)
+    sizes = [0, 1, 2, 200, 255, 256, 257, 4096, 5000, 70_000, 1 << 20, 3, 1 << 20, 900_000, 10, 700_000]
+    sizes += [rng.randrange(0, 300_000) for _ in range(40)]
+    for n in sizes:
+        obj = ["x" * (n % 97)] * (n // 100) if n >= 100 else "y" * n
+        out = jetjson.dumps(obj)
+        assert out == orjson.dumps(obj)
+        assert bytes(out) == out and len(out) == len(orjson.dumps(obj))
+        # A bytes object's buffer protocol exposes its exact length.
+        assert memoryview(out).nbytes == len(out)
