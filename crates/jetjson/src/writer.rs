@@ -298,31 +298,28 @@ impl<S: Sink> Writer<S> {
             FloatLayout::Compact => EsPlan::Zmij,
             layout => number::es_plan(v, layout == FloatLayout::Go),
         };
-        let c = usize::from(comma);
         match plan {
             EsPlan::Zmij => {
                 let mut digits = zmij::Buffer::new();
                 let text = digits.format_finite(v).as_bytes();
-                // SAFETY: one separator byte and the text.
+                // SAFETY: `copy_bytes` writes exactly text.len() bytes.
                 unsafe {
-                    self.buf.append_raw(text.len() + 1, |p| {
-                        *p = b',';
-                        crate::pool::copy_bytes(p.add(c), text);
-                        c + text.len()
+                    self.append_separated(comma, text.len(), |p| {
+                        crate::pool::copy_bytes(p, text);
+                        text.len()
                     })
                 };
             }
             EsPlan::Int(i, neg_zero) => {
-                // SAFETY: one separator byte and at most 20 from `put_i64`.
+                // SAFETY: at most 20 bytes: `-0`, or what `put_i64` writes.
                 unsafe {
-                    self.buf.append_raw(21, |p| {
-                        *p = b',';
+                    self.append_separated(comma, 20, |p| {
                         if i == 0 && neg_zero {
-                            *p.add(c) = b'-';
-                            *p.add(c + 1) = b'0';
-                            c + 2
+                            *p = b'-';
+                            *p.add(1) = b'0';
+                            2
                         } else {
-                            c + number::put_i64(p.add(c), i)
+                            number::put_i64(p, i)
                         }
                     })
                 };
@@ -338,6 +335,24 @@ impl<S: Sink> Writer<S> {
                     crate::pool::wipe(&mut self.num);
                 }
             }
+        }
+    }
+
+    /// Appends `,` when `comma`, then what `put` writes (it returns the
+    /// count) in one reservation: the separator and a small token together.
+    ///
+    /// # Safety
+    /// `put` writes at most `max` bytes from the pointer it gets and returns
+    /// how many it initialised.
+    #[inline(always)]
+    unsafe fn append_separated(&mut self, comma: bool, max: usize, put: impl FnOnce(*mut u8) -> usize) {
+        // SAFETY: one separator byte, then at most `max` from `put` (caller).
+        unsafe {
+            self.buf.append_raw(max + 1, |p| {
+                *p = b',';
+                let c = usize::from(comma);
+                c + put(p.add(c))
+            })
         }
     }
 
@@ -526,14 +541,8 @@ impl<S: Sink> Writer<S> {
     pub fn item_i64(&mut self, v: i64, first: bool) -> Result<()> {
         let exact = !matches!(self.style.integers, IntegerPolicy::Double | IntegerPolicy::DoubleStrict) || v.unsigned_abs() <= MAX_SAFE;
         if self.style.indent == 0 && exact {
-            // SAFETY: one separator byte and at most 20 from `put_i64`.
-            unsafe {
-                self.buf.append_raw(21, |p| {
-                    *p = b',';
-                    let comma = usize::from(!first);
-                    comma + number::put_i64(p.add(comma), v)
-                })
-            };
+            // SAFETY: `put_i64` writes at most 20 bytes.
+            unsafe { self.append_separated(!first, 20, |p| number::put_i64(p, v)) };
             return Ok(());
         }
         self.array_item(first);
@@ -557,14 +566,8 @@ impl<S: Sink> Writer<S> {
     pub fn item_str(&mut self, s: &str, first: bool) -> Result<()> {
         if self.style.indent == 0 && short_and_clean(s.as_bytes(), self.style.escaper.set().html) {
             let b = s.as_bytes();
-            // SAFETY: one separator byte, then `put_quoted` writes b.len() + 2.
-            unsafe {
-                self.buf.append_raw(b.len() + 3, |p| {
-                    *p = b',';
-                    let comma = usize::from(!first);
-                    comma + put_quoted(p.add(comma), b)
-                })
-            };
+            // SAFETY: `put_quoted` writes b.len() + 2 bytes.
+            unsafe { self.append_separated(!first, b.len() + 2, |p| put_quoted(p, b)) };
             return self.maybe_spill();
         }
         self.array_item(first);
@@ -628,14 +631,12 @@ impl<S: Sink> Writer<S> {
     #[inline(always)]
     pub fn encoded_key(&mut self, name: &[u8], first: bool) {
         if self.style.indent == 0 {
-            // SAFETY: at most name.len() + 2 bytes are written.
+            // SAFETY: the name and its colon: name.len() + 1 bytes.
             unsafe {
-                self.buf.append_raw(name.len() + 2, |p| {
-                    let comma = usize::from(!first);
-                    *p = b',';
-                    crate::pool::copy_bytes(p.add(comma), name);
-                    *p.add(comma + name.len()) = b':';
-                    comma + name.len() + 1
+                self.append_separated(!first, name.len() + 1, |p| {
+                    crate::pool::copy_bytes(p, name);
+                    *p.add(name.len()) = b':';
+                    name.len() + 1
                 })
             };
         } else {
