@@ -544,6 +544,72 @@ def test_default_that_mutates_a_dict_of_a_cached_shape_is_an_error():
             jetjson.dumps(d, profile=p, default=default)
 
 
+def test_insertion_order_dicts_written_again_keep_their_bytes():
+    # Dicts written in insertion order get a cached shape (encoded names)
+    # the second time their key objects come; every call must give the same
+    # bytes as the member-by-member walk, whatever the names and sizes.
+    keys = ["id", "a" * 28, "b" * 29, "<html>&", 'q"\\', "é\u2028😂", "\x01", "x" * 70, ""]
+    rng = random.Random(5)
+    rows = []
+    for i in range(200):
+        ks = keys[:]
+        rng.shuffle(ks)
+        rows.append({k: [i, k] for k in ks[: rng.randrange(2, len(keys) + 1)]})
+    big = {f"key{i}": i for i in range(300)}
+    doc = [rows, rows[:50], big, big]
+    # The core writer over the parsed text (no Python objects, no shapes) is
+    # the reference for each escape set and layout.
+    text = orjson.dumps(doc)
+    variants = [{}, {"escape_html": True}, {"ascii_only": True}, {"indent": 2}]
+    expected = [jetjson.canonicalize(text, "compact", **kw) for kw in variants]
+    assert expected[0] == text
+    for _ in range(3):
+        for kw, exp in zip(variants, expected):
+            assert jetjson.dumps(doc, **kw) == exp, kw
+
+
+def test_default_that_mutates_an_insertion_order_dict_acts_the_same_every_call():
+    # The first calls walk the dict member by member; later ones write it
+    # from its cached shape. A callback that changes the dict meanwhile must
+    # give the same result either way.
+    class Marker:
+        pass
+
+    def run(change):
+        d = {"a": 1, "b": Marker(), "c": 3, "d": 4}
+
+        def default(o):
+            change(d)
+            return 0
+
+        try:
+            return jetjson.dumps(d, default=default)
+        except Exception as e:  # noqa: BLE001 - the outcome is compared
+            return type(e), str(e)
+
+    for change in (
+        lambda d: d.pop("d", None),
+        lambda d: d.pop("a", None),
+        lambda d: d.update(e=5),
+        lambda d: d.clear(),
+        lambda d: d.update(d=40),
+    ):
+        outcomes = [run(change) for _ in range(4)]
+        assert outcomes.count(outcomes[0]) == 4, outcomes
+
+
+def test_insertion_order_keys_with_lone_surrogates_every_call():
+    # A key with no UTF-8 form is an error in compact on every call (such
+    # dicts get no shape), also once a dict of the same keys minus that one
+    # has been cached.
+    ok = {"ok": 1, "fine": 2}
+    bad = {"ok": 1, "bad\ud800": 2}
+    for _ in range(4):
+        assert jetjson.dumps([ok, ok]) == orjson.dumps([ok, ok])
+        with pytest.raises(jetjson.JSONEncodeError):
+            jetjson.dumps([bad, bad])
+
+
 def test_reference_counts_are_unchanged():
     objs = [object() for _ in range(3)]
     s, k = "value" * 3, "key-é"

@@ -617,32 +617,53 @@ impl<S: Sink> Writer<S> {
         self.escaped_key(key, first)
     }
 
-    /// Appends `key` to `out` quoted and escaped as this writer writes member
-    /// names, for callers that encode a name once and write it many times
-    /// with `encoded_key` (a writer of the same style only).
-    pub fn encode_name(&self, key: &str, out: &mut Vec<u8>) {
-        out.push(b'"');
+    /// Appends `key` to `out` as this writer writes a member name after
+    /// another member: `,"key":` (quoted and escaped), for callers that
+    /// encode a name once and write it many times with `encoded_key` (a
+    /// writer of the same style only). Returns the encoded length.
+    pub fn encode_name(&self, key: &str, out: &mut Vec<u8>) -> usize {
+        let start = out.len();
+        out.extend_from_slice(b",\"");
         self.style.escaper.escape(out, key);
-        out.push(b'"');
+        out.extend_from_slice(b"\":");
+        out.len() - start
     }
 
-    /// A member key already encoded by `encode_name`, with its separators:
-    /// one copy instead of an escape check per member.
+    /// A member name encoded by `encode_name`: `names[at..at + len]`, with
+    /// its separators, as one copy instead of an escape check per member.
+    /// When `names` has `NAME_WINDOW` bytes to spare after the name (pad the
+    /// buffer once), a name of up to `NAME_WINDOW` bytes is one fixed-size
+    /// move with no length-dependent branch.
     #[inline(always)]
-    pub fn encoded_key(&mut self, name: &[u8], first: bool) {
-        if self.style.indent == 0 {
-            // SAFETY: the name and its colon: name.len() + 1 bytes.
+    pub fn encoded_key(&mut self, names: &[u8], at: usize, len: usize, first: bool) {
+        let name = &names[at..at + len];
+        if self.style.indent != 0 {
+            self.array_item(first);
+            self.buf.extend(&name[1..len - 1]);
+            self.colon();
+            return;
+        }
+        let from = at + usize::from(first);
+        let n = at + len - from;
+        if n <= NAME_WINDOW && from + NAME_WINDOW <= names.len() {
+            let window = &names[from..from + NAME_WINDOW];
+            // SAFETY: `NAME_WINDOW` bytes are reserved and written; only the
+            // first `n` (the name) are counted as output, the rest is
+            // overwritten by what follows.
             unsafe {
-                self.append_separated(!first, name.len() + 1, |p| {
-                    crate::pool::copy_bytes(p, name);
-                    *p.add(name.len()) = b':';
-                    name.len() + 1
+                self.buf.append_raw(NAME_WINDOW, |p| {
+                    std::ptr::copy_nonoverlapping(window.as_ptr(), p, NAME_WINDOW);
+                    n
                 })
             };
         } else {
-            self.array_item(first);
-            self.buf.extend(name);
-            self.colon();
+            // SAFETY: `n` bytes reserved and written.
+            unsafe {
+                self.buf.append_raw(n, |p| {
+                    crate::pool::copy_bytes(p, &names[from..from + n]);
+                    n
+                })
+            };
         }
     }
 
@@ -1068,6 +1089,9 @@ mod short_str_tests {
     }
 }
 
+/// The width of the fixed-size move `Writer::encoded_key` uses for short names.
+pub const NAME_WINDOW: usize = 32;
+
 #[cfg(test)]
 mod encoded_key_tests {
     use super::Writer;
@@ -1086,20 +1110,22 @@ mod encoded_key_tests {
     }
 
     /// The same object with names encoded once by `encode_name` and written
-    /// by `encoded_key`.
-    fn with_encoded_names(options: &WriteOptions, keys: &[&str]) -> Vec<u8> {
+    /// by `encoded_key` (`pad` spare bytes after the last name: with none,
+    /// the last names take the exact-length copy).
+    fn with_encoded_names(options: &WriteOptions, keys: &[&str], pad: usize) -> Vec<u8> {
         let mut w = Writer::new(options);
-        let names: Vec<Vec<u8>> = keys
+        let mut names = Vec::new();
+        let spans: Vec<(usize, usize)> = keys
             .iter()
             .map(|k| {
-                let mut out = Vec::new();
-                w.encode_name(k, &mut out);
-                out
+                let at = names.len();
+                (at, w.encode_name(k, &mut names))
             })
             .collect();
+        names.resize(names.len() + pad, b'#');
         w.begin_object();
-        for (i, name) in names.iter().enumerate() {
-            w.encoded_key(name, i == 0);
+        for (i, &(at, len)) in spans.iter().enumerate() {
+            w.encoded_key(&names, at, len, i == 0);
             w.i64(1).unwrap();
         }
         w.end_object(keys.is_empty());
@@ -1108,7 +1134,22 @@ mod encoded_key_tests {
 
     #[test]
     fn encoded_names_write_what_key_writes() {
-        let keys = ["a", "", "<tag>&", "quote\"back\\slash", "ctl\u{1}", "é\u{2028}😂", "a-rather-long-member-name-over-32-bytes"];
+        // Names around the window's width: 28 bytes encode to 32 with their
+        // separators, 29 to 33 (32 as the first member, which has no comma).
+        let (w28, w29) = ("n".repeat(28), "m".repeat(29));
+        let keys = [
+            w29.as_str(),
+            "a",
+            "",
+            "<tag>&",
+            w28.as_str(),
+            "quote\"back\\slash",
+            "ctl\u{1}",
+            "é\u{2028}😂",
+            "a-rather-long-member-name-over-32-bytes",
+            &w29,
+            &w28,
+        ];
         for options in [
             WriteOptions::compact(),
             WriteOptions::go(),
@@ -1117,9 +1158,12 @@ mod encoded_key_tests {
             WriteOptions::compact().ascii_only(true),
         ] {
             for n in 0..=keys.len() {
-                let (plain, cached) = (with_key(&options, &keys[..n]), with_encoded_names(&options, &keys[..n]));
-                assert_eq!(String::from_utf8_lossy(&plain), String::from_utf8_lossy(&cached));
-                assert!(n < 3 || plain.windows(6).any(|w| w == b"\\u003c") == options.style().escaper.set().html);
+                let plain = with_key(&options, &keys[..n]);
+                for pad in [0, 5, super::NAME_WINDOW] {
+                    let cached = with_encoded_names(&options, &keys[..n], pad);
+                    assert_eq!(String::from_utf8_lossy(&plain), String::from_utf8_lossy(&cached), "{n} names, pad {pad}");
+                }
+                assert!(n < 4 || plain.windows(6).any(|w| w == b"\\u003c") == options.style().escaper.set().html);
             }
         }
     }

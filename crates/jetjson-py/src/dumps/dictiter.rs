@@ -121,6 +121,11 @@ impl Cursor {
         Cursor { i: 0 }
     }
 
+    /// A walk that goes on from entry `i`.
+    pub fn at(i: usize) -> Cursor {
+        Cursor { i }
+    }
+
     /// The next (key, value) pair, borrowed; `None` at the end. `Err(())`
     /// when the table is of a kind we do not read (use `PyDict_Next`).
     ///

@@ -15,6 +15,11 @@
 //! constants in its source are the same objects every time) sorts each shape
 //! once. Each shape records the key order and escape set it was made for.
 //!
+//! Dicts written in insertion order use the cache too, for the encoded
+//! names alone (their order is the table's): a shape is kept for such keys
+//! the second time they are seen, so a document of one-off dicts pays for
+//! no shapes it never reuses.
+//!
 //! Shapes are shared (`Rc`) so that a dict being written keeps its shape
 //! alive even if a nested dict's shape takes over its slot meanwhile.
 
@@ -49,15 +54,18 @@ pub struct Shape {
     keys: Vec<*mut PyObject>,
     /// Member indexes (into `keys`) in sorted order.
     pub order: Vec<u32>,
-    /// The encoded names in sorted order, back to back.
+    /// The encoded names (`,"name":`, as `Writer::encode_name` writes them)
+    /// in sorted order, back to back, then `NAME_WINDOW` spare bytes so that
+    /// every short name is written with one fixed-size move.
     names: Vec<u8>,
-    /// Where each name of `names` ends.
-    ends: Vec<u32>,
+    /// Where each name of `names` starts, and where the last one ends.
+    starts: Vec<u32>,
 }
 
 impl Shape {
     /// A shape for `keys` (live str objects, GIL held), taking a reference
-    /// to each; names are added in sorted order with `push_name`.
+    /// to each; names are added in sorted order with `push_name`, then
+    /// `names_done`.
     ///
     /// # Safety
     /// Every pointer in `keys` is a live object; GIL held.
@@ -66,17 +74,20 @@ impl Shape {
             // SAFETY: `k` is live (caller); the reference is dropped in `Drop`.
             unsafe { ffi::Py_INCREF(k) };
         }
-        Shape { tag, keys: keys.to_vec(), order: order.to_vec(), names: Vec::new(), ends: Vec::with_capacity(order.len()) }
+        let mut starts = Vec::with_capacity(order.len() + 1);
+        starts.push(0);
+        Shape { tag, keys: keys.to_vec(), order: order.to_vec(), names: Vec::new(), starts }
     }
 
-    /// The buffer the next name (in sorted order) is appended to; call
-    /// `name_done` after appending it.
-    pub fn names_mut(&mut self) -> &mut Vec<u8> {
-        &mut self.names
+    /// Adds the next name (in sorted order), encoded by `w`.
+    pub fn push_name<S: jetjson::Sink>(&mut self, w: &jetjson::Writer<S>, key: &str) {
+        w.encode_name(key, &mut self.names);
+        self.starts.push(self.names.len() as u32);
     }
 
-    pub fn name_done(&mut self) {
-        self.ends.push(self.names.len() as u32);
+    /// Ends the names with the spare bytes `Writer::encoded_key` reads.
+    pub fn names_done(&mut self) {
+        self.names.resize(self.names.len() + jetjson::NAME_WINDOW, 0);
     }
 
     /// The key object at member index `i`.
@@ -85,15 +96,21 @@ impl Shape {
         self.keys[i]
     }
 
-    /// The encoded name of the `pos`-th member in sorted order.
+    /// All encoded names, and where the `pos`-th (in sorted order) starts
+    /// and how long it is, as `Writer::encoded_key` takes them.
     #[inline(always)]
-    pub fn name(&self, pos: usize) -> &[u8] {
-        let start = if pos == 0 { 0 } else { self.ends[pos - 1] as usize };
-        &self.names[start..self.ends[pos] as usize]
+    pub fn name(&self, pos: usize) -> (&[u8], usize, usize) {
+        let (start, end) = (self.starts[pos] as usize, self.starts[pos + 1] as usize);
+        (&self.names, start, end - start)
     }
 
     pub fn len(&self) -> usize {
         self.keys.len()
+    }
+
+    /// Whether this shape is for a dict written in insertion order.
+    pub fn order_is_insertion(&self) -> bool {
+        self.tag.by == KeyOrder::Insertion
     }
 }
 
@@ -116,7 +133,12 @@ pub struct Shapes {
     large_next: usize,
     /// Keys held by the large shapes kept.
     large_held: usize,
+    /// Hashes of insertion-order key sets seen once but not kept, by hash.
+    insertion_seen: Vec<u64>,
 }
+
+/// Entries of the filter of insertion-order key sets seen once.
+const INSERTION_SEEN: usize = 128;
 
 impl Shapes {
     /// The hash of `n` keys given by `key_at`, for `tag`: the count and at
@@ -138,7 +160,11 @@ impl Shapes {
     /// The two slots `n` keys given by `key_at` may sit in, for `tag`.
     #[inline(always)]
     fn slots_of(tag: Tag, n: usize, key_at: impl Fn(usize) -> *mut PyObject) -> (usize, usize) {
-        let h = Self::hash(tag, n, key_at);
+        Self::slots_at(Self::hash(tag, n, key_at))
+    }
+
+    #[inline(always)]
+    fn slots_at(h: u64) -> (usize, usize) {
         ((h >> 32) as usize % SLOTS, (h >> 48) as usize % SLOTS)
     }
 
@@ -160,23 +186,57 @@ impl Shapes {
         false
     }
 
+    /// For keys written in insertion order: their shape if cached, else
+    /// `Err(true)` when the same keys were seen once before (keep a shape
+    /// now) or `Err(false)` (remembered; a shape is kept if they come again).
+    #[inline(always)]
+    pub fn find_or_note(&mut self, tag: Tag, n: usize, key_at: impl Fn(usize) -> *mut PyObject + Copy) -> Result<&Rc<Shape>, bool> {
+        if n > MAX_KEYS {
+            return Err(false);
+        }
+        let h = Self::hash(tag, n, key_at);
+        if let Some(i) = self.find_hashed(h, tag, n, key_at) {
+            return Ok(self.slots[i].as_ref().expect("found in a full slot"));
+        }
+        if n > MAX_SMALL_KEYS && self.large_held + n > LARGE_BUDGET {
+            return Err(false);
+        }
+        if self.insertion_seen.is_empty() {
+            self.insertion_seen.resize(INSERTION_SEEN, 0);
+        }
+        let seen = &mut self.insertion_seen[(h >> 20) as usize % INSERTION_SEEN];
+        let again = *seen == h;
+        *seen = h;
+        Err(again)
+    }
+
     /// The shape for exactly the `n` key objects `key_at(0..n)`, if cached.
     #[inline(always)]
     pub fn find(&self, tag: Tag, n: usize, key_at: impl Fn(usize) -> *mut PyObject + Copy) -> Option<&Rc<Shape>> {
-        if n > MAX_KEYS || self.slots.is_empty() {
+        if n > MAX_KEYS {
             return None;
         }
-        let (a, b) = Self::slots_of(tag, n, key_at);
+        let i = self.find_hashed(Self::hash(tag, n, key_at), tag, n, key_at)?;
+        self.slots[i].as_ref()
+    }
+
+    /// The slot holding the shape of these keys, whose hash is `h`.
+    #[inline(always)]
+    fn find_hashed(&self, h: u64, tag: Tag, n: usize, key_at: impl Fn(usize) -> *mut PyObject + Copy) -> Option<usize> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        let (a, b) = Self::slots_at(h);
         let matches = |s: &Rc<Shape>| s.tag == tag && s.keys.len() == n && (0..n).all(|i| s.keys[i] == key_at(i));
-        [a, b].into_iter().find_map(|i| self.slots[i].as_ref().filter(|s| matches(s)))
+        [a, b].into_iter().find(|&i| self.slots[i].as_ref().is_some_and(matches))
     }
 
     /// Keeps `shape` in a free one of its two slots, or else in place of
     /// one of the two shapes there (alternating), so two shapes that hash
-    /// alike do not evict each other on every dict.
-    pub fn put(&mut self, shape: Shape) {
+    /// alike do not evict each other on every dict. Returns the kept shape.
+    pub fn put(&mut self, shape: Shape) -> Option<Rc<Shape>> {
         if shape.keys.len() > MAX_KEYS {
-            return;
+            return None;
         }
         if self.slots.is_empty() {
             self.slots.resize_with(SLOTS, || None);
@@ -197,8 +257,10 @@ impl Shapes {
         };
         let large = |s: &Shape| if s.keys.len() > MAX_SMALL_KEYS { s.keys.len() } else { 0 };
         self.large_held += large(&shape);
-        if let Some(old) = self.slots[at].replace(Rc::new(shape)) {
+        let shape = Rc::new(shape);
+        if let Some(old) = self.slots[at].replace(Rc::clone(&shape)) {
             self.large_held -= large(&old);
         }
+        Some(shape)
     }
 }

@@ -404,9 +404,77 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
             // SAFETY: as above.
             return unsafe { self.dict_sorted(dict, self.map_order) };
         }
+        if self.known.direct_dicts {
+            // SAFETY: `dict` is live and the interpreter has the layout.
+            if let Some((entries, n)) = unsafe { dictiter::str_key_table(dict) } {
+                if n >= 2 {
+                    // SAFETY: as the caller guarantees.
+                    if let Some(shape) = unsafe { self.insertion_shape(entries, n) } {
+                        // SAFETY: as the caller guarantees.
+                        return unsafe { self.write_shape(dict, &shape) };
+                    }
+                }
+            }
+        }
         self.w.begin_object();
-        let mut first = true;
-        let mut cursor = DictCursor::new(dict, self.known.direct_dicts);
+        let cursor = DictCursor::new(dict, self.known.direct_dicts);
+        // SAFETY: as the caller guarantees.
+        unsafe { self.members_from(dict, cursor, true) }
+    }
+
+    /// The cached shape of a dict written in insertion order whose table
+    /// (`entries`, `n` members, keys all exact str) was read just now: found,
+    /// or made the second time the same keys come.
+    ///
+    /// # Safety
+    /// `entries` is the current table of a live dict, held by the caller; GIL held.
+    #[inline(always)]
+    unsafe fn insertion_shape(&mut self, entries: *const *mut PyObject, n: usize) -> Option<Rc<Shape>> {
+        let tag = Tag { by: KeyOrder::Insertion, set: self.w.style().escaper.set() };
+        // SAFETY: `i < n`, inside the table's entries.
+        let key_at = |i: usize| unsafe { *entries.add(2 * i) };
+        match self.scratch.shapes.find_or_note(tag, n, key_at) {
+            Ok(shape) => Some(Rc::clone(shape)),
+            Err(false) => None,
+            // SAFETY: as the caller guarantees.
+            Err(true) => unsafe { self.make_insertion_shape(tag, entries, n) },
+        }
+    }
+
+    /// # Safety
+    /// As `insertion_shape`.
+    #[cold]
+    #[inline(never)]
+    unsafe fn make_insertion_shape(&mut self, tag: Tag, entries: *const *mut PyObject, n: usize) -> Option<Rc<Shape>> {
+        let sc: &mut Scratch = &mut self.scratch;
+        sc.key_objs.clear();
+        // SAFETY: `i < n`, inside the table's entries.
+        sc.key_objs.extend((0..n).map(|i| unsafe { *entries.add(2 * i) }));
+        let order: Vec<u32> = (0..n as u32).collect();
+        // SAFETY: the keys are live (the held dict holds them).
+        let mut shape = unsafe { Shape::new(tag, &sc.key_objs, &order) };
+        for &k in &sc.key_objs {
+            // SAFETY: `k` is a live exact str.
+            match unsafe { utf8_of(k) } {
+                Some(key) => shape.push_name(self.w, key),
+                None => {
+                    // Lone surrogates: such keys take the member-by-member
+                    // path (which repairs or reports them).
+                    // SAFETY: GIL held; the error was set by `utf8_of`.
+                    unsafe { ffi::PyErr_Clear() };
+                    return None;
+                }
+            }
+        }
+        shape.names_done();
+        sc.shapes.put(shape)
+    }
+
+    /// Writes the members `cursor` has still to give, then ends the object.
+    ///
+    /// # Safety
+    /// `dict` is the live dict the cursor walks, held by the caller; GIL held.
+    unsafe fn members_from(&mut self, dict: *mut PyObject, mut cursor: DictCursor, mut first: bool) -> Walk {
         // SAFETY: the cursor hands out borrowed, live key and value pointers
         // and stays in bounds even if a callback resizes the dict.
         unsafe {
@@ -527,6 +595,13 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
                         // SAFETY: as above.
                         version = unsafe { dictiter::version(dict) };
                     }
+                    // In insertion order, carry on as the member-by-member
+                    // walk would have from here (members `pos..` are entries
+                    // `pos..`: the table had no holes when we started).
+                    None if shape.order_is_insertion() => {
+                        // SAFETY: as the caller guarantees.
+                        return unsafe { self.members_from(dict, DictCursor::Direct(Cursor::at(pos)), pos == 0) };
+                    }
                     None => return Err(Fail::py(pyo3::exceptions::PyRuntimeError::new_err("dict changed size during dumps"))),
                 }
             }
@@ -537,7 +612,8 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
             }
             let (k, v) = at(entries, idx);
             debug_assert!(k == shape.key(idx) && !v.is_null());
-            self.w.encoded_key(shape.name(pos), pos == 0);
+            let (names, at, len) = shape.name(pos);
+            self.w.encoded_key(names, at, len, pos == 0);
             // SAFETY: `v` and `k` are live members of the held dict.
             unsafe { self.element(v, k) }.map_err(|e| {
                 // SAFETY: `k` is a live str (the shape holds it).
@@ -610,10 +686,10 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
                     for &i in &sc.order[obase..] {
                         // SAFETY: the bytes came from CPython's UTF-8 form of a str.
                         let key = unsafe { std::str::from_utf8_unchecked(k(i)) };
-                        self.w.encode_name(key, shape.names_mut());
-                        shape.name_done();
+                        shape.push_name(self.w, key);
                     }
-                    sc.shapes.put(shape);
+                    shape.names_done();
+                    let _ = sc.shapes.put(shape);
                 }
             }
         }
