@@ -282,8 +282,8 @@ impl<S: Sink> Writer<S> {
     }
 
     /// A finite double in the style's layout. The compact layout is zmij's
-    /// own output, copied from its stack buffer; the others are laid out in
-    /// the writer's number scratch first.
+    /// own output, formatted in place; the others are laid out in the
+    /// writer's number scratch first when they differ from it.
     #[inline]
     fn finite_f64(&mut self, v: f64) {
         self.finite_f64_after(v, false);
@@ -300,15 +300,8 @@ impl<S: Sink> Writer<S> {
         };
         match plan {
             EsPlan::Zmij => {
-                let mut digits = zmij::Buffer::new();
-                let text = digits.format_finite(v).as_bytes();
-                // SAFETY: `copy_bytes` writes exactly text.len() bytes.
-                unsafe {
-                    self.append_separated(comma, text.len(), |p| {
-                        crate::pool::copy_bytes(p, text);
-                        text.len()
-                    })
-                };
+                // SAFETY: `put_zmij` writes at most `ZMIJ_ROOM` bytes.
+                unsafe { self.append_separated(comma, number::ZMIJ_ROOM, |p| number::put_zmij(p, v)) };
             }
             EsPlan::Int(i, neg_zero) => {
                 // SAFETY: at most 20 bytes: `-0`, or what `put_i64` writes.

@@ -643,3 +643,35 @@ fn int_to_f64_nearest_ties_to_even() {
     assert_eq!(s64(i64_to_f64_nearest(two53 + 1), Jcs), "9007199254740992");
     assert_eq!(s64(u64_to_f64_nearest(u64::MAX), Jcs), "18446744073709552000");
 }
+
+/// zmij formatting in place (`put_zmij`, the writer's float path) gives
+/// zmij's own text and writes nothing past `ZMIJ_ROOM`.
+#[test]
+fn put_zmij_writes_zmij_text_in_place() {
+    let mut rng = Rng(0x5EED_F10A);
+    let mut values: Vec<f64> = (0..100_000).map(|i| if i % 2 == 0 { rng.finite_f64() } else { rng.decimalish_f64() }).collect();
+    values.extend([0.0, -0.0, 1.0, -1.5, 5e-324, f64::MAX, f64::MIN_POSITIVE, 1e21, 1e-7, 123456789012345680.0]);
+    for v in values {
+        let mut out = [0xA5u8; ZMIJ_ROOM + 16];
+        // SAFETY: `out` has room for `ZMIJ_ROOM` bytes.
+        let n = unsafe { put_zmij(out.as_mut_ptr(), v) };
+        let mut reference = zmij::Buffer::new();
+        assert_eq!(std::str::from_utf8(&out[..n]).unwrap(), reference.format_finite(v), "{v:?}");
+        assert!(out[ZMIJ_ROOM..].iter().all(|&b| b == 0xA5), "{v:?} wrote past the room");
+    }
+}
+
+/// The writer's float items (in place, after separators) equal serde_json's
+/// text of the same array.
+#[test]
+fn writer_float_arrays_match_serde_json() {
+    let mut rng = Rng(0xF10A_7A11);
+    let values: Vec<f64> = (0..20_000).map(|_| rng.decimalish_f64()).collect();
+    let mut w = crate::Writer::new(&crate::WriteOptions::compact());
+    w.begin_array();
+    for (i, &v) in values.iter().enumerate() {
+        w.item_f64(v, i == 0).unwrap();
+    }
+    w.end_array(values.is_empty());
+    assert_eq!(std::str::from_utf8(w.as_bytes()).unwrap(), serde_json::to_string(&values).unwrap());
+}
