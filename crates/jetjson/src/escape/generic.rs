@@ -272,6 +272,50 @@ unsafe fn escape_chunks<V: Vector, const H: bool, const L: bool, const A: bool>(
     (i, out)
 }
 
+/// After whole chunks of a string written verbatim so far, the rest (up
+/// to the lookahead) as one chunk ending there, which overlaps bytes
+/// already written: it is stored back over their identical copies, and its
+/// mask ignores their lanes. One chunk instead of the narrower stages for
+/// the last bytes of a long clean string. Returns the new positions (at the
+/// first byte to escape, if any; the narrower stages take it from there).
+///
+/// # Safety
+/// As for `escape_chunks` with `end == len`; `out - i .. out` holds exactly
+/// the bytes `src[0..i]` (nothing escaped yet), and `len - i` is less than
+/// `V::BYTES` plus the lookahead (what `escape_chunks` leaves).
+#[inline(always)]
+unsafe fn last_window<V: Vector, const H: bool, const L: bool, const A: bool>(
+    src: *const u8,
+    len: usize,
+    i: usize,
+    out: *mut u8,
+) -> (usize, *mut u8) {
+    let ahead = lookahead(L, A);
+    if len < V::BYTES + ahead || i >= len - ahead {
+        return (i, out);
+    }
+    let start = len - ahead - V::BYTES;
+    // `i > start`: a whole chunk from `i` plus its lookahead no longer fit.
+    let back = i - start;
+    debug_assert!(back >= 1 && back < V::BYTES);
+    // SAFETY: the chunk and its lookahead end at `len`; the store starts
+    // `back <= i` bytes before `out`, inside what was written for `src[0..i]`
+    // and rewrites those bytes with their own values (they were copied
+    // verbatim), and ends `len - ahead - i` bytes after `out`, within the
+    // room promised for `i < len`.
+    unsafe {
+        let (v, bits) = chunk_bits::<V, H, L, A>(src.add(start));
+        v.store_unaligned(out.sub(back));
+        let bits = bits.skip(back);
+        let done = len - ahead - i;
+        if !bits.has_any() {
+            return (i + done, out.add(done));
+        }
+        let clean = bits.first_offset();
+        (i + clean, out.add(clean))
+    }
+}
+
 /// Escapes the last bytes of the input, fewer than a SWAR chunk plus its
 /// lookahead, through a partially loaded register.
 ///
@@ -436,6 +480,9 @@ pub(super) unsafe fn escape<W: Vector, N: Vector, const H: bool, const L: bool, 
             return len;
         }
         let (mut i, mut o) = escape_chunks::<W, H, L, A>(src, len, len, 0, out);
+        if i < len && o as usize - out as usize == i {
+            (i, o) = last_window::<W, H, L, A>(src, len, i, o);
+        }
         if N::BYTES < W::BYTES {
             (i, o) = escape_chunks::<N, H, L, A>(src, len, len, i, o);
         }

@@ -474,3 +474,26 @@ fn go_invalid_utf8_random() {
         }
     }
 }
+
+/// Clean strings with one character to escape at every position (or none):
+/// covers the last chunk that overlaps bytes already written, with the hit
+/// inside the overlap (already handled), just after it, or nowhere.
+#[test]
+fn one_escape_at_every_position() {
+    let kernels = kernels();
+    for len in 0..=100usize {
+        for piece in ["\"", "\n", "<", "\u{2028}", "é"] {
+            let mut inputs = vec!["x".repeat(len)];
+            for at in 0..=len.saturating_sub(piece.len()) {
+                if at + piece.len() <= len {
+                    inputs.push(format!("{}{piece}{}", "x".repeat(at), "x".repeat(len - at - piece.len())));
+                }
+            }
+            for s in &inputs {
+                // Exact-size allocation, so out-of-bounds reads would leave it.
+                let s: Box<str> = s.clone().into_boxed_str();
+                check_all_kernels(&kernels, &s);
+            }
+        }
+    }
+}

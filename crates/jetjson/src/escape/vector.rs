@@ -67,6 +67,9 @@ pub(crate) trait MoveMask: Copy {
     fn has_any(self) -> bool;
     /// Index of the lowest set lane; only meaningful when `has_any()`.
     fn first_offset(self) -> usize;
+    /// The mask with its lowest `lanes` lanes dropped (lane `lanes` becomes
+    /// lane 0); `lanes` is below the register's lane count.
+    fn skip(self, lanes: usize) -> Self;
 }
 
 /// A bit mask with `1 << SHIFT` bits per lane, lane 0 in the least
@@ -84,5 +87,10 @@ impl<const SHIFT: u32> MoveMask for LaneMask<SHIFT> {
     #[inline(always)]
     fn first_offset(self) -> usize {
         (self.0.trailing_zeros() >> SHIFT) as usize
+    }
+
+    #[inline(always)]
+    fn skip(self, lanes: usize) -> Self {
+        LaneMask(self.0 >> ((lanes as u32) << SHIFT))
     }
 }
