@@ -6,6 +6,7 @@
 //! cannot serialize.
 
 use pyo3::exceptions::PyTypeError;
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::PyType;
@@ -65,12 +66,13 @@ pub fn decode_error(py: Python<'_>, msg: &str, doc: &Bound<'_, PyAny>, pos: usiz
         let text = format!("{msg}: line {lineno} column {colno} (char {pos})");
         // BaseException.__new__ with the formatted message as args, then the
         // attributes json.JSONDecodeError sets.
-        let exc = ty.call_method1("__new__", (ty, text))?;
-        exc.setattr("msg", msg)?;
-        exc.setattr("doc", doc)?;
-        exc.setattr("pos", pos)?;
-        exc.setattr("lineno", lineno)?;
-        exc.setattr("colno", colno)?;
+        // (Interned names: a service rejecting bad bodies raises these often.)
+        let exc = ty.call_method1(intern!(py, "__new__"), (ty, text))?;
+        exc.setattr(intern!(py, "msg"), msg)?;
+        exc.setattr(intern!(py, "doc"), doc)?;
+        exc.setattr(intern!(py, "pos"), pos)?;
+        exc.setattr(intern!(py, "lineno"), lineno)?;
+        exc.setattr(intern!(py, "colno"), colno)?;
         Ok(PyErr::from_value(exc))
     };
     build().unwrap_or_else(|e| e)
