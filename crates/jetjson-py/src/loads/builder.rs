@@ -67,9 +67,30 @@ pub(crate) struct Builder<'py> {
     pub(crate) failure: Option<Failure>,
 }
 
+/// The builder's two stacks, kept between calls so that a small document
+/// allocates nothing but its own objects. Only capacity is kept: the
+/// stacks are empty whenever they are in the pool.
+struct PooledStacks(Vec<*mut ffi::PyObject>, Vec<usize>);
+
+// SAFETY: pooled stacks are empty (see `Drop for Builder`), so no object
+// pointer is ever handed from one thread to another; only their capacity is.
+unsafe impl Send for PooledStacks {}
+
+static STACKS: std::sync::Mutex<Option<PooledStacks>> = std::sync::Mutex::new(None);
+
+/// Stack entries kept at most between calls (512 KiB of pointers): a huge
+/// document does not pin its peak forever.
+const MAX_POOLED_ENTRIES: usize = 1 << 16;
+
 impl<'py> Builder<'py> {
     pub(crate) fn new(py: Python<'py>, policy: DuplicateKeys) -> Builder<'py> {
-        Builder { py, stack: Vec::with_capacity(64), frames: Vec::with_capacity(16), policy, keys: KeyCache::acquire(), failure: None }
+        // A nested or concurrent call finds the pool empty and starts afresh.
+        let pooled = STACKS.try_lock().ok().and_then(|mut slot| slot.take());
+        let (stack, frames) = match pooled {
+            Some(PooledStacks(stack, frames)) => (stack, frames),
+            None => (Vec::with_capacity(64), Vec::with_capacity(16)),
+        };
+        Builder { py, stack, frames, policy, keys: KeyCache::acquire(), failure: None }
     }
 
     /// The finished document (after a successful parse).
@@ -160,6 +181,16 @@ impl Drop for Builder<'_> {
         for &obj in &self.stack {
             // SAFETY: every pointer on the stack is an owned reference.
             unsafe { ffi::Py_DECREF(obj) };
+        }
+        let (mut stack, mut frames) = (std::mem::take(&mut self.stack), std::mem::take(&mut self.frames));
+        stack.clear();
+        frames.clear();
+        stack.shrink_to(MAX_POOLED_ENTRIES);
+        frames.shrink_to(MAX_POOLED_ENTRIES / 8);
+        if let Ok(mut slot) = STACKS.try_lock() {
+            if slot.is_none() {
+                *slot = Some(PooledStacks(stack, frames));
+            }
         }
     }
 }
