@@ -74,9 +74,11 @@ pub fn dumps<'py>(
 ) -> PyResult<Bound<'py, PyBytes>> {
     let options = OutputOptions { profile, sort_keys, escape_html, ascii_only, indent, nan }.resolve()?;
     let py = obj.py();
-    let mut w = Writer::with_memory(&options, Box::new(output::BytesMemory::new()));
+    let mut w = Writer::with_memory(&options, output::BytesMemory::boxed());
     write_object(&mut w, obj, default)?;
     let (memory, len) = w.finish_into_memory().map_err(|e| PyMemoryError::new_err(e.message()))?;
-    let memory = memory.into_any().downcast::<output::BytesMemory>().expect("the memory given above");
-    memory.into_bytes(py, len)
+    let mut memory = memory.into_any().downcast::<output::BytesMemory>().expect("the memory given above");
+    let bytes = memory.take_bytes(py, len);
+    output::BytesMemory::recycle(memory);
+    bytes
 }

@@ -34,6 +34,9 @@ thread_local! {
     /// of exactly the last length would be grown (doubled, copied) again
     /// near the end of every call.
     static LAST_CAP: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+
+    /// An empty `BytesMemory` box left by the previous call (`recycle`).
+    static SPARE: std::cell::Cell<Option<Box<BytesMemory>>> = const { std::cell::Cell::new(None) };
 }
 
 /// Unused capacity a result may keep rather than be reallocated to size:
@@ -61,8 +64,27 @@ impl BytesMemory {
         BytesMemory { obj: std::ptr::null_mut() }
     }
 
-    /// The finished `bytes` object of the `len` bytes written.
-    pub fn into_bytes(mut self, py: Python<'_>, len: usize) -> PyResult<Bound<'_, PyBytes>> {
+    /// A memory for one `dumps` call: the box the previous call gave back
+    /// (`recycle`), or a new one. The writer takes its memory boxed; reusing
+    /// the box saves an allocation and a free per call, which is a tenth
+    /// of the cost of writing a small document.
+    pub fn boxed() -> Box<BytesMemory> {
+        SPARE.try_with(|s| s.take()).ok().flatten().unwrap_or_else(|| Box::new(BytesMemory::new()))
+    }
+
+    /// Keeps an emptied box for the next call on this thread.
+    pub fn recycle(mut boxed: Box<BytesMemory>) {
+        if !boxed.obj.is_null() {
+            // SAFETY: we own the only reference (GIL held, inside dumps).
+            unsafe { ffi::Py_DECREF(boxed.obj) };
+            boxed.obj = std::ptr::null_mut();
+        }
+        let _ = SPARE.try_with(|s| s.set(Some(boxed)));
+    }
+
+    /// The finished `bytes` object of the `len` bytes written; the memory is
+    /// left empty.
+    pub fn take_bytes<'py>(&mut self, py: Python<'py>, len: usize) -> PyResult<Bound<'py, PyBytes>> {
         if self.obj.is_null() {
             return Ok(PyBytes::new(py, b""));
         }
