@@ -623,12 +623,13 @@ def test_reference_counts_are_unchanged():
                 with pytest.raises(jetjson.JSONEncodeError):
                     jetjson.dumps(doc, profile=p)
 
-    calls(1)
-    # Keys of sorted dicts may be held by the shape cache (one reference
-    # per cached shape, kept between calls); more calls add none.
     key_refs = sys.getrefcount(k)
-    calls(200)
-    assert sys.getrefcount(k) == key_refs
+    # Keys may be held by the shape cache: one reference per cached shape
+    # (here at most one per profile), kept between calls and dropped when a
+    # shape is evicted. More calls add none.
+    for n in (1, 200):
+        calls(n)
+        assert key_refs <= sys.getrefcount(k) <= key_refs + len(PROFILES), n
     after = [sys.getrefcount(x) for x in (*objs, s, doc)]
     assert before == after
 
