@@ -745,3 +745,22 @@ def test_results_of_every_size_in_any_order_are_exact():
         assert bytes(out) == out and len(out) == len(orjson.dumps(obj))
         # A bytes object's buffer protocol exposes its exact length.
         assert memoryview(out).nbytes == len(out)
+
+
+def test_many_dataclass_types_written_again_and_again():
+    # Dataclass types are kept (up to 32, then replaced in turn) with their
+    # field names encoded per style; instances of 40 types interleaved, in
+    # several styles and rounds, must always give the bytes of the same
+    # fields written as a dict in field order.
+    names = ["id", "é_ñ", "Ünïcode", "_q", "n" * 40, "a", "z", "ÿ"]
+    types = []
+    for t in range(40):
+        fields = [names[(t + i) % len(names)] + str(i) for i in range(1 + t % 6)]
+        types.append(dataclasses.make_dataclass(f"Rec{t}", [(f, object) for f in fields]))
+    objs = [cls(*[f"v{i}<{j}>" if j % 2 else i * 1000 + j for j in range(len(dataclasses.fields(cls)))]) for i, cls in enumerate(types)]
+    styles = [{}, {"escape_html": True}, {"ascii_only": True}, {"indent": 2}, {"sort_keys": True}, {"profile": "jcs"}]
+    for _ in range(3):
+        for style in styles:
+            for o in objs + objs[::-1]:
+                as_dict = {f.name: getattr(o, f.name) for f in dataclasses.fields(o)}
+                assert jetjson.dumps(o, **style) == jetjson.dumps(as_dict, **style), (type(o).__name__, style)

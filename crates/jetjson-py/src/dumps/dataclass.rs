@@ -6,9 +6,11 @@
 //! UTF-8 text and their orders under both sorted key orders.
 
 use std::collections::HashMap;
+use std::rc::Rc;
 use std::sync::{Arc, Mutex};
 
-use jetjson::KeyOrder;
+use jetjson::{KeyOrder, Sink, Writer};
+use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyString, PyType};
@@ -29,6 +31,72 @@ impl Fields {
             KeyOrder::Utf8 => Box::new(self.utf8.iter().copied()),
             KeyOrder::Utf16 => Box::new(self.utf16.iter().copied()),
         }
+    }
+}
+
+use super::shapes::{Shape, Tag};
+
+/// Dataclass types met recently (kept between calls in the walker's
+/// scratch), each with its field names encoded for the styles used: an
+/// instance of one is written without `other`'s chain of type checks, the
+/// global cache's lock, or an escape check per field name.
+#[derive(Default)]
+pub struct Records {
+    entries: Vec<Record>,
+    next: usize,
+}
+
+struct Record {
+    /// The type object's address (kept alive by `fields`).
+    ty: usize,
+    fields: Arc<Fields>,
+    /// Encoded names per style (tag), in the style's field order.
+    shapes: Vec<Rc<Shape>>,
+}
+
+/// Types kept at most; past that, entries are replaced in turn.
+const MAX_RECORDS: usize = 32;
+
+impl Records {
+    /// The entry of dataclass type `ty`, if kept.
+    #[inline]
+    pub fn find(&self, ty: *mut ffi::PyTypeObject) -> Option<usize> {
+        self.entries.iter().position(|r| r.ty == ty as usize)
+    }
+
+    /// Keeps `fields` for `ty`; returns its entry.
+    pub fn add(&mut self, ty: *mut ffi::PyTypeObject, fields: Arc<Fields>) -> usize {
+        let record = Record { ty: ty as usize, fields, shapes: Vec::new() };
+        if self.entries.len() < MAX_RECORDS {
+            self.entries.push(record);
+            return self.entries.len() - 1;
+        }
+        let at = self.next % MAX_RECORDS;
+        self.next += 1;
+        self.entries[at] = record;
+        at
+    }
+
+    /// The fields of entry `i` and their names encoded as `w` writes them,
+    /// in `tag.by` order (made on first use).
+    pub fn plan<S: Sink>(&mut self, i: usize, tag: Tag, w: &Writer<S>) -> (Arc<Fields>, Rc<Shape>) {
+        let record = &mut self.entries[i];
+        if let Some(shape) = record.shapes.iter().find(|s| s.tag() == tag) {
+            return (Arc::clone(&record.fields), Rc::clone(shape));
+        }
+        let fields = &record.fields;
+        let keys: Vec<*mut ffi::PyObject> = fields.names.iter().map(|(name, _)| name.as_ptr()).collect();
+        let order: Vec<u32> = fields.order(tag.by).map(|i| i as u32).collect();
+        // SAFETY: the name objects are live (held by `fields`); GIL held
+        // (the walker runs inside a Python call).
+        let mut shape = unsafe { Shape::new(tag, &keys, &order) };
+        for &i in &order {
+            shape.push_name(w, &fields.names[i as usize].1);
+        }
+        shape.names_done();
+        let shape = Rc::new(shape);
+        record.shapes.push(Rc::clone(&shape));
+        (Arc::clone(&record.fields), shape)
     }
 }
 

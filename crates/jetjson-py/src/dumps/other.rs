@@ -11,6 +11,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyType;
 
 use super::fail::{Fail, Walk};
+use super::shapes::Tag;
 use super::walk::{bytes_of, utf8_of, Walker, MAX_DEFAULT_CHAIN};
 use super::{dataclass, time};
 use crate::raw::Raw;
@@ -28,6 +29,9 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
             let ty = ffi::Py_TYPE(obj);
             if ty == k.raw {
                 return self.raw(obj);
+            }
+            if let Some(i) = self.records().find(ty) {
+                return self.record(obj, i);
             }
             let flags = ffi::PyType_GetFlags(ty);
             if flags & ffi::Py_TPFLAGS_UNICODE_SUBCLASS != 0 {
@@ -182,30 +186,39 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
     }
 
     /// A dataclass instance as an object of its fields, in declaration order
-    /// (Go struct order) unless the style sorts records.
+    /// (Go struct order) unless the style sorts records. Its type is kept
+    /// in the walker's records, so the next instance goes straight to `record`.
     fn dataclass(&mut self, obj: *mut PyObject) -> Walk {
-        self.enter()?;
         // SAFETY: `obj` is live, so its type is a live type object.
         let class = unsafe { Bound::from_borrowed_ptr(self.py, ffi::Py_TYPE(obj) as *mut PyObject) };
         // SAFETY: the object is a type (it is `type(obj)`).
         let class = unsafe { class.cast_into_unchecked::<PyType>() };
         let fields = dataclass::fields_of(&class).map_err(Fail::py)?;
+        // SAFETY: as above.
+        let i = self.records().add(unsafe { ffi::Py_TYPE(obj) }, fields);
+        self.record(obj, i)
+    }
+
+    /// An instance of the dataclass type kept as record `i`: each field read
+    /// with `getattr`, written after its encoded name.
+    fn record(&mut self, obj: *mut PyObject, i: usize) -> Walk {
+        self.enter()?;
+        let tag = Tag { by: self.struct_order, set: self.w.style().escaper.set() };
+        let (fields, shape) = self.record_plan(i, tag);
+        let n = shape.len();
         self.w.begin_object();
-        let mut first = true;
-        for i in fields.order(self.struct_order) {
-            let (name, text) = &fields.names[i];
-            let value = self.get_attr(obj, name.as_ptr())?;
-            let mut r = self.w.key(text, first).map_err(Fail::core);
-            if r.is_ok() {
-                // SAFETY: `value` is a new reference we own while it is written.
-                r = unsafe { self.element(value, std::ptr::null_mut()) };
-            }
+        for pos in 0..n {
+            let idx = shape.order[pos] as usize;
+            let value = self.get_attr(obj, shape.key(idx))?;
+            let (names, at, len) = shape.name(pos);
+            self.w.encoded_key(names, at, len, pos == 0);
+            // SAFETY: `value` is a new reference we own while it is written.
+            let r = unsafe { self.element(value, std::ptr::null_mut()) };
             // SAFETY: we own `value`.
             unsafe { ffi::Py_DECREF(value) };
-            r.map_err(|e| e.in_key(text))?;
-            first = false;
+            r.map_err(|e| e.in_key(&fields.names[idx].1))?;
         }
-        self.w.end_object(first);
+        self.w.end_object(n == 0);
         Ok(())
     }
 

@@ -108,6 +108,11 @@ impl Shape {
         self.keys.len()
     }
 
+    /// What the order and names were made for.
+    pub fn tag(&self) -> Tag {
+        self.tag
+    }
+
     /// Whether this shape is for a dict written in insertion order.
     pub fn order_is_insertion(&self) -> bool {
         self.tag.by == KeyOrder::Insertion

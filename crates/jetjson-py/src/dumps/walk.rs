@@ -78,6 +78,7 @@ struct Scratch {
     order: Vec<u32>,
     prefixes: Vec<(u128, u32)>,
     shapes: Shapes,
+    records: super::dataclass::Records,
 }
 
 /// `Scratch` holds raw object pointers (the shape cache's keys, each with a
@@ -241,6 +242,16 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
                 self.other(obj)
             }
         }
+    }
+
+    /// The dataclass types met so far (see `dataclass::Records`).
+    pub(super) fn records(&mut self) -> &mut super::dataclass::Records {
+        &mut self.scratch.records
+    }
+
+    /// The fields of dataclass record `i` and their names encoded for `tag`.
+    pub(super) fn record_plan(&mut self, i: usize, tag: Tag) -> (std::sync::Arc<super::dataclass::Fields>, Rc<Shape>) {
+        self.scratch.records.plan(i, tag, self.w)
     }
 
     /// Fails when one more container would nest deeper than `MAX_DEPTH`.
