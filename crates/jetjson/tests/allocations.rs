@@ -161,7 +161,7 @@ fn array_document(n: usize) -> Vec<u8> {
 fn parsing_allocates_a_bounded_multiple_of_the_input() {
     let doc = array_document(8 * MIB);
     let len = doc.len();
-    let (v, peak) = peak_of(move || Value::from_slice(&doc).expect("valid").as_array().map(Vec::len));
+    let (v, peak) = peak_of(move || Value::from_slice(&doc).expect("valid").as_array().map(jetjson::Array::len));
     let items = v.unwrap();
     assert!(items > 500_000, "{items}");
     assert!(peak <= 16 * len, "Value of an {len}-byte array: peak {peak} bytes ({:.1}x)", peak as f64 / len as f64);
