@@ -6,6 +6,9 @@
 //! * `WriteOptions::zero_buffers(true)`: no memory the writer frees, or
 //!   keeps in its per-thread pool until the thread exits, still holds the
 //!   output's bytes (checked by scanning every block as it is freed).
+//! * A parsed `Value` lives in a per-document arena: parsing allocates a
+//!   few blocks, not one per container or long string, and dropping the
+//!   tree frees those few without walking it.
 //!
 //! Allocation *failure* is not simulated here: Rust's default handler
 //! aborts the process on a failed allocation, so the defence is not to ask
@@ -28,6 +31,9 @@ thread_local! {
     /// the peak since the last reset.
     static LIVE: Cell<isize> = const { Cell::new(0) };
     static PEAK: Cell<isize> = const { Cell::new(0) };
+    /// Blocks allocated and freed on this thread.
+    static ALLOCS: Cell<usize> = const { Cell::new(0) };
+    static FREES: Cell<usize> = const { Cell::new(0) };
 }
 
 /// While set, every freed block is searched for the current `marker()`.
@@ -45,6 +51,7 @@ fn marker() -> &'static [u8] {
 
 fn count(delta: isize) {
     // `try_with`: allocations during thread teardown are not counted.
+    let _ = if delta >= 0 { ALLOCS.try_with(|n| n.set(n.get() + 1)) } else { FREES.try_with(|n| n.set(n.get() + 1)) };
     let _ = LIVE.try_with(|live| {
         let now = live.get() + delta;
         live.set(now);
@@ -161,7 +168,7 @@ fn array_document(n: usize) -> Vec<u8> {
 fn parsing_allocates_a_bounded_multiple_of_the_input() {
     let doc = array_document(8 * MIB);
     let len = doc.len();
-    let (v, peak) = peak_of(move || Value::from_slice(&doc).expect("valid").as_array().map(Vec::len));
+    let (v, peak) = peak_of(move || Value::from_slice(&doc).expect("valid").as_array().map(jetjson::Array::len));
     let items = v.unwrap();
     assert!(items > 500_000, "{items}");
     assert!(peak <= 16 * len, "Value of an {len}-byte array: peak {peak} bytes ({:.1}x)", peak as f64 / len as f64);
@@ -175,6 +182,29 @@ fn parsing_allocates_a_bounded_multiple_of_the_input() {
     let (n, peak) = peak_of(move || Value::from_slice(&doc).expect("valid").as_str().map(str::len));
     assert_eq!(n, Some(size));
     assert!(peak <= len + MIB, "Value of a {len}-byte string: peak {peak} bytes");
+}
+
+/// 20,000 objects, 20,000 arrays and 20,000 strings too long to be inline:
+/// parsing them takes a few arena chunks (plus the builder's stacks, grown
+/// once on this fresh thread), and dropping the tree frees only the chunks.
+fn parsed_trees_allocate_per_document() {
+    let mut doc = b"[".to_vec();
+    for i in 0..20_000 {
+        doc.extend_from_slice(format!("{{\"key-{i}\":[\"a string longer than the inline capacity {i}\"]}},").as_bytes());
+    }
+    doc.extend_from_slice(b"{}]");
+    let ((allocs, frees, items), _) = peak_of(move || {
+        let a0 = ALLOCS.with(Cell::get);
+        let v = Value::from_slice(&doc).expect("valid");
+        let allocs = ALLOCS.with(Cell::get) - a0;
+        let items = v.as_array().map(jetjson::Array::len);
+        let f0 = FREES.with(Cell::get);
+        drop(v);
+        (allocs, FREES.with(Cell::get) - f0, items)
+    });
+    assert_eq!(items, Some(20_001));
+    assert!(allocs < 100, "parsing 40,000 containers made {allocs} allocations");
+    assert!(frees < 20, "dropping a parsed tree of 40,000 containers made {frees} frees");
 }
 
 /// Serializes a value holding `marker()` on a fresh thread and counts the
@@ -248,5 +278,6 @@ fn zeroed_buffers_leave_no_output_behind() {
 fn allocations() {
     max_size_bounds_what_reading_allocates();
     parsing_allocates_a_bounded_multiple_of_the_input();
+    parsed_trees_allocate_per_document();
     zeroed_buffers_leave_no_output_behind();
 }

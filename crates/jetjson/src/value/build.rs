@@ -1,12 +1,18 @@
 //! `Value` as a builder over the parser.
 //!
 //! Finished values wait on one stack and member names on another; when a
-//! container ends, its items are moved off the stack into a vector of
-//! exactly the right size (one allocation per container, no regrowth).
+//! container ends, its items are moved off the stack into the document's
+//! arena with one copy (see `arena.rs`): no allocation per container, and
+//! strings too long to be inline are copied into the arena as well. Every
+//! handle the builder makes is uncounted (arena memory and the stacks are
+//! not the user's); the root container alone becomes a counted handle,
+//! taking over the builder's reference on the arena.
 
 use std::collections::HashMap;
 
-use super::{Map, Number, Str, Value};
+use super::arena::ArenaBuilder;
+use super::seq::Seq;
+use super::{Array, Map, Number, Str, Value};
 use crate::error::Result;
 use crate::parse::{self, DuplicateKeys, FromJson, NumberToken, NumberValue, ReadOptions, Visitor};
 
@@ -17,14 +23,48 @@ impl FromJson for Value {
             values: stacks.values,
             names: stacks.names,
             frames: stacks.frames,
+            arena: ArenaBuilder::new(input.len()),
             lossless: options.keeps_numbers_lossless(),
             duplicates: options.duplicate_key_policy(),
         };
         let result = parse::parse(input, options, &mut b);
-        let value = b.values.pop();
-        Stacks { values: b.values, names: b.names, frames: b.frames }.give_back();
+        let value = if result.is_ok() { b.values.pop() } else { None };
+        let ValueBuilder { values, names, frames, arena, .. } = b;
+        // Values left by a failed parse hold only uncounted handles (no
+        // drop glue to run); they go before the arena, all the same.
+        Stacks { values, names, frames }.give_back();
         result?;
-        Ok(value.unwrap_or(Value::Null))
+        let value = value.unwrap_or(Value::Null);
+        Ok(match arena.into_reference() {
+            None => value,
+            // SAFETY: the root is the only value left from the builder: its
+            // handle (if a container) is uncounted in this arena, and the
+            // builder's reference is handed to it (or given back).
+            Some(reference) => unsafe { into_root(value, reference) },
+        })
+    }
+}
+
+/// The root of a parsed document as a user-owned value: a container takes
+/// over the builder's reference on the arena (becoming counted); otherwise
+/// the reference is given back.
+///
+/// # Safety
+/// `value` is the builder's root and `reference` the builder's reference on
+/// the arena its handles point into.
+unsafe fn into_root(value: Value, reference: std::ptr::NonNull<super::arena::ChunkHeader>) -> Value {
+    match value {
+        // SAFETY: passed on from the caller.
+        Value::Array(a) => Value::Array(Array(unsafe { a.0.into_counted(reference) })),
+        // SAFETY: passed on from the caller.
+        Value::Object(m) => Value::Object(Map { members: unsafe { m.members.into_counted(reference) } }),
+        other => {
+            // Scalars and strings at the root are built owned (see
+            // `ValueBuilder::is_root`), so nothing refers to the arena.
+            // SAFETY: the builder's reference, not used again.
+            unsafe { super::arena::release(reference) };
+            other
+        }
     }
 }
 
@@ -69,27 +109,30 @@ struct ValueBuilder {
     /// Where each open container's items start on `values` (and, for
     /// objects, its names on `names`).
     frames: Vec<(usize, usize)>,
+    arena: ArenaBuilder,
     lossless: bool,
     duplicates: DuplicateKeys,
 }
 
-/// Moves `stack[from..]` into a new vector of exactly that length with one
-/// copy (no per-item moves, no regrowth).
-#[inline]
-fn split_tail<T>(stack: &mut Vec<T>, from: usize) -> Vec<T> {
-    assert!(from <= stack.len(), "a container starts within the stack");
-    let n = stack.len() - from;
-    let mut out = Vec::with_capacity(n);
-    // SAFETY: `from <= stack.len()` (asserted above), so
-    // `stack[from..]` are `n` initialised items; `out` has room for `n` and
-    // does not overlap `stack`. Ownership moves: `stack` forgets the items
-    // (its length drops to `from`) before `out` exposes them.
-    unsafe {
-        std::ptr::copy_nonoverlapping(stack.as_ptr().add(from), out.as_mut_ptr(), n);
-        stack.set_len(from);
-        out.set_len(n);
+impl ValueBuilder {
+    /// Whether the next value is the document itself (not in a container):
+    /// then a string or number text is built owned, not in the arena, so a
+    /// lone large string costs its size once (no arena copy to copy out).
+    #[inline]
+    fn is_root(&self) -> bool {
+        self.frames.is_empty()
     }
-    out
+
+    #[inline]
+    fn str(&mut self, s: &str) -> Str {
+        if self.is_root() {
+            Str::new(s)
+        } else {
+            // SAFETY: the string goes on the builder's stack, then into a
+            // container in the arena (the root is never an arena string).
+            unsafe { Str::in_arena(s, &mut self.arena) }
+        }
+    }
 }
 
 impl Visitor for ValueBuilder {
@@ -106,7 +149,7 @@ impl Visitor for ValueBuilder {
     #[inline]
     fn number(&mut self, n: NumberToken<'_>) -> Result<()> {
         let number = if self.lossless {
-            Number::Big(n.text.into())
+            Number::Big(self.str(n.text))
         } else {
             match n.value {
                 NumberValue::I64(i) => Number::Int(i),
@@ -114,7 +157,7 @@ impl Visitor for ValueBuilder {
                 NumberValue::F64(f) => Number::Float(f),
                 // Beyond 64-bit integers or the double range: keep the text
                 // rather than inventing a rounded value or an infinity.
-                NumberValue::Big => Number::Big(n.text.into()),
+                NumberValue::Big => Number::Big(self.str(n.text)),
             }
         };
         self.values.push(Value::Number(number));
@@ -122,7 +165,8 @@ impl Visitor for ValueBuilder {
     }
     #[inline]
     fn string(&mut self, s: &str, _raw: &str) -> Result<()> {
-        self.values.push(Value::String(Str::new(s)));
+        let s = self.str(s);
+        self.values.push(Value::String(s));
         Ok(())
     }
     #[inline]
@@ -133,8 +177,10 @@ impl Visitor for ValueBuilder {
     #[inline]
     fn end_array(&mut self) -> Result<()> {
         let (v0, _) = self.frames.pop().expect("parser balances containers");
-        let items = split_tail(&mut self.values, v0);
-        self.values.push(Value::Array(items));
+        // SAFETY: the items on the stack were made by this builder: plain
+        // values and uncounted handles into this arena.
+        let items = unsafe { Seq::from_stack_tail(&mut self.values, v0, &mut self.arena) };
+        self.values.push(Value::Array(Array(items)));
         Ok(())
     }
     #[inline]
@@ -144,36 +190,72 @@ impl Visitor for ValueBuilder {
     }
     #[inline]
     fn key(&mut self, k: &str, _raw: &str) -> Result<()> {
-        self.names.push(Str::new(k));
+        // SAFETY: the name goes on the names stack, then into an object in
+        // the arena.
+        let k = unsafe { Str::in_arena(k, &mut self.arena) };
+        self.names.push(k);
         Ok(())
     }
     fn end_object(&mut self) -> Result<()> {
         let (v0, n0) = self.frames.pop().expect("parser balances containers");
-        let members: Vec<(Str, Value)> = self.names.drain(n0..).zip(self.values.drain(v0..)).collect();
-        let map = match self.duplicates {
+        let n = self.values.len() - v0;
+        assert_eq!(self.names.len() - n0, n, "one name per member");
+        let members = match self.duplicates {
             // The parser already refused duplicate names.
-            DuplicateKeys::Error => Map::from_members(members),
-            policy => dedupe(members, policy),
+            DuplicateKeys::Error => {
+                if n == 0 {
+                    Seq::Owned(Vec::new())
+                } else {
+                    let dst = self.arena.alloc_items::<(Str, Value)>(n);
+                    // SAFETY: `names[n0..]` and `values[v0..]` are `n`
+                    // initialised items each (asserted above); `dst` has room
+                    // for `n` members in fresh arena memory. Each is moved
+                    // (read once, then forgotten by the stacks' new lengths).
+                    // They are builder-made: inline or uncounted handles.
+                    unsafe {
+                        let names = self.names.as_ptr().add(n0);
+                        let values = self.values.as_ptr().add(v0);
+                        for i in 0..n {
+                            dst.as_ptr().add(i).write((names.add(i).read(), values.add(i).read()));
+                        }
+                        self.names.set_len(n0);
+                        self.values.set_len(v0);
+                    }
+                    Seq::Uncounted(dst, n)
+                }
+            }
+            policy => {
+                let mut members = dedupe(&self.names[n0..], self.values.drain(v0..), policy);
+                // The names were duplicated bitwise into `members` (they own
+                // no memory), so the stack's copies are forgotten.
+                // SAFETY: `n0 <= len`; the items past it need no drop.
+                unsafe { self.names.set_len(n0) };
+                // SAFETY: builder-made items, as in `end_array`.
+                unsafe { Seq::from_stack_tail(&mut members, 0, &mut self.arena) }
+            }
         };
-        self.values.push(Value::Object(map));
+        self.values.push(Value::Object(Map { members }));
         Ok(())
     }
 }
 
 /// Keeps the first or the last value of each name, at the position where
 /// the name first appeared (as Python's dict and serde_json's IndexMap do).
-fn dedupe(members: Vec<(Str, Value)>, policy: DuplicateKeys) -> Map {
-    let mut index: HashMap<Str, usize> = HashMap::with_capacity(members.len());
-    let mut out: Vec<(Str, Value)> = Vec::with_capacity(members.len());
-    for (k, v) in members {
-        match index.get(&k) {
+/// The names are builder-made (inline or arena) and duplicated bitwise.
+fn dedupe(names: &[Str], values: impl Iterator<Item = Value>, policy: DuplicateKeys) -> Vec<(Str, Value)> {
+    let mut index: HashMap<&str, usize> = HashMap::with_capacity(names.len());
+    let mut out: Vec<(Str, Value)> = Vec::with_capacity(names.len());
+    for (k, v) in names.iter().zip(values) {
+        match index.get(k.as_str()) {
             Some(&i) if policy == DuplicateKeys::Last => out[i].1 = v,
             Some(_) => {}
             None => {
-                index.insert(k.clone(), out.len());
-                out.push((k, v));
+                index.insert(k.as_str(), out.len());
+                // SAFETY: builder-made names own no memory; the copy goes
+                // into the same arena as the original.
+                out.push((unsafe { k.dup_unowned() }, v));
             }
         }
     }
-    Map::from_members(out)
+    out
 }

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 
-use super::{Map, Number, Str, Value};
+use super::{Array, Map, Number, Str, Value};
 
 impl<'de> Deserialize<'de> for Value {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Value, D::Error> {
@@ -56,11 +56,11 @@ impl<'de> Visitor<'de> for ValueVisitor {
         Ok(Value::String(v.into()))
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
-        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+        let mut items: Vec<Value> = Vec::with_capacity(seq.size_hint().unwrap_or(0));
         while let Some(item) = seq.next_element()? {
             items.push(item);
         }
-        Ok(Value::Array(items))
+        Ok(Value::Array(Array::from(items)))
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
         // A repeated name (reachable with `DuplicateKeys::Last`) keeps its

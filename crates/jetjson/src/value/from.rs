@@ -1,6 +1,6 @@
 //! Conversions into `Value`.
 
-use super::{Map, Number, Str, Value};
+use super::{Array, Map, Number, Str, Value};
 
 macro_rules! from_signed {
     ($($t:ty)*) => {$(
@@ -62,6 +62,11 @@ impl From<Map> for Value {
 impl<T: Into<Value>> From<Vec<T>> for Value {
     fn from(v: Vec<T>) -> Value {
         Value::Array(v.into_iter().map(Into::into).collect())
+    }
+}
+impl From<Array> for Value {
+    fn from(v: Array) -> Value {
+        Value::Array(v)
     }
 }
 impl<T: Into<Value>> From<Option<T>> for Value {

@@ -3,12 +3,29 @@
 //! A `Vec` of pairs, not a hash map: building and writing (the hot paths of a
 //! codec) are a push and a walk, and most objects are small. Lookups are a
 //! linear scan; build a `HashMap` from `iter()` for heavy random access.
+//!
+//! A map from `Value::from_slice` shares its members with the rest of the
+//! parsed document (in one arena): `clone` is a reference count, and the
+//! first `&mut` access copies the members out (copy-on-write, shallow).
 
+use super::seq::Seq;
 use super::{Str, Value};
 
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Default)]
 pub struct Map {
-    members: Vec<(Str, Value)>,
+    pub(crate) members: Seq<(Str, Value)>,
+}
+
+impl std::fmt::Debug for Map {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Map").field("members", &self.members()).finish()
+    }
+}
+
+impl PartialEq for Map {
+    fn eq(&self, other: &Map) -> bool {
+        self.members() == other.members()
+    }
 }
 
 impl Map {
@@ -16,19 +33,22 @@ impl Map {
         Map::default()
     }
     pub fn with_capacity(n: usize) -> Map {
-        Map { members: Vec::with_capacity(n) }
+        Map { members: Seq::Owned(Vec::with_capacity(n)) }
     }
     pub fn len(&self) -> usize {
         self.members.len()
     }
     pub fn is_empty(&self) -> bool {
-        self.members.is_empty()
+        self.members.len() == 0
     }
     pub fn get(&self, key: &str) -> Option<&Value> {
-        self.members.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+        self.members().iter().find(|(k, _)| k == key).map(|(_, v)| v)
     }
+    /// The value of `key`, mutable (copies the members out of an arena
+    /// first, if `key` is there).
     pub fn get_mut(&mut self, key: &str) -> Option<&mut Value> {
-        self.members.iter_mut().find(|(k, _)| k == key).map(|(_, v)| v)
+        let i = self.members().iter().position(|(k, _)| k == key)?;
+        Some(&mut self.members.make_mut()[i].1)
     }
     pub fn contains_key(&self, key: &str) -> bool {
         self.get(key).is_some()
@@ -39,7 +59,7 @@ impl Map {
         match self.get_mut(&key) {
             Some(slot) => Some(std::mem::replace(slot, value)),
             None => {
-                self.members.push((key, value));
+                self.members.make_mut().push((key, value));
                 None
             }
         }
@@ -47,32 +67,43 @@ impl Map {
     /// Appends without looking for an earlier member of the same name (the
     /// parser checks duplicates itself).
     pub fn push(&mut self, key: impl Into<Str>, value: Value) {
-        self.members.push((key.into(), value));
+        self.members.make_mut().push((key.into(), value));
     }
     pub fn remove(&mut self, key: &str) -> Option<Value> {
-        let i = self.members.iter().position(|(k, _)| k == key)?;
-        Some(self.members.remove(i).1)
+        let i = self.members().iter().position(|(k, _)| k == key)?;
+        Some(self.members.make_mut().remove(i).1)
+    }
+    pub fn clear(&mut self) {
+        self.members.clear()
     }
     pub fn iter(&self) -> impl ExactSizeIterator<Item = (&Str, &Value)> {
-        self.members.iter().map(|(k, v)| (k, v))
+        self.members().iter().map(|(k, v)| (k, v))
+    }
+    /// Members' values, mutable (copies the members out of an arena first).
+    pub fn iter_mut(&mut self) -> impl ExactSizeIterator<Item = (&Str, &mut Value)> {
+        self.members.make_mut().iter_mut().map(|(k, v)| (&*k, v))
     }
     pub fn keys(&self) -> impl ExactSizeIterator<Item = &Str> {
-        self.members.iter().map(|(k, _)| k)
+        self.members().iter().map(|(k, _)| k)
     }
     pub fn values(&self) -> impl ExactSizeIterator<Item = &Value> {
-        self.members.iter().map(|(_, v)| v)
+        self.members().iter().map(|(_, v)| v)
+    }
+    pub fn values_mut(&mut self) -> impl ExactSizeIterator<Item = &mut Value> {
+        self.members.make_mut().iter_mut().map(|(_, v)| v)
     }
     pub(crate) fn from_members(members: Vec<(Str, Value)>) -> Map {
-        Map { members }
+        Map { members: Seq::Owned(members) }
     }
+    #[inline]
     pub(crate) fn members(&self) -> &[(Str, Value)] {
-        &self.members
+        self.members.as_slice()
     }
 }
 
 impl FromIterator<(Str, Value)> for Map {
     fn from_iter<I: IntoIterator<Item = (Str, Value)>>(iter: I) -> Map {
-        Map { members: iter.into_iter().collect() }
+        Map { members: Seq::Owned(iter.into_iter().collect()) }
     }
 }
 
@@ -80,7 +111,7 @@ impl IntoIterator for Map {
     type Item = (Str, Value);
     type IntoIter = std::vec::IntoIter<(Str, Value)>;
     fn into_iter(self) -> Self::IntoIter {
-        self.members.into_iter()
+        self.members.into_vec().into_iter()
     }
 }
 
@@ -88,6 +119,6 @@ impl<'a> IntoIterator for &'a Map {
     type Item = (&'a Str, &'a Value);
     type IntoIter = std::iter::Map<std::slice::Iter<'a, (Str, Value)>, fn(&'a (Str, Value)) -> (&'a Str, &'a Value)>;
     fn into_iter(self) -> Self::IntoIter {
-        self.members.iter().map(|(k, v)| (k, v))
+        self.members().iter().map(|(k, v)| (k, v))
     }
 }

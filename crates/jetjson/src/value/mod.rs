@@ -1,25 +1,40 @@
 //! `Value`: any JSON document, keeping object insertion order and every
 //! number as what it was (integer, float, or literal text).
 
+mod arena;
+mod array;
 mod build;
 mod de;
 mod from;
 mod map;
 mod number;
+mod seq;
 mod ser;
+mod str;
+#[cfg(test)]
+mod tests;
 mod write;
 
-/// The string type of `Value`: strings up to 24 bytes live inline, so most
-/// keys and short values need no allocation of their own.
-pub use compact_str::CompactString as Str;
+pub use array::Array;
 pub use map::Map;
 pub use number::Number;
 pub(crate) use ser::NUMBER_TOKEN;
+/// The string type of `Value`: strings up to 22 bytes live inline, so most
+/// keys and short values need no allocation of their own.
+pub use str::Str;
 pub(crate) use write::write_value;
 
 use std::ops::Index;
 
 /// Any JSON value.
+///
+/// A value from `Value::from_slice` keeps its containers and long strings in
+/// one arena per document: parsing allocates a few large blocks instead of
+/// one per container or string, and dropping the tree frees them without
+/// walking it. The tree is still an ordinary owned, mutable, `Send + Sync`
+/// value: `&mut` access to a container copies its items out of the arena
+/// first (copy-on-write), and a child kept after the root is dropped keeps
+/// the arena alive.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub enum Value {
     #[default]
@@ -27,7 +42,7 @@ pub enum Value {
     Bool(bool),
     Number(Number),
     String(Str),
-    Array(Vec<Value>),
+    Array(Array),
     /// Members in insertion order (duplicates are possible only if built so).
     Object(Map),
 }
@@ -63,7 +78,13 @@ impl Value {
             _ => None,
         }
     }
-    pub fn as_array(&self) -> Option<&Vec<Value>> {
+    pub fn as_array(&self) -> Option<&Array> {
+        match self {
+            Value::Array(a) => Some(a),
+            _ => None,
+        }
+    }
+    pub fn as_array_mut(&mut self) -> Option<&mut Array> {
         match self {
             Value::Array(a) => Some(a),
             _ => None,
@@ -74,6 +95,16 @@ impl Value {
             Value::Object(o) => Some(o),
             _ => None,
         }
+    }
+    pub fn as_object_mut(&mut self) -> Option<&mut Map> {
+        match self {
+            Value::Object(o) => Some(o),
+            _ => None,
+        }
+    }
+    /// Takes the value out, leaving `null`.
+    pub fn take(&mut self) -> Value {
+        std::mem::take(self)
     }
     /// The member `key` of an object, or the element at a numeric index of an array.
     pub fn get<I: ValueIndex>(&self, index: I) -> Option<&Value> {

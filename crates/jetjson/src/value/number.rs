@@ -1,5 +1,7 @@
 //! A JSON number as it was read or built.
 
+use super::Str;
+
 /// A JSON number. Integers that fit 64 bits are exact integers, other
 /// integers (and, in lossless mode, every number) keep their literal text.
 #[derive(Clone, Debug)]
@@ -8,7 +10,7 @@ pub enum Number {
     UInt(u64),
     Float(f64),
     /// The literal text of a number, valid JSON number syntax.
-    Big(Box<str>),
+    Big(Str),
 }
 
 impl Number {

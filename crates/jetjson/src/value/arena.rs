@@ -1,0 +1,315 @@
+//! The per-document arena a parsed `Value` tree lives in.
+//!
+//! Parsing copies every finished container's items, and every string too
+//! long to be inline, into a few large chunks from the global allocator
+//! instead of one heap block each. The chunks form one *arena*, freed as a
+//! whole when its reference count (kept in the first chunk's header) drops
+//! to zero, so dropping a parsed tree does not walk it.
+//!
+//! # The ownership invariant
+//!
+//! Every container handle (`Array`, `Map`, through their shared `Seq`) and
+//! every `Str` is one of:
+//!
+//! * **owned** (heap): ordinary Rust ownership of a `Vec` or a `Box<str>`,
+//!   or a value that owns no memory at all (an inline string, an empty
+//!   container);
+//! * **counted** (arena, containers only): points into an arena and holds
+//!   one reference on it; dropping it gives the reference back;
+//! * **uncounted** (arena): points into an arena and holds no reference.
+//!   Such a handle only ever lives *inside arena memory* (or on the
+//!   builder's stack while the builder holds a reference), so the container
+//!   holding it — and through it some counted handle or the builder — keeps
+//!   the arena alive for as long as the handle can be reached.
+//!
+//! Arena memory is written only by the builder, before any handle to it is
+//! handed out, and it holds only uncounted handles and plain values (no
+//! owned heap memory), so freeing it runs no destructor. Users reach arena
+//! memory through `&` (borrowing from the counted handle at the top) or
+//! through `&mut` methods, which first copy the container out into owned
+//! form (copy-on-write), turning each child container into a counted handle
+//! and each arena string into an owned copy. No `&mut` into arena memory
+//! ever exists, so the arena is immutable once shared and the handles can
+//! be `Send + Sync` (the count is atomic).
+//!
+//! # Layout
+//!
+//! Each chunk starts with a [`ChunkHeader`]; the first chunk's header is the
+//! arena's identity (its count and the list of the other chunks). Every
+//! container's items are preceded by one pointer to that first header, so a
+//! handle to the items can find its arena (to take a reference when cloned
+//! or give one back when dropped) without storing it.
+
+use std::alloc::{alloc, dealloc, handle_alloc_error, Layout};
+use std::ptr::NonNull;
+use std::sync::atomic::{fence, AtomicUsize, Ordering};
+
+/// The start of every chunk.
+#[repr(C)]
+pub(crate) struct ChunkHeader {
+    /// References on the arena (meaningful in the first chunk only).
+    refs: AtomicUsize,
+    /// The next chunk of the same arena (the first chunk heads the list).
+    next: *mut ChunkHeader,
+    /// Bytes of this chunk, header included (its allocation's size).
+    size: usize,
+}
+
+const HEADER: usize = std::mem::size_of::<ChunkHeader>();
+/// Alignment of chunks and of containers' items (that of `Value`, `Str`,
+/// pointers).
+const ALIGN: usize = 8;
+/// The arena pointer before a container's items.
+const PREFIX: usize = std::mem::size_of::<*const ChunkHeader>();
+/// Bounds of the size of a regular chunk (larger requests get a chunk of
+/// their own).
+const MIN_CHUNK: usize = 512;
+const MAX_CHUNK: usize = 16 << 20;
+
+/// A reference count past this is a leak of counted handles (like `Arc`,
+/// abort rather than wrap around).
+const MAX_REFS: usize = isize::MAX as usize;
+
+fn chunk_layout(size: usize) -> Layout {
+    Layout::from_size_align(size, ALIGN).expect("an arena chunk size fits isize")
+}
+
+/// Takes one more reference on the arena headed by `arena`.
+///
+/// # Safety
+/// `arena` is the first chunk of a live arena (one on which the caller can
+/// show a reference is held for the duration of the call).
+pub(crate) unsafe fn retain(arena: NonNull<ChunkHeader>) {
+    // SAFETY: the caller guarantees the header is live; `refs` is atomic,
+    // so a shared reference to it is sound while other threads use it too.
+    let old = unsafe { arena.as_ref() }.refs.fetch_add(1, Ordering::Relaxed);
+    if old > MAX_REFS {
+        std::process::abort();
+    }
+}
+
+/// Gives back one reference on the arena headed by `arena`, freeing every
+/// chunk when it was the last.
+///
+/// # Safety
+/// The caller holds a reference on the arena and does not use it, nor any
+/// pointer into the arena derived through it, after this call.
+pub(crate) unsafe fn release(arena: NonNull<ChunkHeader>) {
+    // SAFETY: the caller's reference keeps the header alive until the
+    // decrement below.
+    if unsafe { arena.as_ref() }.refs.fetch_sub(1, Ordering::Release) != 1 {
+        return;
+    }
+    // Every other holder's uses happen-before their decrements (Release);
+    // this fence orders them before the memory is freed (as `Arc` does).
+    fence(Ordering::Acquire);
+    // SAFETY: the count reached zero, so no handle to the arena remains
+    // (uncounted ones live only inside it and are unreachable now). Each
+    // chunk was allocated by `ArenaBuilder::new_chunk` with the layout its
+    // header records, and the list visits each once; `next` is read before
+    // the chunk holding it is freed. Arena memory holds no owned heap
+    // memory, so nothing needs dropping.
+    unsafe {
+        let mut chunk = arena.as_ptr();
+        while !chunk.is_null() {
+            let next = (*chunk).next;
+            dealloc(chunk.cast::<u8>(), chunk_layout((*chunk).size));
+            chunk = next;
+        }
+    }
+}
+
+/// The arena of a container whose items start at `items` (non-empty, placed
+/// by [`ArenaBuilder::alloc_items`]).
+///
+/// # Safety
+/// `items` points at the items of a container placed in an arena by
+/// `alloc_items`, and that arena is live.
+pub(crate) unsafe fn arena_of<T>(items: NonNull<T>) -> NonNull<ChunkHeader> {
+    // SAFETY: `alloc_items` wrote the arena pointer in the `PREFIX` bytes
+    // right before the items, in the same chunk (so the read stays within
+    // that allocation), aligned for a pointer; the arena is live.
+    unsafe { NonNull::new_unchecked(items.cast::<u8>().as_ptr().sub(PREFIX).cast::<*mut ChunkHeader>().read()) }
+}
+
+/// The builder's view of an arena: a bump allocator over its current chunk,
+/// holding one reference on the arena (taken when the first chunk is
+/// allocated).
+pub(crate) struct ArenaBuilder {
+    /// The first chunk (null until something is allocated).
+    first: *mut ChunkHeader,
+    /// The chunk being filled, and the used and total bytes of it.
+    chunk: *mut u8,
+    used: usize,
+    cap: usize,
+    /// Size of the next regular chunk.
+    next_size: usize,
+}
+
+impl ArenaBuilder {
+    /// An arena sized for a document of `input_len` bytes (nothing is
+    /// allocated until the first request).
+    pub(crate) fn new(input_len: usize) -> ArenaBuilder {
+        ArenaBuilder {
+            first: std::ptr::null_mut(),
+            chunk: std::ptr::null_mut(),
+            used: 0,
+            cap: 0,
+            next_size: input_len.clamp(MIN_CHUNK, MAX_CHUNK),
+        }
+    }
+
+    /// The arena's identity, if anything was allocated.
+    #[cfg(test)]
+    pub(crate) fn arena(&self) -> Option<NonNull<ChunkHeader>> {
+        NonNull::new(self.first)
+    }
+
+    /// Gives the builder's reference to the caller (who becomes responsible
+    /// for releasing it); the builder then forgets the arena.
+    pub(crate) fn into_reference(mut self) -> Option<NonNull<ChunkHeader>> {
+        let first = NonNull::new(self.first);
+        self.first = std::ptr::null_mut();
+        first
+    }
+
+    /// `n` bytes (at an 8-byte boundary if `aligned`), valid until the
+    /// arena is freed.
+    #[inline]
+    fn alloc(&mut self, n: usize, aligned: bool) -> NonNull<u8> {
+        let start = if aligned { (self.used + (ALIGN - 1)) & !(ALIGN - 1) } else { self.used };
+        if n <= self.cap.saturating_sub(start) && !self.chunk.is_null() {
+            self.used = start + n;
+            // SAFETY: `start + n <= cap`, so the range lies in the current
+            // chunk, which is non-null (checked).
+            return unsafe { NonNull::new_unchecked(self.chunk.add(start)) };
+        }
+        self.alloc_slow(n)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn alloc_slow(&mut self, n: usize) -> NonNull<u8> {
+        let need = n.checked_add(HEADER).expect("an arena request fits usize");
+        if need > self.next_size / 4 && need > MIN_CHUNK {
+            // A chunk of its own; the current chunk stays in use.
+            let chunk = self.new_chunk(need);
+            // SAFETY: the chunk has `HEADER + n` bytes.
+            return unsafe { NonNull::new_unchecked(chunk.add(HEADER)) };
+        }
+        let size = self.next_size.max(need);
+        self.next_size = (self.next_size * 2).min(MAX_CHUNK);
+        self.chunk = self.new_chunk(size);
+        self.cap = size;
+        self.used = HEADER + n;
+        // SAFETY: the chunk has `size >= HEADER + n` bytes.
+        unsafe { NonNull::new_unchecked(self.chunk.add(HEADER)) }
+    }
+
+    /// Allocates a chunk of `size` bytes (header included) and links it
+    /// into the arena (creating the arena if this is the first).
+    fn new_chunk(&mut self, size: usize) -> *mut u8 {
+        let layout = chunk_layout(size);
+        // SAFETY: `size >= HEADER > 0`.
+        let p = unsafe { alloc(layout) };
+        if p.is_null() {
+            handle_alloc_error(layout);
+        }
+        let header = p.cast::<ChunkHeader>();
+        if self.first.is_null() {
+            // SAFETY: `p` is a fresh, aligned block of at least `HEADER` bytes.
+            unsafe { header.write(ChunkHeader { refs: AtomicUsize::new(1), next: std::ptr::null_mut(), size }) };
+            self.first = header;
+        } else {
+            // SAFETY: as above for `header`; `first` is the live first
+            // chunk, written only by this builder (no handle to the arena
+            // has been handed out while building).
+            unsafe {
+                header.write(ChunkHeader { refs: AtomicUsize::new(0), next: (*self.first).next, size });
+                (*self.first).next = header;
+            }
+        }
+        p
+    }
+
+    /// Copies `s` into the arena (`s` non-empty).
+    #[inline]
+    pub(crate) fn alloc_str(&mut self, s: &str) -> NonNull<u8> {
+        let p = self.alloc(s.len(), false);
+        // SAFETY: `p` has room for `s.len()` bytes, freshly allocated, so
+        // it does not overlap `s`.
+        unsafe { std::ptr::copy_nonoverlapping(s.as_ptr(), p.as_ptr(), s.len()) };
+        p
+    }
+
+    /// Room for `n > 0` items of `T` (8-byte alignment at most), preceded by
+    /// the arena pointer that [`arena_of`] reads. The items are
+    /// uninitialised; the caller writes all `n` before any handle to them
+    /// is used.
+    #[inline]
+    pub(crate) fn alloc_items<T>(&mut self, n: usize) -> NonNull<T> {
+        const { assert!(std::mem::align_of::<T>() <= ALIGN) };
+        debug_assert!(n > 0);
+        let bytes = std::mem::size_of::<T>().checked_mul(n).and_then(|b| b.checked_add(PREFIX)).expect("a container fits usize");
+        let p = self.alloc(bytes, true);
+        // SAFETY: `p` is 8-aligned with room for the prefix and the items;
+        // `first` is non-null since `alloc` made at least one chunk.
+        unsafe {
+            p.cast::<*mut ChunkHeader>().as_ptr().write(self.first);
+            NonNull::new_unchecked(p.as_ptr().add(PREFIX).cast::<T>())
+        }
+    }
+}
+
+impl Drop for ArenaBuilder {
+    fn drop(&mut self) {
+        if let Some(first) = NonNull::new(self.first) {
+            // SAFETY: the builder holds the reference taken at creation,
+            // and is not used after this.
+            unsafe { release(first) }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_and_frees() {
+        let mut b = ArenaBuilder::new(0);
+        assert!(b.arena().is_none());
+        let s = b.alloc_str("hello, arena");
+        let items = b.alloc_items::<u64>(3);
+        // SAFETY: three items were allocated.
+        unsafe {
+            for i in 0..3 {
+                items.as_ptr().add(i).write(i as u64 * 7);
+            }
+        }
+        // Enough bytes to need further chunks, and one of its own.
+        for _ in 0..100 {
+            b.alloc_str(&"x".repeat(100));
+        }
+        let big = b.alloc_items::<u64>(10_000);
+        // SAFETY: as above.
+        unsafe { big.as_ptr().add(9_999).write(5) };
+        let arena = b.arena().expect("allocated");
+        // SAFETY: the arena is live (the builder's reference).
+        unsafe {
+            assert_eq!(arena_of(items), arena);
+            assert_eq!(arena_of(big), arena);
+            retain(arena);
+        }
+        let held = b.into_reference().expect("allocated");
+        // SAFETY: two references are held (`retain` and the builder's);
+        // the data is read before the last release.
+        unsafe {
+            release(held);
+            assert_eq!(std::slice::from_raw_parts(s.as_ptr(), 12), b"hello, arena");
+            assert_eq!(*items.as_ptr().add(2), 14);
+            assert_eq!(*big.as_ptr().add(9_999), 5);
+            release(arena);
+        }
+    }
+}

@@ -1,0 +1,282 @@
+//! `Str`, the string type of `Value`: inline up to 22 bytes, otherwise an
+//! owned heap string or (in a parsed tree) a string in the parse arena.
+
+use std::borrow::Borrow;
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::ops::Deref;
+use std::ptr::NonNull;
+
+use super::arena::ArenaBuilder;
+
+/// The longest string stored inline (in the 24 bytes of the `Str` itself).
+pub(crate) const INLINE_CAPACITY: usize = 22;
+
+/// An immutable string: strings up to 22 bytes live inline, so most keys
+/// and short values need no allocation of their own; longer ones are on the
+/// heap or, in a parsed document, in the document's arena.
+pub struct Str(Repr);
+
+enum Repr {
+    /// `buf[..len]` is the UTF-8 text.
+    Inline {
+        len: u8,
+        buf: [u8; INLINE_CAPACITY],
+    },
+    Heap(Box<str>),
+    /// `len` bytes of UTF-8 text in a parse arena. Uncounted (see
+    /// `arena.rs`): such a `Str` only lives in arena memory or on the
+    /// builder's stack, so the arena outlives every borrow of it.
+    Arena(NonNull<u8>, usize),
+}
+
+// SAFETY: inline and heap strings are plain owned data. An arena string is
+// a shared reference to bytes that are never written after the builder
+// placed them, inside an arena kept alive by whoever can reach this `Str`
+// (see `Repr::Arena`); reading them from any thread is sound.
+unsafe impl Send for Str {}
+// SAFETY: as above; `&Str` only reads.
+unsafe impl Sync for Str {}
+
+impl Str {
+    /// A string with the text of `s`.
+    #[inline]
+    pub fn new(s: &str) -> Str {
+        Str::inline(s).unwrap_or_else(|| Str(Repr::Heap(s.into())))
+    }
+
+    #[inline]
+    fn inline(s: &str) -> Option<Str> {
+        if s.len() > INLINE_CAPACITY {
+            return None;
+        }
+        let mut buf = [0u8; INLINE_CAPACITY];
+        buf[..s.len()].copy_from_slice(s.as_bytes());
+        Some(Str(Repr::Inline { len: s.len() as u8, buf }))
+    }
+
+    /// `s` inline, or copied into the arena (an uncounted handle).
+    ///
+    /// # Safety
+    /// The result lives only in the arena's memory or on the builder's
+    /// stack (the invariant of uncounted handles in `arena.rs`).
+    #[inline]
+    pub(crate) unsafe fn in_arena(s: &str, arena: &mut ArenaBuilder) -> Str {
+        match Str::inline(s) {
+            Some(inline) => inline,
+            None => Str(Repr::Arena(arena.alloc_str(s), s.len())),
+        }
+    }
+
+    /// A bitwise copy of a string that owns no memory (inline or arena).
+    ///
+    /// # Safety
+    /// `self` is not an owned heap string, and the copy is subject to the
+    /// same lifetime as `self` (it lives where an uncounted handle may).
+    pub(crate) unsafe fn dup_unowned(&self) -> Str {
+        match self.0 {
+            Repr::Inline { len, buf } => Str(Repr::Inline { len, buf }),
+            Repr::Arena(p, n) => Str(Repr::Arena(p, n)),
+            Repr::Heap(_) => unreachable!("only inline or arena strings are duplicated"),
+        }
+    }
+
+    #[inline]
+    pub fn as_str(&self) -> &str {
+        match &self.0 {
+            // SAFETY: `buf[..len]` was copied from a whole `&str` (`len`
+            // is at most the capacity), so it is valid UTF-8.
+            Repr::Inline { len, buf } => unsafe { std::str::from_utf8_unchecked(buf.get_unchecked(..*len as usize)) },
+            Repr::Heap(b) => b,
+            // SAFETY: the builder copied `n` bytes of a `&str` there, never
+            // written again; the arena outlives this borrow of `self` (see
+            // `Repr::Arena`).
+            Repr::Arena(p, n) => unsafe { std::str::from_utf8_unchecked(std::slice::from_raw_parts(p.as_ptr(), *n)) },
+        }
+    }
+
+    /// Whether the text is stored inside the `Str` itself.
+    pub fn is_inline(&self) -> bool {
+        matches!(self.0, Repr::Inline { .. })
+    }
+}
+
+impl Default for Str {
+    fn default() -> Str {
+        Str(Repr::Inline { len: 0, buf: [0; INLINE_CAPACITY] })
+    }
+}
+
+impl Clone for Str {
+    /// An arena string is copied out into an owned one.
+    fn clone(&self) -> Str {
+        match &self.0 {
+            Repr::Inline { len, buf } => Str(Repr::Inline { len: *len, buf: *buf }),
+            _ => Str::new(self.as_str()),
+        }
+    }
+}
+
+impl Deref for Str {
+    type Target = str;
+    #[inline]
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl AsRef<str> for Str {
+    fn as_ref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl AsRef<[u8]> for Str {
+    fn as_ref(&self) -> &[u8] {
+        self.as_bytes()
+    }
+}
+
+impl Borrow<str> for Str {
+    fn borrow(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl From<&str> for Str {
+    fn from(s: &str) -> Str {
+        Str::new(s)
+    }
+}
+
+impl From<&String> for Str {
+    fn from(s: &String) -> Str {
+        Str::new(s)
+    }
+}
+
+impl From<String> for Str {
+    fn from(s: String) -> Str {
+        Str::inline(&s).unwrap_or_else(|| Str(Repr::Heap(s.into_boxed_str())))
+    }
+}
+
+impl From<Box<str>> for Str {
+    fn from(s: Box<str>) -> Str {
+        Str::inline(&s).unwrap_or(Str(Repr::Heap(s)))
+    }
+}
+
+impl From<char> for Str {
+    fn from(c: char) -> Str {
+        Str::new(c.encode_utf8(&mut [0; 4]))
+    }
+}
+
+impl From<Str> for String {
+    fn from(s: Str) -> String {
+        match s.0 {
+            Repr::Heap(b) => b.into_string(),
+            _ => s.as_str().to_owned(),
+        }
+    }
+}
+
+impl FromIterator<char> for Str {
+    fn from_iter<I: IntoIterator<Item = char>>(iter: I) -> Str {
+        Str::from(iter.into_iter().collect::<String>())
+    }
+}
+
+impl PartialEq for Str {
+    fn eq(&self, other: &Str) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+impl Eq for Str {}
+
+impl PartialEq<str> for Str {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+impl PartialEq<&str> for Str {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+impl PartialEq<String> for Str {
+    fn eq(&self, other: &String) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+impl PartialEq<Str> for str {
+    fn eq(&self, other: &Str) -> bool {
+        self == other.as_str()
+    }
+}
+impl PartialEq<Str> for &str {
+    fn eq(&self, other: &Str) -> bool {
+        *self == other.as_str()
+    }
+}
+impl PartialEq<Str> for String {
+    fn eq(&self, other: &Str) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl PartialOrd for Str {
+    fn partial_cmp(&self, other: &Str) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Str {
+    fn cmp(&self, other: &Str) -> std::cmp::Ordering {
+        self.as_str().cmp(other.as_str())
+    }
+}
+
+/// Hashes as the `str` does, so lookups by `&str` through `Borrow` work.
+impl Hash for Str {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        self.as_str().hash(h)
+    }
+}
+
+impl fmt::Debug for Str {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl fmt::Display for Str {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self.as_str(), f)
+    }
+}
+
+impl serde::Serialize for Str {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Str {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Str, D::Error> {
+        struct V;
+        impl serde::de::Visitor<'_> for V {
+            type Value = Str;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Str, E> {
+                Ok(Str::new(v))
+            }
+            fn visit_string<E>(self, v: String) -> Result<Str, E> {
+                Ok(Str::from(v))
+            }
+        }
+        d.deserialize_str(V)
+    }
+}

@@ -1,0 +1,131 @@
+//! Unit tests of the arena handles (small enough to run under Miri:
+//! `cargo +nightly miri test -p jetjson --lib value::`, which also
+//! runs the arena's own test; passes under Stacked and Tree Borrows).
+
+use super::{Array, Map, Number, Str, Value};
+use crate::parse::DuplicateKeys;
+use crate::ReadOptions;
+
+const LONG_A: &str = "a string longer than the inline capacity";
+const LONG_B: &str = "another string that has to live in the arena";
+
+fn doc() -> String {
+    format!(r#"{{"list":[1,"{LONG_A}",{{"{LONG_B}":[true,null,2.5]}},[]],"name":"{LONG_B}","n":-7}}"#)
+}
+
+/// The same tree as `doc()`, built by hand (all owned).
+fn built() -> Value {
+    let inner: Map = [(Str::from(LONG_B), Value::from(vec![Value::Bool(true), Value::Null, Value::from(2.5)]))].into_iter().collect();
+    let list = Array::from(vec![Value::from(1), Value::from(LONG_A), Value::Object(inner), Value::Array(Array::new())]);
+    let mut root = Map::new();
+    root.insert("list", Value::Array(list));
+    root.insert("name", Value::from(LONG_B));
+    root.insert("n", Value::from(-7));
+    Value::Object(root)
+}
+
+#[test]
+fn sizes() {
+    assert!(std::mem::size_of::<Value>() <= 32, "Value is {} bytes", std::mem::size_of::<Value>());
+    assert_eq!(std::mem::size_of::<Str>(), 24);
+    assert_eq!(std::mem::size_of::<Array>(), 24);
+    assert_eq!(std::mem::size_of::<Map>(), 24);
+    assert!(std::mem::size_of::<Number>() <= 24);
+}
+
+#[test]
+fn parsed_equals_built_and_is_arena_backed() {
+    let v = Value::from_slice(doc().as_bytes()).unwrap();
+    assert_eq!(v, built());
+    // The root and its children live in the arena.
+    let m = v.as_object().unwrap();
+    assert!(matches!(m.members, super::seq::Seq::Counted(..)));
+    let list = m.get("list").unwrap().as_array().unwrap();
+    assert!(matches!(list.0, super::seq::Seq::Uncounted(..)));
+    // A clone of an arena child is a counted handle onto the same items.
+    let c = list.clone();
+    assert!(matches!(c.0, super::seq::Seq::Counted(..)));
+    assert_eq!(c.as_ptr(), list.as_ptr());
+    // And an arena string's clone is an owned copy.
+    let s = m.get("name").unwrap().as_str().unwrap();
+    let Value::String(owned) = m.get("name").unwrap().clone() else { panic!() };
+    assert_eq!(owned, s);
+    assert_ne!(owned.as_ptr(), s.as_ptr());
+}
+
+#[test]
+fn child_outlives_root() {
+    let v = Value::from_slice(doc().as_bytes()).unwrap();
+    let list = v["list"].clone();
+    let inner = v["list"][2].clone();
+    drop(v);
+    assert_eq!(list, built()["list"]);
+    drop(list);
+    assert_eq!(inner[LONG_B][2].as_f64(), Some(2.5));
+}
+
+#[test]
+fn mutation_copies_out() {
+    let mut v = Value::from_slice(doc().as_bytes()).unwrap();
+    let list = v.as_object_mut().unwrap().get_mut("list").unwrap().as_array_mut().unwrap();
+    list.push(Value::from(LONG_B));
+    list.insert(0, Value::Null);
+    assert_eq!(list.remove(1), Value::from(1));
+    for item in list.iter_mut() {
+        if let Value::String(s) = item {
+            *s = Str::from(s.to_uppercase());
+        }
+    }
+    let taken = std::mem::take(&mut list[2]);
+    drop(v);
+    assert_eq!(taken, built()["list"][2]);
+    let mut taken = taken;
+    taken.as_object_mut().unwrap().insert("x", Value::from(LONG_A));
+    assert_eq!(taken.as_object().unwrap().len(), 2);
+    assert_eq!(taken["x"].as_str(), Some(LONG_A));
+}
+
+#[test]
+fn send_to_another_thread() {
+    let v = Value::from_slice(doc().as_bytes()).unwrap();
+    let child = v["list"].clone();
+    let t = std::thread::spawn(move || {
+        let out = v.to_string();
+        drop(v);
+        out
+    });
+    let text = t.join().unwrap();
+    assert_eq!(Value::from_slice(text.as_bytes()).unwrap(), built());
+    assert_eq!(child, built()["list"]);
+}
+
+#[test]
+fn duplicate_policies_and_lossless() {
+    let text = format!(r#"[{{"{LONG_A}":1,"b":2,"{LONG_A}":3}},12345678901234567890123,1.5]"#);
+    for (policy, expect) in [(DuplicateKeys::First, 1), (DuplicateKeys::Last, 3)] {
+        let opts = ReadOptions::new().duplicate_keys(policy).lossless_numbers(true);
+        let v = Value::from_slice_with(text.as_bytes(), &opts).unwrap();
+        let o = v[0].as_object().unwrap();
+        assert_eq!(o.keys().map(|k| k.as_str()).collect::<Vec<_>>(), [LONG_A, "b"]);
+        assert_eq!(o.get(LONG_A).and_then(Value::as_number).map(Number::to_string), Some(expect.to_string()));
+        assert_eq!(v[1], Value::Number(Number::Big(Str::from("12345678901234567890123"))));
+        let v1 = v[1].clone();
+        drop(v);
+        assert_eq!(v1.to_string(), "12345678901234567890123");
+    }
+}
+
+#[test]
+fn failed_parse_frees_everything() {
+    let text = format!(r#"[{{"{LONG_A}":["{LONG_B}",[1,2]]}},"#);
+    assert!(Value::from_slice(text.as_bytes()).is_err());
+}
+
+#[test]
+fn root_scalars_and_strings() {
+    let long = format!("\"{LONG_A}\"");
+    assert_eq!(Value::from_slice(long.as_bytes()).unwrap(), Value::from(LONG_A));
+    assert_eq!(Value::from_slice(b"[]").unwrap(), Value::Array(Array::new()));
+    assert_eq!(Value::from_slice(b"{}").unwrap(), Value::Object(Map::new()));
+    assert_eq!(Value::from_slice(b"[[],{}]").unwrap()[1], Value::Object(Map::new()));
+}
