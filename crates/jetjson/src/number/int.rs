@@ -34,9 +34,66 @@ pub fn write_u64(dst: &mut Vec<u8>, v: u64) {
 #[inline]
 pub(crate) unsafe fn put_u64(out: *mut u8, v: u64) -> usize {
     let n = digit_count(v);
+    if v <= u64::from(u32::MAX) {
+        // SAFETY: at most 10 digits, stored within the 20 bytes of room.
+        unsafe { put_u32_digits(out, n, v as u32) };
+        return n;
+    }
     // SAFETY: `n <= 20` digits fit the room the caller gives.
     unsafe { put_digits(out, n, v) };
     n
+}
+
+/// The eight decimal digits of `v < 10^8`, zero-padded, as the bytes of a
+/// little-endian u64 (first digit in the lowest byte). The two halves and
+/// their pairs come from multiplications by reciprocals (exact in these
+/// ranges), not a chain of dependent divisions, and the four pair lookups
+/// are independent.
+#[inline(always)]
+fn eight_digits(v: u32) -> u64 {
+    debug_assert!(v < 100_000_000);
+    // v / 10^4 for v < 10^8: 2^40 / 10^4 rounded up; the excess stays below
+    // 10^8 * 0.23 / 2^40, far less than the 1/10^4 step between quotients.
+    let hi = ((u64::from(v) * 109_951_163) >> 40) as u32;
+    let lo = v - hi * 10_000;
+    // x / 100 for x < 10^4: 2^19 / 100 rounded up (exact below 43,699).
+    let split = |x: u32| {
+        let h = (x * 5243) >> 19;
+        (h as usize, (x - h * 100) as usize)
+    };
+    let pair = |i: usize| u64::from(u16::from_le_bytes([PAIRS[2 * i], PAIRS[2 * i + 1]]));
+    let ((a, b), (c, d)) = (split(hi), split(lo));
+    pair(a) | pair(b) << 16 | pair(c) << 32 | pair(d) << 48
+}
+
+/// Writes the `n` digits of `v` (at most 10) to `out[0..n]`.
+///
+/// # Safety
+/// `out` must be valid for 16 bytes of writes (the 8-byte stores may pass
+/// the last digit), and `n` must be the number of decimal digits of `v`.
+#[inline(always)]
+unsafe fn put_u32_digits(out: *mut u8, n: usize, v: u32) {
+    // SAFETY (whole block): each store writes 8 bytes at `out` or at
+    // `out + n - 8` with `n >= 9`, all below `out + 16`.
+    unsafe {
+        if n <= 8 {
+            // The zero-padded block moved down past its leading zeros: the
+            // low `n` bytes are the digits (the rest is zeros, overwritten
+            // by whatever follows).
+            let block = eight_digits(v) >> (8 * (8 - n));
+            out.cast::<u64>().write_unaligned(block.to_le());
+        } else {
+            // 9 or 10 digits: the top one or two, then eight.
+            let top = ((u64::from(v) * 1_441_151_881) >> 57) as u32; // v / 10^8
+            let rest = v - top * 100_000_000;
+            let head = u16::from_le_bytes([PAIRS[2 * top as usize], PAIRS[2 * top as usize + 1]]);
+            // Two digits of `top` (a leading zero when `n == 9`): write both
+            // and start the block one byte earlier in that case.
+            let skip = 10 - n;
+            out.cast::<u16>().write_unaligned((head >> (8 * skip)).to_le());
+            out.add(2 - skip).cast::<u64>().write_unaligned(eight_digits(rest).to_le());
+        }
+    }
 }
 
 /// Writes `v` in decimal (with its sign) at `out`; returns the length.
@@ -140,10 +197,25 @@ mod tests {
             x ^= x << 17;
             cases.push(x >> (x % 64));
         }
+        cases.extend([u64::from(u32::MAX) - 1, u64::from(u32::MAX), u64::from(u32::MAX) + 1]);
         for v in cases {
             let mut out = b"prefix".to_vec();
             write_u64(&mut out, v);
             assert_eq!(out, format!("prefix{v}").into_bytes());
+            // In place (the writer's path): the digits, and nothing written
+            // past the 20 bytes of room.
+            for s in [v as i64, (v as i64).wrapping_neg()] {
+                let mut room = [0xA5u8; 28];
+                // SAFETY: 20 bytes of room.
+                let n = unsafe { put_u64(room.as_mut_ptr(), v) };
+                assert_eq!(&room[..n], v.to_string().as_bytes());
+                assert!(room[20..].iter().all(|&b| b == 0xA5));
+                let mut room = [0xA5u8; 28];
+                // SAFETY: as above.
+                let n = unsafe { put_i64(room.as_mut_ptr(), s) };
+                assert_eq!(&room[..n], s.to_string().as_bytes());
+                assert!(room[20..].iter().all(|&b| b == 0xA5));
+            }
             for s in [v as i64, (v as i64).wrapping_neg(), i64::MIN, i64::MAX] {
                 let mut out = Vec::new();
                 write_i64(&mut out, s);
