@@ -264,15 +264,47 @@ struct Elements<'a, 'de> {
     first: bool,
 }
 
-impl<'de> de::SeqAccess<'de> for Elements<'_, 'de> {
-    type Error = Error;
+impl<'de> Elements<'_, 'de> {
+    /// Moves to the next element: true if there is one (the position is
+    /// then at its first byte or at whitespace before it), false at ']'.
+    ///
+    /// Elements after the first nearly always follow their ',' at once or
+    /// after one space (number arrays): both are answered from the three
+    /// bytes at the position, read with one bounds check. Other whitespace
+    /// after the ',' (pretty-printed arrays) goes to the whitespace skip;
+    /// whitespace before a ',', the end of the array and errors take
+    /// `advance_slow`.
+    #[inline(always)]
+    fn advance(&mut self) -> Result<bool> {
+        let p = &mut self.de.p;
+        if !self.first {
+            if let Some(&[b',', next, after]) = p.b.get(p.i..p.i + 3) {
+                // A value's first byte is never whitespace (<= ' ') or ']'.
+                if next > b' ' && next != b']' {
+                    p.i += 1;
+                    return Ok(true);
+                }
+                if next == b' ' && after > b' ' && after != b']' {
+                    p.i += 2;
+                    return Ok(true);
+                }
+                p.i += 1;
+                p.skip_ws();
+                if p.peek() == Some(b']') {
+                    return Err(p.error_at(p.i, "expected a value after ','"));
+                }
+                return Ok(true);
+            }
+        }
+        self.advance_slow()
+    }
 
-    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+    #[inline(never)]
+    fn advance_slow(&mut self) -> Result<bool> {
         let p = &mut self.de.p;
         p.skip_ws();
         match p.peek() {
-            Some(b']') if self.first => return Ok(None),
-            Some(b']') => return Ok(None),
+            Some(b']') => return Ok(false),
             Some(b',') if !self.first => {
                 p.i += 1;
                 p.skip_ws();
@@ -284,7 +316,30 @@ impl<'de> de::SeqAccess<'de> for Elements<'_, 'de> {
             _ => return Err(p.unexpected("',' or ']' after array element")),
         }
         self.first = false;
+        Ok(true)
+    }
+}
+
+impl<'de> de::SeqAccess<'de> for Elements<'_, 'de> {
+    type Error = Error;
+
+    #[inline(always)]
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        if !self.advance()? {
+            return Ok(None);
+        }
         seed.deserialize(&mut *self.de).map(Some)
+    }
+
+    /// As the provided method, but inlined into the sequence's loop (with
+    /// the element's own `deserialize`), so an element of a number array
+    /// costs no call.
+    #[inline(always)]
+    fn next_element<T: de::Deserialize<'de>>(&mut self) -> Result<Option<T>> {
+        if !self.advance()? {
+            return Ok(None);
+        }
+        T::deserialize(&mut *self.de).map(Some)
     }
 }
 
