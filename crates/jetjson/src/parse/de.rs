@@ -268,33 +268,41 @@ impl<'de> Elements<'_, 'de> {
     /// Moves to the next element: true if there is one (the position is
     /// then at its first byte or at whitespace before it), false at ']'.
     ///
-    /// Elements after the first nearly always follow their ',' at once or
-    /// after one space (number arrays): both are answered from the three
-    /// bytes at the position, read with one bounds check. Other whitespace
+    /// The first element usually follows the '[' at once, and the others
+    /// their ',' at once or after one space (number arrays): these are
+    /// answered from the bytes at the position, read with one bounds
+    /// check. Other whitespace
     /// after the ',' (pretty-printed arrays) goes to the whitespace skip;
     /// whitespace before a ',', the end of the array and errors take
     /// `advance_slow`.
     #[inline(always)]
     fn advance(&mut self) -> Result<bool> {
         let p = &mut self.de.p;
-        if !self.first {
-            if let Some(&[b',', next, after]) = p.b.get(p.i..p.i + 3) {
-                // A value's first byte is never whitespace (<= ' ') or ']'.
-                if next > b' ' && next != b']' {
-                    p.i += 1;
+        if self.first {
+            // Right after '[': a value's first byte (never whitespace or
+            // ']') starts the first element (pairs of coordinates).
+            if let Some(&c) = p.b.get(p.i) {
+                if c > b' ' && c != b']' {
+                    self.first = false;
                     return Ok(true);
                 }
-                if next == b' ' && after > b' ' && after != b']' {
-                    p.i += 2;
-                    return Ok(true);
-                }
+            }
+        } else if let Some(&[b',', next, after]) = p.b.get(p.i..p.i + 3) {
+            // A value's first byte is never whitespace (<= ' ') or ']'.
+            if next > b' ' && next != b']' {
                 p.i += 1;
-                p.skip_ws();
-                if p.peek() == Some(b']') {
-                    return Err(p.error_at(p.i, "expected a value after ','"));
-                }
                 return Ok(true);
             }
+            if next == b' ' && after > b' ' && after != b']' {
+                p.i += 2;
+                return Ok(true);
+            }
+            p.i += 1;
+            p.skip_ws();
+            if p.peek() == Some(b']') {
+                return Err(p.error_at(p.i, "expected a value after ','"));
+            }
+            return Ok(true);
         }
         self.advance_slow()
     }
