@@ -41,14 +41,17 @@ impl<'de> Deserializer<'de> {
         self.p.finish()
     }
 
+    /// The number at the position, to the visitor. Its text is only looked
+    /// at for numbers beyond 64 bits.
     #[inline(always)]
     fn number<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
-        let n = self.p.number()?;
-        match n.value {
+        let at = self.p.i;
+        let (len, value, is_integer) = self.p.number_value()?;
+        match value {
             NumberValue::I64(i) => visitor.visit_i64(i),
             NumberValue::U64(u) => visitor.visit_u64(u),
             NumberValue::F64(f) => visitor.visit_f64(f),
-            NumberValue::Big => big_number(n.text, n.is_integer, visitor),
+            NumberValue::Big => big_number(self.p.number_text(at, len), is_integer, visitor),
         }
     }
 

@@ -232,11 +232,26 @@ impl<'a> Parser<'a> {
     #[inline(always)]
     pub(crate) fn number(&mut self) -> Result<NumberToken<'a>> {
         let at = self.i;
-        let (len, value, is_integer) = scan_number(&self.b[at..]).map_err(|k| self.error_at(at + k, "invalid number"))?;
-        self.i += len;
+        let (len, value, is_integer) = self.number_value()?;
+        Ok(NumberToken { text: self.number_text(at, len), is_integer, value })
+    }
+
+    /// The number at the current position, moved past: its length, value
+    /// and whether it is an integer.
+    #[inline(always)]
+    pub(crate) fn number_value(&mut self) -> Result<(usize, super::number::NumberValue, bool)> {
+        let at = self.i;
+        let scanned = scan_number(&self.b[at..]).map_err(|k| self.error_at(at + k, "invalid number"))?;
+        self.i += scanned.0;
+        Ok(scanned)
+    }
+
+    /// The text of the number `number_value` found at `at`, `len` bytes.
+    #[inline(always)]
+    pub(crate) fn number_text(&self, at: usize, len: usize) -> &'a str {
+        let b: &'a [u8] = self.b;
         // SAFETY: a number literal is ASCII.
-        let text = unsafe { std::str::from_utf8_unchecked(&self.b[at..at + len]) };
-        Ok(NumberToken { text, is_integer, value })
+        unsafe { std::str::from_utf8_unchecked(&b[at..at + len]) }
     }
 
     /// Opens a container, enforcing `max_depth` (`depth` is the number of
