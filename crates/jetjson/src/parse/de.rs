@@ -41,14 +41,17 @@ impl<'de> Deserializer<'de> {
         self.p.finish()
     }
 
+    /// The number at the position, to the visitor. Its text is only looked
+    /// at for numbers beyond 64 bits.
     #[inline(always)]
     fn number<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
-        let n = self.p.number()?;
-        match n.value {
+        let at = self.p.i;
+        let (len, value, is_integer) = self.p.number_value()?;
+        match value {
             NumberValue::I64(i) => visitor.visit_i64(i),
             NumberValue::U64(u) => visitor.visit_u64(u),
             NumberValue::F64(f) => visitor.visit_f64(f),
-            NumberValue::Big => big_number(n.text, n.is_integer, visitor),
+            NumberValue::Big => big_number(self.p.number_text(at, len), is_integer, visitor),
         }
     }
 
@@ -264,15 +267,55 @@ struct Elements<'a, 'de> {
     first: bool,
 }
 
-impl<'de> de::SeqAccess<'de> for Elements<'_, 'de> {
-    type Error = Error;
+impl<'de> Elements<'_, 'de> {
+    /// Moves to the next element: true if there is one (the position is
+    /// then at its first byte or at whitespace before it), false at ']'.
+    ///
+    /// The first element usually follows the '[' at once, and the others
+    /// their ',' at once or after one space (number arrays): these are
+    /// answered from the bytes at the position, read with one bounds
+    /// check. Other whitespace
+    /// after the ',' (pretty-printed arrays) goes to the whitespace skip;
+    /// whitespace before a ',', the end of the array and errors take
+    /// `advance_slow`.
+    #[inline(always)]
+    fn advance(&mut self) -> Result<bool> {
+        let p = &mut self.de.p;
+        if self.first {
+            // Right after '[': a value's first byte (never whitespace or
+            // ']') starts the first element (pairs of coordinates).
+            if let Some(&c) = p.b.get(p.i) {
+                if c > b' ' && c != b']' {
+                    self.first = false;
+                    return Ok(true);
+                }
+            }
+        } else if let Some(&[b',', next, after]) = p.b.get(p.i..p.i + 3) {
+            // A value's first byte is never whitespace (<= ' ') or ']'.
+            if next > b' ' && next != b']' {
+                p.i += 1;
+                return Ok(true);
+            }
+            if next == b' ' && after > b' ' && after != b']' {
+                p.i += 2;
+                return Ok(true);
+            }
+            p.i += 1;
+            p.skip_ws();
+            if p.peek() == Some(b']') {
+                return Err(p.error_at(p.i, "expected a value after ','"));
+            }
+            return Ok(true);
+        }
+        self.advance_slow()
+    }
 
-    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+    #[inline(never)]
+    fn advance_slow(&mut self) -> Result<bool> {
         let p = &mut self.de.p;
         p.skip_ws();
         match p.peek() {
-            Some(b']') if self.first => return Ok(None),
-            Some(b']') => return Ok(None),
+            Some(b']') => return Ok(false),
             Some(b',') if !self.first => {
                 p.i += 1;
                 p.skip_ws();
@@ -284,7 +327,30 @@ impl<'de> de::SeqAccess<'de> for Elements<'_, 'de> {
             _ => return Err(p.unexpected("',' or ']' after array element")),
         }
         self.first = false;
+        Ok(true)
+    }
+}
+
+impl<'de> de::SeqAccess<'de> for Elements<'_, 'de> {
+    type Error = Error;
+
+    #[inline(always)]
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        if !self.advance()? {
+            return Ok(None);
+        }
         seed.deserialize(&mut *self.de).map(Some)
+    }
+
+    /// As the provided method, but inlined into the sequence's loop (with
+    /// the element's own `deserialize`), so an element of a number array
+    /// costs no call.
+    #[inline(always)]
+    fn next_element<T: de::Deserialize<'de>>(&mut self) -> Result<Option<T>> {
+        if !self.advance()? {
+            return Ok(None);
+        }
+        T::deserialize(&mut *self.de).map(Some)
     }
 }
 

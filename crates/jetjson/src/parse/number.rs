@@ -55,10 +55,12 @@ pub(crate) fn scan_number(b: &[u8]) -> Result<(usize, NumberValue, bool), usize>
         (exp, i) = exponent(b, i + 1)?;
     }
     let digits = int_digits + frac_digits;
+    // The literal's text is only needed on rare routes: passed as its
+    // bounds, sliced there.
     let value = if is_integer {
-        integer_value(negative, mantissa, digits, &b[int_start..i])
+        integer_value(negative, mantissa, digits, b, int_start, i)
     } else {
-        float_value(negative, mantissa, digits, exp - frac_digits as i64, &b[..i])
+        float_value(negative, mantissa, digits, exp - frac_digits as i64, b, i)
     };
     Ok((i, value, is_integer))
 }
@@ -202,9 +204,10 @@ fn eight_digits(b: &[u8], i: usize) -> Option<u64> {
     (non_digit_bytes(v) == 0).then(|| combine_eight(v - ZEROS))
 }
 
+/// The value of an integer literal whose digits are `b[from..to]`.
 #[inline(always)]
-fn integer_value(negative: bool, mantissa: u64, digits: usize, text: &[u8]) -> NumberValue {
-    let exact = if digits <= 19 { Some(mantissa) } else { long_integer(text) };
+fn integer_value(negative: bool, mantissa: u64, digits: usize, b: &[u8], from: usize, to: usize) -> NumberValue {
+    let exact = if digits <= 19 { Some(mantissa) } else { long_integer(&b[from..to]) };
     match (exact, negative) {
         (Some(0), true) => NumberValue::F64(-0.0),
         (Some(m), false) => match i64::try_from(m) {
@@ -226,8 +229,9 @@ fn long_integer(digits: &[u8]) -> Option<u64> {
 const POW10: [f64; 23] =
     [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
 
+/// The value of a float literal `b[..end]`.
 #[inline(always)]
-fn float_value(negative: bool, mantissa: u64, digits: usize, exp10: i64, text: &[u8]) -> NumberValue {
+fn float_value(negative: bool, mantissa: u64, digits: usize, exp10: i64, b: &[u8], end: usize) -> NumberValue {
     if digits <= 19 {
         // Decimals with a fraction (coordinates, prices): the reciprocal
         // route, whatever the mantissa's size, so documents mixing short and
@@ -246,7 +250,7 @@ fn float_value(negative: bool, mantissa: u64, digits: usize, exp10: i64, text: &
             return NumberValue::F64(with_sign(v, negative));
         }
     }
-    float_value_slow(negative, mantissa, digits, exp10, text)
+    float_value_slow(negative, mantissa, digits, exp10, &b[..end])
 }
 
 /// `v` (not negative) with the sign bit set when `negative`, without a

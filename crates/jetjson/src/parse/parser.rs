@@ -170,27 +170,38 @@ impl<'a> Parser<'a> {
     }
 
     /// Whitespace runs of pretty-printed input: a newline and indentation.
-    /// Spaces are skipped eight at a time (SWAR), other whitespace bytewise.
+    /// Sixteen bytes at a time where sixteen remain (SSE2, baseline on
+    /// x86_64): the run ends at the first byte that is not one of the four
+    /// whitespace bytes, so a control character stops it exactly where a
+    /// bytewise loop would. The last bytes of the input go bytewise.
     #[inline(never)]
     fn skip_ws_run(&mut self) {
-        const SPACES: u64 = u64::from_ne_bytes([b' '; 8]);
-        loop {
-            match self.b.get(self.i) {
-                Some(b' ' | b'\n' | b'\r' | b'\t') => self.i += 1,
-                _ => return,
-            }
-            while let Some(chunk) = self.b.get(self.i..self.i + 8) {
-                let word = u64::from_ne_bytes(chunk.try_into().expect("8 bytes"));
-                let diff = word ^ SPACES;
-                if diff == 0 {
-                    self.i += 8;
-                    continue;
+        #[cfg(target_arch = "x86_64")]
+        {
+            use crate::escape::vector::Vector;
+            use core::arch::x86_64::__m128i;
+            while self.i + 16 <= self.b.len() {
+                // SAFETY: 16 bytes from `self.i` are in bounds (checked by
+                // the loop condition), and SSE2 is part of the x86_64 baseline.
+                let ws = unsafe {
+                    let v = __m128i::load_unaligned(self.b.as_ptr().add(self.i));
+                    v.cmpeq(__m128i::splat(b' '))
+                        .or(v.cmpeq(__m128i::splat(b'\n')))
+                        .or(v.cmpeq(__m128i::splat(b'\r')))
+                        .or(v.cmpeq(__m128i::splat(b'\t')))
+                        .movemask()
+                };
+                // Lanes that are not whitespace: bits clear in `ws`.
+                let stop = !ws.0 & 0xFFFF;
+                if stop != 0 {
+                    self.i += stop.trailing_zeros() as usize;
+                    return;
                 }
-                // Bytes equal to ' ' are zero in `diff`: skip the leading ones.
-                let same = if cfg!(target_endian = "little") { diff.trailing_zeros() } else { diff.leading_zeros() };
-                self.i += (same / 8) as usize;
-                break;
+                self.i += 16;
             }
+        }
+        while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.b.get(self.i) {
+            self.i += 1;
         }
     }
 
@@ -221,11 +232,26 @@ impl<'a> Parser<'a> {
     #[inline(always)]
     pub(crate) fn number(&mut self) -> Result<NumberToken<'a>> {
         let at = self.i;
-        let (len, value, is_integer) = scan_number(&self.b[at..]).map_err(|k| self.error_at(at + k, "invalid number"))?;
-        self.i += len;
+        let (len, value, is_integer) = self.number_value()?;
+        Ok(NumberToken { text: self.number_text(at, len), is_integer, value })
+    }
+
+    /// The number at the current position, moved past: its length, value
+    /// and whether it is an integer.
+    #[inline(always)]
+    pub(crate) fn number_value(&mut self) -> Result<(usize, super::number::NumberValue, bool)> {
+        let at = self.i;
+        let scanned = scan_number(&self.b[at..]).map_err(|k| self.error_at(at + k, "invalid number"))?;
+        self.i += scanned.0;
+        Ok(scanned)
+    }
+
+    /// The text of the number `number_value` found at `at`, `len` bytes.
+    #[inline(always)]
+    pub(crate) fn number_text(&self, at: usize, len: usize) -> &'a str {
+        let b: &'a [u8] = self.b;
         // SAFETY: a number literal is ASCII.
-        let text = unsafe { std::str::from_utf8_unchecked(&self.b[at..at + len]) };
-        Ok(NumberToken { text, is_integer, value })
+        unsafe { std::str::from_utf8_unchecked(&b[at..at + len]) }
     }
 
     /// Opens a container, enforcing `max_depth` (`depth` is the number of
@@ -385,8 +411,12 @@ impl<'a> Parser<'a> {
         if !self.track_names {
             return Ok(true);
         }
-        let name = s.borrowed.unwrap_or(&self.scratch);
-        if self.dups.insert(name) {
+        let (name, in_input) = match s.borrowed {
+            // A slice of the input: where it starts there.
+            Some(text) => (text, Some(text.as_ptr() as usize - self.b.as_ptr() as usize)),
+            None => (self.scratch.as_str(), None),
+        };
+        if self.dups.insert(self.b, name.as_bytes(), in_input) {
             return Ok(true);
         }
         if self.duplicates == DuplicateKeys::Error {
@@ -561,43 +591,85 @@ fn short_string_stop(b: &[u8], start: usize) -> Option<super::scan::Stop> {
 
 /// Names of the members seen so far in each open object.
 ///
-/// One stack shared by all open objects: each name's bytes go to an arena
-/// with a 64-bit hash. Small objects compare hashes linearly (bytes only on
-/// a hash match); an object that grows past `SCAN_LIMIT` names gets an
+/// One stack shared by all open objects, each name kept as a 64-bit hash
+/// and where its bytes are: a name without escapes (nearly all) stays in
+/// the input and is referred to by its offset; only decoded names are
+/// copied, to an arena. Small objects compare hashes linearly (bytes only
+/// on a hash match); an object that grows past `SCAN_LIMIT` names gets an
 /// open-addressing index of name positions, so checking stays linear in the
-/// size of the document and allocates nothing per name.
+/// size of the document. All of it is reused from object to object and
+/// (through `Buffers`) from document to document: a name costs no
+/// allocation and no copy.
 #[derive(Default)]
 pub(crate) struct DuplicateNames {
+    /// Decoded names (those with escapes), which are not in the input.
     bytes: Vec<u8>,
-    /// (start in `bytes`, length, hash) of each name.
-    names: Vec<(u32, u32, u64)>,
-    /// Per open object: index of its first name, and its index once large.
-    frames: Vec<(usize, Option<Vec<u32>>)>,
+    names: Vec<Name>,
+    frames: Vec<Frame>,
+    /// The hash key, fetched when the first object opens (zero before:
+    /// the second word is odd once set).
+    seed: [u64; 2],
+    /// Tests: every name gets this hash (all collide).
+    #[cfg(test)]
+    forced_hash: Option<u64>,
+}
+
+#[derive(Clone, Copy)]
+struct Name {
+    hash: u64,
+    /// Offset of the name's bytes in the input, or (with `IN_ARENA` set)
+    /// in `bytes`.
+    start: usize,
+    len: usize,
+}
+
+struct Frame {
+    /// Index of the object's first name in `names`.
+    first: usize,
+    /// Length of the arena when the object opened.
+    arena: usize,
+    /// Slots of the object's names once it is large.
+    index: Option<Vec<u32>>,
 }
 
 const SCAN_LIMIT: usize = 32;
 const EMPTY: u32 = u32::MAX;
+const IN_ARENA: usize = 1 << (usize::BITS - 1);
 
-/// A fast hash of a name: eight bytes per step, each folded in with a
-/// 64x64->128-bit multiply whose halves are xored (so every input bit
-/// reaches every output bit), keyed with a per-process random seed.
+/// A fast keyed hash of a name: its bytes read as two words (overlapping
+/// reads for names of 4 to 16 bytes, so every byte counts exactly once or
+/// twice and no byte past the name is read), folded in with a 64x64->128-bit
+/// multiply whose halves are xored (so every input bit reaches every output
+/// bit); longer names fold sixteen bytes per step first.
 ///
 /// Names come from the document, so the hash must not be predictable: with
 /// a fixed function an attacker can craft thousands of names that share one
 /// hash (or one table slot), and checking an object of n such names takes
-/// O(n^2) time (a 2 MB document took 1.8 s). A collision still only costs a
-/// byte comparison, never a wrong answer.
-#[inline]
-fn name_hash(name: &[u8]) -> u64 {
-    let [k0, k1] = hash_seed();
-    let mut h = k0 ^ name.len() as u64;
-    let mut chunks = name.chunks_exact(8);
-    for c in &mut chunks {
-        h = folded_multiply(h ^ u64::from_le_bytes(c.try_into().expect("8 bytes")), k1);
-    }
-    let mut last = [0u8; 8];
-    last[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
-    folded_multiply(h ^ u64::from_le_bytes(last), k1)
+/// O(n^2) time (a 2 MB document took 1.8 s). The key is random per process.
+/// A collision still only costs a byte comparison, never a wrong answer.
+#[inline(always)]
+fn name_hash(name: &[u8], [k0, k1]: [u64; 2]) -> u64 {
+    let len = name.len();
+    let word = |i: usize| u64::from_le_bytes(name[i..i + 8].try_into().expect("8 bytes"));
+    let half = |i: usize| u64::from(u32::from_le_bytes(name[i..i + 4].try_into().expect("4 bytes")));
+    let mut acc = k0;
+    let (a, b) = if len >= 8 {
+        let mut i = 0;
+        while len - i > 16 {
+            acc = folded_multiply(word(i) ^ acc, word(i + 8) ^ k1);
+            i += 16;
+        }
+        // The last sixteen bytes (overlapping what the loop took), or all
+        // of a name of 8 to 16 bytes.
+        (word(len.max(16) - 16), word(len - 8))
+    } else if len >= 4 {
+        (half(0), half(len - 4))
+    } else if len > 0 {
+        (u64::from(name[0]) | u64::from(name[len / 2]) << 8 | u64::from(name[len - 1]) << 16, 0)
+    } else {
+        (0, 0)
+    };
+    folded_multiply(a ^ acc, b ^ k1 ^ len as u64)
 }
 
 #[inline(always)]
@@ -613,14 +685,18 @@ fn hash_seed() -> [u64; 2] {
     static SEED: std::sync::OnceLock<[u64; 2]> = std::sync::OnceLock::new();
     *SEED.get_or_init(|| {
         let random = std::collections::hash_map::RandomState::new();
-        // The multiplier must be odd, so no input bit is shifted out.
+        // The second word is odd: never zero, which marks "not fetched".
         [random.hash_one(0u64), random.hash_one(1u64) | 1]
     })
 }
 
 impl DuplicateNames {
+    #[inline]
     pub(crate) fn open(&mut self) {
-        self.frames.push((self.names.len(), None));
+        if self.seed[1] == 0 {
+            self.seed = hash_seed();
+        }
+        self.frames.push(Frame { first: self.names.len(), arena: self.bytes.len(), index: None });
     }
 
     fn clear(&mut self) {
@@ -629,64 +705,89 @@ impl DuplicateNames {
         self.frames.clear();
     }
 
+    #[inline]
     pub(crate) fn close(&mut self) {
-        if let Some((first, _)) = self.frames.pop() {
-            if let Some(&(start, _, _)) = self.names.get(first) {
-                self.bytes.truncate(start as usize);
-            }
-            self.names.truncate(first);
+        if let Some(frame) = self.frames.pop() {
+            self.names.truncate(frame.first);
+            self.bytes.truncate(frame.arena);
         }
     }
 
     #[inline]
-    fn same(&self, i: usize, name: &[u8]) -> bool {
-        let (s, l, _) = self.names[i];
-        &self.bytes[s as usize..(s + l) as usize] == name
+    fn same(&self, input: &[u8], n: Name, name: &[u8]) -> bool {
+        let stored = if n.start & IN_ARENA == 0 {
+            &input[n.start..n.start + n.len]
+        } else {
+            let s = n.start & !IN_ARENA;
+            &self.bytes[s..s + n.len]
+        };
+        stored == name
     }
 
-    /// False if the innermost object already has `name`.
-    fn insert(&mut self, name: &str) -> bool {
-        let name = name.as_bytes();
-        let h = name_hash(name);
-        let Some(&(first, ref index)) = self.frames.last() else { return true };
-        let count = self.names.len() - first;
-        match index {
+    /// False if the innermost object already has `name`. `at` is the
+    /// name's offset in `input` when its bytes are there as they are (no
+    /// escapes); otherwise they are copied.
+    #[inline]
+    fn insert(&mut self, input: &[u8], name: &[u8], at: Option<usize>) -> bool {
+        let Some(frame) = self.frames.last() else { return true };
+        let h = name_hash(name, self.seed);
+        #[cfg(test)]
+        let h = self.forced_hash.unwrap_or(h);
+        let first = frame.first;
+        match &frame.index {
             None => {
-                if self.names[first..].iter().enumerate().any(|(k, &(_, _, nh))| nh == h && self.same(first + k, name)) {
-                    return false;
+                for &n in &self.names[first..] {
+                    if n.hash == h && self.same(input, n, name) {
+                        return false;
+                    }
                 }
             }
             Some(table) => {
                 let mask = table.len() - 1;
                 let mut slot = h as usize & mask;
                 while table[slot] != EMPTY {
-                    let i = first + table[slot] as usize;
-                    if self.names[i].2 == h && self.same(i, name) {
+                    let n = self.names[first + table[slot] as usize];
+                    if n.hash == h && self.same(input, n, name) {
                         return false;
                     }
                     slot = (slot + 1) & mask;
                 }
             }
         }
-        let start = self.bytes.len() as u32;
-        self.bytes.extend_from_slice(name);
-        self.names.push((start, name.len() as u32, h));
-        let count = count + 1;
-        let (first, index) = self.frames.last_mut().expect("checked above");
-        let first = *first;
-        if count > SCAN_LIMIT && index.as_ref().is_none_or(|t| count * 2 > t.len()) {
+        let start = match at {
+            Some(at) => at,
+            None => {
+                let s = self.bytes.len();
+                self.bytes.extend_from_slice(name);
+                s | IN_ARENA
+            }
+        };
+        self.names.push(Name { hash: h, start, len: name.len() });
+        let count = self.names.len() - first;
+        if count > SCAN_LIMIT {
+            self.index_last(first, count, h);
+        }
+        true
+    }
+
+    /// Adds the newest name of a large object to its index, building or
+    /// growing the index as needed.
+    #[cold]
+    fn index_last(&mut self, first: usize, count: usize, h: u64) {
+        let frame = self.frames.last_mut().expect("an open object");
+        if frame.index.as_ref().is_none_or(|t| count * 2 > t.len()) {
             // (Re)build at twice the size: a load factor of at most 1/2.
             let size = (count * 4).next_power_of_two();
             let mut table = vec![EMPTY; size];
-            for (k, &(_, _, nh)) in self.names[first..].iter().enumerate() {
-                let mut slot = nh as usize & (size - 1);
+            for (k, n) in self.names[first..].iter().enumerate() {
+                let mut slot = n.hash as usize & (size - 1);
                 while table[slot] != EMPTY {
                     slot = (slot + 1) & (size - 1);
                 }
                 table[slot] = k as u32;
             }
-            *index = Some(table);
-        } else if let Some(table) = index {
+            frame.index = Some(table);
+        } else if let Some(table) = &mut frame.index {
             let mask = table.len() - 1;
             let mut slot = h as usize & mask;
             while table[slot] != EMPTY {
@@ -694,7 +795,6 @@ impl DuplicateNames {
             }
             table[slot] = (count - 1) as u32;
         }
-        true
     }
 }
 
@@ -702,25 +802,32 @@ impl DuplicateNames {
 mod tests {
     use super::*;
 
+    impl DuplicateNames {
+        /// `insert` of a name that is not in the input (copied).
+        fn insert_copied(&mut self, name: &str) -> bool {
+            self.insert(&[], name.as_bytes(), None)
+        }
+    }
+
     #[test]
     fn duplicate_names_are_found_in_small_large_and_nested_objects() {
         let mut d = DuplicateNames::default();
         d.open();
         for i in 0..1000 {
-            assert!(d.insert(&format!("k{i}")), "k{i} is new");
+            assert!(d.insert_copied(&format!("k{i}")), "k{i} is new");
         }
         for i in (0..1000).step_by(37) {
-            assert!(!d.insert(&format!("k{i}")), "k{i} was seen");
+            assert!(!d.insert_copied(&format!("k{i}")), "k{i} was seen");
         }
         d.open();
-        assert!(d.insert("k5"), "a nested object has its own names");
-        assert!(!d.insert("k5"));
+        assert!(d.insert_copied("k5"), "a nested object has its own names");
+        assert!(!d.insert_copied("k5"));
         d.close();
-        assert!(!d.insert("k999"));
-        assert!(d.insert("fresh"));
+        assert!(!d.insert_copied("k999"));
+        assert!(d.insert_copied("fresh"));
         d.close();
         d.open();
-        assert!(d.insert("k1"), "a closed object's names are gone");
+        assert!(d.insert_copied("k1"), "a closed object's names are gone");
         d.close();
     }
 
@@ -767,7 +874,7 @@ mod tests {
         // ...and not on the keyed one: hashes all distinct, and the table
         // slots (low bits) spread like random ones (2000 keys in 8192
         // slots: about 1770 distinct expected).
-        let hashes: std::collections::HashSet<u64> = names.iter().map(|n| name_hash(n.as_bytes())).collect();
+        let hashes: std::collections::HashSet<u64> = names.iter().map(|n| name_hash(n.as_bytes(), hash_seed())).collect();
         assert_eq!(hashes.len(), names.len());
         let slots: std::collections::HashSet<u64> = hashes.iter().map(|h| h & 8191).collect();
         assert!(slots.len() > 1600, "{} distinct slots", slots.len());
@@ -775,10 +882,93 @@ mod tests {
         let mut d = DuplicateNames::default();
         d.open();
         for n in &names {
-            assert!(d.insert(n));
+            assert!(d.insert_copied(n));
         }
         for n in names.iter().step_by(97) {
-            assert!(!d.insert(n));
+            assert!(!d.insert_copied(n));
+        }
+    }
+
+    /// Names read in place from the input and names copied (decoded
+    /// escapes) are compared with each other, in small and large objects.
+    fn check_in_place_and_copied(d: &mut DuplicateNames) {
+        let names: Vec<String> = (0..80).map(|i| format!("name{i}")).collect();
+        // The input: all names one after another, each at a known offset.
+        let mut input = Vec::new();
+        let mut at = Vec::new();
+        for n in &names {
+            at.push(input.len());
+            input.extend_from_slice(n.as_bytes());
+        }
+        for size in [1, 2, 5, 31, 32, 33, 80] {
+            d.open();
+            for k in 0..size {
+                let name = names[k].as_bytes();
+                // Alternate where the first occurrence lives.
+                let fresh = if k % 2 == 0 { d.insert(&input, name, Some(at[k])) } else { d.insert(&input, name, None) };
+                assert!(fresh, "size {size}: {} is new", names[k]);
+            }
+            for k in 0..size {
+                let name = names[k].as_bytes();
+                assert!(!d.insert(&input, name, Some(at[k])), "size {size}: {} in place is a repeat", names[k]);
+                assert!(!d.insert(&input, name, None), "size {size}: {} copied is a repeat", names[k]);
+            }
+            // A nested object sees none of them, and its copies go away.
+            d.open();
+            assert!(d.insert(&input, names[0].as_bytes(), None));
+            assert!(d.insert(&input, b"nested", None));
+            d.close();
+            assert!(d.insert(&input, b"nested", None), "size {size}: the nested object's name is gone");
+            assert!(!d.insert(&input, b"nested", None), "size {size}: now it is here");
+            d.close();
+        }
+    }
+
+    #[test]
+    fn names_in_place_and_copied_are_compared() {
+        let mut d = DuplicateNames::default();
+        check_in_place_and_copied(&mut d);
+    }
+
+    /// With every hash equal, only the byte comparison tells names apart:
+    /// in the linear scan, in the index (one long probe chain), across
+    /// regrowth, in place and copied.
+    #[test]
+    fn colliding_hashes_are_told_apart_by_their_bytes() {
+        let mut d = DuplicateNames { forced_hash: Some(0x5555), ..DuplicateNames::default() };
+        check_in_place_and_copied(&mut d);
+        d.open();
+        for i in 0..300 {
+            assert!(d.insert_copied(&format!("k{i}")), "k{i} is new");
+            assert!(!d.insert_copied(&format!("k{}", i / 2)), "k{} was seen", i / 2);
+        }
+        d.close();
+    }
+
+    /// Names of every length up to 40 (each reading route of the hash):
+    /// a name differing from another in one byte, at any position, is a
+    /// different name; the same bytes are a repeat.
+    #[test]
+    fn names_of_every_length_differing_in_one_byte() {
+        let mut d = DuplicateNames::default();
+        for len in 0..=40usize {
+            let base: Vec<u8> = (0..len).map(|k| b'a' + (k % 26) as u8).collect();
+            d.open();
+            assert!(d.insert(&[], &base, None), "len {len}");
+            for pos in 0..len {
+                for flip in [1u8, 0x20, 0x40] {
+                    let mut other = base.clone();
+                    other[pos] ^= flip;
+                    assert!(d.insert(&[], &other, None), "len {len}: byte {pos} ^ {flip:#x} makes a new name");
+                    assert!(!d.insert(&[], &other, None), "len {len}: byte {pos} ^ {flip:#x} repeated");
+                }
+            }
+            assert!(!d.insert(&[], &base, None), "len {len}: the base repeated");
+            // Longer by one trailing byte equal to the last: a new name.
+            let mut longer = base.clone();
+            longer.push(*base.last().unwrap_or(&b'a'));
+            assert!(d.insert(&[], &longer, None), "len {len}: one byte longer");
+            d.close();
         }
     }
 }
