@@ -165,7 +165,7 @@ pub(crate) unsafe fn put_zmij(p: *mut u8, v: f64) -> usize {
     let buffer = unsafe { &mut *(p as *mut zmij::Buffer) };
     let text = buffer.format_finite(v);
     let (at, len) = (text.as_ptr(), text.len());
-    if at != p as *const u8 {
+    if !std::ptr::eq(at, p) {
         // The text starts further into the buffer (zmij does not lay it out
         // so today): move it to the front.
         // SAFETY: the text lies inside the buffer; `copy` allows overlap.
