@@ -89,12 +89,8 @@ impl Records {
         let order: Vec<u32> = fields.order(tag.by).map(|i| i as u32).collect();
         // SAFETY: the name objects are live (held by `fields`); GIL held
         // (the walker runs inside a Python call).
-        let mut shape = unsafe { Shape::new(tag, &keys, &order) };
-        for &i in &order {
-            shape.push_name(w, &fields.names[i as usize].1);
-        }
-        shape.names_done();
-        let shape = Rc::new(shape);
+        let shape = unsafe { Shape::new(tag, &keys, &order, w, |i| Some(fields.names[i as usize].1.as_str())) };
+        let shape = Rc::new(shape.expect("field names are text"));
         record.shapes.push(Rc::clone(&shape));
         (Arc::clone(&record.fields), shape)
     }

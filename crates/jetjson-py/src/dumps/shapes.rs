@@ -63,31 +63,33 @@ pub struct Shape {
 }
 
 impl Shape {
-    /// A shape for `keys` (live str objects, GIL held), taking a reference
-    /// to each; names are added in sorted order with `push_name`, then
-    /// `names_done`.
+    /// A shape for `keys` (live str objects, GIL held) in `order`, taking a
+    /// reference to each, with the name of each member in `order` (given by
+    /// `name_of`) encoded as `w` writes it. `None` when a name has no text.
     ///
     /// # Safety
     /// Every pointer in `keys` is a live object; GIL held.
-    pub unsafe fn new(tag: Tag, keys: &[*mut PyObject], order: &[u32]) -> Shape {
+    pub unsafe fn new<'k, S: jetjson::Sink>(
+        tag: Tag,
+        keys: &[*mut PyObject],
+        order: &[u32],
+        w: &jetjson::Writer<S>,
+        mut name_of: impl FnMut(u32) -> Option<&'k str>,
+    ) -> Option<Shape> {
         for &k in keys {
             // SAFETY: `k` is live (caller); the reference is dropped in `Drop`.
             unsafe { ffi::Py_INCREF(k) };
         }
         let mut starts = Vec::with_capacity(order.len() + 1);
         starts.push(0);
-        Shape { tag, keys: keys.to_vec(), order: order.to_vec(), names: Vec::new(), starts }
-    }
-
-    /// Adds the next name (in sorted order), encoded by `w`.
-    pub fn push_name<S: jetjson::Sink>(&mut self, w: &jetjson::Writer<S>, key: &str) {
-        w.encode_name(key, &mut self.names);
-        self.starts.push(self.names.len() as u32);
-    }
-
-    /// Ends the names with the spare bytes `Writer::encoded_key` reads.
-    pub fn names_done(&mut self) {
-        self.names.resize(self.names.len() + jetjson::NAME_WINDOW, 0);
+        let mut shape = Shape { tag, keys: keys.to_vec(), order: order.to_vec(), names: Vec::new(), starts };
+        for &i in order {
+            w.encode_name(name_of(i)?, &mut shape.names);
+            shape.starts.push(shape.names.len() as u32);
+        }
+        // The spare bytes `Writer::encoded_key` reads past the last name.
+        shape.names.resize(shape.names.len() + jetjson::NAME_WINDOW, 0);
+        Some(shape)
     }
 
     /// The key object at member index `i`.
@@ -111,11 +113,6 @@ impl Shape {
     /// What the order and names were made for.
     pub fn tag(&self) -> Tag {
         self.tag
-    }
-
-    /// Whether this shape is for a dict written in insertion order.
-    pub fn order_is_insertion(&self) -> bool {
-        self.tag.by == KeyOrder::Insertion
     }
 }
 

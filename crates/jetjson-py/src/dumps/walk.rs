@@ -462,22 +462,20 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
         // SAFETY: `i < n`, inside the table's entries.
         sc.key_objs.extend((0..n).map(|i| unsafe { *entries.add(2 * i) }));
         let order: Vec<u32> = (0..n as u32).collect();
-        // SAFETY: the keys are live (the held dict holds them).
-        let mut shape = unsafe { Shape::new(tag, &sc.key_objs, &order) };
-        for &k in &sc.key_objs {
-            // SAFETY: `k` is a live exact str.
-            match unsafe { utf8_of(k) } {
-                Some(key) => shape.push_name(self.w, key),
-                None => {
+        let keys = &sc.key_objs;
+        // SAFETY: the keys are live exact strs (the held dict holds them).
+        let shape = unsafe {
+            Shape::new(tag, keys, &order, self.w, |i| {
+                let key = utf8_of(keys[i as usize]);
+                if key.is_none() {
                     // Lone surrogates: such keys take the member-by-member
-                    // path (which repairs or reports them).
-                    // SAFETY: GIL held; the error was set by `utf8_of`.
-                    unsafe { ffi::PyErr_Clear() };
-                    return None;
+                    // path (which repairs or reports them). GIL held; the
+                    // error was set by `utf8_of`.
+                    ffi::PyErr_Clear();
                 }
-            }
-        }
-        shape.names_done();
+                key
+            })
+        }?;
         sc.shapes.put(shape)
     }
 
@@ -609,7 +607,7 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
                     // In insertion order, carry on as the member-by-member
                     // walk would have from here (members `pos..` are entries
                     // `pos..`: the table had no holes when we started).
-                    None if shape.order_is_insertion() => {
+                    None if shape.tag().by == KeyOrder::Insertion => {
                         // SAFETY: as the caller guarantees.
                         return unsafe { self.members_from(dict, DictCursor::Direct(Cursor::at(pos)), pos == 0) };
                     }
@@ -692,15 +690,13 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
                 }
                 sc.order.extend(sc.prefixes.iter().map(|p| p.1));
                 if all_str && sc.shapes.wants(tag, &sc.key_objs) {
-                    // SAFETY: the key objects are held by the entries.
-                    let mut shape = unsafe { Shape::new(tag, &sc.key_objs, &sc.order[obase..]) };
-                    for &i in &sc.order[obase..] {
-                        // SAFETY: the bytes came from CPython's UTF-8 form of a str.
-                        let key = unsafe { std::str::from_utf8_unchecked(k(i)) };
-                        shape.push_name(self.w, key);
+                    // SAFETY: the key objects are held by the entries; the
+                    // bytes came from CPython's UTF-8 form of a str.
+                    let shape =
+                        unsafe { Shape::new(tag, &sc.key_objs, &sc.order[obase..], self.w, |i| Some(std::str::from_utf8_unchecked(k(i)))) };
+                    if let Some(shape) = shape {
+                        let _ = sc.shapes.put(shape);
                     }
-                    shape.names_done();
-                    let _ = sc.shapes.put(shape);
                 }
             }
         }
