@@ -27,6 +27,140 @@ pub enum NumberValue {
 /// offset of the byte that breaks the grammar.
 #[inline(always)]
 pub(crate) fn scan_number(b: &[u8]) -> Result<(usize, NumberValue, bool), usize> {
+    // Almost every number lies wholly inside the 32 bytes that start it,
+    // with room to spare; only near the end of the input, or for forms the
+    // window does not handle (exponents, long runs, bad syntax), does the
+    // byte-by-byte scan run.
+    if let Some(window) = b.first_chunk::<WINDOW>() {
+        if let Some(scanned) = scan_window(window) {
+            return Ok(scanned);
+        }
+    }
+    scan_general(b)
+}
+
+/// The bytes `scan_window` looks at: a literal it accepts (sign, at most 16
+/// integer digits, '.', at most 16 fraction digits, one byte after) ends
+/// within them, and every 8-byte word it reads lies inside.
+const WINDOW: usize = 32;
+
+/// The number at the start of `w`, when it is a plain integer or decimal
+/// (no exponent) of at most 16 integer and 16 fraction digits and 19 in
+/// all; `None` for anything else, valid or not, which `scan_general`
+/// decides instead (and reports errors for).
+///
+/// Every byte is classified at once, so the literal's end comes from two
+/// trailing-zero counts over one mask instead of a chain of byte tests,
+/// and the digits are converted eight at a time.
+#[inline(always)]
+fn scan_window(w: &[u8; WINDOW]) -> Option<(usize, NumberValue, bool)> {
+    let stops = non_digit_mask(w);
+    let negative = w[0] == b'-';
+    let int_start = usize::from(negative);
+    let int_digits = (stops >> int_start).trailing_zeros() as usize;
+    // No digit (an error), or too many for two words.
+    if int_digits.wrapping_sub(1) >= 16 {
+        return None;
+    }
+    // A leading zero stands alone: "0" followed by more digits is left to
+    // the general scan, which ends the number after the zero.
+    if w[int_start] == b'0' && int_digits > 1 {
+        return None;
+    }
+    let int_end = int_start + int_digits;
+    let after_int = w[int_end];
+    if after_int == b'.' {
+        let frac_start = int_end + 1;
+        let frac_digits = (stops >> frac_start).trailing_zeros() as usize;
+        let digits = int_digits + frac_digits;
+        // No fraction digit (an error), more than two words of them, or
+        // more than 19 digits in all (not exact in u64, and beyond every
+        // fast route anyway).
+        if frac_digits.wrapping_sub(1) >= 16 || digits > 19 {
+            return None;
+        }
+        let end = frac_start + frac_digits;
+        if w[end] | 0x20 == b'e' {
+            return None;
+        }
+        let mantissa = run_value(w, int_start, int_digits) * POW10_U64[frac_digits] + run_value(w, frac_start, frac_digits);
+        let value = float_value(negative, mantissa, digits, -(frac_digits as i64), w, end);
+        return Some((end, value, false));
+    }
+    if after_int | 0x20 == b'e' {
+        return None;
+    }
+    let value = run_value(w, int_start, int_digits);
+    Some((int_end, integer_value(negative, value, int_digits, w, int_start, int_end), true))
+}
+
+/// The value of the `n` (1..=16) ASCII digits at `w[at..]`, which end
+/// before the window does, with a word's room after the eighth.
+#[inline(always)]
+fn run_value(w: &[u8; WINDOW], at: usize, n: usize) -> u64 {
+    debug_assert!((1..=16).contains(&n));
+    let lo = word_at(w, at);
+    if n <= 8 {
+        return partial_word(lo, n);
+    }
+    let hi = word_at(w, at + 8);
+    combine_eight(lo.wrapping_sub(ZEROS)) * POW10_U64[n - 8] + partial_word(hi, n - 8)
+}
+
+/// The value of the first `n` (1..=8) ASCII digits of `v`.
+#[inline(always)]
+fn partial_word(v: u64, n: usize) -> u64 {
+    // Subtracting '0' from every byte borrows only out of bytes below '0',
+    // none of them among the first n, so those bytes hold their digits;
+    // the shift drops whatever lies above them and leaves zeros (leading
+    // zeros of the number) below.
+    combine_eight(v.wrapping_sub(ZEROS) << (64 - 8 * n as u32))
+}
+
+/// The eight bytes at `w[at..]` as a little-endian word.
+#[inline(always)]
+fn word_at(w: &[u8; WINDOW], at: usize) -> u64 {
+    u64::from_le_bytes(*w[at..].first_chunk::<8>().expect("callers keep words inside the window"))
+}
+
+/// Bit k set when `w[k]` is not an ASCII digit.
+#[inline(always)]
+fn non_digit_mask(w: &[u8; WINDOW]) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{__m128i, _mm_add_epi8, _mm_cmplt_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8};
+        // SAFETY: SSE2 is part of the x86_64 baseline; both 16-byte loads
+        // lie inside the 32-byte array (unaligned loads are allowed).
+        unsafe {
+            let lo = _mm_loadu_si128(w.as_ptr().cast::<__m128i>());
+            let hi = _mm_loadu_si128(w.as_ptr().add(16).cast::<__m128i>());
+            // Moving '0'..='9' to the bottom of the signed byte range (by
+            // adding 0x80 - 0x30) makes "is a digit" one signed comparison.
+            let bias = _mm_set1_epi8(0x50);
+            let limit = _mm_set1_epi8(i8::MIN + 10);
+            let lo_digits = _mm_movemask_epi8(_mm_cmplt_epi8(_mm_add_epi8(lo, bias), limit)) as u32;
+            let hi_digits = _mm_movemask_epi8(_mm_cmplt_epi8(_mm_add_epi8(hi, bias), limit)) as u32;
+            !(lo_digits | hi_digits << 16)
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        non_digit_mask_portable(w)
+    }
+}
+
+/// `non_digit_mask`, one byte at a time (other targets, and the reference
+/// the vector version is tested against).
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+#[inline]
+fn non_digit_mask_portable(w: &[u8; WINDOW]) -> u32 {
+    w.iter().enumerate().fold(0, |mask, (k, byte)| mask | u32::from(!byte.is_ascii_digit()) << k)
+}
+
+/// `scan_number` one byte at a time: the end of the input, and every form
+/// `scan_window` leaves alone.
+#[inline(never)]
+fn scan_general(b: &[u8]) -> Result<(usize, NumberValue, bool), usize> {
     let negative = b.first() == Some(&b'-');
     let int_start = usize::from(negative);
     let mut i = int_start;
@@ -95,8 +229,16 @@ fn exponent(b: &[u8], mut i: usize) -> Result<(i64, usize), usize> {
 
 const ZEROS: u64 = u64::from_le_bytes([b'0'; 8]);
 
-/// `10^n` for the lengths of a partial run of digits.
-const POW10_U64: [u64; 8] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000];
+/// `10^n` for the lengths of runs of digits, up to 10^19.
+const POW10_U64: [u64; 20] = {
+    let mut t = [1u64; 20];
+    let mut i = 1;
+    while i < 20 {
+        t[i] = t[i - 1] * 10;
+        i += 1;
+    }
+    t
+};
 
 /// Reads the run of ASCII digits at `b[i..]` into `mantissa` (wrapping past
 /// 19 digits) and returns it with the index after the run.
@@ -233,9 +375,17 @@ const POW10: [f64; 23] =
 #[inline(always)]
 fn float_value(negative: bool, mantissa: u64, digits: usize, exp10: i64, b: &[u8], end: usize) -> NumberValue {
     if digits <= 19 {
-        // Decimals with a fraction (coordinates, prices): the reciprocal
-        // route, whatever the mantissa's size, so documents mixing short and
-        // long mantissas take no unpredictable branch here.
+        // Up to 15 digits (mesh vertices, prices) the mantissa is below
+        // 10^15 < 2^53: Clinger's route below, one division. Testing the
+        // digit count (not the mantissa) keeps documents of long
+        // coordinates, with an occasional short one, on the next route.
+        if digits <= 15 && (-22..=22).contains(&exp10) {
+            // Below 2^53, so the signed conversion (one instruction) is exact.
+            let m = mantissa as i64 as f64;
+            let v = if exp10 >= 0 { m * POW10[exp10 as usize] } else { m / POW10[(-exp10) as usize] };
+            return NumberValue::F64(with_sign(v, negative));
+        }
+        // Longer decimals (coordinates): the reciprocal route.
         if (-22..0).contains(&exp10) && mantissa != 0 {
             if let Some(v) = reciprocal_value(mantissa, (-exp10) as usize) {
                 return NumberValue::F64(with_sign(v, negative));
@@ -387,22 +537,24 @@ fn reciprocal_value(mantissa: u64, k: usize) -> Option<f64> {
     let m = mantissa << s;
     // X = (m × R_k) >> 64 from two 64×64->128 products.
     let x = u128::from(m) * u128::from((r >> 64) as u64) + ((u128::from(m) * u128::from(r as u64)) >> 64);
-    let (hi, lo) = ((x >> 64) as u64, x as u64);
+    let hi = (x >> 64) as u64;
     // m >= 2^63 and R_k >= 2^127, so X >= 2^126: its top bit is bit 127 or
     // 126, and the cut (74 or 75) lies in the high word, at bit `c` of it.
     let c = 10 + (hi >> 63) as u32;
-    let mut digits = hi >> c;
-    // The bits below the cut are `rem:lo`, halfway is `half:0`.
-    let rem = hi & ((1 << c) - 1);
-    let half = 1u64 << (c - 1);
-    let up = rem > half || (rem == half && lo != 0);
-    // Within 2 of halfway (below or at it): the product cannot decide.
-    if !up && (rem == half || (rem == half - 1 && lo == u64::MAX)) {
+    let digits = hi >> c;
+    // The bits of X below the cut, and halfway between two cuts.
+    let below = x & ((1u128 << (64 + c)) - 1);
+    let half = 1u128 << (63 + c);
+    // At halfway or one below it, X + [0, 2) may round either way: the
+    // product cannot decide (rare: a branch predicted never taken).
+    if half.wrapping_sub(below) <= 1 {
         return None;
     }
-    // Rounding up is a coin toss on real data: no branch for it.
-    digits += u64::from(up);
-    Some(digits as f64 * pow2(c as i32 + 1 - e as i32 - s as i32 - k as i32))
+    // Rounding up is a coin toss on real data: one comparison whose result
+    // is added, not branched on.
+    let rounded = digits + u64::from(below > half);
+    // `rounded` is below 2^54: a signed conversion, one instruction.
+    Some(rounded as i64 as f64 * pow2(c as i32 + 1 - e as i32 - s as i32 - k as i32))
 }
 
 /// True when `b` is exactly one JSON number literal.
@@ -424,6 +576,167 @@ mod tests {
         }
         assert!(matches!(scan_number(b"12,"), Ok((2, NumberValue::I64(12), true))));
         assert!(matches!(scan_number(b"1.5]"), Ok((3, NumberValue::F64(f), false)) if f == 1.5));
+    }
+
+    #[test]
+    fn non_digit_mask_equals_a_byte_loop() {
+        let mut x = 0x0DDB_1A5E_5BAD_5EEDu64;
+        // Bytes at the edges of the digit range, with and without the high
+        // bit, and anything else.
+        let edges = [b'/', b'0', b'9', b':', 0xAF, 0xB0, 0xB9, 0xBA, 0x10, 0x19, 0x00, 0xFF, 0x7F, 0x80, b'.', b'e'];
+        for _ in 0..100_000 {
+            let mut w = [0u8; WINDOW];
+            for byte in w.iter_mut() {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                *byte = match x % 3 {
+                    0 => b'0' + (x >> 8) as u8 % 10,
+                    1 => edges[(x >> 8) as usize % edges.len()],
+                    _ => (x >> 8) as u8,
+                };
+            }
+            let want = w.iter().enumerate().fold(0u32, |m, (k, &c)| if c.is_ascii_digit() { m } else { m | 1 << k });
+            assert_eq!(non_digit_mask(&w), want, "{w:?}");
+            assert_eq!(non_digit_mask_portable(&w), want, "{w:?}");
+        }
+    }
+
+    /// The grammar of RFC 8259 §6 one byte at a time: the length of the
+    /// number at the start of `b`, or where it breaks.
+    fn reference_scan(b: &[u8]) -> Result<usize, usize> {
+        let digits_from = |mut i: usize| {
+            while b.get(i).is_some_and(u8::is_ascii_digit) {
+                i += 1;
+            }
+            i
+        };
+        let mut i = usize::from(b.first() == Some(&b'-'));
+        match b.get(i) {
+            Some(b'0') => i += 1,
+            Some(b'1'..=b'9') => i = digits_from(i),
+            _ => return Err(i),
+        }
+        if b.get(i) == Some(&b'.') {
+            let start = i + 1;
+            i = digits_from(start);
+            if i == start {
+                return Err(i);
+            }
+        }
+        if matches!(b.get(i), Some(b'e' | b'E')) {
+            i += 1;
+            if matches!(b.get(i), Some(b'+' | b'-')) {
+                i += 1;
+            }
+            let start = i;
+            i = digits_from(start);
+            if i == start {
+                return Err(i);
+            }
+        }
+        Ok(i)
+    }
+
+    /// What the literal `text` stands for, from the standard library.
+    fn reference_value(text: &str) -> NumberValue {
+        if text.contains(['.', 'e', 'E']) {
+            return match text.parse::<f64>() {
+                Ok(v) if v.is_finite() => NumberValue::F64(v),
+                _ => NumberValue::Big,
+            };
+        }
+        if text == "-0" {
+            return NumberValue::F64(-0.0);
+        }
+        if let Ok(i) = text.parse::<i64>() {
+            return NumberValue::I64(i);
+        }
+        text.parse::<u64>().map_or(NumberValue::Big, NumberValue::U64)
+    }
+
+    #[test]
+    fn scans_equal_a_byte_loop_and_std_at_every_distance_from_the_end() {
+        let mut x = 0x6A09_E667_F3BC_C908u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let digits = |n: usize, next: &mut dyn FnMut() -> u64| -> String {
+            // Mostly random digits, some runs of 9s or 0s (carries, exact
+            // powers of ten, trailing zeros).
+            let style = next() % 4;
+            (0..n)
+                .map(|_| {
+                    char::from(
+                        b'0' + if style == 0 {
+                            9
+                        } else if style == 1 {
+                            0
+                        } else {
+                            (next() % 10) as u8
+                        },
+                    )
+                })
+                .collect()
+        };
+        let ends: &[&[u8]] = &[b"", b",", b"]", b"}", b" ", b"\n", b"x", b".", b"-", b"e", b"E", b"+", b"0"];
+        let mut window_runs = 0;
+        for _ in 0..40_000 {
+            let mut t = String::new();
+            if next() % 2 == 0 {
+                t.push('-');
+            }
+            let int_len = 1 + next() as usize % 21;
+            if next() % 8 == 0 {
+                t.push('0');
+            } else {
+                t.push(char::from(b'1' + (next() % 9) as u8));
+                t += &digits(int_len - 1, &mut next);
+            }
+            if next() % 8 != 0 {
+                t.push('.');
+                let frac_len = next() as usize % 21;
+                t += &digits(frac_len, &mut next);
+            }
+            if next() % 8 == 0 {
+                t.push(if next() % 2 == 0 { 'e' } else { 'E' });
+                t += ["", "+", "-"][next() as usize % 3];
+                let exp_len = next() as usize % 4;
+                t += &digits(exp_len, &mut next);
+            }
+            if next() % 16 == 0 {
+                // Damage: a leading zero, a missing part, a stray byte.
+                let at = next() as usize % (t.len() + 1);
+                t.insert(at, ['0', '.', 'e', '-', '+', 'x'][next() as usize % 6]);
+            }
+            let end = ends[next() as usize % ends.len()];
+            for pad in 0..=40 {
+                let mut input = t.clone().into_bytes();
+                input.extend_from_slice(end);
+                input.extend((0..pad).map(|k| b"0123456789,.e]"[k % 14]));
+                if input.len() >= WINDOW {
+                    window_runs += 1;
+                }
+                let got = scan_number(&input);
+                assert_eq!(got, scan_general(&input), "{:?}", String::from_utf8_lossy(&input));
+                match reference_scan(&input) {
+                    Err(at) => assert_eq!(got, Err(at), "{:?}", String::from_utf8_lossy(&input)),
+                    Ok(len) => {
+                        let text = std::str::from_utf8(&input[..len]).unwrap();
+                        let (n, value, is_integer) = got.unwrap_or_else(|e| panic!("{text}: error at {e}"));
+                        assert_eq!((n, is_integer), (len, !text.contains(['.', 'e', 'E'])), "{text}");
+                        match (value, reference_value(text)) {
+                            (NumberValue::F64(a), NumberValue::F64(b)) => assert_eq!(a.to_bits(), b.to_bits(), "{text}"),
+                            (a, b) => assert_eq!(a, b, "{text}"),
+                        }
+                    }
+                }
+            }
+        }
+        assert!(window_runs > 500_000, "the window path ran {window_runs} times");
     }
 
     #[test]
