@@ -491,6 +491,8 @@ fn u128_to_f64(q: u128) -> f64 {
 
 /// `(R_k, e_k)` with `R_k = floor(2^(127 + e_k) / 5^k)` and `e_k` the bit
 /// length of `5^k`, so that `2^127 <= R_k < 2^128`; index `k` = 1..=22.
+/// `e_k` is stored as `1024 - e_k - k`: the biased exponent of the result,
+/// less the normalising shift, plus the cut's position.
 const RECIPROCALS: [(u128, u32); 23] = reciprocals();
 
 const fn reciprocals() -> [(u128, u32); 23] {
@@ -514,7 +516,7 @@ const fn reciprocals() -> [(u128, u32); 23] {
             quotient[i] = (cur / p5 as u128) as u64;
             rem = cur % p5 as u128;
         }
-        table[k] = (((quotient[1] as u128) << 64) | quotient[0] as u128, e);
+        table[k] = (((quotient[1] as u128) << 64) | quotient[0] as u128, 1024 - e - k as u32);
         k += 1;
     }
     table
@@ -532,7 +534,7 @@ const fn reciprocals() -> [(u128, u32); 23] {
 /// result is at least 1e-22 and below 2^61: always a normal double.
 #[inline(always)]
 fn reciprocal_value(mantissa: u64, k: usize) -> Option<f64> {
-    let (r, e) = RECIPROCALS[k];
+    let (r, exponent_base) = RECIPROCALS[k];
     let s = mantissa.leading_zeros();
     let m = mantissa << s;
     // X = (m × R_k) >> 64 from two 64×64->128 products.
@@ -554,7 +556,10 @@ fn reciprocal_value(mantissa: u64, k: usize) -> Option<f64> {
     // is added, not branched on.
     let rounded = digits + u64::from(below > half);
     // `rounded` is below 2^54: a signed conversion, one instruction.
-    Some(rounded as i64 as f64 * pow2(c as i32 + 1 - e as i32 - s as i32 - k as i32))
+    // 2^(c + 1 - e - s - k) as a double: biased exponent 1023 + c + 1 - e
+    // - s - k, between 1023 - 140 and 1023 + 20.
+    let scale = f64::from_bits(u64::from(exponent_base + c - s) << 52);
+    Some(rounded as i64 as f64 * scale)
 }
 
 /// True when `b` is exactly one JSON number literal.
