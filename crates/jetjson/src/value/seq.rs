@@ -80,18 +80,7 @@ impl<T> Seq<T> {
         // for `n` and is fresh arena memory (no overlap). Ownership moves:
         // the stack forgets the items (length back to `from`).
         unsafe {
-            let src = stack.as_ptr().add(from);
-            // Small containers (coordinate pairs, short lists) are most
-            // containers in some documents: a copy of a constant count is a
-            // few moves inline, where a count known only at run time costs
-            // a call into `memcpy`.
-            match n {
-                1 => std::ptr::copy_nonoverlapping(src, p.as_ptr(), 1),
-                2 => std::ptr::copy_nonoverlapping(src, p.as_ptr(), 2),
-                3 => std::ptr::copy_nonoverlapping(src, p.as_ptr(), 3),
-                4 => std::ptr::copy_nonoverlapping(src, p.as_ptr(), 4),
-                _ => std::ptr::copy_nonoverlapping(src, p.as_ptr(), n),
-            }
+            std::ptr::copy_nonoverlapping(stack.as_ptr().add(from), p.as_ptr(), n);
             stack.set_len(from);
         }
         Seq::Uncounted(p, n)
