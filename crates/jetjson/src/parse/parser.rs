@@ -256,12 +256,20 @@ impl<'a> Parser<'a> {
 
     /// Opens a container, enforcing `max_depth` (`depth` is the number of
     /// containers already open).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn enter(&self, depth: usize) -> Result<()> {
         if depth >= self.max_depth {
-            return Err(Error::new(ErrorKind::DepthLimit { limit: self.max_depth }).at(Position::locate(self.b, self.i)));
+            return Err(self.too_deep());
         }
         Ok(())
+    }
+
+    /// Kept out of line so `enter`, run for every container, is one
+    /// comparison where it is inlined.
+    #[cold]
+    #[inline(never)]
+    fn too_deep(&self) -> Error {
+        Error::new(ErrorKind::DepthLimit { limit: self.max_depth }).at(Position::locate(self.b, self.i))
     }
 
     /// The string at `"`.
@@ -472,8 +480,32 @@ impl<'a> Parser<'a> {
                     r.map_err(|e| self.locate(at, e))?;
                 }
                 Some(b'-' | b'0'..=b'9') => {
-                    let n = self.number()?;
-                    v.number(n).map_err(|e| self.locate(at, e))?;
+                    // Arrays of numbers (coordinates, vertex data) are most
+                    // of some documents: a number followed by ',' and
+                    // another number in the same array loops here, without
+                    // the dispatch on the next byte and the look at the
+                    // stack of open containers that other elements take.
+                    let in_array = stack.last() == Some(&true);
+                    let mut at = at;
+                    loop {
+                        let n = self.number()?;
+                        v.number(n).map_err(|e| self.locate(at, e))?;
+                        if !in_array {
+                            break;
+                        }
+                        self.skip_ws();
+                        if self.peek() != Some(b',') {
+                            break;
+                        }
+                        self.i += 1;
+                        self.skip_ws();
+                        at = self.i;
+                        if !matches!(self.peek(), Some(b'-' | b'0'..=b'9')) {
+                            // Past the ',': the next element is parsed in
+                            // general (a ']' there is reported as such).
+                            continue 'value;
+                        }
+                    }
                 }
                 Some(b't') => {
                     self.literal(b"true")?;
