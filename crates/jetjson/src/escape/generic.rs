@@ -156,7 +156,10 @@ unsafe fn exact_mask<V: Vector, const H: bool, const L: bool, const A: bool>(v: 
     // SAFETY: the loads stay within the readable range of the contract.
     unsafe {
         let mask = byte_mask::<V, H, A>(v);
-        if lookahead(L, A) != 0 {
+        // Most chunks that get here hold a real escape (a newline, a
+        // quote) and no 0xE2 at all: skip the two loads and the three-byte
+        // match for them.
+        if lookahead(L, A) != 0 && v.cmpeq(V::splat(0xE2)).movemask().has_any() {
             mask.or(line_separator_mask(v, V::load_unaligned(p.add(1)), V::load_unaligned(p.add(2))))
         } else {
             mask
@@ -226,49 +229,62 @@ unsafe fn escape_run<const H: bool, const L: bool, const A: bool>(
     }
 }
 
-/// Escapes whole `V` chunks while `i < end` and a chunk plus its lookahead
-/// fits before `len`; returns the new positions.
+/// Escapes whole `V` chunks while a chunk plus its lookahead fits before
+/// `len`; returns the new positions.
 ///
 /// # Safety
-/// `src..src + len` is valid UTF-8, `end <= len`, the CPU supports `V`, and
-/// `out` has room for `MAX_EXPANSION * (end - i) + SLACK` bytes.
+/// `src..src + len` is valid UTF-8, `i <= len`, the CPU supports `V`, and
+/// `out` has room for `MAX_EXPANSION * (len - i) + SLACK` bytes.
 #[inline(always)]
 unsafe fn escape_chunks<V: Vector, const H: bool, const L: bool, const A: bool>(
     src: *const u8,
     len: usize,
-    end: usize,
     mut i: usize,
     mut out: *mut u8,
 ) -> (usize, *mut u8) {
-    let ahead = lookahead(L, A);
-    while i < end && i + V::BYTES + ahead <= len {
-        // Clean text two chunks at a time: one branch per pair. A pair with
-        // anything to escape falls through to the chunk-by-chunk step below,
-        // which takes it from its first chunk.
-        while i + 2 * V::BYTES <= end && i + 2 * V::BYTES + ahead <= len {
+    // Chunks may start while `i + n <= stop` (`n` the bytes they span):
+    // one compare per loop test, where `i + n + ahead <= len` costs two
+    // (the compiler cannot merge it with other bounds, for fear of overflow).
+    let stop = len.saturating_sub(lookahead(L, A));
+    while i + V::BYTES <= stop {
+        // Clean text two chunks at a time: one branch per pair, on the
+        // candidate masks alone. A pair with any candidate (a byte to
+        // escape, or with the line-separator lookahead any 0xE2) leaves
+        // for the chunk-by-chunk step below, which settles candidates
+        // exactly; settling them here as well would do that work twice for
+        // every chunk holding a real escape (text with newlines or quotes).
+        while i + 2 * V::BYTES <= stop {
             // SAFETY: both chunks and their lookahead end by `len`; the two
             // stores write 2 * BYTES bytes at `out`, within the room promised
-            // for the `2 * BYTES <= end - i` input bytes they stand for.
-            let clean = unsafe {
-                let (v0, bits0) = chunk_bits::<V, H, L, A>(src.add(i));
-                let (v1, bits1) = chunk_bits::<V, H, L, A>(src.add(i + V::BYTES));
+            // for the `2 * BYTES <= len - i` input bytes they stand for.
+            let (first, both) = unsafe {
+                let (v0, candidates0) = chunk_mask::<V, H, L, A>(src.add(i));
+                let (v1, candidates1) = chunk_mask::<V, H, L, A>(src.add(i + V::BYTES));
                 v0.store_unaligned(out);
                 v1.store_unaligned(out.add(V::BYTES));
-                !bits0.has_any() && !bits1.has_any()
+                (candidates0, candidates0.or(candidates1).movemask())
             };
-            if !clean {
+            if both.has_any() {
+                // A first chunk without candidates is clean and already
+                // written: skip it rather than scan it again.
+                // SAFETY: lane-wise on a mask of V's ISA.
+                if !unsafe { first.movemask() }.has_any() {
+                    i += V::BYTES;
+                    // SAFETY: `i + BYTES < len`: within the room promised.
+                    out = unsafe { out.add(V::BYTES) };
+                }
                 break;
             }
             i += 2 * V::BYTES;
-            // SAFETY: stays within the room promised for `i < end`.
+            // SAFETY: stays within the room promised for `i < len`.
             out = unsafe { out.add(2 * V::BYTES) };
         }
-        if !(i < end && i + V::BYTES + ahead <= len) {
+        if i + V::BYTES > stop {
             break;
         }
         // SAFETY: `i + BYTES + ahead <= len`, so every load is in bounds.
         // The store writes BYTES <= SLACK bytes at `out`, within the room
-        // promised for `i < end`; bytes past the clean prefix are garbage in
+        // promised for `i < len`; bytes past the clean prefix are garbage in
         // spare capacity, overwritten by whatever comes next.
         let mask = unsafe {
             let (v, bits) = chunk_bits::<V, H, L, A>(src.add(i));
@@ -277,7 +293,7 @@ unsafe fn escape_chunks<V: Vector, const H: bool, const L: bool, const A: bool>(
         };
         if !mask.has_any() {
             i += V::BYTES;
-            // SAFETY: stays within the room promised for `i < end`.
+            // SAFETY: stays within the room promised for `i < len`.
             out = unsafe { out.add(V::BYTES) };
             continue;
         }
@@ -285,13 +301,11 @@ unsafe fn escape_chunks<V: Vector, const H: bool, const L: bool, const A: bool>(
         i += clean;
         // SAFETY: the clean prefix was just stored, within the room.
         out = unsafe { out.add(clean) };
-        if i >= end {
-            break;
-        }
         // SAFETY: the mask flagged the byte at `i`, so `needs_at` holds
         // there (the vector and table tests agree by construction, which
-        // the differential tests check); `i < end`.
-        (i, out) = unsafe { escape_run::<H, L, A>(src, len, end, i, out) };
+        // the differential tests check); `i < len`, as the flagged lane lies
+        // in the chunk, which ends by `len`.
+        (i, out) = unsafe { escape_run::<H, L, A>(src, len, len, i, out) };
     }
     (i, out)
 }
@@ -304,7 +318,7 @@ unsafe fn escape_chunks<V: Vector, const H: bool, const L: bool, const A: bool>(
 /// first byte to escape, if any; the narrower stages take it from there).
 ///
 /// # Safety
-/// As for `escape_chunks` with `end == len`; `out - i .. out` holds exactly
+/// As for `escape_chunks`; `out - i .. out` holds exactly
 /// the bytes `src[0..i]` (nothing escaped yet), and `len - i` is less than
 /// `V::BYTES` plus the lookahead (what `escape_chunks` leaves).
 #[inline(always)]
@@ -344,7 +358,7 @@ unsafe fn last_window<V: Vector, const H: bool, const L: bool, const A: bool>(
 /// lookahead, through a partially loaded register.
 ///
 /// # Safety
-/// As for `escape_chunks`, with `end == len`.
+/// As for `escape_chunks`.
 #[inline(always)]
 unsafe fn escape_tail<const H: bool, const L: bool, const A: bool>(
     src: *const u8,
@@ -354,9 +368,12 @@ unsafe fn escape_tail<const H: bool, const L: bool, const A: bool>(
 ) -> (usize, *mut u8) {
     while i < len {
         let rest = len - i;
-        if rest > Swar::BYTES {
-            // Only with the line-separator lookahead: one byte more than a
-            // register holds. Take it alone.
+        if rest > Swar::BYTES || rest <= lookahead(L, A) {
+            // Only with the line-separator lookahead. One byte more than a
+            // register holds: take it alone. Or the last bytes, which every
+            // string that ended in vector chunks leaves (the chunks stop
+            // `lookahead` bytes early); too few to hold a line separator, so
+            // a table lookup per byte beats building the register's masks.
             // SAFETY: `i < len`; room as promised.
             (i, out) = unsafe {
                 if needs_at::<H, L, A>(src, len, i) {
@@ -503,15 +520,15 @@ pub(super) unsafe fn escape<W: Vector, N: Vector, const H: bool, const L: bool, 
         if len <= 2 * W::BYTES + lookahead(L, A) && copy_if_clean::<W, N, H, L, A>(src, len, out) {
             return len;
         }
-        let (mut i, mut o) = escape_chunks::<W, H, L, A>(src, len, len, 0, out);
+        let (mut i, mut o) = escape_chunks::<W, H, L, A>(src, len, 0, out);
         if i < len && o as usize - out as usize == i {
             (i, o) = last_window::<W, H, L, A>(src, len, i, o);
         }
         if N::BYTES < W::BYTES {
-            (i, o) = escape_chunks::<N, H, L, A>(src, len, len, i, o);
+            (i, o) = escape_chunks::<N, H, L, A>(src, len, i, o);
         }
         if Swar::BYTES < N::BYTES {
-            (i, o) = escape_chunks::<Swar, H, L, A>(src, len, len, i, o);
+            (i, o) = escape_chunks::<Swar, H, L, A>(src, len, i, o);
         }
         (i, o) = escape_tail::<H, L, A>(src, len, i, o);
         debug_assert_eq!(i, len);
