@@ -18,7 +18,7 @@
 use std::ptr::addr_of_mut;
 use std::rc::Rc;
 
-use jetjson::{Error, ErrorKind, KeyOrder, Sink, Writer};
+use jetjson::{Error, ErrorKind, KeyOrder, Literal, Scalar, Sink, Writer};
 use pyo3::ffi::{self, PyObject};
 use pyo3::prelude::*;
 
@@ -61,6 +61,74 @@ pub struct Walker<'a, 'py, S: Sink> {
     /// Working memory kept between calls (boxed, so taking it from and
     /// giving it back to the process-wide slot moves one pointer).
     scratch: std::mem::ManuallyDrop<Box<Scratch>>,
+}
+
+/// Most keys of a shape `LastShape` remembers.
+const LAST_KEYS: usize = 8;
+
+/// The shape the last insertion-order dict (of up to `LAST_KEYS` keys) of
+/// a list was written with, and its key objects inline. The dicts of a list
+/// are usually records of one shape, so the next one usually has these
+/// very keys: comparing its table with `keys` finds the shape without the
+/// cache's hash and slot lookups, a chain of dependent loads that every
+/// member's write waited on. Kept per list (dicts elsewhere, whose shapes
+/// vary, would only pay for remembering).
+/// `keys` are compared as addresses only, and only while `shape` (which
+/// holds a reference to each) is here, so an address always means the
+/// same live str.
+struct LastShape {
+    /// Keys in `keys` (0 while `shape` is empty or taken out to be written).
+    n: usize,
+    keys: [*mut PyObject; LAST_KEYS],
+    /// The shape whose keys `keys` holds: the shape put last, which is
+    /// alive (here, or taken out by a writer that puts it back).
+    keys_of: *const Shape,
+    shape: Option<Rc<Shape>>,
+}
+
+impl LastShape {
+    fn new() -> LastShape {
+        LastShape { n: 0, keys: [std::ptr::null_mut(); LAST_KEYS], keys_of: std::ptr::null(), shape: None }
+    }
+
+    /// The remembered shape, taken out, if its keys are the `n` keys of the
+    /// table `entries`.
+    ///
+    /// # Safety
+    /// `entries` is the table of a live dict with `n` members, keys all exact str.
+    #[inline(always)]
+    unsafe fn take_if(&mut self, entries: *const *mut PyObject, n: usize) -> Option<Rc<Shape>> {
+        if n != self.n {
+            return None;
+        }
+        for i in 0..n.min(LAST_KEYS) {
+            // SAFETY: `i < n`, inside the table's entries.
+            if unsafe { *entries.add(2 * i) } != self.keys[i] {
+                return None;
+            }
+        }
+        self.n = 0;
+        self.shape.take()
+    }
+
+    /// Remembers `shape` (insertion order, this walker's escape set).
+    #[inline(always)]
+    fn put(&mut self, shape: Rc<Shape>) {
+        let n = shape.len();
+        if n > LAST_KEYS {
+            return;
+        }
+        // A shape put back after it was written (no other put since) still
+        // has its keys here: the common case, a list of one shape.
+        if !std::ptr::eq(self.keys_of, Rc::as_ptr(&shape)) {
+            for i in 0..n {
+                self.keys[i] = shape.key(i);
+            }
+            self.keys_of = Rc::as_ptr(&shape);
+        }
+        self.n = n;
+        self.shape = Some(shape);
+    }
 }
 
 /// The walker's working memory, kept between calls: the vectors keep their
@@ -193,13 +261,13 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
     }
 
     /// An array element with its separator: the common scalars (str, int,
-    /// float) write both in one step; anything else writes the separator,
-    /// then the element.
+    /// float, None, bool, and empty lists) write both in one step; anything
+    /// else writes the separator, then the element.
     ///
     /// # Safety
     /// As for `element`.
     #[inline(always)]
-    unsafe fn item(&mut self, obj: *mut PyObject, first: bool) -> Walk {
+    unsafe fn item(&mut self, obj: *mut PyObject, first: bool, last: &mut LastShape) -> Walk {
         // SAFETY (whole body): `obj` is a live object (caller); the
         // type pointers of built-in types are only compared.
         unsafe {
@@ -219,8 +287,73 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
             if ty == addr_of_mut!(ffi::PyFloat_Type) {
                 return self.w.item_f64(ffi::PyFloat_AS_DOUBLE(obj), first).map_err(Fail::core);
             }
+            // Dicts go straight to `dict` (held, as in `element`), past the
+            // scalar checks `element` would repeat; empty ones are a literal.
+            if ty == addr_of_mut!(ffi::PyDict_Type) {
+                if self.known.direct_dicts && dictiter::len(obj) == 0 {
+                    self.enter()?;
+                    self.w.item_literal(Literal::EmptyObject, first);
+                    return Ok(());
+                }
+                self.w.array_item(first);
+                ffi::Py_INCREF(obj);
+                let r = self.dict_in(obj, Some(last));
+                ffi::Py_DECREF(obj);
+                return r;
+            }
+            if obj == ffi::Py_None() {
+                self.w.item_literal(Literal::Null, first);
+                return Ok(());
+            }
+            if ty == addr_of_mut!(ffi::PyBool_Type) {
+                self.w.item_literal(if obj == ffi::Py_True() { Literal::True } else { Literal::False }, first);
+                return Ok(());
+            }
+            if ty == addr_of_mut!(ffi::PyList_Type) && ffi::PyList_GET_SIZE(obj) == 0 {
+                self.enter()?;
+                self.w.item_literal(Literal::EmptyArray, first);
+                return Ok(());
+            }
             self.w.array_item(first);
             self.element(obj, std::ptr::null_mut())
+        }
+    }
+
+    /// A member value that `Writer::encoded_member` may write with its
+    /// name: an exact int of CPython 3.11 below 2^60, None, a bool, a
+    /// compact ASCII str, or an empty list or dict (when it may nest one
+    /// level deeper than the object, which `opens` when it is the first
+    /// member). `None` for anything else, written the general way.
+    ///
+    /// # Safety
+    /// `v` is a live object, alive as long as the returned text is used; GIL held.
+    #[inline(always)]
+    unsafe fn small_value<'s>(&self, v: *mut PyObject, opens: bool) -> Option<Scalar<'s>> {
+        // SAFETY (whole body): `v` is live (caller); the type pointers of
+        // built-in types are only compared, and each layout is read only
+        // once the exact type says so.
+        unsafe {
+            let ty = ffi::Py_TYPE(v);
+            if ty == ty_str() {
+                return if ffi::PyUnicode_IS_COMPACT_ASCII(v) != 0 { utf8_of(v).map(Scalar::Str) } else { None };
+            }
+            if ty == addr_of_mut!(ffi::PyLong_Type) {
+                return if self.known.ints_311 { small_int_311(v).map(Scalar::Int) } else { None };
+            }
+            if v == ffi::Py_None() {
+                return Some(Scalar::Literal(Literal::Null));
+            }
+            if ty == addr_of_mut!(ffi::PyBool_Type) {
+                return Some(Scalar::Literal(if v == ffi::Py_True() { Literal::True } else { Literal::False }));
+            }
+            let nests = self.w.depth() + usize::from(opens) < MAX_DEPTH;
+            if ty == addr_of_mut!(ffi::PyList_Type) && ffi::PyList_GET_SIZE(v) == 0 && nests {
+                return Some(Scalar::Literal(Literal::EmptyArray));
+            }
+            if ty == addr_of_mut!(ffi::PyDict_Type) && self.known.direct_dicts && dictiter::len(v) == 0 && nests {
+                return Some(Scalar::Literal(Literal::EmptyObject));
+            }
+            None
         }
     }
 
@@ -367,6 +500,7 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
     pub(super) unsafe fn list(&mut self, list: *mut PyObject) -> Walk {
         self.enter()?;
         self.w.begin_array();
+        let mut last = LastShape::new();
         let mut i = 0;
         // SAFETY: `list` is live; the length is re-read every step (a
         // callback may shrink the list) so the index is always in bounds,
@@ -379,7 +513,7 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
                     dictiter::prefetch(ffi::PyList_GET_ITEM(list, i + 4));
                 }
                 let item = ffi::PyList_GET_ITEM(list, i);
-                self.item(item, i == 0).map_err(|e| e.in_index(i as usize))?;
+                self.item(item, i == 0, &mut last).map_err(|e| e.in_index(i as usize))?;
                 i += 1;
             }
         }
@@ -395,11 +529,12 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
         // SAFETY: tuples are immutable, so the length and items stay valid
         // while the (held) tuple lives.
         let n = unsafe { ffi::PyTuple_GET_SIZE(tuple) };
+        let mut last = LastShape::new();
         for i in 0..n {
             // SAFETY: `i < n`, the tuple's length.
             unsafe {
                 let item = ffi::PyTuple_GET_ITEM(tuple, i);
-                self.item(item, i == 0).map_err(|e| e.in_index(i as usize))?;
+                self.item(item, i == 0, &mut last).map_err(|e| e.in_index(i as usize))?;
             }
         }
         self.w.end_array(n == 0);
@@ -409,7 +544,22 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
     /// # Safety
     /// `dict` is a live dict (or subclass), held by the caller; GIL held.
     pub(super) unsafe fn dict(&mut self, dict: *mut PyObject) -> Walk {
+        // SAFETY: as the caller guarantees.
+        unsafe { self.dict_in(dict, None) }
+    }
+
+    /// A dict, an item of the list whose `last` shape is given, if any.
+    ///
+    /// # Safety
+    /// As `dict`.
+    #[inline(always)]
+    unsafe fn dict_in(&mut self, dict: *mut PyObject, last: Option<&mut LastShape>) -> Walk {
         self.enter()?;
+        // SAFETY: `dict` is live and the interpreter has the layout.
+        if self.known.direct_dicts && unsafe { dictiter::len(dict) } == 0 {
+            self.w.empty_object();
+            return Ok(());
+        }
         // SAFETY: `dict` is a live dict.
         if self.map_order != KeyOrder::Insertion && unsafe { ffi::PyDict_Size(dict) } > 1 {
             // SAFETY: as above.
@@ -419,14 +569,39 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
             // SAFETY: `dict` is live and the interpreter has the layout.
             if let Some((entries, n)) = unsafe { dictiter::str_key_table(dict) } {
                 if n >= 2 {
-                    // SAFETY: as the caller guarantees.
-                    if let Some(shape) = unsafe { self.insertion_shape(entries, n) } {
+                    let Some(last) = last else {
                         // SAFETY: as the caller guarantees.
-                        return unsafe { self.write_shape(dict, &shape) };
+                        return match unsafe { self.insertion_shape(entries, n) } {
+                            // SAFETY: as the caller guarantees.
+                            Some(shape) => unsafe { self.write_shape(dict, &shape) },
+                            // SAFETY: as the caller guarantees.
+                            None => unsafe { self.dict_members(dict) },
+                        };
+                    };
+                    // SAFETY: `entries` is the table just read, of `n` str keys.
+                    let found = match unsafe { last.take_if(entries, n) } {
+                        Some(shape) => Some(shape),
+                        // SAFETY: as the caller guarantees.
+                        None => unsafe { self.insertion_shape(entries, n) },
+                    };
+                    if let Some(shape) = found {
+                        // SAFETY: as the caller guarantees.
+                        let r = unsafe { self.write_shape(dict, &shape) };
+                        last.put(shape);
+                        return r;
                     }
                 }
             }
         }
+        // SAFETY: as the caller guarantees.
+        unsafe { self.dict_members(dict) }
+    }
+
+    /// A dict written member by member, in insertion order.
+    ///
+    /// # Safety
+    /// As `dict`.
+    unsafe fn dict_members(&mut self, dict: *mut PyObject) -> Walk {
         self.w.begin_object();
         let cursor = DictCursor::new(dict, self.known.direct_dicts);
         // SAFETY: as the caller guarantees.
@@ -586,7 +761,11 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
         // SAFETY: `dict` is live; the caller found it in this layout.
         let (mut version, mut entries) =
             unsafe { (dictiter::version(dict), dictiter::str_key_table(dict).map_or(std::ptr::null(), |t| t.0)) };
-        self.w.begin_object();
+        // The first member opens the object (`encoded_member` writes the
+        // `{` with it); a shape has members, but be exact regardless.
+        if n == 0 {
+            self.w.begin_object();
+        }
         for pos in 0..n {
             let idx = shape.order[pos] as usize;
             // Python code run for an earlier value (a `default`) may have
@@ -608,6 +787,9 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
                     // walk would have from here (members `pos..` are entries
                     // `pos..`: the table had no holes when we started).
                     None if shape.tag().by == KeyOrder::Insertion => {
+                        if pos == 0 {
+                            self.w.begin_object();
+                        }
                         // SAFETY: as the caller guarantees.
                         return unsafe { self.members_from(dict, DictCursor::Direct(Cursor::at(pos)), pos == 0) };
                     }
@@ -622,12 +804,25 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
             let (k, v) = at(entries, idx);
             debug_assert!(k == shape.key(idx) && !v.is_null());
             let (names, at, len) = shape.name(pos);
-            self.w.encoded_key(names, at, len, pos == 0);
-            // SAFETY: `v` and `k` are live members of the held dict.
-            unsafe { self.element(v, k) }.map_err(|e| {
-                // SAFETY: `k` is a live str (the shape holds it).
-                e.in_key(unsafe { utf8_of(k) }.unwrap_or(""))
-            })?;
+            let first = pos == 0;
+            // Small values go out with their name (and the first with the
+            // `{`) in one write; anything else as name, then element.
+            // SAFETY: `v` is a live member of the held dict.
+            let whole = match unsafe { self.small_value(v, first) } {
+                Some(value) => self.w.encoded_member(names, at, len, first, value),
+                None => false,
+            };
+            if !whole {
+                if first {
+                    self.w.begin_object();
+                }
+                self.w.encoded_key(names, at, len, first);
+                // SAFETY: `v` and `k` are live members of the held dict.
+                unsafe { self.element(v, k) }.map_err(|e| {
+                    // SAFETY: `k` is a live str (the shape holds it).
+                    e.in_key(unsafe { utf8_of(k) }.unwrap_or(""))
+                })?;
+            }
         }
         self.w.end_object(n == 0);
         self.w.spill_if_full().map_err(Fail::core)
