@@ -768,10 +768,10 @@ def test_many_dataclass_types_written_again_and_again():
 
 def test_lists_of_records_with_repeating_and_changing_shapes_equal_orjson():
     # Dicts in a list are matched against the shape of the dict before them
-    # by their key objects (then written with cached names, small values
-    # together with their names). Runs of one shape, the same key objects in
-    # another order, equal but distinct key strings, nested lists of records
-    # and every small value kind must all give orjson's bytes.
+    # by their key objects (then written with its cached names). Runs of one
+    # shape, the same key objects in another order, equal but distinct key
+    # strings, nested lists of records and every small value kind must all
+    # give orjson's bytes.
     rng = random.Random(11)
     names = ["areaId", "blockIds", "id", "n" * 28, "m" * 29, "é", "<b>", 'q"', "", "k9", "k10"]
     twins = ["".join(list(k)) for k in names]  # equal strings, other objects
@@ -800,13 +800,13 @@ def test_lists_of_records_with_repeating_and_changing_shapes_equal_orjson():
             assert jetjson.dumps(doc, **kw) == jetjson.canonicalize(expected, "compact", **kw), (trial, kw)
 
 
-def test_empty_containers_written_with_their_member_name_respect_the_depth_limit():
-    # Members of cached shapes whose values are empty lists or dicts are
-    # written with their names, past the walk that counts nesting: the limit
-    # must still hold exactly where it holds for any other container.
+def test_empty_containers_respect_the_depth_limit():
+    # Empty lists and dicts (list items are written as literals with their
+    # separator, past the walk that counts nesting; members of cached
+    # shapes): the limit must hold exactly where it holds for any container.
     for empty in ([], {}):
         for k in (508, 509, 510, 511):
-            for d in ({"a": empty, "b": 1}, {"b": 1, "a": empty}):
+            for d in ({"a": empty, "b": 1}, {"b": 1, "a": empty}, [empty, 1], [1, empty]):
                 doc = [d, d, d]
                 for _ in range(k):
                     doc = [doc]

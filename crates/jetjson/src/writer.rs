@@ -690,68 +690,6 @@ impl<S: Sink> Writer<S> {
         }
     }
 
-    /// A member written whole: what `encoded_key` and then `value` write
-    /// (and, for the first member, `begin_object` before them), in one
-    /// reservation. Every update of the output length waits for the one
-    /// before it (the length lives in memory, behind the writer reference),
-    /// so a dict of small members costs about one such wait per update:
-    /// this makes two or three of them one. Returns false, having written
-    /// nothing, where it does not apply (indented output, a name longer
-    /// than the window or without its padding, an integer the style writes
-    /// as a double, a string that needs escaping or is long); the caller then
-    /// writes the member the general way.
-    #[inline(always)]
-    pub fn encoded_member(&mut self, names: &[u8], at: usize, len: usize, first: bool, value: Scalar<'_>) -> bool {
-        if self.style.indent != 0 || len > NAME_WINDOW || at + NAME_WINDOW > names.len() {
-            return false;
-        }
-        let value_room = match value {
-            Scalar::Int(v) => {
-                if matches!(self.style.integers, IntegerPolicy::Double | IntegerPolicy::DoubleStrict) && v.unsigned_abs() > MAX_SAFE {
-                    return false;
-                }
-                20
-            }
-            Scalar::Literal(_) => 8,
-            Scalar::Str(s) => {
-                if !short_and_clean(s.as_bytes(), self.style.escaper.set().html) {
-                    return false;
-                }
-                s.len() + 2
-            }
-        };
-        // The window starts at the name's `,`, which the first member
-        // turns into the object's `{`.
-        let window = &names[at..at + NAME_WINDOW];
-        if first {
-            self.depth += 1;
-        }
-        // SAFETY: `NAME_WINDOW + value_room` bytes are reserved. The window
-        // copy fills the first `NAME_WINDOW`, of which the name's `len`
-        // count; the value is stored right after the name, within its room
-        // (`put_i64` at most 20 bytes, a literal 8, a quoted string its
-        // length plus two), overwriting the rest of the window.
-        unsafe {
-            self.buf.append_raw(NAME_WINDOW + value_room, |p| {
-                std::ptr::copy_nonoverlapping(window.as_ptr(), p, NAME_WINDOW);
-                if first {
-                    *p = b'{';
-                }
-                let q = p.add(len);
-                len + match value {
-                    Scalar::Int(v) => number::put_i64(q, v),
-                    Scalar::Literal(l) => {
-                        let (bytes, n) = l.padded();
-                        q.cast::<[u8; 8]>().write_unaligned(bytes);
-                        n
-                    }
-                    Scalar::Str(s) => put_quoted(q, s.as_bytes()),
-                }
-            })
-        };
-        true
-    }
-
     /// A key that needs escaping or indentation (out of line, as `escaped_str`).
     #[inline(never)]
     fn escaped_key(&mut self, key: &str, first: bool) -> Result<()> {
@@ -1143,15 +1081,7 @@ impl MemberKey {
     }
 }
 
-/// A member value `Writer::encoded_member` writes with its name.
-#[derive(Clone, Copy, Debug)]
-pub enum Scalar<'s> {
-    Int(i64),
-    Literal(Literal),
-    Str(&'s str),
-}
-
-/// A JSON literal written whole (`Writer::item_literal`, `Writer::encoded_member`).
+/// A JSON literal written whole (`Writer::item_literal`).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Literal {
     Null,
@@ -1335,8 +1265,8 @@ mod item_tests {
 }
 
 #[cfg(test)]
-mod whole_member_tests {
-    use super::{Literal, Scalar, Writer, NAME_WINDOW};
+mod literal_item_tests {
+    use super::{Literal, Writer};
     use crate::options::WriteOptions;
 
     fn literal_bytes(l: Literal) -> &'static [u8] {
@@ -1347,107 +1277,6 @@ mod whole_member_tests {
             Literal::EmptyArray => b"[]",
             Literal::EmptyObject => b"{}",
         }
-    }
-
-    /// `value` written the general way (what `encoded_member` replaces).
-    fn general(w: &mut Writer, value: Scalar<'_>) {
-        match value {
-            Scalar::Int(v) => w.i64(v).unwrap(),
-            Scalar::Str(s) => w.str(s).unwrap(),
-            Scalar::Literal(Literal::Null) => w.null(),
-            Scalar::Literal(Literal::True) => w.bool(true),
-            Scalar::Literal(Literal::False) => w.bool(false),
-            Scalar::Literal(Literal::EmptyArray) => {
-                w.begin_array();
-                w.end_array(true);
-            }
-            Scalar::Literal(Literal::EmptyObject) => {
-                w.begin_object();
-                w.end_object(true);
-            }
-        }
-    }
-
-    /// Pseudo-random scalars: every literal, integers of every digit count
-    /// and sign (past 2^53, which the double styles refuse here), and short,
-    /// long, clean and dirty strings.
-    fn values(strs: &[String]) -> Vec<Scalar<'_>> {
-        let mut out: Vec<Scalar> = [Literal::Null, Literal::True, Literal::False, Literal::EmptyArray, Literal::EmptyObject]
-            .into_iter()
-            .map(Scalar::Literal)
-            .collect();
-        let mut x = 0x2545_F491_4F6C_DD1Du64;
-        for _ in 0..300 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let v = (x >> (x % 64)) as i64;
-            out.extend([Scalar::Int(v), Scalar::Int(v.wrapping_neg()), Scalar::Int(v % 1_000_000_000)]);
-        }
-        out.extend([Scalar::Int(i64::MIN), Scalar::Int(i64::MAX), Scalar::Int(0), Scalar::Int(-1)]);
-        out.extend(strs.iter().map(|s| Scalar::Str(s)));
-        out
-    }
-
-    #[test]
-    fn encoded_members_write_what_key_and_value_write() {
-        let strs: Vec<String> = ["", "a", "205705993", "Some short name 12", "<b>", "quote\"", "tab\t", "é", "\u{2028}"]
-            .iter()
-            .map(|s| s.to_string())
-            .chain([25, 30, 31, 32, 33, 40, 100].iter().map(|&n| "x".repeat(n)))
-            .collect();
-        let values = values(&strs);
-        let names = ["a", "areaId", "blockIds", "<tag>", "", &"n".repeat(27), &"n".repeat(28), &"m".repeat(29), &"l".repeat(40)];
-        let mut taken = 0;
-        for options in [
-            WriteOptions::compact(),
-            WriteOptions::go(),
-            WriteOptions::jcs(),
-            WriteOptions::compact().indent(2),
-            WriteOptions::compact().ascii_only(true),
-        ] {
-            let probe = Writer::new(&options);
-            let mut encoded = Vec::new();
-            let spans: Vec<(usize, usize)> = names
-                .iter()
-                .map(|k| {
-                    let at = encoded.len();
-                    (at, probe.encode_name(k, &mut encoded))
-                })
-                .collect();
-            for pad in [0, 7, NAME_WINDOW] {
-                let mut names = encoded.clone();
-                names.resize(names.len() + pad, b'#');
-                for (i, &value) in values.iter().enumerate() {
-                    // Two members from `spans` (chosen by `i`), as the
-                    // first member of an object and as a later one.
-                    let picks = [spans[i % spans.len()], spans[(i / spans.len() + i) % spans.len()]];
-                    let mut whole = Writer::new(&options);
-                    let mut plain = Writer::new(&options);
-                    plain.begin_object();
-                    for (pos, &(at, len)) in picks.iter().enumerate() {
-                        let first = pos == 0;
-                        if whole.encoded_member(&names, at, len, first, value) {
-                            taken += 1;
-                        } else {
-                            if first {
-                                whole.begin_object();
-                            }
-                            whole.encoded_key(&names, at, len, first);
-                            general(&mut whole, value);
-                        }
-                        plain.encoded_key(&names, at, len, first);
-                        general(&mut plain, value);
-                    }
-                    assert_eq!(whole.depth(), 1);
-                    whole.end_object(false);
-                    plain.end_object(false);
-                    assert_eq!(String::from_utf8_lossy(whole.as_bytes()), String::from_utf8_lossy(plain.as_bytes()), "{value:?} pad {pad}");
-                }
-            }
-        }
-        // The fused write must actually have been taken for most members.
-        assert!(taken > values.len() * 6, "{taken}");
     }
 
     #[test]

@@ -18,7 +18,7 @@
 use std::ptr::addr_of_mut;
 use std::rc::Rc;
 
-use jetjson::{Error, ErrorKind, KeyOrder, Literal, Scalar, Sink, Writer};
+use jetjson::{Error, ErrorKind, KeyOrder, Literal, Sink, Writer};
 use pyo3::ffi::{self, PyObject};
 use pyo3::prelude::*;
 
@@ -79,7 +79,9 @@ const LAST_KEYS: usize = 8;
 struct LastShape {
     /// Keys in `keys` (0 while `shape` is empty or taken out to be written).
     n: usize,
-    keys: [*mut PyObject; LAST_KEYS],
+    /// The first `n` are set (left uninitialised otherwise: a list pays
+    /// nothing for them unless it has dicts).
+    keys: [std::mem::MaybeUninit<*mut PyObject>; LAST_KEYS],
     /// The shape whose keys `keys` holds: the shape put last, which is
     /// alive (here, or taken out by a writer that puts it back).
     keys_of: *const Shape,
@@ -88,7 +90,7 @@ struct LastShape {
 
 impl LastShape {
     fn new() -> LastShape {
-        LastShape { n: 0, keys: [std::ptr::null_mut(); LAST_KEYS], keys_of: std::ptr::null(), shape: None }
+        LastShape { n: 0, keys: [std::mem::MaybeUninit::uninit(); LAST_KEYS], keys_of: std::ptr::null(), shape: None }
     }
 
     /// The remembered shape, taken out, if its keys are the `n` keys of the
@@ -102,8 +104,9 @@ impl LastShape {
             return None;
         }
         for i in 0..n.min(LAST_KEYS) {
-            // SAFETY: `i < n`, inside the table's entries.
-            if unsafe { *entries.add(2 * i) } != self.keys[i] {
+            // SAFETY: `i < n`, inside the table's entries; `put` set the
+            // first `n` keys.
+            if unsafe { *entries.add(2 * i) != self.keys[i].assume_init() } {
                 return None;
             }
         }
@@ -122,7 +125,7 @@ impl LastShape {
         // has its keys here: the common case, a list of one shape.
         if !std::ptr::eq(self.keys_of, Rc::as_ptr(&shape)) {
             for i in 0..n {
-                self.keys[i] = shape.key(i);
+                self.keys[i] = std::mem::MaybeUninit::new(shape.key(i));
             }
             self.keys_of = Rc::as_ptr(&shape);
         }
@@ -316,44 +319,6 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
             }
             self.w.array_item(first);
             self.element(obj, std::ptr::null_mut())
-        }
-    }
-
-    /// A member value that `Writer::encoded_member` may write with its
-    /// name: an exact int of CPython 3.11 below 2^60, None, a bool, a
-    /// compact ASCII str, or an empty list or dict (when it may nest one
-    /// level deeper than the object, which `opens` when it is the first
-    /// member). `None` for anything else, written the general way.
-    ///
-    /// # Safety
-    /// `v` is a live object, alive as long as the returned text is used; GIL held.
-    #[inline(always)]
-    unsafe fn small_value<'s>(&self, v: *mut PyObject, opens: bool) -> Option<Scalar<'s>> {
-        // SAFETY (whole body): `v` is live (caller); the type pointers of
-        // built-in types are only compared, and each layout is read only
-        // once the exact type says so.
-        unsafe {
-            let ty = ffi::Py_TYPE(v);
-            if ty == ty_str() {
-                return if ffi::PyUnicode_IS_COMPACT_ASCII(v) != 0 { utf8_of(v).map(Scalar::Str) } else { None };
-            }
-            if ty == addr_of_mut!(ffi::PyLong_Type) {
-                return if self.known.ints_311 { small_int_311(v).map(Scalar::Int) } else { None };
-            }
-            if v == ffi::Py_None() {
-                return Some(Scalar::Literal(Literal::Null));
-            }
-            if ty == addr_of_mut!(ffi::PyBool_Type) {
-                return Some(Scalar::Literal(if v == ffi::Py_True() { Literal::True } else { Literal::False }));
-            }
-            let nests = self.w.depth() + usize::from(opens) < MAX_DEPTH;
-            if ty == addr_of_mut!(ffi::PyList_Type) && ffi::PyList_GET_SIZE(v) == 0 && nests {
-                return Some(Scalar::Literal(Literal::EmptyArray));
-            }
-            if ty == addr_of_mut!(ffi::PyDict_Type) && self.known.direct_dicts && dictiter::len(v) == 0 && nests {
-                return Some(Scalar::Literal(Literal::EmptyObject));
-            }
-            None
         }
     }
 
@@ -761,11 +726,7 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
         // SAFETY: `dict` is live; the caller found it in this layout.
         let (mut version, mut entries) =
             unsafe { (dictiter::version(dict), dictiter::str_key_table(dict).map_or(std::ptr::null(), |t| t.0)) };
-        // The first member opens the object (`encoded_member` writes the
-        // `{` with it); a shape has members, but be exact regardless.
-        if n == 0 {
-            self.w.begin_object();
-        }
+        self.w.begin_object();
         for pos in 0..n {
             let idx = shape.order[pos] as usize;
             // Python code run for an earlier value (a `default`) may have
@@ -787,9 +748,6 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
                     // walk would have from here (members `pos..` are entries
                     // `pos..`: the table had no holes when we started).
                     None if shape.tag().by == KeyOrder::Insertion => {
-                        if pos == 0 {
-                            self.w.begin_object();
-                        }
                         // SAFETY: as the caller guarantees.
                         return unsafe { self.members_from(dict, DictCursor::Direct(Cursor::at(pos)), pos == 0) };
                     }
@@ -804,25 +762,12 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
             let (k, v) = at(entries, idx);
             debug_assert!(k == shape.key(idx) && !v.is_null());
             let (names, at, len) = shape.name(pos);
-            let first = pos == 0;
-            // Small values go out with their name (and the first with the
-            // `{`) in one write; anything else as name, then element.
-            // SAFETY: `v` is a live member of the held dict.
-            let whole = match unsafe { self.small_value(v, first) } {
-                Some(value) => self.w.encoded_member(names, at, len, first, value),
-                None => false,
-            };
-            if !whole {
-                if first {
-                    self.w.begin_object();
-                }
-                self.w.encoded_key(names, at, len, first);
-                // SAFETY: `v` and `k` are live members of the held dict.
-                unsafe { self.element(v, k) }.map_err(|e| {
-                    // SAFETY: `k` is a live str (the shape holds it).
-                    e.in_key(unsafe { utf8_of(k) }.unwrap_or(""))
-                })?;
-            }
+            self.w.encoded_key(names, at, len, pos == 0);
+            // SAFETY: `v` and `k` are live members of the held dict.
+            unsafe { self.element(v, k) }.map_err(|e| {
+                // SAFETY: `k` is a live str (the shape holds it).
+                e.in_key(unsafe { utf8_of(k) }.unwrap_or(""))
+            })?;
         }
         self.w.end_object(n == 0);
         self.w.spill_if_full().map_err(Fail::core)
