@@ -71,8 +71,8 @@ const LAST_KEYS: usize = 8;
 /// are usually records of one shape, so the next one usually has these
 /// very keys: comparing its table with `keys` finds the shape without the
 /// cache's hash and slot lookups, a chain of dependent loads that every
-/// member's write waited on. Kept per list (dicts elsewhere, whose shapes
-/// vary, would only pay for remembering).
+/// member's write waited on. Kept per list that starts with a dict (dicts
+/// elsewhere, whose shapes vary, would only pay for remembering).
 /// `keys` are compared as addresses only, and only while `shape` (which
 /// holds a reference to each) is here, so an address always means the
 /// same live str.
@@ -264,13 +264,14 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
     }
 
     /// An array element with its separator: the common scalars (str, int,
-    /// float, None, bool, and empty lists) write both in one step; anything
-    /// else writes the separator, then the element.
+    /// float, None, bool) and empty lists and dicts write both in one step;
+    /// anything else writes the separator, then the element (a dict with
+    /// the list's `last` shape, in lists of records).
     ///
     /// # Safety
     /// As for `element`.
     #[inline(always)]
-    unsafe fn item(&mut self, obj: *mut PyObject, first: bool, last: &mut LastShape) -> Walk {
+    unsafe fn item(&mut self, obj: *mut PyObject, first: bool, last: Option<&mut LastShape>) -> Walk {
         // SAFETY (whole body): `obj` is a live object (caller); the
         // type pointers of built-in types are only compared.
         unsafe {
@@ -290,8 +291,21 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
             if ty == addr_of_mut!(ffi::PyFloat_Type) {
                 return self.w.item_f64(ffi::PyFloat_AS_DOUBLE(obj), first).map_err(Fail::core);
             }
-            // Dicts go straight to `dict` (held, as in `element`), past the
-            // scalar checks `element` would repeat; empty ones are a literal.
+            // Lists and dicts go straight to `list` and `dict` (held, as in
+            // `element`), past the scalar checks `element` would repeat;
+            // empty ones are a literal.
+            if ty == addr_of_mut!(ffi::PyList_Type) {
+                if ffi::PyList_GET_SIZE(obj) == 0 {
+                    self.enter()?;
+                    self.w.item_literal(Literal::EmptyArray, first);
+                    return Ok(());
+                }
+                self.w.array_item(first);
+                ffi::Py_INCREF(obj);
+                let r = self.list(obj);
+                ffi::Py_DECREF(obj);
+                return r;
+            }
             if ty == addr_of_mut!(ffi::PyDict_Type) {
                 if self.known.direct_dicts && dictiter::len(obj) == 0 {
                     self.enter()?;
@@ -300,7 +314,7 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
                 }
                 self.w.array_item(first);
                 ffi::Py_INCREF(obj);
-                let r = self.dict_in(obj, Some(last));
+                let r = self.dict_in(obj, last);
                 ffi::Py_DECREF(obj);
                 return r;
             }
@@ -310,11 +324,6 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
             }
             if ty == addr_of_mut!(ffi::PyBool_Type) {
                 self.w.item_literal(if obj == ffi::Py_True() { Literal::True } else { Literal::False }, first);
-                return Ok(());
-            }
-            if ty == addr_of_mut!(ffi::PyList_Type) && ffi::PyList_GET_SIZE(obj) == 0 {
-                self.enter()?;
-                self.w.item_literal(Literal::EmptyArray, first);
                 return Ok(());
             }
             self.w.array_item(first);
@@ -464,8 +473,13 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
     /// `list` is a live list (or subclass), held by the caller; GIL held.
     pub(super) unsafe fn list(&mut self, list: *mut PyObject) -> Walk {
         self.enter()?;
+        // SAFETY: `list` is live; item 0 is read only when it exists.
+        unsafe {
+            if ffi::PyList_GET_SIZE(list) > 1 && ffi::Py_TYPE(ffi::PyList_GET_ITEM(list, 0)) == addr_of_mut!(ffi::PyDict_Type) {
+                return self.list_of_records(list);
+            }
+        }
         self.w.begin_array();
-        let mut last = LastShape::new();
         let mut i = 0;
         // SAFETY: `list` is live; the length is re-read every step (a
         // callback may shrink the list) so the index is always in bounds,
@@ -478,7 +492,34 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
                     dictiter::prefetch(ffi::PyList_GET_ITEM(list, i + 4));
                 }
                 let item = ffi::PyList_GET_ITEM(list, i);
-                self.item(item, i == 0, &mut last).map_err(|e| e.in_index(i as usize))?;
+                self.item(item, i == 0, None).map_err(|e| e.in_index(i as usize))?;
+                i += 1;
+            }
+        }
+        self.w.end_array(i == 0);
+        self.w.spill_if_full().map_err(Fail::core)
+    }
+
+    /// A list that starts with a dict, likely of records of one shape: as
+    /// `list`, with a `LastShape` for its dicts (kept out of `list` so that
+    /// other lists, such as the many short lists of numbers of a geometry,
+    /// carry none).
+    ///
+    /// # Safety
+    /// As `list`, whose depth check this follows.
+    #[inline(never)]
+    unsafe fn list_of_records(&mut self, list: *mut PyObject) -> Walk {
+        self.w.begin_array();
+        let mut last = LastShape::new();
+        let mut i = 0;
+        // SAFETY: as in `list`.
+        unsafe {
+            while i < ffi::PyList_GET_SIZE(list) {
+                if i + 4 < ffi::PyList_GET_SIZE(list) {
+                    dictiter::prefetch(ffi::PyList_GET_ITEM(list, i + 4));
+                }
+                let item = ffi::PyList_GET_ITEM(list, i);
+                self.item(item, i == 0, Some(&mut last)).map_err(|e| e.in_index(i as usize))?;
                 i += 1;
             }
         }
@@ -494,12 +535,11 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
         // SAFETY: tuples are immutable, so the length and items stay valid
         // while the (held) tuple lives.
         let n = unsafe { ffi::PyTuple_GET_SIZE(tuple) };
-        let mut last = LastShape::new();
         for i in 0..n {
             // SAFETY: `i < n`, the tuple's length.
             unsafe {
                 let item = ffi::PyTuple_GET_ITEM(tuple, i);
-                self.item(item, i == 0, &mut last).map_err(|e| e.in_index(i as usize))?;
+                self.item(item, i == 0, None).map_err(|e| e.in_index(i as usize))?;
             }
         }
         self.w.end_array(n == 0);
