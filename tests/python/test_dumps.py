@@ -764,3 +764,54 @@ def test_many_dataclass_types_written_again_and_again():
             for o in objs + objs[::-1]:
                 as_dict = {f.name: getattr(o, f.name) for f in dataclasses.fields(o)}
                 assert jetjson.dumps(o, **style) == jetjson.dumps(as_dict, **style), (type(o).__name__, style)
+
+
+def test_lists_of_records_with_repeating_and_changing_shapes_equal_orjson():
+    # Dicts in a list are matched against the shape of the dict before them
+    # by their key objects (then written with its cached names). Runs of one
+    # shape, the same key objects in another order, equal but distinct key
+    # strings, nested lists of records and every small value kind must all
+    # give orjson's bytes.
+    rng = random.Random(11)
+    names = ["areaId", "blockIds", "id", "n" * 28, "m" * 29, "é", "<b>", 'q"', "", "k9", "k10"]
+    twins = ["".join(list(k)) for k in names]  # equal strings, other objects
+    small = [0, 7, -7, 205705993, 2**31, 2**40, -(2**59), 2**60, -(2**60), 2**63, 10**30, None, True, False,
+             [], {}, "", "Some short name", "x" * 31, "y" * 33, "é", "tab\t", "\u2028", 1.5, [1], {"z": 1}]
+    for trial in range(60):
+        width = rng.randrange(2, 11)
+        keys = rng.sample(names, width)
+        other = rng.sample(keys, width)  # the same key objects, in another order
+        rows = []
+        for i in range(rng.randrange(1, 40)):
+            r = rng.random()
+            ks = keys if r < 0.6 else other if r < 0.75 else [twins[names.index(k)] for k in keys] if r < 0.85 else rng.sample(names, rng.randrange(2, 11))
+            row = {k: rng.choice(small) for k in ks}
+            if rng.random() < 0.2:
+                row[ks[0]] = [{k: rng.choice(small) for k in keys} for _ in range(rng.randrange(0, 4))]
+            rows.append(row)
+        doc = {"rows": rows, "again": rows[::-1], "tuple": tuple(rows)}
+        try:
+            expected = orjson.dumps(doc)
+        except orjson.JSONEncodeError:  # ints beyond 64 bits
+            expected = json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode()
+        for _ in range(2):
+            assert jetjson.dumps(doc) == expected, trial
+        for kw in ({"escape_html": True}, {"indent": 2}, {"ascii_only": True}):
+            assert jetjson.dumps(doc, **kw) == jetjson.canonicalize(expected, "compact", **kw), (trial, kw)
+
+
+def test_empty_containers_respect_the_depth_limit():
+    # Empty lists and dicts (list items are written as literals with their
+    # separator, past the walk that counts nesting; members of cached
+    # shapes): the limit must hold exactly where it holds for any container.
+    for empty in ([], {}):
+        for k in (508, 509, 510, 511):
+            for d in ({"a": empty, "b": 1}, {"b": 1, "a": empty}, [empty, 1], [1, empty]):
+                doc = [d, d, d]
+                for _ in range(k):
+                    doc = [doc]
+                if k + 3 > 512:
+                    with pytest.raises(jetjson.JSONEncodeError, match="nesting deeper than max_depth 512"):
+                        jetjson.dumps(doc)
+                else:
+                    assert jetjson.dumps(doc) == json.dumps(doc, separators=(",", ":")).encode()

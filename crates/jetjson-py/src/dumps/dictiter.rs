@@ -101,6 +101,16 @@ pub unsafe fn version(dict: *mut PyObject) -> u64 {
     unsafe { (*(dict as *const Dict)).ma_version_tag }
 }
 
+/// The dict's member count (`ma_used`, what `PyDict_GET_SIZE` reads).
+///
+/// # Safety
+/// `dict` is a live dict on an interpreter with this layout.
+#[inline(always)]
+pub unsafe fn len(dict: *mut PyObject) -> usize {
+    // SAFETY: as the caller guarantees.
+    unsafe { (*(dict as *const Dict)).ma_used as usize }
+}
+
 /// Whether `dict`'s table can be read in place (a combined table of a known kind).
 ///
 /// # Safety

@@ -25,15 +25,11 @@ extern "C" {
 const INITIAL: usize = 256;
 
 thread_local! {
-    /// Capacity this thread's previous output reached: the first allocation's
-    /// size. Programs tend to write documents of similar size in a row, and
-    /// one allocation of the right size avoids a chain of resizes whose
-    /// large steps copy the output and go through fresh pages (page faults)
-    /// every call. The capacity, not the length: the writer reserves room
-    /// for a string's worst-case escape before writing it, so an allocation
-    /// of exactly the last length would be grown (doubled, copied) again
-    /// near the end of every call.
-    static LAST_CAP: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    /// Size of this thread's next first allocation, from its previous
+    /// output (`next_first_capacity`). Programs tend to write documents of
+    /// similar size in a row, and one allocation of the right size avoids a
+    /// chain of resizes whose large steps copy the output.
+    static NEXT_CAP: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 
     /// An empty `BytesMemory` box left by the previous call (`recycle`).
     static SPARE: std::cell::Cell<Option<Box<BytesMemory>>> = const { std::cell::Cell::new(None) };
@@ -49,10 +45,38 @@ fn keeps_slack(len: usize, cap: usize) -> bool {
     cap - len <= cap / 4
 }
 
+/// The first allocation of the next call on this thread, after one that
+/// wrote `len` bytes into an object of capacity `cap`, first made with
+/// `first_cap`.
+///
+/// When the output fit, the next call gets its length plus a quarter: room
+/// for a similar document and for the writer's worst-case reservations near
+/// the end (a string reserves room for its every byte escaped), little
+/// enough that the result keeps its slack (`keeps_slack`) instead of being
+/// shrunk. Sizing by the length, not by the capacity a chain of doublings
+/// reached, is what keeps large outputs off fresh pages: glibc serves a
+/// large request from the heap once it has freed an mmapped block at least
+/// as large (its mmap threshold rises to that size), and a result shrunk
+/// from 512 KiB to 350 KiB raised it to 350 KiB only, so every later 512 KiB
+/// request was a fresh mapping (mmap, page faults on every page, mremap,
+/// munmap: a third of the time of a 350 KiB citm_catalog output). When the
+/// output outgrew its first allocation, the capacity it reached covers its
+/// largest reservation, so the next call starts there.
+fn next_first_capacity(len: usize, cap: usize, first_cap: usize) -> usize {
+    if cap > first_cap {
+        cap
+    } else {
+        len + len / 4
+    }
+}
+
 pub struct BytesMemory {
     /// A bytes object owned by us alone (refcount 1), null before the first
     /// `grow`.
     obj: *mut PyObject,
+    /// The capacity the object was made with (0 before the first `grow`):
+    /// a larger capacity at the end means the output outgrew it.
+    first_cap: usize,
 }
 
 // SAFETY: a `BytesMemory` lives inside one `dumps` call, which holds the
@@ -61,7 +85,7 @@ unsafe impl Send for BytesMemory {}
 
 impl BytesMemory {
     pub fn new() -> BytesMemory {
-        BytesMemory { obj: std::ptr::null_mut() }
+        BytesMemory { obj: std::ptr::null_mut(), first_cap: 0 }
     }
 
     /// A memory for one `dumps` call: the box the previous call gave back
@@ -90,7 +114,7 @@ impl BytesMemory {
         }
         // SAFETY: `obj` is a live bytes object that we own alone.
         let cap = unsafe { ffi::Py_SIZE(self.obj) } as usize;
-        let _ = LAST_CAP.try_with(|c| c.set(cap));
+        let _ = NEXT_CAP.try_with(|c| c.set(next_first_capacity(len, cap, self.first_cap)));
         if keeps_slack(len, cap) {
             // SAFETY: nobody else has seen the object yet (refcount 1), so
             // its size may still change; CPython allocated `cap + 1` bytes
@@ -122,7 +146,8 @@ impl BytesMemory {
 unsafe impl OutputMemory for BytesMemory {
     fn grow(&mut self, len: usize, min_capacity: usize) -> (NonNull<u8>, usize) {
         let cap = if self.obj.is_null() {
-            let cap = min_capacity.max(INITIAL).max(LAST_CAP.try_with(|c| c.get()).unwrap_or(0));
+            let cap = min_capacity.max(INITIAL).max(NEXT_CAP.try_with(|c| c.get()).unwrap_or(0));
+            self.first_cap = cap;
             // SAFETY: a null source asks CPython for an uninitialised bytes
             // object of `cap` bytes, which only we write to.
             self.obj = unsafe { ffi::PyBytes_FromStringAndSize(std::ptr::null(), cap as ffi::Py_ssize_t) };

@@ -18,7 +18,7 @@
 use std::ptr::addr_of_mut;
 use std::rc::Rc;
 
-use jetjson::{Error, ErrorKind, KeyOrder, Sink, Writer};
+use jetjson::{Error, ErrorKind, KeyOrder, Literal, Sink, Writer};
 use pyo3::ffi::{self, PyObject};
 use pyo3::prelude::*;
 
@@ -61,6 +61,77 @@ pub struct Walker<'a, 'py, S: Sink> {
     /// Working memory kept between calls (boxed, so taking it from and
     /// giving it back to the process-wide slot moves one pointer).
     scratch: std::mem::ManuallyDrop<Box<Scratch>>,
+}
+
+/// Most keys of a shape `LastShape` remembers.
+const LAST_KEYS: usize = 8;
+
+/// The shape the last insertion-order dict (of up to `LAST_KEYS` keys) of
+/// a list was written with, and its key objects inline. The dicts of a list
+/// are usually records of one shape, so the next one usually has these
+/// very keys: comparing its table with `keys` finds the shape without the
+/// cache's hash and slot lookups, a chain of dependent loads that every
+/// member's write waited on. Kept per list that starts with a dict (dicts
+/// elsewhere, whose shapes vary, would only pay for remembering).
+/// `keys` are compared as addresses only, and only while `shape` (which
+/// holds a reference to each) is here, so an address always means the
+/// same live str.
+struct LastShape {
+    /// Keys in `keys` (0 while `shape` is empty or taken out to be written).
+    n: usize,
+    /// The first `n` are set (left uninitialised otherwise: a list pays
+    /// nothing for them unless it has dicts).
+    keys: [std::mem::MaybeUninit<*mut PyObject>; LAST_KEYS],
+    /// The shape whose keys `keys` holds: the shape put last, which is
+    /// alive (here, or taken out by a writer that puts it back).
+    keys_of: *const Shape,
+    shape: Option<Rc<Shape>>,
+}
+
+impl LastShape {
+    fn new() -> LastShape {
+        LastShape { n: 0, keys: [std::mem::MaybeUninit::uninit(); LAST_KEYS], keys_of: std::ptr::null(), shape: None }
+    }
+
+    /// The remembered shape, taken out, if its keys are the `n` keys of the
+    /// table `entries`.
+    ///
+    /// # Safety
+    /// `entries` is the table of a live dict with `n` members, keys all exact str.
+    #[inline(always)]
+    unsafe fn take_if(&mut self, entries: *const *mut PyObject, n: usize) -> Option<Rc<Shape>> {
+        if n != self.n {
+            return None;
+        }
+        for i in 0..n.min(LAST_KEYS) {
+            // SAFETY: `i < n`, inside the table's entries; `put` set the
+            // first `n` keys.
+            if unsafe { *entries.add(2 * i) != self.keys[i].assume_init() } {
+                return None;
+            }
+        }
+        self.n = 0;
+        self.shape.take()
+    }
+
+    /// Remembers `shape` (insertion order, this walker's escape set).
+    #[inline(always)]
+    fn put(&mut self, shape: Rc<Shape>) {
+        let n = shape.len();
+        if n > LAST_KEYS {
+            return;
+        }
+        // A shape put back after it was written (no other put since) still
+        // has its keys here: the common case, a list of one shape.
+        if !std::ptr::eq(self.keys_of, Rc::as_ptr(&shape)) {
+            for i in 0..n {
+                self.keys[i] = std::mem::MaybeUninit::new(shape.key(i));
+            }
+            self.keys_of = Rc::as_ptr(&shape);
+        }
+        self.n = n;
+        self.shape = Some(shape);
+    }
 }
 
 /// The walker's working memory, kept between calls: the vectors keep their
@@ -193,13 +264,14 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
     }
 
     /// An array element with its separator: the common scalars (str, int,
-    /// float) write both in one step; anything else writes the separator,
-    /// then the element.
+    /// float, None, bool) and empty lists and dicts write both in one step;
+    /// anything else writes the separator, then the element (a dict with
+    /// the list's `last` shape, in lists of records).
     ///
     /// # Safety
     /// As for `element`.
     #[inline(always)]
-    unsafe fn item(&mut self, obj: *mut PyObject, first: bool) -> Walk {
+    unsafe fn item(&mut self, obj: *mut PyObject, first: bool, last: Option<&mut LastShape>) -> Walk {
         // SAFETY (whole body): `obj` is a live object (caller); the
         // type pointers of built-in types are only compared.
         unsafe {
@@ -218,6 +290,41 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
             }
             if ty == addr_of_mut!(ffi::PyFloat_Type) {
                 return self.w.item_f64(ffi::PyFloat_AS_DOUBLE(obj), first).map_err(Fail::core);
+            }
+            // Lists and dicts go straight to `list` and `dict` (held, as in
+            // `element`), past the scalar checks `element` would repeat;
+            // empty ones are a literal.
+            if ty == addr_of_mut!(ffi::PyList_Type) {
+                if ffi::PyList_GET_SIZE(obj) == 0 {
+                    self.enter()?;
+                    self.w.item_literal(Literal::EmptyArray, first);
+                    return Ok(());
+                }
+                self.w.array_item(first);
+                ffi::Py_INCREF(obj);
+                let r = self.list(obj);
+                ffi::Py_DECREF(obj);
+                return r;
+            }
+            if ty == addr_of_mut!(ffi::PyDict_Type) {
+                if self.known.direct_dicts && dictiter::len(obj) == 0 {
+                    self.enter()?;
+                    self.w.item_literal(Literal::EmptyObject, first);
+                    return Ok(());
+                }
+                self.w.array_item(first);
+                ffi::Py_INCREF(obj);
+                let r = self.dict_in(obj, last);
+                ffi::Py_DECREF(obj);
+                return r;
+            }
+            if obj == ffi::Py_None() {
+                self.w.item_literal(Literal::Null, first);
+                return Ok(());
+            }
+            if ty == addr_of_mut!(ffi::PyBool_Type) {
+                self.w.item_literal(if obj == ffi::Py_True() { Literal::True } else { Literal::False }, first);
+                return Ok(());
             }
             self.w.array_item(first);
             self.element(obj, std::ptr::null_mut())
@@ -366,6 +473,12 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
     /// `list` is a live list (or subclass), held by the caller; GIL held.
     pub(super) unsafe fn list(&mut self, list: *mut PyObject) -> Walk {
         self.enter()?;
+        // SAFETY: `list` is live; item 0 is read only when it exists.
+        unsafe {
+            if ffi::PyList_GET_SIZE(list) > 1 && ffi::Py_TYPE(ffi::PyList_GET_ITEM(list, 0)) == addr_of_mut!(ffi::PyDict_Type) {
+                return self.list_of_records(list);
+            }
+        }
         self.w.begin_array();
         let mut i = 0;
         // SAFETY: `list` is live; the length is re-read every step (a
@@ -379,7 +492,34 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
                     dictiter::prefetch(ffi::PyList_GET_ITEM(list, i + 4));
                 }
                 let item = ffi::PyList_GET_ITEM(list, i);
-                self.item(item, i == 0).map_err(|e| e.in_index(i as usize))?;
+                self.item(item, i == 0, None).map_err(|e| e.in_index(i as usize))?;
+                i += 1;
+            }
+        }
+        self.w.end_array(i == 0);
+        self.w.spill_if_full().map_err(Fail::core)
+    }
+
+    /// A list that starts with a dict, likely of records of one shape: as
+    /// `list`, with a `LastShape` for its dicts (kept out of `list` so that
+    /// other lists, such as the many short lists of numbers of a geometry,
+    /// carry none).
+    ///
+    /// # Safety
+    /// As `list`, whose depth check this follows.
+    #[inline(never)]
+    unsafe fn list_of_records(&mut self, list: *mut PyObject) -> Walk {
+        self.w.begin_array();
+        let mut last = LastShape::new();
+        let mut i = 0;
+        // SAFETY: as in `list`.
+        unsafe {
+            while i < ffi::PyList_GET_SIZE(list) {
+                if i + 4 < ffi::PyList_GET_SIZE(list) {
+                    dictiter::prefetch(ffi::PyList_GET_ITEM(list, i + 4));
+                }
+                let item = ffi::PyList_GET_ITEM(list, i);
+                self.item(item, i == 0, Some(&mut last)).map_err(|e| e.in_index(i as usize))?;
                 i += 1;
             }
         }
@@ -399,7 +539,7 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
             // SAFETY: `i < n`, the tuple's length.
             unsafe {
                 let item = ffi::PyTuple_GET_ITEM(tuple, i);
-                self.item(item, i == 0).map_err(|e| e.in_index(i as usize))?;
+                self.item(item, i == 0, None).map_err(|e| e.in_index(i as usize))?;
             }
         }
         self.w.end_array(n == 0);
@@ -409,7 +549,22 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
     /// # Safety
     /// `dict` is a live dict (or subclass), held by the caller; GIL held.
     pub(super) unsafe fn dict(&mut self, dict: *mut PyObject) -> Walk {
+        // SAFETY: as the caller guarantees.
+        unsafe { self.dict_in(dict, None) }
+    }
+
+    /// A dict, an item of the list whose `last` shape is given, if any.
+    ///
+    /// # Safety
+    /// As `dict`.
+    #[inline(always)]
+    unsafe fn dict_in(&mut self, dict: *mut PyObject, last: Option<&mut LastShape>) -> Walk {
         self.enter()?;
+        // SAFETY: `dict` is live and the interpreter has the layout.
+        if self.known.direct_dicts && unsafe { dictiter::len(dict) } == 0 {
+            self.w.empty_object();
+            return Ok(());
+        }
         // SAFETY: `dict` is a live dict.
         if self.map_order != KeyOrder::Insertion && unsafe { ffi::PyDict_Size(dict) } > 1 {
             // SAFETY: as above.
@@ -419,14 +574,39 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
             // SAFETY: `dict` is live and the interpreter has the layout.
             if let Some((entries, n)) = unsafe { dictiter::str_key_table(dict) } {
                 if n >= 2 {
-                    // SAFETY: as the caller guarantees.
-                    if let Some(shape) = unsafe { self.insertion_shape(entries, n) } {
+                    let Some(last) = last else {
                         // SAFETY: as the caller guarantees.
-                        return unsafe { self.write_shape(dict, &shape) };
+                        return match unsafe { self.insertion_shape(entries, n) } {
+                            // SAFETY: as the caller guarantees.
+                            Some(shape) => unsafe { self.write_shape(dict, &shape) },
+                            // SAFETY: as the caller guarantees.
+                            None => unsafe { self.dict_members(dict) },
+                        };
+                    };
+                    // SAFETY: `entries` is the table just read, of `n` str keys.
+                    let found = match unsafe { last.take_if(entries, n) } {
+                        Some(shape) => Some(shape),
+                        // SAFETY: as the caller guarantees.
+                        None => unsafe { self.insertion_shape(entries, n) },
+                    };
+                    if let Some(shape) = found {
+                        // SAFETY: as the caller guarantees.
+                        let r = unsafe { self.write_shape(dict, &shape) };
+                        last.put(shape);
+                        return r;
                     }
                 }
             }
         }
+        // SAFETY: as the caller guarantees.
+        unsafe { self.dict_members(dict) }
+    }
+
+    /// A dict written member by member, in insertion order.
+    ///
+    /// # Safety
+    /// As `dict`.
+    unsafe fn dict_members(&mut self, dict: *mut PyObject) -> Walk {
         self.w.begin_object();
         let cursor = DictCursor::new(dict, self.known.direct_dicts);
         // SAFETY: as the caller guarantees.
