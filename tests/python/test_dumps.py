@@ -800,6 +800,66 @@ def test_lists_of_records_with_repeating_and_changing_shapes_equal_orjson():
             assert jetjson.dumps(doc, **kw) == jetjson.canonicalize(expected, "compact", **kw), (trial, kw)
 
 
+def test_sorted_lists_of_records_with_repeating_and_changing_shapes():
+    # In go and jcs too, the dicts of a list are matched against the (sorted)
+    # shape of the dict before them by their key objects, then written in
+    # its cached order with its cached names. Runs of one shape, the same key
+    # objects in another order (the same sorted order), equal but distinct
+    # key strings, other key sets and nested lists of records must all give
+    # the bytes the core writer gives for the parsed text.
+    rng = random.Random(12)
+    names = ["areaId", "blockIds", "id", "n" * 28, "m" * 29, "é", "<b>", 'q"', "", "k9", "k10", "\u2028x", "Z"]
+    twins = ["".join(list(k)) for k in names]  # equal strings, other objects
+    small = [0, 7, -7, 205705993, 2**31, -(2**60), None, True, False, [], {}, "", "Some <short> & name",
+             "x" * 31, "y" * 33, "é", "tab\t", "\u2028", 1.5, [1], {"z": 1, "a": 2}]
+    for trial in range(60):
+        width = rng.randrange(2, 12)
+        keys = rng.sample(names, width)
+        other = rng.sample(keys, width)  # the same key objects, in another order
+        rows = []
+        for i in range(rng.randrange(1, 40)):
+            r = rng.random()
+            if r < 0.6:
+                ks = keys
+            elif r < 0.75:
+                ks = other
+            elif r < 0.85:
+                ks = [twins[names.index(k)] for k in keys]
+            else:
+                ks = rng.sample(names, rng.randrange(1, 12))
+            row = {k: rng.choice(small) for k in ks}
+            if rng.random() < 0.2:
+                row[ks[0]] = [{k: rng.choice(small) for k in keys} for _ in range(rng.randrange(0, 4))]
+            rows.append(row)
+        doc = {"rows": rows, "again": rows[::-1], "tuple": tuple(rows)}
+        text = orjson.dumps(doc)
+        for p in ("go", "jcs"):
+            expected = jetjson.canonicalize(text, p)
+            for _ in range(2):
+                assert jetjson.dumps(doc, profile=p) == expected, (trial, p)
+
+
+def test_default_that_mutates_a_sorted_record_of_a_list_is_an_error():
+    # The last dicts of a list of one shape are written with the list's last
+    # shape, read from their tables member by member: a callback that
+    # changes such a dict meanwhile must be noticed, as for any cached shape.
+    class Marker:
+        pass
+
+    for p in ("go", "jcs"):
+        # The same (interned) key objects in every row.
+        rows = [{"c": 1, "b": 2, "a": 3} for _ in range(4)]
+        rows.append({"c": 1, "b": Marker(), "a": 3})
+        assert json.loads(jetjson.dumps(rows, profile=p, default=lambda o: 0))[-1] == {"a": 3, "b": 0, "c": 1}
+
+        def default(o):
+            rows[-1].pop("c", None)
+            return 0
+
+        with pytest.raises(RuntimeError, match="changed"):
+            jetjson.dumps(rows, profile=p, default=default)
+
+
 def test_empty_containers_respect_the_depth_limit():
     # Empty lists and dicts (list items are written as literals with their
     # separator, past the walk that counts nesting; members of cached

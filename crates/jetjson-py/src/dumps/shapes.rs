@@ -229,8 +229,31 @@ impl Shapes {
             return None;
         }
         let (a, b) = Self::slots_at(h);
-        let matches = |s: &Rc<Shape>| s.tag == tag && s.keys.len() == n && (0..n).all(|i| s.keys[i] == key_at(i));
-        [a, b].into_iter().find(|&i| self.slots[i].as_ref().is_some_and(matches))
+        if self.slots[a].as_ref().is_some_and(|s| Self::matches(s, tag, n, key_at)) {
+            return Some(a);
+        }
+        if self.slots[b].as_ref().is_some_and(|s| Self::matches(s, tag, n, key_at)) {
+            return Some(b);
+        }
+        None
+    }
+
+    /// Whether `s` is the shape of exactly these keys, for `tag`. A plain
+    /// loop (an iterator's `all` here became one shared, outlined `try_fold`
+    /// once the sorted path used `find` as well, costing every cached dict
+    /// a call).
+    #[inline(always)]
+    fn matches(s: &Shape, tag: Tag, n: usize, key_at: impl Fn(usize) -> *mut PyObject) -> bool {
+        if s.tag != tag || s.keys.len() != n {
+            return false;
+        }
+        // No early exit: a hash match is almost always a full match, and a
+        // branch-free loop is shorter per key.
+        let mut diff = 0usize;
+        for (i, &k) in s.keys.iter().enumerate() {
+            diff |= k as usize ^ key_at(i) as usize;
+        }
+        diff == 0
     }
 
     /// Keeps `shape` in a free one of its two slots, or else in place of

@@ -114,7 +114,7 @@ impl LastShape {
         self.shape.take()
     }
 
-    /// Remembers `shape` (insertion order, this walker's escape set).
+    /// Remembers `shape` (this walker's key order and escape set).
     #[inline(always)]
     fn put(&mut self, shape: Rc<Shape>) {
         let n = shape.len();
@@ -565,10 +565,9 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
             self.w.empty_object();
             return Ok(());
         }
-        // SAFETY: `dict` is a live dict.
-        if self.map_order != KeyOrder::Insertion && unsafe { ffi::PyDict_Size(dict) } > 1 {
-            // SAFETY: as above.
-            return unsafe { self.dict_sorted(dict, self.map_order) };
+        if self.map_order != KeyOrder::Insertion {
+            // SAFETY: as the caller guarantees.
+            return unsafe { self.dict_sorted_in(dict, last) };
         }
         if self.known.direct_dicts {
             // SAFETY: `dict` is live and the interpreter has the layout.
@@ -715,28 +714,81 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
         self.surrogate_bytes(k)
     }
 
-    /// A dict written in the style's key order. A dict whose keys are the
-    /// same objects as a dict sorted before is written straight from its
-    /// table in the cached order, with the cached encoded names; any other
-    /// is collected (members held), sorted, written and released.
+    /// A non-empty dict in a sorted key order (the walker's `map_order`),
+    /// an item of the list whose `last` shape is given, if any: the dict
+    /// whose keys are the same objects as a dict sorted before is written
+    /// straight from its table in the cached order, with the cached encoded
+    /// names, exactly as `dict_in` writes a cached insertion-order shape
+    /// (the list's last shape first, then the cache). Everything else goes
+    /// to `dict_sorted`, out of line.
+    ///
+    /// # Safety
+    /// `dict` is a live dict, held by the caller; GIL held.
+    #[inline(never)]
+    unsafe fn dict_sorted_in(&mut self, dict: *mut PyObject, last: Option<&mut LastShape>) -> Walk {
+        if self.known.direct_dicts {
+            // SAFETY: `dict` is live and the interpreter has the layout.
+            if let Some((entries, n)) = unsafe { dictiter::str_key_table(dict) } {
+                if n >= 2 {
+                    let Some(last) = last else {
+                        // SAFETY: `entries` is the table just read, of `n` str keys.
+                        return match unsafe { self.sorted_shape(entries, n) } {
+                            // SAFETY: as the caller guarantees.
+                            Some(shape) => unsafe { self.write_shape(dict, &shape) },
+                            // SAFETY: as the caller guarantees.
+                            None => unsafe { self.dict_sorted(dict, self.map_order) },
+                        };
+                    };
+                    // SAFETY: `entries` is the table just read, of `n` str keys
+                    // (the list's last shape has this walker's order and set).
+                    let found = match unsafe { last.take_if(entries, n) } {
+                        Some(shape) => Some(shape),
+                        // SAFETY: as above.
+                        None => unsafe { self.sorted_shape(entries, n) },
+                    };
+                    if let Some(shape) = found {
+                        // SAFETY: as the caller guarantees.
+                        let r = unsafe { self.write_shape(dict, &shape) };
+                        last.put(shape);
+                        return r;
+                    }
+                }
+            }
+        }
+        // SAFETY: as the caller guarantees.
+        unsafe { self.dict_sorted(dict, self.map_order) }
+    }
+
+    /// The cached sorted shape (the walker's order and escape set) of the
+    /// `n` keys of the table `entries`, if any.
+    ///
+    /// # Safety
+    /// `entries` is the current table of a live dict of `n` members, keys all
+    /// exact str, held by the caller.
+    #[inline(always)]
+    unsafe fn sorted_shape(&self, entries: *const *mut PyObject, n: usize) -> Option<Rc<Shape>> {
+        let tag = Tag { by: self.map_order, set: self.w.style().escaper.set() };
+        // SAFETY: `i < n`, inside the table's entries.
+        let key_at = |i: usize| unsafe { *entries.add(2 * i) };
+        self.scratch.shapes.find(tag, n, key_at).cloned()
+    }
+
+    /// A dict written in the style's key order, cold path (`dict_sorted_in`
+    /// found no cached shape): a dict of one member is written as it is; a
+    /// dict whose keys are the same objects as a dict sorted before (keys
+    /// the table cannot be read for) gets the cached order; any other is
+    /// collected (members held), sorted, written and released.
     ///
     /// # Safety
     /// `dict` is a live dict, held by the caller; GIL held.
     #[inline(never)]
     unsafe fn dict_sorted(&mut self, dict: *mut PyObject, order: KeyOrder) -> Walk {
-        let tag = Tag { by: order, set: self.w.style().escaper.set() };
-        if self.known.direct_dicts {
-            // SAFETY: `dict` is live and the interpreter has the layout.
-            if let Some((entries, n)) = unsafe { dictiter::str_key_table(dict) } {
-                // SAFETY: `i < n`, inside the table's entries.
-                let key_at = |i: usize| unsafe { *entries.add(2 * i) };
-                if let Some(shape) = self.scratch.shapes.find(tag, n, key_at) {
-                    let shape = Rc::clone(shape);
-                    // SAFETY: as the caller guarantees.
-                    return unsafe { self.write_shape(dict, &shape) };
-                }
-            }
+        // SAFETY: `dict` is a live dict.
+        if unsafe { ffi::PyDict_Size(dict) } <= 1 {
+            // SAFETY: as the caller guarantees.
+            return unsafe { self.dict_members(dict) };
         }
+        let tag = Tag { by: order, set: self.w.style().escaper.set() };
         let base = self.scratch.sorting.len();
         let r = self.collect_and_write(dict, tag, base);
         for e in self.scratch.sorting.drain(base..) {
