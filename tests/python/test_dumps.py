@@ -875,3 +875,91 @@ def test_empty_containers_respect_the_depth_limit():
                         jetjson.dumps(doc)
                 else:
                     assert jetjson.dumps(doc) == json.dumps(doc, separators=(",", ":")).encode()
+
+
+# ------------------------------------------------- runs of scalar list items
+
+
+def _scalar(rng):
+    """A list item of the kinds written in runs (and some that end a run)."""
+    k = rng.randrange(16)
+    if k == 0:
+        return rng.randrange(100)
+    if k == 1:
+        return rng.randrange(10**8, 10**9) * rng.choice((1, -1))
+    if k == 2:
+        e = rng.choice((30, 53, 59, 60, 61, 63, 64, 100))
+        return rng.randrange(2 ** (e - 1), 2**e + 2) * rng.choice((1, -1))
+    if k == 3:
+        return rng.choice((0, -1, 2**60 - 1, -(2**60) + 1, 2**60, 2**63 - 1, -(2**63), 10**18))
+    if k == 4:
+        return rng.choice((rng.random(), rng.uniform(-1e300, 1e300), 1e-310, -0.0, 0.0, 1e16, 123.0))
+    if k in (5, 6, 7):
+        n = rng.choice((0, 1, 3, 8, 15, 16, 17, 30, 31, 32, 33, 34, 40))
+        return "".join(rng.choice("abcdefghij0123456789 -_/") for _ in range(n))
+    if k == 8:
+        # One byte that needs escaping (or html-escaping, or non-ASCII)
+        # somewhere in a short string.
+        n = rng.randrange(1, 33)
+        s = ["x"] * n
+        s[rng.randrange(n)] = rng.choice(['"', "\\", "\n", "\x00", "\x1f", "<", ">", "&", "\x7f", "é", "\u2028", "😀"])
+        return "".join(s)
+    if k == 9:
+        return None
+    if k == 10:
+        return rng.choice((True, False))
+    if k == 11:
+        return rng.choice(([], {}, [1, "a"], {"a": [1, None]}, (1, 2), 1.5))
+    return rng.choice(("", "a", "name", "x" * 32, 7, 337184262, None, 2.5))
+
+
+def _lists(seed, count):
+    rng = random.Random(seed)
+    for _ in range(count):
+        n = rng.choice((0, 1, 3, 4, 5, 10, 100, 200, 1000, 3000))
+        # Mostly one kind, as real lists are: long runs of it.
+        if rng.random() < 0.5:
+            kind = _scalar(rng)
+            yield [kind if rng.random() < 0.9 else _scalar(rng) for _ in range(n)]
+        else:
+            yield [_scalar(rng) for _ in range(n)]
+
+
+def test_list_item_runs_write_what_orjson_writes():
+    written = 0
+    for lst in _lists(1, 400):
+        nested = {"a": lst, "b": [lst, lst[:3]]}
+        for obj in (lst, nested):
+            try:
+                expected = orjson.dumps(obj)
+            except TypeError:  # an int beyond 64 bits, which jetjson writes
+                if obj is lst:
+                    assert jetjson.dumps(lst) == b"[" + b",".join(jetjson.dumps(x) for x in lst) + b"]"
+                continue
+            assert jetjson.dumps(obj) == expected
+            written += 1
+    assert written > 300
+
+
+def test_list_item_runs_write_what_single_items_write_in_every_profile():
+    # Items written alone never go through a run: the list must be exactly
+    # the items joined.
+    for lst in _lists(2, 150):
+        lst = [x for x in lst if not (isinstance(x, float) and not math.isfinite(x))]
+        for kwargs in ({}, {"profile": "go"}, {"profile": "go", "escape_html": False}, {"profile": "jcs"}):
+            try:
+                expected = b"[" + b",".join(jetjson.dumps(x, **kwargs) for x in lst) + b"]"
+            except jetjson.JSONEncodeError:  # an int out of the profile's range
+                with pytest.raises(jetjson.JSONEncodeError):
+                    jetjson.dumps(lst, **kwargs)
+                continue
+            assert jetjson.dumps(lst, **kwargs) == expected, kwargs
+
+
+def test_list_item_runs_leave_errors_and_indents_to_the_general_path():
+    for p in ("compact", "jcs"):  # go repairs lone surrogates
+        with pytest.raises(jetjson.JSONEncodeError):
+            jetjson.dumps([1, "a", None, True, "b\ud800", 2], profile=p)
+    assert jetjson.dumps([1, "a", None, True, "b\ud800", 2], profile="go") == b'[1,"a",null,true,"b\\ufffd\\ufffd\\ufffd",2]'
+    lst = [1, "a", None, True, 2.5, "x" * 40, 10**20]
+    assert jetjson.dumps(lst, indent=2) == json.dumps(lst, indent=2).encode()

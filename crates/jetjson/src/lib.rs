@@ -48,7 +48,7 @@ pub use pool::{max_pooled_capacity, set_max_pooled_capacity, OutputMemory};
 pub use raw::{OwnedRawJson, RawJson};
 pub use ser::Compound;
 pub use value::{Array, Map, Number, Str, Value, ValueIndex};
-pub use writer::{IoSink, Literal, NoSink, Sink, SortedObject, Writer, NAME_WINDOW};
+pub use writer::{IoSink, ItemRun, Literal, NoSink, Sink, SortedObject, Writer, NAME_WINDOW};
 
 use serde::de::{Deserialize, DeserializeOwned};
 use serde::Serialize;

@@ -591,6 +591,37 @@ impl<S: Sink> Writer<S> {
         self.buf.extend(&bytes[..len]);
     }
 
+    /// True when array items may be written through an `ItemRun`: no
+    /// indentation, and integers written as they are (not as doubles).
+    #[inline(always)]
+    pub fn runs_items(&self) -> bool {
+        self.style.indent == 0 && !matches!(self.style.integers, IntegerPolicy::Double | IntegerPolicy::DoubleStrict)
+    }
+
+    /// Writes array items through `f`'s `ItemRun`, with room for `room`
+    /// bytes reserved once and the output length updated once at the end,
+    /// instead of once per item: in a long array of small items each length
+    /// update waits on the one before it, and those waits, not the bytes,
+    /// set the pace. Only for a writer that `runs_items`.
+    #[inline(always)]
+    pub fn item_run<R>(&mut self, room: usize, f: impl FnOnce(&mut ItemRun) -> R) -> R {
+        debug_assert!(self.runs_items());
+        let html = self.style.escaper.set().html;
+        let zmij = self.style.float_layout == FloatLayout::Compact;
+        let mut out = None;
+        // SAFETY: the run writes only inside the `room` bytes it is given
+        // (every `ItemRun` write checks the room left first) and reports
+        // how many it initialised, from the start.
+        unsafe {
+            self.buf.append_raw(room, |p| {
+                let mut run = ItemRun { start: p, at: p, end: p.add(room), html, zmij };
+                out = Some(f(&mut run));
+                run.at.offset_from(run.start) as usize
+            })
+        };
+        out.expect("the run ran")
+    }
+
     /// `{}`: what `begin_object` then `end_object(true)` write, in one step.
     #[inline]
     pub fn empty_object(&mut self) {
@@ -1048,6 +1079,105 @@ unsafe fn put_quoted(p: *mut u8, b: &[u8]) -> usize {
     b.len() + 2
 }
 
+/// Array items written through a local cursor into room reserved once
+/// (`Writer::item_run`): each write checks the room left and declines
+/// (returns false, writing nothing) when it is short or when the item needs
+/// the general path.
+pub struct ItemRun {
+    start: *mut u8,
+    at: *mut u8,
+    end: *mut u8,
+    html: bool,
+    /// Floats are written as zmij writes them (the compact layout).
+    zmij: bool,
+}
+
+impl ItemRun {
+    /// Bytes left.
+    #[inline(always)]
+    fn left(&self) -> usize {
+        // SAFETY: `at` and `end` point into (or one past) the same reserved
+        // range, with `at <= end`.
+        unsafe { self.end.offset_from(self.at) as usize }
+    }
+
+    /// Bytes written so far.
+    #[inline(always)]
+    pub fn written(&self) -> usize {
+        // SAFETY: as in `left`, with `start <= at`.
+        unsafe { self.at.offset_from(self.start) as usize }
+    }
+
+    /// An integer item, after a `,` unless `first`.
+    #[inline(always)]
+    pub fn i64(&mut self, v: i64, first: bool) -> bool {
+        if self.left() < 21 {
+            return false;
+        }
+        // SAFETY: 21 bytes are left: the separator and at most 20 from `put_i64`.
+        unsafe {
+            *self.at = b',';
+            let c = usize::from(!first);
+            self.at = self.at.add(c + number::put_i64(self.at.add(c), v));
+        }
+        true
+    }
+
+    /// A finite float item in the compact layout, after a `,` unless
+    /// `first`; false for non-finite floats and other layouts.
+    #[inline(always)]
+    pub fn f64(&mut self, v: f64, first: bool) -> bool {
+        if self.left() < number::ZMIJ_ROOM + 1 || !self.zmij || !v.is_finite() {
+            return false;
+        }
+        // SAFETY: `ZMIJ_ROOM + 1` bytes are left: the separator and what
+        // `put_zmij` writes.
+        unsafe {
+            *self.at = b',';
+            let c = usize::from(!first);
+            self.at = self.at.add(c + number::put_zmij(self.at.add(c), v));
+        }
+        true
+    }
+
+    /// A string item that needs no escaping (at most `SHORT_STR` bytes of
+    /// clean ASCII), after a `,` unless `first`; false for any other string.
+    #[inline(always)]
+    pub fn str(&mut self, s: &str, first: bool) -> bool {
+        let b = s.as_bytes();
+        if self.left() < SHORT_STR + 3 || !short_and_clean(b, self.html) {
+            return false;
+        }
+        // SAFETY: `SHORT_STR + 3` bytes are left: the separator and the
+        // quoted string of at most `SHORT_STR` bytes.
+        unsafe {
+            *self.at = b',';
+            let c = usize::from(!first);
+            self.at = self.at.add(c + put_quoted(self.at.add(c), b));
+        }
+        true
+    }
+
+    /// A literal item, after a `,` unless `first`.
+    #[inline(always)]
+    pub fn literal(&mut self, literal: Literal, first: bool) -> bool {
+        if self.left() < 9 {
+            return false;
+        }
+        let (bytes, len) = literal.padded();
+        // SAFETY: 9 bytes are left: the separator and eight stored bytes, of
+        // which the first `len` are the literal (the rest is overwritten by
+        // what follows, or lies past the length the run reports).
+        unsafe {
+            *self.at = b',';
+            let c = usize::from(!first);
+            self.at.add(c).cast::<[u8; 8]>().write_unaligned(bytes);
+            self.at = self.at.add(c + len);
+        }
+        true
+    }
+}
+
 /// Marks where an object being sorted starts in the buffer and the stacks.
 #[derive(Clone, Copy, Debug)]
 pub struct SortedObject {
@@ -1296,6 +1426,117 @@ mod literal_item_tests {
             fused.end_array(false);
             plain.end_array(false);
             assert_eq!(String::from_utf8_lossy(fused.as_bytes()), String::from_utf8_lossy(plain.as_bytes()));
+        }
+    }
+}
+
+#[cfg(test)]
+mod item_run_tests {
+    use super::{IntegerPolicy, Literal, Writer};
+    use crate::options::WriteOptions;
+
+    #[derive(Clone, Copy, Debug)]
+    enum Item {
+        Int(i64),
+        Float(f64),
+        Str(&'static str),
+        Lit(Literal),
+    }
+
+    /// Items written through runs of `room` bytes (a declined item through
+    /// the general calls) give what the general calls alone give, and a
+    /// run never reports more than its room.
+    #[test]
+    fn runs_write_what_item_calls_write() {
+        let pool = [
+            Item::Int(0),
+            Item::Int(-7),
+            Item::Int(337_184_262),
+            Item::Int(i64::MIN),
+            Item::Int(i64::MAX),
+            Item::Float(1.5),
+            Item::Float(-0.0),
+            Item::Float(1e300),
+            Item::Float(f64::NAN),
+            Item::Str(""),
+            Item::Str("a"),
+            Item::Str("<&>"),
+            Item::Str("quote\""),
+            Item::Str("é"),
+            Item::Str("exactly thirty-two bytes long..."),
+            Item::Str("a string well over thirty-two bytes long"),
+            Item::Lit(Literal::Null),
+            Item::Lit(Literal::True),
+            Item::Lit(Literal::False),
+        ];
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        for options in [WriteOptions::compact(), WriteOptions::go(), WriteOptions::go().escape_html(false), WriteOptions::jcs()] {
+            for room in [0usize, 9, 21, 34, 35, 36, 64, 1024] {
+                let items: Vec<Item> = (0..300)
+                    .map(|_| {
+                        x ^= x << 13;
+                        x ^= x >> 7;
+                        x ^= x << 17;
+                        pool[(x % pool.len() as u64) as usize]
+                    })
+                    .collect();
+                let (mut runs, mut plain) = (Writer::new(&options), Writer::new(&options));
+                // jcs writes integers as doubles: no runs.
+                assert_eq!(runs.runs_items(), options.style().integers != IntegerPolicy::Double);
+                if !runs.runs_items() {
+                    continue;
+                }
+                runs.begin_array();
+                plain.begin_array();
+                let mut i = 0;
+                while i < items.len() {
+                    let next = runs.item_run(room, |run| {
+                        let mut j = i;
+                        while j < items.len() {
+                            let ok = match items[j] {
+                                Item::Int(v) => run.i64(v, j == 0),
+                                Item::Float(v) => run.f64(v, j == 0),
+                                Item::Str(s) => run.str(s, j == 0),
+                                Item::Lit(l) => run.literal(l, j == 0),
+                            };
+                            if !ok {
+                                break;
+                            }
+                            j += 1;
+                        }
+                        assert!(run.written() <= room);
+                        j
+                    });
+                    if next > i {
+                        i = next;
+                        continue;
+                    }
+                    let _ = match items[i] {
+                        Item::Int(v) => runs.item_i64(v, i == 0),
+                        Item::Float(v) => runs.item_f64(v, i == 0),
+                        Item::Str(s) => runs.item_str(s, i == 0),
+                        Item::Lit(l) => {
+                            runs.item_literal(l, i == 0);
+                            Ok(())
+                        }
+                    };
+                    i += 1;
+                }
+                for (j, item) in items.iter().enumerate() {
+                    let _ = match *item {
+                        Item::Int(v) => plain.item_i64(v, j == 0),
+                        Item::Float(v) => plain.item_f64(v, j == 0),
+                        Item::Str(s) => plain.item_str(s, j == 0),
+                        Item::Lit(l) => {
+                            plain.item_literal(l, j == 0);
+                            Ok(())
+                        }
+                    };
+                }
+                runs.end_array(false);
+                plain.end_array(false);
+                assert_eq!(String::from_utf8_lossy(runs.as_bytes()), String::from_utf8_lossy(plain.as_bytes()), "room {room}");
+            }
         }
     }
 }
