@@ -218,25 +218,8 @@ impl Shapes {
         if n > MAX_KEYS || self.slots.is_empty() {
             return None;
         }
-        let (a, b) = Self::slots_at(Self::hash(tag, n, key_at));
-        // Plain loops, here and in `find_hashed`: the `(0..n).all(..)` these
-        // replace was outlined by LLVM into a `try_fold` that every cached
-        // dict, compact ones included, called (+0.37M instructions per call
-        // on gsoc-2018 compact) once `dict_in` changed around it.
-        for i in [a, b] {
-            if let Some(s) = self.slots[i].as_ref() {
-                if s.tag == tag && s.keys.len() == n {
-                    let mut j = 0;
-                    while j < n && s.keys[j] == key_at(j) {
-                        j += 1;
-                    }
-                    if j == n {
-                        return Some(s);
-                    }
-                }
-            }
-        }
-        None
+        let i = self.find_hashed(Self::hash(tag, n, key_at), tag, n, key_at)?;
+        self.slots[i].as_ref()
     }
 
     /// The slot holding the shape of these keys, whose hash is `h`.
@@ -246,7 +229,10 @@ impl Shapes {
             return None;
         }
         let (a, b) = Self::slots_at(h);
-        // A plain loop, as in `find`.
+        // A plain loop: the `(0..n).all(..)` it replaces was outlined by
+        // LLVM into a `try_fold` that every cached dict, compact ones
+        // included, called (+0.37M instructions per call on gsoc-2018
+        // compact) once `dict_in` changed around it.
         for i in [a, b] {
             if let Some(s) = self.slots[i].as_ref() {
                 if s.tag == tag && s.keys.len() == n {
