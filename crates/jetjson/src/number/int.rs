@@ -114,19 +114,10 @@ pub(crate) unsafe fn put_i64(out: *mut u8, v: i64) -> usize {
 /// (log10(2) ~ 1233/4096), and one comparison settles it.
 #[inline(always)]
 fn digit_count(v: u64) -> usize {
-    const POW10: [u64; 20] = {
-        let mut t = [1u64; 20];
-        let mut i = 1;
-        while i < 20 {
-            t[i] = t[i - 1] * 10;
-            i += 1;
-        }
-        t
-    };
     let bits = 64 - (v | 1).leading_zeros() as usize;
     let guess = (bits * 1233) >> 12;
     // `v | 1` makes 0 count as one digit; it never crosses a power of ten.
-    guess + usize::from((v | 1) >= POW10[guess])
+    guess + usize::from((v | 1) >= super::POW10_U64[guess])
 }
 
 #[inline]

@@ -56,6 +56,18 @@
 
 mod int;
 pub(crate) use int::{put_i64, put_u64};
+
+/// `10^n` for every `n` a `u64` holds (up to 10^19): digit counts when
+/// writing integers, digit runs when parsing them.
+pub(crate) const POW10_U64: [u64; 20] = {
+    let mut t = [1u64; 20];
+    let mut i = 1;
+    while i < 20 {
+        t[i] = t[i - 1] * 10;
+        i += 1;
+    }
+    t
+};
 pub use int::{write_i64, write_u64};
 
 /// How a float's shortest round-trip digits are laid out.

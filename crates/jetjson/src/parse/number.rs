@@ -12,6 +12,8 @@
 //!    arithmetic, rounded once (below);
 //! 4. anything else: the standard library's correctly rounded parser.
 
+use crate::number::POW10_U64;
+
 /// What a number literal stands for.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum NumberValue {
@@ -228,17 +230,6 @@ fn exponent(b: &[u8], mut i: usize) -> Result<(i64, usize), usize> {
 }
 
 const ZEROS: u64 = u64::from_le_bytes([b'0'; 8]);
-
-/// `10^n` for the lengths of runs of digits, up to 10^19.
-const POW10_U64: [u64; 20] = {
-    let mut t = [1u64; 20];
-    let mut i = 1;
-    while i < 20 {
-        t[i] = t[i - 1] * 10;
-        i += 1;
-    }
-    t
-};
 
 /// Reads the run of ASCII digits at `b[i..]` into `mantissa` (wrapping past
 /// 19 digits) and returns it with the index after the run.
