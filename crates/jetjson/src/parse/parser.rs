@@ -452,27 +452,26 @@ impl<'a> Parser<'a> {
                 Some(b'{') => {
                     self.enter(stack.len())?;
                     self.i += 1;
-                    stack.push(false);
-                    self.open_object_names();
-                    v.begin_object().map_err(|e| self.locate(at, e))?;
-                    if !self.eat(b'}') {
+                    if self.eat(b'}') {
+                        v.empty_object().map_err(|e| self.locate(at, e))?;
+                    } else {
+                        stack.push(false);
+                        self.open_object_names();
+                        v.begin_object().map_err(|e| self.locate(at, e))?;
                         self.member_name(v)?;
                         continue 'value;
                     }
-                    stack.pop();
-                    self.close_object_names();
-                    v.end_object().map_err(|e| self.locate(at, e))?;
                 }
                 Some(b'[') => {
                     self.enter(stack.len())?;
                     self.i += 1;
-                    stack.push(true);
-                    v.begin_array().map_err(|e| self.locate(at, e))?;
-                    if !self.eat(b']') {
+                    if self.eat(b']') {
+                        v.empty_array().map_err(|e| self.locate(at, e))?;
+                    } else {
+                        stack.push(true);
+                        v.begin_array().map_err(|e| self.locate(at, e))?;
                         continue 'value;
                     }
-                    stack.pop();
-                    v.end_array().map_err(|e| self.locate(at, e))?;
                 }
                 Some(b'"') => {
                     let s = self.string()?;

@@ -39,6 +39,21 @@ pub trait Visitor {
         self.string(s, s)
     }
 
+    /// `[]`: the same as `begin_array` then `end_array`, for builders that
+    /// can make an empty container more cheaply.
+    #[inline(always)]
+    fn empty_array(&mut self) -> Result<()> {
+        self.begin_array()?;
+        self.end_array()
+    }
+
+    /// `{}`: the same as `begin_object` then `end_object`.
+    #[inline(always)]
+    fn empty_object(&mut self) -> Result<()> {
+        self.begin_object()?;
+        self.end_object()
+    }
+
     /// A member name with the same guarantee as `ascii_string`.
     #[inline(always)]
     fn ascii_key(&mut self, k: &str) -> Result<()> {

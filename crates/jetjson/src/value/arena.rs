@@ -242,6 +242,76 @@ impl ArenaBuilder {
         p
     }
 
+    /// Room at the end of the current chunk for the items of a container
+    /// whose length is not known yet (see `build.rs`, `DirectArray`): the
+    /// items can be written at the returned address, up to the returned
+    /// number of bytes (at least `min`), and are placed with
+    /// [`commit_region`](Self::commit_region) once the container ends.
+    /// Nothing is allocated from the arena in between; a region that is
+    /// not committed is simply abandoned. The address leaves room for the
+    /// arena pointer before it, as [`alloc_items`](Self::alloc_items) does.
+    #[inline]
+    pub(crate) fn region(&mut self, min: usize) -> (NonNull<u8>, usize) {
+        let start = ((self.used + (ALIGN - 1)) & !(ALIGN - 1)) + PREFIX;
+        if !self.chunk.is_null() && min <= self.cap.saturating_sub(start) {
+            // SAFETY: `start <= cap`, so the address lies in (or at the end
+            // of) the current chunk, which is non-null (checked).
+            return (unsafe { NonNull::new_unchecked(self.chunk.add(start)) }, self.cap - start);
+        }
+        self.region_in_new_chunk(min)
+    }
+
+    /// A region at the start of a fresh regular chunk, which becomes the
+    /// current one (the old one's unused tail is left, as `alloc_slow` does).
+    #[cold]
+    #[inline(never)]
+    fn region_in_new_chunk(&mut self, min: usize) -> (NonNull<u8>, usize) {
+        let need = min.checked_add(HEADER + PREFIX).expect("an arena request fits usize");
+        let size = self.next_size.max(need);
+        self.next_size = (self.next_size * 2).min(MAX_CHUNK);
+        self.chunk = self.new_chunk(size);
+        self.cap = size;
+        self.used = HEADER;
+        // SAFETY: the chunk has `size >= HEADER + PREFIX + min` bytes;
+        // `HEADER` is a multiple of `ALIGN`, so the address is aligned.
+        (unsafe { NonNull::new_unchecked(self.chunk.add(HEADER + PREFIX)) }, size - HEADER - PREFIX)
+    }
+
+    /// Moves the `len` bytes written so far at a region's start `items` to a
+    /// new region of at least `min` bytes in a fresh chunk, and returns it.
+    /// The old region is abandoned (its bytes stay unused in their chunk).
+    ///
+    /// # Safety
+    /// `items` is the start of the region last returned by this builder,
+    /// with at least `len` bytes written, and nothing was allocated since.
+    pub(crate) unsafe fn grow_region(&mut self, items: NonNull<u8>, len: usize, min: usize) -> (NonNull<u8>, usize) {
+        debug_assert!(min >= len);
+        let (p, cap) = self.region_in_new_chunk(min);
+        // SAFETY: the old region holds `len` written bytes (caller); the new
+        // one is in a different, fresh chunk with room for `min >= len`.
+        unsafe { std::ptr::copy_nonoverlapping(items.as_ptr(), p.as_ptr(), len) };
+        (p, cap)
+    }
+
+    /// Places the `len` bytes written at the start `items` of the current
+    /// region as a container's items: writes the arena pointer before them
+    /// and moves the bump pointer past them.
+    ///
+    /// # Safety
+    /// `items` is the start of the region last returned by `region` or
+    /// `grow_region`, nothing was allocated since, and `len` is at most its
+    /// capacity.
+    pub(crate) unsafe fn commit_region(&mut self, items: NonNull<u8>, len: usize) {
+        // SAFETY: the region lies in the current chunk (caller), so both
+        // addresses are in the same allocation.
+        let start = unsafe { items.as_ptr().offset_from(self.chunk) } as usize;
+        debug_assert!(start >= self.used + PREFIX && start + len <= self.cap);
+        // SAFETY: `region` left `PREFIX` aligned bytes before the items, in
+        // the chunk and past the bump pointer (unused by anything else).
+        unsafe { items.as_ptr().sub(PREFIX).cast::<*mut ChunkHeader>().write(self.first) };
+        self.used = start + len;
+    }
+
     /// Room for `n > 0` items of `T` (8-byte alignment at most), preceded by
     /// the arena pointer that [`arena_of`] reads. The items are
     /// uninitialised; the caller writes all `n` before any handle to them

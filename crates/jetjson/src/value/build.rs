@@ -3,15 +3,25 @@
 //! Finished values wait on one stack and member names on another; when a
 //! container ends, its items are moved off the stack into the document's
 //! arena with one copy (see `arena.rs`): no allocation per container, and
-//! strings too long to be inline are copied into the arena as well. Every
+//! strings too long to be inline are copied into the arena as well.
+//!
+//! The innermost open array skips the stack while its items are plain
+//! (null, booleans, numbers, inline strings): they are written straight to
+//! the arena's free room (see `DirectArray`), so the flat arrays of numbers
+//! that make up most of some documents (vertex data, coordinates) are
+//! written once instead of twice. Anything else (a nested container, a
+//! string or number that needs arena memory) first moves the array's items
+//! so far onto the stack, and the array goes on the ordinary way. Every
 //! handle the builder makes is uncounted (arena memory and the stacks are
 //! not the user's); the root container alone becomes a counted handle,
 //! taking over the builder's reference on the arena.
 
 use std::collections::HashMap;
+use std::ptr::NonNull;
 
 use super::arena::ArenaBuilder;
 use super::seq::Seq;
+use super::str::INLINE_CAPACITY;
 use super::{Array, Map, Number, Str, Value};
 use crate::error::Result;
 use crate::parse::{self, DuplicateKeys, FromJson, NumberToken, NumberValue, ReadOptions, Visitor};
@@ -24,6 +34,7 @@ impl FromJson for Value {
             names: stacks.names,
             frames: stacks.frames,
             arena: ArenaBuilder::new(input.len()),
+            direct: DirectArray::NONE,
             lossless: options.keeps_numbers_lossless(),
             duplicates: options.duplicate_key_policy(),
         };
@@ -108,7 +119,41 @@ impl Stacks {
     }
 }
 
+/// The items of the innermost open array, written in place in the arena's
+/// current region (`ArenaBuilder::region`): `first..next` are written,
+/// `next..end` is room. All null when no array is written this way; then
+/// `next < end` is false, so one comparison tells a push where to go.
+struct DirectArray {
+    first: *mut Value,
+    next: *mut Value,
+    end: *mut Value,
+}
+
+impl DirectArray {
+    const NONE: DirectArray = DirectArray { first: std::ptr::null_mut(), next: std::ptr::null_mut(), end: std::ptr::null_mut() };
+
+    #[inline]
+    fn is_open(&self) -> bool {
+        !self.first.is_null()
+    }
+
+    /// Items written so far.
+    #[inline]
+    fn len(&self) -> usize {
+        // SAFETY: both point into the same region (or are both null), and
+        // `next` never goes below `first`.
+        unsafe { self.next.offset_from(self.first) as usize }
+    }
+}
+
+/// Regions grow by moving to a fresh chunk, leaving the old bytes unused
+/// there; past this size an array goes to the stack instead, so a huge
+/// array wastes no more than this (and is copied once, as before).
+const MAX_DIRECT_BYTES: usize = 4 << 20;
+
 struct ValueBuilder {
+    /// The innermost open array while its items are written in place.
+    direct: DirectArray,
     values: Vec<Value>,
     names: Vec<Str>,
     /// Where each open container's items start on `values` (and, for
@@ -128,6 +173,98 @@ impl ValueBuilder {
         self.frames.is_empty()
     }
 
+    /// Adds a finished value to the innermost open container.
+    ///
+    /// # Safety
+    /// `v` is builder-made (plain data, an inline string, or an uncounted
+    /// handle into this arena), and if an array is written in place, it is
+    /// plain data or an inline string (it needs no arena memory, so the
+    /// region stays valid).
+    #[inline(always)]
+    unsafe fn push(&mut self, v: Value) {
+        let d = &mut self.direct;
+        // Objects' members (the stack) are decided by the first test.
+        if !d.is_open() {
+            self.values.push(v);
+        } else if d.next < d.end {
+            // SAFETY: `next < end`: room in the region for one more value;
+            // the region's memory is the arena's, unused by anything else.
+            unsafe {
+                d.next.write(v);
+                d.next = d.next.add(1);
+            }
+        } else {
+            // SAFETY: passed on.
+            unsafe { self.push_grown(v) };
+        }
+    }
+
+    /// `push` when the region is full: moves it to a larger one, or (past
+    /// `MAX_DIRECT_BYTES`) the array to the stack.
+    ///
+    /// # Safety
+    /// As for `push`.
+    #[cold]
+    #[inline(never)]
+    unsafe fn push_grown(&mut self, v: Value) {
+        const SIZE: usize = std::mem::size_of::<Value>();
+        let len = self.direct.len() * SIZE;
+        if len >= MAX_DIRECT_BYTES {
+            self.spill();
+            self.values.push(v);
+            return;
+        }
+        let first = NonNull::new(self.direct.first.cast::<u8>()).expect("an open region");
+        // SAFETY: `first` is the start of the current region with `len`
+        // bytes written, and nothing was allocated since it was opened (all
+        // other allocations spill first).
+        let (p, cap) = unsafe { self.arena.grow_region(first, len, (2 * len).max(4 * SIZE)) };
+        self.open_region_at(p, cap, len / SIZE);
+        // SAFETY: as in `push`, after the move there is room.
+        unsafe { self.push(v) };
+    }
+
+    fn open_region_at(&mut self, p: NonNull<u8>, cap: usize, written: usize) {
+        let first = p.as_ptr().cast::<Value>();
+        // SAFETY: the region has `cap` bytes from `p`, 8-aligned (as `Value`
+        // needs), `written` items of it filled.
+        unsafe {
+            self.direct = DirectArray { first, next: first.add(written), end: first.add(cap / std::mem::size_of::<Value>()) };
+        }
+    }
+
+    /// Moves the items written in place onto the stack, where the array
+    /// goes on the ordinary way (its frame's start is the stack's length
+    /// when it began, and nothing was pushed on the stack since).
+    #[cold]
+    #[inline(never)]
+    fn spill(&mut self) {
+        let n = self.direct.len();
+        self.values.reserve(n);
+        // SAFETY: `first..next` are `n` written values in arena memory that
+        // nothing else refers to; they move (bitwise) into the reserved
+        // room at the stack's end, and the region is abandoned below, so
+        // each value has one owner.
+        unsafe {
+            std::ptr::copy_nonoverlapping(self.direct.first, self.values.as_mut_ptr().add(self.values.len()), n);
+            self.values.set_len(self.values.len() + n);
+        }
+        self.direct = DirectArray::NONE;
+    }
+
+    #[inline]
+    fn spill_if_open(&mut self) {
+        if self.direct.is_open() {
+            // An array whose first item is a container (records, rings of
+            // coordinates) has nothing to move.
+            if self.direct.next == self.direct.first {
+                self.direct = DirectArray::NONE;
+            } else {
+                self.spill();
+            }
+        }
+    }
+
     #[inline]
     fn str(&mut self, s: &str) -> Str {
         if self.is_root() {
@@ -143,40 +280,53 @@ impl ValueBuilder {
 impl Visitor for ValueBuilder {
     #[inline]
     fn null(&mut self) -> Result<()> {
-        self.values.push(Value::Null);
+        // SAFETY: plain data.
+        unsafe { self.push(Value::Null) };
         Ok(())
     }
     #[inline]
     fn bool(&mut self, v: bool) -> Result<()> {
-        self.values.push(Value::Bool(v));
+        // SAFETY: plain data.
+        unsafe { self.push(Value::Bool(v)) };
         Ok(())
     }
     #[inline]
     fn number(&mut self, n: NumberToken<'_>) -> Result<()> {
-        let number = if self.lossless {
-            Number::Big(self.str(n.text))
-        } else {
-            match n.value {
-                NumberValue::I64(i) => Number::Int(i),
-                NumberValue::U64(u) => Number::UInt(u),
-                NumberValue::F64(f) => Number::Float(f),
-                // Beyond 64-bit integers or the double range: keep the text
-                // rather than inventing a rounded value or an infinity.
-                NumberValue::Big => Number::Big(self.str(n.text)),
+        let number = match n.value {
+            NumberValue::I64(i) if !self.lossless => Number::Int(i),
+            NumberValue::U64(u) if !self.lossless => Number::UInt(u),
+            NumberValue::F64(f) if !self.lossless => Number::Float(f),
+            // Beyond 64-bit integers or the double range: keep the text
+            // rather than inventing a rounded value or an infinity (and
+            // every number when asked to keep them lossless).
+            _ => {
+                // The text may need arena memory.
+                self.spill_if_open();
+                Number::Big(self.str(n.text))
             }
         };
-        self.values.push(Value::Number(number));
+        // SAFETY: plain data, or (after a spill) an inline or arena string.
+        unsafe { self.push(Value::Number(number)) };
         Ok(())
     }
     #[inline]
     fn string(&mut self, s: &str, _raw: &str) -> Result<()> {
+        if s.len() > INLINE_CAPACITY {
+            // The text needs arena memory.
+            self.spill_if_open();
+        }
         let s = self.str(s);
-        self.values.push(Value::String(s));
+        // SAFETY: an inline string, or (after a spill) an arena one.
+        unsafe { self.push(Value::String(s)) };
         Ok(())
     }
     #[inline(always)]
     fn begin_array(&mut self) -> Result<()> {
+        // The enclosing array now holds a container: it goes on the stack.
+        self.spill_if_open();
         self.frames.push((self.values.len(), self.names.len()));
+        let (p, cap) = self.arena.region(2 * std::mem::size_of::<Value>());
+        self.open_region_at(p, cap, 0);
         Ok(())
     }
     // Inlined into the parser's two call sites: in documents of many small
@@ -184,32 +334,67 @@ impl Visitor for ValueBuilder {
     #[inline(always)]
     fn end_array(&mut self) -> Result<()> {
         let (v0, _) = self.frames.pop().expect("parser balances containers");
-        // SAFETY: the items on the stack were made by this builder: plain
-        // values and uncounted handles into this arena.
-        let items = unsafe { Seq::from_stack_tail(&mut self.values, v0, &mut self.arena) };
-        if let Seq::Uncounted(..) = items {
-            // The array had items, so the stack had room for one more value
-            // at `v0` (where its first item was): no capacity check.
-            debug_assert!(v0 < self.values.capacity());
-            // SAFETY: `v0 < capacity` (above); the slot's old item was moved
-            // into the arena and `len` is `v0`, so nothing is overwritten
-            // that would need dropping.
-            unsafe {
-                self.values.as_mut_ptr().add(v0).write(Value::Array(Array(items)));
-                self.values.set_len(v0 + 1);
+        let items = if self.direct.is_open() {
+            // Every item was written in place: the array is its region.
+            let n = self.direct.len();
+            let first = self.direct.first;
+            self.direct = DirectArray::NONE;
+            match NonNull::new(first) {
+                Some(p) if n > 0 => {
+                    // SAFETY: the region is the arena's current one, `n`
+                    // values written, nothing allocated since it opened.
+                    unsafe { self.arena.commit_region(p.cast(), n * std::mem::size_of::<Value>()) };
+                    Seq::Uncounted(p, n)
+                }
+                _ => Seq::Owned(Vec::new()),
             }
         } else {
-            self.values.push(Value::Array(Array(items)));
-        }
+            // SAFETY: the items on the stack were made by this builder:
+            // plain values and uncounted handles into this arena.
+            let items = unsafe { Seq::from_stack_tail(&mut self.values, v0, &mut self.arena) };
+            if let Seq::Uncounted(..) = items {
+                // The array had items, so the stack had room for one more
+                // value at `v0` (where its first item was): no capacity check.
+                debug_assert!(v0 < self.values.capacity());
+                // SAFETY: `v0 < capacity` (above); the slot's old item was
+                // moved into the arena and `len` is `v0`, so nothing is
+                // overwritten that would need dropping.
+                unsafe {
+                    self.values.as_mut_ptr().add(v0).write(Value::Array(Array(items)));
+                    self.values.set_len(v0 + 1);
+                }
+                return Ok(());
+            }
+            items
+        };
+        // SAFETY: an uncounted handle into this arena (or an empty owned
+        // container); the enclosing container is not written in place (it
+        // was moved to the stack when this array began).
+        unsafe { self.push(Value::Array(Array(items))) };
+        Ok(())
+    }
+    #[inline]
+    fn empty_array(&mut self) -> Result<()> {
+        // SAFETY: an empty owned container (no memory).
+        unsafe { self.push(Value::Array(Array(Seq::Owned(Vec::new())))) };
+        Ok(())
+    }
+    #[inline]
+    fn empty_object(&mut self) -> Result<()> {
+        // SAFETY: as above.
+        unsafe { self.push(Value::Object(Map { members: Seq::Owned(Vec::new()) })) };
         Ok(())
     }
     #[inline]
     fn begin_object(&mut self) -> Result<()> {
+        // The enclosing array now holds a container: it goes on the stack.
+        self.spill_if_open();
         self.frames.push((self.values.len(), self.names.len()));
         Ok(())
     }
     #[inline]
     fn key(&mut self, k: &str, _raw: &str) -> Result<()> {
+        debug_assert!(!self.direct.is_open(), "the innermost container is an object");
         // SAFETY: the name goes on the names stack, then into an object in
         // the arena.
         let k = unsafe { Str::in_arena(k, &mut self.arena) };
@@ -217,6 +402,7 @@ impl Visitor for ValueBuilder {
         Ok(())
     }
     fn end_object(&mut self) -> Result<()> {
+        debug_assert!(!self.direct.is_open(), "the innermost container is an object");
         let (v0, n0) = self.frames.pop().expect("parser balances containers");
         let n = self.values.len() - v0;
         assert_eq!(self.names.len() - n0, n, "one name per member");
@@ -254,6 +440,8 @@ impl Visitor for ValueBuilder {
                 unsafe { Seq::from_stack_tail(&mut members, 0, &mut self.arena) }
             }
         };
+        // The enclosing container is not written in place (it was moved to
+        // the stack when this object began).
         self.values.push(Value::Object(Map { members }));
         Ok(())
     }
