@@ -2,7 +2,9 @@
 //! `write_ratios.rs`: each library parses into its own DOM ("value") and
 //! into the same serde structs ("typed"); dropping the result is included.
 //!
-//! `cargo bench -p jetjson --bench read_ratios [-- ROUNDS [FILTER]]`
+//! `cargo bench -p jetjson --bench read_ratios [-- ROUNDS [FILTER]]`; FILTER
+//! keeps the contenders whose `doc/kind/name` contains it or one of its
+//! `|`-separated parts (`"mesh/value/jetjson|mesh/value/sonic"`).
 
 mod ratio;
 #[allow(dead_code)]

@@ -177,3 +177,41 @@ fn long_runs_whole_and_truncated() {
         check(&doc.as_bytes()[..cut], &format!("round {round}, cut at {cut}"));
     }
 }
+
+/// The run loop reads the separator after a number, and the next number's
+/// first byte, from the number's 32-byte window (`", "` or `","` then a
+/// digit or '-'). Only inside arrays: after an object member's value a
+/// number must not be taken as the next member. Checked with every
+/// separator form, numbers of every length the window accepts, and each
+/// placed at every distance from the end of the input, where the window
+/// stops being available and the byte-by-byte path takes over.
+#[test]
+fn separators_read_from_the_window_at_every_distance_from_the_end() {
+    let numbers = ["7", "-3", "0", "-0", "12.5", "-0.0636837780476", "1234567890123456789", "-65.613616999999977", "9.999999999999999999"];
+    let separators = [",", ", ", " ,", ",  ", ",\n", " , "];
+    for number in numbers {
+        for sep in separators {
+            for pad in 0..40 {
+                // `pad` extra numbers after the pair push it towards the
+                // start of the input, one number's length at a time.
+                let mut doc = format!("[{number}{sep}{number}");
+                for _ in 0..pad {
+                    doc.push_str(sep);
+                    doc.push('1');
+                }
+                doc.push(']');
+                check(doc.as_bytes(), &format!("array {doc:?}"));
+                // Objects: a number after ',' is an error, not a member.
+                let object = format!("{{\"a\":{number}{sep}{number}{}}}", " ".repeat(pad));
+                assert!(Value::from_slice(object.as_bytes()).is_err(), "{object:?} accepted");
+                check(object.as_bytes(), &format!("object {object:?}"));
+                // Something else after the ',' (a string, an array, a
+                // literal, a bad byte): handed to the general path.
+                for next in ["\"x\"", "[1]", "true", "-", "x", "]"] {
+                    let doc = format!("[{number}{sep}{next}{}]", " ".repeat(pad));
+                    check(doc.as_bytes(), &format!("array {doc:?}"));
+                }
+            }
+        }
+    }
+}

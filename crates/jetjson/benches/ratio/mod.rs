@@ -55,10 +55,16 @@ pub struct Row {
 }
 
 impl Row {
-    /// Measures the contenders of `doc/kind` that match `filter`; `None` if
-    /// none does.
+    /// Measures the contenders whose `doc/kind/name` contains `filter` (or
+    /// one of its `|`-separated parts); `None` if none does.
     pub fn measure(doc: &str, kind: &str, size: usize, jobs: &[Job<'_>], rounds: usize, filter: &str) -> Option<Row> {
-        let jobs: Vec<&Job<'_>> = jobs.iter().filter(|(name, _)| format!("{doc}/{kind}/{name}").contains(filter)).collect();
+        let jobs: Vec<&Job<'_>> = jobs
+            .iter()
+            .filter(|(name, _)| {
+                let id = format!("{doc}/{kind}/{name}");
+                filter.split('|').any(|part| id.contains(part))
+            })
+            .collect();
         if jobs.is_empty() {
             return None;
         }

@@ -44,7 +44,12 @@ pub(crate) fn scan_number(b: &[u8]) -> Result<(usize, NumberValue, bool), usize>
 /// The bytes `scan_window` looks at: a literal it accepts (sign, at most 16
 /// integer digits, '.', at most 16 fraction digits, one byte after) ends
 /// within them, and every 8-byte word it reads lies inside.
-const WINDOW: usize = 32;
+pub(crate) const WINDOW: usize = 32;
+
+/// The longest literal `scan_window` accepts: a sign, 19 digits and '.'.
+/// The bytes after it up to the window's end can be looked at without a
+/// bounds check (the number runs in `parser.rs` read three of them).
+pub(crate) const WINDOW_LITERAL_MAX: usize = 21;
 
 /// The number at the start of `w`, when it is a plain integer or decimal
 /// (no exponent) of at most 16 integer and 16 fraction digits and 19 in
@@ -55,7 +60,7 @@ const WINDOW: usize = 32;
 /// trailing-zero counts over one mask instead of a chain of byte tests,
 /// and the digits are converted eight at a time.
 #[inline(always)]
-fn scan_window(w: &[u8; WINDOW]) -> Option<(usize, NumberValue, bool)> {
+pub(crate) fn scan_window(w: &[u8; WINDOW]) -> Option<(usize, NumberValue, bool)> {
     let stops = non_digit_mask(w);
     let negative = w[0] == b'-';
     let int_start = usize::from(negative);
@@ -162,7 +167,7 @@ fn non_digit_mask_portable(w: &[u8; WINDOW]) -> u32 {
 /// `scan_number` one byte at a time: the end of the input, and every form
 /// `scan_window` leaves alone.
 #[inline(never)]
-fn scan_general(b: &[u8]) -> Result<(usize, NumberValue, bool), usize> {
+pub(crate) fn scan_general(b: &[u8]) -> Result<(usize, NumberValue, bool), usize> {
     let negative = b.first() == Some(&b'-');
     let int_start = usize::from(negative);
     let mut i = int_start;

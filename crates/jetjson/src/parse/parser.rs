@@ -10,7 +10,7 @@
 //! admits only ASCII, and a string body is validated only when the scan saw
 //! a byte >= 0x80 in it.
 
-use super::number::scan_number;
+use super::number::{scan_general, scan_number, scan_window, WINDOW, WINDOW_LITERAL_MAX};
 use super::options::{DuplicateKeys, ReadOptions};
 use super::scan::string_stop;
 use super::visitor::{NumberToken, Visitor};
@@ -228,11 +228,14 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    /// The number at the current position.
-    #[inline(always)]
-    pub(crate) fn number(&mut self) -> Result<NumberToken<'a>> {
+    /// The number at the current position, read byte by byte: for the end
+    /// of the input and the forms `scan_window` leaves alone (exponents,
+    /// long literals, errors).
+    #[inline(never)]
+    fn number_general(&mut self) -> Result<NumberToken<'a>> {
         let at = self.i;
-        let (len, value, is_integer) = self.number_value()?;
+        let (len, value, is_integer) = scan_general(&self.b[at..]).map_err(|k| self.error_at(at + k, "invalid number"))?;
+        self.i = at + len;
         Ok(NumberToken { text: self.number_text(at, len), is_integer, value })
     }
 
@@ -487,8 +490,41 @@ impl<'a> Parser<'a> {
                     let in_array = stack.last() == Some(&true);
                     let mut at = at;
                     loop {
-                        let n = self.number()?;
-                        v.number(n).map_err(|e| self.locate(at, e))?;
+                        // Away from the end of the input, the number and what
+                        // follows it lie in one 32-byte window: in an array,
+                        // a ',' and the next number (in compact input or
+                        // after one space) are found there, with no bounds
+                        // checks and no whitespace call. `next` is how far
+                        // that next number is, or 0.
+                        let window = self.b.get(at..).and_then(<[u8]>::first_chunk::<WINDOW>);
+                        let (token, next) = match window.and_then(|w| Some((w, scan_window(w)?))) {
+                            Some((w, (len, value, is_integer))) => {
+                                debug_assert!(len <= WINDOW_LITERAL_MAX);
+                                self.i = at + len;
+                                // SAFETY: the `len` bytes are the literal just
+                                // scanned (ASCII), inside the window.
+                                let text = unsafe { std::str::from_utf8_unchecked(w.get_unchecked(..len)) };
+                                let mut next = 0;
+                                if in_array && w[len] == b',' {
+                                    let gap = 1 + usize::from(w[len + 1] == b' ');
+                                    if starts_number(w[len + gap]) {
+                                        next = len + gap;
+                                    }
+                                }
+                                (NumberToken { text, is_integer, value }, next)
+                            }
+                            // Near the end of the input, or a form the window
+                            // leaves alone (exponents, long literals, errors).
+                            None => (self.number_general()?, 0),
+                        };
+                        // One call site, so the builder's `number` is inlined
+                        // here once.
+                        v.number(token).map_err(|e| self.locate(at, e))?;
+                        if next != 0 {
+                            at += next;
+                            self.i = at;
+                            continue;
+                        }
                         if !in_array {
                             break;
                         }
@@ -499,7 +535,7 @@ impl<'a> Parser<'a> {
                         self.i += 1;
                         self.skip_ws();
                         at = self.i;
-                        if !matches!(self.peek(), Some(b'-' | b'0'..=b'9')) {
+                        if !self.peek().is_some_and(starts_number) {
                             // Past the ',': the next element is parsed in
                             // general (a ']' there is reported as such).
                             continue 'value;
@@ -571,6 +607,12 @@ impl<'a> Parser<'a> {
         }
         Ok(())
     }
+}
+
+/// Whether `c` can start a number.
+#[inline(always)]
+fn starts_number(c: u8) -> bool {
+    c == b'-' || c.is_ascii_digit()
 }
 
 /// Most strings (keys, ids, short values) end within 16 or 32 bytes: one
