@@ -126,3 +126,36 @@ fn a_special_byte_at_every_position() {
         }
     }
 }
+
+/// The UTF-8 check of string bodies agrees with `std::str::from_utf8`
+/// (accepts the same bodies, reports the same first invalid byte) on every
+/// sequence of up to three bytes drawn from the bytes that decide UTF-8
+/// validity (each lead byte class, each continuation boundary), placed at
+/// several offsets of a body long enough for the SIMD validator's blocks.
+#[test]
+fn utf8_check_agrees_with_the_standard_library() {
+    let interesting: Vec<u8> = vec![
+        b'a', 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0, 0xE1, 0xEC, 0xED, 0xEE, 0xEF, 0xF0, 0xF1, 0xF3, 0xF4,
+        0xF5, 0xFF,
+    ];
+    let mut tried = 0;
+    for &a in &interesting {
+        for &b in &interesting {
+            for &c in &interesting {
+                for prefix in [0usize, 13, 62] {
+                    // A valid multi-byte character first, so the body is
+                    // never on the ASCII-only path.
+                    let mut body = "é".as_bytes().to_vec();
+                    body.extend_from_slice(&letters(prefix));
+                    body.extend_from_slice(&[a, b, c]);
+                    body.extend_from_slice(&letters(5));
+                    let doc = quoted(&body);
+                    let want = std::str::from_utf8(&body).map_err(|e| 1 + e.valid_up_to());
+                    check(&doc, want, &[0]);
+                    tried += 1;
+                }
+            }
+        }
+    }
+    assert_eq!(tried, 24 * 24 * 24 * 3);
+}

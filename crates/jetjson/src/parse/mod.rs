@@ -10,7 +10,6 @@ mod number;
 mod options;
 mod parser;
 mod scan;
-mod utf8;
 mod visitor;
 
 pub use de::Deserializer;

@@ -302,9 +302,11 @@ impl<'a> Parser<'a> {
     fn body(&self, from: usize, to: usize, non_ascii: bool) -> Result<&'a str> {
         let bytes = &self.b[from..to];
         if non_ascii {
-            if super::utf8::is_valid(bytes) {
-                // SAFETY: `is_valid` accepts exactly what `from_utf8` accepts
-                // (tested against it exhaustively in utf8.rs).
+            if simdutf8::basic::from_utf8(bytes).is_ok() {
+                // SAFETY: simdutf8's `basic::from_utf8` accepts exactly what
+                // `std::str::from_utf8` accepts (its documented contract,
+                // and checked against it by the JSONTestSuite tables and
+                // fuzz `differential`): `bytes` is valid UTF-8.
                 return Ok(unsafe { std::str::from_utf8_unchecked(bytes) });
             }
             return std::str::from_utf8(bytes).map_err(|e| self.error_at(from + e.valid_up_to(), "invalid UTF-8 in string"));
@@ -667,10 +669,12 @@ fn short_string_stop(b: &[u8], start: usize) -> Option<super::scan::Stop> {
 /// One stack shared by all open objects, each name kept as a 64-bit hash
 /// and where its bytes are: a name without escapes (nearly all) stays in
 /// the input and is referred to by its offset; only decoded names are
-/// copied, to an arena. Small objects compare hashes linearly (bytes only
-/// on a hash match); an object that grows past `SCAN_LIMIT` names gets an
-/// open-addressing index of name positions, so checking stays linear in the
-/// size of the document. All of it is reused from object to object and
+/// copied, to an arena. Each object keeps a 256-bit filter of its names'
+/// hashes: a name whose bit is clear is new without looking at the others
+/// (most names of most objects). Otherwise small objects compare hashes
+/// linearly (bytes only on a hash match); an object that grows past
+/// `SCAN_LIMIT` names gets an open-addressing index of name positions, so
+/// checking stays linear in the size of the document. All of it is reused from object to object and
 /// (through `Buffers`) from document to document: a name costs no
 /// allocation and no copy.
 #[derive(Default)]
@@ -703,6 +707,9 @@ struct Frame {
     arena: usize,
     /// Slots of the object's names once it is large.
     index: Option<Vec<u32>>,
+    /// One bit per name, chosen by the top 8 bits of its hash: a clear bit
+    /// means no name of the object has that hash.
+    filter: [u64; 4],
 }
 
 const SCAN_LIMIT: usize = 32;
@@ -769,7 +776,7 @@ impl DuplicateNames {
         if self.seed[1] == 0 {
             self.seed = hash_seed();
         }
-        self.frames.push(Frame { first: self.names.len(), arena: self.bytes.len(), index: None });
+        self.frames.push(Frame { first: self.names.len(), arena: self.bytes.len(), index: None, filter: [0; 4] });
     }
 
     fn clear(&mut self) {
@@ -802,12 +809,18 @@ impl DuplicateNames {
     /// escapes); otherwise they are copied.
     #[inline]
     fn insert(&mut self, input: &[u8], name: &[u8], at: Option<usize>) -> bool {
-        let Some(frame) = self.frames.last() else { return true };
         let h = name_hash(name, self.seed);
         #[cfg(test)]
         let h = self.forced_hash.unwrap_or(h);
+        let Some(frame) = self.frames.last_mut() else { return true };
+        let bit = (h >> 56) as usize;
+        let (word, mask) = (bit >> 6, 1u64 << (bit & 63));
+        let maybe_seen = frame.filter[word] & mask != 0;
+        frame.filter[word] |= mask;
+        let frame = self.frames.last().expect("the frame above");
         let first = frame.first;
         match &frame.index {
+            _ if !maybe_seen => {}
             None => {
                 for &n in &self.names[first..] {
                     if n.hash == h && self.same(input, n, name) {

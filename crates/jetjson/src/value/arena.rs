@@ -65,6 +65,13 @@ const PREFIX: usize = std::mem::size_of::<*const ChunkHeader>();
 /// their own).
 const MIN_CHUNK: usize = 512;
 const MAX_CHUNK: usize = 16 << 20;
+/// Bytes of the first chunk per byte of input. A parsed document takes 1.1
+/// (gsoc-2018.json, mostly text) to 3.4 (mesh.json, numbers) times its
+/// input's size, and an array that outgrows its chunk is copied to the
+/// next one: sized for the densest documents, the first chunk holds them
+/// whole. The part never written costs address space only (a chunk this
+/// large is mapped, not taken from the heap, on first use).
+const FIRST_CHUNK_PER_INPUT_BYTE: usize = 4;
 
 /// A reference count past this is a leak of counted handles (like `Arc`,
 /// abort rather than wrap around).
@@ -155,7 +162,7 @@ impl ArenaBuilder {
             chunk: std::ptr::null_mut(),
             used: 0,
             cap: 0,
-            next_size: input_len.clamp(MIN_CHUNK, MAX_CHUNK),
+            next_size: input_len.saturating_mul(FIRST_CHUNK_PER_INPUT_BYTE).clamp(MIN_CHUNK, MAX_CHUNK),
         }
     }
 
