@@ -150,8 +150,8 @@ impl DirectArray {
 /// that pushes stay short).
 #[cold]
 #[inline(never)]
-fn grow_stack(values: &mut Vec<Value>) {
-    values.reserve(1);
+fn grow_stack<T>(stack: &mut Vec<T>) {
+    stack.reserve(1);
 }
 
 /// Regions grow by moving to a fresh chunk, leaving the old bytes unused
@@ -188,22 +188,25 @@ impl ValueBuilder {
     /// handle into this arena), and if an array is written in place, it is
     /// plain data or an inline string (it needs no arena memory, so the
     /// region stays valid).
+    ///
+    /// The value is made by `make` once its slot is known, so it is stored
+    /// straight there (see `push_on_stack`).
     #[inline(always)]
-    unsafe fn push(&mut self, v: Value) {
+    unsafe fn push(&mut self, make: impl FnOnce() -> Value) {
         let d = &mut self.direct;
         // Objects' members (the stack) are decided by the first test.
         if !d.is_open() {
-            self.push_on_stack(|| v);
+            self.push_on_stack(make);
         } else if d.next < d.end {
             // SAFETY: `next < end`: room in the region for one more value;
             // the region's memory is the arena's, unused by anything else.
             unsafe {
-                d.next.write(v);
+                d.next.write(make());
                 d.next = d.next.add(1);
             }
         } else {
             // SAFETY: passed on.
-            unsafe { self.push_grown(v) };
+            unsafe { self.push_grown(make()) };
         }
     }
 
@@ -251,7 +254,7 @@ impl ValueBuilder {
         let (p, cap) = unsafe { self.arena.grow_region(first, len, (2 * len).max(4 * SIZE)) };
         self.open_region_at(p, cap, len / SIZE);
         // SAFETY: as in `push`, after the move there is room.
-        unsafe { self.push(v) };
+        unsafe { self.push(|| v) };
     }
 
     fn open_region_at(&mut self, p: NonNull<u8>, cap: usize, written: usize) {
@@ -311,13 +314,13 @@ impl Visitor for ValueBuilder {
     #[inline]
     fn null(&mut self) -> Result<()> {
         // SAFETY: plain data.
-        unsafe { self.push(Value::Null) };
+        unsafe { self.push(|| Value::Null) };
         Ok(())
     }
     #[inline]
     fn bool(&mut self, v: bool) -> Result<()> {
         // SAFETY: plain data.
-        unsafe { self.push(Value::Bool(v)) };
+        unsafe { self.push(|| Value::Bool(v)) };
         Ok(())
     }
     #[inline]
@@ -336,18 +339,23 @@ impl Visitor for ValueBuilder {
             }
         };
         // SAFETY: plain data, or (after a spill) an inline or arena string.
-        unsafe { self.push(Value::Number(number)) };
+        unsafe { self.push(|| Value::Number(number)) };
         Ok(())
     }
     #[inline]
     fn string(&mut self, s: &str, _raw: &str) -> Result<()> {
-        if s.len() > INLINE_CAPACITY {
+        if s.len() <= INLINE_CAPACITY {
+            // Made in its slot (see `push`).
+            // SAFETY: an inline string.
+            unsafe { self.push(|| Value::String(Str::short(s))) };
+        } else {
             // The text needs arena memory.
             self.spill_if_open();
+            let s = self.str(s);
+            // SAFETY: an arena string, after a spill (or a heap one at the
+            // root).
+            unsafe { self.push(|| Value::String(s)) };
         }
-        let s = self.str(s);
-        // SAFETY: an inline string, or (after a spill) an arena one.
-        unsafe { self.push(Value::String(s)) };
         Ok(())
     }
     #[inline(always)]
@@ -404,13 +412,13 @@ impl Visitor for ValueBuilder {
     #[inline]
     fn empty_array(&mut self) -> Result<()> {
         // SAFETY: an empty owned container (no memory).
-        unsafe { self.push(Value::Array(Array(Seq::Owned(Vec::new())))) };
+        unsafe { self.push(|| Value::Array(Array(Seq::Owned(Vec::new())))) };
         Ok(())
     }
     #[inline]
     fn empty_object(&mut self) -> Result<()> {
         // SAFETY: as above.
-        unsafe { self.push(Value::Object(Map { members: Seq::Owned(Vec::new()) })) };
+        unsafe { self.push(|| Value::Object(Map { members: Seq::Owned(Vec::new()) })) };
         Ok(())
     }
     #[inline]
@@ -425,8 +433,16 @@ impl Visitor for ValueBuilder {
         debug_assert!(!self.direct.is_open(), "the innermost container is an object");
         // SAFETY: the name goes on the names stack, then into an object in
         // the arena.
-        let k = unsafe { Str::in_arena(k, &mut self.arena) };
-        self.names.push(k);
+        if self.names.len() == self.names.capacity() {
+            grow_stack(&mut self.names);
+        }
+        let len = self.names.len();
+        // SAFETY: `len < capacity`, a slot past the end; the name is made
+        // straight into it (see `push_on_stack`).
+        unsafe {
+            self.names.as_mut_ptr().add(len).write(Str::in_arena(k, &mut self.arena));
+            self.names.set_len(len + 1);
+        }
         Ok(())
     }
     fn end_object(&mut self) -> Result<()> {
@@ -444,18 +460,31 @@ impl Visitor for ValueBuilder {
                     // SAFETY: `names[n0..]` and `values[v0..]` are `n`
                     // initialised items each (asserted above); `dst` has room
                     // for `n` members in fresh arena memory. Each is moved
-                    // (read once, then forgotten by the stacks' new lengths).
+                    // (read once, then forgotten by the stacks' new lengths;
+                    // slot `v0`, already read, is overwritten by the object).
                     // They are builder-made: inline or uncounted handles.
                     unsafe {
                         let names = self.names.as_ptr().add(n0);
                         let values = self.values.as_ptr().add(v0);
                         for i in 0..n {
-                            dst.as_ptr().add(i).write((names.add(i).read(), values.add(i).read()));
+                            // Field by field: a whole pair would be put
+                            // together in stack memory and copied from
+                            // there with loads wider than its stores (a
+                            // store-forwarding stall per member).
+                            let member = dst.as_ptr().add(i);
+                            std::ptr::addr_of_mut!((*member).0).write(names.add(i).read());
+                            std::ptr::addr_of_mut!((*member).1).write(values.add(i).read());
                         }
                         self.names.set_len(n0);
-                        self.values.set_len(v0);
+                        // The object takes its first member's old slot (so
+                        // no capacity check), made there in this branch so
+                        // that it is stored straight into it: a `Seq` made
+                        // in the match and moved would go through stack
+                        // memory (see `push_on_stack`).
+                        self.values.as_mut_ptr().add(v0).write(Value::Object(Map { members: Seq::Uncounted(dst, n) }));
+                        self.values.set_len(v0 + 1);
                     }
-                    Seq::Uncounted(dst, n)
+                    return Ok(());
                 }
             }
             policy => {

@@ -11,18 +11,24 @@ use super::arena::ArenaBuilder;
 
 /// The longest string stored inline (in the 24 bytes of the `Str` itself).
 pub(crate) const INLINE_CAPACITY: usize = 22;
+/// `Repr::Inline`'s tag.
+const INLINE_TAG: u8 = 0;
 
 /// An immutable string: strings up to 22 bytes live inline, so most keys
 /// and short values need no allocation of their own; longer ones are on the
 /// heap or, in a parsed document, in the document's arena.
 pub struct Str(Repr);
 
+/// `repr(u8)` fixes the layout (RFC 2195: each variant a `repr(C)` struct
+/// after the `u8` tag), so an inline string can be put together in three
+/// registers and stored whole (`Str::inline`).
+#[repr(u8)]
 enum Repr {
-    /// `buf[..len]` is the UTF-8 text.
+    /// `buf[..len]` is the UTF-8 text, the rest of `buf` zero.
     Inline {
         len: u8,
         buf: [u8; INLINE_CAPACITY],
-    },
+    } = INLINE_TAG,
     Heap(Box<str>),
     /// `len` bytes of UTF-8 text in a parse arena. Uncounted (see
     /// `arena.rs`): such a `Str` only lives in arena memory or on the
@@ -45,14 +51,50 @@ impl Str {
         Str::inline(s).unwrap_or_else(|| Str(Repr::Heap(s.into())))
     }
 
-    #[inline]
+    /// `s` inline if it fits.
+    ///
+    /// Made as three words in registers from loads of `s`'s bytes only:
+    /// copying into a zeroed buffer (a call to `memcpy` of variable length)
+    /// and then moving that buffer reads it back with loads that straddle
+    /// the copy's stores, which the CPU cannot forward (in profiles of
+    /// github_events.json, an eighth of the parse went to it).
+    #[inline(always)]
     fn inline(s: &str) -> Option<Str> {
-        if s.len() > INLINE_CAPACITY {
+        let n = s.len();
+        if n > INLINE_CAPACITY {
             return None;
         }
-        let mut buf = [0u8; INLINE_CAPACITY];
-        buf[..s.len()].copy_from_slice(s.as_bytes());
-        Some(Str(Repr::Inline { len: s.len() as u8, buf }))
+        let p = s.as_ptr();
+        // `text[k]`: bytes 8k.. of the text, little-endian, zero past `n`.
+        // SAFETY: each load reads bytes of `s` only (`n` bytes from `p`).
+        let text = unsafe {
+            if n <= 8 {
+                [load_le(p, n), 0, 0]
+            } else if n <= 16 {
+                [load_le(p, 8), load_le(p.add(8), n - 8), 0]
+            } else {
+                [load_le(p, 8), load_le(p.add(8), 8), load_le(p.add(16), n - 16)]
+            }
+        };
+        // The `Str`'s bytes: tag, length, then the text (`Repr`'s layout).
+        let words = [
+            (INLINE_TAG as u64 | (n as u64) << 8 | text[0] << 16).to_le(),
+            (text[0] >> 48 | text[1] << 16).to_le(),
+            (text[1] >> 48 | text[2] << 16).to_le(),
+        ];
+        // SAFETY: `Repr` is `repr(u8)`: `Inline` is laid out as the struct
+        // `{ tag: u8, len: u8, buf: [u8; 22] }`, 24 bytes, no padding, the
+        // size of `Str`; `words` hold in memory order the inline tag, `n <=
+        // 22`, and `s`'s bytes followed by zeros: a valid inline `Str` of
+        // the text of `s` (valid UTF-8 as `s` is).
+        Some(unsafe { std::mem::transmute::<[u64; 3], Str>(words) })
+    }
+
+    /// `s`, which fits inline (at most `INLINE_CAPACITY` bytes).
+    #[inline(always)]
+    pub(crate) fn short(s: &str) -> Str {
+        debug_assert!(s.len() <= INLINE_CAPACITY);
+        Str::inline(s).unwrap_or_else(|| Str::new(s))
     }
 
     /// `s` inline, or copied into the arena (an uncounted handle).
@@ -60,11 +102,15 @@ impl Str {
     /// # Safety
     /// The result lives only in the arena's memory or on the builder's
     /// stack (the invariant of uncounted handles in `arena.rs`).
-    #[inline]
+    ///
+    /// Always inlined, with the copy out of line: a `Str` returned from a
+    /// call comes back through stack memory, stored in parts and read
+    /// back whole by the caller (a store-forwarding stall per name).
+    #[inline(always)]
     pub(crate) unsafe fn in_arena(s: &str, arena: &mut ArenaBuilder) -> Str {
         match Str::inline(s) {
             Some(inline) => inline,
-            None => Str(Repr::Arena(arena.alloc_str(s), s.len())),
+            None => Str(Repr::Arena(copy_to_arena(s, arena), s.len())),
         }
     }
 
@@ -98,6 +144,37 @@ impl Str {
     /// Whether the text is stored inside the `Str` itself.
     pub fn is_inline(&self) -> bool {
         matches!(self.0, Repr::Inline { .. })
+    }
+}
+
+#[inline(never)]
+fn copy_to_arena(s: &str, arena: &mut ArenaBuilder) -> NonNull<u8> {
+    arena.alloc_str(s)
+}
+
+/// `m <= 8` bytes from `p`, little-endian, the rest zero.
+///
+/// # Safety
+/// `p..p + m` is readable; nothing else is read.
+#[inline(always)]
+unsafe fn load_le(p: *const u8, m: usize) -> u64 {
+    // SAFETY (all arms): each read is of bytes within `p..p + m`.
+    unsafe {
+        if m >= 4 {
+            // Two overlapping four-byte reads; the overlap has the same
+            // bytes in the same places, so or-ing them is exact.
+            let lo = u32::from_le(p.cast::<u32>().read_unaligned()) as u64;
+            let hi = u32::from_le(p.add(m - 4).cast::<u32>().read_unaligned()) as u64;
+            lo | hi << (8 * (m - 4))
+        } else if m > 0 {
+            // First, middle and last byte cover lengths 1 to 3.
+            let first = *p as u64;
+            let middle = *p.add(m / 2) as u64;
+            let last = *p.add(m - 1) as u64;
+            first | middle << (8 * (m / 2)) | last << (8 * (m - 1))
+        } else {
+            0
+        }
     }
 }
 

@@ -2,6 +2,7 @@
 //! `cargo +nightly miri test -p jetjson --lib value::`, which also
 //! runs the arena's own test; passes under Stacked and Tree Borrows).
 
+use super::str::INLINE_CAPACITY;
 use super::{Array, Map, Number, Str, Value};
 use crate::parse::DuplicateKeys;
 use crate::ReadOptions;
@@ -31,6 +32,40 @@ fn sizes() {
     assert_eq!(std::mem::size_of::<Array>(), 24);
     assert_eq!(std::mem::size_of::<Map>(), 24);
     assert!(std::mem::size_of::<Number>() <= 24);
+}
+
+/// Inline strings are put together from word loads (`Str::inline`): every
+/// length up to the capacity and one past it, with distinct bytes (and
+/// multi-byte characters across the word boundaries), keeps its text, in
+/// a buffer ending exactly at the string (reads stay inside it).
+#[test]
+fn inline_strings_of_every_length_keep_their_text() {
+    let alphabet: Vec<char> = "abcdefghijklmnopqrstuvwxyzé€".chars().collect();
+    for len in 0..=INLINE_CAPACITY + 1 {
+        for start in 0..alphabet.len() {
+            let mut text = String::new();
+            let mut k = start;
+            while text.len() < len {
+                let c = alphabet[k % alphabet.len()];
+                if text.len() + c.len_utf8() > len {
+                    text.push('z');
+                } else {
+                    text.push(c);
+                }
+                k += 1;
+            }
+            let exact: Box<str> = text.clone().into_boxed_str();
+            let s = Str::new(&exact);
+            assert_eq!(s.as_str(), text, "length {len}");
+            assert_eq!(s.is_inline(), len <= INLINE_CAPACITY, "length {len}");
+            // Equal strings made from other memory compare equal (the
+            // bytes past the text are the same: zero).
+            assert!(s == Str::new(&text.clone()), "length {len}");
+            let parsed = Value::from_slice(format!("{{\"{text}\":\"{text}\"}}").as_bytes()).unwrap();
+            let (name, value) = parsed.as_object().unwrap().iter().next().unwrap();
+            assert_eq!((name.as_str(), value.as_str()), (text.as_str(), Some(text.as_str())));
+        }
+    }
 }
 
 #[test]
