@@ -70,6 +70,9 @@ pub(crate) trait MoveMask: Copy {
     /// The mask with its lowest `lanes` lanes dropped (lane `lanes` becomes
     /// lane 0); `lanes` is below the register's lane count.
     fn skip(self, lanes: usize) -> Self;
+    /// The mask with only its lowest `lanes` lanes kept; `lanes` is below
+    /// the register's lane count.
+    fn below(self, lanes: usize) -> Self;
 }
 
 /// A bit mask with `1 << SHIFT` bits per lane, lane 0 in the least
@@ -92,5 +95,11 @@ impl<const SHIFT: u32> MoveMask for LaneMask<SHIFT> {
     #[inline(always)]
     fn skip(self, lanes: usize) -> Self {
         LaneMask(self.0 >> ((lanes as u32) << SHIFT))
+    }
+
+    #[inline(always)]
+    fn below(self, lanes: usize) -> Self {
+        // Fewer lanes than the register has: fewer than 64 bits.
+        LaneMask(self.0 & ((1u64 << ((lanes as u32) << SHIFT)) - 1))
     }
 }

@@ -67,10 +67,11 @@ unsafe fn vectors<V: Vector>(b: &[u8], mut i: usize, non_ascii: &mut bool) -> Re
             let v = V::load_unaligned(p.add(i));
             let special = v.cmpeq(quote).or(v.cmpeq(backslash)).or(v.lt(0x20)).movemask();
             if special.has_any() {
-                let at = i + special.first_offset();
-                // Non-ASCII bytes before the stop, in this vector included.
-                *non_ascii |= b[i..at].iter().any(|&c| c >= 0x80);
-                return Ok(Stop { at, non_ascii: *non_ascii });
+                let k = special.first_offset();
+                // Non-ASCII bytes before the stop, in this vector included
+                // (lanes below it, from the same register).
+                *non_ascii |= v.high_bit().movemask().below(k).has_any();
+                return Ok(Stop { at: i + k, non_ascii: *non_ascii });
             }
             *non_ascii |= v.high_bit().movemask().has_any();
             i += V::BYTES;
