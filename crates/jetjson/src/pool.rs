@@ -282,7 +282,7 @@ impl Buffer {
     /// # Safety
     /// `f` must write only within `[ptr, ptr + max)` and return the number of
     /// bytes it initialised from the start of that range (at most `max`).
-    #[inline]
+    #[inline(always)]
     pub unsafe fn append_raw(&mut self, max: usize, f: impl FnOnce(*mut u8) -> usize) {
         self.reserve(max);
         // SAFETY: `max` bytes are reserved after `len`; the caller promises `f`
@@ -290,6 +290,20 @@ impl Buffer {
         let n = f(unsafe { self.ptr.as_ptr().add(self.len) });
         debug_assert!(n <= max);
         self.len += n;
+    }
+
+    /// Reserves `max` bytes and returns where they start, with the length
+    /// to advance by the count written there (for a writer that keeps its
+    /// own cursor: `Writer::run`).
+    ///
+    /// # Safety
+    /// The caller writes only within `[ptr, ptr + max)` and advances the
+    /// length by at most the count of bytes it initialised from `ptr`.
+    #[inline(always)]
+    pub(crate) unsafe fn reserve_raw(&mut self, max: usize) -> (*mut u8, &mut usize) {
+        self.reserve(max);
+        // SAFETY: `max` bytes are reserved after `len`.
+        (unsafe { self.ptr.as_ptr().add(self.len) }, &mut self.len)
     }
 
     /// Moves `self[start..]` to the end of `scratch` and truncates `self` to `start`.

@@ -598,28 +598,33 @@ impl<S: Sink> Writer<S> {
         self.style.indent == 0 && !matches!(self.style.integers, IntegerPolicy::Double | IntegerPolicy::DoubleStrict)
     }
 
-    /// Writes array items through `f`'s `ItemRun`, with room for `room`
-    /// bytes reserved once and the output length updated once at the end,
-    /// instead of once per item: in a long array of small items each length
-    /// update waits on the one before it, and those waits, not the bytes,
-    /// set the pace. Only for a writer that `runs_items`.
+    /// A run of array items (or object members) written through the
+    /// returned `ItemRun`'s own cursor into `room` bytes reserved once; the
+    /// output length is updated once, when the run is dropped, instead of
+    /// once per item: in a long array of small items each length update
+    /// waits on the one before it, and those waits, not the bytes, set the
+    /// pace. The run is a plain value (not a closure's argument) so that its
+    /// cursor stays in a register when its writes are inlined into a large
+    /// caller. Only for a writer that `runs_items`.
     #[inline(always)]
-    pub fn item_run<R>(&mut self, room: usize, f: impl FnOnce(&mut ItemRun) -> R) -> R {
+    pub fn run(&mut self, room: usize) -> ItemRun<'_> {
         debug_assert!(self.runs_items());
         let html = self.style.escaper.set().html;
         let zmij = self.style.float_layout == FloatLayout::Compact;
-        let mut out = None;
-        // SAFETY: the run writes only inside the `room` bytes it is given
-        // (every `ItemRun` write checks the room left first) and reports
-        // how many it initialised, from the start.
-        unsafe {
-            self.buf.append_raw(room, |p| {
-                let mut run = ItemRun { start: p, at: p, end: p.add(room), html, zmij };
-                out = Some(f(&mut run));
-                run.at.offset_from(run.start) as usize
-            })
-        };
-        out.expect("the run ran")
+        // SAFETY: every `ItemRun` write checks the room left first, so the
+        // run writes only inside the `room` bytes reserved, and on drop it
+        // advances the length by what it wrote from the start.
+        let (p, len) = unsafe { self.buf.reserve_raw(room) };
+        // SAFETY: `room` bytes are reserved from `p`.
+        let end = unsafe { p.add(room) };
+        ItemRun { start: p, at: p, end, html, zmij, nesting: 0, len, depth: &mut self.depth }
+    }
+
+    /// `f` with a `run` of `room` bytes (see `run`).
+    #[inline(always)]
+    pub fn item_run<R>(&mut self, room: usize, f: impl FnOnce(&mut ItemRun) -> R) -> R {
+        let mut run = self.run(room);
+        f(&mut run)
     }
 
     /// `{}`: what `begin_object` then `end_object(true)` write, in one step.
@@ -1080,19 +1085,34 @@ unsafe fn put_quoted(p: *mut u8, b: &[u8]) -> usize {
 }
 
 /// Array items written through a local cursor into room reserved once
-/// (`Writer::item_run`): each write checks the room left and declines
+/// (`Writer::run`): each write checks the room left and declines
 /// (returns false, writing nothing) when it is short or when the item needs
 /// the general path.
-pub struct ItemRun {
+pub struct ItemRun<'w> {
     start: *mut u8,
     at: *mut u8,
     end: *mut u8,
     html: bool,
     /// Floats are written as zmij writes them (the compact layout).
     zmij: bool,
+    /// Objects opened less objects closed by the run (`begin_object`,
+    /// `end_object`), added to the writer's depth when the run ends.
+    nesting: isize,
+    /// The writer's output length and depth, updated on drop.
+    len: &'w mut usize,
+    depth: &'w mut usize,
 }
 
-impl ItemRun {
+impl Drop for ItemRun<'_> {
+    #[inline(always)]
+    fn drop(&mut self) {
+        *self.len += self.written();
+        // Objects the run opened and left open stay counted.
+        *self.depth = self.depth.wrapping_add_signed(self.nesting);
+    }
+}
+
+impl ItemRun<'_> {
     /// Bytes left.
     #[inline(always)]
     fn left(&self) -> usize {
@@ -1154,6 +1174,77 @@ impl ItemRun {
             *self.at = b',';
             let c = usize::from(!first);
             self.at = self.at.add(c + put_quoted(self.at.add(c), b));
+        }
+        true
+    }
+
+    /// `{`, after a `,` when `comma`: an object whose members follow as
+    /// `name` and value pairs, closed by `end_object` in this run or, when
+    /// the run ends first, by the writer's `end_object`. The caller checks
+    /// the depth limit, as `Writer::begin_object`'s callers do.
+    #[inline(always)]
+    pub fn begin_object(&mut self, comma: bool) -> bool {
+        if self.left() < 2 {
+            return false;
+        }
+        // SAFETY: two bytes are left: the separator (kept when `comma`) and `{`.
+        unsafe {
+            *self.at = b',';
+            let c = usize::from(comma);
+            *self.at.add(c) = b'{';
+            self.at = self.at.add(c + 1);
+        }
+        self.nesting += 1;
+        true
+    }
+
+    /// `}`: ends an object (opened by this run's `begin_object` or by the
+    /// writer's).
+    #[inline(always)]
+    pub fn end_object(&mut self) -> bool {
+        if self.left() < 1 {
+            return false;
+        }
+        // SAFETY: one byte is left.
+        unsafe {
+            *self.at = b'}';
+            self.at = self.at.add(1);
+        }
+        self.nesting -= 1;
+        true
+    }
+
+    /// A member name encoded by `Writer::encode_name` (`names[at..at + len]`,
+    /// its separator left out when `first`), as `Writer::encoded_key`
+    /// writes it; its value follows as an item written `first` (no
+    /// separator). With `NAME_WINDOW` spare bytes after the name in `names`,
+    /// a short name is one fixed-size move.
+    #[inline(always)]
+    pub fn name(&mut self, names: &[u8], at: usize, len: usize, first: bool) -> bool {
+        let from = at + usize::from(first);
+        let n = at + len - from;
+        if n <= NAME_WINDOW && from + NAME_WINDOW <= names.len() {
+            if self.left() < NAME_WINDOW {
+                return false;
+            }
+            // SAFETY: `NAME_WINDOW` bytes are left and `names` has them
+            // from `from`; only the first `n` (the name) count as written,
+            // the rest is overwritten by what follows or lies past the
+            // length the run reports.
+            unsafe {
+                std::ptr::copy_nonoverlapping(names.as_ptr().add(from), self.at, NAME_WINDOW);
+                self.at = self.at.add(n);
+            }
+            return true;
+        }
+        let name = &names[from..from + n];
+        if self.left() < n {
+            return false;
+        }
+        // SAFETY: `n` bytes are left.
+        unsafe {
+            crate::pool::copy_bytes(self.at, name);
+            self.at = self.at.add(n);
         }
         true
     }
@@ -1432,7 +1523,7 @@ mod literal_item_tests {
 
 #[cfg(test)]
 mod item_run_tests {
-    use super::{IntegerPolicy, Literal, Writer};
+    use super::{IntegerPolicy, Literal, Writer, NAME_WINDOW};
     use crate::options::WriteOptions;
 
     #[derive(Clone, Copy, Debug)]
@@ -1536,6 +1627,125 @@ mod item_run_tests {
                 runs.end_array(false);
                 plain.end_array(false);
                 assert_eq!(String::from_utf8_lossy(runs.as_bytes()), String::from_utf8_lossy(plain.as_bytes()), "room {room}");
+            }
+        }
+    }
+
+    /// One member value written by the general calls (as an item written
+    /// `first`, which has no separator).
+    fn plain_value(w: &mut Writer, item: Item) {
+        let _ = match item {
+            Item::Int(v) => w.item_i64(v, true),
+            Item::Float(v) => w.item_f64(v, true),
+            Item::Str(s) => w.item_str(s, true),
+            Item::Lit(l) => {
+                w.item_literal(l, true);
+                Ok(())
+            }
+        };
+    }
+
+    /// Objects written through runs (`begin_object`, `name`, values,
+    /// `end_object`; whatever a run declines, and the rest of the object
+    /// when it runs out of room, through the general calls, as the Python
+    /// binding does) give what `begin_object`, `encoded_key`, the values
+    /// and `end_object` give, and leave the depth as it was.
+    #[test]
+    fn object_runs_write_what_member_calls_write() {
+        let values = [
+            Item::Int(205_705_999),
+            Item::Int(-3),
+            Item::Float(2.5),
+            Item::Float(f64::NAN),
+            Item::Str("short"),
+            Item::Str("<&>"),
+            Item::Str("a string well over thirty-two bytes long"),
+            Item::Lit(Literal::Null),
+            Item::Lit(Literal::EmptyArray),
+        ];
+        let long = "k".repeat(40);
+        let keys = ["areaId", "blockIds", "", "<tag>", long.as_str(), "é"];
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = |m: usize| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % m as u64) as usize
+        };
+        for options in [WriteOptions::compact(), WriteOptions::go()] {
+            for room in [0usize, 1, 2, 9, 40, 80, 1024] {
+                for _ in 0..40 {
+                    let n = 1 + next(keys.len());
+                    let members: Vec<(&str, Item)> = (0..n).map(|i| (keys[i], values[next(values.len())])).collect();
+                    let comma = next(2) == 1;
+                    let (mut runs, mut plain) = (Writer::new(&options), Writer::new(&options));
+                    let mut names = Vec::new();
+                    let spans: Vec<(usize, usize)> = members.iter().map(|(k, _)| (names.len(), runs.encode_name(k, &mut names))).collect();
+                    names.resize(names.len() + NAME_WINDOW, 0);
+                    for w in [&mut runs, &mut plain] {
+                        w.begin_array();
+                        w.item_literal(Literal::Null, true);
+                    }
+                    // The general calls.
+                    plain.array_item(!comma);
+                    plain.begin_object();
+                    for (i, &(at, len)) in spans.iter().enumerate() {
+                        plain.encoded_key(&names, at, len, i == 0);
+                        plain_value(&mut plain, members[i].1);
+                    }
+                    plain.end_object(false);
+                    // Runs, restarted after each declined member.
+                    let (mut pos, mut open, mut closed) = (0, false, false);
+                    while !closed {
+                        let mut run = runs.run(room);
+                        let mut named = false;
+                        if !open && run.begin_object(comma) {
+                            open = true;
+                        }
+                        while open && pos < n {
+                            let (at, len) = spans[pos];
+                            if !run.name(&names, at, len, pos == 0) {
+                                break;
+                            }
+                            let ok = match members[pos].1 {
+                                Item::Int(v) => run.i64(v, true),
+                                Item::Float(v) => run.f64(v, true),
+                                Item::Str(s) => run.str(s, true),
+                                Item::Lit(l) => run.literal(l, true),
+                            };
+                            if !ok {
+                                named = true;
+                                break;
+                            }
+                            pos += 1;
+                        }
+                        if open && pos == n {
+                            closed = run.end_object();
+                        }
+                        assert!(run.written() <= room);
+                        drop(run);
+                        if closed {
+                            break;
+                        }
+                        if !open {
+                            runs.array_item(!comma);
+                            runs.begin_object();
+                            open = true;
+                        }
+                        if pos == n {
+                            runs.end_object(false);
+                            break;
+                        }
+                        if !named {
+                            let (at, len) = spans[pos];
+                            runs.encoded_key(&names, at, len, pos == 0);
+                        }
+                        plain_value(&mut runs, members[pos].1);
+                        pos += 1;
+                    }
+                    assert_eq!(runs.depth(), plain.depth(), "room {room}");
+                    assert_eq!(String::from_utf8_lossy(runs.as_bytes()), String::from_utf8_lossy(plain.as_bytes()), "room {room}");
+                }
             }
         }
     }

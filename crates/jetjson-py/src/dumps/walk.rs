@@ -18,7 +18,7 @@
 use std::ptr::addr_of_mut;
 use std::rc::Rc;
 
-use jetjson::{Error, ErrorKind, KeyOrder, Literal, Sink, Writer};
+use jetjson::{Error, ErrorKind, KeyOrder, Literal, Sink, Writer, NAME_WINDOW};
 use pyo3::ffi::{self, PyObject};
 use pyo3::prelude::*;
 
@@ -312,9 +312,8 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
                     self.w.item_literal(Literal::EmptyObject, first);
                     return Ok(());
                 }
-                self.w.array_item(first);
                 ffi::Py_INCREF(obj);
-                let r = self.dict_in(obj, last);
+                let r = self.dict_in(obj, last, Some(first));
                 ffi::Py_DECREF(obj);
                 return r;
             }
@@ -603,22 +602,35 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
     /// `dict` is a live dict (or subclass), held by the caller; GIL held.
     pub(super) unsafe fn dict(&mut self, dict: *mut PyObject) -> Walk {
         // SAFETY: as the caller guarantees.
-        unsafe { self.dict_in(dict, None) }
+        unsafe { self.dict_in(dict, None, None) }
     }
 
-    /// A dict, an item of the list whose `last` shape is given, if any.
+    /// The separator (and, when indenting, the newline) before an array
+    /// item: `item` is `Some(first)` for an array item, `None` otherwise.
+    #[inline(always)]
+    fn item_sep(&mut self, item: Option<bool>) {
+        if let Some(first) = item {
+            self.w.array_item(first);
+        }
+    }
+
+    /// A dict, an item of the list whose `last` shape is given, if any;
+    /// `item` is `Some(first)` when the dict is an array item, whose
+    /// separator is then written here (with the dict, for a cached shape).
     ///
     /// # Safety
     /// As `dict`.
     #[inline(always)]
-    unsafe fn dict_in(&mut self, dict: *mut PyObject, last: Option<&mut LastShape>) -> Walk {
+    unsafe fn dict_in(&mut self, dict: *mut PyObject, last: Option<&mut LastShape>, item: Option<bool>) -> Walk {
         self.enter()?;
         // SAFETY: `dict` is live and the interpreter has the layout.
         if self.known.direct_dicts && unsafe { dictiter::len(dict) } == 0 {
+            self.item_sep(item);
             self.w.empty_object();
             return Ok(());
         }
         if self.map_order != KeyOrder::Insertion {
+            self.item_sep(item);
             // SAFETY: as the caller guarantees.
             return unsafe { self.dict_sorted_in(dict, last) };
         }
@@ -629,10 +641,13 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
                     let Some(last) = last else {
                         // SAFETY: as the caller guarantees.
                         return match unsafe { self.insertion_shape(entries, n) } {
-                            // SAFETY: as the caller guarantees.
-                            Some(shape) => unsafe { self.write_shape(dict, &shape) },
-                            // SAFETY: as the caller guarantees.
-                            None => unsafe { self.dict_members(dict) },
+                            // SAFETY: as the caller guarantees; `entries` is the table just read.
+                            Some(shape) => unsafe { self.write_shape(dict, &shape, entries, item) },
+                            None => {
+                                self.item_sep(item);
+                                // SAFETY: as the caller guarantees.
+                                unsafe { self.dict_members(dict) }
+                            }
                         };
                     };
                     // SAFETY: `entries` is the table just read, of `n` str keys.
@@ -642,14 +657,15 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
                         None => unsafe { self.insertion_shape(entries, n) },
                     };
                     if let Some(shape) = found {
-                        // SAFETY: as the caller guarantees.
-                        let r = unsafe { self.write_shape(dict, &shape) };
+                        // SAFETY: as the caller guarantees; `entries` is the table just read.
+                        let r = unsafe { self.write_shape(dict, &shape, entries, item) };
                         last.put(shape);
                         return r;
                     }
                 }
             }
         }
+        self.item_sep(item);
         // SAFETY: as the caller guarantees.
         unsafe { self.dict_members(dict) }
     }
@@ -787,7 +803,7 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
                         // SAFETY: `entries` is the table just read, of `n` str keys.
                         return match unsafe { self.sorted_shape(entries, n) } {
                             // SAFETY: as the caller guarantees.
-                            Some(shape) => unsafe { self.write_shape(dict, &shape) },
+                            Some(shape) => unsafe { self.write_shape(dict, &shape, entries, None) },
                             // SAFETY: as the caller guarantees.
                             None => unsafe { self.dict_sorted(dict, self.map_order) },
                         };
@@ -801,7 +817,7 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
                     };
                     if let Some(shape) = found {
                         // SAFETY: as the caller guarantees.
-                        let r = unsafe { self.write_shape(dict, &shape) };
+                        let r = unsafe { self.write_shape(dict, &shape, entries, None) };
                         last.put(shape);
                         return r;
                     }
@@ -856,31 +872,78 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
 
     /// Writes a dict whose keys are `shape`'s, reading each member from the
     /// table as it is written: nothing is collected or held but the value
-    /// being written (as for any dict).
+    /// being written (as for any dict). `item` is `Some(first)` for an
+    /// array item (its separator is written here).
     ///
     /// # Safety
-    /// `dict` is a live dict, held by the caller, whose table matched
-    /// `shape`; GIL held.
-    unsafe fn write_shape(&mut self, dict: *mut PyObject, shape: &Shape) -> Walk {
+    /// `dict` is a live dict, held by the caller, whose current table
+    /// `entries` matched `shape`; GIL held.
+    unsafe fn write_shape(&mut self, dict: *mut PyObject, shape: &Shape, mut entries: *const *mut PyObject, item: Option<bool>) -> Walk {
         let n = shape.len();
         let at = |entries: *const *mut PyObject, idx: usize| {
             // SAFETY: `entries` is the current table of `n` members (checked
             // below whenever the dict changes) and `idx < n`.
             unsafe { (*entries.add(2 * idx), *entries.add(2 * idx + 1)) }
         };
-        // SAFETY: `dict` is live; the caller found it in this layout.
-        let (mut version, mut entries) =
-            unsafe { (dictiter::version(dict), dictiter::str_key_table(dict).map_or(std::ptr::null(), |t| t.0)) };
-        self.w.begin_object();
-        for pos in 0..n {
-            let idx = shape.order[pos] as usize;
+        // SAFETY: `dict` is live (held by the caller).
+        let mut version = unsafe { dictiter::version(dict) };
+        // Members whose values are small scalars go through runs (the
+        // brackets, names and values written through a local cursor, the
+        // output length stored once per run); the others one by one below.
+        let runs = self.known.ints_311 && self.w.runs_items();
+        // An empty list value opens a container: only below the depth limit.
+        let nest_ok = self.w.depth() + 1 < MAX_DEPTH;
+        let mut open = false;
+        if !runs {
+            self.item_sep(item);
+            self.w.begin_object();
+            open = true;
+        }
+        let mut pos = 0;
+        loop {
+            // After a member that took the general path, a run starts only
+            // if the next value is one it writes (a dict's long strings and
+            // nested containers would each cost a run that declines at once).
+            let next = shape.order[pos] as usize;
+            // SAFETY: `entries` is the current table (checked below after
+            // any Python code ran) and `next < n`.
+            if runs && (!open || unsafe { run_takes(*entries.add(2 * next + 1)) }) {
+                let room = (n - pos).saturating_mul(NAME_WINDOW + RUN_ITEM_ROOM).saturating_add(3).min(RUN_ROOM);
+                let comma = item == Some(false);
+                let mut run = self.w.run(room);
+                // SAFETY: `entries` is the current table of the held dict,
+                // which no Python code changes during the run.
+                let end = unsafe { run_members(&mut run, shape, entries, pos, &mut open, comma, nest_ok) };
+                drop(run);
+                if end.closed {
+                    return self.w.spill_if_full().map_err(Fail::core);
+                }
+                if !open {
+                    // No room even for the bracket (not with `RUN_ROOM`).
+                    self.item_sep(item);
+                    self.w.begin_object();
+                    open = true;
+                }
+                pos = end.pos;
+                if pos == n {
+                    break;
+                }
+                self.member(shape, entries, pos, end.named)?;
+            } else {
+                self.member(shape, entries, pos, false)?;
+            }
+            pos += 1;
+            if pos == n {
+                break;
+            }
             // Python code run for an earlier value (a `default`) may have
             // changed the dict; CPython bumps its version on every change.
             // Then the same key object at the same index means the same
             // member; anything else is an error, as mutating a dict while
             // iterating it is in Python.
             // SAFETY: `dict` is live (held by the caller).
-            if entries.is_null() || unsafe { dictiter::version(dict) } != version {
+            if unsafe { dictiter::version(dict) } != version {
+                let idx = shape.order[pos] as usize;
                 // SAFETY: as above.
                 let table = unsafe { dictiter::str_key_table(dict) }.filter(|&(_, m)| m == n).map(|t| t.0);
                 match table.filter(|&e| at(e, idx).0 == shape.key(idx) && !at(e, idx).1.is_null()) {
@@ -894,28 +957,43 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
                     // `pos..`: the table had no holes when we started).
                     None if shape.tag().by == KeyOrder::Insertion => {
                         // SAFETY: as the caller guarantees.
-                        return unsafe { self.members_from(dict, DictCursor::Direct(Cursor::at(pos)), pos == 0) };
+                        return unsafe { self.members_from(dict, DictCursor::Direct(Cursor::at(pos)), false) };
                     }
                     None => return Err(Fail::py(pyo3::exceptions::PyRuntimeError::new_err("dict changed size during dumps"))),
                 }
             }
-            // Start loading a value two members ahead (members are visited
-            // in key order, not memory order).
-            if pos + 2 < n {
-                dictiter::prefetch(at(entries, shape.order[pos + 2] as usize).1);
-            }
-            let (k, v) = at(entries, idx);
-            debug_assert!(k == shape.key(idx) && !v.is_null());
-            let (names, at, len) = shape.name(pos);
-            self.w.encoded_key(names, at, len, pos == 0);
-            // SAFETY: `v` and `k` are live members of the held dict.
-            unsafe { self.element(v, k) }.map_err(|e| {
-                // SAFETY: `k` is a live str (the shape holds it).
-                e.in_key(unsafe { utf8_of(k) }.unwrap_or(""))
-            })?;
         }
         self.w.end_object(n == 0);
         self.w.spill_if_full().map_err(Fail::core)
+    }
+
+    /// Member `pos` (in `shape`'s order) of a dict written by `write_shape`
+    /// through the general path, its name unless `named` (a run wrote it).
+    ///
+    /// # Safety
+    /// As `write_shape`; `entries` is the dict's current table.
+    #[inline(always)]
+    unsafe fn member(&mut self, shape: &Shape, entries: *const *mut PyObject, pos: usize, named: bool) -> Walk {
+        let n = shape.len();
+        let idx = shape.order[pos] as usize;
+        // Start loading a value two members ahead (members are visited
+        // in key order, not memory order).
+        if pos + 2 < n {
+            // SAFETY: the index is below `n`, inside the table.
+            dictiter::prefetch(unsafe { *entries.add(2 * shape.order[pos + 2] as usize + 1) });
+        }
+        // SAFETY: `idx < n`, inside the table.
+        let (k, v) = unsafe { (*entries.add(2 * idx), *entries.add(2 * idx + 1)) };
+        debug_assert!(k == shape.key(idx) && !v.is_null());
+        if !named {
+            let (names, at, len) = shape.name(pos);
+            self.w.encoded_key(names, at, len, pos == 0);
+        }
+        // SAFETY: `v` and `k` are live members of the held dict.
+        unsafe { self.element(v, k) }.map_err(|e| {
+            // SAFETY: `k` is a live str (the shape holds it).
+            e.in_key(unsafe { utf8_of(k) }.unwrap_or(""))
+        })
     }
 
     fn collect_and_write(&mut self, dict: *mut PyObject, tag: Tag, base: usize) -> Walk {
@@ -1068,6 +1146,69 @@ unsafe fn runs_type(obj: *mut PyObject) -> bool {
     }
 }
 
+/// Writes `obj` through `run` (after a `,` unless `first`) if it is a
+/// compact ASCII str that needs no escaping, an int of up to 60 bits, a
+/// finite float (compact layout), None, a bool or, when `nest_ok` (one more
+/// container is within the depth limit), an empty list; returns false,
+/// writing nothing, for anything else or when the run is short of room.
+/// Runs no Python code and sets no Python error.
+///
+/// # Safety
+/// `obj` is a live object; GIL held; the interpreter has 3.11's int layout
+/// (`Known::ints_311`).
+#[inline(always)]
+unsafe fn run_value(run: &mut jetjson::ItemRun, obj: *mut PyObject, first: bool, nest_ok: bool) -> bool {
+    // SAFETY: `obj` is live; the type pointers are only compared, and the
+    // str and int layouts are read only for exact strs and ints.
+    unsafe {
+        let ty = ffi::Py_TYPE(obj);
+        if ty == addr_of_mut!(ffi::PyLong_Type) {
+            match small_int_311(obj) {
+                Some(v) => run.i64(v, first),
+                None => false,
+            }
+        } else if ty == addr_of_mut!(ffi::PyFloat_Type) {
+            run.f64(ffi::PyFloat_AS_DOUBLE(obj), first)
+        } else if ty == ty_str() {
+            ffi::PyUnicode_IS_COMPACT_ASCII(obj) != 0 && {
+                let header = obj as *mut ffi::PyASCIIObject;
+                let len = (*header).length as usize;
+                let data = header.add(1) as *const u8;
+                run.str(std::str::from_utf8_unchecked(std::slice::from_raw_parts(data, len)), first)
+            }
+        } else if obj == ffi::Py_None() {
+            run.literal(Literal::Null, first)
+        } else if ty == addr_of_mut!(ffi::PyBool_Type) {
+            run.literal(if obj == ffi::Py_True() { Literal::True } else { Literal::False }, first)
+        } else if ty == addr_of_mut!(ffi::PyList_Type) {
+            nest_ok && ffi::PyList_GET_SIZE(obj) == 0 && run.literal(Literal::EmptyArray, first)
+        } else {
+            false
+        }
+    }
+}
+
+/// Whether `run_value` would likely write `obj`: a str, int, float, None,
+/// bool or empty list, strs only when short (a long one is escaped by the
+/// general path). A cheap guess, not a promise.
+///
+/// # Safety
+/// `obj` is a live object; GIL held.
+#[inline(always)]
+unsafe fn run_takes(obj: *mut PyObject) -> bool {
+    // SAFETY: `obj` is live; a str's length is read only for a str.
+    unsafe {
+        let ty = ffi::Py_TYPE(obj);
+        if ty == ty_str() {
+            return (*(obj as *mut ffi::PyASCIIObject)).length as usize <= SHORT_RUN_STR;
+        }
+        runs_type(obj) || (ty == addr_of_mut!(ffi::PyList_Type) && ffi::PyList_GET_SIZE(obj) == 0)
+    }
+}
+
+/// The longest str `ItemRun::str` writes (`short_and_clean` in the core).
+const SHORT_RUN_STR: usize = 32;
+
 /// Writes the items of `list` from index `i` on through `run` while they
 /// are compact ASCII strs that need no escaping, ints of up to 60 bits,
 /// finite floats (compact layout), None or bools, and the run has room; returns the index of the first
@@ -1088,29 +1229,7 @@ unsafe fn run_items(run: &mut jetjson::ItemRun, list: *mut PyObject, mut i: ffi:
                 dictiter::prefetch(ffi::PyList_GET_ITEM(list, i + 4));
             }
             let obj = ffi::PyList_GET_ITEM(list, i);
-            let ty = ffi::Py_TYPE(obj);
-            let first = i == 0;
-            let done = if ty == addr_of_mut!(ffi::PyLong_Type) {
-                match small_int_311(obj) {
-                    Some(v) => run.i64(v, first),
-                    None => false,
-                }
-            } else if ty == addr_of_mut!(ffi::PyFloat_Type) {
-                run.f64(ffi::PyFloat_AS_DOUBLE(obj), first)
-            } else if ty == ty_str() {
-                ffi::PyUnicode_IS_COMPACT_ASCII(obj) != 0 && {
-                    let header = obj as *mut ffi::PyASCIIObject;
-                    let len = (*header).length as usize;
-                    let data = header.add(1) as *const u8;
-                    run.str(std::str::from_utf8_unchecked(std::slice::from_raw_parts(data, len)), first)
-                }
-            } else if obj == ffi::Py_None() {
-                run.literal(Literal::Null, first)
-            } else if ty == addr_of_mut!(ffi::PyBool_Type) {
-                run.literal(if obj == ffi::Py_True() { Literal::True } else { Literal::False }, first)
-            } else {
-                false
-            };
+            let done = run_value(run, obj, i == 0, false);
             if !done {
                 break;
             }
@@ -1118,6 +1237,59 @@ unsafe fn run_items(run: &mut jetjson::ItemRun, list: *mut PyObject, mut i: ffi:
         }
         i
     }
+}
+
+/// Where `run_members` stopped.
+struct RunEnd {
+    /// The first member not written.
+    pos: usize,
+    /// Whether that member's name was written (its value was not).
+    named: bool,
+    /// Whether the object was closed (every member written).
+    closed: bool,
+}
+
+/// Writes the members of a dict of `shape` from position `pos` on (in the
+/// shape's order) through `run` while their values are what `run_value`
+/// writes and the run has room, opening the object first (after a `,` when
+/// `comma`) unless `open`, and closing it after the last member. Runs no
+/// Python code.
+///
+/// # Safety
+/// `entries` is the current table of a live dict whose keys are `shape`'s;
+/// GIL held; `Known::ints_311`.
+#[inline(always)]
+unsafe fn run_members(
+    run: &mut jetjson::ItemRun,
+    shape: &Shape,
+    entries: *const *mut PyObject,
+    mut pos: usize,
+    open: &mut bool,
+    comma: bool,
+    nest_ok: bool,
+) -> RunEnd {
+    let n = shape.len();
+    if !*open {
+        if !run.begin_object(comma) {
+            return RunEnd { pos, named: false, closed: false };
+        }
+        *open = true;
+    }
+    while pos < n {
+        let idx = shape.order[pos] as usize;
+        // SAFETY: `idx < n`, inside the table (caller).
+        let v = unsafe { *entries.add(2 * idx + 1) };
+        let (names, at, len) = shape.name(pos);
+        if !run.name(names, at, len, pos == 0) {
+            return RunEnd { pos, named: false, closed: false };
+        }
+        // SAFETY: `v` is a live value of the dict (caller).
+        if !unsafe { run_value(run, v, true, nest_ok) } {
+            return RunEnd { pos, named: true, closed: false };
+        }
+        pos += 1;
+    }
+    RunEnd { pos, named: false, closed: run.end_object() }
 }
 
 /// A dict's members in order: read from the entry table where the layout
