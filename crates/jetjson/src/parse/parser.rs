@@ -419,7 +419,7 @@ impl<'a> Parser<'a> {
     /// Records a member name (in `s`, which may be in `scratch`). Returns
     /// whether it is new in the open object; a repeat is an error under
     /// `DuplicateKeys::Error`.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn check_name(&mut self, s: &Str<'a>, at: usize) -> Result<bool> {
         if !self.track_names {
             return Ok(true);
@@ -432,6 +432,14 @@ impl<'a> Parser<'a> {
         if self.dups.insert(self.b, name.as_bytes(), in_input) {
             return Ok(true);
         }
+        self.repeated_name(name, at)
+    }
+
+    /// A name seen before in its object: an error, or `false` (skip it)
+    /// under the `first`/`last` policies.
+    #[cold]
+    #[inline(never)]
+    fn repeated_name(&self, name: &str, at: usize) -> Result<bool> {
         if self.duplicates == DuplicateKeys::Error {
             let key = name.to_owned();
             return Err(Error::new(ErrorKind::DuplicateKey { key }).at(Position::locate(self.b, at)));
@@ -807,7 +815,11 @@ impl DuplicateNames {
     /// False if the innermost object already has `name`. `at` is the
     /// name's offset in `input` when its bytes are there as they are (no
     /// escapes); otherwise they are copied.
-    #[inline]
+    ///
+    /// Inlined for the common case (a name whose filter bit is clear, in a
+    /// small object, without escapes): a hash, a bit and a push. The rest
+    /// is out of line, so the caller keeps a small frame.
+    #[inline(always)]
     fn insert(&mut self, input: &[u8], name: &[u8], at: Option<usize>) -> bool {
         let h = name_hash(name, self.seed);
         #[cfg(test)]
@@ -817,7 +829,22 @@ impl DuplicateNames {
         let (word, mask) = (bit >> 6, 1u64 << (bit & 63));
         let maybe_seen = frame.filter[word] & mask != 0;
         frame.filter[word] |= mask;
-        let frame = self.frames.last().expect("the frame above");
+        let first = frame.first;
+        match at {
+            Some(start) if !maybe_seen && self.names.len() - first < SCAN_LIMIT => {
+                self.names.push(Name { hash: h, start, len: name.len() });
+                true
+            }
+            _ => self.insert_general(input, name, at, h, maybe_seen),
+        }
+    }
+
+    /// `insert` past its fast path: looks for the name if its filter bit
+    /// was set, then records it (copying escaped names, indexing large
+    /// objects).
+    #[inline(never)]
+    fn insert_general(&mut self, input: &[u8], name: &[u8], at: Option<usize>, h: u64, maybe_seen: bool) -> bool {
+        let frame = self.frames.last().expect("insert checked for an open object");
         let first = frame.first;
         match &frame.index {
             _ if !maybe_seen => {}
