@@ -887,6 +887,13 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
         };
         // SAFETY: `dict` is live (held by the caller).
         let mut version = unsafe { dictiter::version(dict) };
+        // Start loading the values (each another object in memory, whose
+        // header is the first thing writing it reads) all at once, so their
+        // misses overlap instead of each member waiting for its own.
+        for i in 0..n.min(PREFETCH_VALUES) {
+            // SAFETY: `i < n`, inside the table.
+            dictiter::prefetch(unsafe { *entries.add(2 * i + 1) });
+        }
         // Members whose values are small scalars go through runs (the
         // brackets, names and values written through a local cursor, the
         // output length stored once per run); the others one by one below.
@@ -904,7 +911,8 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
             // After a member that took the general path, a run starts only
             // if the next value is one it writes (a dict's long strings and
             // nested containers would each cost a run that declines at once).
-            let next = shape.order[pos] as usize;
+            // SAFETY: `pos < n` (the loop ends when it reaches `n`).
+            let next = unsafe { shape.index_at(pos) };
             // SAFETY: `entries` is the current table (checked below after
             // any Python code ran) and `next < n`.
             if runs && (!open || unsafe { run_takes(*entries.add(2 * next + 1)) }) {
@@ -971,22 +979,25 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
     /// through the general path, its name unless `named` (a run wrote it).
     ///
     /// # Safety
-    /// As `write_shape`; `entries` is the dict's current table.
+    /// As `write_shape`; `entries` is the dict's current table; `pos < shape.len()`.
     #[inline(always)]
     unsafe fn member(&mut self, shape: &Shape, entries: *const *mut PyObject, pos: usize, named: bool) -> Walk {
         let n = shape.len();
-        let idx = shape.order[pos] as usize;
+        // SAFETY: `pos < n` (caller).
+        let idx = unsafe { shape.index_at(pos) };
         // Start loading a value two members ahead (members are visited
-        // in key order, not memory order).
-        if pos + 2 < n {
+        // in key order, not memory order), past those `write_shape`
+        // started loading.
+        if pos + 2 < n && pos + 2 >= PREFETCH_VALUES {
             // SAFETY: the index is below `n`, inside the table.
-            dictiter::prefetch(unsafe { *entries.add(2 * shape.order[pos + 2] as usize + 1) });
+            dictiter::prefetch(unsafe { *entries.add(2 * shape.index_at(pos + 2) + 1) });
         }
         // SAFETY: `idx < n`, inside the table.
         let (k, v) = unsafe { (*entries.add(2 * idx), *entries.add(2 * idx + 1)) };
         debug_assert!(k == shape.key(idx) && !v.is_null());
         if !named {
-            let (names, at, len) = shape.name(pos);
+            // SAFETY: `pos < n` (caller).
+            let (names, at, len) = unsafe { shape.name_at(pos) };
             self.w.encoded_key(names, at, len, pos == 0);
         }
         // SAFETY: `v` and `k` are live members of the held dict.
@@ -1206,6 +1217,10 @@ unsafe fn run_takes(obj: *mut PyObject) -> bool {
     }
 }
 
+/// Values of a cached-shape dict whose loading `write_shape` starts before
+/// writing the first member.
+const PREFETCH_VALUES: usize = 16;
+
 /// The longest str `ItemRun::str` writes (`short_and_clean` in the core).
 const SHORT_RUN_STR: usize = 32;
 
@@ -1276,10 +1291,8 @@ unsafe fn run_members(
         *open = true;
     }
     while pos < n {
-        let idx = shape.order[pos] as usize;
-        // SAFETY: `idx < n`, inside the table (caller).
-        let v = unsafe { *entries.add(2 * idx + 1) };
-        let (names, at, len) = shape.name(pos);
+        // SAFETY: `pos < n`; `idx < n`, inside the table (caller).
+        let (v, (names, at, len)) = unsafe { (*entries.add(2 * shape.index_at(pos) + 1), shape.name_at(pos)) };
         if !run.name(names, at, len, pos == 0) {
             return RunEnd { pos, named: false, closed: false };
         }

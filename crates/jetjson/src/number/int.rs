@@ -3,8 +3,10 @@
 //! Formatting into a separate digit buffer and copying (what `itoa` plus a
 //! copy does) stalls: the copy reads the digits back with wider loads than
 //! the byte and pair stores that wrote them, which defeats store forwarding.
-//! Here the digit count comes first (`ilog10`) and the digits are stored in
-//! place, two at a time from a table, right to left.
+//! Here the digit count comes first (from the bit length) and the digits
+//! are stored in place: in blocks of eight made in a register (`put_u64`,
+//! the writer's path), or two at a time from a table, right to left
+//! (`write_u64`).
 
 const PAIRS: &[u8; 200] = b"\
 0001020304050607080910111213141516171819\
@@ -29,71 +31,78 @@ pub fn write_u64(dst: &mut Vec<u8>, v: u64) {
 
 /// Writes the decimal digits of `v` at `out`; returns their count.
 ///
+/// The digits are made in blocks of eight (`eight_digits`), each stored
+/// with one 8-byte store: the leading block shifted past its leading zeros,
+/// the others whole.
+///
 /// # Safety
 /// `out` must be valid for 20 bytes of writes.
 #[inline]
 pub(crate) unsafe fn put_u64(out: *mut u8, v: u64) -> usize {
+    const E8: u64 = 100_000_000;
     let n = digit_count(v);
-    if v <= u64::from(u32::MAX) {
-        // SAFETY: at most 10 digits, stored within the 20 bytes of room.
-        unsafe { put_u32_digits(out, n, v as u32) };
-        return n;
+    // SAFETY (whole block): the stores end at `out + 8` (n <= 8), at
+    // `out + n` (9 to 16 digits: the leading pair or block of n - 8 digits,
+    // then eight), or at `out + n` (17 to 20: the leading block of n - 16,
+    // then sixteen); every store is inside the 20 bytes of room.
+    unsafe {
+        if v < E8 {
+            let block = eight_digits(v as u32) >> (8 * (8 - n));
+            out.cast::<u64>().write_unaligned(block.to_le());
+        } else if v <= u64::from(u32::MAX) {
+            // 9 or 10 digits (ids, timestamps): the top one or two from a
+            // pair made in a register, then eight.
+            let top = ((v * 1_441_151_881) >> 57) as u32; // v / 10^8, exact for u32
+            let rest = (v - u64::from(top) * E8) as u32;
+            let tens = (top * 103) >> 10; // top / 10 for top < 100
+            let pair = (tens | ((top - tens * 10) << 8)) + 0x3030;
+            let k = n - 8;
+            out.cast::<u16>().write_unaligned(((pair >> (8 * (2 - k))) as u16).to_le());
+            out.add(k).cast::<u64>().write_unaligned(eight_digits(rest).to_le());
+        } else if v < E8 * E8 {
+            let (hi, lo) = ((v / E8) as u32, (v % E8) as u32);
+            let k = n - 8;
+            out.cast::<u64>().write_unaligned((eight_digits(hi) >> (8 * (8 - k))).to_le());
+            out.add(k).cast::<u64>().write_unaligned(eight_digits(lo).to_le());
+        } else {
+            let (top, rest) = ((v / (E8 * E8)) as u32, v % (E8 * E8));
+            let (mid, lo) = ((rest / E8) as u32, (rest % E8) as u32);
+            let k = n - 16;
+            out.cast::<u64>().write_unaligned((eight_digits(top) >> (8 * (8 - k))).to_le());
+            out.add(k).cast::<u64>().write_unaligned(eight_digits(mid).to_le());
+            out.add(k + 8).cast::<u64>().write_unaligned(eight_digits(lo).to_le());
+        }
     }
-    // SAFETY: `n <= 20` digits fit the room the caller gives.
-    unsafe { put_digits(out, n, v) };
     n
 }
 
 /// The eight decimal digits of `v < 10^8`, zero-padded, as the bytes of a
-/// little-endian u64 (first digit in the lowest byte). The two halves and
-/// their pairs come from multiplications by reciprocals (exact in these
-/// ranges), not a chain of dependent divisions, and the four pair lookups
-/// are independent.
+/// little-endian u64 (first digit in the lowest byte), with no table and no
+/// division: the halves go into two 32-bit lanes of one register, each
+/// lane is split into two 16-bit lanes of pairs, and those into bytes, each
+/// split a multiplication by a reciprocal, applied to all lanes at once.
+/// The products stay inside their lanes (and what a shift brings down from
+/// the lane above is masked off), so the lanes do not disturb each other.
 #[inline(always)]
 fn eight_digits(v: u32) -> u64 {
     debug_assert!(v < 100_000_000);
     // v / 10^4 for v < 10^8: 2^40 / 10^4 rounded up; the excess stays below
     // 10^8 * 0.23 / 2^40, far less than the 1/10^4 step between quotients.
-    let hi = ((u64::from(v) * 109_951_163) >> 40) as u32;
-    let lo = v - hi * 10_000;
-    // x / 100 for x < 10^4: 2^19 / 100 rounded up (exact below 43,699).
-    let split = |x: u32| {
-        let h = (x * 5243) >> 19;
-        (h as usize, (x - h * 100) as usize)
-    };
-    let pair = |i: usize| u64::from(u16::from_le_bytes([PAIRS[2 * i], PAIRS[2 * i + 1]]));
-    let ((a, b), (c, d)) = (split(hi), split(lo));
-    pair(a) | pair(b) << 16 | pair(c) << 32 | pair(d) << 48
-}
-
-/// Writes the `n` digits of `v` (at most 10) to `out[0..n]`.
-///
-/// # Safety
-/// `out` must be valid for 16 bytes of writes (the 8-byte stores may pass
-/// the last digit), and `n` must be the number of decimal digits of `v`.
-#[inline(always)]
-unsafe fn put_u32_digits(out: *mut u8, n: usize, v: u32) {
-    // SAFETY (whole block): each store writes 8 bytes at `out` or at
-    // `out + n - 8` with `n >= 9`, all below `out + 16`.
-    unsafe {
-        if n <= 8 {
-            // The zero-padded block moved down past its leading zeros: the
-            // low `n` bytes are the digits (the rest is zeros, overwritten
-            // by whatever follows).
-            let block = eight_digits(v) >> (8 * (8 - n));
-            out.cast::<u64>().write_unaligned(block.to_le());
-        } else {
-            // 9 or 10 digits: the top one or two, then eight.
-            let top = ((u64::from(v) * 1_441_151_881) >> 57) as u32; // v / 10^8
-            let rest = v - top * 100_000_000;
-            let head = u16::from_le_bytes([PAIRS[2 * top as usize], PAIRS[2 * top as usize + 1]]);
-            // Two digits of `top` (a leading zero when `n == 9`): write both
-            // and start the block one byte earlier in that case.
-            let skip = 10 - n;
-            out.cast::<u16>().write_unaligned((head >> (8 * skip)).to_le());
-            out.add(2 - skip).cast::<u64>().write_unaligned(eight_digits(rest).to_le());
-        }
-    }
+    let hi = (u64::from(v) * 109_951_163) >> 40;
+    let lo = u64::from(v) - hi * 10_000;
+    // Lanes of 32 bits: the first four digits low, the last four high.
+    let x = hi | (lo << 32);
+    // x / 100 per lane (each below 10^4): 2^20 / 100 rounded up, exact
+    // below 43,699; the products stay below 2^27, inside their lane.
+    let q = ((x * 10_486) >> 20) & 0x0000_007F_0000_007F;
+    // Lanes of 16 bits: the first pair of each half low, the second high.
+    let y = q | ((x - q * 100) << 16);
+    // y / 10 per lane (each below 100): 2^10 / 10 rounded up, exact below
+    // 179; the products stay below 2^14, inside their lane.
+    let t = ((y * 103) >> 10) & 0x000F_000F_000F_000F;
+    // Bytes: the tens digit low, the units high, then ASCII.
+    let z = t | ((y - t * 10) << 8);
+    z + 0x3030_3030_3030_3030
 }
 
 /// Writes `v` in decimal (with its sign) at `out`; returns the length.
@@ -171,6 +180,25 @@ unsafe fn put_digits(out: *mut u8, n: usize, mut v: u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The lane arithmetic of `eight_digits` against plain division: every
+    /// value below 10^5 (every pair and quad, with carries between lanes),
+    /// then a stride over the rest up to 10^8 - 1.
+    #[test]
+    fn eight_digits_are_the_zero_padded_decimal_digits() {
+        let check = |v: u32| {
+            let mut want = [0u8; 8];
+            let mut x = v;
+            for d in want.iter_mut().rev() {
+                *d = b'0' + (x % 10) as u8;
+                x /= 10;
+            }
+            assert_eq!(eight_digits(v).to_le_bytes(), want, "{v}");
+        };
+        (0..100_000).for_each(check);
+        (100_000..100_000_000).step_by(997).for_each(check);
+        check(99_999_999);
+    }
 
     #[test]
     fn matches_std_formatting_at_every_digit_count() {
