@@ -630,9 +630,8 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
             return Ok(());
         }
         if self.map_order != KeyOrder::Insertion {
-            self.item_sep(item);
             // SAFETY: as the caller guarantees.
-            return unsafe { self.dict_sorted_in(dict, last) };
+            return unsafe { self.dict_sorted_in(dict, last, item) };
         }
         if self.known.direct_dicts {
             // SAFETY: `dict` is live and the interpreter has the layout.
@@ -789,12 +788,12 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
     /// straight from its table in the cached order, with the cached encoded
     /// names, exactly as `dict_in` writes a cached insertion-order shape
     /// (the list's last shape first, then the cache). Everything else goes
-    /// to `dict_sorted`, out of line.
+    /// to `dict_sorted`, out of line. `item` as for `dict_in`.
     ///
     /// # Safety
     /// `dict` is a live dict, held by the caller; GIL held.
     #[inline(never)]
-    unsafe fn dict_sorted_in(&mut self, dict: *mut PyObject, last: Option<&mut LastShape>) -> Walk {
+    unsafe fn dict_sorted_in(&mut self, dict: *mut PyObject, last: Option<&mut LastShape>, item: Option<bool>) -> Walk {
         if self.known.direct_dicts {
             // SAFETY: `dict` is live and the interpreter has the layout.
             if let Some((entries, n)) = unsafe { dictiter::str_key_table(dict) } {
@@ -803,9 +802,12 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
                         // SAFETY: `entries` is the table just read, of `n` str keys.
                         return match unsafe { self.sorted_shape(entries, n) } {
                             // SAFETY: as the caller guarantees.
-                            Some(shape) => unsafe { self.write_shape(dict, &shape, entries, None) },
-                            // SAFETY: as the caller guarantees.
-                            None => unsafe { self.dict_sorted(dict, self.map_order) },
+                            Some(shape) => unsafe { self.write_shape(dict, &shape, entries, item) },
+                            None => {
+                                self.item_sep(item);
+                                // SAFETY: as the caller guarantees.
+                                unsafe { self.dict_sorted(dict, self.map_order) }
+                            }
                         };
                     };
                     // SAFETY: `entries` is the table just read, of `n` str keys
@@ -817,13 +819,14 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
                     };
                     if let Some(shape) = found {
                         // SAFETY: as the caller guarantees.
-                        let r = unsafe { self.write_shape(dict, &shape, entries, None) };
+                        let r = unsafe { self.write_shape(dict, &shape, entries, item) };
                         last.put(shape);
                         return r;
                     }
                 }
             }
         }
+        self.item_sep(item);
         // SAFETY: as the caller guarantees.
         unsafe { self.dict_sorted(dict, self.map_order) }
     }
