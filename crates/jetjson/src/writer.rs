@@ -702,9 +702,8 @@ impl<S: Sink> Writer<S> {
             self.colon();
             return;
         }
-        let from = at + usize::from(first);
-        let n = at + len - from;
-        if n <= NAME_WINDOW && from + NAME_WINDOW <= names.len() {
+        let (from, n, windowed) = name_span(names, at, len, first);
+        if windowed {
             let window = &names[from..from + NAME_WINDOW];
             // SAFETY: `NAME_WINDOW` bytes are reserved and written; only the
             // first `n` (the name) are counted as output, the rest is
@@ -1113,6 +1112,9 @@ impl Drop for ItemRun<'_> {
 }
 
 impl ItemRun<'_> {
+    /// The longest string `str` writes (longer ones go to the general path).
+    pub const MAX_STR: usize = SHORT_STR;
+
     /// Bytes left.
     #[inline(always)]
     fn left(&self) -> usize {
@@ -1221,9 +1223,8 @@ impl ItemRun<'_> {
     /// a short name is one fixed-size move.
     #[inline(always)]
     pub fn name(&mut self, names: &[u8], at: usize, len: usize, first: bool) -> bool {
-        let from = at + usize::from(first);
-        let n = at + len - from;
-        if n <= NAME_WINDOW && from + NAME_WINDOW <= names.len() {
+        let (from, n, windowed) = name_span(names, at, len, first);
+        if windowed {
             if self.left() < NAME_WINDOW {
                 return false;
             }
@@ -1359,6 +1360,18 @@ mod short_str_tests {
 
 /// The width of the fixed-size move `Writer::encoded_key` uses for short names.
 pub const NAME_WINDOW: usize = 32;
+
+/// Where an encoded name (`names[at..at + len]`, from `Writer::encode_name`)
+/// is written from and how many bytes: its separator left out when
+/// `first`. The third value says whether it is short enough, with
+/// `NAME_WINDOW` bytes of `names` from there, to be one fixed-size move
+/// (`Writer::encoded_key`, `ItemRun::name`).
+#[inline(always)]
+fn name_span(names: &[u8], at: usize, len: usize, first: bool) -> (usize, usize, bool) {
+    let from = at + usize::from(first);
+    let n = at + len - from;
+    (from, n, n <= NAME_WINDOW && from + NAME_WINDOW <= names.len())
+}
 
 #[cfg(test)]
 mod encoded_key_tests {
@@ -1534,6 +1547,20 @@ mod item_run_tests {
         Lit(Literal),
     }
 
+    /// One item written by the general calls, after a `,` unless `first`
+    /// (a member value is an item written `first`: no separator).
+    fn plain_item(w: &mut Writer, item: Item, first: bool) {
+        let _ = match item {
+            Item::Int(v) => w.item_i64(v, first),
+            Item::Float(v) => w.item_f64(v, first),
+            Item::Str(s) => w.item_str(s, first),
+            Item::Lit(l) => {
+                w.item_literal(l, first);
+                Ok(())
+            }
+        };
+    }
+
     /// Items written through runs of `room` bytes (a declined item through
     /// the general calls) give what the general calls alone give, and a
     /// run never reports more than its room.
@@ -1602,47 +1629,17 @@ mod item_run_tests {
                         i = next;
                         continue;
                     }
-                    let _ = match items[i] {
-                        Item::Int(v) => runs.item_i64(v, i == 0),
-                        Item::Float(v) => runs.item_f64(v, i == 0),
-                        Item::Str(s) => runs.item_str(s, i == 0),
-                        Item::Lit(l) => {
-                            runs.item_literal(l, i == 0);
-                            Ok(())
-                        }
-                    };
+                    plain_item(&mut runs, items[i], i == 0);
                     i += 1;
                 }
-                for (j, item) in items.iter().enumerate() {
-                    let _ = match *item {
-                        Item::Int(v) => plain.item_i64(v, j == 0),
-                        Item::Float(v) => plain.item_f64(v, j == 0),
-                        Item::Str(s) => plain.item_str(s, j == 0),
-                        Item::Lit(l) => {
-                            plain.item_literal(l, j == 0);
-                            Ok(())
-                        }
-                    };
+                for (j, &item) in items.iter().enumerate() {
+                    plain_item(&mut plain, item, j == 0);
                 }
                 runs.end_array(false);
                 plain.end_array(false);
                 assert_eq!(String::from_utf8_lossy(runs.as_bytes()), String::from_utf8_lossy(plain.as_bytes()), "room {room}");
             }
         }
-    }
-
-    /// One member value written by the general calls (as an item written
-    /// `first`, which has no separator).
-    fn plain_value(w: &mut Writer, item: Item) {
-        let _ = match item {
-            Item::Int(v) => w.item_i64(v, true),
-            Item::Float(v) => w.item_f64(v, true),
-            Item::Str(s) => w.item_str(s, true),
-            Item::Lit(l) => {
-                w.item_literal(l, true);
-                Ok(())
-            }
-        };
     }
 
     /// Objects written through runs (`begin_object`, `name`, values,
@@ -1691,7 +1688,7 @@ mod item_run_tests {
                     plain.begin_object();
                     for (i, &(at, len)) in spans.iter().enumerate() {
                         plain.encoded_key(&names, at, len, i == 0);
-                        plain_value(&mut plain, members[i].1);
+                        plain_item(&mut plain, members[i].1, true);
                     }
                     plain.end_object(false);
                     // Runs, restarted after each declined member.
@@ -1740,7 +1737,7 @@ mod item_run_tests {
                             let (at, len) = spans[pos];
                             runs.encoded_key(&names, at, len, pos == 0);
                         }
-                        plain_value(&mut runs, members[pos].1);
+                        plain_item(&mut runs, members[pos].1, true);
                         pos += 1;
                     }
                     assert_eq!(runs.depth(), plain.depth(), "room {room}");

@@ -1214,7 +1214,7 @@ unsafe fn run_takes(obj: *mut PyObject) -> bool {
     unsafe {
         let ty = ffi::Py_TYPE(obj);
         if ty == ty_str() {
-            return (*(obj as *mut ffi::PyASCIIObject)).length as usize <= SHORT_RUN_STR;
+            return (*(obj as *mut ffi::PyASCIIObject)).length as usize <= jetjson::ItemRun::MAX_STR;
         }
         runs_type(obj) || (ty == addr_of_mut!(ffi::PyList_Type) && ffi::PyList_GET_SIZE(obj) == 0)
     }
@@ -1223,9 +1223,6 @@ unsafe fn run_takes(obj: *mut PyObject) -> bool {
 /// Values of a cached-shape dict whose loading `write_shape` starts before
 /// writing the first member.
 const PREFETCH_VALUES: usize = 16;
-
-/// The longest str `ItemRun::str` writes (`short_and_clean` in the core).
-const SHORT_RUN_STR: usize = 32;
 
 /// Writes the items of `list` from index `i` on through `run` while they
 /// are compact ASCII strs that need no escaping, ints of up to 60 bits,

@@ -654,14 +654,15 @@ fn short_string_stop(b: &[u8], start: usize) -> Option<super::scan::Stop> {
                 if !special.has_any() {
                     return None;
                 }
-                let k = 16 + special.first_offset();
-                let high = v.high_bit().movemask().0 | (w.high_bit().movemask().0 << 16);
-                return Some(super::scan::Stop { at: start + k, non_ascii: high & ((1u64 << k) - 1) != 0 });
+                let k = special.first_offset();
+                // Non-ASCII lanes: all of the first register, and those
+                // below the stop in the second.
+                let non_ascii = v.high_bit().movemask().has_any() || w.high_bit().movemask().below(k).has_any();
+                return Some(super::scan::Stop { at: start + 16 + k, non_ascii });
             }
             let k = special.first_offset();
-            let high = v.high_bit().movemask();
             // Non-ASCII lanes below the stop.
-            let non_ascii = high.has_any() && (high.0 & ((1u64 << k) - 1)) != 0;
+            let non_ascii = v.high_bit().movemask().below(k).has_any();
             Some(super::scan::Stop { at: start + k, non_ascii })
         }
     }
@@ -682,9 +683,9 @@ fn short_string_stop(b: &[u8], start: usize) -> Option<super::scan::Stop> {
 /// (most names of most objects). Otherwise small objects compare hashes
 /// linearly (bytes only on a hash match); an object that grows past
 /// `SCAN_LIMIT` names gets an open-addressing index of name positions, so
-/// checking stays linear in the size of the document. All of it is reused from object to object and
-/// (through `Buffers`) from document to document: a name costs no
-/// allocation and no copy.
+/// checking stays linear in the size of the document. All of it is reused
+/// from object to object and (through `Buffers`) from document to
+/// document: a name costs no allocation and no copy.
 #[derive(Default)]
 pub(crate) struct DuplicateNames {
     /// Decoded names (those with escapes), which are not in the input.

@@ -146,8 +146,30 @@ impl DirectArray {
     }
 }
 
-/// Room for one more value on a full values stack (kept out of line so
-/// that pushes stay short).
+/// Pushes the item `make` makes onto `stack`, finding its slot first.
+///
+/// Not `Vec::push`, and `make` runs after the slot is known: otherwise the
+/// item is built in stack memory with narrow stores and then copied to its
+/// slot with wide loads, which the CPU cannot forward from those stores
+/// (in profiles of canada.json, a stall of a dozen cycles per container
+/// and a sixth of the parse; for names and strings, an eighth of
+/// github_events). With the slot known, it is stored straight there.
+#[inline(always)]
+fn push_in_place<T>(stack: &mut Vec<T>, make: impl FnOnce() -> T) {
+    if stack.len() == stack.capacity() {
+        grow_stack(stack);
+    }
+    let len = stack.len();
+    // SAFETY: `len < capacity` (grown above), and the slot is past the
+    // end, so nothing is overwritten.
+    unsafe {
+        stack.as_mut_ptr().add(len).write(make());
+        stack.set_len(len + 1);
+    }
+}
+
+/// Room for one more item on a full stack (kept out of line so that
+/// pushes stay short).
 #[cold]
 #[inline(never)]
 fn grow_stack<T>(stack: &mut Vec<T>) {
@@ -210,26 +232,11 @@ impl ValueBuilder {
         }
     }
 
-    /// Pushes `v` on the values stack.
-    ///
-    /// Not `Vec::push`, and the slot is found before the value is made
-    /// (`make` runs after it): otherwise the value is built in stack memory
-    /// with narrow stores and then copied to its slot with wide loads,
-    /// which the CPU cannot forward from those stores (in profiles of
-    /// canada.json, a stall of a dozen cycles per container and a sixth of
-    /// the parse). With the slot known, it is stored straight there.
+    /// Pushes the value `make` makes on the values stack, made in its slot
+    /// (`push_in_place`).
     #[inline(always)]
     fn push_on_stack(&mut self, make: impl FnOnce() -> Value) {
-        if self.values.len() == self.values.capacity() {
-            grow_stack(&mut self.values);
-        }
-        let len = self.values.len();
-        // SAFETY: `len < capacity` (grown above), and the slot is past the
-        // end, so nothing is overwritten.
-        unsafe {
-            self.values.as_mut_ptr().add(len).write(make());
-            self.values.set_len(len + 1);
-        }
+        push_in_place(&mut self.values, make);
     }
 
     /// `push` when the region is full: moves it to a larger one, or (past
@@ -431,18 +438,13 @@ impl Visitor for ValueBuilder {
     #[inline]
     fn key(&mut self, k: &str, _raw: &str) -> Result<()> {
         debug_assert!(!self.direct.is_open(), "the innermost container is an object");
-        // SAFETY: the name goes on the names stack, then into an object in
-        // the arena.
-        if self.names.len() == self.names.capacity() {
-            grow_stack(&mut self.names);
-        }
-        let len = self.names.len();
-        // SAFETY: `len < capacity`, a slot past the end; the name is made
-        // straight into it (see `push_on_stack`).
-        unsafe {
-            self.names.as_mut_ptr().add(len).write(Str::in_arena(k, &mut self.arena));
-            self.names.set_len(len + 1);
-        }
+        let arena = &mut self.arena;
+        // Made in its slot (`push_in_place`).
+        push_in_place(&mut self.names, || {
+            // SAFETY: the name goes on the names stack, then into an object
+            // in the arena.
+            unsafe { Str::in_arena(k, arena) }
+        });
         Ok(())
     }
     fn end_object(&mut self) -> Result<()> {
