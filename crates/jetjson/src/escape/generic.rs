@@ -31,16 +31,19 @@ pub(super) const SLACK: usize = 64;
 /// character becomes at most 6, 6 or 12 bytes: no more per input byte.)
 pub(super) const MAX_EXPANSION: usize = 6;
 
-/// Bytes past a chunk that its line-separator test reads: U+2028/U+2029
-/// are matched exactly on the chunk plus its loads at +1 and +2. Under
-/// ascii_only every non-ASCII byte is flagged anyway.
-const fn lookahead(line_separators: bool, ascii_only: bool) -> usize {
-    if line_separators && !ascii_only {
-        2
-    } else {
-        0
-    }
+/// Whether the set escapes U+2028/U+2029 by matching their three bytes
+/// (under ascii_only every non-ASCII byte is flagged anyway). A chunk's
+/// masks then first flag every 0xE2 byte as a candidate, and a chunk with
+/// candidates is settled exactly: with loads at +1 and +2 when the string
+/// goes on that far, otherwise lane by lane (`settle_last_chunk`). The
+/// scan itself never looks past a chunk, so strings without 0xE2 (almost
+/// all) cost what they cost without the line separators.
+const fn matches_separators(line_separators: bool, ascii_only: bool) -> bool {
+    line_separators && !ascii_only
 }
+
+/// The loads at +1 and +2 of the exact line-separator test.
+const SEPARATOR_TAIL: usize = 2;
 
 /// Nibble tables of the HTML set for `Vector::lookup16`: a byte is flagged
 /// when `LO[low nibble] & HI[high nibble] != 0`. Bit 1: controls (high
@@ -96,7 +99,10 @@ unsafe fn flags<V: Vector, const H: bool, const A: bool, const E2: bool>(v: V) -
                 mask.or(v.cmpeq(V::splat(b'"')))
             };
             if E2 {
-                mask = mask.or(v.cmpeq(V::splat(0xE2)));
+                // Candidates only, settled by `chunk_bits`: where a compare
+                // costs several instructions (SWAR), every non-ASCII byte
+                // (one AND) rather than exactly the 0xE2 bytes.
+                mask = mask.or(if V::CHEAP_COMPARE { v.cmpeq(V::splat(0xE2)) } else { v.high_bit() });
             }
             mask
         };
@@ -131,8 +137,8 @@ unsafe fn line_separator_mask<V: Vector>(v: V, v1: V, v2: V) -> V {
 }
 
 /// The chunk at `p` and a mask of candidates: every lane that needs
-/// escaping, and (with the line-separator lookahead) every 0xE2 lane too,
-/// so a clean chunk costs one mask; `exact_mask` sorts out candidates.
+/// escaping, and (when the set matches line separators) every 0xE2 lane
+/// too, so a clean chunk costs one mask; `chunk_bits` settles candidates.
 ///
 /// # Safety
 /// `p..p + V::BYTES` is readable; the CPU supports `V`.
@@ -141,47 +147,63 @@ unsafe fn chunk_mask<V: Vector, const H: bool, const L: bool, const A: bool>(p: 
     // SAFETY: the load stays within the readable range of the contract.
     unsafe {
         let v = V::load_unaligned(p);
-        let mask = if lookahead(L, A) != 0 { flags::<V, H, A, true>(v) } else { byte_mask::<V, H, A>(v) };
+        let mask = if matches_separators(L, A) { flags::<V, H, A, true>(v) } else { byte_mask::<V, H, A>(v) };
         (v, mask)
     }
 }
 
-/// The exact needs-escape mask of the chunk `v` loaded from `p`, with the
-/// line separators matched on all three bytes.
+/// The exact needs-escape bit mask of the chunk at `p` (ending by `end`,
+/// the end of the string), and the chunk.
 ///
 /// # Safety
-/// `p..p + V::BYTES + lookahead(L, A)` is readable; the CPU supports `V`.
+/// `p..end` is readable, valid UTF-8 from `p`'s string start on, and holds
+/// at least `V::BYTES` bytes; the CPU supports `V`.
 #[inline(always)]
-unsafe fn exact_mask<V: Vector, const H: bool, const L: bool, const A: bool>(v: V, p: *const u8) -> V {
-    // SAFETY: the loads stay within the readable range of the contract.
-    unsafe {
-        let mask = byte_mask::<V, H, A>(v);
-        // Most chunks that get here hold a real escape (a newline, a
-        // quote) and no 0xE2 at all: skip the two loads and the three-byte
-        // match for them.
-        if lookahead(L, A) != 0 && v.cmpeq(V::splat(0xE2)).movemask().has_any() {
-            mask.or(line_separator_mask(v, V::load_unaligned(p.add(1)), V::load_unaligned(p.add(2))))
-        } else {
-            mask
-        }
-    }
-}
-
-/// The exact needs-escape bit mask of the chunk at `p`, and the chunk.
-///
-/// # Safety
-/// As for `exact_mask`.
-#[inline(always)]
-unsafe fn chunk_bits<V: Vector, const H: bool, const L: bool, const A: bool>(p: *const u8) -> (V, V::Mask) {
+unsafe fn chunk_bits<V: Vector, const H: bool, const L: bool, const A: bool>(p: *const u8, end: *const u8) -> (V, V::Mask) {
     // SAFETY: as the caller guarantees.
     unsafe {
         let (v, candidates) = chunk_mask::<V, H, L, A>(p);
         let mut bits = candidates.movemask();
-        if lookahead(L, A) != 0 && bits.has_any() {
-            bits = exact_mask::<V, H, L, A>(v, p).movemask();
+        // Most chunks that get here hold a real escape (a newline, a quote)
+        // and no 0xE2 at all: they skip the three-byte match.
+        if matches_separators(L, A) && bits.has_any() {
+            let leads = v.cmpeq(V::splat(0xE2)).movemask();
+            if !leads.has_any() {
+                if !V::CHEAP_COMPARE {
+                    // The candidates held every non-ASCII byte.
+                    bits = byte_mask::<V, H, A>(v).movemask();
+                }
+            } else {
+                let singles = byte_mask::<V, H, A>(v);
+                bits = if end as usize - p as usize >= V::BYTES + SEPARATOR_TAIL {
+                    // SAFETY: both loads end by `end`.
+                    let (v1, v2) = (V::load_unaligned(p.add(1)), V::load_unaligned(p.add(2)));
+                    singles.or(line_separator_mask(v, v1, v2)).movemask()
+                } else {
+                    singles.movemask().union(settle_last_chunk(leads, p, end))
+                };
+            }
         }
         (v, bits)
     }
+}
+
+/// The lanes of `leads` (0xE2 bytes of the chunk at `p`) that start U+2028
+/// or U+2029, for a chunk too near the string's end for the loads at +1
+/// and +2: lane by lane, within the string. Each lead's character is
+/// complete (the string is valid UTF-8), so its bytes lie before `end`.
+/// Only a string's last chunk with a 0xE2 byte comes here.
+///
+/// # Safety
+/// `p + lane..end` is readable for every lane of `leads`.
+#[cold]
+#[inline(never)]
+unsafe fn settle_last_chunk<M: MoveMask>(leads: M, p: *const u8, end: *const u8) -> M {
+    leads.keep_lanes(|lane| {
+        // SAFETY: the lane lies in the chunk, which lies before `end`.
+        let rest = unsafe { core::slice::from_raw_parts(p.add(lane), end as usize - p as usize - lane) };
+        matches!(rest, [0xE2, 0x80, third, ..] if *third | 1 == 0xA9)
+    })
 }
 
 /// The needs-escape mask of a register that holds all the remaining input
@@ -192,9 +214,9 @@ fn last_register_mask<const H: bool, const L: bool, const A: bool>(v: Swar) -> S
     // SAFETY: `Swar` is plain integer arithmetic, valid on every CPU.
     unsafe {
         let mut mask = byte_mask::<Swar, H, A>(v);
-        // Skipping the exact test when no byte is 0xE2 is cheaper on
+        // Skipping the exact test for ASCII text (one AND) is cheaper on
         // average: SWAR compares cost several instructions each.
-        if lookahead(L, A) != 0 && v.cmpeq(Swar::splat(0xE2)).movemask().has_any() {
+        if matches_separators(L, A) && v.high_bit().movemask().has_any() {
             mask = mask.or(line_separator_mask(v, v.shift_down(1), v.shift_down(2)));
         }
         mask
@@ -229,8 +251,8 @@ unsafe fn escape_run<const H: bool, const L: bool, const A: bool>(
     }
 }
 
-/// Escapes whole `V` chunks while a chunk plus its lookahead fits before
-/// `len`; returns the new positions.
+/// Escapes whole `V` chunks while one fits before `len`; returns the new
+/// positions.
 ///
 /// # Safety
 /// `src..src + len` is valid UTF-8, `i <= len`, the CPU supports `V`, and
@@ -242,19 +264,17 @@ unsafe fn escape_chunks<V: Vector, const H: bool, const L: bool, const A: bool>(
     mut i: usize,
     mut out: *mut u8,
 ) -> (usize, *mut u8) {
-    // Chunks may start while `i + n <= stop` (`n` the bytes they span):
-    // one compare per loop test, where `i + n + ahead <= len` costs two
-    // (the compiler cannot merge it with other bounds, for fear of overflow).
-    let stop = len.saturating_sub(lookahead(L, A));
+    let stop = len;
+    let end = src.wrapping_add(len);
     while i + V::BYTES <= stop {
         // Clean text two chunks at a time: one branch per pair, on the
         // candidate masks alone. A pair with any candidate (a byte to
-        // escape, or with the line-separator lookahead any 0xE2) leaves
+        // escape, or, when the set matches line separators, any 0xE2) leaves
         // for the chunk-by-chunk step below, which settles candidates
         // exactly; settling them here as well would do that work twice for
         // every chunk holding a real escape (text with newlines or quotes).
         while i + 2 * V::BYTES <= stop {
-            // SAFETY: both chunks and their lookahead end by `len`; the two
+            // SAFETY: both chunks end by `len`; the two
             // stores write 2 * BYTES bytes at `out`, within the room promised
             // for the `2 * BYTES <= len - i` input bytes they stand for.
             let (first, both) = unsafe {
@@ -282,12 +302,12 @@ unsafe fn escape_chunks<V: Vector, const H: bool, const L: bool, const A: bool>(
         if i + V::BYTES > stop {
             break;
         }
-        // SAFETY: `i + BYTES + ahead <= len`, so every load is in bounds.
+        // SAFETY: `i + BYTES <= len`, so the chunk is in bounds.
         // The store writes BYTES <= SLACK bytes at `out`, within the room
         // promised for `i < len`; bytes past the clean prefix are garbage in
         // spare capacity, overwritten by whatever comes next.
         let mask = unsafe {
-            let (v, bits) = chunk_bits::<V, H, L, A>(src.add(i));
+            let (v, bits) = chunk_bits::<V, H, L, A>(src.add(i), end);
             v.store_unaligned(out);
             bits
         };
@@ -310,8 +330,8 @@ unsafe fn escape_chunks<V: Vector, const H: bool, const L: bool, const A: bool>(
     (i, out)
 }
 
-/// After whole chunks of a string written verbatim so far, the rest (up
-/// to the lookahead) as one chunk ending there, which overlaps bytes
+/// After whole chunks of a string written verbatim so far, the rest as
+/// one chunk ending at the string's end, which overlaps bytes
 /// already written: it is stored back over their identical copies, and its
 /// mask ignores their lanes. One chunk instead of the narrower stages for
 /// the last bytes of a long clean string. Returns the new positions (at the
@@ -320,7 +340,7 @@ unsafe fn escape_chunks<V: Vector, const H: bool, const L: bool, const A: bool>(
 /// # Safety
 /// As for `escape_chunks`; `out - i .. out` holds exactly
 /// the bytes `src[0..i]` (nothing escaped yet), and `len - i` is less than
-/// `V::BYTES` plus the lookahead (what `escape_chunks` leaves).
+/// `V::BYTES` (what `escape_chunks` leaves).
 #[inline(always)]
 unsafe fn last_window<V: Vector, const H: bool, const L: bool, const A: bool>(
     src: *const u8,
@@ -328,24 +348,23 @@ unsafe fn last_window<V: Vector, const H: bool, const L: bool, const A: bool>(
     i: usize,
     out: *mut u8,
 ) -> (usize, *mut u8) {
-    let ahead = lookahead(L, A);
-    if len < V::BYTES + ahead || i >= len - ahead {
+    if len < V::BYTES || i >= len {
         return (i, out);
     }
-    let start = len - ahead - V::BYTES;
-    // `i > start`: a whole chunk from `i` plus its lookahead no longer fit.
+    let start = len - V::BYTES;
+    // `i > start`: a whole chunk from `i` no longer fit.
     let back = i - start;
     debug_assert!(back >= 1 && back < V::BYTES);
-    // SAFETY: the chunk and its lookahead end at `len`; the store starts
-    // `back <= i` bytes before `out`, inside what was written for `src[0..i]`
-    // and rewrites those bytes with their own values (they were copied
-    // verbatim), and ends `len - ahead - i` bytes after `out`, within the
-    // room promised for `i < len`.
+    // SAFETY: the chunk ends at `len`; the store starts `back <= i` bytes
+    // before `out`, inside what was written for `src[0..i]` and rewrites
+    // those bytes with their own values (they were copied verbatim), and
+    // ends `len - i` bytes after `out`, within the room promised for
+    // `i < len`.
     unsafe {
-        let (v, bits) = chunk_bits::<V, H, L, A>(src.add(start));
+        let (v, bits) = chunk_bits::<V, H, L, A>(src.add(start), src.add(len));
         v.store_unaligned(out.sub(back));
         let bits = bits.skip(back);
-        let done = len - ahead - i;
+        let done = len - i;
         if !bits.has_any() {
             return (i + done, out.add(done));
         }
@@ -354,8 +373,8 @@ unsafe fn last_window<V: Vector, const H: bool, const L: bool, const A: bool>(
     }
 }
 
-/// Escapes the last bytes of the input, fewer than a SWAR chunk plus its
-/// lookahead, through a partially loaded register.
+/// Escapes the last bytes of the input, fewer than a SWAR chunk, through a
+/// partially loaded register.
 ///
 /// # Safety
 /// As for `escape_chunks`.
@@ -368,12 +387,9 @@ unsafe fn escape_tail<const H: bool, const L: bool, const A: bool>(
 ) -> (usize, *mut u8) {
     while i < len {
         let rest = len - i;
-        if rest > Swar::BYTES || rest <= lookahead(L, A) {
-            // Only with the line-separator lookahead. One byte more than a
-            // register holds: take it alone. Or the last bytes, which every
-            // string that ended in vector chunks leaves (the chunks stop
-            // `lookahead` bytes early); too few to hold a line separator, so
-            // a table lookup per byte beats building the register's masks.
+        if rest > Swar::BYTES {
+            // Not reached (the SWAR chunks leave fewer bytes than a
+            // register), but kept exact: one byte at a time.
             // SAFETY: `i < len`; room as promised.
             (i, out) = unsafe {
                 if needs_at::<H, L, A>(src, len, i) {
@@ -404,56 +420,37 @@ unsafe fn escape_tail<const H: bool, const L: bool, const A: bool>(
     (i, out)
 }
 
-/// Whether the `len` bytes at `src`, `V::BYTES + ahead <= len <=
-/// 2 * V::BYTES + ahead`, are all clean; if so they are also copied to
-/// `out` with two overlapping stores. No loop and no per-length branches:
-/// the common case for keys and short values.
+/// Whether the `len` bytes at `src`, `V::BYTES <= len <= 2 * V::BYTES`,
+/// are all clean; if so they are also copied to `out` with two overlapping
+/// stores. No loop and no per-length branches: the common case for keys
+/// and short values. A string with a 0xE2 byte, when the set matches line
+/// separators, counts as not clean here: the general path settles it.
 ///
 /// # Safety
 /// `src..src + len` is readable, `out..out + len` writable, and the CPU
 /// supports `V`.
 #[inline(always)]
 unsafe fn copy_if_clean_pair<V: Vector, const H: bool, const L: bool, const A: bool>(src: *const u8, len: usize, out: *mut u8) -> bool {
-    let ahead = lookahead(L, A);
     let last = len - V::BYTES;
-    // SAFETY: every load lies within `src..src + len` given the bounds on
+    // SAFETY: both loads lie within `src..src + len` given the bounds on
     // `len`; the stores cover exactly `out..out + len`.
     unsafe {
-        let head = V::load_unaligned(src);
-        let tail = V::load_unaligned(src.add(last));
-        let mut mask = byte_mask::<V, H, A>(head).or(byte_mask::<V, H, A>(tail));
-        // Separators can start anywhere in `0..len - 2`: test them from the
-        // head and from a middle chunk ending 2 bytes early, whose +2 load
-        // is `tail`. The middle chunk also covers the bytes between head and
-        // tail when `len > 2 * V::BYTES`.
-        let middle = if ahead != 0 { V::load_unaligned(src.add(last - 2)) } else { head };
-        if ahead != 0 {
-            mask = mask.or(byte_mask::<V, H, A>(middle));
-            // Most short strings hold no 0xE2 at all: skip the exact test
-            // (two more loads and two three-byte matches) for them.
-            let lead = V::splat(0xE2);
-            if head.cmpeq(lead).or(middle.cmpeq(lead)).movemask().has_any() {
-                let (head1, head2) = (V::load_unaligned(src.add(1)), V::load_unaligned(src.add(2)));
-                let middle1 = V::load_unaligned(src.add(last - 1));
-                mask = mask.or(line_separator_mask(head, head1, head2)).or(line_separator_mask(middle, middle1, tail));
-            }
-        }
-        if mask.movemask().has_any() {
+        let (head, head_mask) = chunk_mask::<V, H, L, A>(src);
+        let (tail, tail_mask) = chunk_mask::<V, H, L, A>(src.add(last));
+        if head_mask.or(tail_mask).movemask().has_any() {
             return false;
         }
         head.store_unaligned(out);
-        if ahead != 0 {
-            middle.store_unaligned(out.add(last - 2));
-        }
         tail.store_unaligned(out.add(last));
         true
     }
 }
 
-/// Copies a clean string of at most `2 * W::BYTES + lookahead` bytes to
-/// `out` with a single check (one or two overlapping chunks of the fitting
-/// width, or one partial SWAR register), returning false, with `out`
-/// partly written, if it holds anything to escape or has no fitting shape.
+/// Copies a clean string of at most `2 * W::BYTES` bytes to `out` with a
+/// single check (one or two overlapping chunks of the fitting width, or one
+/// partial SWAR register), returning false, with `out` partly written, if
+/// it holds anything to escape (or a 0xE2 byte, see `copy_if_clean_pair`)
+/// or has no fitting shape.
 ///
 /// # Safety
 /// As for `escape`; `out` has room for `len + SLACK` bytes.
@@ -463,33 +460,20 @@ unsafe fn copy_if_clean<W: Vector, N: Vector, const H: bool, const L: bool, cons
     len: usize,
     out: *mut u8,
 ) -> bool {
-    let ahead = lookahead(L, A);
     // SAFETY: each branch checks the length bounds its helper requires.
     unsafe {
-        if W::BYTES > N::BYTES && len > 2 * N::BYTES + ahead {
-            return len >= W::BYTES + ahead && len <= 2 * W::BYTES + ahead && copy_if_clean_pair::<W, H, L, A>(src, len, out);
+        if W::BYTES > N::BYTES && len > 2 * N::BYTES {
+            return len >= W::BYTES && len <= 2 * W::BYTES && copy_if_clean_pair::<W, H, L, A>(src, len, out);
         }
-        if len >= N::BYTES + ahead {
-            return len <= 2 * N::BYTES + ahead && copy_if_clean_pair::<N, H, L, A>(src, len, out);
+        if len >= N::BYTES {
+            return len <= 2 * N::BYTES && copy_if_clean_pair::<N, H, L, A>(src, len, out);
         }
-        if N::BYTES > Swar::BYTES && len >= Swar::BYTES + ahead {
-            // `len < N::BYTES + ahead <= 2 * Swar::BYTES + ahead`.
+        if N::BYTES > Swar::BYTES && len >= Swar::BYTES {
+            // `len < N::BYTES <= 2 * Swar::BYTES`.
             return copy_if_clean_pair::<Swar, H, L, A>(src, len, out);
         }
         if len == 0 {
             return true;
-        }
-        if ahead != 0 && len == Swar::BYTES + 1 {
-            // Too long for one register, too short for a pair with its +2
-            // lookahead; but the chunk at +1 holds every byte after the
-            // first, so shifting it stands in for the load at +2.
-            let head = Swar::load_unaligned(src);
-            let tail = Swar::load_unaligned(src.add(1));
-            let mask =
-                byte_mask::<Swar, H, A>(head).or(byte_mask::<Swar, H, A>(tail)).or(line_separator_mask(head, tail, tail.shift_down(1)));
-            head.store_unaligned(out);
-            tail.store_unaligned(out.add(1));
-            return !mask.movemask().has_any();
         }
         if len > Swar::BYTES {
             return false;
@@ -517,7 +501,7 @@ pub(super) unsafe fn escape<W: Vector, N: Vector, const H: bool, const L: bool, 
     // skipped at compile time. On success `copy_if_clean` wrote exactly
     // `len` bytes.
     unsafe {
-        if len <= 2 * W::BYTES + lookahead(L, A) && copy_if_clean::<W, N, H, L, A>(src, len, out) {
+        if len <= 2 * W::BYTES && copy_if_clean::<W, N, H, L, A>(src, len, out) {
             return len;
         }
         let (mut i, mut o) = escape_chunks::<W, H, L, A>(src, len, 0, out);
@@ -538,17 +522,17 @@ pub(super) unsafe fn escape<W: Vector, N: Vector, const H: bool, const L: bool, 
     }
 }
 
-/// Whether any whole `V` chunk from `i` (while one fits with its lookahead)
-/// needs escaping; also returns where the scan stopped.
+/// Whether any whole `V` chunk from `i` (while one fits) needs escaping;
+/// also returns where the scan stopped.
 ///
 /// # Safety
 /// `src..src + len` is readable and the CPU supports `V`.
 #[inline(always)]
 unsafe fn any_chunk<V: Vector, const H: bool, const L: bool, const A: bool>(src: *const u8, len: usize, mut i: usize) -> (bool, usize) {
-    let ahead = lookahead(L, A);
-    while i + V::BYTES + ahead <= len {
-        // SAFETY: `i + BYTES + ahead <= len`: every load is in bounds.
-        let mask = unsafe { chunk_bits::<V, H, L, A>(src.add(i)).1 };
+    while i + V::BYTES <= len {
+        // SAFETY: `i + BYTES <= len`: the chunk is in bounds, and `src` is
+        // a str (valid UTF-8) of `len` bytes.
+        let mask = unsafe { chunk_bits::<V, H, L, A>(src.add(i), src.add(len)).1 };
         if mask.has_any() {
             return (true, i);
         }
@@ -585,7 +569,7 @@ pub(super) unsafe fn needs_escape<W: Vector, N: Vector, const H: bool, const L: 
             }
             i = next;
         }
-        // At most one byte more than a register holds (with the lookahead).
+        // Fewer bytes than a register holds are left (kept exact if not).
         while len - i > Swar::BYTES {
             if needs_at::<H, L, A>(src, len, i) {
                 return true;

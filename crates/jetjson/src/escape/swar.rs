@@ -21,6 +21,7 @@ const ONES: u64 = 0x0101_0101_0101_0101;
 impl Vector for Swar {
     const BYTES: usize = 8;
     type Mask = LaneMask<3>;
+    const CHEAP_COMPARE: bool = false;
 
     #[inline(always)]
     unsafe fn splat(byte: u8) -> Swar {

@@ -39,6 +39,11 @@ pub(crate) trait Vector: Copy {
     /// Collapses a mask vector into a scalar bit mask.
     unsafe fn movemask(self) -> Self::Mask;
 
+    /// Whether `cmpeq` is a single instruction (true for real vector
+    /// units; SWAR's takes five), so that flagging exactly the bytes of one
+    /// value is as cheap as flagging a superset by a bit test.
+    const CHEAP_COMPARE: bool = true;
+
     /// Whether the three lookup operations below are implemented (a byte
     /// shuffle: AVX2's `vpshufb`). The generic code tests this constant, so
     /// ISAs without one never reach the defaults.
@@ -73,6 +78,10 @@ pub(crate) trait MoveMask: Copy {
     /// The mask with only its lowest `lanes` lanes kept; `lanes` is below
     /// the register's lane count.
     fn below(self, lanes: usize) -> Self;
+    /// The lanes set in either mask.
+    fn union(self, other: Self) -> Self;
+    /// The mask with only the set lanes for which `keep(lane)` holds.
+    fn keep_lanes(self, keep: impl FnMut(usize) -> bool) -> Self;
 }
 
 /// A bit mask with `1 << SHIFT` bits per lane, lane 0 in the least
@@ -101,5 +110,27 @@ impl<const SHIFT: u32> MoveMask for LaneMask<SHIFT> {
     fn below(self, lanes: usize) -> Self {
         // Fewer lanes than the register has: fewer than 64 bits.
         LaneMask(self.0 & ((1u64 << ((lanes as u32) << SHIFT)) - 1))
+    }
+
+    #[inline(always)]
+    fn union(self, other: Self) -> Self {
+        LaneMask(self.0 | other.0)
+    }
+
+    #[inline]
+    fn keep_lanes(self, mut keep: impl FnMut(usize) -> bool) -> Self {
+        // A lane's bits, at lane 0 (a whole lane, whichever of its bits the
+        // ISA sets).
+        let lane_bits = (1u64 << (1u32 << SHIFT)) - 1;
+        let (mut rest, mut kept) = (self.0, 0);
+        while rest != 0 {
+            let lane = (rest.trailing_zeros() >> SHIFT) as usize;
+            let bits = lane_bits << ((lane as u32) << SHIFT);
+            if keep(lane) {
+                kept |= rest & bits;
+            }
+            rest &= !bits;
+        }
+        LaneMask(kept)
     }
 }
