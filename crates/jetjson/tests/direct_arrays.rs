@@ -82,23 +82,57 @@ fn plain_runs_of_every_size_with_a_spill_anywhere() {
     }
 }
 
-/// Random documents of nested arrays whose items switch between plain and
-/// spilling ones.
+/// Random documents of nested arrays and objects whose items switch
+/// between plain, spilling and nested ones: every move of an array's items
+/// from its region to the stack, at any depth and with objects between
+/// arrays, must give the built tree.
 #[test]
 fn random_nestings_equal_built_trees() {
-    fn tree(rng: &mut Rng, depth: usize) -> Value {
-        let n = [0, 1, 2, 3, 5, 9, 40, 300][rng.below(8)];
-        let items = (0..n).map(|_| match rng.below(10) {
-            0 if depth > 0 => tree(rng, depth - 1),
-            1 => spiller(rng),
+    fn tree(rng: &mut Rng, depth: usize, nested: usize) -> Value {
+        // Dense nestings stay small: their size is the product of lengths.
+        let n = if nested > 10 { [0, 1, 2, 3, 5, 9, 20][rng.below(7)] } else { [0, 1, 2, 3, 5, 9, 40, 300][rng.below(8)] };
+        let items = (0..n).map(|_| match rng.below(100) {
+            k if depth > 0 && k < nested => tree(rng, depth - 1, nested),
+            k if depth > 0 && k < nested + 3 => {
+                let mut m = jetjson::Map::new();
+                m.push("t", tree(rng, depth - 1, nested));
+                m.push("p", plain(rng));
+                Value::Object(m)
+            }
+            k if k < nested + 13 => spiller(rng),
             _ => plain(rng),
         });
         Value::Array(items.collect())
     }
     let mut rng = Rng::new(0xa77a);
-    for _ in 0..3_000 {
-        let built = tree(&mut rng, 4);
+    for round in 0..3_000 {
+        // Sparse nestings (mostly plain runs) and dense ones (arrays of
+        // arrays, as in rings of points).
+        let nested = if round % 2 == 0 { 10 } else { 60 };
+        let depth = if nested == 10 { 4 } else { 3 };
+        let built = tree(&mut rng, depth, nested);
         assert_eq!(round_trip(&built), built);
+    }
+}
+
+/// Arrays of arrays of every size, like GeoJSON rings of points, alone,
+/// inside objects, after a long string and three deep: each point is an
+/// array written in place, each ring one moved to the stack by its first
+/// point.
+#[test]
+fn rings_of_points() {
+    let mut rng = Rng::new(0x7e0);
+    for n in [1usize, 2, 3, 17, 1_000, 50_000] {
+        let ring = |rng: &mut Rng| -> Value { Value::Array((0..n).map(|_| Value::Array((0..2).map(|_| plain(rng)).collect())).collect()) };
+        let built = ring(&mut rng);
+        assert_eq!(round_trip(&built), built, "n = {n}");
+        let polygon = Value::Array(vec![ring(&mut rng), ring(&mut rng)].into_iter().collect());
+        let mut m = jetjson::Map::new();
+        m.push("coordinates", polygon.clone());
+        let mut late = vec![Value::String("w".repeat(40).into())];
+        late.extend((0..3).map(|_| ring(&mut rng)));
+        let doc = Value::Array(vec![Value::Object(m), polygon, Value::Array(late.into_iter().collect())].into_iter().collect());
+        assert_eq!(round_trip(&doc), doc, "n = {n}");
     }
 }
 
