@@ -3,8 +3,11 @@
 No pytest. Each document is loaded once with json.loads; then, per round,
 every encoder is timed on it in a rotating order (interleaved rounds, so
 drift in machine load hits all of them alike). A round's time for an encoder
-is the best of `--inner` batches; the table shows the median over rounds and
-the ratio to orjson (>1.00x means jetjson is faster).
+is the best of `--inner` batches; the table shows the median over rounds.
+Ratios are the median over rounds of the ratio within each round (the two
+encoders timed in the same round, moments apart), so a slow stretch of the
+shared machine that hits one round does not skew them; >1.00x in the
+"vs orjson" column means jetjson is faster.
 
     .venv/bin/python bench/python/dumps_quick.py [--rounds 15] [--inner 5]
 """
@@ -91,7 +94,12 @@ def bench(obj, encs, rounds, inner):
                     fn(obj)
                 best = min(best, (time.perf_counter() - t) / n)
             samples[name].append(best)
-    return {name: statistics.median(v) for name, v in samples.items()}
+    return samples
+
+
+def paired(samples, a, b):
+    """Median over rounds of a's time / b's time within each round."""
+    return statistics.median(x / y for x, y in zip(samples[a], samples[b]))
 
 
 def main():
@@ -107,20 +115,21 @@ def main():
         obj = json.loads((CORPUS / FILES[key]).read_bytes())
         # The comparison is only fair if the outputs agree.
         assert jetjson.dumps(obj) == orjson.dumps(obj), key
-        med = bench(obj, encs, args.rounds, args.inner)
-        rows.append((key, med))
+        samples = bench(obj, encs, args.rounds, args.inner)
+        rows.append((key, samples))
         print(f"{key}: done", file=sys.stderr)
     print(f"Python {sys.version.split()[0]}, orjson {orjson.__version__}; median of {args.rounds} interleaved rounds (each the best of {args.inner} batches)\n")
     print("| file | " + " | ".join(f"{n} µs" for n in encs) + " | dumps vs orjson | go vs dumps | jcs vs orjson sorted | jcs vs rfc8785 |")
     print("|---|" + "---:|" * (len(encs) + 4))
-    for key, med in rows:
+    for key, samples in rows:
+        med = {name: statistics.median(v) for name, v in samples.items()}
         us = " | ".join(f"{med[n] * 1e6:.1f}" if n in med else "-" for n in encs)
-        ratio = med["orjson"] / med["jetjson"]
-        go = med["jetjson go"] / med["jetjson"]
-        jcs = med["jetjson jcs"] / med["orjson sorted"]
-        rfc = f"{med['rfc8785'] / med['jetjson jcs']:.0f}x faster" if "rfc8785" in med else "-"
+        ratio = paired(samples, "orjson", "jetjson")
+        go = paired(samples, "jetjson go", "jetjson")
+        jcs = paired(samples, "jetjson jcs", "orjson sorted")
+        rfc = f"{paired(samples, 'rfc8785', 'jetjson jcs'):.0f}x faster" if "rfc8785" in med else "-"
         print(f"| {key} | {us} | {ratio:.2f}x | {go:.2f}x slower | {jcs:.2f}x slower | {rfc} |")
-    print("\n(dumps vs orjson > 1 means jetjson is faster; 'slower' columns are time ratios, lower is better.)")
+    print("\n(ratios: median of per-round ratios; dumps vs orjson > 1 means jetjson is faster; 'slower' columns are time ratios, lower is better.)")
 
 
 if __name__ == "__main__":
