@@ -1,4 +1,4 @@
-"""Quick dumps benchmark: jetjson against orjson, json, ujson, msgspec and rfc8785.
+"""Quick dumps benchmark: jetjson against orjson, json, ujson, rapidjson, msgspec and rfc8785.
 
 No pytest. Each document is loaded once with json.loads; then, per round,
 every encoder is timed on it in a rotating order (interleaved rounds, so
@@ -40,7 +40,7 @@ def optional(name):
 
 
 def encoders(slow):
-    ujson, msgspec, rfc8785 = optional("ujson"), optional("msgspec"), optional("rfc8785")
+    ujson, msgspec, rfc8785, rapidjson = optional("ujson"), optional("msgspec"), optional("rfc8785"), optional("rapidjson")
     enc = {
         "jetjson": lambda o: jetjson.dumps(o),
         "orjson": lambda o: orjson.dumps(o),
@@ -52,6 +52,10 @@ def encoders(slow):
         enc["msgspec"] = msgspec.json.encode
     if ujson:
         enc["ujson"] = lambda o: ujson.dumps(o, ensure_ascii=False, escape_forward_slashes=False)
+    if rapidjson:
+        # Its compact form (no spaces by default) as a str, encoded as the
+        # others return bytes.
+        enc["rapidjson"] = lambda o: rapidjson.dumps(o, ensure_ascii=False).encode()
     enc["json"] = lambda o: json.dumps(o, ensure_ascii=False, separators=(",", ":"))
     if rfc8785 and slow:
         enc["rfc8785"] = rfc8785.dumps

@@ -1,4 +1,4 @@
-"""Quick `loads` benchmark: jetjson against orjson, msgspec, ujson and json.
+"""Quick `loads` benchmark: jetjson against orjson, msgspec, ujson, rapidjson and json.
 
 Pytest-free. For each document, every library runs in interleaved rounds
 (after a warm-up), each round the best of a few calls; the table shows the
@@ -38,6 +38,12 @@ def contenders():
         import ujson
 
         libs.append(("ujson", ujson.loads))
+    except ImportError:
+        pass
+    try:
+        import rapidjson
+
+        libs.append(("rapidjson", rapidjson.loads))
     except ImportError:
         pass
     libs.append(("json", json.loads))

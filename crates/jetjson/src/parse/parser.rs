@@ -509,7 +509,12 @@ impl<'a> Parser<'a> {
                         let window = self.b.get(at..).and_then(<[u8]>::first_chunk::<WINDOW>);
                         let (token, next) = match window.and_then(|w| Some((w, scan_window(w)?))) {
                             Some((w, (len, value, is_integer))) => {
-                                debug_assert!(len <= WINDOW_LITERAL_MAX);
+                                // SAFETY: `scan_window` accepts literals of at
+                                // most `WINDOW_LITERAL_MAX` bytes. Told so, the
+                                // compiler drops the bounds checks of the three
+                                // reads after the literal below (all inside the
+                                // window by that bound).
+                                unsafe { std::hint::assert_unchecked(len <= WINDOW_LITERAL_MAX) };
                                 self.i = at + len;
                                 // SAFETY: the `len` bytes are the literal just
                                 // scanned (ASCII), inside the window.
