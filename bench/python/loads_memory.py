@@ -1,10 +1,14 @@
 """Peak memory of one `loads` call per library and document, each in a
 fresh subprocess (so earlier calls leave no freed-but-kept memory behind).
 
-Two measures:
-* peak RSS growth: ru_maxrss after the call minus the RSS just before it
-  (the process's high-water mark, so it counts every allocator, including
-  memory a library takes from malloc or mmap directly);
+Three measures:
+* peak RSS growth of a first call: ru_maxrss after the call minus the RSS
+  just before it (the process's high-water mark, so it counts every
+  allocator, including memory a library takes from malloc or mmap
+  directly). A first call also faults in the library's code and static
+  tables, a per-process cost that is the same for every document;
+* peak RSS growth after a warm-up call on a tiny document, which has paid
+  that per-process cost: what the document itself takes;
 * tracemalloc peak: Python-allocator memory during the call (blind to
   memory a library takes outside Python's allocator).
 
@@ -33,7 +37,9 @@ mode = sys.argv[2]
 def rss_kib():
     with open("/proc/self/statm") as s:
         return int(s.read().split()[1]) * (resource.getpagesize() // 1024)
-if mode == "rss":
+if mode in ("rss", "warm"):
+    if mode == "warm":
+        f(b'{{"a": [1, 2.5, "x", null, true, {{"b": "\u00e9"}}]}}')
     before = rss_kib()
     obj = f(data)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
@@ -55,7 +61,7 @@ def measure(lib, path, mode):
 
 def main():
     libs = [lib for lib in LIBS if subprocess.run([sys.executable, "-c", LIBS[lib]], capture_output=True).returncode == 0]
-    print("Peak memory of one loads call, fresh process per cell (MiB): RSS growth / tracemalloc peak\n")
+    print("Peak memory of one loads call, fresh process per cell (MiB): RSS growth, first call / RSS growth after a warm-up call / tracemalloc peak\n")
     print("| document | size | " + " | ".join(libs) + " |")
     print("|---|---:|" + "---:|" * len(libs))
     for rel in FILES:
@@ -63,8 +69,9 @@ def main():
         cells = []
         for lib in libs:
             rss = min(filter(None, [measure(lib, path, "rss") for _ in range(3)]), default=None)
+            warm = min(filter(None, [measure(lib, path, "warm") for _ in range(3)]), default=None)
             tm = measure(lib, path, "tracemalloc")
-            cells.append("n/a" if rss is None else f"{rss / 2**20:.1f} / {tm / 2**20:.1f}")
+            cells.append("n/a" if rss is None or warm is None else f"{rss / 2**20:.2f} / {warm / 2**20:.2f} / {tm / 2**20:.1f}")
         print(f"| {os.path.basename(rel)} | {os.path.getsize(path) / 1024:.0f} KiB | " + " | ".join(cells) + " |")
     print("\ncommand: .venv/bin/python bench/python/loads_memory.py")
 
