@@ -264,16 +264,15 @@ unsafe fn escape_chunks<V: Vector, const H: bool, const L: bool, const A: bool>(
     mut i: usize,
     mut out: *mut u8,
 ) -> (usize, *mut u8) {
-    let stop = len;
     let end = src.wrapping_add(len);
-    while i + V::BYTES <= stop {
+    while i + V::BYTES <= len {
         // Clean text two chunks at a time: one branch per pair, on the
         // candidate masks alone. A pair with any candidate (a byte to
         // escape, or, when the set matches line separators, any 0xE2) leaves
         // for the chunk-by-chunk step below, which settles candidates
         // exactly; settling them here as well would do that work twice for
         // every chunk holding a real escape (text with newlines or quotes).
-        while i + 2 * V::BYTES <= stop {
+        while i + 2 * V::BYTES <= len {
             // SAFETY: both chunks end by `len`; the two
             // stores write 2 * BYTES bytes at `out`, within the room promised
             // for the `2 * BYTES <= len - i` input bytes they stand for.
@@ -299,7 +298,7 @@ unsafe fn escape_chunks<V: Vector, const H: bool, const L: bool, const A: bool>(
             // SAFETY: stays within the room promised for `i < len`.
             out = unsafe { out.add(2 * V::BYTES) };
         }
-        if i + V::BYTES > stop {
+        if i + V::BYTES > len {
             break;
         }
         // SAFETY: `i + BYTES <= len`, so the chunk is in bounds.

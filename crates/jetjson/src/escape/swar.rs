@@ -86,6 +86,31 @@ impl Vector for Swar {
 /// U+2028 sequence begun by the tail's last bytes.
 const PAD: u8 = b' ';
 
+/// The `len` bytes at `ptr`, `len <= 8`, as a little-endian word with
+/// zeros above them, without touching any byte past them (also the inline
+/// `Str`'s loader, value/str.rs).
+///
+/// # Safety
+/// `ptr..ptr + len` is readable.
+#[inline(always)]
+pub(crate) unsafe fn load_le(ptr: *const u8, len: usize) -> u64 {
+    debug_assert!(len <= 8);
+    // Two overlapping loads cover 2..=8 bytes; the overlapping lanes hold
+    // the same byte in both, so OR-ing them is exact.
+    // SAFETY: every read below lies within `ptr..ptr + len`.
+    unsafe {
+        let read2 = |p: *const u8| u16::from_le_bytes(p.cast::<[u8; 2]>().read_unaligned()) as u64;
+        let read4 = |p: *const u8| u32::from_le_bytes(p.cast::<[u8; 4]>().read_unaligned()) as u64;
+        match len {
+            8 => u64::from_le_bytes(ptr.cast::<[u8; 8]>().read_unaligned()),
+            4..=7 => read4(ptr) | read4(ptr.add(len - 4)) << (8 * (len - 4)),
+            2..=3 => read2(ptr) | read2(ptr.add(len - 2)) << (8 * (len - 2)),
+            1 => *ptr as u64,
+            _ => 0,
+        }
+    }
+}
+
 impl Swar {
     /// Loads the `len` bytes at `ptr`, `1 <= len <= 8`, without touching any
     /// byte past them; lanes `len..8` hold `PAD`.
@@ -95,19 +120,11 @@ impl Swar {
     #[inline(always)]
     pub(crate) unsafe fn load_partial(ptr: *const u8, len: usize) -> Swar {
         debug_assert!((1..=8).contains(&len));
-        // Two overlapping loads cover 2..=8 bytes; the overlapping lanes hold
-        // the same byte in both, so OR-ing them is exact.
-        // SAFETY: every read below lies within `ptr..ptr + len`.
-        let value = unsafe {
-            let read2 = |p: *const u8| u16::from_le_bytes(p.cast::<[u8; 2]>().read_unaligned()) as u64;
-            let read4 = |p: *const u8| u32::from_le_bytes(p.cast::<[u8; 4]>().read_unaligned()) as u64;
-            match len {
-                8 => return Swar::load_unaligned(ptr),
-                4..=7 => read4(ptr) | read4(ptr.add(len - 4)) << (8 * (len - 4)),
-                2..=3 => read2(ptr) | read2(ptr.add(len - 2)) << (8 * (len - 2)),
-                _ => *ptr as u64,
-            }
-        };
+        // SAFETY: passed on from the caller.
+        let value = unsafe { load_le(ptr, len) };
+        if len == 8 {
+            return Swar(value);
+        }
         Swar(value | (ONES * PAD as u64) << (8 * len))
     }
 

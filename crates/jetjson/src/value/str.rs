@@ -8,6 +8,7 @@ use std::ops::Deref;
 use std::ptr::NonNull;
 
 use super::arena::ArenaBuilder;
+use crate::escape::swar::load_le;
 
 /// The longest string stored inline (in the 24 bytes of the `Str` itself).
 pub(crate) const INLINE_CAPACITY: usize = 22;
@@ -150,32 +151,6 @@ impl Str {
 #[inline(never)]
 fn copy_to_arena(s: &str, arena: &mut ArenaBuilder) -> NonNull<u8> {
     arena.alloc_str(s)
-}
-
-/// `m <= 8` bytes from `p`, little-endian, the rest zero.
-///
-/// # Safety
-/// `p..p + m` is readable; nothing else is read.
-#[inline(always)]
-unsafe fn load_le(p: *const u8, m: usize) -> u64 {
-    // SAFETY (all arms): each read is of bytes within `p..p + m`.
-    unsafe {
-        if m >= 4 {
-            // Two overlapping four-byte reads; the overlap has the same
-            // bytes in the same places, so or-ing them is exact.
-            let lo = u32::from_le(p.cast::<u32>().read_unaligned()) as u64;
-            let hi = u32::from_le(p.add(m - 4).cast::<u32>().read_unaligned()) as u64;
-            lo | hi << (8 * (m - 4))
-        } else if m > 0 {
-            // First, middle and last byte cover lengths 1 to 3.
-            let first = *p as u64;
-            let middle = *p.add(m / 2) as u64;
-            let last = *p.add(m - 1) as u64;
-            first | middle << (8 * (m / 2)) | last << (8 * (m - 1))
-        } else {
-            0
-        }
-    }
 }
 
 impl Default for Str {
