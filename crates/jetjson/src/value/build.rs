@@ -330,7 +330,10 @@ impl Visitor for ValueBuilder {
         unsafe { self.push(|| Value::Bool(v)) };
         Ok(())
     }
-    #[inline]
+    // Always: the parser's number loop has one call site, and a call there
+    // passes the token through memory (the compiler stopped inlining it
+    // once the loop's separator test became branches).
+    #[inline(always)]
     fn number(&mut self, n: NumberToken<'_>) -> Result<()> {
         let number = match n.value {
             NumberValue::I64(i) if !self.lossless => Number::Int(i),
