@@ -305,6 +305,20 @@ impl ValueBuilder {
         }
     }
 
+    /// A number kept as its text: beyond 64-bit integers or the double
+    /// range (rather than a rounded value or an infinity), or every number
+    /// when asked to keep them lossless.
+    #[inline(never)]
+    fn number_text(&mut self, text: &str) -> Result<()> {
+        // The text may need arena memory.
+        self.spill_if_open();
+        let text = self.str(text);
+        // SAFETY: an inline or arena string, after a spill (or a heap one
+        // at the root).
+        unsafe { self.push(|| Value::Number(Number::Big(text))) };
+        Ok(())
+    }
+
     #[inline]
     fn str(&mut self, s: &str) -> Str {
         if self.is_root() {
@@ -335,20 +349,17 @@ impl Visitor for ValueBuilder {
     // once the loop's separator test became branches).
     #[inline(always)]
     fn number(&mut self, n: NumberToken<'_>) -> Result<()> {
+        // The text's route is a call of its own, so the push below only
+        // ever stores plain numbers: a tag and eight bytes, nothing of a
+        // `Str` carried through (the merged push copied a string's bytes
+        // from a temporary for every number).
         let number = match n.value {
             NumberValue::I64(i) if !self.lossless => Number::Int(i),
             NumberValue::U64(u) if !self.lossless => Number::UInt(u),
             NumberValue::F64(f) if !self.lossless => Number::Float(f),
-            // Beyond 64-bit integers or the double range: keep the text
-            // rather than inventing a rounded value or an infinity (and
-            // every number when asked to keep them lossless).
-            _ => {
-                // The text may need arena memory.
-                self.spill_if_open();
-                Number::Big(self.str(n.text))
-            }
+            _ => return self.number_text(n.text),
         };
-        // SAFETY: plain data, or (after a spill) an inline or arena string.
+        // SAFETY: plain data.
         unsafe { self.push(|| Value::Number(number)) };
         Ok(())
     }
