@@ -146,3 +146,30 @@ fn broken_separators_and_arrays_cut_short() {
         assert!(offset(&t) <= cut, "{what:?}: {t}");
     }
 }
+
+/// The number loop's step from one small array of numbers to the next
+/// (`],[` and a number, as in rings of points): taken only when the
+/// parent is an array, with each end and start seen by the builder, and
+/// every other form refused where the general path refuses it. The loop
+/// looks at a 32-byte window, so each document is followed by spaces.
+#[test]
+fn from_one_array_of_numbers_to_the_next() {
+    let padded = |doc: &[u8]| [doc, &[b' '; 40]].concat();
+    // Rings of points, in compact input and with spaces.
+    accepted(&padded(b"[[1,2],[3,4],[-5.5,6e1],[7]]"), &vec![vec![1.0f64, 2.0], vec![3.0, 4.0], vec![-5.5, 60.0], vec![7.0]]);
+    accepted(&padded(b"[[[1, 2],[3, 4]],[[5, 6],[7]]]"), &vec![vec![vec![1u32, 2], vec![3, 4]], vec![vec![5, 6], vec![7]]]);
+    // A step the loop does not take (a space, another value) goes the
+    // general way to the same tree.
+    accepted(&padded(b"[[1], [2],[\"a\"],[3],[]]"), &Value::from_slice(b"[[1],[2],[\"a\"],[3],[]]").unwrap());
+    // Under an object the `,` must be followed by a name.
+    refused::<Value>(&padded(b"{\"a\":[1],[2]}"), 9);
+    refused::<Value>(&padded(b"{\"a\":[[1],[2]],[3]}"), 15);
+    // A `[` that does not close, or an element missing.
+    refused::<Value>(&padded(b"[[1],[2"), 47);
+    refused::<Value>(&padded(b"[[1],[2,]]"), 8);
+    refused::<Value>(&padded(b"[[1],[-]]"), 7);
+    // The depth limit still counts the arrays the step opens.
+    let deep = ReadOptions::new().max_depth(2);
+    assert!(Value::from_slice_with(&padded(b"[[1],[2],[3]]"), &deep).is_ok());
+    assert!(Value::from_slice_with(&padded(b"[[[1],[2]]]"), &deep).is_err());
+}

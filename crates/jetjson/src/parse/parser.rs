@@ -498,6 +498,8 @@ impl<'a> Parser<'a> {
                     // the dispatch on the next byte and the look at the
                     // stack of open containers that other elements take.
                     let in_array = stack.last() == Some(&true);
+                    // `],[` goes on in the parent only when that is an array.
+                    let in_nested_array = in_array && stack.len() >= 2 && stack[stack.len() - 2];
                     let mut at = at;
                     loop {
                         // Away from the end of the input, the number and what
@@ -516,7 +518,7 @@ impl<'a> Parser<'a> {
                         // no number follows, the compiler made a select
                         // that waits for those loads: 5% slower on mesh.)
                         let window = self.b.get(at..).and_then(<[u8]>::first_chunk::<WINDOW>);
-                        let (token, next, another) = match window.and_then(|w| Some((w, scan_window(w)?))) {
+                        let (token, next, another, reopen) = match window.and_then(|w| Some((w, scan_window(w)?))) {
                             Some((w, (len, value, is_integer))) => {
                                 // SAFETY: `scan_window` accepts literals of at
                                 // most `WINDOW_LITERAL_MAX` bytes. Told so, the
@@ -530,25 +532,51 @@ impl<'a> Parser<'a> {
                                 let text = unsafe { std::str::from_utf8_unchecked(w.get_unchecked(..len)) };
                                 let mut next = 0;
                                 let mut another = false;
-                                if in_array && w[len] == b',' {
-                                    if w[len + 1] == b' ' {
-                                        next = len + 2;
-                                        another = starts_number(w[len + 2]);
-                                    } else {
-                                        next = len + 1;
-                                        another = starts_number(w[len + 1]);
+                                let mut reopen = false;
+                                if in_array {
+                                    if w[len] == b',' {
+                                        if w[len + 1] == b' ' {
+                                            next = len + 2;
+                                            another = starts_number(w[len + 2]);
+                                        } else {
+                                            next = len + 1;
+                                            another = starts_number(w[len + 1]);
+                                        }
+                                    } else if in_nested_array
+                                        && w[len] == b']'
+                                        && w[len + 1] == b','
+                                        && w[len + 2] == b'['
+                                        && starts_number(w[len + 3])
+                                    {
+                                        // The last number of a small array,
+                                        // and the next array of the same
+                                        // parent starts with a number: the
+                                        // rings of points of GeoJSON, the
+                                        // rows of a matrix.
+                                        next = len + 3;
+                                        reopen = true;
                                     }
                                 }
-                                (NumberToken { text, is_integer, value }, next, another)
+                                (NumberToken { text, is_integer, value }, next, another, reopen)
                             }
                             // Near the end of the input, or a form the window
                             // leaves alone (exponents, long literals, errors).
-                            None => (self.number_general()?, 0, false),
+                            None => (self.number_general()?, 0, false, false),
                         };
                         // One call site, so the builder's `number` is inlined
                         // here once.
                         v.number(token).map_err(|e| self.locate(at, e))?;
                         if another {
+                            at += next;
+                            self.i = at;
+                            continue;
+                        }
+                        if reopen {
+                            // `]`, `,` and `[` at the same depth: the open
+                            // containers stay as they are.
+                            let close = self.i;
+                            v.end_array().map_err(|e| self.locate(close, e))?;
+                            v.begin_array().map_err(|e| self.locate(close + 2, e))?;
                             at += next;
                             self.i = at;
                             continue;
