@@ -29,8 +29,13 @@ def test_raw_is_validated_with_positions():
             jetjson.Raw(bad)
     with pytest.raises(TypeError):
         jetjson.Raw(12)
-    # Duplicate keys are the embedding profile's business, not a syntax error.
-    jetjson.Raw(b'{"a":1,"a":2}')
+    # A name twice is refused as loads refuses it, unless asked otherwise.
+    with pytest.raises(jetjson.JSONDecodeError, match="duplicate") as e:
+        jetjson.Raw(b'{"a":1,"a":2}')
+    assert (e.value.pos, e.value.colno) == (7, 8)
+    assert bytes(jetjson.Raw(b'{"a":1,"a":2}', duplicate_keys="first")) == b'{"a":1,"a":2}'
+    with pytest.raises(ValueError, match="duplicate_keys"):
+        jetjson.Raw(b"1", duplicate_keys="both")
 
 
 def test_raw_accepts_bytes_like_and_str():
@@ -60,8 +65,9 @@ def test_go_embeds_like_json_raw_message():
     for escape_html in (True, False):
         expected = go([base64.b64encode(d) for d in docs], mode="raw", escape_html=escape_html)
         for d, e in zip(docs, expected):
-            assert jetjson.dumps(jetjson.Raw(d), profile="go", escape_html=escape_html) == e, d
-            assert jetjson.dumps({"k": [jetjson.Raw(d)]}, profile="go", escape_html=escape_html) == b'{"k":[' + e + b"]}"
+            r = jetjson.Raw(d, duplicate_keys="last")
+            assert jetjson.dumps(r, profile="go", escape_html=escape_html) == e, d
+            assert jetjson.dumps({"k": [r]}, profile="go", escape_html=escape_html) == b'{"k":[' + e + b"]}"
 
 
 def test_jcs_canonicalizes():

@@ -25,10 +25,11 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 )
 
 var (
-	mode       = flag.String("mode", "marshal", "marshal | string | bytes | float64 | float32 | raw | sortkeys")
+	mode       = flag.String("mode", "marshal", "marshal | string | bytes | float64 | float32 | raw | sortkeys | time")
 	escapeHTML = flag.Bool("escape-html", true, "escape <, >, & as \\u003c etc. (false: json.Encoder.SetEscapeHTML(false))")
 	indent     = flag.Int("indent", 0, "if > 0, indent with this many spaces (json.MarshalIndent / Encoder.SetIndent)")
 )
@@ -184,6 +185,12 @@ func process(line []byte) ([]byte, error) {
 			m[k] = i
 		}
 		return encode(m)
+	case "time":
+		var f [8]int
+		if err := json.Unmarshal(line, &f); err != nil {
+			return nil, err
+		}
+		return encode(time.Date(f[0], time.Month(f[1]), f[2], f[3], f[4], f[5], f[6], time.FixedZone("", f[7])))
 	}
 	return nil, fmt.Errorf("unknown mode %q", *mode)
 }
@@ -193,7 +200,7 @@ var msgCleaner = strings.NewReplacer("\r", `\r`, "\n", `\n`)
 func main() {
 	flag.Parse()
 	switch *mode {
-	case "marshal", "string", "bytes", "float64", "float32", "raw", "sortkeys":
+	case "marshal", "string", "bytes", "float64", "float32", "raw", "sortkeys", "time":
 	default:
 		fmt.Fprintf(os.Stderr, "oracle-go: unknown -mode %q\n", *mode)
 		os.Exit(2)

@@ -8,7 +8,8 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString, PyType};
 
-use crate::json_text::json_text;
+use crate::json_text::{json_text, JsonText};
+use crate::loads::Policy;
 
 #[pyclass(module = "jetjson", frozen)]
 pub struct Raw {
@@ -21,34 +22,42 @@ impl Raw {
     }
 }
 
-/// The input as a bytes object (the same object for bytes input).
-fn as_bytes_object<'py>(data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
-    if let Ok(b) = data.cast::<PyBytes>() {
-        return Ok(b.clone());
+/// The input as a bytes object: the same object for bytes input (immutable),
+/// else a new one made from `text`, the bytes read from `data` once (a
+/// bytearray or a buffer may change after it was read; what was read, and
+/// checked, is what is kept).
+fn as_bytes_object<'py>(data: &Bound<'py, PyAny>, text: &JsonText<'_>) -> Bound<'py, PyBytes> {
+    match data.cast::<PyBytes>() {
+        Ok(b) => b.clone(),
+        Err(_) => PyBytes::new(data.py(), &text.bytes),
     }
-    let text = json_text(data)?;
-    Ok(PyBytes::new(data.py(), &text.bytes))
 }
 
 #[pymethods]
 impl Raw {
-    /// Raw(json: bytes | str | bytearray | memoryview): checks that `json` is
-    /// one valid JSON value (JSONDecodeError otherwise).
+    /// Raw(json: bytes | str | bytearray | memoryview, *, duplicate_keys="error"):
+    /// checks that `json` is one valid JSON value, as `loads` reads it
+    /// (JSONDecodeError otherwise, with its position). A name twice in one
+    /// object is an error, as in `loads`, unless `duplicate_keys` is "first"
+    /// or "last". The bytes are read once: those checked are those kept.
     #[new]
-    fn new(data: &Bound<'_, PyAny>) -> PyResult<Raw> {
+    #[pyo3(signature = (data, *, duplicate_keys=Policy(jetjson::DuplicateKeys::Error)))]
+    fn new(data: &Bound<'_, PyAny>, duplicate_keys: Policy) -> PyResult<Raw> {
         let py = data.py();
+        let options = jetjson::ReadOptions::new().duplicate_keys(duplicate_keys.0);
         let text = json_text(data)?;
-        if let Err(e) = jetjson::RawJson::from_slice(&text.bytes) {
+        if let Err(e) = jetjson::RawJson::from_slice_with(&text.bytes, &options) {
             return Err(text.error(py, &e, data));
         }
-        Ok(Raw { json: as_bytes_object(data)?.unbind() })
+        Ok(Raw { json: as_bytes_object(data, &text).unbind() })
     }
 
     /// A Raw that trusts `data` without checking it: compact output copies
     /// it as is (invalid JSON in, invalid JSON out); go and jcs still parse it.
     #[classmethod]
     fn unchecked(_cls: &Bound<'_, PyType>, data: &Bound<'_, PyAny>) -> PyResult<Raw> {
-        Ok(Raw { json: as_bytes_object(data)?.unbind() })
+        let text = json_text(data)?;
+        Ok(Raw { json: as_bytes_object(data, &text).unbind() })
     }
 
     fn __bytes__(&self, py: Python<'_>) -> Py<PyBytes> {

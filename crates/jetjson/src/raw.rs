@@ -27,14 +27,25 @@ pub struct RawJson<'a> {
 pub type OwnedRawJson = RawJson<'static>;
 
 impl<'a> RawJson<'a> {
-    /// Validates `json` (strict RFC 8259, one value) and borrows it.
+    /// Validates `json` (strict RFC 8259, one value, with the default
+    /// [`ReadOptions`]: a name twice in one object is an error, as in
+    /// `from_slice`) and borrows it.
     pub fn new(json: &'a str) -> Result<RawJson<'a>> {
         RawJson::from_slice(json.as_bytes())
     }
 
-    /// Validates `json` and borrows it.
+    /// Validates `json` with the default [`ReadOptions`] and borrows it.
     pub fn from_slice(json: &'a [u8]) -> Result<RawJson<'a>> {
-        validate(json)?;
+        RawJson::from_slice_with(json, &ReadOptions::default())
+    }
+
+    /// Validates `json` with `options` (for example
+    /// `duplicate_keys(DuplicateKeys::Last)` to accept repeated names, which
+    /// readers then resolve differently) and borrows it.
+    ///
+    /// [`DuplicateKeys::Last`]: crate::DuplicateKeys::Last
+    pub fn from_slice_with(json: &'a [u8], options: &ReadOptions) -> Result<RawJson<'a>> {
+        parse::validate(json, options)?;
         Ok(RawJson { json: Cow::Borrowed(json) })
     }
 
@@ -60,16 +71,11 @@ impl OwnedRawJson {
         RawJson::from_vec(json.into_bytes())
     }
 
+    /// Validates `json` with the default [`ReadOptions`] and takes ownership of it.
     pub fn from_vec(json: Vec<u8>) -> Result<OwnedRawJson> {
-        validate(&json)?;
+        parse::validate(&json, &ReadOptions::default())?;
         Ok(RawJson { json: Cow::Owned(json) })
     }
-}
-
-fn validate(json: &[u8]) -> Result<()> {
-    // Syntax only: duplicate keys are the embedding profile's business.
-    let options = ReadOptions::default().duplicate_keys(parse::DuplicateKeys::Last);
-    parse::validate(json, &options)
 }
 
 impl Serialize for RawJson<'_> {

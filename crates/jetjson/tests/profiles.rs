@@ -352,6 +352,13 @@ fn raw_json_is_validated_unless_unchecked() {
     for bad in ["{", "[1,]", "01", "", "{\"a\":1} x", "\"\\ud800\""] {
         assert!(RawJson::new(bad).is_err(), "{bad:?}");
     }
+    // A name twice is refused as `from_slice` refuses it, unless the
+    // options say otherwise.
+    let twice = br#"{"amount":1,"amount":1000000}"#;
+    assert!(RawJson::from_slice(twice).unwrap_err().to_string().contains("duplicate"));
+    assert!(jetjson::Value::from_slice(twice).is_err());
+    let last = jetjson::ReadOptions::new().duplicate_keys(jetjson::DuplicateKeys::Last);
+    assert_eq!(RawJson::from_slice_with(twice, &last).unwrap().as_bytes(), twice);
     let unchecked = RawJson::from_unchecked(&b"{not json"[..]);
     let env = Envelope { id: "1", data: unchecked };
     assert_eq!(compact(&env), r#"{"id":"1","data":{not json}"#);

@@ -79,10 +79,10 @@ impl Records {
 
     /// The fields of entry `i` and their names encoded as `w` writes them,
     /// in `tag.by` order (made on first use).
-    pub fn plan<S: Sink>(&mut self, i: usize, tag: Tag, w: &Writer<S>) -> (Arc<Fields>, Rc<Shape>) {
+    pub fn plan<S: Sink>(&mut self, i: usize, tag: Tag, w: &Writer<S>) -> Option<(Arc<Fields>, Rc<Shape>)> {
         let record = &mut self.entries[i];
         if let Some(shape) = record.shapes.iter().find(|s| s.tag() == tag) {
-            return (Arc::clone(&record.fields), Rc::clone(shape));
+            return Some((Arc::clone(&record.fields), Rc::clone(shape)));
         }
         let fields = &record.fields;
         let keys: Vec<*mut ffi::PyObject> = fields.names.iter().map(|(name, _)| name.as_ptr()).collect();
@@ -90,9 +90,9 @@ impl Records {
         // SAFETY: the name objects are live (held by `fields`); GIL held
         // (the walker runs inside a Python call).
         let shape = unsafe { Shape::new(tag, &keys, &order, w, |i| Some(fields.names[i as usize].1.as_str())) };
-        let shape = Rc::new(shape.expect("field names are text"));
+        let shape = Rc::new(shape?);
         record.shapes.push(Rc::clone(&shape));
-        (Arc::clone(&record.fields), shape)
+        Some((Arc::clone(&record.fields), shape))
     }
 }
 

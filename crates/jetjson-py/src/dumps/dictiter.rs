@@ -11,7 +11,9 @@
 //! Memory safety under mutation: a `default` called while a value is written
 //! may resize or clear the dict. The keys object and the entry count are
 //! therefore re-read from the dict (which we hold) at every step, so an index
-//! is never used beyond the current table.
+//! is never used beyond the current table; and the walker compares the
+//! dict's version tag after every member, so a changed table is an error
+//! before the cursor reads on.
 
 use pyo3::ffi::{self, PyObject};
 
@@ -129,11 +131,6 @@ pub struct Cursor {
 impl Cursor {
     pub fn new() -> Cursor {
         Cursor { i: 0 }
-    }
-
-    /// A walk that goes on from entry `i`.
-    pub fn at(i: usize) -> Cursor {
-        Cursor { i }
     }
 
     /// The next (key, value) pair, borrowed; `None` at the end. `Err(())`

@@ -24,6 +24,11 @@ enum Kind {
     Py(PyErr),
     /// An object jetjson cannot write (unsupported type, non-str key, ...).
     Msg(String),
+    /// A dict or list changed (by Python code run while one of its values
+    /// was written) before all of it was written: a RuntimeError, as Python
+    /// raises for a dict that changes size during iteration. The text says
+    /// what changed ("dict changed", "list changed size").
+    Changed(&'static str),
 }
 
 enum Seg {
@@ -47,6 +52,13 @@ impl Fail {
     #[cold]
     pub fn msg(m: impl Into<String>) -> Fail {
         Fail(Box::new(Inner { kind: Kind::Msg(m.into()), path: Vec::new() }))
+    }
+
+    /// A container changed while it was being written (see `Kind::Changed`).
+    #[cold]
+    #[inline(never)]
+    pub fn changed(what: &'static str) -> Fail {
+        Fail(Box::new(Inner { kind: Kind::Changed(what), path: Vec::new() }))
     }
 
     /// The pending Python exception (after a C API call returned an error).
@@ -77,6 +89,7 @@ impl Fail {
         match inner.kind {
             Kind::Py(e) => e,
             Kind::Msg(m) => encode_error(py, format!("{path}: {m}")),
+            Kind::Changed(what) => pyo3::exceptions::PyRuntimeError::new_err(format!("{path}: {what} while dumps was writing it")),
             Kind::Core(e) => {
                 // A core error may carry its own path inside the value it was
                 // writing (raw JSON being canonicalized): continue ours with it.

@@ -12,7 +12,7 @@ use pyo3::types::PyType;
 
 use super::fail::{Fail, Walk};
 use super::shapes::Tag;
-use super::walk::{bytes_of, utf8_of, Walker, MAX_DEFAULT_CHAIN};
+use super::walk::{bytes_of, utf8_of, Walker, MAX_DETOURS};
 use super::{dataclass, time};
 use crate::raw::Raw;
 
@@ -43,16 +43,28 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
             if ffi::PyFloat_Check(obj) != 0 {
                 return self.w.f64(ffi::PyFloat_AS_DOUBLE(obj)).map_err(Fail::core);
             }
+            // Addresses only: is the iteration slot the base type's own?
+            let own_iter = |base: *mut ffi::PyTypeObject| (*ty).tp_iter.map(|f| f as usize) == (*base).tp_iter.map(|f| f as usize);
             if flags & ffi::Py_TPFLAGS_DICT_SUBCLASS != 0 {
-                // Addresses only: is the iteration slot dict's own?
-                let own_iter = |t: *mut ffi::PyTypeObject| (*t).tp_iter.map(|f| f as usize);
-                if own_iter(ty) != own_iter(std::ptr::addr_of_mut!(ffi::PyDict_Type)) {
+                if !own_iter(std::ptr::addr_of_mut!(ffi::PyDict_Type)) {
                     return self.reordered_dict(obj);
                 }
                 return self.dict(obj);
             }
+            // List and tuple subclasses (namedtuple among them) are arrays,
+            // as `json` writes them: of their items, or of what their own
+            // `__iter__` gives when they have one.
             if flags & ffi::Py_TPFLAGS_LIST_SUBCLASS != 0 {
+                if !own_iter(std::ptr::addr_of_mut!(ffi::PyList_Type)) {
+                    return self.iterated(obj);
+                }
                 return self.list(obj);
+            }
+            if flags & ffi::Py_TPFLAGS_TUPLE_SUBCLASS != 0 {
+                if !own_iter(std::ptr::addr_of_mut!(ffi::PyTuple_Type)) {
+                    return self.iterated(obj);
+                }
+                return self.tuple(obj);
             }
             let is = |t: &Py<PyType>| ffi::PyObject_TypeCheck(obj, t.as_ptr() as *mut ffi::PyTypeObject) != 0;
             if is(&k.datetime) {
@@ -100,6 +112,22 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
         }
     }
 
+    /// A list or tuple subclass with its own `__iter__`: the items it gives,
+    /// collected into a new tuple (which nothing else can change) first.
+    fn iterated(&mut self, obj: *mut PyObject) -> Walk {
+        // SAFETY: `obj` is live; PySequence_Tuple iterates it through its
+        // own `__iter__` (it is not an exact tuple) into a new tuple we own.
+        unsafe {
+            let items = ffi::PySequence_Tuple(obj);
+            if items.is_null() {
+                return Err(Fail::fetch(self.py));
+            }
+            let r = self.tuple(items);
+            ffi::Py_DECREF(items);
+            r
+        }
+    }
+
     /// # Safety
     /// `obj` is a live `Raw`; GIL held.
     unsafe fn raw(&mut self, obj: *mut PyObject) -> Walk {
@@ -116,9 +144,10 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
         // SAFETY: `text` is a new reference we own; isoformat returns a str.
         let r = unsafe {
             match (ffi::PyUnicode_Check(text) != 0).then(|| utf8_of(text)).flatten() {
-                Some(iso) if self.w.style().profile == jetjson::Profile::Go && kind == time::Kind::DateTime => {
-                    self.w.str(&time::go_layout(iso)).map_err(Fail::core)
-                }
+                Some(iso) if self.w.style().profile == jetjson::Profile::Go && kind == time::Kind::DateTime => match time::go_layout(iso) {
+                    Some(text) => self.w.str(&text).map_err(Fail::core),
+                    None => Err(Fail::msg(format!("isoformat() of {} is not an ISO 8601 date and time: {iso:?}", type_name(obj)))),
+                },
                 Some(iso) => self.w.str(iso).map_err(Fail::core),
                 None => {
                     ffi::PyErr_Clear();
@@ -131,19 +160,24 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
         r
     }
 
-    /// `UUID` in its canonical form: 8-4-4-4-12 lowercase hex digits.
+    /// `UUID` in its canonical form: 8-4-4-4-12 hex digits, from `.hex`
+    /// (lowercase for `uuid.UUID`; a subclass may give its own). Anything
+    /// but 32 ASCII hex digits is an error, never sliced.
     fn uuid(&mut self, obj: *mut PyObject) -> Walk {
         let hex = self.get_attr(obj, self.known.hex.as_ptr())?;
-        // SAFETY: `hex` is a new reference we own (UUID.hex is a str).
+        // SAFETY: `hex` is a new reference we own, read while we hold it.
         let r = match unsafe { (ffi::PyUnicode_Check(hex) != 0).then(|| utf8_of(hex)).flatten() } {
-            Some(h) if h.len() == 32 => {
-                let text = format!("{}-{}-{}-{}-{}", &h[..8], &h[8..12], &h[12..16], &h[16..20], &h[20..]);
-                self.w.str(&text).map_err(Fail::core)
-            }
-            _ => {
+            Some(h) => match uuid_text(h.as_bytes()) {
+                Some(text) => {
+                    // SAFETY: `uuid_text` writes ASCII hex digits and dashes only.
+                    self.w.str(unsafe { std::str::from_utf8_unchecked(&text) }).map_err(Fail::core)
+                }
+                None => Err(Fail::msg(format!("UUID.hex of {} is not 32 hex digits", type_name(obj)))),
+            },
+            None => {
                 // SAFETY: drops a possible encoding error of a malformed hex.
                 unsafe { ffi::PyErr_Clear() };
-                Err(Fail::msg("UUID.hex is not 32 hex digits"))
+                Err(Fail::msg(format!("UUID.hex of {} is not a str", type_name(obj))))
             }
         };
         // SAFETY: we own `hex`.
@@ -174,12 +208,20 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
         r
     }
 
-    /// An `Enum` member as its `value`.
+    /// An `Enum` member as its `value` (a detour: the value may be a
+    /// member again, or lead back to this one).
     fn enum_value(&mut self, obj: *mut PyObject) -> Walk {
-        self.enter()?;
+        if self.detours >= MAX_DETOURS {
+            return Err(Fail::msg(format!(
+                "Enum values and default results nested {MAX_DETOURS} levels deep: does a value lead back to itself? (last type: {})",
+                type_name(obj)
+            )));
+        }
         let value = self.get_attr(obj, self.known.value.as_ptr())?;
+        self.detours += 1;
         // SAFETY: `value` is a new reference we own while it is written.
-        let r = unsafe { self.element(value, std::ptr::null_mut()) };
+        let r = unsafe { self.element(value) };
+        self.detours -= 1;
         // SAFETY: we own `value`.
         unsafe { ffi::Py_DECREF(value) };
         r
@@ -204,7 +246,10 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
     fn record(&mut self, obj: *mut PyObject, i: usize) -> Walk {
         self.enter()?;
         let tag = Tag { by: self.struct_order, set: self.w.style().escaper.set() };
-        let (fields, shape) = self.record_plan(i, tag);
+        // Field names are strs with text (`fields_of` read them as such).
+        let Some((fields, shape)) = self.record_plan(i, tag) else {
+            return Err(Fail::msg("a dataclass field name has no UTF-8 text"));
+        };
         let n = shape.len();
         self.w.begin_object();
         for pos in 0..n {
@@ -213,7 +258,7 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
             let (names, at, len) = shape.name(pos);
             self.w.encoded_key(names, at, len, pos == 0);
             // SAFETY: `value` is a new reference we own while it is written.
-            let r = unsafe { self.element(value, std::ptr::null_mut()) };
+            let r = unsafe { self.element(value) };
             // SAFETY: we own `value`.
             unsafe { ffi::Py_DECREF(value) };
             r.map_err(|e| e.in_key(&fields.names[idx].1))?;
@@ -228,9 +273,9 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
         let Some(default) = self.default else {
             return Err(unsupported(obj, self.w.style().profile));
         };
-        if self.default_chain >= MAX_DEFAULT_CHAIN {
+        if self.detours >= MAX_DETOURS {
             return Err(Fail::msg(format!(
-                "default called {MAX_DEFAULT_CHAIN} levels deep: its results keep needing default (last type: {})",
+                "default called {MAX_DETOURS} levels deep: its results keep needing default (last type: {})",
                 type_name(obj)
             )));
         }
@@ -240,10 +285,10 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
         if result.is_null() {
             return Err(Fail::fetch(self.py));
         }
-        self.default_chain += 1;
+        self.detours += 1;
         // SAFETY: `result` is a new reference we own while it is written.
-        let r = unsafe { self.element(result, std::ptr::null_mut()) };
-        self.default_chain -= 1;
+        let r = unsafe { self.element(result) };
+        self.detours -= 1;
         // SAFETY: we own `result`.
         unsafe { ffi::Py_DECREF(result) };
         r
@@ -286,4 +331,21 @@ fn unsupported(obj: *mut PyObject, profile: jetjson::Profile) -> Fail {
         }));
     }
     Fail::msg(format!("Type is not JSON serializable: {name} (pass default= to convert it)"))
+}
+
+/// The 8-4-4-4-12 form of 32 ASCII hex digits; `None` for anything else.
+fn uuid_text(hex: &[u8]) -> Option<[u8; 36]> {
+    if hex.len() != 32 || !hex.iter().all(u8::is_ascii_hexdigit) {
+        return None;
+    }
+    let mut out = [b'-'; 36];
+    let mut at = 0;
+    for (i, &c) in hex.iter().enumerate() {
+        if matches!(i, 8 | 12 | 16 | 20) {
+            at += 1;
+        }
+        out[at] = c;
+        at += 1;
+    }
+    Some(out)
 }

@@ -58,8 +58,9 @@ pub struct Shape {
     /// in sorted order, back to back, then `NAME_WINDOW` spare bytes so that
     /// every short name is written with one fixed-size move.
     names: Vec<u8>,
-    /// Where each name of `names` starts, and where the last one ends.
-    starts: Vec<u32>,
+    /// Where each name of `names` starts, and where the last one ends
+    /// (`usize`: names of huge keys may pass 4 GiB together).
+    starts: Vec<usize>,
 }
 
 impl Shape {
@@ -85,7 +86,7 @@ impl Shape {
         let mut shape = Shape { tag, keys: keys.to_vec(), order: order.to_vec(), names: Vec::new(), starts };
         for &i in order {
             w.encode_name(name_of(i)?, &mut shape.names);
-            shape.starts.push(shape.names.len() as u32);
+            shape.starts.push(shape.names.len());
         }
         // The spare bytes `Writer::encoded_key` reads past the last name.
         shape.names.resize(shape.names.len() + jetjson::NAME_WINDOW, 0);
@@ -102,7 +103,7 @@ impl Shape {
     /// and how long it is, as `Writer::encoded_key` takes them.
     #[inline(always)]
     pub fn name(&self, pos: usize) -> (&[u8], usize, usize) {
-        let (start, end) = (self.starts[pos] as usize, self.starts[pos + 1] as usize);
+        let (start, end) = (self.starts[pos], self.starts[pos + 1]);
         (&self.names, start, end - start)
     }
 
@@ -133,7 +134,7 @@ impl Shape {
         debug_assert!(pos + 1 < self.starts.len());
         // SAFETY: `starts` has one entry per key and one more (caller:
         // `pos < len`).
-        let (start, end) = unsafe { (*self.starts.get_unchecked(pos) as usize, *self.starts.get_unchecked(pos + 1) as usize) };
+        let (start, end) = unsafe { (*self.starts.get_unchecked(pos), *self.starts.get_unchecked(pos + 1)) };
         (&self.names, start, end - start)
     }
 

@@ -7,13 +7,17 @@
 //! Strings are read in place: compact ASCII data follows the object header,
 //! other strings use CPython's cached UTF-8 form.
 //!
-//! Borrowed references and Python code: an element borrowed from a list or
-//! dict stays alive only as long as its container holds it. Scalars run no
-//! Python code while they are written, so they are used borrowed; anything
-//! else (which may call `default`, a property, `utcoffset`...) is held with a
-//! new reference while it is written, so a callback that mutates the
-//! container cannot free it under us. Lists are re-measured at each step for
-//! the same reason.
+//! Borrowed references and Python code (the rules of SECURITY.md, "Python
+//! code in the middle of dumps"): an element borrowed from a list or dict
+//! stays alive only as long as its container holds it. Scalars of exact
+//! built-in types run no Python code while they are written, so they are
+//! used borrowed; anything else (which may call `default`, a property,
+//! `utcoffset`...) is held with a new reference while it is written, and a
+//! dict member's key is held with it until the member's error, if any, has
+//! copied the key's name (`element_in`). After a value that may have run
+//! Python code, nothing read from its container before is trusted: a list
+//! whose size changed, or a dict whose version tag changed, while it was
+//! being written is an error (`Fail::changed`), whichever path writes it.
 
 use std::ptr::addr_of_mut;
 use std::rc::Rc;
@@ -32,8 +36,10 @@ use super::types::Known;
 /// below what the thread stack allows.
 pub const MAX_DEPTH: usize = 512;
 
-/// How many times `default` may be applied to its own results in a row.
-pub const MAX_DEFAULT_CHAIN: u32 = 254;
+/// How many values may stand for another in a row: `default` applied to its
+/// own results, an `Enum` member's value that is a member again, and any
+/// mix of the two. With `MAX_DEPTH` it bounds every recursion of the walk.
+pub const MAX_DETOURS: u32 = 254;
 
 /// A member of a dict being sorted: the key's UTF-8 bytes, and owned
 /// references to the key's text holder and to the value.
@@ -52,7 +58,8 @@ pub struct Walker<'a, 'py, S: Sink> {
     pub(super) py: Python<'py>,
     pub(super) w: &'a mut Writer<S>,
     pub(super) default: Option<*mut PyObject>,
-    pub(super) default_chain: u32,
+    /// Values standing for another being written now (`MAX_DETOURS`).
+    pub(super) detours: u32,
     pub(super) known: &'static Known,
     map_order: KeyOrder,
     pub(super) struct_order: KeyOrder,
@@ -202,7 +209,7 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
             py,
             w,
             default: default.map(|d| d.as_ptr()),
-            default_chain: 0,
+            detours: 0,
             known,
             map_order,
             struct_order,
@@ -215,29 +222,49 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
     pub fn write(&mut self, obj: &Bound<'py, PyAny>) -> Walk {
         // SAFETY: `obj` is a valid object kept alive by the caller's reference,
         // and the GIL is held (we have `py`).
-        unsafe { self.element(obj.as_ptr(), std::ptr::null_mut()) }
+        unsafe { self.element(obj.as_ptr()) }
     }
 
     /// Writes one value. Scalars are written borrowed; other objects are
-    /// held (with `keep`, the key that names them, if any) while written.
+    /// held while written.
     ///
     /// # Safety
-    /// `obj` (and `keep` unless null) must be valid objects, alive at least
-    /// until this call starts, and the GIL must be held.
+    /// `obj` must be a valid object, alive at least until this call starts,
+    /// and the GIL must be held.
     #[inline(always)]
-    pub(super) unsafe fn element(&mut self, obj: *mut PyObject, keep: *mut PyObject) -> Walk {
-        // SAFETY (whole body): the caller guarantees `obj`/`keep` are live
-        // objects under the GIL; type pointers of built-in types are static.
+    pub(super) unsafe fn element(&mut self, obj: *mut PyObject) -> Walk {
+        // SAFETY: as the caller guarantees.
+        unsafe { self.element_in(obj, None) }
+    }
+
+    /// Writes one value, the value of a dict member when `name` gives the
+    /// member's key object and its text: the key is then held with the value
+    /// (Python code run meanwhile may drop the dict's references to both),
+    /// and an error is given the key's name while the key is still held.
+    ///
+    /// # Safety
+    /// `obj` and the key must be valid objects, alive at least until this
+    /// call starts, the text the key's own; GIL held.
+    #[inline(always)]
+    unsafe fn element_in(&mut self, obj: *mut PyObject, name: Option<(*mut PyObject, &str)>) -> Walk {
+        // The name of a failed member: scalars run no Python code, so the
+        // key is alive whenever this runs for them.
+        let named = |e: Fail| match name {
+            Some((_, key)) => e.in_key(key),
+            None => e,
+        };
+        // SAFETY (whole body): the caller guarantees `obj` and the key are
+        // live objects under the GIL; type pointers of built-in types are static.
         unsafe {
             let ty = ffi::Py_TYPE(obj);
             if ty == ty_str() {
-                return self.str(obj);
+                return self.str(obj).map_err(named);
             }
             if ty == addr_of_mut!(ffi::PyLong_Type) {
-                return self.int(obj);
+                return self.int(obj).map_err(named);
             }
             if ty == addr_of_mut!(ffi::PyFloat_Type) {
-                return self.w.f64(ffi::PyFloat_AS_DOUBLE(obj)).map_err(Fail::core);
+                return self.w.f64(ffi::PyFloat_AS_DOUBLE(obj)).map_err(|e| named(Fail::core(e)));
             }
             if ty == addr_of_mut!(ffi::PyBool_Type) {
                 self.w.bool(obj == ffi::Py_True());
@@ -250,15 +277,21 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
             // Empty lists are common (a field with no items): no reference
             // and no walk for them.
             if ty == addr_of_mut!(ffi::PyList_Type) && ffi::PyList_GET_SIZE(obj) == 0 {
-                self.enter()?;
+                self.enter().map_err(named)?;
                 self.w.empty_array();
                 return Ok(());
             }
             ffi::Py_INCREF(obj);
-            ffi::Py_XINCREF(keep);
-            let r = self.compound(obj, ty);
+            let Some((key, text)) = name else {
+                let r = self.compound(obj, ty);
+                ffi::Py_DECREF(obj);
+                return r;
+            };
+            ffi::Py_INCREF(key);
+            // `text` is the held key's: valid until the release below.
+            let r = self.compound(obj, ty).map_err(|e| e.in_key(text));
+            ffi::Py_DECREF(key);
             ffi::Py_DECREF(obj);
-            ffi::Py_XDECREF(keep);
             r
         }
     }
@@ -326,7 +359,7 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
                 return Ok(());
             }
             self.w.array_item(first);
-            self.element(obj, std::ptr::null_mut())
+            self.element(obj)
         }
     }
 
@@ -356,7 +389,7 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
     }
 
     /// The fields of dataclass record `i` and their names encoded for `tag`.
-    pub(super) fn record_plan(&mut self, i: usize, tag: Tag) -> (std::sync::Arc<super::dataclass::Fields>, Rc<Shape>) {
+    pub(super) fn record_plan(&mut self, i: usize, tag: Tag) -> Option<(std::sync::Arc<super::dataclass::Fields>, Rc<Shape>)> {
         self.scratch.records.plan(i, tag, self.w)
     }
 
@@ -490,18 +523,21 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
         }
         self.w.begin_array();
         let mut i = 0;
-        // SAFETY: `list` is live; the length is re-read every step (a
-        // callback may shrink the list) so the index is always in bounds,
-        // and each item is a live object owned by the list at that moment.
+        // SAFETY: `list` is live; its length is compared with `n` after
+        // every item (Python code run for an item may resize the list: an
+        // error, `list_changed`), so every index is in bounds, and each item
+        // is a live object owned by the list at that moment.
         unsafe {
-            while i < ffi::PyList_GET_SIZE(list) {
+            let n = ffi::PyList_GET_SIZE(list);
+            while i < n {
                 // Start loading an item a few steps ahead (its header is the
                 // first thing writing it reads); the index is in bounds.
-                if i + 4 < ffi::PyList_GET_SIZE(list) {
+                if i + 4 < n {
                     dictiter::prefetch(ffi::PyList_GET_ITEM(list, i + 4));
                 }
                 let item = ffi::PyList_GET_ITEM(list, i);
                 self.item(item, i == 0, None).map_err(|e| e.in_index(i as usize))?;
+                list_changed(list, n)?;
                 i += 1;
             }
         }
@@ -525,7 +561,8 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
         let mut i = 0;
         // SAFETY: as in `list`.
         unsafe {
-            while i < ffi::PyList_GET_SIZE(list) {
+            let n = ffi::PyList_GET_SIZE(list);
+            while i < n {
                 let item = ffi::PyList_GET_ITEM(list, i);
                 if runs_type(item) {
                     // Strs, ints, floats, None and bools through a run; an
@@ -533,7 +570,7 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
                     // large int, a non-finite float) goes to `item` below.
                     // Room for every item left at its largest, up to
                     // `RUN_ROOM`: a small document's output stays small.
-                    let room = ((ffi::PyList_GET_SIZE(list) - i) as usize).saturating_mul(RUN_ITEM_ROOM).min(RUN_ROOM);
+                    let room = ((n - i) as usize).saturating_mul(RUN_ITEM_ROOM).min(RUN_ROOM);
                     let next = self.w.item_run(room, |run| run_items(run, list, i));
                     if next > i {
                         i = next;
@@ -541,10 +578,11 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
                         continue;
                     }
                 }
-                if i + 4 < ffi::PyList_GET_SIZE(list) {
+                if i + 4 < n {
                     dictiter::prefetch(ffi::PyList_GET_ITEM(list, i + 4));
                 }
                 self.item(item, i == 0, None).map_err(|e| e.in_index(i as usize))?;
+                list_changed(list, n)?;
                 i += 1;
             }
         }
@@ -566,12 +604,14 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
         let mut i = 0;
         // SAFETY: as in `list`.
         unsafe {
-            while i < ffi::PyList_GET_SIZE(list) {
-                if i + 4 < ffi::PyList_GET_SIZE(list) {
+            let n = ffi::PyList_GET_SIZE(list);
+            while i < n {
+                if i + 4 < n {
                     dictiter::prefetch(ffi::PyList_GET_ITEM(list, i + 4));
                 }
                 let item = ffi::PyList_GET_ITEM(list, i);
                 self.item(item, i == 0, Some(&mut last)).map_err(|e| e.in_index(i as usize))?;
+                list_changed(list, n)?;
                 i += 1;
             }
         }
@@ -669,13 +709,20 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
         unsafe { self.dict_members(dict) }
     }
 
-    /// A dict written member by member, in insertion order.
+    /// A dict written member by member, in insertion order: read from its
+    /// table where the interpreter's layout is known (its version tag then
+    /// tells whether Python code changed it meanwhile), otherwise collected
+    /// with a reference to every member first (`dict_collected`).
     ///
     /// # Safety
     /// As `dict`.
     unsafe fn dict_members(&mut self, dict: *mut PyObject) -> Walk {
+        if !self.known.direct_dicts {
+            // SAFETY: as the caller guarantees.
+            return unsafe { self.dict_collected(dict, KeyOrder::Insertion) };
+        }
         self.w.begin_object();
-        let cursor = DictCursor::new(dict, self.known.direct_dicts);
+        let cursor = DictCursor::new(dict, true);
         // SAFETY: as the caller guarantees.
         unsafe { self.members_from(dict, cursor, true) }
     }
@@ -727,20 +774,30 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
     }
 
     /// Writes the members `cursor` has still to give, then ends the object.
+    /// The dict must not change meanwhile (its version tag is compared after
+    /// every member): a change is `Fail::changed`, never a member written
+    /// twice or a key paired with another's value.
     ///
     /// # Safety
-    /// `dict` is the live dict the cursor walks, held by the caller; GIL held.
+    /// `dict` is the live dict the cursor walks, held by the caller, on an
+    /// interpreter with `dictiter`'s layout; GIL held.
     unsafe fn members_from(&mut self, dict: *mut PyObject, mut cursor: DictCursor, mut first: bool) -> Walk {
+        // SAFETY: `dict` is live, with the layout (caller).
+        let version = unsafe { dictiter::version(dict) };
         // SAFETY: the cursor hands out borrowed, live key and value pointers
-        // and stays in bounds even if a callback resizes the dict.
+        // of the current table, unchanged since the version was read (checked
+        // after each member, before the cursor reads on).
         unsafe {
             while let Some((k, v)) = cursor.next(dict) {
                 match utf8_key(k) {
                     Some(key) => {
                         self.w.key(key, first).map_err(Fail::core)?;
-                        self.element(v, k).map_err(|e| e.in_key(key))?;
+                        self.element_in(v, Some((k, key)))?;
                     }
                     None => self.odd_key_member(k, v, first)?,
+                }
+                if dictiter::version(dict) != version {
+                    return Err(Fail::changed("dict changed"));
                 }
                 first = false;
             }
@@ -761,7 +818,7 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
             let key = String::from_utf8_lossy(bytes_of(bytes)).into_owned();
             let mut r = self.w.bytes_key(bytes_of(bytes), first).map_err(Fail::core);
             if r.is_ok() {
-                r = self.element(v, k).map_err(|e| e.in_key(&key));
+                r = self.element_in(v, Some((k, &key)));
             }
             ffi::Py_DECREF(bytes);
             r
@@ -860,9 +917,25 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
             // SAFETY: as the caller guarantees.
             return unsafe { self.dict_members(dict) };
         }
+        // SAFETY: as the caller guarantees.
+        unsafe { self.dict_collected(dict, order) }
+    }
+
+    /// A dict whose members are first collected, each key and value held
+    /// by a reference of its own, then written in `order` (sorted, or as
+    /// collected) and released: what is written is what the dict held when
+    /// the walk began, whatever Python code run meanwhile does to it, and
+    /// where the interpreter's layout gives the dict's version tag, a change
+    /// before the end is an error, as on the other paths.
+    ///
+    /// # Safety
+    /// `dict` is a live dict, held by the caller; GIL held.
+    unsafe fn dict_collected(&mut self, dict: *mut PyObject, order: KeyOrder) -> Walk {
         let tag = Tag { by: order, set: self.w.style().escaper.set() };
         let base = self.scratch.sorting.len();
-        let r = self.collect_and_write(dict, tag, base);
+        // SAFETY: `dict` is live; the tag is read only with the layout.
+        let version = self.known.direct_dicts.then(|| unsafe { dictiter::version(dict) });
+        let r = self.collect_and_write(dict, tag, base, version);
         for e in self.scratch.sorting.drain(base..) {
             // SAFETY: every entry holds one reference to its holder and value.
             unsafe {
@@ -881,15 +954,11 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
     /// # Safety
     /// `dict` is a live dict, held by the caller, whose current table
     /// `entries` matched `shape`; GIL held.
-    unsafe fn write_shape(&mut self, dict: *mut PyObject, shape: &Shape, mut entries: *const *mut PyObject, item: Option<bool>) -> Walk {
+    unsafe fn write_shape(&mut self, dict: *mut PyObject, shape: &Shape, entries: *const *mut PyObject, item: Option<bool>) -> Walk {
         let n = shape.len();
-        let at = |entries: *const *mut PyObject, idx: usize| {
-            // SAFETY: `entries` is the current table of `n` members (checked
-            // below whenever the dict changes) and `idx < n`.
-            unsafe { (*entries.add(2 * idx), *entries.add(2 * idx + 1)) }
-        };
+        // `entries` and `shape` hold for the table of this version only.
         // SAFETY: `dict` is live (held by the caller).
-        let mut version = unsafe { dictiter::version(dict) };
+        let version = unsafe { dictiter::version(dict) };
         // Start loading the values (each another object in memory, whose
         // header is the first thing writing it reads) all at once, so their
         // misses overlap instead of each member waiting for its own.
@@ -943,35 +1012,18 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
             } else {
                 self.member(shape, entries, pos, false)?;
             }
-            pos += 1;
-            if pos == n {
-                break;
-            }
-            // Python code run for an earlier value (a `default`) may have
-            // changed the dict; CPython bumps its version on every change.
-            // Then the same key object at the same index means the same
-            // member; anything else is an error, as mutating a dict while
+            // Python code run for that value (a `default`) may have changed
+            // the dict, which CPython marks by a new version tag: then the
+            // table, and `shape`'s claim on it, are stale (a key replaced by
+            // another, a member moved): an error, as changing a dict while
             // iterating it is in Python.
             // SAFETY: `dict` is live (held by the caller).
             if unsafe { dictiter::version(dict) } != version {
-                let idx = shape.order[pos] as usize;
-                // SAFETY: as above.
-                let table = unsafe { dictiter::str_key_table(dict) }.filter(|&(_, m)| m == n).map(|t| t.0);
-                match table.filter(|&e| at(e, idx).0 == shape.key(idx) && !at(e, idx).1.is_null()) {
-                    Some(e) => {
-                        entries = e;
-                        // SAFETY: as above.
-                        version = unsafe { dictiter::version(dict) };
-                    }
-                    // In insertion order, carry on as the member-by-member
-                    // walk would have from here (members `pos..` are entries
-                    // `pos..`: the table had no holes when we started).
-                    None if shape.tag().by == KeyOrder::Insertion => {
-                        // SAFETY: as the caller guarantees.
-                        return unsafe { self.members_from(dict, DictCursor::Direct(Cursor::at(pos)), false) };
-                    }
-                    None => return Err(Fail::py(pyo3::exceptions::PyRuntimeError::new_err("dict changed size during dumps"))),
-                }
+                return Err(Fail::changed("dict changed"));
+            }
+            pos += 1;
+            if pos == n {
+                break;
             }
         }
         self.w.end_object(n == 0);
@@ -1003,14 +1055,13 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
             let (names, at, len) = unsafe { shape.name_at(pos) };
             self.w.encoded_key(names, at, len, pos == 0);
         }
-        // SAFETY: `v` and `k` are live members of the held dict.
-        unsafe { self.element(v, k) }.map_err(|e| {
-            // SAFETY: `k` is a live str (the shape holds it).
-            e.in_key(unsafe { utf8_of(k) }.unwrap_or(""))
-        })
+        // SAFETY: `v` is a live member of the held dict (`element` holds it
+        // while it is written); `k` is held by the shape, which outlives
+        // this call, so its text is read after any Python code safely.
+        unsafe { self.element(v) }.map_err(|e| e.in_key(unsafe { key_name(k) }.as_deref().unwrap_or("")))
     }
 
-    fn collect_and_write(&mut self, dict: *mut PyObject, tag: Tag, base: usize) -> Walk {
+    fn collect_and_write(&mut self, dict: *mut PyObject, tag: Tag, base: usize, version: Option<u64>) -> Walk {
         let mut cursor = DictCursor::new(dict, self.known.direct_dicts);
         // SAFETY: the dict is live (caller); the cursor gives live borrowed
         // pointers, which each entry then holds with its own reference.
@@ -1048,8 +1099,11 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
         // dicts push theirs above it and pop them before we read on.
         let obase = sc.order.len();
         let key_objs = &sc.key_objs;
-        let cached = if all_str { sc.shapes.find(tag, key_objs.len(), |i| key_objs[i]).cloned() } else { None };
+        let cached =
+            if all_str && tag.by != KeyOrder::Insertion { sc.shapes.find(tag, key_objs.len(), |i| key_objs[i]).cloned() } else { None };
         match cached {
+            // As collected: the table's order.
+            None if tag.by == KeyOrder::Insertion => sc.order.extend(0..(end - base) as u32),
             Some(shape) => sc.order.extend_from_slice(&shape.order),
             None => {
                 let members = &sc.sorting[base..];
@@ -1078,12 +1132,14 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
             }
         }
         // Written from the stack by index: nested dicts may grow it meanwhile.
-        let r = self.write_sorted(base, end, obase);
+        let r = self.write_sorted(base, end, obase, dict, version);
         self.scratch.order.truncate(obase);
         r
     }
 
-    fn write_sorted(&mut self, base: usize, end: usize, obase: usize) -> Walk {
+    /// Writes the collected members `base..end` in the order at `obase`;
+    /// with the dict's `version`, fails as soon as the dict has another.
+    fn write_sorted(&mut self, base: usize, end: usize, obase: usize, dict: *mut PyObject, version: Option<u64>) -> Walk {
         let key_of = |e: &Entry| -> &[u8] {
             // SAFETY: the holder (held by the entry) owns these bytes.
             unsafe { std::slice::from_raw_parts(e.key, e.len) }
@@ -1100,13 +1156,35 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
             } else {
                 self.w.bytes_key(key, n == 0).map_err(Fail::core)?;
             }
-            // SAFETY: the entry holds the value; nested dicts push their
-            // entries above `end` and release them before returning.
-            unsafe { self.element(e.value, std::ptr::null_mut()) }.map_err(|err| err.in_key(&String::from_utf8_lossy(key)))?;
+            // SAFETY: the entry holds the value and the key's text; nested
+            // dicts push their entries above `end` and release them before
+            // returning.
+            unsafe { self.element(e.value) }.map_err(|err| err.in_key(&String::from_utf8_lossy(key)))?;
+            if let Some(version) = version {
+                // SAFETY: `dict` is live (held by the caller), with the layout.
+                if unsafe { dictiter::version(dict) } != version {
+                    return Err(Fail::changed("dict changed"));
+                }
+            }
         }
         self.w.end_object(end == base);
         self.w.spill_if_full().map_err(Fail::core)
     }
+}
+
+/// `Err` when `list` no longer has `n` items: Python code run for an item
+/// resized it, so the items left are not those there were (and an item
+/// inserted before the current one would be met again, for ever).
+///
+/// # Safety
+/// `list` is a live list; GIL held.
+#[inline(always)]
+unsafe fn list_changed(list: *mut PyObject, n: ffi::Py_ssize_t) -> Walk {
+    // SAFETY: `list` is live.
+    if unsafe { ffi::PyList_GET_SIZE(list) } != n {
+        return Err(Fail::changed("list changed size"));
+    }
+    Ok(())
 }
 
 /// The value of an int of at most two 30-bit digits, read from CPython
@@ -1394,4 +1472,27 @@ unsafe fn utf8_key<'s>(k: *mut PyObject) -> Option<&'s str> {
 pub(super) unsafe fn bytes_of<'s>(b: *mut PyObject) -> &'s [u8] {
     // SAFETY: a bytes object stores `ob_size` bytes at PyBytes_AS_STRING.
     unsafe { std::slice::from_raw_parts(ffi::PyBytes_AS_STRING(b) as *const u8, ffi::Py_SIZE(b) as usize) }
+}
+
+/// A key's text for an error path, copied (lone surrogates replaced);
+/// `None` for a key that is not a str.
+///
+/// # Safety
+/// `k` is a live object; GIL held.
+#[cold]
+unsafe fn key_name(k: *mut PyObject) -> Option<String> {
+    // SAFETY: `k` is live; `utf8_of` only for strs, and its error (lone
+    // surrogates) is cleared.
+    unsafe {
+        if ffi::PyUnicode_Check(k) == 0 {
+            return None;
+        }
+        match utf8_of(k) {
+            Some(text) => Some(text.to_owned()),
+            None => {
+                ffi::PyErr_Clear();
+                Some("\u{FFFD}".to_owned())
+            }
+        }
+    }
 }

@@ -13,6 +13,8 @@ mod keys;
 mod location;
 mod numbers;
 mod options;
+
+pub(crate) use options::Policy;
 mod strings;
 
 use jetjson::{DuplicateKeys, ErrorKind, Position, ReadOptions};
@@ -22,7 +24,7 @@ use pyo3::types::PyString;
 
 use builder::{Builder, Failure};
 use input::Source;
-use options::{Limit, Policy};
+use options::Limit;
 
 /// loads(data, /, *, max_depth=512, max_size=None, duplicate_keys="error", allow_bom=False)
 /// --

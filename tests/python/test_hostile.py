@@ -1,0 +1,571 @@
+"""dumps against hostile objects: Python code that runs in the middle of a
+call (`default`, `isoformat`, properties, `__eq__`, another thread) and
+changes or frees what is being written.
+
+The rules these tests hold the extension to are in SECURITY.md ("Python
+code in the middle of dumps"): every key and value is held while it (or
+text borrowed from it) is used; a dict changed while it is written is a
+RuntimeError in every profile and path; every recursion is bounded.
+
+Run under PYTHONMALLOC=debug too (make test does), where a read of freed
+memory shows as 0xDD bytes or a crash instead of passing by luck.
+"""
+
+import collections
+import dataclasses
+import datetime
+import enum
+import gc
+import json
+import mmap
+import sys
+import threading
+import time
+import uuid
+import zoneinfo
+
+import pytest
+
+import jetjson
+from _dumps_support import go
+
+PROFILES = ("compact", "go", "jcs")
+
+
+class Marker:
+    """An object only `default` can write."""
+
+
+def outcome(fn):
+    try:
+        return fn()
+    except Exception as e:  # noqa: BLE001 - the outcome itself is checked
+        return e
+
+
+# ------------------------------------------------------- 1. deep recursion
+
+
+def test_enum_whose_value_is_itself_is_a_bounded_error():
+    class E(enum.Enum):
+        A = 1
+        B = 2
+
+    E.A._value_ = E.A
+    for p in PROFILES:
+        with pytest.raises(jetjson.JSONEncodeError, match="levels deep"):
+            jetjson.dumps(E.A, profile=p)
+    # Two members pointing at each other.
+    E.A._value_, E.B._value_ = E.B, E.A
+    with pytest.raises(jetjson.JSONEncodeError, match="levels deep"):
+        jetjson.dumps([E.B])
+    # Inside containers, dicts and sorted dicts alike.
+    with pytest.raises(jetjson.JSONEncodeError, match=r"^\$\.k\[0\]: .*levels deep"):
+        jetjson.dumps({"k": [E.A], "j": 1}, profile="go")
+
+
+def test_enum_with_a_value_property_returning_self():
+    class E(enum.Enum):
+        A = 1
+
+        @property
+        def value(self):
+            return self
+
+    with pytest.raises(jetjson.JSONEncodeError, match="levels deep"):
+        jetjson.dumps(E.A)
+
+
+def test_plain_object_whose_value_leads_back_to_itself_through_default():
+    class Loop:
+        @property
+        def value(self):
+            return self
+
+    with pytest.raises(jetjson.JSONEncodeError, match="levels deep"):
+        jetjson.dumps(Loop(), default=lambda o: o.value)
+    # Enum members and default results alternate: one bound for both.
+    class E(enum.Enum):
+        A = 1
+
+    E.A._value_ = Marker()
+    with pytest.raises(jetjson.JSONEncodeError, match="levels deep"):
+        jetjson.dumps(E.A, default=lambda o: E.A)
+
+
+def test_recursion_bound_holds_on_a_small_thread_stack():
+    # The bounds are low enough for a thread with a 1 MiB stack.
+    class E(enum.Enum):
+        A = 1
+
+    E.A._value_ = E.A
+    results = []
+
+    def work():
+        results.append(outcome(lambda: jetjson.dumps([E.A], default=lambda o: [o])))
+        results.append(outcome(lambda: jetjson.dumps(Marker(), default=lambda o: [[o]])))
+
+    old = threading.stack_size(1 << 20)
+    try:
+        t = threading.Thread(target=work)
+        t.start()
+        t.join()
+    finally:
+        threading.stack_size(old)
+    assert len(results) == 2 and all(isinstance(r, jetjson.JSONEncodeError) for r in results), results
+
+
+# ------------------------------------------- 2. error paths after a free
+
+
+LONG_KEY = "k" * 40 + "é"  # not compact ASCII: its UTF-8 form is a separate buffer
+
+
+def fresh_key(text):
+    # A key object that only the dict holds (not interned, not a constant).
+    return "".join(list(text))
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_default_that_clears_the_dict_then_fails_names_the_right_key(profile):
+    for text in (LONG_KEY, "plain", "k" * 100):
+        d = {fresh_key(text): Marker()}
+
+        def default(o):
+            d.clear()
+            return float("nan")
+
+        with pytest.raises((jetjson.JSONEncodeError, RuntimeError)) as e:
+            jetjson.dumps(d, profile=profile, default=default)
+        message = str(e.value)
+        assert "\\u0000" not in message and "$[]" not in message, message
+        if isinstance(e.value, jetjson.JSONEncodeError):
+            assert message.startswith("$" + ("." + text if text.isascii() else "[" + json.dumps(text, ensure_ascii=False) + "]")), message
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_datetime_subclass_whose_isoformat_clears_the_dict(profile):
+    class Sneaky(datetime.datetime):
+        def isoformat(self, *args, **kwargs):
+            d.clear()
+            return 12  # not a str
+
+    d = {fresh_key(LONG_KEY): Sneaky(2024, 1, 2)}
+    with pytest.raises((jetjson.JSONEncodeError, RuntimeError)) as e:
+        jetjson.dumps(d, profile=profile)
+    assert "\\u0000" not in str(e.value) and "$[]" not in str(e.value)
+    if isinstance(e.value, jetjson.JSONEncodeError):
+        assert str(e.value).startswith("$[" + json.dumps(LONG_KEY, ensure_ascii=False)), str(e.value)
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_dataclass_whose_field_getter_clears_the_dict(profile):
+    @dataclasses.dataclass
+    class Rec:
+        x: int = 0
+
+    class Sneaky(Rec):
+        @property
+        def x(self):
+            d.clear()
+            raise ValueError("getter failed")
+
+        @x.setter
+        def x(self, v):
+            pass
+
+    d = {fresh_key(LONG_KEY): Sneaky()}
+    with pytest.raises((ValueError, RuntimeError)):
+        jetjson.dumps(d, profile=profile)
+
+
+def test_another_thread_clears_a_shared_dict_while_default_waits():
+    lock = threading.Lock()
+    shared = {}
+
+    def default(o):
+        lock.release()  # let the other thread run
+        time.sleep(0.01)
+        with lock:
+            pass
+        lock.acquire()
+        return float("nan")
+
+    def clearer():
+        with lock:
+            shared.clear()
+
+    for _ in range(5):
+        shared.clear()
+        shared[fresh_key(LONG_KEY)] = Marker()
+        lock.acquire()
+        t = threading.Thread(target=clearer)
+        t.start()
+        result = outcome(lambda: jetjson.dumps(shared, default=default))
+        lock.release()
+        t.join()
+        assert isinstance(result, (jetjson.JSONEncodeError, RuntimeError)), result
+        assert "\\u0000" not in str(result) and "$[]" not in str(result), str(result)
+
+
+# --------------------------------------------- 3. stale cached dict shapes
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_dict_rebuilt_with_another_key_after_its_shape_was_cached(profile):
+    a, b, c = "a", "b", "c"
+    for _ in range(3):  # cache the shape {a, b, c}
+        jetjson.dumps({a: 1, b: 2, c: 3}, profile=profile)
+    d = {a: Marker(), b: 1, c: 2}
+
+    def default(o):
+        d.clear()
+        d[a] = "A"
+        d[b] = "B"
+        d[fresh_key("zzz_other")] = "OTHER"
+        return "x"
+
+    result = outcome(lambda: jetjson.dumps(d, profile=profile, default=default))
+    assert isinstance(result, RuntimeError), result
+    assert "changed" in str(result)
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_list_of_records_whose_last_record_is_rebuilt(profile):
+    rows = [{"c": 1, "b": 2, "a": 3} for _ in range(4)]
+    rows.append({"c": 1, "b": Marker(), "a": 3})
+
+    def default(o):
+        last = rows[-1]
+        last.clear()
+        last.update({"c": "C", "b": "B", fresh_key("zzz"): "Z"})
+        return 0
+
+    result = outcome(lambda: jetjson.dumps(rows, profile=profile, default=default))
+    assert isinstance(result, RuntimeError), result
+
+
+def mutations():
+    return [
+        ("pop other", lambda d: d.pop("d", None)),
+        ("pop self", lambda d: d.pop("b", None)),
+        ("add", lambda d: d.update(e=5)),
+        ("clear", lambda d: d.clear()),
+        ("replace value", lambda d: d.update(d=40)),
+        ("delete and re-add", lambda d: (d.pop("a"), d.update(a=5))),
+        ("clear and rebuild", lambda d: (d.clear(), d.update(a=1, b=2, c=3, d=4))),
+    ]
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+@pytest.mark.parametrize("sort_keys", [False, True])
+def test_any_change_to_a_dict_being_written_is_the_same_error_every_call(profile, sort_keys):
+    # The first call walks a dict member by member, later calls from cached
+    # shapes; sorted profiles collect the members first. Every path must
+    # notice the change and say so, on every call.
+    for name, change in mutations():
+        outcomes = []
+        for _ in range(4):
+            d = {"a": 1, "b": Marker(), "c": 3, "d": 4}
+
+            def default(o, d=d):
+                change(d)
+                return 0
+
+            outcomes.append(outcome(lambda: jetjson.dumps({"outer": [d]}, profile=profile, sort_keys=sort_keys, default=default)))
+        for r in outcomes:
+            assert isinstance(r, RuntimeError), (name, outcomes)
+            # The path names the dict that changed.
+            assert str(r) == "$.outer[0]: dict changed while dumps was writing it", (name, str(r))
+
+
+# ------------------------------------------------------------ 4. UUID text
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_uuid_subclass_with_a_non_ascii_hex_is_an_error_not_a_panic(profile):
+    class U(uuid.UUID):
+        @property
+        def hex(self):
+            return "é" * 32
+
+        def __str__(self):
+            return "é" * 36
+
+    u = U(int=5)
+    objs = (u, [u], {"b": u, "a": 1}, {"a": [1, {"z": u, "y": 2}]})
+    before = sys.getrefcount(u)
+    for _ in range(3):
+        for obj in objs:
+            r = outcome(lambda: jetjson.dumps(obj, profile=profile))
+            assert isinstance(r, jetjson.JSONEncodeError) and type(r).__name__ != "PanicException", r
+            assert "UUID" in str(r)
+        del obj, r
+    assert sys.getrefcount(u) == before
+
+
+def test_uuid_subclasses_keep_their_text():
+    class Upper(uuid.UUID):
+        def __str__(self):
+            return super().__str__().upper()
+
+    # The canonical form (lowercase 8-4-4-4-12) from the value, whatever
+    # __str__ says, as json-compatible encoders write UUIDs.
+    u = uuid.UUID("12345678-1234-5678-1234-56781234abcd")
+    for p in PROFILES:
+        assert jetjson.dumps([u, Upper(int=u.int)], profile=p) == b'["12345678-1234-5678-1234-56781234abcd","12345678-1234-5678-1234-56781234abcd"]'
+
+
+# --------------------------------------------------- 5. duplicate names
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_deleting_and_re_adding_a_key_never_writes_it_twice(profile):
+    for _ in range(4):
+        d = {"a": 0, "b": Marker(), "c": 2}
+
+        def default(o):
+            del d["a"]
+            d["a"] = 5
+            return 1
+
+        r = outcome(lambda: jetjson.dumps(d, profile=profile, default=default))
+        assert isinstance(r, RuntimeError), r
+
+
+def test_no_mutation_ever_gives_duplicate_or_invalid_output():
+    # Every mutation of a dict or list from inside default, in every
+    # profile: the outcome is an error or output that loads (which refuses
+    # duplicate names) reads back.
+    def list_mutations():
+        # (change, whether it keeps the size)
+        return [
+            (lambda l: l.clear(), False),
+            (lambda l: l.append(9), False),
+            (lambda l: l.insert(0, 7), False),  # would meet the item again, for ever
+            (lambda l: l.pop(), False),
+            (lambda l: l.__setitem__(slice(None), [1] * 50), False),
+            (lambda l: l.__setitem__(0, Marker()), True),
+            (lambda l: l.reverse(), True),
+        ]
+
+    for profile in PROFILES:
+        for name, change in mutations():
+            for _ in range(3):
+                d = {"a": 0, "b": Marker(), "c": 2, "d": 3}
+
+                def default(o, d=d):
+                    change(d)
+                    return 1
+
+                r = outcome(lambda: jetjson.dumps([d, d], profile=profile, default=default))
+                if isinstance(r, bytes):
+                    jetjson.loads(r)
+                else:
+                    assert isinstance(r, RuntimeError), r
+        for change, same_size in list_mutations():
+            for items in ([0, Marker(), 2, Marker(), 4], [Marker(), "a", "b", "c", "d", "e"]):
+                l = list(items)
+
+                def default(o, l=l):
+                    change(l)
+                    return "x"
+
+                r = outcome(lambda: jetjson.dumps({"l": l, "m": l}, profile=profile, default=default))
+                if same_size:
+                    assert isinstance(r, bytes), r
+                    jetjson.loads(r)
+                else:
+                    assert isinstance(r, RuntimeError), r
+                    assert str(r) == "$.l: list changed size while dumps was writing it", str(r)
+
+
+# ----------------------------------------------------- 6. sizes and offsets
+
+
+def test_large_encoded_names_are_written_exactly_every_call():
+    # The encoded names of a cached shape are addressed with usize offsets;
+    # names of many megabytes are written back byte for byte on the calls
+    # that read them from the cache.
+    big = ["n" * (3 << 20) + str(i) for i in range(4)]
+    d = {k: i for i, k in enumerate(big)}
+    expected = ("{" + ",".join(f'"{k}":{i}' for i, k in enumerate(big)) + "}").encode()
+    for p in PROFILES:
+        for _ in range(3):
+            out = jetjson.dumps(d, profile=p)
+            assert out == expected or json.loads(out) == d
+
+
+@pytest.mark.skipif(
+    "JETJSON_HUGE_TESTS" not in __import__("os").environ,
+    reason="needs ~14 GB of memory: set JETJSON_HUGE_TESTS=1",
+)
+def test_encoded_names_beyond_4_gib():
+    k1 = "a" * ((1 << 31) + 5)
+    k2 = "b" * ((1 << 31) + 7)
+    d = {k1: 1, k2: 2}
+    for _ in range(3):
+        out = jetjson.dumps(d)
+        assert len(out) == len(k1) + len(k2) + 12
+        assert out[:3] == b'{"a' and out[-8:] == b'bbbb":2}'
+        assert out[len(k1) + 2 : len(k1) + 9] == b'":1,"bb'
+        del out
+
+
+# ------------------------------------------------------- 7. Raw is checked
+
+
+def test_raw_from_a_mutable_buffer_keeps_the_bytes_it_checked():
+    buf = bytearray(b'{"a": [1, 2, 3]}')
+    r = jetjson.Raw(buf)
+    buf[:] = b"not json at all!"
+    assert bytes(r) == b'{"a": [1, 2, 3]}'
+    assert jetjson.dumps([r]) == b'[{"a": [1, 2, 3]}]'
+    with mmap.mmap(-1, 16) as m:
+        m[:] = b'{"k": "value"}  '
+        r = jetjson.Raw(memoryview(m))
+        m[:] = b"\xff" * 16
+        assert bytes(r) == b'{"k": "value"}  '
+        with pytest.raises(jetjson.JSONDecodeError):
+            jetjson.Raw(m)
+
+
+def test_raw_refuses_duplicate_names_like_loads():
+    doc = b'{"amount":1,"amount":1000000}'
+    with pytest.raises(jetjson.JSONDecodeError, match="duplicate"):
+        jetjson.Raw(doc)
+    with pytest.raises(jetjson.JSONDecodeError, match="duplicate"):
+        jetjson.loads(doc)
+    # The same option relaxes both.
+    r = jetjson.Raw(doc, duplicate_keys="last")
+    assert jetjson.loads(doc, duplicate_keys="last") == {"amount": 1000000}
+    assert jetjson.dumps(r) == doc
+
+
+# ----------------------------------------------------- 8. go datetimes
+
+
+def go_time(dt: datetime.datetime) -> bytes:
+    """Go's bytes for a time.Time of dt's wall clock in a fixed zone of
+    dt's offset (in seconds, as Python keeps it)."""
+    off = dt.utcoffset()
+    fields = [dt.year, dt.month, dt.day, dt.hour, dt.minute, dt.second, dt.microsecond * 1000, int(off.total_seconds())]
+    [out] = go([json.dumps(fields).encode()], mode="time")
+    return out
+
+
+def test_go_datetimes_with_offsets_of_seconds_match_go():
+    cases = [
+        datetime.datetime(1900, 1, 1, 12, tzinfo=zoneinfo.ZoneInfo("Europe/Amsterdam")),
+        datetime.datetime(2020, 5, 1, 3, 4, 5, 120, tzinfo=datetime.timezone(datetime.timedelta(hours=-5, minutes=-30, seconds=-15))),
+        datetime.datetime(2020, 5, 1, tzinfo=datetime.timezone(datetime.timedelta(seconds=30))),
+        datetime.datetime(2020, 5, 1, tzinfo=datetime.timezone(datetime.timedelta(seconds=-30))),
+        datetime.datetime(2020, 5, 1, tzinfo=datetime.timezone(datetime.timedelta(hours=23, minutes=59, seconds=59))),
+    ]
+    for dt in cases:
+        out = jetjson.dumps(dt, profile="go")
+        text = json.loads(out)
+        assert go_time(dt) == out, (dt, out)
+        off = dt.utcoffset()
+        sign = "-" if off < datetime.timedelta(0) else "+"
+        minutes = int(abs(off).total_seconds()) // 60
+        if minutes == 0:
+            # Go writes an offset of under a minute as +00:00 (or Z when it is zero).
+            assert text.endswith("+00:00") or text.endswith("Z"), text
+        else:
+            assert text.endswith(f"{sign if minutes else '+'}{minutes // 60:02d}:{minutes % 60:02d}"), text
+        assert text.count(":") == 3, text
+
+
+# ----------------------------------------------- 11. tuple subclasses
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_namedtuples_and_tuple_subclasses_are_arrays(profile):
+    Point = collections.namedtuple("Point", "x y")
+
+    class T(tuple):
+        pass
+
+    class NT(tuple):
+        def __iter__(self):
+            return iter(["ignored"])
+
+    obj = {"p": Point(1, [2, "x"]), "t": T((1, 2)), "e": T(), "n": NT((3,))}
+    assert json.loads(jetjson.dumps(obj, profile=profile)) == json.loads(json.dumps(obj))
+    # A subclass with its own __iter__ is what it iterates to, as in json.
+    assert json.loads(jetjson.dumps(obj, profile=profile)) == {"p": [1, [2, "x"]], "t": [1, 2], "e": [], "n": ["ignored"]}
+
+    class L(list):
+        def __iter__(self):
+            return iter(["from iter"])
+
+    assert jetjson.dumps([L([1, 2])], profile=profile) == json.dumps([L([1, 2])], separators=(",", ":")).encode()
+
+
+# --------------------------------------------- threads mutating shared data
+
+
+def test_threads_mutating_shared_objects_while_others_write_them():
+    # Writers dump a shared structure whose `default` yields the GIL (so
+    # mutators run in the middle of a write); mutators change every dict and
+    # list of it. Bounded by time. Every outcome is valid output or an
+    # error; none is a crash, a PanicException or output loads refuses.
+    shared = {"rows": [{"a": Marker(), "b": i, "c": [Marker(), i]} for i in range(8)], "tail": Marker()}
+    stop = time.monotonic() + 3.0
+    bad = []
+    counts = collections.Counter()
+
+    def default(o):
+        time.sleep(0)
+        return {"m": [1, 2]}
+
+    def writer(profile):
+        while time.monotonic() < stop:
+            r = outcome(lambda: jetjson.dumps(shared, profile=profile, default=default))
+            if isinstance(r, bytes):
+                try:
+                    jetjson.loads(r)
+                    counts["ok"] += 1
+                except Exception as e:  # noqa: BLE001
+                    bad.append((profile, r[:200], e))
+            elif isinstance(r, RuntimeError) and "changed" in str(r):
+                counts["changed"] += 1
+            else:
+                bad.append((profile, type(r), r))
+
+    def mutator(seed):
+        import random
+
+        rng = random.Random(seed)
+        while time.monotonic() < stop:
+            rows = shared["rows"]
+            row = rows[rng.randrange(len(rows))]
+            op = rng.randrange(6)
+            if op == 0:
+                row.clear()
+                row.update(a=Marker(), b=1, c=[Marker()])
+            elif op == 1:
+                row.pop("b", None)
+                row["b"] = Marker()
+            elif op == 2:
+                row["c"] = [Marker()] * rng.randrange(5)
+            elif op == 3:
+                rows.append({"a": Marker(), "z" * rng.randrange(1, 50): 1})
+                if len(rows) > 12:
+                    rows.pop(0)
+            elif op == 4:
+                shared["tail"] = [Marker(), {"x": Marker()}]
+            else:
+                row[fresh_key(LONG_KEY)] = Marker()
+            time.sleep(0.002)
+
+    threads = [threading.Thread(target=writer, args=(p,)) for p in PROFILES]
+    threads += [threading.Thread(target=mutator, args=(s,)) for s in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert bad == []
+    assert counts["ok"] > 0 and counts["changed"] > 0, counts
+    gc.collect()
