@@ -47,8 +47,13 @@ $(VENV)/.installed: requirements-dev.txt
 python: $(VENV)/.installed
 	cd $(CURDIR) && VIRTUAL_ENV=$(VENV) PATH=$(VENV)/bin:$$PATH $(VENV)/bin/maturin develop --release --quiet
 
+# The Python suite twice: as users run it, then under CPython's debug
+# allocator, which fills freed memory with 0xDD and checks buffer ends, so
+# a read of freed memory or an overrun shows (SECURITY.md, "Python code in
+# the middle of dumps").
 test-python: oracles python
 	JETJSON_ORACLE_GO=$(ORACLE_GO) $(VPY) -m pytest -q tests/python
+	PYTHONMALLOC=debug JETJSON_ORACLE_GO=$(ORACLE_GO) $(VPY) -X faulthandler -m pytest -q -p no:cacheprovider tests/python
 
 lint: $(VENV)/.installed
 	$(CARGO) fmt --all --check
