@@ -791,6 +791,42 @@ def test_decimal_infinity_is_reported_as_infinity(profile):
             jetjson.dumps([decimal.Decimal(text)], profile=profile)
 
 
+
+class IdentityKey(str):
+    """A str whose instances are distinct dict keys even with equal text."""
+
+    def __hash__(self):
+        return id(self)
+
+    def __eq__(self, other):
+        return self is other
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="review finding 7: members are written by their text, never checked for a name written "
+    "twice (walk.rs members_from/collect_and_write/write_sorted): duplicate names, also in jcs and digest",
+)
+@pytest.mark.parametrize(
+    "case",
+    [
+        ("compact", {IdentityKey("a"): 1, IdentityKey("a"): 2, "b": 3}),
+        ("jcs", {IdentityKey("a"): 1, IdentityKey("a"): 2, "b": 3}),
+        ("go", {IdentityKey("a"): 1, IdentityKey("a"): 2, "b": 3}),
+        # Two different lone surrogates, both repaired to U+FFFD by go.
+        ("go", {"\ud800": 1, "\udc00": 2}),
+    ],
+    ids=["compact-same-text", "jcs-same-text", "go-same-text", "go-repaired-surrogates"],
+)
+def test_keys_with_the_same_text_are_never_written_twice(case):
+    profile, d = case
+    r = outcome(lambda: jetjson.dumps(d, profile=profile))
+    if isinstance(r, bytes):
+        jetjson.loads(r)  # refuses a name twice
+    else:
+        assert isinstance(r, (jetjson.JSONEncodeError, ValueError)), repr(r)
+
+
 # ------------------- regression tests that fail on the code before 74a52d5
 #
 # The review ran every test above against 17b20fd (before the fix). These
