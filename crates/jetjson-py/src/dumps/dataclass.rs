@@ -1,112 +1,149 @@
-//! Field names of dataclasses, read once per class.
+//! Dataclasses as schemas: each class's plan, made the first time one of
+//! its instances is written and kept on the class itself.
 //!
 //! `dataclasses.fields(cls)` (which leaves out ClassVar and InitVar
 //! pseudo-fields) is a Python-level call; doing it per instance would cost
-//! more than writing the instance. Each class's names are kept with their
-//! UTF-8 text and their orders under both sorted key orders.
+//! more than writing the instance. A plan keeps each field's name object and
+//! text, the field orders of both sorted key orders, and the names encoded
+//! for each style used (a `Shape` per escape set and order).
+//!
+//! Where it is kept: in a capsule in the class's own `__dict__`
+//! (`__jetjson_plan__`), as msgspec keeps its per-class data, so a plan lives
+//! and dies with its class: classes made at run time are not kept alive by
+//! a process-wide cache, and no address can be reused while a plan for it
+//! exists. A plan is trusted only for the class it was made for and only
+//! while the class has the type version tag it had then (CPython gives a
+//! class a new tag whenever it or a base class changes): a class that is
+//! redecorated or otherwise changed is planned again.
 
-use std::collections::HashMap;
+use std::cell::RefCell;
 use std::rc::Rc;
-use std::sync::{Arc, Mutex};
 
 use jetjson::{KeyOrder, Sink, Writer};
-use pyo3::ffi;
+use pyo3::ffi::{self, PyObject};
 use pyo3::prelude::*;
-use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyString, PyType};
-
-pub struct Fields {
-    /// Keeps the class alive, so its address cannot be reused as a key.
-    _class: Py<PyType>,
-    pub names: Vec<(Py<PyString>, String)>,
-    utf8: Vec<usize>,
-    utf16: Vec<usize>,
-}
-
-impl Fields {
-    /// Field indexes in the order the style asks for.
-    pub fn order(&self, order: KeyOrder) -> Box<dyn Iterator<Item = usize> + '_> {
-        match order {
-            KeyOrder::Insertion => Box::new(0..self.names.len()),
-            KeyOrder::Utf8 => Box::new(self.utf8.iter().copied()),
-            KeyOrder::Utf16 => Box::new(self.utf16.iter().copied()),
-        }
-    }
-}
 
 use super::shapes::{Shape, Tag};
 
-/// Dataclass types met recently (kept between calls in the walker's
-/// scratch), each with its field names encoded for the styles used: an
-/// instance of one is written without `other`'s chain of type checks, the
-/// global cache's lock, or an escape check per field name.
-#[derive(Default)]
-pub struct Records {
-    entries: Vec<Record>,
-    next: usize,
+extern "C" {
+    // CPython's type attribute lookup through the MRO (with the method
+    // cache); exported by every CPython 3 build. Here it (re)assigns the
+    // class's version tag.
+    fn _PyType_Lookup(ty: *mut ffi::PyTypeObject, name: *mut PyObject) -> *mut PyObject;
 }
 
-struct Record {
-    /// The type object's address (kept alive by `fields`).
-    ty: usize,
-    fields: Arc<Fields>,
-    /// Encoded names per style (tag), in the style's field order.
-    shapes: Vec<Rc<Shape>>,
+/// The capsule's name (and the attribute's).
+const CAPSULE: &std::ffi::CStr = c"jetjson.dataclass_plan";
+const ATTRIBUTE: &str = "__jetjson_plan__";
+
+pub struct Plan {
+    /// The class it was made for (an address to compare, never read).
+    class: usize,
+    /// The class's version tag once the plan was stored (0: none, so the
+    /// plan is never trusted again and the class is planned per instance).
+    version: std::cell::Cell<u32>,
+    /// Field names: the str object (for `getattr`) and its text.
+    pub names: Vec<(Py<PyString>, String)>,
+    utf8: Vec<usize>,
+    utf16: Vec<usize>,
+    /// Names encoded per style (escape set and order), made on first use.
+    shapes: RefCell<Vec<Rc<Shape>>>,
 }
 
-/// Types kept at most; past that, entries are replaced in turn.
-const MAX_RECORDS: usize = 32;
-
-impl Records {
-    /// The entry of dataclass type `ty`, if kept.
-    #[inline]
-    pub fn find(&self, ty: *mut ffi::PyTypeObject) -> Option<usize> {
-        self.entries.iter().position(|r| r.ty == ty as usize)
+impl Plan {
+    /// Field indexes in the order the style asks for.
+    fn order(&self, order: KeyOrder) -> Vec<u32> {
+        match order {
+            KeyOrder::Insertion => (0..self.names.len() as u32).collect(),
+            KeyOrder::Utf8 => self.utf8.iter().map(|&i| i as u32).collect(),
+            KeyOrder::Utf16 => self.utf16.iter().map(|&i| i as u32).collect(),
+        }
     }
 
-    /// Keeps `fields` for `ty`; returns its entry.
-    pub fn add(&mut self, ty: *mut ffi::PyTypeObject, fields: Arc<Fields>) -> usize {
-        let record = Record { ty: ty as usize, fields, shapes: Vec::new() };
-        if self.entries.len() < MAX_RECORDS {
-            self.entries.push(record);
-            return self.entries.len() - 1;
+    /// The field names encoded as `w` writes them, in `tag.by` order (made
+    /// on first use); `None` if a name has no UTF-8 text.
+    pub fn shape<S: Sink>(&self, tag: Tag, w: &Writer<S>) -> Option<Rc<Shape>> {
+        if let Some(shape) = self.shapes.borrow().iter().find(|s| s.tag() == tag) {
+            return Some(Rc::clone(shape));
         }
-        let at = self.next % MAX_RECORDS;
-        self.next += 1;
-        self.entries[at] = record;
-        at
-    }
-
-    /// The fields of entry `i` and their names encoded as `w` writes them,
-    /// in `tag.by` order (made on first use).
-    pub fn plan<S: Sink>(&mut self, i: usize, tag: Tag, w: &Writer<S>) -> Option<(Arc<Fields>, Rc<Shape>)> {
-        let record = &mut self.entries[i];
-        if let Some(shape) = record.shapes.iter().find(|s| s.tag() == tag) {
-            return Some((Arc::clone(&record.fields), Rc::clone(shape)));
-        }
-        let fields = &record.fields;
-        let keys: Vec<*mut ffi::PyObject> = fields.names.iter().map(|(name, _)| name.as_ptr()).collect();
-        let order: Vec<u32> = fields.order(tag.by).map(|i| i as u32).collect();
-        // SAFETY: the name objects are live (held by `fields`); GIL held
+        let keys: Vec<*mut PyObject> = self.names.iter().map(|(name, _)| name.as_ptr()).collect();
+        // SAFETY: the name objects are live (held by the plan); GIL held
         // (the walker runs inside a Python call).
-        let shape = unsafe { Shape::new(tag, &keys, &order, w, |i| Some(fields.names[i as usize].1.as_str())) };
-        let shape = Rc::new(shape?);
-        record.shapes.push(Rc::clone(&shape));
-        Some((Arc::clone(&record.fields), shape))
+        let shape =
+            Rc::new(unsafe { Shape::new(tag, &keys, &self.order(tag.by), w, usize::MAX, |i| Some(self.names[i as usize].1.as_str())) }?);
+        self.shapes.borrow_mut().push(Rc::clone(&shape));
+        Some(shape)
     }
 }
 
-static CACHE: PyOnceLock<Mutex<HashMap<usize, Arc<Fields>>>> = PyOnceLock::new();
+/// A plan held for the time an instance is written: a reference to its
+/// capsule keeps it alive even if Python code run meanwhile replaces the
+/// class's attribute.
+pub struct Held {
+    capsule: *mut PyObject,
+    plan: *const Plan,
+}
 
-/// The fields of `class` (a dataclass), from the cache or computed now.
-pub fn fields_of(class: &Bound<'_, PyType>) -> PyResult<Arc<Fields>> {
-    let py = class.py();
-    let cache = CACHE.get_or_init(py, || Mutex::new(HashMap::new()));
-    let key = class.as_ptr() as usize;
-    if let Some(f) = cache.lock().map_err(|_| poisoned())?.get(&key) {
-        return Ok(f.clone());
+impl Held {
+    pub fn plan(&self) -> &Plan {
+        // SAFETY: the capsule, which owns the plan, is held by `self`.
+        unsafe { &*self.plan }
     }
-    // Computed outside the lock: it runs Python code, which may switch threads.
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        // SAFETY: we own one reference to the capsule; GIL held (dumps).
+        unsafe { ffi::Py_DECREF(self.capsule) };
+    }
+}
+
+/// The class's version tag, if it has a valid one.
+///
+/// # Safety
+/// `ty` is a live type; GIL held.
+unsafe fn version_of(ty: *mut ffi::PyTypeObject) -> u32 {
+    // SAFETY: reads two fields of a live type object.
+    unsafe {
+        if ffi::PyType_GetFlags(ty) & ffi::Py_TPFLAGS_VALID_VERSION_TAG == 0 {
+            return 0;
+        }
+        (*ty).tp_version_tag
+    }
+}
+
+/// The plan stored on `ty` itself, if it is still good for it.
+///
+/// # Safety
+/// `ty` is a live type; GIL held.
+pub unsafe fn find(py: Python<'_>, ty: *mut ffi::PyTypeObject) -> Option<Held> {
+    // SAFETY: `ty` is live; its own dict (not its bases') is looked up with
+    // a str key, which runs no Python code; the capsule is checked by name.
+    unsafe {
+        let dict = (*ty).tp_dict;
+        if dict.is_null() {
+            return None;
+        }
+        let capsule = ffi::PyDict_GetItemWithError(dict, attribute(py));
+        if capsule.is_null() || ffi::PyCapsule_IsValid(capsule, CAPSULE.as_ptr()) == 0 {
+            ffi::PyErr_Clear();
+            return None;
+        }
+        let plan = ffi::PyCapsule_GetPointer(capsule, CAPSULE.as_ptr()) as *const Plan;
+        let version = version_of(ty);
+        if plan.is_null() || (*plan).class != ty as usize || version == 0 || (*plan).version.get() != version {
+            return None;
+        }
+        ffi::Py_INCREF(capsule);
+        Some(Held { capsule, plan })
+    }
+}
+
+/// Makes the plan of `class` (a dataclass) and stores it on the class.
+/// Runs Python code (`dataclasses.fields`).
+pub fn make(class: &Bound<'_, PyType>) -> PyResult<Held> {
+    let py = class.py();
     let all = py.import("dataclasses")?.getattr("fields")?.call1((class,))?;
     let mut names = Vec::new();
     for field in all.try_iter()? {
@@ -118,11 +155,54 @@ pub fn fields_of(class: &Bound<'_, PyType>) -> PyResult<Arc<Fields>> {
     utf8.sort_by(|&a, &b| names[a].1.as_bytes().cmp(names[b].1.as_bytes()));
     let mut utf16: Vec<usize> = (0..names.len()).collect();
     utf16.sort_by(|&a, &b| jetjson::compare_utf16(names[a].1.as_bytes(), names[b].1.as_bytes()));
-    let fields = Arc::new(Fields { _class: class.clone().unbind(), names, utf8, utf16 });
-    cache.lock().map_err(|_| poisoned())?.insert(key, fields.clone());
-    Ok(fields)
+    let ty = class.as_ptr() as *mut ffi::PyTypeObject;
+    let plan =
+        Box::new(Plan { class: ty as usize, version: std::cell::Cell::new(0), names, utf8, utf16, shapes: RefCell::new(Vec::new()) });
+    let plan = Box::into_raw(plan);
+    // SAFETY: the capsule takes ownership of the box (freed by `drop_plan`).
+    let capsule = unsafe { ffi::PyCapsule_New(plan as *mut std::ffi::c_void, CAPSULE.as_ptr(), Some(drop_plan)) };
+    if capsule.is_null() {
+        // SAFETY: the capsule was not made, so the box is still ours.
+        drop(unsafe { Box::from_raw(plan) });
+        return Err(PyErr::fetch(py));
+    }
+    let held = Held { capsule, plan };
+    // Stored in the class's own dict directly (not through setattr, which a
+    // metaclass could override), then the class is marked changed, as
+    // CPython asks after a direct change, and a lookup gives it a new
+    // version tag, which the plan records. A class whose dict cannot take
+    // it is planned again for each instance.
+    // SAFETY: `ty` is a live heap type (a dataclass); GIL held.
+    unsafe {
+        let dict = (*ty).tp_dict;
+        if !dict.is_null() && ffi::PyDict_SetItem(dict, attribute(py), capsule) == 0 {
+            ffi::PyType_Modified(ty);
+            let _ = _PyType_Lookup(ty, attribute(py));
+            held.plan().version.set(version_of(ty));
+        } else {
+            ffi::PyErr_Clear();
+        }
+    }
+    Ok(held)
 }
 
-fn poisoned() -> PyErr {
-    pyo3::exceptions::PyRuntimeError::new_err("jetjson dataclass cache lock poisoned")
+/// The interned attribute name.
+fn attribute(py: Python<'_>) -> *mut PyObject {
+    static NAME: pyo3::sync::PyOnceLock<Py<PyString>> = pyo3::sync::PyOnceLock::new();
+    NAME.get_or_init(py, || PyString::intern(py, ATTRIBUTE).unbind()).as_ptr()
+}
+
+/// The capsule's destructor: frees the plan (and with it the references to
+/// the field names and the shapes' keys).
+unsafe extern "C" fn drop_plan(capsule: *mut PyObject) {
+    // SAFETY: called once by CPython, with the GIL, when the capsule dies;
+    // the pointer is the box `make` gave it.
+    unsafe {
+        let plan = ffi::PyCapsule_GetPointer(capsule, CAPSULE.as_ptr()) as *mut Plan;
+        if !plan.is_null() {
+            drop(Box::from_raw(plan));
+        } else {
+            ffi::PyErr_Clear();
+        }
+    }
 }

@@ -113,6 +113,18 @@ pub unsafe fn len(dict: *mut PyObject) -> usize {
     unsafe { (*(dict as *const Dict)).ma_used as usize }
 }
 
+/// Whether the dict's keys may be objects other than exact strs: its table
+/// is of the general kind (CPython keeps a table of the unicode kind, or a
+/// split table, only while every key is an exact str).
+///
+/// # Safety
+/// `dict` is a live dict on an interpreter with this layout.
+#[inline(always)]
+pub unsafe fn general_keys(dict: *mut PyObject) -> bool {
+    // SAFETY: as the caller guarantees.
+    unsafe { matches!(table(dict), Some((_, 3, _))) }
+}
+
 /// Whether `dict`'s table can be read in place (a combined table of a known kind).
 ///
 /// # Safety

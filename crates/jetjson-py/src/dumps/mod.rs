@@ -15,6 +15,7 @@ mod fail;
 mod other;
 mod output;
 mod shapes;
+mod text;
 mod time;
 mod types;
 mod walk;

@@ -30,8 +30,9 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
             if ty == k.raw {
                 return self.raw(obj);
             }
-            if let Some(i) = self.records().find(ty) {
-                return self.record(obj, i);
+            // A class planned before carries its plan (`dataclass.rs`).
+            if let Some(plan) = dataclass::find(self.py, ty) {
+                return self.record(obj, &plan);
             }
             let flags = ffi::PyType_GetFlags(ty);
             if flags & ffi::Py_TPFLAGS_UNICODE_SUBCLASS != 0 {
@@ -149,10 +150,7 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
                     None => Err(Fail::msg(format!("isoformat() of {} is not an ISO 8601 date and time: {iso:?}", type_name(obj)))),
                 },
                 Some(iso) => self.w.str(iso).map_err(Fail::core),
-                None => {
-                    ffi::PyErr_Clear();
-                    Err(Fail::msg("isoformat() did not return a str"))
-                }
+                None => Err(Fail::msg("isoformat() did not return a str with text")),
             }
         };
         // SAFETY: we own `text`.
@@ -174,11 +172,7 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
                 }
                 None => Err(Fail::msg(format!("UUID.hex of {} is not 32 hex digits", type_name(obj)))),
             },
-            None => {
-                // SAFETY: drops a possible encoding error of a malformed hex.
-                unsafe { ffi::PyErr_Clear() };
-                Err(Fail::msg(format!("UUID.hex of {} is not a str", type_name(obj))))
-            }
+            None => Err(Fail::msg(format!("UUID.hex of {} is not a str of hex digits", type_name(obj)))),
         };
         // SAFETY: we own `hex`.
         unsafe { ffi::Py_DECREF(hex) };
@@ -196,10 +190,12 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
         }
         // SAFETY: `text` is a new str we own.
         let r = match unsafe { utf8_of(text) } {
-            Some(t) if t.contains(['N', 'n']) => self.w.f64(f64::NAN).map_err(Fail::core),
-            Some(t) if t.contains(['I', 'i']) => {
+            // `str(Decimal)` spells the non-finite values "Infinity",
+            // "-Infinity", "NaN", "-NaN", "sNaN" and "-sNaN".
+            Some(t) if t.ends_with("Infinity") => {
                 self.w.f64(if t.starts_with('-') { f64::NEG_INFINITY } else { f64::INFINITY }).map_err(Fail::core)
             }
+            Some(t) if t.ends_with("NaN") => self.w.f64(f64::NAN).map_err(Fail::core),
             Some(t) => self.w.number_text(t).map_err(Fail::core),
             None => Err(Fail::fetch(self.py)),
         };
@@ -211,6 +207,7 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
     /// An `Enum` member as its `value` (a detour: the value may be a
     /// member again, or lead back to this one).
     fn enum_value(&mut self, obj: *mut PyObject) -> Walk {
+        self.room()?;
         if self.detours >= MAX_DETOURS {
             return Err(Fail::msg(format!(
                 "Enum values and default results nested {MAX_DETOURS} levels deep: does a value lead back to itself? (last type: {})",
@@ -228,26 +225,27 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
     }
 
     /// A dataclass instance as an object of its fields, in declaration order
-    /// (Go struct order) unless the style sorts records. Its type is kept
-    /// in the walker's records, so the next instance goes straight to `record`.
+    /// (Go struct order) unless the style sorts records. Its class gets a
+    /// plan, kept on the class, so the next instance goes straight to `record`.
     fn dataclass(&mut self, obj: *mut PyObject) -> Walk {
-        // SAFETY: `obj` is live, so its type is a live type object.
+        // SAFETY: `obj` is live (held by the caller), so its type is a live
+        // type object, held by `obj` while the plan is made.
         let class = unsafe { Bound::from_borrowed_ptr(self.py, ffi::Py_TYPE(obj) as *mut PyObject) };
         // SAFETY: the object is a type (it is `type(obj)`).
         let class = unsafe { class.cast_into_unchecked::<PyType>() };
-        let fields = dataclass::fields_of(&class).map_err(Fail::py)?;
-        // SAFETY: as above.
-        let i = self.records().add(unsafe { ffi::Py_TYPE(obj) }, fields);
-        self.record(obj, i)
+        let plan = dataclass::make(&class).map_err(Fail::py)?;
+        self.record(obj, &plan)
     }
 
-    /// An instance of the dataclass type kept as record `i`: each field read
-    /// with `getattr`, written after its encoded name.
-    fn record(&mut self, obj: *mut PyObject, i: usize) -> Walk {
+    /// An instance of the dataclass whose plan is `plan` (held while the
+    /// instance is written): each field read with `getattr`, written after
+    /// its encoded name.
+    fn record(&mut self, obj: *mut PyObject, plan: &dataclass::Held) -> Walk {
         self.enter()?;
         let tag = Tag { by: self.struct_order, set: self.w.style().escaper.set() };
-        // Field names are strs with text (`fields_of` read them as such).
-        let Some((fields, shape)) = self.record_plan(i, tag) else {
+        let fields = plan.plan();
+        // Field names are strs with text (`make` read them as such).
+        let Some(shape) = fields.shape(tag, self.w) else {
             return Err(Fail::msg("a dataclass field name has no UTF-8 text"));
         };
         let n = shape.len();
@@ -273,6 +271,7 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
         let Some(default) = self.default else {
             return Err(unsupported(obj, self.w.style().profile));
         };
+        self.room()?;
         if self.detours >= MAX_DETOURS {
             return Err(Fail::msg(format!(
                 "default called {MAX_DETOURS} levels deep: its results keep needing default (last type: {})",

@@ -5,6 +5,16 @@
 //! with `_PyBytes_Resize` (a `realloc`) and is trimmed to size at the end,
 //! so every output byte is written once, into its final memory, as orjson
 //! does. No intermediate buffer, no copy.
+//!
+//! Except for small outputs: when this thread's last output was small, the
+//! writer starts in a staging buffer kept by the thread, and the result is
+//! made at its exact size from it at the end (an allocation and a copy of a
+//! few hundred bytes at most). Making a `bytes` object big enough for the
+//! writer's worst-case reservations and shrinking it afterwards costs more
+//! than that (a shrink in CPython's small-object allocator is a new block
+//! and a copy anyway), and keeping the slack would make small results larger
+//! than they need to be. An output that outgrows the stage moves into a
+//! `bytes` object once and carries on there.
 
 use std::ptr::NonNull;
 
@@ -23,6 +33,14 @@ extern "C" {
 /// pymalloc block (objects up to 512 bytes), which is much cheaper to make,
 /// shrink and free than a malloc'd one.
 const INITIAL: usize = 256;
+
+/// Outputs expected to be at most this long (from the thread's last one)
+/// start in the staging buffer.
+const SMALL_OUTPUT: usize = 512;
+
+/// Capacity of the staging buffer: room for the writer's reservations
+/// around a small output (a string reserves six bytes per byte of text).
+const STAGE: usize = 4096;
 
 thread_local! {
     /// Size of this thread's next first allocation, from its previous
@@ -72,11 +90,16 @@ fn next_first_capacity(len: usize, cap: usize, first_cap: usize) -> usize {
 
 pub struct BytesMemory {
     /// A bytes object owned by us alone (refcount 1), null before the first
-    /// `grow`.
+    /// `grow` and while the output is in the stage.
     obj: *mut PyObject,
     /// The capacity the object was made with (0 before the first `grow`):
     /// a larger capacity at the end means the output outgrew it.
     first_cap: usize,
+    /// The staging buffer (`STAGE` bytes once allocated; kept with the box
+    /// from call to call).
+    stage: Vec<u8>,
+    /// The output is in `stage`.
+    staged: bool,
 }
 
 // SAFETY: a `BytesMemory` lives inside one `dumps` call, which holds the
@@ -85,7 +108,7 @@ unsafe impl Send for BytesMemory {}
 
 impl BytesMemory {
     pub fn new() -> BytesMemory {
-        BytesMemory { obj: std::ptr::null_mut(), first_cap: 0 }
+        BytesMemory { obj: std::ptr::null_mut(), first_cap: 0, stage: Vec::new(), staged: false }
     }
 
     /// A memory for one `dumps` call: the box the previous call gave back
@@ -103,12 +126,27 @@ impl BytesMemory {
             unsafe { ffi::Py_DECREF(boxed.obj) };
             boxed.obj = std::ptr::null_mut();
         }
+        boxed.staged = false;
         let _ = SPARE.try_with(|s| s.set(Some(boxed)));
     }
 
     /// The finished `bytes` object of the `len` bytes written; the memory is
     /// left empty.
     pub fn take_bytes<'py>(&mut self, py: Python<'py>, len: usize) -> PyResult<Bound<'py, PyBytes>> {
+        if self.staged {
+            self.staged = false;
+            let _ = NEXT_CAP.try_with(|c| c.set(len + len / 4));
+            debug_assert!(len <= self.stage.capacity());
+            // SAFETY: the writer wrote `len` bytes at the start of the stage
+            // (its capacity is at least `len`); CPython copies them into a new
+            // bytes object of exactly that size.
+            let obj = unsafe { ffi::PyBytes_FromStringAndSize(self.stage.as_ptr() as *const _, len as ffi::Py_ssize_t) };
+            if obj.is_null() {
+                return Err(PyErr::fetch(py));
+            }
+            // SAFETY: a new bytes object whose one reference we hand over.
+            return Ok(unsafe { Bound::from_owned_ptr(py, obj).cast_into_unchecked::<PyBytes>() });
+        }
         if self.obj.is_null() {
             return Ok(PyBytes::new(py, b""));
         }
@@ -146,11 +184,31 @@ impl BytesMemory {
 unsafe impl OutputMemory for BytesMemory {
     fn grow(&mut self, len: usize, min_capacity: usize) -> (NonNull<u8>, usize) {
         let cap = if self.obj.is_null() {
-            let cap = min_capacity.max(INITIAL).max(NEXT_CAP.try_with(|c| c.get()).unwrap_or(0));
+            let next = NEXT_CAP.try_with(|c| c.get()).unwrap_or(0);
+            if len == 0 && !self.staged && next <= SMALL_OUTPUT && min_capacity <= STAGE {
+                // A small output is expected: write it in the stage.
+                if self.stage.capacity() < STAGE {
+                    self.stage = Vec::with_capacity(STAGE);
+                }
+                self.staged = true;
+                let cap = self.stage.capacity();
+                // A Vec's pointer is never null.
+                return (NonNull::new(self.stage.as_mut_ptr()).unwrap_or(NonNull::dangling()), cap);
+            }
+            let cap = min_capacity.max(INITIAL).max(next);
             self.first_cap = cap;
             // SAFETY: a null source asks CPython for an uninitialised bytes
             // object of `cap` bytes, which only we write to.
             self.obj = unsafe { ffi::PyBytes_FromStringAndSize(std::ptr::null(), cap as ffi::Py_ssize_t) };
+            if self.staged && !self.obj.is_null() {
+                // The output outgrew the stage: it moves here, once.
+                debug_assert!(len <= self.stage.capacity() && len <= cap);
+                // SAFETY: `len` bytes were written at the start of the stage;
+                // the new object has room for `cap >= len` bytes; the two
+                // allocations are distinct.
+                unsafe { std::ptr::copy_nonoverlapping(self.stage.as_ptr(), ffi::PyBytes_AS_STRING(self.obj) as *mut u8, len) };
+                self.staged = false;
+            }
             cap
         } else {
             debug_assert!(len <= min_capacity);

@@ -40,6 +40,10 @@ const MAX_SMALL_KEYS: usize = 64;
 const MAX_KEYS: usize = 1 << 16;
 /// Keys held by kept large shapes, at most: bounds the cache's memory.
 const LARGE_BUDGET: usize = 1 << 16;
+/// Bytes of encoded names a kept shape may have, at most: with `SLOTS`, it
+/// bounds what the cache keeps alive after a call (its keys and their
+/// encoded copies), whatever the size of the keys written.
+pub const MAX_NAME_BYTES: usize = 16 << 10;
 
 /// What a shape's order and names depend on besides the keys.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -66,7 +70,9 @@ pub struct Shape {
 impl Shape {
     /// A shape for `keys` (live str objects, GIL held) in `order`, taking a
     /// reference to each, with the name of each member in `order` (given by
-    /// `name_of`) encoded as `w` writes it. `None` when a name has no text.
+    /// `name_of`) encoded as `w` writes it. `None` when a name has no text
+    /// or the names are longer than `max_text` bytes together (the cache
+    /// passes `MAX_NAME_BYTES`).
     ///
     /// # Safety
     /// Every pointer in `keys` is a live object; GIL held.
@@ -75,6 +81,7 @@ impl Shape {
         keys: &[*mut PyObject],
         order: &[u32],
         w: &jetjson::Writer<S>,
+        max_text: usize,
         mut name_of: impl FnMut(u32) -> Option<&'k str>,
     ) -> Option<Shape> {
         for &k in keys {
@@ -84,8 +91,14 @@ impl Shape {
         let mut starts = Vec::with_capacity(order.len() + 1);
         starts.push(0);
         let mut shape = Shape { tag, keys: keys.to_vec(), order: order.to_vec(), names: Vec::new(), starts };
+        let mut text = 0usize;
         for &i in order {
-            w.encode_name(name_of(i)?, &mut shape.names);
+            let name = name_of(i)?;
+            text = text.saturating_add(name.len());
+            if text > max_text {
+                return None;
+            }
+            w.encode_name(name, &mut shape.names);
             shape.starts.push(shape.names.len());
         }
         // The spare bytes `Writer::encoded_key` reads past the last name.

@@ -29,12 +29,37 @@ use pyo3::prelude::*;
 use super::dictiter::{self, Cursor};
 use super::fail::{Fail, Walk};
 use super::shapes::{Shape, Shapes, Tag};
+use super::text;
+pub(super) use super::text::utf8_of;
 use super::types::Known;
+
+extern "C" {
+    // The number of bits of an int's absolute value; exported by every
+    // CPython 3 build, and does not fail for an int.
+    fn _PyLong_NumBits(obj: *mut PyObject) -> usize;
+}
 
 /// Deepest nesting of lists, dicts and dataclasses written: the parser's
 /// default limit, so anything jetjson reads can be written back, and far
 /// below what the thread stack allows.
 pub const MAX_DEPTH: usize = 512;
+
+/// Stack the walker leaves free below the frame where it stops going
+/// deeper: room for the frames between two checks (a container level, or
+/// a call into Python and back into a nested `dumps`) and for raising the
+/// error.
+const STACK_RED_ZONE: usize = 64 << 10;
+
+/// The lowest stack address the walker's frames may reach on this thread
+/// (0 when the stack's extent is unknown: only the counted limits apply).
+fn stack_floor() -> usize {
+    let here = 0u8;
+    let sp = std::hint::black_box(&here) as *const u8 as usize;
+    match stacker::remaining_stack() {
+        Some(left) => sp.saturating_sub(left).saturating_add(STACK_RED_ZONE),
+        None => 0,
+    }
+}
 
 /// How many values may stand for another in a row: `default` applied to its
 /// own results, an `Enum` member's value that is a member again, and any
@@ -52,6 +77,10 @@ struct Entry {
     holder: *mut PyObject,
     value: *mut PyObject,
     utf8: bool,
+    /// The key is an exact `str` (only such keys go into shapes: the cache
+    /// may release a key at any time, and releasing a str subclass can run
+    /// its `__del__`).
+    exact: bool,
 }
 
 pub struct Walker<'a, 'py, S: Sink> {
@@ -60,6 +89,10 @@ pub struct Walker<'a, 'py, S: Sink> {
     pub(super) default: Option<*mut PyObject>,
     /// Values standing for another being written now (`MAX_DETOURS`).
     pub(super) detours: u32,
+    /// `stack_floor()` when the walk began: the walker refuses to go deeper
+    /// when its frames reach it, whatever led there (`dumps` called from a
+    /// `default` inside `dumps`, a thread with a small stack).
+    stack_floor: usize,
     pub(super) known: &'static Known,
     map_order: KeyOrder,
     pub(super) struct_order: KeyOrder,
@@ -156,7 +189,6 @@ struct Scratch {
     order: Vec<u32>,
     prefixes: Vec<(u128, u32)>,
     shapes: Shapes,
-    records: super::dataclass::Records,
 }
 
 /// `Scratch` holds raw object pointers (the shape cache's keys, each with a
@@ -210,6 +242,7 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
             w,
             default: default.map(|d| d.as_ptr()),
             detours: 0,
+            stack_floor: stack_floor(),
             known,
             map_order,
             struct_order,
@@ -383,23 +416,34 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
         }
     }
 
-    /// The dataclass types met so far (see `dataclass::Records`).
-    pub(super) fn records(&mut self) -> &mut super::dataclass::Records {
-        &mut self.scratch.records
-    }
-
-    /// The fields of dataclass record `i` and their names encoded for `tag`.
-    pub(super) fn record_plan(&mut self, i: usize, tag: Tag) -> Option<(std::sync::Arc<super::dataclass::Fields>, Rc<Shape>)> {
-        self.scratch.records.plan(i, tag, self.w)
-    }
-
-    /// Fails when one more container would nest deeper than `MAX_DEPTH`.
+    /// Fails when one more container would nest deeper than `MAX_DEPTH`,
+    /// or the thread's stack is nearly used up.
     #[inline(always)]
     pub(super) fn enter(&self) -> Walk {
         if self.w.depth() >= MAX_DEPTH {
             return Err(Fail::core(Error::new(ErrorKind::DepthLimit { limit: MAX_DEPTH })));
         }
+        self.room()
+    }
+
+    /// Fails when the thread's stack is nearly used up (checked before
+    /// every level of recursion: containers, `default`, `Enum` values).
+    #[inline(always)]
+    pub(super) fn room(&self) -> Walk {
+        let here = 0u8;
+        if (std::hint::black_box(&here) as *const u8 as usize) < self.stack_floor {
+            return Err(self.no_room());
+        }
         Ok(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn no_room(&self) -> Fail {
+        Fail::msg(format!(
+            "not enough stack left to nest deeper (at depth {} of this call; is dumps called from inside a default, a property or isoformat of another dumps, or on a thread with a small stack?)",
+            self.w.depth()
+        ))
     }
 
     // ---- scalars -------------------------------------------------------
@@ -415,33 +459,37 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
         }
     }
 
-    /// A `str` that CPython cannot encode as UTF-8 (it holds lone surrogates).
+    /// A `str` with lone surrogates (no UTF-8 form): its `surrogatepass`
+    /// bytes, repaired as Go repairs invalid UTF-8, in profiles that repair
+    /// text; the core's error in the others. Runs no Python code.
     #[cold]
     #[inline(never)]
     fn surrogate_str(&mut self, obj: *mut PyObject) -> Walk {
-        let bytes = self.surrogate_bytes(obj)?;
-        // SAFETY: `bytes` is a live bytes object we own until the end of scope.
-        let r = unsafe { self.w.bytes_str(bytes_of(bytes)).map_err(Fail::core) };
-        // SAFETY: we own the reference returned by `surrogate_bytes`.
-        unsafe { ffi::Py_DECREF(bytes) };
-        r
-    }
-
-    /// The `surrogatepass` UTF-8 bytes of a str with lone surrogates (a new
-    /// reference), in profiles that repair text; otherwise the core's error.
-    #[cold]
-    fn surrogate_bytes(&mut self, obj: *mut PyObject) -> Result<*mut PyObject, Fail> {
-        // SAFETY: clearing the UnicodeEncodeError left by PyUnicode_AsUTF8AndSize.
-        unsafe { ffi::PyErr_Clear() };
         if !self.repairs_text {
             return Err(Fail::core(Error::new(ErrorKind::InvalidText { profile: self.w.style().profile.name() })));
         }
-        // SAFETY: `obj` is a live str; the codec names are NUL-terminated.
-        let bytes = unsafe { ffi::PyUnicode_AsEncodedString(obj, c"utf-8".as_ptr(), c"surrogatepass".as_ptr()) };
-        if bytes.is_null() {
+        // SAFETY: `obj` is a live str (caller).
+        let bytes = unsafe { text::surrogatepass(obj) };
+        self.w.bytes_str(&bytes).map_err(Fail::core)
+    }
+
+    /// The `surrogatepass` bytes of a str with lone surrogates as a new
+    /// bytes object (not tracked by the garbage collector, so making it
+    /// runs no Python code), in profiles that repair text; otherwise the
+    /// core's error.
+    #[cold]
+    fn surrogate_bytes(&mut self, obj: *mut PyObject) -> Result<*mut PyObject, Fail> {
+        if !self.repairs_text {
+            return Err(Fail::core(Error::new(ErrorKind::InvalidText { profile: self.w.style().profile.name() })));
+        }
+        // SAFETY: `obj` is a live str (caller).
+        let bytes = unsafe { text::surrogatepass(obj) };
+        // SAFETY: copies `bytes` into a new bytes object.
+        let obj = unsafe { ffi::PyBytes_FromStringAndSize(bytes.as_ptr() as *const _, bytes.len() as ffi::Py_ssize_t) };
+        if obj.is_null() {
             return Err(Fail::fetch(self.py));
         }
-        Ok(bytes)
+        Ok(obj)
     }
 
     /// # Safety
@@ -472,16 +520,14 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
     #[cold]
     #[inline(never)]
     fn big_int(&mut self, obj: *mut PyObject, positive: bool) -> Walk {
-        if positive {
-            // SAFETY: `obj` is a live int.
+        // Only asked of CPython when it fits (an OverflowError would be a
+        // new object the garbage collector tracks, whose making can run
+        // Python code: see text.rs).
+        // SAFETY: `obj` is a live int; `_PyLong_NumBits` does not fail for one.
+        if positive && unsafe { _PyLong_NumBits(obj) } <= 64 {
+            // SAFETY: a positive int of at most 64 bits converts without error.
             let u = unsafe { ffi::PyLong_AsUnsignedLongLong(obj) };
-            // SAFETY: only reads and clears the thread's error indicator.
-            unsafe {
-                if u != u64::MAX || ffi::PyErr_Occurred().is_null() {
-                    return self.w.u64(u).map_err(Fail::core);
-                }
-                ffi::PyErr_Clear();
-            }
+            return self.w.u64(u).map_err(Fail::core);
         }
         // SAFETY: `obj` is a live int; base 10 gives plain decimal digits.
         let text = unsafe { ffi::PyNumber_ToBase(obj, 10) };
@@ -676,12 +722,17 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
         if self.known.direct_dicts {
             // SAFETY: `dict` is live and the interpreter has the layout.
             if let Some((entries, n)) = unsafe { dictiter::str_key_table(dict) } {
+                // The table is this version's: `write_shape` checks that it
+                // still is before reading it (nothing between here and there
+                // should run Python code, and nothing may rely on that).
+                // SAFETY: as above.
+                let version = unsafe { dictiter::version(dict) };
                 if n >= 2 {
                     let Some(last) = last else {
                         // SAFETY: as the caller guarantees.
                         return match unsafe { self.insertion_shape(entries, n) } {
                             // SAFETY: as the caller guarantees; `entries` is the table just read.
-                            Some(shape) => unsafe { self.write_shape(dict, &shape, entries, item) },
+                            Some(shape) => unsafe { self.write_shape(dict, &shape, entries, version, item) },
                             None => {
                                 self.item_sep(item);
                                 // SAFETY: as the caller guarantees.
@@ -697,7 +748,7 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
                     };
                     if let Some(shape) = found {
                         // SAFETY: as the caller guarantees; `entries` is the table just read.
-                        let r = unsafe { self.write_shape(dict, &shape, entries, item) };
+                        let r = unsafe { self.write_shape(dict, &shape, entries, version, item) };
                         last.put(shape);
                         return r;
                     }
@@ -717,7 +768,11 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
     /// # Safety
     /// As `dict`.
     unsafe fn dict_members(&mut self, dict: *mut PyObject) -> Walk {
-        if !self.known.direct_dicts {
+        // Keys other than exact strs (str subclasses may be distinct keys
+        // with the same text) are collected too, where names written twice
+        // are looked for.
+        // SAFETY: the layout is read only where the interpreter has it.
+        if !self.known.direct_dicts || unsafe { dictiter::general_keys(dict) } {
             // SAFETY: as the caller guarantees.
             return unsafe { self.dict_collected(dict, KeyOrder::Insertion) };
         }
@@ -759,16 +814,9 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
         let keys = &sc.key_objs;
         // SAFETY: the keys are live exact strs (the held dict holds them).
         let shape = unsafe {
-            Shape::new(tag, keys, &order, self.w, |i| {
-                let key = utf8_of(keys[i as usize]);
-                if key.is_none() {
-                    // Lone surrogates: such keys take the member-by-member
-                    // path (which repairs or reports them). GIL held; the
-                    // error was set by `utf8_of`.
-                    ffi::PyErr_Clear();
-                }
-                key
-            })
+            // Lone surrogates (no text): such keys take the member-by-member
+            // path (which repairs or reports them).
+            Shape::new(tag, keys, &order, self.w, super::shapes::MAX_NAME_BYTES, |i| utf8_of(keys[i as usize]))
         }?;
         sc.shapes.put(shape)
     }
@@ -794,7 +842,7 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
                         self.w.key(key, first).map_err(Fail::core)?;
                         self.element_in(v, Some((k, key)))?;
                     }
-                    None => self.odd_key_member(k, v, first)?,
+                    None => self.odd_key_member(dict, k, v, first)?,
                 }
                 if dictiter::version(dict) != version {
                     return Err(Fail::changed("dict changed"));
@@ -810,12 +858,17 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
     /// surrogates (repaired in go), or not a str at all (an error).
     #[cold]
     #[inline(never)]
-    unsafe fn odd_key_member(&mut self, k: *mut PyObject, v: *mut PyObject, first: bool) -> Walk {
+    unsafe fn odd_key_member(&mut self, dict: *mut PyObject, k: *mut PyObject, v: *mut PyObject, first: bool) -> Walk {
         let bytes = self.key_bytes(k)?;
         // SAFETY: `bytes` is a new reference to a live bytes object; `k` and
-        // `v` are live (borrowed from the dict being walked).
+        // `v` are live (borrowed from the dict being walked), as is `dict`.
         unsafe {
             let key = String::from_utf8_lossy(bytes_of(bytes)).into_owned();
+            // Repaired, this key may write the name another key writes.
+            if let Err(e) = self.repaired_key_is_unique(dict, k, bytes_of(bytes)) {
+                ffi::Py_DECREF(bytes);
+                return Err(e);
+            }
             let mut r = self.w.bytes_key(bytes_of(bytes), first).map_err(Fail::core);
             if r.is_ok() {
                 r = self.element_in(v, Some((k, &key)));
@@ -823,6 +876,37 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
             ffi::Py_DECREF(bytes);
             r
         }
+    }
+
+    /// Fails when a key of `dict` other than `k` writes the same name as
+    /// `k`'s `surrogatepass` bytes repaired (as go repairs them). Keys of a
+    /// dict read in place are exact strs, distinct by text, so only keys
+    /// with lone surrogates can collide: this runs for those alone, and
+    /// compares every key's written name (runs no Python code).
+    ///
+    /// # Safety
+    /// `dict` is a live dict with `dictiter`'s layout, `k` one of its keys; GIL held.
+    #[cold]
+    unsafe fn repaired_key_is_unique(&mut self, dict: *mut PyObject, k: *mut PyObject, bytes: &[u8]) -> Walk {
+        let name = text::go_repaired(bytes);
+        let mut cursor = DictCursor::new(dict, true);
+        // SAFETY: the cursor gives live borrowed keys of the current table;
+        // nothing below runs Python code.
+        unsafe {
+            while let Some((other, _)) = cursor.next(dict) {
+                if other == k || ffi::PyUnicode_Check(other) == 0 {
+                    continue;
+                }
+                let same = match utf8_of(other) {
+                    Some(text) => text == name,
+                    None => text::go_repaired(&text::surrogatepass(other)) == name,
+                };
+                if same {
+                    return Err(Fail::msg(format!("two keys of this dict write the same name {:?}", name)));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The surrogatepass bytes of a key that has no UTF-8 form, or the error
@@ -854,12 +938,17 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
         if self.known.direct_dicts {
             // SAFETY: `dict` is live and the interpreter has the layout.
             if let Some((entries, n)) = unsafe { dictiter::str_key_table(dict) } {
+                // The table is this version's: `write_shape` checks that it
+                // still is before reading it (nothing between here and there
+                // should run Python code, and nothing may rely on that).
+                // SAFETY: as above.
+                let version = unsafe { dictiter::version(dict) };
                 if n >= 2 {
                     let Some(last) = last else {
                         // SAFETY: `entries` is the table just read, of `n` str keys.
                         return match unsafe { self.sorted_shape(entries, n) } {
                             // SAFETY: as the caller guarantees.
-                            Some(shape) => unsafe { self.write_shape(dict, &shape, entries, item) },
+                            Some(shape) => unsafe { self.write_shape(dict, &shape, entries, version, item) },
                             None => {
                                 self.item_sep(item);
                                 // SAFETY: as the caller guarantees.
@@ -876,7 +965,7 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
                     };
                     if let Some(shape) = found {
                         // SAFETY: as the caller guarantees.
-                        let r = unsafe { self.write_shape(dict, &shape, entries, item) };
+                        let r = unsafe { self.write_shape(dict, &shape, entries, version, item) };
                         last.put(shape);
                         return r;
                     }
@@ -954,11 +1043,21 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
     /// # Safety
     /// `dict` is a live dict, held by the caller, whose current table
     /// `entries` matched `shape`; GIL held.
-    unsafe fn write_shape(&mut self, dict: *mut PyObject, shape: &Shape, entries: *const *mut PyObject, item: Option<bool>) -> Walk {
+    unsafe fn write_shape(
+        &mut self,
+        dict: *mut PyObject,
+        shape: &Shape,
+        entries: *const *mut PyObject,
+        version: u64,
+        item: Option<bool>,
+    ) -> Walk {
         let n = shape.len();
-        // `entries` and `shape` hold for the table of this version only.
+        // `entries` and `shape` hold for the table of `version`, the one
+        // the caller read them from.
         // SAFETY: `dict` is live (held by the caller).
-        let version = unsafe { dictiter::version(dict) };
+        if unsafe { dictiter::version(dict) } != version {
+            return Err(Fail::changed("dict changed"));
+        }
         // Start loading the values (each another object in memory, whose
         // header is the first thing writing it reads) all at once, so their
         // misses overlap instead of each member waiting for its own.
@@ -1070,12 +1169,12 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
                 let entry = match utf8_key(k) {
                     Some(key) => {
                         ffi::Py_INCREF(k);
-                        Entry { key: key.as_ptr(), len: key.len(), holder: k, value: v, utf8: true }
+                        Entry { key: key.as_ptr(), len: key.len(), holder: k, value: v, utf8: true, exact: ffi::Py_TYPE(k) == ty_str() }
                     }
                     None => {
                         let bytes = self.key_bytes(k)?;
                         let b = bytes_of(bytes);
-                        Entry { key: b.as_ptr(), len: b.len(), holder: bytes, value: v, utf8: false }
+                        Entry { key: b.as_ptr(), len: b.len(), holder: bytes, value: v, utf8: false, exact: false }
                     }
                 };
                 ffi::Py_INCREF(v);
@@ -1091,7 +1190,7 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
         // The order as member indexes: from the shape cache when these are
         // the same key objects as a dict sorted earlier, else by sorting.
         sc.key_objs.clear();
-        let all_str = sc.sorting[base..].iter().all(|e| e.utf8);
+        let all_str = sc.sorting[base..].iter().all(|e| e.exact);
         if all_str {
             sc.key_objs.extend(sc.sorting[base..].iter().map(|e| e.holder));
         }
@@ -1123,18 +1222,49 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
                 if all_str && sc.shapes.wants(tag, &sc.key_objs) {
                     // SAFETY: the key objects are held by the entries; the
                     // bytes came from CPython's UTF-8 form of a str.
-                    let shape =
-                        unsafe { Shape::new(tag, &sc.key_objs, &sc.order[obase..], self.w, |i| Some(std::str::from_utf8_unchecked(k(i)))) };
+                    let shape = unsafe {
+                        Shape::new(tag, &sc.key_objs, &sc.order[obase..], self.w, super::shapes::MAX_NAME_BYTES, |i| {
+                            Some(std::str::from_utf8_unchecked(k(i)))
+                        })
+                    };
                     if let Some(shape) = shape {
                         let _ = sc.shapes.put(shape);
                     }
                 }
             }
         }
+        // Keys that are not exact strs, or that go repairs, may write the
+        // same name twice: never written.
+        if !self.scratch.sorting[base..end].iter().all(|e| e.exact) {
+            if let Err(e) = self.names_are_unique(base, end) {
+                self.scratch.order.truncate(obase);
+                return Err(e);
+            }
+        }
         // Written from the stack by index: nested dicts may grow it meanwhile.
         let r = self.write_sorted(base, end, obase, dict, version);
         self.scratch.order.truncate(obase);
         r
+    }
+
+    /// Fails when two of the collected members `base..end` write the same
+    /// name (their text, or for keys with lone surrogates, the name go
+    /// repairs them to).
+    #[cold]
+    fn names_are_unique(&self, base: usize, end: usize) -> Walk {
+        let mut names: Vec<std::borrow::Cow<'_, str>> = self.scratch.sorting[base..end]
+            .iter()
+            .map(|e| {
+                // SAFETY: the holder (held by the entry) owns these bytes.
+                let bytes = unsafe { std::slice::from_raw_parts(e.key, e.len) };
+                text::go_repaired(bytes)
+            })
+            .collect();
+        names.sort_unstable();
+        match names.windows(2).find(|w| w[0] == w[1]) {
+            Some(w) => Err(Fail::msg(format!("two keys of this dict write the same name {:?}", w[0]))),
+            None => Ok(()),
+        }
     }
 
     /// Writes the collected members `base..end` in the order at `obase`;
@@ -1420,36 +1550,8 @@ impl DictCursor {
     }
 }
 
-/// The UTF-8 text of a str, read in place; `None` (with a Python error set)
-/// when it holds lone surrogates.
-///
-/// # Safety
-/// `obj` must be a live `str` (or subclass); the returned slice is valid
-/// only while it lives and is not mutated (str objects are immutable).
-#[inline(always)]
-pub(super) unsafe fn utf8_of<'s>(obj: *mut PyObject) -> Option<&'s str> {
-    // SAFETY (whole body): `obj` is a live str. A compact ASCII str stores
-    // `length` ASCII bytes right after its PyASCIIObject header; for others,
-    // PyUnicode_AsUTF8AndSize returns CPython's cached UTF-8 buffer, which
-    // lives as long as the str. Both are valid UTF-8.
-    unsafe {
-        if ffi::PyUnicode_IS_COMPACT_ASCII(obj) != 0 {
-            let header = obj as *mut ffi::PyASCIIObject;
-            let len = (*header).length as usize;
-            let data = header.add(1) as *const u8;
-            return Some(std::str::from_utf8_unchecked(std::slice::from_raw_parts(data, len)));
-        }
-        let mut size: ffi::Py_ssize_t = 0;
-        let p = ffi::PyUnicode_AsUTF8AndSize(obj, &mut size);
-        if p.is_null() {
-            return None;
-        }
-        Some(std::str::from_utf8_unchecked(std::slice::from_raw_parts(p as *const u8, size as usize)))
-    }
-}
-
 /// A dict key's UTF-8 text: exact str first, then str subclasses.
-/// `None` for non-str keys and for strs with lone surrogates (error left set).
+/// `None` for non-str keys and for strs with lone surrogates.
 ///
 /// # Safety
 /// `k` is a live object; GIL held.
@@ -1481,18 +1583,14 @@ pub(super) unsafe fn bytes_of<'s>(b: *mut PyObject) -> &'s [u8] {
 /// `k` is a live object; GIL held.
 #[cold]
 unsafe fn key_name(k: *mut PyObject) -> Option<String> {
-    // SAFETY: `k` is live; `utf8_of` only for strs, and its error (lone
-    // surrogates) is cleared.
+    // SAFETY: `k` is live; `utf8_of` only for strs.
     unsafe {
         if ffi::PyUnicode_Check(k) == 0 {
             return None;
         }
-        match utf8_of(k) {
-            Some(text) => Some(text.to_owned()),
-            None => {
-                ffi::PyErr_Clear();
-                Some("\u{FFFD}".to_owned())
-            }
-        }
+        Some(match utf8_of(k) {
+            Some(text) => text.to_owned(),
+            None => String::from_utf8_lossy(&text::surrogatepass(k)).into_owned(),
+        })
     }
 }

@@ -1,0 +1,255 @@
+"""Small documents: jetjson against orjson and msgspec, per call.
+
+The workloads jetjson was made for are small (an OCI manifest, a 1 KiB
+request body, a message envelope, an SDK record with timestamps and IDs),
+so per-call cost and common types decide. Each case states the call of
+every contender as a statement that `timeit` compiles into its loop (no
+Python-level wrapper around the call being timed), checks that they give
+the same bytes (or the same value, for loads) before timing, then runs
+interleaved rounds: in each round every contender is timed (best of
+`--inner` batches) in a rotating order, and the ratio of the two compared
+contenders within the round is kept. The table shows median times and the
+median of the per-round ratios (orjson time / jetjson time: above 1.00 is
+jetjson faster).
+
+    .venv/bin/python bench/python/small_quick.py [--rounds 21] [--inner 5] [--only SUBSTR]
+    .venv/bin/python bench/python/small_quick.py --memory   # peak RSS per case, fresh process each
+
+Needs orjson and msgspec (bench/requirements.txt).
+"""
+
+import argparse
+import dataclasses
+import datetime
+import json
+import os
+import random
+import re
+import statistics
+import subprocess
+import sys
+import timeit
+import uuid
+from pathlib import Path
+
+import jetjson
+import msgspec
+import orjson
+
+HERE = Path(__file__).resolve().parent
+OCI = HERE.parents[1] / ".." / "shared" / "corpus" / "oci"
+MANIFEST = OCI / "image-spec" / "manifest-L116-manifest.json"
+INDEX = OCI / "containers-image" / "oci1.index.zstd-selection2.json"
+
+
+# ---------------------------------------------------------------- inputs
+
+
+def request_body():
+    """About 1 KiB: an order as a web service receives it."""
+    rng = random.Random(7)
+    body = {
+        "order_id": "ord_8f14e45fceea167a5a36dedd4bea2543",
+        "customer": {"id": 482913, "email": "jane.doe@example.com", "name": "Jane Doe", "vip": False},
+        "currency": "EUR",
+        "items": [
+            {"sku": f"SKU-{rng.randrange(10**6):06d}", "qty": rng.randrange(1, 5), "price": round(rng.uniform(1, 200), 2), "gift": i % 3 == 0}
+            for i in range(6)
+        ],
+        "shipping": {"street": "Keizersgracht 123", "city": "Amsterdam", "zip": "1015 CJ", "country": "NL"},
+        "coupon": None,
+        "notes": "Leave at the door, please <3",
+        "payment": {"method": "card", "brand": "visa", "last4": "4242", "token": "tok_1N3T2b2eZvKYlo2C8S2QJbqX", "3ds": True},
+        "client": {"ip": "203.0.113.42", "user_agent": "Mozilla/5.0 (X11; Linux x86_64) AppSleWebKit/537.36", "locale": "nl-NL"},
+        "created_at": "2026-11-25T08:15:30Z",
+    }
+    return body
+
+
+@dataclasses.dataclass
+class Event:
+    id: int
+    at: datetime.datetime
+
+
+@dataclasses.dataclass
+class Record:
+    id: int
+    name: str
+    active: bool
+    score: float
+    created: datetime.datetime
+    uid: uuid.UUID
+    tags: list
+    attrs: dict
+
+
+class RecordStruct(msgspec.Struct):
+    id: int
+    name: str
+    active: bool
+    score: float
+    created: datetime.datetime
+    uid: uuid.UUID
+    tags: list
+    attrs: dict
+
+
+AT = datetime.datetime(2026, 11, 25, 8, 15, 30, 123456, tzinfo=datetime.timezone.utc)
+UID = uuid.UUID("8f14e45f-ceea-467a-9a36-dedd4bea2543")
+RECORD_FIELDS = dict(
+    id=123456,
+    name="sensor-42",
+    active=True,
+    score=0.875,
+    created=AT,
+    uid=UID,
+    tags=["edge", "eu-west", "v2"],
+    attrs={"firmware": "1.4.2", "rack": 7},
+)
+PAYLOAD = json.dumps({"items": [{"id": i, "name": f"item {i}", "price": i * 1.25, "tags": ["a", "b"]} for i in range(28)]}, separators=(",", ":")).encode()
+
+
+# ---------------------------------------------------------------- cases
+
+
+def cases():
+    """(name, {contender: statement}, globals, compare kind)."""
+    jd, jl = jetjson.dumps, jetjson.loads
+    od, ol = orjson.dumps, orjson.loads
+    menc, mdec = msgspec.json.Encoder(), msgspec.json.Decoder()
+    g = {"jd": jd, "jl": jl, "od": od, "ol": ol, "me": menc.encode, "md": mdec.decode}
+    manifest_bytes = MANIFEST.read_bytes()
+    index_bytes = INDEX.read_bytes()
+    manifest = json.loads(manifest_bytes)
+    index = json.loads(index_bytes)
+    body = request_body()
+    record = Record(**RECORD_FIELDS)
+    rstruct = RecordStruct(**RECORD_FIELDS)
+    env = {"id": "evt_01J9Z", "type": "order.created", "data": None}
+    raw_checked = dict(env, data=jetjson.Raw(PAYLOAD))
+    raw_unchecked = dict(env, data=jetjson.Raw.unchecked(PAYLOAD))
+    fragment = dict(env, data=orjson.Fragment(PAYLOAD))
+    g.update(
+        manifest=manifest, manifest_bytes=manifest_bytes, index=index, index_bytes=index_bytes, body=body,
+        event=Event(7, AT), uids=[UID], record=record, rstruct=rstruct, payload=PAYLOAD,
+        env=env, raw_checked=raw_checked, raw_unchecked=raw_unchecked, fragment=fragment,
+        Raw=jetjson.Raw, Fragment=orjson.Fragment, one_dict={"a": 1}, body_bytes=orjson.dumps(body),
+    )
+    body_bytes = g["body_bytes"]
+    d = "dumps"
+    lo = "loads"
+    return [
+        ("dumps(1)", {"jetjson": "jd(1)", "orjson": "od(1)", "msgspec": "me(1)"}, d),
+        ("loads(b'1')", {"jetjson": "jl(b'1')", "orjson": "ol(b'1')", "msgspec": "md(b'1')"}, lo),
+        ("dumps({'a': 1})", {"jetjson": "jd(one_dict)", "orjson": "od(one_dict)", "msgspec": "me(one_dict)"}, d),
+        ("loads(b'{\"a\":1}')", {"jetjson": "jl(b'{\"a\":1}')", "orjson": "ol(b'{\"a\":1}')", "msgspec": "md(b'{\"a\":1}')"}, lo),
+        (f"OCI manifest loads ({len(manifest_bytes)} B)", {"jetjson": "jl(manifest_bytes)", "orjson": "ol(manifest_bytes)", "msgspec": "md(manifest_bytes)"}, lo),
+        (f"OCI manifest dumps ({len(manifest_bytes)} B)", {"jetjson": "jd(manifest)", "orjson": "od(manifest)", "msgspec": "me(manifest)"}, d),
+        (f"OCI index loads ({len(index_bytes)} B)", {"jetjson": "jl(index_bytes)", "orjson": "ol(index_bytes)", "msgspec": "md(index_bytes)"}, lo),
+        (f"OCI index dumps ({len(index_bytes)} B)", {"jetjson": "jd(index)", "orjson": "od(index)", "msgspec": "me(index)"}, d),
+        ("OCI manifest dumps go (digest bytes)", {"jetjson": "jd(manifest, profile='go')", "orjson": "od(manifest, option=2**5)"}, "value"),
+        (f"request body dumps ({len(orjson.dumps(body))} B)", {"jetjson": "jd(body)", "orjson": "od(body)", "msgspec": "me(body)"}, d),
+        (f"request body loads ({len(body_bytes)} B)", {"jetjson": "jl(body_bytes)", "orjson": "ol(body_bytes)", "msgspec": "md(body_bytes)"}, lo),
+        ("dataclass holding a datetime", {"jetjson": "jd(event)", "orjson": "od(event)", "msgspec": "me(event)"}, d),
+        ("list holding a UUID", {"jetjson": "jd(uids)", "orjson": "od(uids)", "msgspec": "me(uids)"}, d),
+        ("SDK record (dataclass)", {"jetjson": "jd(record)", "orjson": "od(record)", "msgspec": "me(record)", "msgspec Struct": "me(rstruct)"}, d),
+        (f"envelope, Raw checked ({len(PAYLOAD)} B payload)", {"jetjson": "jd(dict(env, data=Raw(payload)))", "orjson": "od(dict(env, data=Fragment(payload)))"}, d),
+        ("envelope, Raw.unchecked", {"jetjson": "jd(raw_unchecked)", "orjson": "od(fragment)"}, d),
+    ], g
+
+
+def check(name, stmts, g, kind):
+    outs = {c: eval(s, g) for c, s in stmts.items()}
+    first = outs["jetjson"]
+    for c, out in outs.items():
+        if kind == "dumps" and c.startswith("msgspec"):
+            # msgspec writes UTC as "Z" where orjson and jetjson write "+00:00".
+            utc = lambda b: re.sub(rb'(\d\d:\d\d:\d\d(\.\d+)?)Z"', rb'\1+00:00"', b)  # noqa: E731
+            assert utc(out) == utc(first), f"{name}: {c} wrote {out[:120]!r}, jetjson {first[:120]!r}"
+        elif kind == "dumps":
+            assert out == first, f"{name}: {c} wrote {out[:120]!r}, jetjson {first[:120]!r}"
+        elif kind == "value":
+            assert json.loads(out) == json.loads(first), f"{name}: {c}"
+        else:
+            assert out == first, f"{name}: {c} read another value"
+
+
+def best(stmt, g, number, inner):
+    t = timeit.Timer(stmt, globals=g)
+    return min(t.timeit(number) for _ in range(inner)) / number
+
+
+def calibrate(stmt, g):
+    n = 1
+    while True:
+        t = timeit.Timer(stmt, globals=g).timeit(n)
+        if t > 0.01:
+            return max(1, int(n * 0.02 / t))
+        n *= 4
+
+
+def run(rounds, inner, only):
+    table, g = cases()
+    rows = []
+    for name, stmts, kind in table:
+        if only and only not in name:
+            continue
+        check(name, stmts, g, kind)
+        number = {c: calibrate(s, g) for c, s in stmts.items()}
+        times = {c: [] for c in stmts}
+        ratios = {c: [] for c in stmts if c != "jetjson"}
+        names = list(stmts)
+        for r in range(rounds):
+            order = names[r % len(names):] + names[: r % len(names)]
+            got = {c: best(stmts[c], g, number[c], inner) for c in order}
+            for c in names:
+                times[c].append(got[c])
+            for c in ratios:
+                ratios[c].append(got[c] / got["jetjson"])
+        rows.append((name, {c: statistics.median(v) for c, v in times.items()}, {c: statistics.median(v) for c, v in ratios.items()}))
+    print(f"| case | jetjson | orjson | vs orjson | msgspec | vs msgspec |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for name, t, r in rows:
+        ms = "msgspec Struct" if "msgspec Struct" in t else "msgspec"
+        msg_t = f"{t[ms] * 1e9:.0f} ns" if ms in t else "-"
+        msg_r = f"{r[ms]:.2f}x" + (" (Struct)" if ms != "msgspec" else "") if ms in r else "-"
+        if "msgspec" in t and ms != "msgspec":
+            msg_t = f"{t['msgspec'] * 1e9:.0f} / {t[ms] * 1e9:.0f} ns"
+            msg_r = f"{r['msgspec']:.2f}x / {r[ms]:.2f}x"
+        print(f"| {name} | {t['jetjson'] * 1e9:.0f} ns | {t['orjson'] * 1e9:.0f} ns | {r['orjson']:.2f}x | {msg_t} | {msg_r} |")
+
+
+def memory(only):
+    """Peak RSS after 200,000 calls of each contender, each in a fresh process."""
+    table, _ = cases()
+    print("| case | contender | RSS growth over 200k calls (KiB) |")
+    print("|---|---|---:|")
+    for name, stmts, _ in table:
+        if only and only not in name:
+            continue
+        for c in stmts:
+            code = (
+                "import resource, sys; sys.path.insert(0, %r); import small_quick as s; table, g = s.cases()\n"
+                "stmt = dict((n, st) for n, st, _ in table)[%r][%r]\n"
+                "f = compile(stmt, 'x', 'eval')\n"
+                "for _ in range(1000): eval(f, g)\n"
+                "a = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+                "for _ in range(200000): eval(f, g)\n"
+                "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - a)\n"
+            ) % (str(HERE), name, c)
+            out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+            print(f"| {name} | {c} | {out} |")
+
+
+if __name__ == "__main__":
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rounds", type=int, default=21)
+    ap.add_argument("--inner", type=int, default=5)
+    ap.add_argument("--only", default="")
+    ap.add_argument("--memory", action="store_true")
+    a = ap.parse_args()
+    if a.memory:
+        memory(a.only)
+    else:
+        run(a.rounds, a.inner, a.only)
