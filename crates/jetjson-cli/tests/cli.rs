@@ -401,10 +401,30 @@ fn canon_invalid_input_exits_1_with_position() {
     assert_eq!(code(&out), 1);
     assert!(out.stdout.is_empty());
     assert!(stderr(&out).starts_with(&format!("<stdin>:{}\n", lib_error(b"{\"a\":tru}"))), "{}", stderr(&out));
-    // Parsed but not writable in the profile: no position, the value's path.
-    let out = run(&["canon", "--profile", "jcs"], b"{\"a\":[1e400]}");
+    // A number beyond the double range is refused where it is, in every
+    // profile (compact and go used to write it back as it was).
+    for profile in ["compact", "go", "jcs"] {
+        for literal in ["1e400", "-1E400", "1e2147483648"] {
+            let doc = format!("{{\"a\":\n [{literal}]}}");
+            let out = run(&["canon", "--profile", profile], doc.as_bytes());
+            assert_eq!(code(&out), 1, "{profile} {literal}");
+            assert!(out.stdout.is_empty());
+            let want = format!("<stdin>:2:3: number {literal} is out of range (beyond the largest double, ~1.8e308)");
+            assert_eq!(lib_error(doc.as_bytes()), want["<stdin>:".len()..]);
+            assert!(stderr(&out).starts_with(&format!("{want}\n")), "{profile} {literal}: {}", stderr(&out));
+        }
+    }
+    // Parsed but not writable in the profile: no position, the value's path
+    // (an integer of 310 digits, exact in compact and go, has no double).
+    let big = format!("1{}", "0".repeat(309));
+    let doc = format!("{{\"a\":[{big}]}}");
+    assert_eq!(run(&["canon", "--profile", "go"], doc.as_bytes()).stdout, doc.as_bytes());
+    let out = run(&["canon", "--profile", "jcs"], doc.as_bytes());
     assert_eq!(code(&out), 1);
-    assert_eq!(stderr(&out), "<stdin>: $.a[0]: number 1e400 is out of range for profile \"jcs\"\n");
+    assert_eq!(
+        stderr(&out),
+        "<stdin>: $.a[0]: number 100000000000000000000000...000000000000 (310 bytes) is out of range for profile \"jcs\"\n"
+    );
 }
 
 #[test]

@@ -39,7 +39,9 @@ pub fn canonicalize<'py>(
         "last" => DuplicateKeys::Last,
         other => return Err(PyValueError::new_err(format!("duplicate_keys must be \"error\", \"first\" or \"last\", got {other:?}"))),
     };
-    let mut read = ReadOptions::new().max_depth(max_depth).duplicate_keys(duplicates).allow_bom(allow_bom);
+    // `-0` is the int 0, as `loads` reads it, so that `canonicalize(x, p)`
+    // is always `dumps(loads(x), profile=p)`.
+    let mut read = ReadOptions::new().max_depth(max_depth).duplicate_keys(duplicates).allow_bom(allow_bom).negative_zero_int(true);
     if let Some(limit) = max_size {
         read = read.max_size(limit);
     }

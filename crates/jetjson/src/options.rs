@@ -171,8 +171,7 @@ impl WriteOptions {
                 Profile::Jcs => FloatLayout::Jcs,
             },
             integers: match p {
-                Profile::Compact => IntegerPolicy::Exact128,
-                Profile::Go => IntegerPolicy::Exact64,
+                Profile::Compact | Profile::Go => IntegerPolicy::Exact,
                 Profile::Jcs if self.jcs_strict_integers => IntegerPolicy::DoubleStrict,
                 Profile::Jcs => IntegerPolicy::Double,
             },
@@ -203,13 +202,13 @@ pub enum KeyOrder {
     Utf16,
 }
 
-/// How integers are written.
+/// How integers are written (see [`Profile`] for the number model).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum IntegerPolicy {
-    /// Exact, including i128/u128.
-    Exact128,
-    /// Exact over i64/u64; wider values are an error (Go has no 128-bit ints).
-    Exact64,
+    /// Exact at any size: 64- and 128-bit integers and integer literal text
+    /// (`Number::Big`, Python ints) digit for digit, as Go writes a
+    /// `*big.Int` or a `json.Number` (`compact`, `go`).
+    Exact,
     /// As IEEE doubles (ECMAScript): beyond ±2^53 rounded to the nearest double.
     Double,
     /// As IEEE doubles, but an error beyond ±2^53 rather than a rounded value.

@@ -435,7 +435,7 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
     }
 
     /// An int outside int64: uint64 where it fits, otherwise its decimal
-    /// text (exact in compact, the nearest double in jcs, an error in go).
+    /// text (exact in compact and go, the nearest double in jcs).
     #[cold]
     #[inline(never)]
     fn big_int(&mut self, obj: *mut PyObject, positive: bool) -> Walk {
@@ -460,9 +460,6 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
         let digits = unsafe { utf8_of(text) }.unwrap_or("").to_owned();
         // SAFETY: we own `text`.
         unsafe { ffi::Py_DECREF(text) };
-        if self.w.style().integers == jetjson::IntegerPolicy::Exact64 {
-            return Err(Fail::core(Error::new(ErrorKind::NumberOutOfRange { text: digits, profile: self.w.style().profile.name() })));
-        }
         self.w.number_text(&digits).map_err(Fail::core)
     }
 

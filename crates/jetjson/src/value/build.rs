@@ -36,6 +36,7 @@ impl FromJson for Value {
             arena: ArenaBuilder::new(input.len()),
             direct: DirectArray::NONE,
             lossless: options.keeps_numbers_lossless(),
+            floats_aside: options.keeps_numbers_lossless() || options.negative_zero_int,
             duplicates: options.duplicate_key_policy(),
         };
         let result = parse::parse(input, options, &mut b);
@@ -191,6 +192,9 @@ struct ValueBuilder {
     frames: Vec<(usize, usize)>,
     arena: ArenaBuilder,
     lossless: bool,
+    /// Doubles take `number_aside` (lossless mode, or `-0` read as an int),
+    /// so the usual case costs the one test it did before that option.
+    floats_aside: bool,
     duplicates: DuplicateKeys,
 }
 
@@ -305,9 +309,30 @@ impl ValueBuilder {
         }
     }
 
-    /// A number kept as its text: beyond 64-bit integers or the double
-    /// range (rather than a rounded value or an infinity), or every number
-    /// when asked to keep them lossless.
+    /// A number `number` does not store itself: the text of an integer
+    /// beyond 64 bits, every number in lossless mode, and the doubles when
+    /// `-0` is to read as an int.
+    #[inline(never)]
+    fn number_aside(&mut self, n: NumberToken<'_>) -> Result<()> {
+        let number = match n.value {
+            _ if self.lossless => return self.number_text(n.text),
+            NumberValue::F64(f) if n.is_integer => {
+                // The literal `-0`, the one integer literal read as a double.
+                debug_assert_eq!(f.to_bits(), (-0.0f64).to_bits());
+                Number::Int(0)
+            }
+            NumberValue::F64(f) => Number::Float(f),
+            NumberValue::I64(i) => Number::Int(i),
+            NumberValue::U64(u) => Number::UInt(u),
+            NumberValue::Big => return self.number_text(n.text),
+        };
+        // SAFETY: plain data.
+        unsafe { self.push(|| Value::Number(number)) };
+        Ok(())
+    }
+
+    /// A number kept as its text: an integer beyond 64 bits (rather than a
+    /// rounded value), or every number when asked to keep them lossless.
     #[inline(never)]
     fn number_text(&mut self, text: &str) -> Result<()> {
         // The text may need arena memory.
@@ -356,8 +381,8 @@ impl Visitor for ValueBuilder {
         let number = match n.value {
             NumberValue::I64(i) if !self.lossless => Number::Int(i),
             NumberValue::U64(u) if !self.lossless => Number::UInt(u),
-            NumberValue::F64(f) if !self.lossless => Number::Float(f),
-            _ => return self.number_text(n.text),
+            NumberValue::F64(f) if !self.floats_aside => Number::Float(f),
+            _ => return self.number_aside(n),
         };
         // SAFETY: plain data.
         unsafe { self.push(|| Value::Number(number)) };
