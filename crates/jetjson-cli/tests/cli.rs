@@ -428,6 +428,44 @@ fn canon_invalid_input_exits_1_with_position() {
 }
 
 #[test]
+fn canon_writes_what_the_value_path_writes_for_generated_numbers() {
+    // Big integers, -0 and the other zeros, doubles in [2^64, 1e21), every
+    // exponent spelling, zeros a long exponent undoes (tests/common).
+    let mut rng = Rng::new(18);
+    let docs: Vec<String> = (0..800).map(|_| common::number_document(&mut rng, 3, false)).collect();
+    for (profile, options) in [("go", WriteOptions::go()), ("jcs", WriteOptions::jcs()), ("compact", WriteOptions::compact())] {
+        let mut input = Vec::new();
+        let mut expected = Vec::new();
+        let mut refused = Vec::new();
+        for doc in &docs {
+            match Value::from_slice(doc.as_bytes()).expect("valid").to_vec_with(&options) {
+                Ok(bytes) => {
+                    input.extend_from_slice(doc.as_bytes());
+                    input.push(b'\n');
+                    expected.extend(bytes);
+                    expected.push(b'\n');
+                }
+                Err(_) => refused.push(doc),
+            }
+        }
+        let out = run(&["canon", "--profile", profile, "--lines"], &input);
+        assert_eq!(code(&out), 0, "{profile}: {}", stderr(&out));
+        assert_same_lines(profile, &input, &out.stdout, &expected);
+        // One document per run, and those the profile cannot write (only
+        // jcs could refuse: integers with no double) fail there too.
+        for line in split_lines(&input).into_iter().take(10) {
+            let single = run(&["canon", "--profile", profile], line);
+            assert_eq!(single.stdout, Value::from_slice(line).unwrap().to_vec_with(&options).unwrap());
+        }
+        for doc in refused.iter().take(5) {
+            assert_eq!(code(&run(&["canon", "--profile", profile], doc.as_bytes())), 1, "{profile}: {doc}");
+        }
+        // Integers are exact at any size in compact and go.
+        assert!(refused.is_empty() || profile == "jcs", "{profile}: {} refused", refused.len());
+    }
+}
+
+#[test]
 fn canon_lines_equals_canon_of_each_line() {
     let input = ndjson(11, 300);
     for (profile, options) in [("go", WriteOptions::go()), ("jcs", WriteOptions::jcs()), ("compact", WriteOptions::compact())] {
