@@ -42,7 +42,8 @@ const EXPONENT_CEILING: i128 = 1 << 100;
 pub fn literal_to_f64(text: &[u8]) -> Option<f64> {
     let lit = Literal::split(text)?;
     if lit.exponent.unsigned_abs() < u128::from(STD_EXPONENT_LIMIT) && lit.int.len() + lit.frac.len() <= KEPT {
-        return std_f64(text);
+        // A JSON number literal is ASCII.
+        return std_f64(std::str::from_utf8(text).ok()?);
     }
     lit.reduced_f64()
 }
@@ -50,9 +51,9 @@ pub fn literal_to_f64(text: &[u8]) -> Option<f64> {
 /// The standard library's value for a literal it reads whole; `None` when
 /// that is an infinity.
 #[inline]
-pub(crate) fn std_f64(text: &[u8]) -> Option<f64> {
-    // Valid JSON number syntax is ASCII, and valid Rust float syntax.
-    let v: f64 = std::str::from_utf8(text).ok()?.parse().ok()?;
+pub(crate) fn std_f64(text: &str) -> Option<f64> {
+    // Valid JSON number syntax is valid Rust float syntax.
+    let v: f64 = text.parse().ok()?;
     v.is_finite().then_some(v)
 }
 
@@ -160,7 +161,7 @@ impl<'a> Literal<'a> {
         }
         short.push(b'e');
         short.extend_from_slice(itoa::Buffer::new().format(point as i64).as_bytes());
-        std_f64(&short)
+        std_f64(std::str::from_utf8(&short).ok()?)
     }
 }
 

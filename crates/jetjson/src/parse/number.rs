@@ -451,7 +451,12 @@ fn float_value_slow(negative: bool, mantissa: u64, digits: usize, exp10: i64, te
     }
     // The standard library, unless the literal is one it misreads (a long
     // exponent) or counts in 32 bits (a long run of digits).
-    let value = if std_reads_whole(digits, exp10) { std_f64(text) } else { literal_to_f64(text) };
+    let value = if std_reads_whole(digits, exp10) {
+        // SAFETY: the grammar admits only ASCII digits, signs, '.', 'e', 'E'.
+        std_f64(unsafe { std::str::from_utf8_unchecked(text) })
+    } else {
+        literal_to_f64(text)
+    };
     match value {
         Some(v) => NumberValue::F64(v),
         None => NumberValue::Big,
