@@ -412,6 +412,12 @@ fn canon_invalid_input_exits_1_with_position() {
             let want = format!("<stdin>:2:3: number {literal} is out of range (beyond the largest double, ~1.8e308)");
             assert_eq!(lib_error(doc.as_bytes()), want["<stdin>:".len()..]);
             assert!(stderr(&out).starts_with(&format!("{want}\n")), "{profile} {literal}: {}", stderr(&out));
+            // `check` and `fmt` read with the same parser.
+            for cmd in [&["check", "-"][..], &["fmt"]] {
+                let out = run(cmd, doc.as_bytes());
+                assert_eq!(code(&out), 1, "{cmd:?} {literal}");
+                assert!(stderr(&out).starts_with(&format!("{want}\n")), "{cmd:?} {literal}: {}", stderr(&out));
+            }
         }
     }
     // Parsed but not writable in the profile: no position, the value's path
