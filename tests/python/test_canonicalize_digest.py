@@ -116,8 +116,14 @@ def test_read_limits_and_errors():
     with pytest.raises(jetjson.JSONDecodeError) as e:
         jetjson.canonicalize('["\ud800"]')
     assert e.value.pos == 2
-    with pytest.raises(jetjson.JSONEncodeError, match="out of range"):
-        jetjson.canonicalize(b"[1e400]")
+    # A literal beyond the double range is bad input, in every profile.
+    for profile in ("jcs", "go", "compact"):
+        with pytest.raises(jetjson.JSONDecodeError, match="1e400 is out of range") as e:
+            jetjson.canonicalize(b"[1,\n 1e400]", profile)
+        assert (e.value.pos, e.value.lineno, e.value.colno) == (5, 2, 2)
+    # Valid input a profile cannot write: an integer with no double, in jcs.
+    with pytest.raises(jetjson.JSONEncodeError, match=r'\$\[0\]: number 1000.* is out of range for profile "jcs"'):
+        jetjson.canonicalize(b"[1" + b"0" * 400 + b"]")
     with pytest.raises(TypeError):
         jetjson.canonicalize(123)
 

@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/big"
 	"os"
 	"strconv"
 	"strings"
@@ -29,7 +30,7 @@ import (
 )
 
 var (
-	mode       = flag.String("mode", "marshal", "marshal | string | bytes | float64 | float32 | raw | sortkeys | time")
+	mode       = flag.String("mode", "marshal", "marshal | bignum | string | bytes | float64 | float32 | raw | sortkeys | time")
 	escapeHTML = flag.Bool("escape-html", true, "escape <, >, & as \\u003c etc. (false: json.Encoder.SetEscapeHTML(false))")
 	indent     = flag.Int("indent", 0, "if > 0, indent with this many spaces (json.MarshalIndent / Encoder.SetIndent)")
 )
@@ -62,16 +63,25 @@ func encode(v any) ([]byte, error) {
 	return out, nil
 }
 
-// convertNumbers replaces every json.Number by int64, uint64 or float64.
-func convertNumbers(v any) (any, error) {
+// convertNumbers replaces every json.Number by int64, uint64 or float64;
+// with bigInts, integers beyond 64 bits become *big.Int, and "-0" float64.
+func convertNumbers(v any, bigInts bool) (any, error) {
 	switch t := v.(type) {
 	case json.Number:
 		s := string(t)
+		if bigInts && s == "-0" {
+			return math.Copysign(0, -1), nil
+		}
 		if i, err := strconv.ParseInt(s, 10, 64); err == nil {
 			return i, nil
 		}
 		if u, err := strconv.ParseUint(s, 10, 64); err == nil {
 			return u, nil
+		}
+		if bigInts && !strings.ContainsAny(s, ".eE") {
+			if b, ok := new(big.Int).SetString(s, 10); ok {
+				return b, nil
+			}
 		}
 		f, err := strconv.ParseFloat(s, 64)
 		if err != nil {
@@ -80,7 +90,7 @@ func convertNumbers(v any) (any, error) {
 		return f, nil
 	case map[string]any:
 		for k, e := range t {
-			c, err := convertNumbers(e)
+			c, err := convertNumbers(e, bigInts)
 			if err != nil {
 				return nil, err
 			}
@@ -89,7 +99,7 @@ func convertNumbers(v any) (any, error) {
 		return t, nil
 	case []any:
 		for i, e := range t {
-			c, err := convertNumbers(e)
+			c, err := convertNumbers(e, bigInts)
 			if err != nil {
 				return nil, err
 			}
@@ -136,12 +146,12 @@ func hexBits(line []byte, maxDigits int) (uint64, error) {
 
 func process(line []byte) ([]byte, error) {
 	switch *mode {
-	case "marshal":
+	case "marshal", "bignum":
 		v, err := decodeOne(line)
 		if err != nil {
 			return nil, err
 		}
-		if v, err = convertNumbers(v); err != nil {
+		if v, err = convertNumbers(v, *mode == "bignum"); err != nil {
 			return nil, err
 		}
 		return encode(v)
@@ -200,7 +210,7 @@ var msgCleaner = strings.NewReplacer("\r", `\r`, "\n", `\n`)
 func main() {
 	flag.Parse()
 	switch *mode {
-	case "marshal", "string", "bytes", "float64", "float32", "raw", "sortkeys", "time":
+	case "marshal", "bignum", "string", "bytes", "float64", "float32", "raw", "sortkeys", "time":
 	default:
 		fmt.Fprintf(os.Stderr, "oracle-go: unknown -mode %q\n", *mode)
 		os.Exit(2)

@@ -401,10 +401,74 @@ fn canon_invalid_input_exits_1_with_position() {
     assert_eq!(code(&out), 1);
     assert!(out.stdout.is_empty());
     assert!(stderr(&out).starts_with(&format!("<stdin>:{}\n", lib_error(b"{\"a\":tru}"))), "{}", stderr(&out));
-    // Parsed but not writable in the profile: no position, the value's path.
-    let out = run(&["canon", "--profile", "jcs"], b"{\"a\":[1e400]}");
+    // A number beyond the double range is refused where it is, in every
+    // profile (compact and go used to write it back as it was).
+    for profile in ["compact", "go", "jcs"] {
+        for literal in ["1e400", "-1E400", "1e2147483648"] {
+            let doc = format!("{{\"a\":\n [{literal}]}}");
+            let out = run(&["canon", "--profile", profile], doc.as_bytes());
+            assert_eq!(code(&out), 1, "{profile} {literal}");
+            assert!(out.stdout.is_empty());
+            let want = format!("<stdin>:2:3: number {literal} is out of range (beyond the largest double, ~1.8e308)");
+            assert_eq!(lib_error(doc.as_bytes()), want["<stdin>:".len()..]);
+            assert!(stderr(&out).starts_with(&format!("{want}\n")), "{profile} {literal}: {}", stderr(&out));
+            // `check` and `fmt` read with the same parser.
+            for cmd in [&["check", "-"][..], &["fmt"]] {
+                let out = run(cmd, doc.as_bytes());
+                assert_eq!(code(&out), 1, "{cmd:?} {literal}");
+                assert!(stderr(&out).starts_with(&format!("{want}\n")), "{cmd:?} {literal}: {}", stderr(&out));
+            }
+        }
+    }
+    // Parsed but not writable in the profile: no position, the value's path
+    // (an integer of 310 digits, exact in compact and go, has no double).
+    let big = format!("1{}", "0".repeat(309));
+    let doc = format!("{{\"a\":[{big}]}}");
+    assert_eq!(run(&["canon", "--profile", "go"], doc.as_bytes()).stdout, doc.as_bytes());
+    let out = run(&["canon", "--profile", "jcs"], doc.as_bytes());
     assert_eq!(code(&out), 1);
-    assert_eq!(stderr(&out), "<stdin>: $.a[0]: number 1e400 is out of range for profile \"jcs\"\n");
+    assert_eq!(
+        stderr(&out),
+        "<stdin>: $.a[0]: number 100000000000000000000000...000000000000 (310 bytes) is out of range for profile \"jcs\"\n"
+    );
+}
+
+#[test]
+fn canon_writes_what_the_value_path_writes_for_generated_numbers() {
+    // Big integers, -0 and the other zeros, doubles in [2^64, 1e21), every
+    // exponent spelling, zeros a long exponent undoes (tests/common).
+    let mut rng = Rng::new(18);
+    let docs: Vec<String> = (0..800).map(|_| common::number_document(&mut rng, 3, false)).collect();
+    for (profile, options) in [("go", WriteOptions::go()), ("jcs", WriteOptions::jcs()), ("compact", WriteOptions::compact())] {
+        let mut input = Vec::new();
+        let mut expected = Vec::new();
+        let mut refused = Vec::new();
+        for doc in &docs {
+            match Value::from_slice(doc.as_bytes()).expect("valid").to_vec_with(&options) {
+                Ok(bytes) => {
+                    input.extend_from_slice(doc.as_bytes());
+                    input.push(b'\n');
+                    expected.extend(bytes);
+                    expected.push(b'\n');
+                }
+                Err(_) => refused.push(doc),
+            }
+        }
+        let out = run(&["canon", "--profile", profile, "--lines"], &input);
+        assert_eq!(code(&out), 0, "{profile}: {}", stderr(&out));
+        assert_same_lines(profile, &input, &out.stdout, &expected);
+        // One document per run, and those the profile cannot write (only
+        // jcs could refuse: integers with no double) fail there too.
+        for line in split_lines(&input).into_iter().take(10) {
+            let single = run(&["canon", "--profile", profile], line);
+            assert_eq!(single.stdout, Value::from_slice(line).unwrap().to_vec_with(&options).unwrap());
+        }
+        for doc in refused.iter().take(5) {
+            assert_eq!(code(&run(&["canon", "--profile", profile], doc.as_bytes())), 1, "{profile}: {doc}");
+        }
+        // Integers are exact at any size in compact and go.
+        assert!(refused.is_empty() || profile == "jcs", "{profile}: {} refused", refused.len());
+    }
 }
 
 #[test]

@@ -15,6 +15,12 @@ use crate::json_text::json_text;
 /// max_size (bytes), duplicate_keys ("error", "first", "last"), allow_bom.
 /// Invalid input raises JSONDecodeError (pos counts characters for str input,
 /// bytes otherwise).
+///
+/// Numbers are read as loads reads them (-0 is the int 0; a literal beyond
+/// the float range is an error) and written as dumps writes them, so
+/// canonicalize(x, p) == dumps(loads(x), profile=p) for every profile p.
+/// The one exception: an int longer than sys.get_int_max_str_digits(),
+/// which loads refuses and canonicalize (building no int) writes.
 #[pyfunction]
 #[pyo3(signature = (data, profile="jcs", *, sort_keys=false, escape_html=None, ascii_only=false, indent=None,
                     max_depth=512, max_size=None, duplicate_keys="error", allow_bom=false))]
@@ -39,7 +45,9 @@ pub fn canonicalize<'py>(
         "last" => DuplicateKeys::Last,
         other => return Err(PyValueError::new_err(format!("duplicate_keys must be \"error\", \"first\" or \"last\", got {other:?}"))),
     };
-    let mut read = ReadOptions::new().max_depth(max_depth).duplicate_keys(duplicates).allow_bom(allow_bom);
+    // `-0` is the int 0, as `loads` reads it, so that `canonicalize(x, p)`
+    // is always `dumps(loads(x), profile=p)`.
+    let mut read = ReadOptions::new().max_depth(max_depth).duplicate_keys(duplicates).allow_bom(allow_bom).negative_zero_int(true);
     if let Some(limit) = max_size {
         read = read.max_size(limit);
     }

@@ -14,8 +14,9 @@ pub enum ErrorKind {
     /// NaN or ±Infinity in a profile that forbids them.
     NonFiniteFloat { value: &'static str, profile: &'static str },
     /// A number the profile cannot represent (`jcs` with strict integers
-    /// beyond ±2^53 or a literal beyond the double range, a 128-bit integer
-    /// beyond 64 bits in `go`).
+    /// beyond ±2^53, or a literal beyond the double range in `jcs`); with
+    /// `profile` "read", a literal read beyond the double range (`1e400`,
+    /// refused unless numbers are read losslessly).
     NumberOutOfRange { text: String, profile: &'static str },
     /// A number literal that is not valid JSON number syntax.
     InvalidNumber { text: String },
@@ -241,6 +242,9 @@ impl Error {
             ErrorKind::NonFiniteFloat { value, profile } => {
                 format!("{value} is not allowed in profile \"{profile}\"")
             }
+            ErrorKind::NumberOutOfRange { text, profile: "read" } => {
+                format!("number {text} is out of range (beyond the largest double, ~1.8e308)")
+            }
             ErrorKind::NumberOutOfRange { text, profile } => {
                 format!("number {text} is out of range for profile \"{profile}\"")
             }
@@ -257,6 +261,16 @@ impl Error {
             ErrorKind::Io(msg) => format!("I/O error: {msg}"),
             ErrorKind::Custom(msg) => msg.clone(),
         }
+    }
+}
+
+/// A number literal as an error message shows it: whole when short, else
+/// its ends and its length (a literal can be megabytes of digits).
+pub(crate) fn shown_literal(text: &str) -> String {
+    const WHOLE: usize = 40;
+    match (text.get(..24), text.get(text.len().saturating_sub(12)..)) {
+        (Some(head), Some(tail)) if text.len() > WHOLE => format!("{head}...{tail} ({} bytes)", text.len()),
+        _ => text.to_owned(),
     }
 }
 

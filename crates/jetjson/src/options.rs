@@ -9,6 +9,32 @@ use crate::escape::{EscapeSet, Escaper};
 use crate::number::FloatLayout;
 
 /// Which conventions the output follows byte for byte.
+///
+/// # Numbers
+///
+/// One model for every front end (Rust, the CLI, Python):
+///
+/// * Integers are exact at any size in `Compact` and `Go`: `i64`/`u64`,
+///   `i128`/`u128` and integer literal text (a `Value`'s `Number::Big`, a
+///   Python int) are written digit for digit, as Go writes a `*big.Int` or
+///   a `json.Number`. A double in [2^64, 1e21), which `Go` writes as an
+///   integer (`1e20` → `100000000000000000000`), so reads back as an exact
+///   integer and is written the same again.
+/// * `Jcs` writes every number as an IEEE double: ECMAScript's rounding
+///   beyond ±2^53 (an error instead with
+///   [`WriteOptions::jcs_strict_integers`]), and an error for a number no
+///   double stands for.
+/// * Doubles are written with their shortest round-trip digits in the
+///   profile's layout: -0.0 is `-0.0` in `Compact`, `-0` in `Go`, `0` in
+///   `Jcs`. NaN and ±Infinity are errors (`null` in `Compact` on request).
+/// * Number text given as such (a lossless `Value`, a Python `Decimal`) is
+///   written as it is in `Compact` and `Go`, as its nearest double in `Jcs`.
+///
+/// Reading ([`crate::ReadOptions`]): the integer literal `-0` is the double
+/// -0.0, as serde_json reads it (`negative_zero_int` reads it as the int 0,
+/// as Python does); a literal beyond the double range (`1e400`) is refused
+/// with its position unless numbers are read losslessly; every literal is
+/// correctly rounded whatever its length or exponent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Profile {
     /// Minimal JSON, identical to serde_json and orjson for the values they share.
@@ -53,7 +79,8 @@ pub enum NonFinite {
     Null,
 }
 
-/// Options for writing. Start from a profile, then adjust:
+/// Options for writing. Start from a profile, then adjust (numbers follow
+/// the model described at [`Profile`]):
 ///
 /// ```
 /// use jetjson::{WriteOptions, Profile};
@@ -171,8 +198,7 @@ impl WriteOptions {
                 Profile::Jcs => FloatLayout::Jcs,
             },
             integers: match p {
-                Profile::Compact => IntegerPolicy::Exact128,
-                Profile::Go => IntegerPolicy::Exact64,
+                Profile::Compact | Profile::Go => IntegerPolicy::Exact,
                 Profile::Jcs if self.jcs_strict_integers => IntegerPolicy::DoubleStrict,
                 Profile::Jcs => IntegerPolicy::Double,
             },
@@ -203,13 +229,13 @@ pub enum KeyOrder {
     Utf16,
 }
 
-/// How integers are written.
+/// How integers are written (see [`Profile`] for the number model).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum IntegerPolicy {
-    /// Exact, including i128/u128.
-    Exact128,
-    /// Exact over i64/u64; wider values are an error (Go has no 128-bit ints).
-    Exact64,
+    /// Exact at any size: 64- and 128-bit integers and integer literal text
+    /// (`Number::Big`, Python ints) digit for digit, as Go writes a
+    /// `*big.Int` or a `json.Number` (`compact`, `go`).
+    Exact,
     /// As IEEE doubles (ECMAScript): beyond ±2^53 rounded to the nearest double.
     Double,
     /// As IEEE doubles, but an error beyond ±2^53 rather than a rounded value.

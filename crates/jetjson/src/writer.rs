@@ -231,14 +231,10 @@ impl<S: Sink> Writer<S> {
             return self.i64(small);
         }
         match self.style.integers {
-            IntegerPolicy::Exact128 => {
+            IntegerPolicy::Exact => {
                 self.buf.extend(itoa::Buffer::new().format(v).as_bytes());
                 Ok(())
             }
-            IntegerPolicy::Exact64 => match u64::try_from(v) {
-                Ok(u) => self.u64(u),
-                Err(_) => Err(self.integer_out_of_range(v.to_string())),
-            },
             IntegerPolicy::Double | IntegerPolicy::DoubleStrict => self.integer_as_double(number::i128_to_f64_nearest(v), || v.to_string()),
         }
     }
@@ -248,11 +244,10 @@ impl<S: Sink> Writer<S> {
             return self.u64(small);
         }
         match self.style.integers {
-            IntegerPolicy::Exact128 => {
+            IntegerPolicy::Exact => {
                 self.buf.extend(itoa::Buffer::new().format(v).as_bytes());
                 Ok(())
             }
-            IntegerPolicy::Exact64 => Err(self.integer_out_of_range(v.to_string())),
             IntegerPolicy::Double | IntegerPolicy::DoubleStrict => self.integer_as_double(number::u128_to_f64_nearest(v), || v.to_string()),
         }
     }
@@ -269,7 +264,7 @@ impl<S: Sink> Writer<S> {
 
     #[cold]
     fn integer_out_of_range(&self, text: String) -> Error {
-        Error::new(ErrorKind::NumberOutOfRange { text, profile: self.style.profile.name() })
+        Error::new(ErrorKind::NumberOutOfRange { text: crate::error::shown_literal(&text), profile: self.style.profile.name() })
     }
 
     #[inline]
@@ -388,27 +383,30 @@ impl<S: Sink> Writer<S> {
         Err(Error::new(ErrorKind::NonFiniteFloat { value, profile: self.style.profile.name() }))
     }
 
-    /// A number given as its JSON literal text (a big number, or any number
-    /// kept losslessly). `go` and `compact` write the literal as it is, as Go
-    /// does for `json.Number`; `jcs` writes the nearest double.
+    /// A number given as its JSON literal text (an integer beyond 64 bits,
+    /// a number kept losslessly, a `json.Number`-like value). `go` and
+    /// `compact` write the literal as it is (integers are exact at any
+    /// size, and Go writes a `json.Number` or a `*big.Int` so); `jcs`
+    /// writes the nearest double.
     pub fn number_text(&mut self, text: &str) -> Result<()> {
         if !crate::parse::is_json_number(text.as_bytes()) {
             return Err(Error::new(ErrorKind::InvalidNumber { text: text.to_owned() }));
         }
         match self.style.integers {
             IntegerPolicy::Double | IntegerPolicy::DoubleStrict => {
-                // Rust's float parsing is correctly rounded, as ECMAScript's is.
-                let v: f64 = text.parse().map_err(|_| Error::new(ErrorKind::InvalidNumber { text: text.to_owned() }))?;
+                // Correctly rounded, as ECMAScript's conversion is. A literal
+                // like 1e400 has no finite double to stand for it, and RFC
+                // 8785 forbids non-finite numbers.
+                let Some(v) = crate::parse::literal_to_f64(text.as_bytes()) else {
+                    return Err(self.integer_out_of_range(text.to_owned()));
+                };
                 let integral = !text.bytes().any(|b| matches!(b, b'.' | b'e' | b'E'));
-                // A literal like 1e400 has no finite double to stand for it,
-                // and RFC 8785 forbids non-finite numbers.
-                let strict_miss = integral && v.abs() > MAX_SAFE as f64 && self.style.integers == IntegerPolicy::DoubleStrict;
-                if !v.is_finite() || strict_miss {
+                if integral && v.abs() > MAX_SAFE as f64 && self.style.integers == IntegerPolicy::DoubleStrict {
                     return Err(self.integer_out_of_range(text.to_owned()));
                 }
                 self.finite_f64(v);
             }
-            _ => self.buf.extend(text.as_bytes()),
+            IntegerPolicy::Exact => self.buf.extend(text.as_bytes()),
         }
         Ok(())
     }

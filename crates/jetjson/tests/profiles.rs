@@ -156,10 +156,18 @@ fn integers_are_exact_over_64_bits() {
     assert_eq!(go(&u64::MAX), "18446744073709551615");
     assert_eq!(compact(&i128::MIN), "-170141183460469231731687303715884105728");
     assert_eq!(compact(&u128::MAX), "340282366920938463463374607431768211455");
-    // Go has no 128-bit integers: values that fit 64 bits are fine, others fail.
+    // Integers are exact at any size in go too, as Go writes a *big.Int:
+    // 128-bit values, and the same digits as the literal text of a Value.
     assert_eq!(go(&(u64::MAX as u128)), "18446744073709551615");
+    assert_eq!(go(&(u64::MAX as u128 + 1)), "18446744073709551616");
+    assert_eq!(go(&i128::MIN), "-170141183460469231731687303715884105728");
+    assert_eq!(go(&u128::MAX), "340282366920938463463374607431768211455");
+    let text = Value::Number(Number::from_literal("-170141183460469231731687303715884105728").unwrap());
+    assert_eq!(text.to_string_with(&WriteOptions::go()).unwrap(), go(&i128::MIN));
+    // jcs: the nearest double, or an error with strict integers.
+    assert_eq!(jetjson::to_string_with(&u128::MAX, &WriteOptions::jcs()).unwrap(), "3.402823669209385e+38");
     assert!(matches!(
-        jetjson::to_vec_with(&(u64::MAX as u128 + 1), &WriteOptions::go()).unwrap_err().kind(),
+        jetjson::to_vec_with(&(u64::MAX as u128 + 1), &WriteOptions::jcs().jcs_strict_integers(true)).unwrap_err().kind(),
         ErrorKind::NumberOutOfRange { .. }
     ));
 }

@@ -44,9 +44,18 @@ pub fn write_object<'py, S: Sink>(w: &mut Writer<S>, obj: &Bound<'py, PyAny>, de
 ///
 /// profile: "compact" (serde_json/orjson bytes), "go" (Go json.Marshal bytes:
 /// HTML-safe escapes, U+2028/9 escaped, dict keys sorted by UTF-8 bytes,
-/// dataclasses in field order like Go structs, ints within int64/uint64,
-/// bytes as base64) or "jcs" (RFC 8785: keys in UTF-16 order, numbers as
-/// doubles). sort_keys=True sorts every object (dataclasses too);
+/// dataclasses in field order like Go structs, bytes as base64) or "jcs"
+/// (RFC 8785: keys in UTF-16 order, numbers as doubles).
+///
+/// Numbers: ints are exact at any size in compact and go (as Go writes a
+/// *big.Int); jcs writes every number as an IEEE double (ints beyond 2^53
+/// rounded as JavaScript rounds them; an int beyond 1.8e308 is an error).
+/// Floats use their shortest round-trip digits; -0.0 is -0.0 in compact,
+/// -0 in go, 0 in jcs; NaN and infinities follow `nan`. Together with
+/// loads this is the model canonicalize follows:
+/// canonicalize(x, p) == dumps(loads(x), profile=p) for every profile.
+///
+/// sort_keys=True sorts every object (dataclasses too);
 /// False leaves the order to the profile. escape_html: None = the profile's
 /// default. ascii_only escapes non-ASCII as \uXXXX. indent: None/0 = compact,
 /// n = n spaces (Go MarshalIndent / json.dumps layout). nan: "error" or

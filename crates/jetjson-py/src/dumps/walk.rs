@@ -293,10 +293,14 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
             if ty == ty_str() {
                 return self.str(obj).map_err(named);
             }
+            // Ints within 64 bits here; wider ones take the held path below
+            // (`other` -> `int` -> `big_int`, which asks CPython for their
+            // digits and may raise).
             if ty == addr_of_mut!(ffi::PyLong_Type) {
-                return self.int(obj).map_err(named);
-            }
-            if ty == addr_of_mut!(ffi::PyFloat_Type) {
+                if let Some(v) = self.int64(obj) {
+                    return self.w.i64(v).map_err(|e| named(Fail::core(e)));
+                }
+            } else if ty == addr_of_mut!(ffi::PyFloat_Type) {
                 return self.w.f64(ffi::PyFloat_AS_DOUBLE(obj)).map_err(|e| named(Fail::core(e)));
             }
             if ty == addr_of_mut!(ffi::PyBool_Type) {
@@ -496,27 +500,39 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
     /// `obj` is a live `int` (or subclass); GIL held.
     #[inline(always)]
     pub(super) unsafe fn int(&mut self, obj: *mut PyObject) -> Walk {
-        if self.known.ints_311 {
-            // SAFETY: `obj` is a live int and the interpreter is 3.11.
-            if let Some(v) = unsafe { small_int_311(obj) } {
-                return self.w.i64(v).map_err(Fail::core);
-            }
-        }
-        let mut overflow = 0;
-        // SAFETY: `obj` is a live int; the out-parameter is a local.
-        let v = unsafe { ffi::PyLong_AsLongLongAndOverflow(obj, &mut overflow) };
-        if overflow == 0 {
-            // SAFETY: only checks the thread's error indicator.
-            if v == -1 && unsafe { !ffi::PyErr_Occurred().is_null() } {
-                return Err(Fail::fetch(self.py));
-            }
+        // SAFETY: as the caller guarantees.
+        if let Some(v) = unsafe { self.int64(obj) } {
             return self.w.i64(v).map_err(Fail::core);
         }
+        let mut overflow = 0;
+        // SAFETY: `obj` is a live int that does not fit an i64 (it overflows
+        // again, setting no error); the out-parameter is a local.
+        unsafe { ffi::PyLong_AsLongLongAndOverflow(obj, &mut overflow) };
         self.big_int(obj, overflow > 0)
     }
 
+    /// The value of an int that fits an i64, read without raising.
+    ///
+    /// # Safety
+    /// `obj` is a live `int` (or subclass); GIL held.
+    #[inline(always)]
+    unsafe fn int64(&self, obj: *mut PyObject) -> Option<i64> {
+        if self.known.ints_311 {
+            // SAFETY: `obj` is a live int and the interpreter is 3.11.
+            if let Some(v) = unsafe { small_int_311(obj) } {
+                return Some(v);
+            }
+        }
+        let mut overflow = 0;
+        // SAFETY: `obj` is a live int (not an object with `__index__`, so
+        // nothing is called); the out-parameter is a local. It reports a
+        // value outside i64 through `overflow`, without an error.
+        let v = unsafe { ffi::PyLong_AsLongLongAndOverflow(obj, &mut overflow) };
+        (overflow == 0).then_some(v)
+    }
+
     /// An int outside int64: uint64 where it fits, otherwise its decimal
-    /// text (exact in compact, the nearest double in jcs, an error in go).
+    /// text (exact in compact and go, the nearest double in jcs).
     #[cold]
     #[inline(never)]
     fn big_int(&mut self, obj: *mut PyObject, positive: bool) -> Walk {
@@ -539,9 +555,6 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
         let digits = unsafe { utf8_of(text) }.unwrap_or("").to_owned();
         // SAFETY: we own `text`.
         unsafe { ffi::Py_DECREF(text) };
-        if self.w.style().integers == jetjson::IntegerPolicy::Exact64 {
-            return Err(Fail::core(Error::new(ErrorKind::NumberOutOfRange { text: digits, profile: self.w.style().profile.name() })));
-        }
         self.w.number_text(&digits).map_err(Fail::core)
     }
 

@@ -31,8 +31,12 @@ use options::Limit;
 ///
 /// Parses one JSON text from bytes, bytearray, memoryview or str.
 ///
-/// Integers of any size come back exact as int; floats are correctly
-/// rounded. max_depth bounds the nesting of arrays and objects; max_size
+/// Integers of any size come back exact as int (-0 is the int 0, as in
+/// json); floats are correctly rounded, whatever the literal's length or
+/// exponent (1e-400 is 0.0). A literal beyond the float range (1e400) is
+/// refused with its position, where json.loads would give inf. An int
+/// longer than sys.get_int_max_str_digits() is refused, as int() refuses
+/// it. max_depth bounds the nesting of arrays and objects; max_size
 /// bounds the input's size in bytes (of its UTF-8 form for str), checked
 /// before parsing; duplicate_keys is "error" (raise), "first" or "last";
 /// allow_bom skips a leading UTF-8 byte order mark. Invalid input raises

@@ -4,8 +4,9 @@
 //! PyLong_FromLongLong / PyLong_FromUnsignedLongLong, larger ones through
 //! PyLong_FromString on the literal (so CPython's limit on the digits of
 //! an int converted from text applies, as for `int(s)` and `json.loads`).
-//! Floats are the parser's correctly rounded doubles; a literal beyond the
-//! double range becomes ±inf or ±0.0, as `float(s)` and `json.loads` give.
+//! Floats are the parser's correctly rounded doubles (a literal that
+//! underflows is ±0.0, as `float(s)` gives); the parser refuses a literal
+//! beyond the double range (`1e400`), where `json.loads` would give ±inf.
 
 use jetjson::parse::{NumberToken, NumberValue};
 use pyo3::ffi;
@@ -39,10 +40,13 @@ fn big(n: &NumberToken<'_>) -> *mut ffi::PyObject {
         // lives across the call; a null `pend` is allowed.
         unsafe { ffi::PyLong_FromString(text.as_ptr().cast(), std::ptr::null_mut(), 10) }
     } else {
-        // Valid JSON number syntax is valid Rust float syntax, and Rust
-        // rounds correctly, overflowing to ±inf and underflowing to ±0.0.
-        let f = n.text.parse::<f64>().unwrap_or(f64::NAN);
-        // SAFETY: a plain constructor, as above.
-        unsafe { ffi::PyFloat_FromDouble(f) }
+        // A literal beyond the double range, which reaches a builder only
+        // when reading losslessly (`loads` does not): no float stands for it.
+        let msg = jetjson::Error::new(jetjson::ErrorKind::NumberOutOfRange { text: n.text.to_owned(), profile: "read" }).message();
+        let msg = std::ffi::CString::new(msg).unwrap_or_default();
+        // SAFETY: sets a ValueError with a NUL-terminated message; the
+        // null result reports it.
+        unsafe { ffi::PyErr_SetString(ffi::PyExc_ValueError, msg.as_ptr()) };
+        std::ptr::null_mut()
     }
 }

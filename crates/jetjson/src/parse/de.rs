@@ -103,11 +103,11 @@ fn big_number<'de, V: Visitor<'de>>(text: &str, is_integer: bool, visitor: V) ->
             return visitor.visit_u128(u);
         }
     }
-    match text.parse::<f64>() {
-        Ok(f) if f.is_finite() => visitor.visit_f64(f),
+    match super::literal_to_f64(text.as_bytes()) {
+        Some(f) => visitor.visit_f64(f),
         // No double stands for 1e400; an infinity would be a silent
         // change of the data.
-        _ => Err(Error::new(crate::error::ErrorKind::NumberOutOfRange { text: text.to_owned(), profile: "read" })),
+        None => Err(super::number::out_of_range(text)),
     }
 }
 

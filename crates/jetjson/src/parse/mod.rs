@@ -6,6 +6,7 @@
 //! the `go` raw-JSON compactor.
 
 mod de;
+mod decimal;
 mod number;
 mod options;
 mod parser;
@@ -13,6 +14,7 @@ mod scan;
 mod visitor;
 
 pub use de::Deserializer;
+pub use decimal::literal_to_f64;
 pub use number::{is_json_number, NumberValue};
 pub use options::{DuplicateKeys, ReadOptions};
 pub use parser::parse;

@@ -1,7 +1,7 @@
 //! JSON numbers (RFC 8259 §6): syntax, and values computed during the scan.
 //!
 //! Integers up to 19 digits are accumulated exactly while scanning. Floats
-//! take the first of three correctly rounded routes that applies:
+//! take the first of four correctly rounded routes that applies:
 //! 1. digits below 2^53 and a decimal exponent within ±22: one IEEE
 //!    multiplication or division of exact operands (Clinger's fast path);
 //! 2. up to 19 digits and an exponent in -22..=-1: the digits times a
@@ -10,8 +10,12 @@
 //!    always; see `reciprocal_value`);
 //! 3. up to 19 digits and an exponent in -21..=19: exact 128-bit integer
 //!    arithmetic, rounded once (below);
-//! 4. anything else: the standard library's correctly rounded parser.
+//! 4. anything else: the standard library's correctly rounded parser,
+//!    through `decimal.rs` for literals it would misread (exponents of
+//!    65,536 or more, very long digit runs).
 
+use super::decimal::{literal_to_f64, std_f64, std_reads_whole};
+use crate::error::{shown_literal, Error, ErrorKind};
 use crate::number::POW10_U64;
 
 /// What a number literal stands for.
@@ -20,8 +24,10 @@ pub enum NumberValue {
     I64(i64),
     U64(u64),
     F64(f64),
-    /// An integer beyond 64 bits, or a float beyond the double range: only
-    /// its text stands for it.
+    /// An integer beyond 64 bits, or a literal beyond the double range
+    /// (`1e400`): only its text stands for it. The parser refuses the
+    /// latter unless numbers are read losslessly
+    /// (`ReadOptions::lossless_numbers`), so builders see it only then.
     Big,
 }
 
@@ -362,6 +368,15 @@ fn eight_digits(b: &[u8], i: usize) -> Option<u64> {
     (non_digit_bytes(v) == 0).then(|| combine_eight(v - ZEROS))
 }
 
+/// The error for a literal beyond the double range (`1e400`), which no
+/// double stands for: reading it as an infinity, or writing its text back
+/// as a value nothing else reads (serde_json, Go and orjson refuse it),
+/// would change the data.
+#[cold]
+pub(crate) fn out_of_range(text: &str) -> Error {
+    Error::new(ErrorKind::NumberOutOfRange { text: shown_literal(text), profile: "read" })
+}
+
 /// The value of an integer literal whose digits are `b[from..to]`.
 #[inline(always)]
 fn integer_value(negative: bool, mantissa: u64, digits: usize, b: &[u8], from: usize, to: usize) -> NumberValue {
@@ -434,11 +449,17 @@ fn float_value_slow(negative: bool, mantissa: u64, digits: usize, exp10: i64, te
             return NumberValue::F64(if negative { -v } else { v });
         }
     }
-    // SAFETY: the grammar admits only ASCII digits, signs, '.', 'e', 'E'.
-    let text = unsafe { std::str::from_utf8_unchecked(text) };
-    match text.parse::<f64>() {
-        Ok(v) if v.is_finite() => NumberValue::F64(v),
-        _ => NumberValue::Big,
+    // The standard library, unless the literal is one it misreads (a long
+    // exponent) or counts in 32 bits (a long run of digits).
+    let value = if std_reads_whole(digits, exp10) {
+        // SAFETY: the grammar admits only ASCII digits, signs, '.', 'e', 'E'.
+        std_f64(unsafe { std::str::from_utf8_unchecked(text) })
+    } else {
+        literal_to_f64(text)
+    };
+    match value {
+        Some(v) => NumberValue::F64(v),
+        None => NumberValue::Big,
     }
 }
 

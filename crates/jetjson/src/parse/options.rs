@@ -20,11 +20,19 @@ pub struct ReadOptions {
     pub(crate) duplicate_keys: DuplicateKeys,
     pub(crate) allow_bom: bool,
     pub(crate) lossless_numbers: bool,
+    pub(crate) negative_zero_int: bool,
 }
 
 impl Default for ReadOptions {
     fn default() -> ReadOptions {
-        ReadOptions { max_depth: 512, max_size: None, duplicate_keys: DuplicateKeys::Error, allow_bom: false, lossless_numbers: false }
+        ReadOptions {
+            max_depth: 512,
+            max_size: None,
+            duplicate_keys: DuplicateKeys::Error,
+            allow_bom: false,
+            lossless_numbers: false,
+            negative_zero_int: false,
+        }
     }
 }
 
@@ -55,8 +63,26 @@ impl ReadOptions {
         self.allow_bom = allow;
         self
     }
+    /// Keep every number as its literal text (`Number::Big` in a `Value`),
+    /// as Go's `Decoder.UseNumber` does: spellings are kept (`1.0`, `1E6`,
+    /// `-0`), and so are literals beyond the double range (`1e400`), which
+    /// are otherwise refused. `compact` and `go` write such text back as
+    /// it is; `jcs` converts it to the nearest double (and refuses what
+    /// has none). The serde path has no place for text: there, numbers
+    /// beyond the double range are refused either way.
     pub fn lossless_numbers(mut self, on: bool) -> Self {
         self.lossless_numbers = on;
+        self
+    }
+    /// How the integer literal `-0` reads into a `Value`: by default as the
+    /// double -0.0, as serde_json reads it (so `compact` writes `-0.0` and
+    /// `go` writes `-0`); when on, as the integer 0, as Python's `json`
+    /// and orjson read it (jetjson's Python `canonicalize` sets it, so
+    /// that it agrees with `dumps(loads(x))`). `-0.0` and `-0e0` are
+    /// doubles either way; lossless mode keeps the text `-0`. The serde
+    /// path is not affected (serde types choose for themselves).
+    pub fn negative_zero_int(mut self, on: bool) -> Self {
+        self.negative_zero_int = on;
         self
     }
     pub fn duplicate_key_policy(&self) -> DuplicateKeys {

@@ -10,7 +10,7 @@
 //! admits only ASCII, and a string body is validated only when the scan saw
 //! a byte >= 0x80 in it.
 
-use super::number::{scan_general, scan_number, scan_window, WINDOW, WINDOW_LITERAL_MAX};
+use super::number::{out_of_range, scan_general, scan_number, scan_window, NumberValue, WINDOW, WINDOW_LITERAL_MAX};
 use super::options::{DuplicateKeys, ReadOptions};
 use super::scan::string_stop;
 use super::visitor::{NumberToken, Visitor};
@@ -72,6 +72,9 @@ pub(crate) struct Parser<'a> {
     pub(crate) dups: DuplicateNames,
     /// Open containers of the push driver, innermost last: true for arrays.
     stack: Vec<bool>,
+    /// Literals beyond the double range go to the builder as text
+    /// (`NumberValue::Big`) instead of being refused.
+    lossless_numbers: bool,
 }
 
 impl<'a> Parser<'a> {
@@ -95,6 +98,7 @@ impl<'a> Parser<'a> {
             track_names: options.duplicate_keys == DuplicateKeys::Error,
             dups: buffers.dups,
             stack: buffers.stack,
+            lossless_numbers: options.lossless_numbers,
         };
         if input.starts_with(BOM) {
             if !options.allow_bom {
@@ -235,14 +239,20 @@ impl<'a> Parser<'a> {
     fn number_general(&mut self) -> Result<NumberToken<'a>> {
         let at = self.i;
         let (len, value, is_integer) = scan_general(&self.b[at..]).map_err(|k| self.error_at(at + k, "invalid number"))?;
+        let text = self.number_text(at, len);
+        // Only this route meets such literals (the window's have no
+        // exponent and at most 19 digits).
+        if value == NumberValue::Big && !is_integer && !self.lossless_numbers {
+            return Err(self.locate(at, out_of_range(text)));
+        }
         self.i = at + len;
-        Ok(NumberToken { text: self.number_text(at, len), is_integer, value })
+        Ok(NumberToken { text, is_integer, value })
     }
 
     /// The number at the current position, moved past: its length, value
     /// and whether it is an integer.
     #[inline(always)]
-    pub(crate) fn number_value(&mut self) -> Result<(usize, super::number::NumberValue, bool)> {
+    pub(crate) fn number_value(&mut self) -> Result<(usize, NumberValue, bool)> {
         let at = self.i;
         let scanned = scan_number(&self.b[at..]).map_err(|k| self.error_at(at + k, "invalid number"))?;
         self.i += scanned.0;

@@ -45,13 +45,14 @@ impl Number {
         }
     }
 
-    /// The nearest double (exact for integers up to 2^53).
+    /// The nearest double (exact for integers up to 2^53); `None` for
+    /// literal text beyond the double range.
     pub fn as_f64(&self) -> Option<f64> {
         match *self {
             Number::Int(i) => Some(i as f64),
             Number::UInt(u) => Some(u as f64),
             Number::Float(f) => Some(f),
-            Number::Big(ref t) => t.parse().ok(),
+            Number::Big(ref t) => crate::parse::literal_to_f64(t.as_bytes()),
         }
     }
 

@@ -245,3 +245,87 @@ pub fn b64(bytes: &[u8]) -> Vec<u8> {
 pub fn show(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
+
+/// A JSON number literal from one of the classes the number model tells
+/// apart: integers at the edges of 64 bits and far beyond them, `-0` and
+/// the other zeros, doubles (shortest, 17 digits, every exponent spelling),
+/// doubles in [2^64, 1e21) (which `go` writes as integers), literals whose
+/// run of zeros an exponent undoes (exponents below 10,000, which Go reads
+/// whole), and underflows. With `out_of_range`, also literals beyond the
+/// double range now and then.
+pub fn number_literal(rng: &mut Rng, out_of_range: bool) -> String {
+    // Up to `max` random digits (at least `min`).
+    let digits = |rng: &mut Rng, min: usize, max: usize| -> String {
+        let n = min + rng.below(max - min + 1);
+        (0..n).map(|_| char::from(b'0' + rng.below(10) as u8)).collect()
+    };
+    let sign = |rng: &mut Rng| if rng.chance(50) { "-" } else { "" };
+    loop {
+        let text = match rng.below(9) {
+            0 => {
+                let edges =
+                    [0i128, 1 << 53, i64::MAX as i128, i64::MIN as i128, u64::MAX as i128, -(u64::MAX as i128), i128::MAX, i128::MIN];
+                (edges[rng.below(edges.len())].saturating_add(rng.below(7) as i128 - 3)).to_string()
+            }
+            1 => format!("{}{}{}", sign(rng), 1 + rng.below(9), digits(rng, 19, 138)),
+            2 => ["0", "-0", "-0.0", "0.0", "-0e0", "-0E+5", "0e-7", "-0.000e99"][rng.below(8)].to_owned(),
+            3 => {
+                let f = interesting_f64(rng);
+                match rng.below(4) {
+                    0 => format!("{f:e}"),
+                    1 => format!("{f:.16e}"),
+                    2 => format!("{f:?}"),
+                    _ => {
+                        // Another spelling of the exponent: `E`, `+`, leading zeros.
+                        let shortest = format!("{f:e}");
+                        let (mantissa, exp) = shortest.split_once('e').expect("{:e} has an exponent");
+                        let (minus, exp) = exp.strip_prefix('-').map_or(("", exp), |e| ("-", e));
+                        let plus = if minus.is_empty() && rng.chance(50) { "+" } else { "" };
+                        format!("{mantissa}{}{minus}{plus}{}{exp}", ["e", "E"][rng.below(2)], "0".repeat(rng.below(3)))
+                    }
+                }
+            }
+            4 => {
+                let f = 18_446_744_073_709_551_616.0 * (1.0 + rng.below(1 << 20) as f64 * 5e-5);
+                let f = if f >= 1e21 { 9.999_999_999_999_999e20 } else { f };
+                match rng.below(4) {
+                    0 => format!("{f:e}"),
+                    1 => format!("{f:.1}"),
+                    2 => format!("-{f:.0}"),
+                    _ => format!("{f:?}"),
+                }
+            }
+            5 => {
+                let exp = format!("{}{}{}", ["e", "E"][rng.below(2)], ["", "+", "-"][rng.below(3)], "0".repeat(rng.below(3)));
+                format!("{}{}.{}{exp}{}", sign(rng), 1 + rng.below(9), digits(rng, 1, 20), rng.below(330))
+            }
+            6 => {
+                let k = rng.below(2000);
+                let off = rng.below(640) as i64 - 330;
+                format!("{}0.{}{}{}e{}", sign(rng), "0".repeat(k), 1 + rng.below(9), digits(rng, 0, 24), k as i64 + off)
+            }
+            7 => format!("{}{}e-{}", sign(rng), 1 + rng.below(9), 324 + rng.below(100)),
+            _ => format!("{}", rng.next() as i64 >> rng.below(64)),
+        };
+        if out_of_range || jetjson::parse::literal_to_f64(text.as_bytes()).is_some() || !text.contains(['.', 'e', 'E']) {
+            return text;
+        }
+    }
+}
+
+/// A document (as text) whose leaves are mostly `number_literal`s.
+pub fn number_document(rng: &mut Rng, depth: usize, out_of_range: bool) -> String {
+    match if depth == 0 { 0 } else { rng.below(4) } {
+        0 | 1 => number_literal(rng, out_of_range),
+        2 => {
+            let items: Vec<String> = (0..rng.below(6)).map(|_| number_document(rng, depth - 1, out_of_range)).collect();
+            format!("[{}]", items.join(if rng.chance(50) { "," } else { ", " }))
+        }
+        _ => {
+            let members: Vec<String> = (0..rng.below(5))
+                .map(|i| format!("\"k{i}{}\":{}", ["", "<", "é"][rng.below(3)], number_document(rng, depth - 1, out_of_range)))
+                .collect();
+            format!("{{{}}}", members.join(","))
+        }
+    }
+}
