@@ -4,6 +4,11 @@
 //! This file holds the command line (clap) and the dispatch; each command
 //! lives in `commands/`, reading in `input.rs`, parallel NDJSON in
 //! `ndjson.rs`, error reports in `report.rs`, exit codes in `fail.rs`.
+//!
+//! Nothing here prints with `print!`/`eprint!` (which panic when the stream
+//! cannot be written, e.g. `2>/dev/full`): stdout goes through checked
+//! writes, stderr through `report::print`. The lint below keeps it so.
+#![deny(clippy::print_stdout, clippy::print_stderr)]
 
 mod commands;
 mod fail;
@@ -40,7 +45,8 @@ use crate::fail::Fail;
         "Exit status:\n",
         "  0  success (also when stdout is closed early, e.g. by `head`)\n",
         "  1  invalid input: not strict JSON (RFC 8259), over a limit, or not writable in the profile\n",
-        "  2  usage error, or an input that cannot be read / output that cannot be written",
+        "  2  usage error, or an input that cannot be read / output that cannot be written\n",
+        "A report that cannot be written to stderr (full, closed) leaves the status unchanged.",
     )
 )]
 struct Cli {
@@ -336,8 +342,10 @@ pub fn threads(flag: Option<u16>) -> usize {
 }
 
 fn main() -> ExitCode {
-    // Usage errors exit with 2 and --help / --version with 0, from clap itself.
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return clap_exit(&e),
+    };
     // One lock and one large buffer for all output: NDJSON output is many
     // small writes, and stdout is otherwise line-buffered.
     let mut out = BufWriter::with_capacity(256 << 10, std::io::stdout().lock());
@@ -354,9 +362,26 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(fail) => {
             if let Fail::Io(msg) | Fail::Usage(msg) = &fail {
-                eprintln!("jetjson: {msg}");
+                report::print(&format!("jetjson: {msg}\n"));
             }
             fail.exit_code()
         }
+    }
+}
+
+/// Ends a run that clap stopped: --help and --version (text on stdout, 0)
+/// or a usage error (text on stderr, 2). clap's own `exit` ignores a failed
+/// write; here help that cannot be written (`--help >/dev/full`) exits 2,
+/// as any other output that cannot be written does, and a closed pipe
+/// (`--help | head -1`) still ends quietly with 0.
+fn clap_exit(e: &clap::Error) -> ExitCode {
+    let printed = e.print().and_then(|()| if e.use_stderr() { Ok(()) } else { std::io::stdout().flush() });
+    let code = u8::try_from(e.exit_code()).unwrap_or(2);
+    match printed {
+        Err(err) if code == 0 && err.kind() != std::io::ErrorKind::BrokenPipe => {
+            report::print(&format!("jetjson: writing output: {err}\n"));
+            ExitCode::from(2)
+        }
+        _ => ExitCode::from(code),
     }
 }

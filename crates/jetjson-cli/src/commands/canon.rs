@@ -22,7 +22,7 @@ pub fn run(args: &CanonArgs, out: &mut impl Write) -> Result<(), Fail> {
     let input = source.read_all(args.read.read_limit())?;
     let value = parse_document(&source, &read, &input)?;
     let bytes = value.to_vec_with(&write).map_err(|e| {
-        eprint!("{}", report::unlocated(&source.name(), None, &e.to_string()));
+        report::print(&report::unlocated(&source.name(), None, &e.to_string()));
         Fail::Invalid
     })?;
     out.write_all(&bytes).map_err(Fail::write)
@@ -66,7 +66,7 @@ fn lines(
     ndjson::run_ordered(source, threads, max_line, work, |block, progress| {
         out.write_all(&block.out).map_err(Fail::write)?;
         if let Some(problem) = block.problem {
-            progress.suspend(|| eprint!("{}", problem.render(&name, lines_before + block.done + 1)));
+            progress.suspend(|| report::print(&problem.render(&name, lines_before + block.done + 1)));
             return Err(Fail::Invalid);
         }
         lines_before += block.done;

@@ -27,7 +27,7 @@ pub fn run(args: &CheckArgs) -> Result<(), Fail> {
             Ok(()) => {}
             Err(Fail::Invalid) => invalid = true,
             Err(Fail::Io(msg) | Fail::Usage(msg)) => {
-                eprintln!("jetjson: {msg}");
+                report::print(&format!("jetjson: {msg}\n"));
                 unreadable = true;
             }
             Err(Fail::Unreadable) => unreadable = true,
@@ -46,7 +46,7 @@ pub fn run(args: &CheckArgs) -> Result<(), Fail> {
 fn check_document(source: &Source, read: &ReadOptions, limit: Option<u64>) -> Result<(), Fail> {
     let input = source.read_all(limit)?;
     Validator::new(read).validate(&input).map_err(|e| {
-        eprint!("{}", report::parse_error(&source.name(), &input, &e));
+        report::print(&report::parse_error(&source.name(), &input, &e));
         Fail::Invalid
     })
 }
@@ -78,7 +78,7 @@ fn check_lines(source: &Source, read: &ReadOptions, max_line: Option<usize>, thr
     let mut invalid = false;
     ndjson::run_ordered(source, threads, max_line, work, |block, progress| {
         for (index, problem) in &block.problems {
-            progress.suspend(|| eprint!("{}", problem.render(&name, lines_before + index + 1)));
+            progress.suspend(|| report::print(&problem.render(&name, lines_before + index + 1)));
             invalid = true;
         }
         lines_before += block.lines;

@@ -21,7 +21,7 @@ pub fn run(args: &DigestArgs, out: &mut impl Write) -> Result<(), Fail> {
         let input = source.read_all(args.read.read_limit())?;
         let value = parse_document(&source, &read, &input)?;
         jetjson::digest_value(&value, &write, args.algorithm.into()).map_err(|e| {
-            eprint!("{}", report::unlocated(&source.name(), None, &e.to_string()));
+            report::print(&report::unlocated(&source.name(), None, &e.to_string()));
             Fail::Invalid
         })?
     };

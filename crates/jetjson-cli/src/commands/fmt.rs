@@ -17,7 +17,7 @@ pub fn run(args: &FmtArgs, out: &mut impl Write) -> Result<(), Fail> {
     let input = source.read_all(args.read.read_limit())?;
     let value = parse_document(&source, &read, &input)?;
     let mut bytes = value.to_vec_with(&WriteOptions::compact().indent(args.indent)).map_err(|e| {
-        eprint!("{}", report::unlocated(&source.name(), None, &e.to_string()));
+        report::print(&report::unlocated(&source.name(), None, &e.to_string()));
         Fail::Invalid
     })?;
     // A file for people (and for editors and `cat`) ends with a newline.

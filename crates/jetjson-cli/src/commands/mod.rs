@@ -33,7 +33,7 @@ impl LineProblem {
 /// Parses one whole document, reporting a syntax error on stderr.
 pub fn parse_document(source: &Source, read: &ReadOptions, input: &[u8]) -> Result<Value, Fail> {
     Value::from_slice_with(input, read).map_err(|e| {
-        eprint!("{}", report::parse_error(&source.name(), input, &e));
+        report::print(&report::parse_error(&source.name(), input, &e));
         Fail::Invalid
     })
 }
