@@ -185,8 +185,8 @@ pub struct CheckArgs {
     "Exit status: 0 ok, 1 invalid input, 2 usage or I/O error."
 ))]
 pub struct FmtArgs {
-    /// Spaces per level; 0 for compact output
-    #[arg(long, value_name = "N", default_value_t = 2)]
+    /// Spaces per level, at most 16; 0 for compact output
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = indent_parser())]
     pub indent: u16,
     #[command(flatten)]
     pub read: ReadArgs,
@@ -208,8 +208,8 @@ pub struct WriteArgs {
     /// Keep object keys in input order (the default in compact)
     #[arg(long)]
     pub keep_order: bool,
-    /// Pretty-print with N spaces per level (0: none)
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    /// Pretty-print with N spaces per level, at most 16 (0: none)
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = indent_parser())]
     pub indent: u16,
     /// Escape every non-ASCII character as \uXXXX
     #[arg(long)]
@@ -271,6 +271,12 @@ impl ReadArgs {
     pub fn read_limit(&self) -> Option<u64> {
         self.max_size.map(|m| (m as u64).saturating_add(1))
     }
+}
+
+/// `--indent`: 0 to the core's cap (`jetjson::MAX_INDENT`, 16); clap
+/// refuses wider values with a usage error that names the range.
+fn indent_parser() -> clap::builder::RangedI64ValueParser<u16> {
+    clap::value_parser!(u16).range(0..=i64::from(jetjson::MAX_INDENT))
 }
 
 fn parse_size(s: &str) -> Result<usize, String> {

@@ -671,6 +671,34 @@ fn fmt_output_reparses_to_the_same_value() {
     assert_eq!(code(&out), 1);
 }
 
+/// `--indent` stops at the core's cap (16): wider is a usage error naming
+/// the range, never a silently narrower layout.
+#[test]
+fn indent_is_capped_at_16() {
+    let doc = b"[[{\"a\":[1]}]]";
+    let value = Value::from_slice(doc).unwrap();
+    let at_cap = value.to_vec_with(&WriteOptions::compact().indent(16)).unwrap();
+    let out = run(&["fmt", "--indent", "16"], doc);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(out.stdout, [&at_cap[..], b"\n"].concat());
+    let out = run(&["canon", "--profile", "go", "--indent", "16"], doc);
+    assert_eq!(out.stdout, value.to_vec_with(&WriteOptions::go().indent(16)).unwrap());
+    for args in [&["fmt", "--indent"][..], &["canon", "--indent"], &["canon", "--profile", "go", "--indent"], &["digest", "--indent"]] {
+        for n in ["17", "1000", "65535"] {
+            let mut a = args.to_vec();
+            a.push(n);
+            let out = run(&a, doc);
+            assert_eq!(code(&out), 2, "{a:?}: {}", stderr(&out));
+            assert!(
+                stderr(&out).contains(&format!("invalid value '{n}' for '--indent <N>': {n} is not in 0..=16")),
+                "{a:?}: {}",
+                stderr(&out)
+            );
+            assert!(out.stdout.is_empty(), "{a:?}");
+        }
+    }
+}
+
 #[test]
 fn profile_names_match_the_library() {
     // The CLI's --profile values are the library's profile names.

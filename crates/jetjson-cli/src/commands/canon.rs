@@ -4,7 +4,7 @@ use std::io::Write;
 
 use jetjson::{ReadOptions, Value, WriteOptions};
 
-use super::{parse_document, LineProblem};
+use super::{parse_document, write_document, LineProblem};
 use crate::fail::Fail;
 use crate::input::Source;
 use crate::{ndjson, report, CanonArgs};
@@ -21,11 +21,9 @@ pub fn run(args: &CanonArgs, out: &mut impl Write) -> Result<(), Fail> {
     }
     let input = source.read_all(args.read.read_limit())?;
     let value = parse_document(&source, &read, &input)?;
-    let bytes = value.to_vec_with(&write).map_err(|e| {
-        report::print(&report::unlocated(&source.name(), None, &e.to_string()));
-        Fail::Invalid
-    })?;
-    out.write_all(&bytes).map_err(Fail::write)
+    // The input is no longer needed: free it before the output is made.
+    drop(input);
+    write_document(&source, &value, &write, out)
 }
 
 /// The output of one block: the lines that went well, and where it stopped.

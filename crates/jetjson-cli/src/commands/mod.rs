@@ -5,7 +5,9 @@ pub mod check;
 pub mod digest;
 pub mod fmt;
 
-use jetjson::{ReadOptions, Value};
+use std::io::{self, Write};
+
+use jetjson::{ReadOptions, Sink, Value, WriteOptions, Writer};
 
 use crate::fail::Fail;
 use crate::input::Source;
@@ -36,4 +38,58 @@ pub fn parse_document(source: &Source, read: &ReadOptions, input: &[u8]) -> Resu
         report::print(&report::parse_error(&source.name(), input, &e));
         Fail::Invalid
     })
+}
+
+/// Writes one document to `out` through the core writer's sink: the output
+/// leaves in chunks as it is made and is never held whole (pretty-printing
+/// a deep document multiplies its size by depth x indent).
+///
+/// A value the profile cannot write is reported like any invalid input
+/// (exit 1); a failed write is an I/O error (exit 2, or a quiet stop on a
+/// closed pipe). Either way the run fails: output cut short midway is never
+/// passed off as success, and the report says how much of it went out.
+pub fn write_document(source: &Source, value: &Value, options: &WriteOptions, out: &mut impl Write) -> Result<(), Fail> {
+    let mut failed = None;
+    let mut spilled = 0;
+    let written = {
+        let mut w = Writer::with_sink(options, Output { out, failed: &mut failed, spilled: &mut spilled });
+        value.write_to(&mut w).and_then(|()| w.finish().map(drop))
+    };
+    match (written, failed) {
+        (Ok(()), _) => Ok(()),
+        (Err(_), Some(io)) => Err(Fail::write(io)),
+        (Err(e), None) => {
+            let mut message = e.to_string();
+            if spilled > 0 {
+                message.push_str(&format!(" (output incomplete: {spilled} bytes were written before the error)"));
+            }
+            report::print(&report::unlocated(&source.name(), None, &message));
+            Err(Fail::Invalid)
+        }
+    }
+}
+
+/// The writer's sink for stdout. It keeps the `io::Error` of a failed write
+/// (the core error carries only its text), so that a closed pipe can still
+/// be told from a full disk.
+struct Output<'a, W: Write> {
+    out: &'a mut W,
+    failed: &'a mut Option<io::Error>,
+    spilled: &'a mut u64,
+}
+
+impl<W: Write> Sink for Output<'_, W> {
+    fn spill(&mut self, bytes: &[u8]) -> jetjson::Result<()> {
+        match self.out.write_all(bytes) {
+            Ok(()) => {
+                *self.spilled += bytes.len() as u64;
+                Ok(())
+            }
+            Err(e) => {
+                let err = jetjson::Error::new(jetjson::ErrorKind::Io(e.to_string()));
+                *self.failed = Some(e);
+                Err(err)
+            }
+        }
+    }
 }
