@@ -112,6 +112,11 @@ pub struct CanonArgs {
     "they are written. With --raw, it is over the input bytes exactly as stored, which is how OCI and\n",
     "Docker registries address manifests; the input is then not parsed at all.\n",
     "\n",
+    "With --raw, only --algorithm and --max-size apply: reading stops one byte past --max-size and\n",
+    "the input is refused (exit 1, no digest). Options about parsing or output (--profile,\n",
+    "--max-depth, --duplicate-keys, --allow-bom, --indent, --sort-keys, --keep-order, --ascii,\n",
+    "--no-escape-html) mean nothing for stored bytes and are refused (exit 2).\n",
+    "\n",
     "Examples:\n",
     "  jetjson digest --raw blobs/sha256/faa03e78...     equals the blob's file name\n",
     "  jetjson digest --profile jcs --algorithm sha512 payload.json\n",
@@ -120,13 +125,13 @@ pub struct CanonArgs {
 ))]
 pub struct DigestArgs {
     /// Profile whose bytes are hashed
-    #[arg(long, value_enum, default_value_t = ProfileArg::Go, conflicts_with = "raw")]
+    #[arg(long, value_enum, default_value_t = ProfileArg::Go)]
     pub profile: ProfileArg,
     /// Hash function
     #[arg(long, value_enum, default_value_t = AlgorithmArg::Sha256)]
     pub algorithm: AlgorithmArg,
     /// Hash the input bytes as they are (no parsing, no canonicalization)
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = RAW_REFUSES)]
     pub raw: bool,
     #[command(flatten)]
     pub write: WriteArgs,
@@ -136,6 +141,12 @@ pub struct DigestArgs {
     #[arg(value_name = "FILE")]
     pub file: Option<OsString>,
 }
+
+/// The options `digest --raw` refuses: they are about parsing or writing,
+/// and raw bytes are neither parsed nor written (ids of `DigestArgs`,
+/// `ReadArgs` and `WriteArgs`; `--max-size` is honoured).
+const RAW_REFUSES: [&str; 9] =
+    ["profile", "max_depth", "duplicate_keys", "allow_bom", "no_escape_html", "sort_keys", "keep_order", "indent", "ascii"];
 
 /// Validate strictly (RFC 8259) without building anything; report every error.
 #[derive(Args)]

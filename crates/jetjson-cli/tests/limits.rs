@@ -201,7 +201,7 @@ const PIPE_SLACK: u64 = 2 * MIB;
 #[test]
 fn max_size_stops_reading_an_oversized_stream() {
     let limit = 4 * MIB;
-    for args in [&["check"][..], &["canon"], &["digest"], &["fmt"]] {
+    for args in [&["check"][..], &["canon"], &["digest"], &["digest", "--raw"], &["fmt"]] {
         let mut a = args.to_vec();
         a.extend(["--max-size", "4M", "-"]);
         let r = run(jetjson(&a), endless_array(512 * MIB));
