@@ -212,13 +212,13 @@ fn max_size_stops_reading_an_oversized_stream() {
     }
 }
 
-/// With `--lines`, `--max-size` applies to each line: one endless line is
-/// refused once it passes the limit, never buffered whole (before the fix
-/// it was read into memory to its end), and `check` goes on with the lines
-/// after it.
+/// With `--lines`, `--max-size` applies to each line: a line longer than
+/// the limit is reported on its own line number with the byte offset where
+/// reading stopped, and ends the input. Its rest is never read (before the
+/// fix it was skipped to its end: all 512 MiB here, forever on /dev/zero).
 #[test]
 fn max_size_stops_reading_an_oversized_line() {
-    for args in [&["check", "--lines"][..], &["canon", "--lines"]] {
+    for args in [&["check", "--lines"][..], &["canon", "--lines"], &["canon", "--lines", "--threads", "1"]] {
         let mut a = args.to_vec();
         a.extend(["--max-size", "4M", "-"]);
         let r = run(jetjson(&a), |w| {
@@ -226,34 +226,70 @@ fn max_size_stops_reading_an_oversized_line() {
             endless_array(512 * MIB)(w)
         });
         assert_eq!(r.code(), 1, "{args:?}: {}", r.stderr);
-        assert!(
-            r.stderr.starts_with("<stdin>:3:4194305: input larger than max_size 4194304 bytes"),
-            "{args:?}: {}",
-            &r.stderr[..r.stderr.len().min(300)]
+        let head = r.stderr.lines().next().unwrap_or_default();
+        assert_eq!(
+            head,
+            "<stdin>:3:4194305: input larger than max_size 4194304 bytes (a line longer than the limit; reading stopped at byte offset 4194316 of the input)",
+            "{args:?}"
         );
-        // Memory is what the limit bounds here: both commands may still
-        // read (and drop) the rest of the long line, check to go on with
-        // the lines after it, canon's read-ahead thread until it stops.
         if args[0] == "canon" {
             assert_eq!(r.stdout_head, b"[1]\n{\"a\":2}\n", "{args:?}");
         }
+        // One byte past the limit of the line, plus what the pipe held.
+        assert!(r.fed <= 4 * MIB + 12 + 1 + PIPE_SLACK, "{args:?}: read {} bytes", r.fed);
         assert!(r.peak_rss < 128 * MIB, "{args:?}: peak RSS {} MiB", r.peak_rss / MIB);
     }
-    // A long line between good and bad ones: each is reported on its own
-    // line number, and the long line's rest is skipped, not parsed.
+    // A long line that ends inside what was read ends the input just the
+    // same (so where blocks are cut changes nothing): the problems before
+    // it are reported, nothing after it is checked.
     let r = run(jetjson(&["check", "--lines", "--max-size", "1M", "-"]), |w| {
-        w.write_all(b"[1]\n\"")?;
-        w.write_all(&b"x".repeat(20 << 20))?;
-        w.write_all(b"\"\n[2]\n[x\n\"")?;
-        w.write_all(&b"y".repeat(3 << 20))?;
-        w.write_all(b"\"\n{}\n")
+        w.write_all(b"[1]\n[x\n\"")?;
+        w.write_all(&b"y".repeat((1 << 20) + 10))?;
+        w.write_all(b"\"\n[2\n{}\n")
     });
     assert_eq!(r.code(), 1, "{}", r.stderr);
     let heads: Vec<&str> = r.stderr.lines().filter(|l| l.starts_with("<stdin>")).collect();
-    assert_eq!(heads.len(), 3, "{}", r.stderr);
-    assert!(heads[0].starts_with("<stdin>:2:1048577: input larger than max_size 1048576 bytes"), "{}", heads[0]);
-    assert!(heads[1].starts_with("<stdin>:4:2: "), "{}", heads[1]);
-    assert!(heads[2].starts_with("<stdin>:5:1048577: input larger than max_size"), "{}", heads[2]);
+    assert_eq!(heads.len(), 2, "{}", r.stderr);
+    assert!(heads[0].starts_with("<stdin>:2:2: "), "{}", heads[0]);
+    assert_eq!(heads[1], "<stdin>:3:1048577: input larger than max_size 1048576 bytes (a line longer than the limit; reading stopped at byte offset 1048583 of the input)");
+}
+
+/// `/dev/zero` is one endless line: `--lines` with `--max-size` fails at the
+/// limit instead of running forever (a watchdog fails the test after 30 s).
+#[test]
+fn an_endless_line_from_dev_zero_fails_at_the_limit() {
+    if !std::path::Path::new("/dev/zero").exists() {
+        eprintln!("no /dev/zero here: skipped");
+        return;
+    }
+    for args in [&["canon", "--lines"][..], &["check", "--lines"], &["canon", "--lines", "--threads", "1"]] {
+        let mut a = args.to_vec();
+        a.extend(["--max-size", "1M", "/dev/zero"]);
+        let mut child = Command::new(env!("CARGO_BIN_EXE_jetjson"))
+            .args(&a)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start");
+        let started = std::time::Instant::now();
+        while child.try_wait().expect("try_wait").is_none() {
+            if started.elapsed() > std::time::Duration::from_secs(30) {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("{a:?} still running after 30 s");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let out = child.wait_with_output().expect("wait");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{a:?}: {stderr}");
+        assert!(
+            stderr.starts_with("/dev/zero:1:1048577: input larger than max_size 1048576 bytes (a line longer than the limit; reading stopped at byte offset 1048576 of the input)\n"),
+            "{a:?}: {stderr}"
+        );
+        assert!(out.stdout.is_empty(), "{a:?}");
+    }
 }
 
 // ---- huge inputs --------------------------------------------------------

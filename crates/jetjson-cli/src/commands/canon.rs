@@ -31,6 +31,8 @@ struct Block {
     out: Vec<u8>,
     /// Lines in `out`.
     done: u64,
+    /// The block's length in bytes.
+    bytes: u64,
     /// The problem at line `done` of the block, which ends it (fail fast).
     problem: Option<LineProblem>,
 }
@@ -48,26 +50,33 @@ fn lines(
         // Canonical output is about as long as compact input.
         let mut buf = Vec::with_capacity(block.len() + block.len() / 8);
         let mut done = 0;
+        let bytes = block.len() as u64;
         for line in ndjson::lines(block) {
-            match canon_line(line, read, write) {
-                Ok(bytes) => {
-                    buf.extend_from_slice(&bytes);
+            let canon = match super::too_long(block, line, max_line) {
+                Some(problem) => Err(problem),
+                None => canon_line(line, read, write),
+            };
+            match canon {
+                Ok(line) => {
+                    buf.extend_from_slice(&line);
                     buf.push(b'\n');
                     done += 1;
                 }
-                Err(problem) => return Block { out: buf, done, problem: Some(problem) },
+                Err(problem) => return Block { out: buf, done, bytes, problem: Some(problem) },
             }
         }
-        Block { out: buf, done, problem: None }
+        Block { out: buf, done, bytes, problem: None }
     };
     let mut lines_before = 0u64;
+    let mut bytes_before = 0u64;
     ndjson::run_ordered(source, threads, max_line, work, |block, progress| {
         out.write_all(&block.out).map_err(Fail::write)?;
         if let Some(problem) = block.problem {
-            progress.suspend(|| report::print(&problem.render(&name, lines_before + block.done + 1)));
+            progress.suspend(|| report::print(&problem.render(&name, lines_before + block.done + 1, bytes_before)));
             return Err(Fail::Invalid);
         }
         lines_before += block.done;
+        bytes_before += block.bytes;
         Ok(())
     })
 }

@@ -20,16 +20,48 @@ pub enum LineProblem {
     Parse(jetjson::Error, Vec<u8>),
     /// The value parsed but the profile cannot write it (no position).
     Write(jetjson::Error),
+    /// A line longer than `--max-size` (its first `limit + 1` bytes, which
+    /// is all that was read of it), starting `at` bytes into its block.
+    /// It ends the input: nothing after it is read.
+    TooLong {
+        limit: usize,
+        line: Vec<u8>,
+        at: usize,
+    },
 }
 
 impl LineProblem {
-    pub fn render(&self, name: &str, line_no: u64) -> String {
+    /// The report for the problem on line `line_no` of a block that starts
+    /// `block_offset` bytes into the input.
+    pub fn render(&self, name: &str, line_no: u64, block_offset: u64) -> String {
         match self {
             LineProblem::Blank(line) => report::located(name, report::At { line: line_no, column: 1 }, "empty line", line),
             LineProblem::Parse(err, line) => report::line_error(name, line_no, line, err),
             LineProblem::Write(err) => report::unlocated(name, Some(line_no), &err.to_string()),
+            LineProblem::TooLong { limit, line, at } => {
+                let offset = block_offset + (*at + *limit) as u64;
+                let message =
+                    format!("input larger than max_size {limit} bytes (a line longer than the limit; reading stopped at byte offset {offset} of the input)");
+                report::located(name, report::At { line: line_no, column: limit + 1 }, &message, line)
+            }
         }
     }
+
+    /// True for a problem that ends the input (nothing after it was read).
+    pub fn ends_input(&self) -> bool {
+        matches!(self, LineProblem::TooLong { .. })
+    }
+}
+
+/// The problem of `line` (a line of `block`) when it is longer than
+/// `max_line`. The block reader cuts such a line one byte past the limit
+/// and stops, but a line that ended inside a block arrives whole: both
+/// end the input, so where blocks happen to be cut changes nothing.
+pub fn too_long(block: &[u8], line: &[u8], max_line: Option<usize>) -> Option<LineProblem> {
+    let limit = max_line.filter(|&max| line.len() > max)?;
+    // `line` is a subslice of `block`: its offset is the distance between them.
+    let at = line.as_ptr() as usize - block.as_ptr() as usize;
+    Some(LineProblem::TooLong { limit, line: line[..=limit].to_vec(), at })
 }
 
 /// Parses one whole document, reporting a syntax error on stderr.
