@@ -486,6 +486,24 @@ def test_indent_matches_python_json():
     assert jetjson.dumps(obj, indent=0) == jetjson.dumps(obj)
 
 
+def test_indent_is_capped_at_16_in_every_function():
+    # Output grows by depth x indent per line: a cap, refused (not clamped)
+    # above 16 spaces, as in the core and the CLI.
+    obj = [[{"a": [1]}]]
+    assert jetjson.dumps(obj, indent=16) == json.dumps(obj, indent=16).encode()
+    assert jetjson.canonicalize(b'[[{"a":[1]}]]', "go", indent=16) == jetjson.dumps(obj, profile="go", indent=16)
+    calls = [
+        lambda n: jetjson.dumps(obj, indent=n),
+        lambda n: jetjson.dumps(obj, profile="go", indent=n),
+        lambda n: jetjson.canonicalize(b"[1]", "go", indent=n),
+        lambda n: jetjson.digest(obj, indent=n),
+    ]
+    for call in calls:
+        for n in (17, 1024, 65535, 1 << 40):
+            with pytest.raises(ValueError, match="indent must be None or an int from 0 to 16, got %d" % n):
+                call(n)
+
+
 # ---------------------------------------------------------------- threads and mutation
 
 

@@ -105,16 +105,15 @@ pub struct BlockReader {
     eof: bool,
     /// A block is cut at the first `\n` at or after this many bytes.
     target: usize,
-    /// `--max-size` per line: a longer line is not buffered whole.
+    /// `--max-size` per line: a longer line is cut one byte past the limit
+    /// and ends the input (its rest is never read: it may never end).
     max_line: Option<usize>,
-    /// The rest of an over-long line is still to be skipped.
-    skip_line: bool,
     progress: Progress,
 }
 
 impl BlockReader {
     pub fn new(reader: Box<dyn Read + Send>, target: usize, max_line: Option<usize>, progress: Progress) -> BlockReader {
-        BlockReader { reader, carry: Vec::new(), eof: false, target: target.max(1), max_line, skip_line: false, progress }
+        BlockReader { reader, carry: Vec::new(), eof: false, target: target.max(1), max_line, progress }
     }
 
     /// Changes the size of the blocks that follow.
@@ -130,9 +129,6 @@ impl BlockReader {
         buf.clear();
         buf.extend_from_slice(&self.carry);
         self.carry.clear();
-        if self.skip_line {
-            self.skip_rest_of_line(buf)?;
-        }
         // Bytes before `scanned` hold no `\n` (searched on a previous round).
         let mut scanned = 0;
         loop {
@@ -149,34 +145,23 @@ impl BlockReader {
             if self.eof {
                 return Ok(!buf.is_empty());
             }
-            // `buf` is one unfinished line. Over the line limit, it is cut
-            // one byte past the limit (so the parser refuses it as too
-            // large, on its own line number) and its rest is skipped.
+            // `buf` is one unfinished line. Past the line limit, it is cut
+            // one byte past the limit (the commands report it on its own
+            // line number) and the input ends here: skipping the rest of
+            // the line could take forever (`/dev/zero`), and reading it
+            // whole is what the limit is there to prevent.
             if let Some(max) = self.max_line.filter(|&max| buf.len() > max) {
                 buf.truncate(max + 1);
                 buf.push(b'\n');
-                self.skip_line = true;
+                self.eof = true;
                 return Ok(true);
             }
-            // One line longer than the block: keep reading until it ends.
+            // One line longer than the block: keep reading until it ends,
+            // or until one byte past the limit.
             scanned = buf.len();
-            self.fill(buf, CHUNK)?;
+            let want = self.max_line.map_or(CHUNK, |max| CHUNK.min(max + 1 - buf.len()));
+            self.fill(buf, want)?;
         }
-    }
-
-    /// Drops input up to and including the next `\n`, keeping what follows
-    /// it in `buf` (which is empty on entry).
-    fn skip_rest_of_line(&mut self, buf: &mut Vec<u8>) -> io::Result<()> {
-        self.skip_line = false;
-        while !self.eof {
-            self.fill(buf, CHUNK)?;
-            if let Some(i) = crate::ndjson::first_newline(buf) {
-                buf.drain(..=i);
-                return Ok(());
-            }
-            buf.clear();
-        }
-        Ok(())
     }
 
     fn fill(&mut self, buf: &mut Vec<u8>, want: usize) -> io::Result<()> {

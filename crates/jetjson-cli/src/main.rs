@@ -4,6 +4,11 @@
 //! This file holds the command line (clap) and the dispatch; each command
 //! lives in `commands/`, reading in `input.rs`, parallel NDJSON in
 //! `ndjson.rs`, error reports in `report.rs`, exit codes in `fail.rs`.
+//!
+//! Nothing here prints with `print!`/`eprint!` (which panic when the stream
+//! cannot be written, e.g. `2>/dev/full`): stdout goes through checked
+//! writes, stderr through `report::print`. The lint below keeps it so.
+#![deny(clippy::print_stdout, clippy::print_stderr)]
 
 mod commands;
 mod fail;
@@ -40,7 +45,8 @@ use crate::fail::Fail;
         "Exit status:\n",
         "  0  success (also when stdout is closed early, e.g. by `head`)\n",
         "  1  invalid input: not strict JSON (RFC 8259), over a limit, or not writable in the profile\n",
-        "  2  usage error, or an input that cannot be read / output that cannot be written",
+        "  2  usage error, or an input that cannot be read / output that cannot be written\n",
+        "A report that cannot be written to stderr (full, closed) leaves the status unchanged.",
     )
 )]
 struct Cli {
@@ -69,6 +75,7 @@ enum Command {
     "With --lines, the input is NDJSON split on \\n only (a \\r before it is whitespace); each line\n",
     "gives one output line ending in \\n. A blank line is an error (\"empty line\"). The first bad\n",
     "line stops the run: the lines before it are written, then FILE:LINE:COL: message, exit 1.\n",
+    "--max-size applies to each line; reading stops one byte past it on a longer line.\n",
     "Large inputs are processed on all cores in blocks, in constant memory, output in input order.\n",
     "\n",
     "Examples:\n",
@@ -106,6 +113,11 @@ pub struct CanonArgs {
     "they are written. With --raw, it is over the input bytes exactly as stored, which is how OCI and\n",
     "Docker registries address manifests; the input is then not parsed at all.\n",
     "\n",
+    "With --raw, only --algorithm and --max-size apply: reading stops one byte past --max-size and\n",
+    "the input is refused (exit 1, no digest). Options about parsing or output (--profile,\n",
+    "--max-depth, --duplicate-keys, --allow-bom, --indent, --sort-keys, --keep-order, --ascii,\n",
+    "--no-escape-html) mean nothing for stored bytes and are refused (exit 2).\n",
+    "\n",
     "Examples:\n",
     "  jetjson digest --raw blobs/sha256/faa03e78...     equals the blob's file name\n",
     "  jetjson digest --profile jcs --algorithm sha512 payload.json\n",
@@ -114,13 +126,13 @@ pub struct CanonArgs {
 ))]
 pub struct DigestArgs {
     /// Profile whose bytes are hashed
-    #[arg(long, value_enum, default_value_t = ProfileArg::Go, conflicts_with = "raw")]
+    #[arg(long, value_enum, default_value_t = ProfileArg::Go)]
     pub profile: ProfileArg,
     /// Hash function
     #[arg(long, value_enum, default_value_t = AlgorithmArg::Sha256)]
     pub algorithm: AlgorithmArg,
     /// Hash the input bytes as they are (no parsing, no canonicalization)
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = RAW_REFUSES)]
     pub raw: bool,
     #[command(flatten)]
     pub write: WriteArgs,
@@ -131,6 +143,12 @@ pub struct DigestArgs {
     pub file: Option<OsString>,
 }
 
+/// The options `digest --raw` refuses: they are about parsing or writing,
+/// and raw bytes are neither parsed nor written (ids of `DigestArgs`,
+/// `ReadArgs` and `WriteArgs`; `--max-size` is honoured).
+const RAW_REFUSES: [&str; 9] =
+    ["profile", "max_depth", "duplicate_keys", "allow_bom", "no_escape_html", "sort_keys", "keep_order", "indent", "ascii"];
+
 /// Validate strictly (RFC 8259) without building anything; report every error.
 #[derive(Args)]
 #[command(after_help = concat!(
@@ -140,7 +158,9 @@ pub struct DigestArgs {
     "\n",
     "With --lines, every line of every file is validated on its own (NDJSON, split on \\n only);\n",
     "LINE is the line within the file and COL the column within that line. A blank line is an\n",
-    "error (\"empty line\"). --max-size then applies to each line.\n",
+    "error (\"empty line\"). --max-size then applies to each line: a longer line is reported\n",
+    "with the byte offset where reading stopped, one byte past the limit, and ends that file\n",
+    "(nothing after it is read, so an endless line cannot hold the run).\n",
     "\n",
     "Examples:\n",
     "  jetjson check config.json\n",
@@ -179,8 +199,8 @@ pub struct CheckArgs {
     "Exit status: 0 ok, 1 invalid input, 2 usage or I/O error."
 ))]
 pub struct FmtArgs {
-    /// Spaces per level; 0 for compact output
-    #[arg(long, value_name = "N", default_value_t = 2)]
+    /// Spaces per level, at most 16; 0 for compact output
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = indent_parser())]
     pub indent: u16,
     #[command(flatten)]
     pub read: ReadArgs,
@@ -202,8 +222,8 @@ pub struct WriteArgs {
     /// Keep object keys in input order (the default in compact)
     #[arg(long)]
     pub keep_order: bool,
-    /// Pretty-print with N spaces per level (0: none)
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    /// Pretty-print with N spaces per level, at most 16 (0: none)
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = indent_parser())]
     pub indent: u16,
     /// Escape every non-ASCII character as \uXXXX
     #[arg(long)]
@@ -265,6 +285,12 @@ impl ReadArgs {
     pub fn read_limit(&self) -> Option<u64> {
         self.max_size.map(|m| (m as u64).saturating_add(1))
     }
+}
+
+/// `--indent`: 0 to the core's cap (`jetjson::MAX_INDENT`, 16); clap
+/// refuses wider values with a usage error that names the range.
+fn indent_parser() -> clap::builder::RangedI64ValueParser<u16> {
+    clap::value_parser!(u16).range(0..=i64::from(jetjson::MAX_INDENT))
 }
 
 fn parse_size(s: &str) -> Result<usize, String> {
@@ -336,8 +362,10 @@ pub fn threads(flag: Option<u16>) -> usize {
 }
 
 fn main() -> ExitCode {
-    // Usage errors exit with 2 and --help / --version with 0, from clap itself.
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return clap_exit(&e),
+    };
     // One lock and one large buffer for all output: NDJSON output is many
     // small writes, and stdout is otherwise line-buffered.
     let mut out = BufWriter::with_capacity(256 << 10, std::io::stdout().lock());
@@ -354,9 +382,26 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(fail) => {
             if let Fail::Io(msg) | Fail::Usage(msg) = &fail {
-                eprintln!("jetjson: {msg}");
+                report::print(&format!("jetjson: {msg}\n"));
             }
             fail.exit_code()
         }
+    }
+}
+
+/// Ends a run that clap stopped: --help and --version (text on stdout, 0)
+/// or a usage error (text on stderr, 2). clap's own `exit` ignores a failed
+/// write; here help that cannot be written (`--help >/dev/full`) exits 2,
+/// as any other output that cannot be written does, and a closed pipe
+/// (`--help | head -1`) still ends quietly with 0.
+fn clap_exit(e: &clap::Error) -> ExitCode {
+    let printed = e.print().and_then(|()| if e.use_stderr() { Ok(()) } else { std::io::stdout().flush() });
+    let code = u8::try_from(e.exit_code()).unwrap_or(2);
+    match printed {
+        Err(err) if code == 0 && err.kind() != std::io::ErrorKind::BrokenPipe => {
+            report::print(&format!("jetjson: writing output: {err}\n"));
+            ExitCode::from(2)
+        }
+        _ => ExitCode::from(code),
     }
 }

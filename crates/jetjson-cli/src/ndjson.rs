@@ -125,8 +125,9 @@ pub fn last_newline(s: &[u8]) -> Option<usize> {
 /// Runs `work` over the blocks of `source` and hands each result to
 /// `consume` in input order, with the progress handle (to print around the
 /// bar). A line longer than `max_line` (`--max-size`) reaches `work` cut one
-/// byte past the limit, so memory stays bounded whatever its length. `consume` may stop the run by returning an error (canon fails fast;
-/// a closed stdout ends everything).
+/// byte past the limit, and is the last line read: memory and time stay
+/// bounded whatever its length. `consume` may stop the run by returning an
+/// error (canon fails fast; a closed stdout ends everything).
 ///
 /// An input up to `PARALLEL_MIN` bytes is processed on the calling thread:
 /// no threads are started for the common small case.

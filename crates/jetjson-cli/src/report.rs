@@ -12,12 +12,26 @@
 //! terminal), and long lines are cut to a window around the column. Tabs are
 //! kept, and the caret line repeats them, so the caret lines up whatever the
 //! terminal's tab width.
+//!
+//! Reports reach stderr only through [`print`], which never panics (unlike
+//! `eprint!`, which does when stderr cannot be written).
 
 use std::fmt::Write as _;
 
 /// Bytes of context shown on each side of the column in long lines.
 const HALF_WINDOW: usize = 60;
 const INDENT: &str = "  ";
+
+/// Writes a report (or any message) to stderr.
+///
+/// A stderr that cannot take it (full, closed, its reader gone) is not an
+/// error of its own: the exit status already tells what happened, and there
+/// is nowhere left to say more. So the write's outcome is ignored, and the
+/// caller's exit status stands (1 for invalid input, 2 for usage and I/O).
+pub fn print(text: &str) {
+    use std::io::Write as _;
+    let _ = std::io::stderr().lock().write_all(text.as_bytes());
+}
 
 /// Where an error is: 1-based line and byte column.
 pub struct At {

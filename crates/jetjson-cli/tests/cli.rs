@@ -701,6 +701,74 @@ fn digest_of_profiles_and_algorithms() {
     assert!(out.stdout.is_empty());
 }
 
+/// `digest --raw` honours `--max-size` (it reads one byte past it, then
+/// refuses the input, an endless one included) and refuses the options
+/// that are about parsing or output, which raw bytes never go through.
+#[test]
+fn digest_raw_honours_max_size_and_refuses_other_read_options() {
+    let dir = temp_dir("digest_raw_limits");
+    let mut rng = Rng::new(13);
+    let big: Vec<u8> = (0..5_000_000).map(|_| rng.next() as u8).collect();
+    let file = write_file(&dir, "5mb.bin", &big);
+    let out = run(&["digest", "--raw", "--max-size", "1M", s(&file)], b"");
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    assert_eq!(stderr(&out), format!("{}: input larger than max_size 1048576 bytes (reading stopped at byte offset 1048576)\n", s(&file)));
+    assert!(out.stdout.is_empty());
+    // At the limit exactly, and one byte under it.
+    for (max, ok) in [("5000000", true), ("4999999", false)] {
+        let out = run(&["digest", "--raw", "--algorithm", "sha512", "--max-size", max, s(&file)], b"");
+        assert_eq!(code(&out), if ok { 0 } else { 1 }, "--max-size {max}: {}", stderr(&out));
+        if ok {
+            assert_eq!(show(&out.stdout), format!("{}\n", jetjson::digest_bytes(&big, jetjson::Algorithm::Sha512)));
+        }
+    }
+    let out = run(&["digest", "--raw", "--max-size", "10", "-"], b"0123456789");
+    assert_eq!(show(&out.stdout), format!("{}\n", jetjson::digest_bytes(b"0123456789", jetjson::Algorithm::Sha256)));
+
+    // An endless input stops at the limit (before the fix: never).
+    if Path::new("/dev/zero").exists() {
+        let mut child = jetjson()
+            .args(["digest", "--raw", "--max-size", "1M", "/dev/zero"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start");
+        let started = std::time::Instant::now();
+        while child.try_wait().expect("try_wait").is_none() {
+            if started.elapsed() > std::time::Duration::from_secs(30) {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("digest --raw --max-size 1M /dev/zero still running after 30 s");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let out = child.wait_with_output().expect("wait");
+        assert_eq!(code(&out), 1, "{}", stderr(&out));
+        assert!(stderr(&out).starts_with("/dev/zero: input larger than max_size 1048576 bytes"), "{}", stderr(&out));
+    }
+
+    for refused in [
+        &["--profile", "go"][..],
+        &["--max-depth", "10"],
+        &["--max-depth", "512"],
+        &["--duplicate-keys", "last"],
+        &["--allow-bom"],
+        &["--indent", "2"],
+        &["--sort-keys"],
+        &["--keep-order"],
+        &["--ascii"],
+        &["--no-escape-html"],
+    ] {
+        let mut args = vec!["digest", "--raw"];
+        args.extend_from_slice(refused);
+        args.push("-");
+        let out = run(&args, b"{}");
+        assert_eq!(code(&out), 2, "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains(&format!("the argument '--raw' cannot be used with '{}", refused[0])), "{args:?}: {}", stderr(&out));
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}
+
 // ---------------------------------------------------------------- fmt
 
 #[test]
@@ -733,6 +801,34 @@ fn fmt_output_reparses_to_the_same_value() {
     assert_eq!(show(&out.stdout), "[\n  1,\n  {\n    \"a\": null\n  }\n]\n");
     let out = run(&["fmt"], b"[1,");
     assert_eq!(code(&out), 1);
+}
+
+/// `--indent` stops at the core's cap (16): wider is a usage error naming
+/// the range, never a silently narrower layout.
+#[test]
+fn indent_is_capped_at_16() {
+    let doc = b"[[{\"a\":[1]}]]";
+    let value = Value::from_slice(doc).unwrap();
+    let at_cap = value.to_vec_with(&WriteOptions::compact().indent(16)).unwrap();
+    let out = run(&["fmt", "--indent", "16"], doc);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(out.stdout, [&at_cap[..], b"\n"].concat());
+    let out = run(&["canon", "--profile", "go", "--indent", "16"], doc);
+    assert_eq!(out.stdout, value.to_vec_with(&WriteOptions::go().indent(16)).unwrap());
+    for args in [&["fmt", "--indent"][..], &["canon", "--indent"], &["canon", "--profile", "go", "--indent"], &["digest", "--indent"]] {
+        for n in ["17", "1000", "65535"] {
+            let mut a = args.to_vec();
+            a.push(n);
+            let out = run(&a, doc);
+            assert_eq!(code(&out), 2, "{a:?}: {}", stderr(&out));
+            assert!(
+                stderr(&out).contains(&format!("invalid value '{n}' for '--indent <N>': {n} is not in 0..=16")),
+                "{a:?}: {}",
+                stderr(&out)
+            );
+            assert!(out.stdout.is_empty(), "{a:?}");
+        }
+    }
 }
 
 #[test]

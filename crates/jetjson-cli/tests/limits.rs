@@ -15,12 +15,33 @@ const MIB: u64 = 1 << 20;
 /// Peak memory bounds stated in SECURITY.md ("Memory bounds").
 /// NDJSON streams: constant memory whatever the input size.
 const NDJSON_RSS_BOUND: u64 = 256 * MIB;
-/// One document: the input (read from a pipe into a buffer that grows by
-/// doubling), its `Value`, and the output. Measured: about 1.9x for
-/// `check`, 2.9x for `canon` of a 500 MB string.
-fn document_rss_bound(input: u64) -> u64 {
-    4 * input + 64 * MIB
+/// Runs on small inputs, and runs stopped by a limit.
+const SMALL_RUN_RSS: u64 = 64 * MIB;
+
+/// A bound on one document's peak RSS: `times` x its size + 64 MiB.
+struct DocumentBound {
+    times: u64,
 }
+
+impl DocumentBound {
+    fn bound(&self, input: u64) -> u64 {
+        self.times * input + 64 * MIB
+    }
+}
+
+/// `check` of any one document: the input, read from a pipe, and the
+/// validator's index of an object's names (for duplicates). Measured 1.9x
+/// for a long string, 8.2x for one object of 8.4 million 4-byte names.
+const CHECK_DOCUMENT_RSS: DocumentBound = DocumentBound { times: 9 };
+/// `canon`, `fmt` and `digest` of a document of long strings: the input,
+/// then the parsed `Value` (the string once more); the output is streamed,
+/// never held whole. Measured 2.85x.
+const STRING_DOCUMENT_RSS: DocumentBound = DocumentBound { times: 3 };
+/// `canon`, `fmt` and `digest` of any one document. The densest is an array
+/// of single digits, two input bytes per element, for which the `Value`
+/// builder holds 64 bytes per element while the array is built. Measured
+/// 34-35x.
+const DENSE_DOCUMENT_RSS: DocumentBound = DocumentBound { times: 36 };
 
 fn jetjson(args: &[&str]) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_jetjson"));
@@ -185,24 +206,24 @@ const PIPE_SLACK: u64 = 2 * MIB;
 #[test]
 fn max_size_stops_reading_an_oversized_stream() {
     let limit = 4 * MIB;
-    for args in [&["check"][..], &["canon"], &["digest"], &["fmt"]] {
+    for args in [&["check"][..], &["canon"], &["digest"], &["digest", "--raw"], &["fmt"]] {
         let mut a = args.to_vec();
         a.extend(["--max-size", "4M", "-"]);
         let r = run(jetjson(&a), endless_array(512 * MIB));
         assert_eq!(r.code(), 1, "{args:?}: {}", r.stderr);
         assert!(r.stderr.contains("input larger than max_size 4194304 bytes"), "{args:?}: {}", r.stderr);
         assert!(r.fed <= limit + PIPE_SLACK, "{args:?}: read {} bytes with --max-size 4M", r.fed);
-        assert!(r.peak_rss < 64 * MIB, "{args:?}: peak RSS {} MiB", r.peak_rss / MIB);
+        assert!(r.peak_rss < SMALL_RUN_RSS, "{args:?}: peak RSS {} MiB", r.peak_rss / MIB);
     }
 }
 
-/// With `--lines`, `--max-size` applies to each line: one endless line is
-/// refused once it passes the limit, never buffered whole (before the fix
-/// it was read into memory to its end), and `check` goes on with the lines
-/// after it.
+/// With `--lines`, `--max-size` applies to each line: a line longer than
+/// the limit is reported on its own line number with the byte offset where
+/// reading stopped, and ends the input. Its rest is never read (before the
+/// fix it was skipped to its end: all 512 MiB here, forever on /dev/zero).
 #[test]
 fn max_size_stops_reading_an_oversized_line() {
-    for args in [&["check", "--lines"][..], &["canon", "--lines"]] {
+    for args in [&["check", "--lines"][..], &["canon", "--lines"], &["canon", "--lines", "--threads", "1"]] {
         let mut a = args.to_vec();
         a.extend(["--max-size", "4M", "-"]);
         let r = run(jetjson(&a), |w| {
@@ -210,34 +231,70 @@ fn max_size_stops_reading_an_oversized_line() {
             endless_array(512 * MIB)(w)
         });
         assert_eq!(r.code(), 1, "{args:?}: {}", r.stderr);
-        assert!(
-            r.stderr.starts_with("<stdin>:3:4194305: input larger than max_size 4194304 bytes"),
-            "{args:?}: {}",
-            &r.stderr[..r.stderr.len().min(300)]
+        let head = r.stderr.lines().next().unwrap_or_default();
+        assert_eq!(
+            head,
+            "<stdin>:3:4194305: input larger than max_size 4194304 bytes (a line longer than the limit; reading stopped at byte offset 4194316 of the input)",
+            "{args:?}"
         );
-        // Memory is what the limit bounds here: both commands may still
-        // read (and drop) the rest of the long line, check to go on with
-        // the lines after it, canon's read-ahead thread until it stops.
         if args[0] == "canon" {
             assert_eq!(r.stdout_head, b"[1]\n{\"a\":2}\n", "{args:?}");
         }
+        // One byte past the limit of the line, plus what the pipe held.
+        assert!(r.fed <= 4 * MIB + 12 + 1 + PIPE_SLACK, "{args:?}: read {} bytes", r.fed);
         assert!(r.peak_rss < 128 * MIB, "{args:?}: peak RSS {} MiB", r.peak_rss / MIB);
     }
-    // A long line between good and bad ones: each is reported on its own
-    // line number, and the long line's rest is skipped, not parsed.
+    // A long line that ends inside what was read ends the input just the
+    // same (so where blocks are cut changes nothing): the problems before
+    // it are reported, nothing after it is checked.
     let r = run(jetjson(&["check", "--lines", "--max-size", "1M", "-"]), |w| {
-        w.write_all(b"[1]\n\"")?;
-        w.write_all(&b"x".repeat(20 << 20))?;
-        w.write_all(b"\"\n[2]\n[x\n\"")?;
-        w.write_all(&b"y".repeat(3 << 20))?;
-        w.write_all(b"\"\n{}\n")
+        w.write_all(b"[1]\n[x\n\"")?;
+        w.write_all(&b"y".repeat((1 << 20) + 10))?;
+        w.write_all(b"\"\n[2\n{}\n")
     });
     assert_eq!(r.code(), 1, "{}", r.stderr);
     let heads: Vec<&str> = r.stderr.lines().filter(|l| l.starts_with("<stdin>")).collect();
-    assert_eq!(heads.len(), 3, "{}", r.stderr);
-    assert!(heads[0].starts_with("<stdin>:2:1048577: input larger than max_size 1048576 bytes"), "{}", heads[0]);
-    assert!(heads[1].starts_with("<stdin>:4:2: "), "{}", heads[1]);
-    assert!(heads[2].starts_with("<stdin>:5:1048577: input larger than max_size"), "{}", heads[2]);
+    assert_eq!(heads.len(), 2, "{}", r.stderr);
+    assert!(heads[0].starts_with("<stdin>:2:2: "), "{}", heads[0]);
+    assert_eq!(heads[1], "<stdin>:3:1048577: input larger than max_size 1048576 bytes (a line longer than the limit; reading stopped at byte offset 1048583 of the input)");
+}
+
+/// `/dev/zero` is one endless line: `--lines` with `--max-size` fails at the
+/// limit instead of running forever (a watchdog fails the test after 30 s).
+#[test]
+fn an_endless_line_from_dev_zero_fails_at_the_limit() {
+    if !std::path::Path::new("/dev/zero").exists() {
+        eprintln!("no /dev/zero here: skipped");
+        return;
+    }
+    for args in [&["canon", "--lines"][..], &["check", "--lines"], &["canon", "--lines", "--threads", "1"]] {
+        let mut a = args.to_vec();
+        a.extend(["--max-size", "1M", "/dev/zero"]);
+        let mut child = Command::new(env!("CARGO_BIN_EXE_jetjson"))
+            .args(&a)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start");
+        let started = std::time::Instant::now();
+        while child.try_wait().expect("try_wait").is_none() {
+            if started.elapsed() > std::time::Duration::from_secs(30) {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("{a:?} still running after 30 s");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let out = child.wait_with_output().expect("wait");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{a:?}: {stderr}");
+        assert!(
+            stderr.starts_with("/dev/zero:1:1048577: input larger than max_size 1048576 bytes (a line longer than the limit; reading stopped at byte offset 1048576 of the input)\n"),
+            "{a:?}: {stderr}"
+        );
+        assert!(out.stdout.is_empty(), "{a:?}");
+    }
 }
 
 // ---- huge inputs --------------------------------------------------------
@@ -280,7 +337,7 @@ fn huge_ndjson_bytes() -> u64 {
 #[test]
 fn a_1gib_ndjson_stream_runs_in_constant_memory() {
     let total = huge_ndjson_bytes();
-    for args in [&["check", "--lines", "-"][..], &["canon", "--lines", "--profile", "go", "-"]] {
+    for args in [&["check", "--lines", "-"][..], &["canon", "--lines", "--profile", "go", "-"], &["digest", "--raw", "-"]] {
         let r = run(jetjson(args), ndjson_stream(total));
         assert_eq!(r.code(), 0, "{args:?}: {}", r.stderr);
         assert!(r.fed >= total, "{args:?}: fed {} bytes", r.fed);
@@ -293,7 +350,9 @@ fn a_1gib_ndjson_stream_runs_in_constant_memory() {
             assert!(r.stdout_len > total / 2 && r.stdout_tail.ends_with(b"]}\n"), "{} bytes of output", r.stdout_len);
         }
         eprintln!("{args:?}: {} MiB in, peak RSS {} MiB", total / MIB, r.peak_rss / MIB);
-        assert!(r.peak_rss <= NDJSON_RSS_BOUND, "{args:?}: peak RSS {} MiB for {} MiB of NDJSON", r.peak_rss / MIB, total / MIB);
+        // digest --raw hashes as it reads: a fixed 1 MiB buffer.
+        let bound = if args[1] == "--raw" { SMALL_RUN_RSS } else { NDJSON_RSS_BOUND };
+        assert!(r.peak_rss <= bound, "{args:?}: peak RSS {} MiB for {} MiB of NDJSON", r.peak_rss / MIB, total / MIB);
     }
 }
 
@@ -314,21 +373,171 @@ fn string_document(len: u64) -> impl FnOnce(&mut dyn Write) -> std::io::Result<(
 #[test]
 fn a_500mb_string_fits_the_document_bound() {
     let len = 500_000_000;
-    for args in [&["check", "-"][..], &["canon", "-"], &["canon", "--profile", "go", "-"]] {
+    let commands = [
+        &["check", "-"][..],
+        &["canon", "-"],
+        &["canon", "--profile", "go", "-"],
+        &["fmt", "-"],
+        &["digest", "-"],
+        &["digest", "--raw", "-"],
+    ];
+    for args in commands {
         let r = run(jetjson(args), string_document(len));
         assert_eq!(r.code(), 0, "{args:?}: {}", r.stderr);
         eprintln!("{args:?}: {} MB string, peak RSS {} MiB", len / 1_000_000, r.peak_rss / MIB);
-        assert!(
-            r.peak_rss <= document_rss_bound(r.fed),
-            "{args:?}: peak RSS {} MiB for a {} MB document",
-            r.peak_rss / MIB,
-            r.fed / 1_000_000
-        );
+        let bound = match args {
+            ["check", ..] => CHECK_DOCUMENT_RSS.bound(r.fed).min(STRING_DOCUMENT_RSS.bound(r.fed)),
+            ["digest", "--raw", ..] => SMALL_RUN_RSS,
+            _ => STRING_DOCUMENT_RSS.bound(r.fed),
+        };
+        assert!(r.peak_rss <= bound, "{args:?}: peak RSS {} MiB for a {} MB document", r.peak_rss / MIB, r.fed / 1_000_000);
         if args[0] == "canon" {
             assert!(r.stdout_head.starts_with(b"\"abcdefghijklmnopqrstuvwxyz\\n0123456789"), "{args:?}");
             assert!(r.stdout_tail.ends_with(if args.len() > 2 { b"\\u003c\\u003e\\u0026\"" } else { b"<>&\"" }), "{args:?}");
         }
     }
+}
+
+/// The densest document for a `Value`: 10 MB of `[0,0,…]`. `canon`, `fmt`
+/// and `digest` hold its `Value` (the output is streamed); `check` holds
+/// the input only.
+#[test]
+fn a_dense_document_fits_the_document_bound() {
+    let n = 5_000_000;
+    for args in [&["check", "-"][..], &["canon", "-"], &["canon", "--profile", "go", "-"], &["fmt", "--indent", "0", "-"], &["digest", "-"]]
+    {
+        let r = run(jetjson(args), deep_numbers(1, n));
+        assert_eq!(r.code(), 0, "{args:?}: {}", r.stderr);
+        eprintln!(
+            "{args:?}: {:.1} MB of [0,0,...], peak RSS {} MiB ({:.1}x)",
+            r.fed as f64 / 1e6,
+            r.peak_rss / MIB,
+            r.peak_rss as f64 / r.fed as f64
+        );
+        let bound = if args[0] == "check" { CHECK_DOCUMENT_RSS.bound(r.fed) } else { DENSE_DOCUMENT_RSS.bound(r.fed) };
+        assert!(r.peak_rss <= bound, "{args:?}: peak RSS {} MiB for a {} MB document", r.peak_rss / MIB, r.fed / 1_000_000);
+        if args[0] == "canon" || args[0] == "fmt" {
+            assert_eq!(r.stdout_len, 2 * n + 1 + u64::from(args[0] == "fmt"), "{args:?}");
+        }
+    }
+}
+
+/// The densest document for `check`: one object of 8.4 million distinct
+/// 4-byte names (75 MB), whose duplicate check indexes every name (just
+/// past a power of two, where the index is largest for its names).
+#[test]
+fn an_object_of_millions_of_names_fits_the_check_bound() {
+    let names = (1u64 << 23) + 1000;
+    let feed = move |w: &mut dyn Write| -> std::io::Result<()> {
+        // Names over the 91 printable ASCII characters from `#` on, but `\`.
+        let alphabet: Vec<u8> = (0x23u8..0x7f).filter(|&c| c != b'\\').collect();
+        let k = alphabet.len() as u64;
+        let mut buf = Vec::with_capacity(1 << 20);
+        buf.push(b'{');
+        for i in 0..names {
+            buf.push(b'"');
+            for d in [k * k * k, k * k, k, 1] {
+                buf.push(alphabet[(i / d % k) as usize]);
+            }
+            buf.extend_from_slice(b"\":0,");
+            if buf.len() > (1 << 20) - 16 {
+                w.write_all(&buf)?;
+                buf.clear();
+            }
+        }
+        buf.extend_from_slice(b"\"!\":0}");
+        w.write_all(&buf)
+    };
+    let r = run(jetjson(&["check", "-"]), feed);
+    assert_eq!(r.code(), 0, "{}", r.stderr);
+    eprintln!(
+        "check of {:.1} MB, one object of {names} names: peak RSS {} MiB ({:.1}x)",
+        r.fed as f64 / 1e6,
+        r.peak_rss / MIB,
+        r.peak_rss as f64 / r.fed as f64
+    );
+    assert!(r.peak_rss <= CHECK_DOCUMENT_RSS.bound(r.fed), "peak RSS {} MiB for a {} MB document", r.peak_rss / MIB, r.fed / 1_000_000);
+}
+
+// ---- pretty-printing ----------------------------------------------------
+
+/// `depth` openers, `n` zeros, `depth` closers: the shape whose pretty form
+/// is largest for its size (every element on a line indented depth x N).
+fn deep_numbers(depth: usize, n: u64) -> impl FnOnce(&mut dyn Write) -> std::io::Result<()> + Send + 'static {
+    move |w| {
+        w.write_all(&b"[".repeat(depth))?;
+        let chunk = b"0,".repeat(1 << 16);
+        let mut left = n - 1;
+        while left > 0 {
+            let k = left.min(1 << 16);
+            w.write_all(&chunk[..2 * k as usize])?;
+            left -= k;
+        }
+        w.write_all(b"0")?;
+        w.write_all(&b"]".repeat(depth))
+    }
+}
+
+/// Bytes of that document pretty-printed with `indent` (Go's MarshalIndent
+/// layout), plus `fmt`'s final newline: the opening lines, one line per
+/// element (commas between), the closing lines.
+fn deep_numbers_pretty_len(depth: u64, n: u64, indent: u64) -> u64 {
+    let lines_of_levels = 2 * depth + indent * (depth - 1) * depth / 2;
+    1 + (lines_of_levels - 2) + n * (2 + indent * depth) + (n - 1) + lines_of_levels + 1
+}
+
+/// A 10 MB document nested 511 deep, pretty-printed with the default indent,
+/// is 5.1 GB of output: streamed, memory is the parsed value's, not the
+/// output's (before, the output was built whole: 5.1 GB of RSS).
+#[test]
+fn pretty_printing_a_deep_document_streams_its_output() {
+    let (depth, n) = (511, 4_999_490);
+    let r = run(jetjson(&["fmt", "-"]), deep_numbers(depth, n));
+    assert_eq!(r.code(), 0, "{}", r.stderr);
+    assert_eq!(r.stdout_len, deep_numbers_pretty_len(depth as u64, n, 2));
+    assert!(r.stdout_head.starts_with(b"[\n  [\n    [\n      ["), "{:?}", String::from_utf8_lossy(&r.stdout_head[..40]));
+    assert!(r.stdout_tail.ends_with(b"\n      ]\n    ]\n  ]\n]\n"), "{:?}", String::from_utf8_lossy(&r.stdout_tail[4000..]));
+    eprintln!(
+        "fmt of a {:.1} MB document nested {depth} deep: {:.2} GB out, peak RSS {} MiB",
+        r.fed as f64 / 1e6,
+        r.stdout_len as f64 / 1e9,
+        r.peak_rss / MIB
+    );
+    assert!(r.peak_rss <= DENSE_DOCUMENT_RSS.bound(r.fed), "peak RSS {} MiB for a {} MB document", r.peak_rss / MIB, r.fed / 1_000_000);
+
+    // canon in the go profile (sorted objects) streams the same way.
+    let (depth, n) = (300, 1_000_000);
+    let r = run(jetjson(&["canon", "--profile", "go", "--indent", "2", "-"]), deep_numbers(depth, n));
+    assert_eq!(r.code(), 0, "{}", r.stderr);
+    assert_eq!(r.stdout_len, deep_numbers_pretty_len(depth as u64, n, 2) - 1);
+    assert!(
+        r.peak_rss <= DENSE_DOCUMENT_RSS.bound(r.fed),
+        "canon: peak RSS {} MiB for a {} MB document",
+        r.peak_rss / MIB,
+        r.fed / 1_000_000
+    );
+}
+
+/// The indent is capped at 16: the 1.4 KB document that `--indent 65535`
+/// blew up to 15 GB is refused before it is read, and at the cap the same
+/// document stays small.
+#[test]
+fn a_huge_indent_is_refused_and_the_cap_stays_small() {
+    let doc = [b"[".repeat(511), b"0,".repeat(199), b"0".to_vec(), b"]".repeat(511)].concat();
+    assert!(doc.len() > 1400 && doc.len() < 1500);
+    for args in [&["fmt", "--indent", "65535", "-"][..], &["canon", "--indent", "65535", "-"], &["digest", "--indent", "65535", "-"]] {
+        let d = doc.clone();
+        let r = run(jetjson(args), move |w| w.write_all(&d));
+        assert_eq!(r.code(), 2, "{args:?}: {}", r.stderr);
+        assert!(r.stderr.contains("65535 is not in 0..=16"), "{args:?}: {}", r.stderr);
+        assert_eq!(r.stdout_len, 0);
+    }
+    let d = doc.clone();
+    let r = run(jetjson(&["fmt", "--indent", "16", "-"]), move |w| w.write_all(&d));
+    assert_eq!(r.code(), 0, "{}", r.stderr);
+    assert_eq!(r.stdout_len, deep_numbers_pretty_len(511, 200, 16));
+    eprintln!("fmt --indent 16 of {} bytes nested 511 deep: {} bytes out, peak RSS {} MiB", doc.len(), r.stdout_len, r.peak_rss / MIB);
+    assert!(r.peak_rss < SMALL_RUN_RSS, "peak RSS {} MiB", r.peak_rss / MIB);
 }
 
 // ---- output errors ------------------------------------------------------

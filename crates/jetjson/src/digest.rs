@@ -83,6 +83,7 @@ impl Sink for Hasher {
 
 /// The digest of `value` written with `options`, e.g. `sha256:9f86d0…`.
 pub fn digest<T: ?Sized + Serialize>(value: &T, options: &WriteOptions, algorithm: Algorithm) -> Result<String> {
+    options.check()?;
     let mut w = Writer::with_sink(options, Hasher::new(algorithm));
     value.serialize(&mut w)?;
     Ok(w.finish()?.finish())
@@ -90,6 +91,7 @@ pub fn digest<T: ?Sized + Serialize>(value: &T, options: &WriteOptions, algorith
 
 /// The digest of a `Value` written with `options` (the direct, non-serde path).
 pub fn digest_value(value: &Value, options: &WriteOptions, algorithm: Algorithm) -> Result<String> {
+    options.check()?;
     let mut w = Writer::with_sink(options, Hasher::new(algorithm));
     crate::value::write_value(&mut w, value)?;
     Ok(w.finish()?.finish())

@@ -35,6 +35,8 @@ pub enum ErrorKind {
     DuplicateKey { key: String },
     /// Input larger than the configured limit.
     SizeLimit { limit: usize },
+    /// An indent wider than [`MAX_INDENT`](crate::MAX_INDENT) spaces.
+    IndentLimit { indent: u16, limit: u16 },
     /// An I/O error from a reader or writer.
     Io(String),
     /// A message from a `Serialize`/`Deserialize` implementation.
@@ -189,13 +191,24 @@ impl Error {
 
     /// Adds an enclosing path segment (called while the error unwinds).
     pub(crate) fn in_index(mut self, index: usize) -> Error {
-        self.inner.path.push(PathSegment::Index(index));
+        if self.has_path() {
+            self.inner.path.push(PathSegment::Index(index));
+        }
         self
     }
 
     pub(crate) fn in_key(mut self, key: &str) -> Error {
-        self.inner.path.push(PathSegment::Key(key.to_owned()));
+        if self.has_path() {
+            self.inner.path.push(PathSegment::Key(key.to_owned()));
+        }
         self
+    }
+
+    /// False for errors about the options, not the value: an indent over
+    /// the cap is found wherever the writer happens to be, which says
+    /// nothing about the value.
+    fn has_path(&self) -> bool {
+        !matches!(self.inner.kind, ErrorKind::IndentLimit { .. })
     }
 
     pub fn kind(&self) -> &ErrorKind {
@@ -258,6 +271,7 @@ impl Error {
             ErrorKind::DepthLimit { limit } => format!("nesting deeper than max_depth {limit}"),
             ErrorKind::DuplicateKey { key } => format!("duplicate object key {key:?}"),
             ErrorKind::SizeLimit { limit } => format!("input larger than max_size {limit} bytes"),
+            ErrorKind::IndentLimit { indent, limit } => format!("indent {indent} is wider than the limit of {limit} spaces"),
             ErrorKind::Io(msg) => format!("I/O error: {msg}"),
             ErrorKind::Custom(msg) => msg.clone(),
         }

@@ -42,7 +42,7 @@ pub use bytestr::ByteStr;
 pub use digest::{digest, digest_bytes, digest_value, Algorithm, Hasher};
 pub use error::{Error, ErrorKind, PathSegment, Position, Result};
 pub use keys::{compare_utf16, sort_prefix};
-pub use options::{BytesPolicy, IntegerPolicy, InvalidText, KeyOrder, NonFinite, Profile, RawPolicy, Style, WriteOptions};
+pub use options::{BytesPolicy, IntegerPolicy, InvalidText, KeyOrder, NonFinite, Profile, RawPolicy, Style, WriteOptions, MAX_INDENT};
 pub use parse::{DuplicateKeys, ReadOptions};
 pub use pool::{max_pooled_capacity, set_max_pooled_capacity, OutputMemory};
 pub use raw::{OwnedRawJson, RawJson};
@@ -75,9 +75,10 @@ pub fn to_string_pretty<T: ?Sized + Serialize>(value: &T) -> Result<String> {
 
 /// The bytes of `value` in the profile and options given.
 pub fn to_vec_with<T: ?Sized + Serialize>(value: &T, options: &WriteOptions) -> Result<Vec<u8>> {
+    options.check()?;
     let mut w = Writer::new(options);
     value.serialize(&mut w)?;
-    Ok(w.into_buffer().into_vec())
+    Ok(w.into_buffer()?.into_vec())
 }
 
 pub fn to_string_with<T: ?Sized + Serialize>(value: &T, options: &WriteOptions) -> Result<String> {
@@ -85,6 +86,7 @@ pub fn to_string_with<T: ?Sized + Serialize>(value: &T, options: &WriteOptions) 
 }
 
 pub fn to_writer_with<W: std::io::Write, T: ?Sized + Serialize>(writer: W, value: &T, options: &WriteOptions) -> Result<()> {
+    options.check()?;
     let mut w = Writer::with_sink(options, IoSink(writer));
     value.serialize(&mut w)?;
     w.finish()?;
@@ -153,9 +155,10 @@ impl Value {
     /// `to_vec_with(&value, ..)` for sorted profiles: members are written in
     /// order straight from the value instead of being collected and moved.
     pub fn to_vec_with(&self, options: &WriteOptions) -> Result<Vec<u8>> {
+        options.check()?;
         let mut w = Writer::new(options);
         value::write_value(&mut w, self)?;
-        Ok(w.into_buffer().into_vec())
+        Ok(w.into_buffer()?.into_vec())
     }
 
     pub fn to_string_with(&self, options: &WriteOptions) -> Result<String> {

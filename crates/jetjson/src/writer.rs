@@ -11,7 +11,7 @@ use crate::escape::{escape_bytes_replacing_invalid, escape_room};
 use crate::keys::{self, NameFacts};
 use crate::number;
 use crate::number::{EsPlan, FloatLayout};
-use crate::options::{BytesPolicy, IntegerPolicy, InvalidText, KeyOrder, NonFinite, RawPolicy, Style, WriteOptions};
+use crate::options::{BytesPolicy, IntegerPolicy, InvalidText, KeyOrder, NonFinite, RawPolicy, Style, WriteOptions, MAX_INDENT};
 use crate::pool::Buffer;
 use crate::pool::OutputMemory;
 use crate::shape::ShapeCache;
@@ -72,6 +72,11 @@ pub struct Writer<S: Sink = NoSink> {
     /// Scratch for text laid out before it is copied to the output (floats
     /// in the go and jcs layouts, repaired invalid text).
     num: Vec<u8>,
+    /// The indent asked for when it is over `MAX_INDENT` (0 otherwise). Such
+    /// a writer writes without indentation, so its memory stays bounded,
+    /// and hands nothing out: the sink gets no bytes and every way of
+    /// taking the output fails with `IndentLimit`.
+    refused_indent: u16,
     sink: S,
 }
 
@@ -112,6 +117,7 @@ impl Writer<NoSink> {
     /// If the writer was not made by `with_memory`.
     pub fn finish_into_memory(self) -> Result<(Box<dyn OutputMemory>, usize)> {
         debug_assert_eq!(self.depth, 0, "finish_into_memory inside an open container");
+        self.check_refused()?;
         Ok(self.buf.into_memory().expect("finish_into_memory on a writer made by with_memory"))
     }
 }
@@ -122,8 +128,9 @@ impl<S: Sink> Writer<S> {
         Writer::with_buffer(options.style(), sink, Buffer::take_zeroing(options.zeroes_buffers()))
     }
 
-    pub(crate) fn with_buffer(style: Style, sink: S, buf: Buffer) -> Writer<S> {
+    pub(crate) fn with_buffer(mut style: Style, sink: S, buf: Buffer) -> Writer<S> {
         let name_mask = NameFacts::mask(style.escaper.set());
+        let refused_indent = if style.indent > MAX_INDENT { std::mem::take(&mut style.indent) } else { 0 };
         Writer {
             buf,
             style,
@@ -134,6 +141,7 @@ impl<S: Sink> Writer<S> {
             order_stack: Vec::new(),
             shapes: ShapeCache::default(),
             num: Vec::new(),
+            refused_indent,
             sink,
         }
     }
@@ -152,14 +160,28 @@ impl<S: Sink> Writer<S> {
         self.depth
     }
 
-    /// The bytes written so far (for `NoSink`, the whole output).
+    /// The bytes written so far (for `NoSink`, the whole output); empty
+    /// when the options were refused (see `WriteOptions::indent`).
     pub fn as_bytes(&self) -> &[u8] {
+        if self.refused_indent != 0 {
+            return &[];
+        }
         self.buf.as_slice()
+    }
+
+    /// Fails when the options were refused (an indent over `MAX_INDENT`).
+    #[cold]
+    fn check_refused(&self) -> Result<()> {
+        if self.refused_indent != 0 {
+            return Err(Error::new(ErrorKind::IndentLimit { indent: self.refused_indent, limit: MAX_INDENT }));
+        }
+        Ok(())
     }
 
     /// Hands any buffered bytes to the sink and returns it.
     pub fn finish(mut self) -> Result<S> {
         debug_assert_eq!(self.holds, 0);
+        self.check_refused()?;
         if S::SPILLS && !self.buf.is_empty() {
             self.sink.spill(self.buf.as_slice())?;
             self.buf.clear();
@@ -180,6 +202,7 @@ impl<S: Sink> Writer<S> {
     #[inline]
     fn maybe_spill(&mut self) -> Result<()> {
         if S::SPILLS && self.holds == 0 && self.buf.len() >= SPILL_AT {
+            self.check_refused()?;
             self.sink.spill(self.buf.as_slice())?;
             self.buf.clear();
         }
@@ -433,24 +456,22 @@ impl<S: Sink> Writer<S> {
     #[inline(never)]
     fn escaped_str(&mut self, s: &str) -> Result<()> {
         self.buf.push(b'"');
-        self.escape(s);
-        self.buf.push(b'"');
-        self.maybe_spill()
-    }
-
-    #[inline]
-    fn escape(&mut self, s: &str) {
         if s.len() <= ESCAPE_PIECE {
             let escaper = self.style.escaper;
             // SAFETY: `escape_raw` writes within `escape_room(s.len())` bytes.
             unsafe { self.buf.append_raw(escape_room(s.len()), |p| escaper.escape_raw(p, s)) };
         } else {
-            self.escape_in_pieces(s);
+            self.escape_in_pieces(s)?;
         }
+        self.buf.push(b'"');
+        self.maybe_spill()
     }
 
+    /// A long string, escaped piece by piece; with a sink, each piece is
+    /// spilled once enough is buffered, so the escaped string (up to 6x
+    /// the text) is never held whole.
     #[cold]
-    fn escape_in_pieces(&mut self, mut s: &str) {
+    fn escape_in_pieces(&mut self, mut s: &str) -> Result<()> {
         while !s.is_empty() {
             let mut end = s.len().min(ESCAPE_PIECE);
             // Cut at a character boundary so a multi-byte sequence (and
@@ -463,7 +484,9 @@ impl<S: Sink> Writer<S> {
             // SAFETY: `escape_raw` writes within `escape_room(piece.len())` bytes.
             unsafe { self.buf.append_raw(escape_room(piece.len()), |p| escaper.escape_raw(p, piece)) };
             s = rest;
+            self.maybe_spill()?;
         }
+        Ok(())
     }
 
     /// A string given as bytes that may not be valid UTF-8. `go` replaces
@@ -479,6 +502,7 @@ impl<S: Sink> Writer<S> {
                     self.num.clear();
                     escape_bytes_replacing_invalid(&self.style.escaper, &mut self.num, piece);
                     self.buf.extend(&self.num);
+                    self.maybe_spill()?;
                 }
                 self.release_num();
                 self.buf.push(b'"');
@@ -503,6 +527,7 @@ impl<S: Sink> Writer<S> {
                         .encode_slice(chunk, &mut block)
                         .expect("4096 bytes hold the encoding of 3072");
                     self.buf.extend(&block[..n]);
+                    self.maybe_spill()?;
                 }
                 self.buf.push(b'"');
             }
@@ -944,9 +969,10 @@ impl<S: Sink> Writer<S> {
         self.buf.extend(bytes);
     }
 
-    pub(crate) fn into_buffer(self) -> Buffer {
+    pub(crate) fn into_buffer(self) -> Result<Buffer> {
         debug_assert!(!S::SPILLS);
-        self.buf
+        self.check_refused()?;
+        Ok(self.buf)
     }
 }
 

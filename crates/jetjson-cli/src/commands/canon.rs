@@ -4,7 +4,7 @@ use std::io::Write;
 
 use jetjson::{ReadOptions, Value, WriteOptions};
 
-use super::{parse_document, LineProblem};
+use super::{parse_document, write_document, LineProblem};
 use crate::fail::Fail;
 use crate::input::Source;
 use crate::{ndjson, report, CanonArgs};
@@ -21,11 +21,9 @@ pub fn run(args: &CanonArgs, out: &mut impl Write) -> Result<(), Fail> {
     }
     let input = source.read_all(args.read.read_limit())?;
     let value = parse_document(&source, &read, &input)?;
-    let bytes = value.to_vec_with(&write).map_err(|e| {
-        eprint!("{}", report::unlocated(&source.name(), None, &e.to_string()));
-        Fail::Invalid
-    })?;
-    out.write_all(&bytes).map_err(Fail::write)
+    // The input is no longer needed: free it before the output is made.
+    drop(input);
+    write_document(&source, &value, &write, out)
 }
 
 /// The output of one block: the lines that went well, and where it stopped.
@@ -33,6 +31,8 @@ struct Block {
     out: Vec<u8>,
     /// Lines in `out`.
     done: u64,
+    /// The block's length in bytes.
+    bytes: u64,
     /// The problem at line `done` of the block, which ends it (fail fast).
     problem: Option<LineProblem>,
 }
@@ -50,26 +50,33 @@ fn lines(
         // Canonical output is about as long as compact input.
         let mut buf = Vec::with_capacity(block.len() + block.len() / 8);
         let mut done = 0;
+        let bytes = block.len() as u64;
         for line in ndjson::lines(block) {
-            match canon_line(line, read, write) {
-                Ok(bytes) => {
-                    buf.extend_from_slice(&bytes);
+            let canon = match super::too_long(block, line, max_line) {
+                Some(problem) => Err(problem),
+                None => canon_line(line, read, write),
+            };
+            match canon {
+                Ok(line) => {
+                    buf.extend_from_slice(&line);
                     buf.push(b'\n');
                     done += 1;
                 }
-                Err(problem) => return Block { out: buf, done, problem: Some(problem) },
+                Err(problem) => return Block { out: buf, done, bytes, problem: Some(problem) },
             }
         }
-        Block { out: buf, done, problem: None }
+        Block { out: buf, done, bytes, problem: None }
     };
     let mut lines_before = 0u64;
+    let mut bytes_before = 0u64;
     ndjson::run_ordered(source, threads, max_line, work, |block, progress| {
         out.write_all(&block.out).map_err(Fail::write)?;
         if let Some(problem) = block.problem {
-            progress.suspend(|| eprint!("{}", problem.render(&name, lines_before + block.done + 1)));
+            progress.suspend(|| report::print(&problem.render(&name, lines_before + block.done + 1, bytes_before)));
             return Err(Fail::Invalid);
         }
         lines_before += block.done;
+        bytes_before += block.bytes;
         Ok(())
     })
 }

@@ -27,7 +27,7 @@ pub fn run(args: &CheckArgs) -> Result<(), Fail> {
             Ok(()) => {}
             Err(Fail::Invalid) => invalid = true,
             Err(Fail::Io(msg) | Fail::Usage(msg)) => {
-                eprintln!("jetjson: {msg}");
+                report::print(&format!("jetjson: {msg}\n"));
                 unreadable = true;
             }
             Err(Fail::Unreadable) => unreadable = true,
@@ -46,7 +46,7 @@ pub fn run(args: &CheckArgs) -> Result<(), Fail> {
 fn check_document(source: &Source, read: &ReadOptions, limit: Option<u64>) -> Result<(), Fail> {
     let input = source.read_all(limit)?;
     Validator::new(read).validate(&input).map_err(|e| {
-        eprint!("{}", report::parse_error(&source.name(), &input, &e));
+        report::print(&report::parse_error(&source.name(), &input, &e));
         Fail::Invalid
     })
 }
@@ -54,6 +54,8 @@ fn check_document(source: &Source, read: &ReadOptions, limit: Option<u64>) -> Re
 /// The problems of one block, by line index within the block.
 struct Block {
     lines: u64,
+    /// The block's length in bytes.
+    bytes: u64,
     problems: Vec<(u64, LineProblem)>,
 }
 
@@ -65,23 +67,32 @@ fn check_lines(source: &Source, read: &ReadOptions, max_line: Option<usize>, thr
         let mut problems = Vec::new();
         let mut lines = 0;
         for line in ndjson::lines(block) {
-            if ndjson::is_blank(line) {
+            if let Some(problem) = super::too_long(block, line, max_line) {
+                // The input ends here (see `LineProblem::TooLong`).
+                problems.push((lines, problem));
+                break;
+            } else if ndjson::is_blank(line) {
                 problems.push((lines, LineProblem::Blank(line.to_vec())));
             } else if let Err(e) = validator.validate(line) {
                 problems.push((lines, LineProblem::Parse(e, line.to_vec())));
             }
             lines += 1;
         }
-        Block { lines, problems }
+        Block { lines, bytes: block.len() as u64, problems }
     };
     let mut lines_before = 0u64;
+    let mut bytes_before = 0u64;
     let mut invalid = false;
     ndjson::run_ordered(source, threads, max_line, work, |block, progress| {
         for (index, problem) in &block.problems {
-            progress.suspend(|| eprint!("{}", problem.render(&name, lines_before + index + 1)));
+            progress.suspend(|| report::print(&problem.render(&name, lines_before + index + 1, bytes_before)));
             invalid = true;
+            if problem.ends_input() {
+                return Err(Fail::Invalid);
+            }
         }
         lines_before += block.lines;
+        bytes_before += block.bytes;
         Ok(())
     })?;
     if invalid {

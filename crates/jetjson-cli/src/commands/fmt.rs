@@ -6,21 +6,19 @@ use std::io::Write;
 
 use jetjson::WriteOptions;
 
-use super::parse_document;
+use super::{parse_document, write_document};
 use crate::fail::Fail;
 use crate::input::Source;
-use crate::{report, FmtArgs};
+use crate::FmtArgs;
 
 pub fn run(args: &FmtArgs, out: &mut impl Write) -> Result<(), Fail> {
     let source = Source::from_arg(args.file.as_deref());
     let read = args.read.options();
     let input = source.read_all(args.read.read_limit())?;
     let value = parse_document(&source, &read, &input)?;
-    let mut bytes = value.to_vec_with(&WriteOptions::compact().indent(args.indent)).map_err(|e| {
-        eprint!("{}", report::unlocated(&source.name(), None, &e.to_string()));
-        Fail::Invalid
-    })?;
+    // The input is no longer needed: free it before the output is made.
+    drop(input);
+    write_document(&source, &value, &WriteOptions::compact().indent(args.indent), out)?;
     // A file for people (and for editors and `cat`) ends with a newline.
-    bytes.push(b'\n');
-    out.write_all(&bytes).map_err(Fail::write)
+    out.write_all(b"\n").map_err(Fail::write)
 }

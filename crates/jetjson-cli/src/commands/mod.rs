@@ -5,7 +5,9 @@ pub mod check;
 pub mod digest;
 pub mod fmt;
 
-use jetjson::{ReadOptions, Value};
+use std::io::{self, Write};
+
+use jetjson::{ReadOptions, Sink, Value, WriteOptions, Writer};
 
 use crate::fail::Fail;
 use crate::input::Source;
@@ -18,22 +20,108 @@ pub enum LineProblem {
     Parse(jetjson::Error, Vec<u8>),
     /// The value parsed but the profile cannot write it (no position).
     Write(jetjson::Error),
+    /// A line longer than `--max-size` (its first `limit + 1` bytes, which
+    /// is all that was read of it), starting `at` bytes into its block.
+    /// It ends the input: nothing after it is read.
+    TooLong {
+        limit: usize,
+        line: Vec<u8>,
+        at: usize,
+    },
 }
 
 impl LineProblem {
-    pub fn render(&self, name: &str, line_no: u64) -> String {
+    /// The report for the problem on line `line_no` of a block that starts
+    /// `block_offset` bytes into the input.
+    pub fn render(&self, name: &str, line_no: u64, block_offset: u64) -> String {
         match self {
             LineProblem::Blank(line) => report::located(name, report::At { line: line_no, column: 1 }, "empty line", line),
             LineProblem::Parse(err, line) => report::line_error(name, line_no, line, err),
             LineProblem::Write(err) => report::unlocated(name, Some(line_no), &err.to_string()),
+            LineProblem::TooLong { limit, line, at } => {
+                let offset = block_offset + (*at + *limit) as u64;
+                let message =
+                    format!("input larger than max_size {limit} bytes (a line longer than the limit; reading stopped at byte offset {offset} of the input)");
+                report::located(name, report::At { line: line_no, column: limit + 1 }, &message, line)
+            }
         }
     }
+
+    /// True for a problem that ends the input (nothing after it was read).
+    pub fn ends_input(&self) -> bool {
+        matches!(self, LineProblem::TooLong { .. })
+    }
+}
+
+/// The problem of `line` (a line of `block`) when it is longer than
+/// `max_line`. The block reader cuts such a line one byte past the limit
+/// and stops, but a line that ended inside a block arrives whole: both
+/// end the input, so where blocks happen to be cut changes nothing.
+pub fn too_long(block: &[u8], line: &[u8], max_line: Option<usize>) -> Option<LineProblem> {
+    let limit = max_line.filter(|&max| line.len() > max)?;
+    // `line` is a subslice of `block`: its offset is the distance between them.
+    let at = line.as_ptr() as usize - block.as_ptr() as usize;
+    Some(LineProblem::TooLong { limit, line: line[..=limit].to_vec(), at })
 }
 
 /// Parses one whole document, reporting a syntax error on stderr.
 pub fn parse_document(source: &Source, read: &ReadOptions, input: &[u8]) -> Result<Value, Fail> {
     Value::from_slice_with(input, read).map_err(|e| {
-        eprint!("{}", report::parse_error(&source.name(), input, &e));
+        report::print(&report::parse_error(&source.name(), input, &e));
         Fail::Invalid
     })
+}
+
+/// Writes one document to `out` through the core writer's sink: the output
+/// leaves in chunks as it is made and is never held whole (pretty-printing
+/// a deep document multiplies its size by depth x indent).
+///
+/// A value the profile cannot write is reported like any invalid input
+/// (exit 1); a failed write is an I/O error (exit 2, or a quiet stop on a
+/// closed pipe). Either way the run fails: output cut short midway is never
+/// passed off as success, and the report says how much of it went out.
+pub fn write_document(source: &Source, value: &Value, options: &WriteOptions, out: &mut impl Write) -> Result<(), Fail> {
+    let mut failed = None;
+    let mut spilled = 0;
+    let written = {
+        let mut w = Writer::with_sink(options, Output { out, failed: &mut failed, spilled: &mut spilled });
+        value.write_to(&mut w).and_then(|()| w.finish().map(drop))
+    };
+    match (written, failed) {
+        (Ok(()), _) => Ok(()),
+        (Err(_), Some(io)) => Err(Fail::write(io)),
+        (Err(e), None) => {
+            let mut message = e.to_string();
+            if spilled > 0 {
+                message.push_str(&format!(" (output incomplete: {spilled} bytes were written before the error)"));
+            }
+            report::print(&report::unlocated(&source.name(), None, &message));
+            Err(Fail::Invalid)
+        }
+    }
+}
+
+/// The writer's sink for stdout. It keeps the `io::Error` of a failed write
+/// (the core error carries only its text), so that a closed pipe can still
+/// be told from a full disk.
+struct Output<'a, W: Write> {
+    out: &'a mut W,
+    failed: &'a mut Option<io::Error>,
+    spilled: &'a mut u64,
+}
+
+impl<W: Write> Sink for Output<'_, W> {
+    fn spill(&mut self, bytes: &[u8]) -> jetjson::Result<()> {
+        match self.out.write_all(bytes) {
+            Ok(()) => {
+                *self.spilled += bytes.len() as u64;
+                Ok(())
+            }
+            Err(e) => {
+                let err = jetjson::Error::new(jetjson::ErrorKind::Io(e.to_string()));
+                *self.failed = Some(e);
+                Err(err)
+            }
+        }
+    }
 }

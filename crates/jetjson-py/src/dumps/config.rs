@@ -1,13 +1,9 @@
 //! Keyword options of `dumps`, `digest` and `canonicalize`, resolved into the
 //! core's `WriteOptions` once per call.
 
-use jetjson::{NonFinite, Profile, WriteOptions};
+use jetjson::{NonFinite, Profile, WriteOptions, MAX_INDENT};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-
-/// Widest indent accepted (the core counts indent in u16 spaces; wider is
-/// surely a mistake).
-const MAX_INDENT: i64 = 1024;
 
 pub struct OutputOptions<'a> {
     pub profile: &'a str,
@@ -31,7 +27,8 @@ impl OutputOptions<'_> {
         let profile = parse_profile(self.profile)?;
         let indent = match self.indent {
             None => 0,
-            Some(n) if (0..=MAX_INDENT).contains(&n) => n as u16,
+            // The core's cap (16 spaces), refused here before anything is written.
+            Some(n) if (0..=i64::from(MAX_INDENT)).contains(&n) => n as u16,
             Some(n) => return Err(PyValueError::new_err(format!("indent must be None or an int from 0 to {MAX_INDENT}, got {n}"))),
         };
         let non_finite = match self.nan {

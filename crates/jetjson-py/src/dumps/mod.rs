@@ -58,7 +58,7 @@ pub fn write_object<'py, S: Sink>(w: &mut Writer<S>, obj: &Bound<'py, PyAny>, de
 /// sort_keys=True sorts every object (dataclasses too);
 /// False leaves the order to the profile. escape_html: None = the profile's
 /// default. ascii_only escapes non-ASCII as \uXXXX. indent: None/0 = compact,
-/// n = n spaces (Go MarshalIndent / json.dumps layout). nan: "error" or
+/// n = n spaces, at most 16 (Go MarshalIndent / json.dumps layout). nan: "error" or
 /// "null" (null in compact only; go and jcs always refuse NaN/Infinity).
 /// default(obj) converts other objects; its result is serialized (up to 254
 /// nested applications) and its exceptions propagate.

@@ -45,7 +45,9 @@ impl<'a, S: Sink> Compound<'a, S> {
         let index = *len;
         *len += 1;
         self.w.array_item(index == 0);
-        value.serialize(&mut *self.w).map_err(|e| e.in_index(index))
+        value.serialize(&mut *self.w).map_err(|e| e.in_index(index))?;
+        // Numbers and literals do not spill by themselves (see `Writer::spill_if_full`).
+        self.w.spill_if_full()
     }
 
     fn field<T: ?Sized + Serialize>(&mut self, key: &'static str, value: &T) -> Result<()> {
@@ -53,7 +55,8 @@ impl<'a, S: Sink> Compound<'a, S> {
             State::Object { len } => {
                 self.w.static_key(key, *len == 0)?;
                 *len += 1;
-                value.serialize(&mut *self.w).map_err(|e| e.in_key(key))
+                value.serialize(&mut *self.w).map_err(|e| e.in_key(key))?;
+                self.w.spill_if_full()
             }
             State::Sorted { obj, .. } => {
                 self.w.sorted_static_key(obj, key)?;
@@ -144,7 +147,8 @@ impl<S: Sink> SerializeMap for Compound<'_, S> {
         if let State::Sorted { obj, .. } = &mut self.state {
             self.w.sorted_value_done(obj);
         }
-        Ok(())
+        // Nothing is spilled inside a sorted object (its bytes may move).
+        self.w.spill_if_full()
     }
 
     fn end(self) -> Result<()> {

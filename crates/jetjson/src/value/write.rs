@@ -31,6 +31,10 @@ pub(crate) fn write_value<S: Sink>(w: &mut Writer<S>, v: &Value) -> Result<()> {
             for (i, item) in items.iter().enumerate() {
                 w.array_item(i == 0);
                 write_element(w, item).map_err(|e| e.in_index(i))?;
+                // Numbers and literals do not spill by themselves: without
+                // this, an array of them would be buffered whole for a sink
+                // (nothing for `to_vec`, whose writer never spills).
+                w.spill_if_full()?;
             }
             w.end_array(items.is_empty());
             Ok(())
@@ -54,11 +58,13 @@ fn write_element<S: Sink>(w: &mut Writer<S>, v: &Value) -> Result<()> {
     }
 }
 
-fn enter<S: Sink>(w: &Writer<S>) -> Result<()> {
+/// Before a container: the depth limit, and a spill of what is buffered
+/// (the opening lines of deep nesting add up to depth^2 x indent bytes).
+fn enter<S: Sink>(w: &mut Writer<S>) -> Result<()> {
     if w.depth() >= MAX_WRITE_DEPTH {
         return Err(Error::new(ErrorKind::DepthLimit { limit: MAX_WRITE_DEPTH }));
     }
-    Ok(())
+    w.spill_if_full()
 }
 
 pub(crate) fn write_number<S: Sink>(w: &mut Writer<S>, n: &Number) -> Result<()> {
@@ -122,6 +128,7 @@ fn write_object<S: Sink>(w: &mut Writer<S>, map: &Map) -> Result<()> {
         for (i, (k, v)) in members.iter().enumerate() {
             w.key(k, i == 0)?;
             write_element(w, v).map_err(|e| e.in_key(k))?;
+            w.spill_if_full()?;
         }
     } else {
         // Sort (prefix, index) pairs on the writer's order stack: no
@@ -134,6 +141,7 @@ fn write_object<S: Sink>(w: &mut Writer<S>, map: &Map) -> Result<()> {
             let (k, v) = &members[w.order_stack[base + n].1 as usize];
             w.key(k, n == 0)?;
             write_element(w, v).map_err(|e| e.in_key(k))?;
+            w.spill_if_full()?;
         }
         w.order_stack.truncate(base);
     }
