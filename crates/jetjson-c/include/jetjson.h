@@ -141,12 +141,15 @@ enum {
 };
 
 enum {
-    /* The profile's order: go sorts object keys by UTF-8 bytes (as Go sorts
-     * a map), jcs by UTF-16 code units (RFC 8785), compact keeps them. */
+    /* The profile's order: go sorts the keys of objects (maps) by UTF-8
+     * bytes, as Go sorts a map, and keeps the fields of structs (the
+     * writer's jetjson_writer_begin_struct) in order; jcs sorts every object
+     * by UTF-16 code units (RFC 8785); compact keeps every order. Documents
+     * read from JSON text (canonicalize, digest) are maps. */
     JETJSON_KEYS_PROFILE = 0,
     /* Every object sorted by the UTF-8 bytes of its keys (jcs: UTF-16). */
     JETJSON_KEYS_SORTED = 1,
-    /* Keys in the order given, also in go (Go struct fields); not in jcs. */
+    /* Every object in the order given, maps in go too; refused in jcs. */
     JETJSON_KEYS_KEEP = 2
 };
 
@@ -259,8 +262,9 @@ jetjson_status jetjson_escape(const char *s, size_t len,
  * jetjson_writer_finish. A call out of order fails with JETJSON_ERR_STATE.
  * Any failure ends the writer: later calls return JETJSON_ERR_STATE.
  *
- * Objects are written in the profile's key order (see JETJSON_KEYS_*): in go
- * and jcs their members are put in order when the object ends, so output
+ * Objects are maps (jetjson_writer_begin_object) or structs
+ * (jetjson_writer_begin_struct), each in its key order (see JETJSON_KEYS_*);
+ * a sorted object's members are put in order when it ends, so output
  * reaches the buffer or callback only between sorted objects. The writer
  * does not look for repeated keys: a key written twice is written twice.
  * Strings and keys that are not UTF-8: go writes \ufffd per bad byte,
@@ -291,11 +295,22 @@ jetjson_status jetjson_writer_new_callback(const jetjson_write_options *options,
                                            jetjson_writer **writer,
                                            jetjson_error *err);
 
-/* Opens an object or an array (as a value). */
+/* Opens an object (as a value) whose keys go in the profile's map order:
+ * go sorts them by UTF-8 bytes, as Go writes a map; jcs by UTF-16 code
+ * units; compact keeps them as written (see JETJSON_KEYS_*). */
 jetjson_status jetjson_writer_begin_object(jetjson_writer *writer, jetjson_error *err);
+
+/* Opens an object whose keys are declared fields (a C or Go struct): go and
+ * compact keep them in the order written, as Go writes a struct's fields;
+ * jcs sorts them; JETJSON_KEYS_SORTED sorts them in every profile. Closed
+ * by jetjson_writer_end_object. */
+jetjson_status jetjson_writer_begin_struct(jetjson_writer *writer, jetjson_error *err);
+
+/* Opens an array (as a value). */
 jetjson_status jetjson_writer_begin_array(jetjson_writer *writer, jetjson_error *err);
 
-/* Closes the innermost object (after a complete member) or array. */
+/* Closes the innermost object or struct (after a complete member), or the
+ * innermost array. */
 jetjson_status jetjson_writer_end_object(jetjson_writer *writer, jetjson_error *err);
 jetjson_status jetjson_writer_end_array(jetjson_writer *writer, jetjson_error *err);
 

@@ -3,9 +3,9 @@
 //! The core's `Writer` decides the bytes (the profile's escaping, numbers,
 //! layout); this layer keeps the grammar the core leaves to its callers:
 //! which container is open, whether a key or a value comes next, one value
-//! at the top. Objects whose profile sorts keys (`go`, `jcs`, or
-//! `JETJSON_KEYS_SORTED`) are written in place and put in order when they
-//! end, as the core does for maps. Any error leaves the writer failed: later
+//! at the top. Objects are maps or structs (the core's two key orders: `go`
+//! sorts a map's keys and keeps a struct's fields in order); those whose
+//! order is sorted are written in place and put in order when they end. Any error leaves the writer failed: later
 //! calls return `JETJSON_ERR_STATE` and a buffer target gets its old length
 //! back when the writer is freed.
 
@@ -23,7 +23,7 @@ use crate::types::{Buffer, Error, Status, WriteFn, WriteOptions};
 enum Frame {
     Array { first: bool },
     Object { first: bool, want_key: bool },
-    Sorted { obj: SortedObject, want_key: bool },
+    Sorted { obj: SortedObject, want_key: bool, order: KeyOrder },
 }
 
 enum State {
@@ -40,8 +40,10 @@ pub struct CWriter {
     frames: Vec<Frame>,
     /// The top-level value is complete.
     done: bool,
-    /// Order of objects (the profile's map order, or the option's).
-    order: KeyOrder,
+    /// Order of objects (maps): the profile's, or the option's.
+    map_order: KeyOrder,
+    /// Order of structs (declared fields): the profile's, or the option's.
+    struct_order: KeyOrder,
     /// The raw-JSON policy (compact copies; it is validated here first).
     raw: RawPolicy,
     state: State,
@@ -64,7 +66,8 @@ impl CWriter {
             spill,
             frames: Vec::new(),
             done: false,
-            order: style.map_order,
+            map_order: style.map_order,
+            struct_order: style.struct_order,
             raw: style.raw,
             state: State::Open,
             restore,
@@ -117,7 +120,7 @@ impl CWriter {
         match self.frames.last_mut() {
             None => self.done = true,
             Some(Frame::Object { want_key, .. }) => *want_key = true,
-            Some(Frame::Sorted { obj, want_key }) => {
+            Some(Frame::Sorted { obj, want_key, .. }) => {
                 w.sorted_value_done(obj);
                 *want_key = true;
             }
@@ -134,13 +137,14 @@ impl CWriter {
         self.value_done()
     }
 
-    fn begin_object(&mut self) -> Outcome {
+    /// An object whose members go in `order` (a map's or a struct's).
+    fn begin_object(&mut self, order: KeyOrder) -> Outcome {
         self.value_slot()?;
-        let frame = if self.order == KeyOrder::Insertion {
+        let frame = if order == KeyOrder::Insertion {
             self.writer().begin_object();
             Frame::Object { first: true, want_key: true }
         } else {
-            Frame::Sorted { obj: self.writer().begin_sorted_object(), want_key: true }
+            Frame::Sorted { obj: self.writer().begin_sorted_object(), want_key: true, order }
         };
         self.frames.push(frame);
         Ok(())
@@ -155,10 +159,9 @@ impl CWriter {
             Some(Frame::Array { .. }) => return Err(Failure::state("end_object inside an array (end_array closes it)")),
             None => return Err(Failure::state("end_object with no object open")),
         }
-        let order = self.order;
         match self.frames.pop() {
             Some(Frame::Object { first, .. }) => self.writer().end_object(first),
-            Some(Frame::Sorted { obj, .. }) => {
+            Some(Frame::Sorted { obj, order, .. }) => {
                 let r = self.writer().end_sorted_object(obj, order);
                 r.map_err(|e| self.core(e))?;
             }
@@ -200,7 +203,7 @@ impl CWriter {
                     Err(_) => w.bytes_key(key, was_first),
                 }
             }
-            Some(Frame::Sorted { obj, want_key: want @ true }) => {
+            Some(Frame::Sorted { obj, want_key: want @ true, .. }) => {
                 *want = false;
                 match std::str::from_utf8(key) {
                     Ok(k) => w.sorted_key(obj, k),
@@ -357,7 +360,11 @@ macro_rules! writer_fn {
 
 writer_fn!(
     /// `jetjson_writer_begin_object`.
-    jetjson_writer_begin_object() => |w| w.begin_object()
+    jetjson_writer_begin_object() => |w| w.begin_object(w.map_order)
+);
+writer_fn!(
+    /// `jetjson_writer_begin_struct`.
+    jetjson_writer_begin_struct() => |w| w.begin_object(w.struct_order)
 );
 writer_fn!(
     /// `jetjson_writer_end_object`.
