@@ -170,7 +170,21 @@ pub(crate) fn required<T>(p: *mut T, what: &str) -> Result<*mut T, Failure> {
 
 #[cfg(test)]
 mod tests {
-    use super::truncated_len;
+    use super::{run, truncated_len, Failure};
+    use crate::types;
+
+    #[test]
+    fn a_panic_becomes_an_internal_error() {
+        // SAFETY: an all-zero `jetjson_error` is a valid value to overwrite.
+        let mut err: types::Error = unsafe { std::mem::zeroed() };
+        // SAFETY: `err` is a valid, writable `jetjson_error`.
+        let status = unsafe { run(&mut err, || -> Result<(), Failure> { panic!("boom {}", 7) }) };
+        assert_eq!(status, types::ERR_INTERNAL);
+        assert_eq!(err.status, types::ERR_INTERNAL);
+        let msg: Vec<u8> = err.message[..err.message_len].iter().map(|&c| c as u8).collect();
+        assert!(String::from_utf8(msg).unwrap().ends_with("boom 7"));
+        assert_eq!(err.message[err.message_len], 0);
+    }
 
     #[test]
     fn truncation_keeps_whole_characters() {

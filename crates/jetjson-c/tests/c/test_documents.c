@@ -154,6 +154,16 @@ static void test_canonicalize_options(void) {
     CHECK(jetjson_canonicalize(U("{\"a\":[0,1e400]}"), 15, &jcs, NULL, &b, &err) == JETJSON_ERR_VALUE && b.len == 10,
           "1e400 in jcs: %d", err.status);
     CHECK(strncmp(err.message, "$.a[1]: ", 8) == 0 && !err.has_position, "write error path: %s", err.message);
+    /* Also when output already reached the buffer (spilled in 32 KiB chunks)
+     * before the failing value. */
+    str_t big = {0};
+    str_puts(&big, "[");
+    for (int i = 0; i < 5000; i++)
+        str_puts(&big, "\"0123456789abcdef\",");
+    str_puts(&big, "1e400]");
+    CHECK(jetjson_canonicalize(U(big.data), big.len, &jcs, NULL, &b, &err) == JETJSON_ERR_VALUE && b.len == 10,
+          "late failure: %d, len %zu", err.status, b.len);
+    str_free(&big);
     jetjson_buffer_free(&b);
 }
 

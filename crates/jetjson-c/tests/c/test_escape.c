@@ -56,6 +56,24 @@ static void test_random_strings(void) {
         }
         str_free(&in);
     }
+    /* Every multi-byte character across the first piece boundary (64 KiB)
+     * at each of its inner offsets. */
+    const char *wide[] = {"\xc3\xa9", "\xe2\x82\xac", "\xe2\x80\xa8", "\xf0\x9f\x98\x80"};
+    for (size_t c = 0; c < 4; c++) {
+        for (size_t shift = 1; shift <= 3; shift++) {
+            str_t in = {0};
+            for (size_t i = 0; i < 65536 - shift; i++)
+                str_put(&in, "x", 1);
+            str_puts(&in, wide[c]);
+            str_puts(&in, "\"tail");
+            for (size_t s = 0; s < NSETS; s++) {
+                char what[64];
+                snprintf(what, sizeof what, "char %zu at boundary - %zu, set %zu", c, shift, s);
+                compare(&SETS[s], &in, &out, what);
+            }
+            str_free(&in);
+        }
+    }
     jetjson_buffer_free(&out);
 }
 
