@@ -47,6 +47,9 @@ pub struct CWriter {
     /// The raw-JSON policy (compact copies; it is validated here first).
     raw: RawPolicy,
     state: State,
+    /// Inside a call: still set on entry if a call panicked (the panic was
+    /// caught at the boundary, the writer may be half-way through a token).
+    busy: bool,
     /// A buffer target and its length when the writer was made (restored
     /// unless the writer finishes).
     restore: Option<(Out, usize)>,
@@ -70,6 +73,7 @@ impl CWriter {
             struct_order: style.struct_order,
             raw: style.raw,
             state: State::Open,
+            busy: false,
             restore,
         }
     }
@@ -81,7 +85,13 @@ impl CWriter {
             State::Failed(msg) => return Err(Failure::state(format!("the writer failed earlier ({msg})"))),
             State::Finished => return Err(Failure::state("the writer has finished")),
         }
+        if self.busy {
+            self.state = State::Failed("an internal error in an earlier call".into());
+            return Err(Failure::state("the writer failed earlier (an internal error in an earlier call)"));
+        }
+        self.busy = true;
         let r = f(self);
+        self.busy = false;
         if let Err(failure) = &r {
             self.state = State::Failed(failure.message.clone());
         }
