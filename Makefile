@@ -14,7 +14,7 @@ VPY := $(VENV)/bin/python
 export GOTOOLCHAIN := local
 export GOPROXY := off
 
-.PHONY: all build demo test test-rust test-python python oracles lint bench bench-quick bench-suite bench-go bench-python bench-report test-bench-go bench-escape clean fuzz fuzz-build fuzz-seed fuzz-cmin sanitize memcheck-python
+.PHONY: all build demo test test-rust test-python python oracles lint bench bench-quick bench-suite bench-go bench-python bench-report test-bench-go bench-escape c-build c-install test-c bench-c clean fuzz fuzz-build fuzz-seed fuzz-cmin sanitize memcheck-python
 
 all: build
 
@@ -31,10 +31,38 @@ $(ORACLE_GO): tools/oracle-go/main.go tools/oracle-go/go.mod
 demo: build python
 	@./scripts/demo.sh
 
-test: oracles test-rust test-bench-go python test-python lint
+test: oracles test-rust test-bench-go test-c python test-python lint
 
 test-rust:
 	JETJSON_ORACLE_GO=$(ORACLE_GO) $(CARGO) test --workspace --exclude jetjson-py
+
+# The C library (crates/jetjson-c): libjetjson.so/.a, jetjson.h and
+# jetjson.pc. `make c-install PREFIX=/usr/local` builds it in release mode
+# and installs it there. `make test-c` builds it in the dev profile (sharing
+# test-rust's build of the core), installs it into target/c-test/prefix and
+# runs its tests on that install: header vs exports, the C tests under
+# ASan+UBSan against the shared and the static library, Go through cgo.
+# `make bench-c`: the string-escaping benchmark in C (bench/c).
+PREFIX ?= /usr/local
+C_VERSION := $(shell sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
+CORPUS ?= $(CURDIR)/../shared/corpus
+
+c-build:
+	$(CARGO) build --release -p jetjson-c
+
+c-install: c-build
+	sh crates/jetjson-c/install.sh target/release "$(PREFIX)" $(C_VERSION)
+
+test-c:
+	$(CARGO) build -p jetjson-c
+	rm -rf target/c-test
+	sh crates/jetjson-c/install.sh target/debug target/c-test/prefix $(C_VERSION)
+	sh crates/jetjson-c/tests/run.sh $(CURDIR)/target/c-test/prefix $(CORPUS) $(C_VERSION)
+
+bench-c: c-build
+	rm -rf target/c-bench
+	sh crates/jetjson-c/install.sh target/release target/c-bench/prefix $(C_VERSION)
+	sh bench/c/run.sh $(CURDIR)/target/c-bench/prefix
 
 # The Python package: a virtualenv with the build and test tools, and the
 # extension built in release mode into it.

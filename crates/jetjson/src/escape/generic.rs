@@ -284,13 +284,29 @@ unsafe fn escape_chunks<V: Vector, const H: bool, const L: bool, const A: bool>(
                 (candidates0, candidates0.or(candidates1).movemask())
             };
             if both.has_any() {
-                // A first chunk without candidates is clean and already
-                // written: skip it rather than scan it again.
                 // SAFETY: lane-wise on a mask of V's ISA.
-                if !unsafe { first.movemask() }.has_any() {
+                let first = unsafe { first.movemask() };
+                if !first.has_any() {
+                    // A first chunk without candidates is clean and already
+                    // written: skip it rather than scan it again.
                     i += V::BYTES;
                     // SAFETY: `i + BYTES < len`: within the room promised.
                     out = unsafe { out.add(V::BYTES) };
+                } else if !matches_separators(L, A) {
+                    // Without line separators the candidates are exact: the
+                    // first chunk's escapes start at its first candidate,
+                    // with no second scan of the chunk (text dense in
+                    // escapes comes here once per escape).
+                    let clean = first.first_offset();
+                    i += clean;
+                    // SAFETY: the clean prefix was stored with the chunk;
+                    // the flagged byte at `i < len` needs escaping, as in
+                    // the chunk-by-chunk step below.
+                    unsafe {
+                        out = out.add(clean);
+                        (i, out) = escape_run::<H, L, A>(src, len, len, i, out);
+                    }
+                    continue;
                 }
                 break;
             }

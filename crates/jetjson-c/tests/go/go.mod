@@ -1,0 +1,3 @@
+module jetjson/capi-go
+
+go 1.22
