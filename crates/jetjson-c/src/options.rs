@@ -54,7 +54,7 @@ pub(crate) unsafe fn write_options(p: *const WriteOptions) -> Result<jetjson::Wr
             return Err(Failure::argument(format!("{name} cannot be used with profile jcs (RFC 8785 fixes the layout)")));
         }
     }
-    // `indent <= MAX_INDENT` (1024) fits in u16.
+    // `indent <= MAX_INDENT` (16) fits in u16.
     let mut w = jetjson::WriteOptions::new(profile).indent(o.indent as u16).ascii_only(ascii_only);
     if let Some(html) = html {
         w = w.escape_html(html);

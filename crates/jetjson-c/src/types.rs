@@ -61,8 +61,9 @@ pub const NUMBER_BIG: c_int = 3;
 pub const MESSAGE_MAX: usize = 256;
 /// Bytes of `jetjson_digest.text`: `"sha512:"`, 128 hex digits and a NUL.
 pub const DIGEST_MAX: usize = 136;
-/// Widest indent accepted (as the Python front end).
-pub const MAX_INDENT: u32 = 1024;
+/// Widest indent accepted: the core's cap (`jetjson::MAX_INDENT`), as in
+/// every front end.
+pub const MAX_INDENT: u32 = jetjson::MAX_INDENT as u32;
 /// Default `max_depth` (a zero in `jetjson_read_options` means this).
 pub const DEFAULT_MAX_DEPTH: usize = 512;
 

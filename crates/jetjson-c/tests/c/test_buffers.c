@@ -136,9 +136,13 @@ static void test_options_refused(void) {
     jetjson_digest d;
     CHECK(jetjson_digest_bytes(doc, 7, 2, &d, &err) == JETJSON_ERR_ARGUMENT, "algorithm 2");
     /* The edge values themselves are accepted. */
-    jetjson_write_options wide = {0, 0, 0, 0, 1024};
+    jetjson_write_options wide = {0, 0, 0, 0, 16};
     CHECK_OK(jetjson_canonicalize(doc, 7, &wide, NULL, &b, &err), err);
     jetjson_buffer_free(&b);
+    /* One more than the cap of every front end is refused, naming it. */
+    jetjson_write_options wider = {0, 0, 0, 0, 17};
+    CHECK(jetjson_canonicalize(doc, 7, &wider, NULL, &b, &err) == JETJSON_ERR_ARGUMENT && b.len == 0, "indent 17");
+    CHECK(strstr(err.message, "16") != NULL, "indent message names the cap: %s", err.message);
 }
 
 void test_buffers_and_errors(void) {

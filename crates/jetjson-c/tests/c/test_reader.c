@@ -73,17 +73,17 @@ static int keep_number(void *u, const jetjson_number *n) {
 }
 
 static void test_numbers(void) {
-    const char *doc = "[-0, 1.50, 1e400, 18446744073709551615, 9223372036854775808, -9223372036854775809, 12, -7, 2.5E-3]";
+    const char *doc = "[-0, 1.50, 123456789012345678901234567890, 18446744073709551615, 9223372036854775808, -9223372036854775809, 12, -7, 2.5E-3]";
     jetjson_visitor v = {0};
     v.number = keep_number;
     numbers s = {0};
     jetjson_error err;
     CHECK_OK(jetjson_parse(U(doc), strlen(doc), NULL, &v, &s, &err), err);
     CHECK(s.count == 9, "%d numbers", s.count);
-    const char *texts[] = {"-0", "1.50", "1e400", "18446744073709551615", "9223372036854775808", "-9223372036854775809", "12", "-7", "2.5E-3"};
+    const char *texts[] = {"-0", "1.50", "123456789012345678901234567890", "18446744073709551615", "9223372036854775808", "-9223372036854775809", "12", "-7", "2.5E-3"};
     int kinds[] = {JETJSON_NUMBER_F64, JETJSON_NUMBER_F64, JETJSON_NUMBER_BIG, JETJSON_NUMBER_U64, JETJSON_NUMBER_U64,
                    JETJSON_NUMBER_BIG, JETJSON_NUMBER_I64, JETJSON_NUMBER_I64, JETJSON_NUMBER_F64};
-    int integers[] = {1, 0, 0, 1, 1, 1, 1, 1, 0};
+    int integers[] = {1, 0, 1, 1, 1, 1, 1, 1, 0};
     for (int i = 0; i < 9 && i < s.count; i++) {
         CHECK(strcmp(s.text[i], texts[i]) == 0, "number %d text %s", i, s.text[i]);
         CHECK(s.n[i].kind == kinds[i], "number %d (%s) kind %d, want %d", i, texts[i], s.n[i].kind, kinds[i]);
@@ -94,6 +94,11 @@ static void test_numbers(void) {
     CHECK(s.n[0].f64 == 0 && 1 / s.n[0].f64 < 0, "-0 is negative zero");
     CHECK(s.n[3].u64 == UINT64_MAX && s.n[4].u64 == 9223372036854775808ULL, "u64 values");
     CHECK(s.n[6].i64 == 12 && s.n[7].i64 == -7, "i64 values");
+    /* A literal beyond the double range is refused, at its place. */
+    const char *huge = "[1, 1e400]";
+    numbers h = {0};
+    CHECK(jetjson_parse(U(huge), strlen(huge), NULL, &v, &h, &err) != JETJSON_OK, "1e400 refused");
+    CHECK(err.has_position && err.offset == 4, "1e400 at offset 4: %zu %s", err.offset, err.message);
 }
 
 /* Strings arrive decoded, NUL bytes included; keys too. */
