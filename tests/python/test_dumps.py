@@ -474,8 +474,22 @@ def test_option_errors():
     for kw in [{"indent": 2}, {"ascii_only": True}, {"escape_html": True}]:
         with pytest.raises(ValueError, match="jcs"):
             jetjson.dumps(1, profile="jcs", **kw)
-    with pytest.raises(TypeError):
-        jetjson.dumps(1, "go")  # options are keyword-only
+    # The profile may be given positionally, as in canonicalize and digest;
+    # the other options are keyword-only.
+    assert jetjson.dumps({"b": 1, "a": 2}, "go") == b'{"a":2,"b":1}'
+    with pytest.raises(TypeError, match="at most 2 positional"):
+        jetjson.dumps(1, "go", True)
+    with pytest.raises(TypeError, match="multiple values for argument 'profile'"):
+        jetjson.dumps(1, "go", profile="go")
+    with pytest.raises(TypeError, match="unexpected keyword argument 'sortkeys'"):
+        jetjson.dumps(1, sortkeys=True)
+    with pytest.raises(TypeError, match="profile must be a str"):
+        jetjson.dumps(1, profile=3)
+    with pytest.raises(TypeError, match="indent must be an int or None"):
+        jetjson.dumps(1, indent=True)
+    # Flags take any object's truth value, as json's do.
+    assert jetjson.dumps({"b": 1, "a": 2}, sort_keys=1) == b'{"a":2,"b":1}'
+    assert jetjson.dumps({"b": 1, "a": 2}, sort_keys=[]) == b'{"b":1,"a":2}'
 
 
 def test_indent_matches_python_json():

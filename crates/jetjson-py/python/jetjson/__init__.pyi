@@ -33,11 +33,12 @@ class Raw:
 
 def dumps(
     obj: Any,
-    *,
+    /,
     profile: _Profile = "compact",
-    sort_keys: bool = False,
-    escape_html: Optional[bool] = None,
-    ascii_only: bool = False,
+    *,
+    sort_keys: object = False,
+    escape_html: Optional[object] = None,
+    ascii_only: object = False,
     indent: Optional[int] = None,
     default: Optional[Callable[[Any], Any]] = None,
     nan: Literal["error", "null"] = "error",

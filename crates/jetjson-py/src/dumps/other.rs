@@ -22,6 +22,9 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
     #[cold]
     #[inline(never)]
     pub(super) unsafe fn other(&mut self, obj: *mut PyObject) -> Walk {
+        // Everything below may call into Python, where a nested `dumps`
+        // may start: the stack is checked at every such link.
+        self.stack_check()?;
         let k = self.known;
         // SAFETY (whole body): `obj` is live and held; type objects and
         // flags are read-only data of live types.
@@ -207,7 +210,6 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
     /// An `Enum` member as its `value` (a detour: the value may be a
     /// member again, or lead back to this one).
     fn enum_value(&mut self, obj: *mut PyObject) -> Walk {
-        self.room()?;
         if self.detours >= MAX_DETOURS {
             return Err(Fail::msg(format!(
                 "Enum values and default results nested {MAX_DETOURS} levels deep: does a value lead back to itself? (last type: {})",
@@ -271,7 +273,6 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
         let Some(default) = self.default else {
             return Err(unsupported(obj, self.w.style().profile));
         };
-        self.room()?;
         if self.detours >= MAX_DETOURS {
             return Err(Fail::msg(format!(
                 "default called {MAX_DETOURS} levels deep: its results keep needing default (last type: {})",
