@@ -26,12 +26,7 @@ use pyo3::types::{PyString, PyType};
 
 use super::shapes::{Shape, Tag};
 
-extern "C" {
-    // CPython's type attribute lookup through the MRO (with the method
-    // cache); exported by every CPython 3 build. Here it (re)assigns the
-    // class's version tag.
-    fn _PyType_Lookup(ty: *mut ffi::PyTypeObject, name: *mut PyObject) -> *mut PyObject;
-}
+use super::types::_PyType_Lookup;
 
 /// The capsule's name (and the attribute's).
 const CAPSULE: &std::ffi::CStr = c"jetjson.dataclass_plan";

@@ -72,13 +72,13 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
             }
             let is = |t: &Py<PyType>| ffi::PyObject_TypeCheck(obj, t.as_ptr() as *mut ffi::PyTypeObject) != 0;
             if is(&k.datetime) {
-                return self.iso(obj, time::Kind::DateTime);
+                return self.moment(obj, time::Kind::DateTime, k.datetime.as_ptr() as *mut ffi::PyTypeObject);
             }
             if is(&k.date) {
-                return self.iso(obj, time::Kind::Date);
+                return self.moment(obj, time::Kind::Date, k.date.as_ptr() as *mut ffi::PyTypeObject);
             }
             if is(&k.time) {
-                return self.iso(obj, time::Kind::Time);
+                return self.moment(obj, time::Kind::Time, k.time.as_ptr() as *mut ffi::PyTypeObject);
             }
             if is(&k.uuid) {
                 return self.uuid(obj);
@@ -142,7 +142,99 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
         self.w.raw(raw.get().json(self.py)).map_err(Fail::core)
     }
 
-    /// datetime/date/time through `isoformat()` (see `time.rs` for the layout).
+    /// A datetime, date or time (`base` its datetime type), written from its
+    /// C-level fields in the layout of `isoformat()` (Go's `time.Time` for
+    /// datetimes in go): no Python code runs but a `tzinfo`'s `utcoffset`.
+    /// A subclass with its own `isoformat` is written through it (`iso`).
+    fn moment(&mut self, obj: *mut PyObject, kind: time::Kind, base: *mut ffi::PyTypeObject) -> Walk {
+        // SAFETY: `obj` is a live instance of `base` (or a subclass), held
+        // by the caller; its fields are read by the datetime C API's layout
+        // for its kind; `tzinfo` is held by `obj` (immutable).
+        unsafe {
+            let ty = ffi::Py_TYPE(obj);
+            if ty != base && !super::types::inherits(ty, base, self.known.isoformat.as_ptr()) {
+                return self.iso(obj, kind);
+            }
+            let mut m = time::Moment { year: 0, month: 0, day: 0, hour: 0, minute: 0, second: 0, micro: 0, offset: None };
+            if kind != time::Kind::Time {
+                m.year = ffi::PyDateTime_GET_YEAR(obj) as u16;
+                m.month = ffi::PyDateTime_GET_MONTH(obj) as u8;
+                m.day = ffi::PyDateTime_GET_DAY(obj) as u8;
+            }
+            let tzinfo = match kind {
+                time::Kind::DateTime => {
+                    m.hour = ffi::PyDateTime_DATE_GET_HOUR(obj) as u8;
+                    m.minute = ffi::PyDateTime_DATE_GET_MINUTE(obj) as u8;
+                    m.second = ffi::PyDateTime_DATE_GET_SECOND(obj) as u8;
+                    m.micro = ffi::PyDateTime_DATE_GET_MICROSECOND(obj) as u32;
+                    ffi::PyDateTime_DATE_GET_TZINFO(obj)
+                }
+                time::Kind::Time => {
+                    m.hour = ffi::PyDateTime_TIME_GET_HOUR(obj) as u8;
+                    m.minute = ffi::PyDateTime_TIME_GET_MINUTE(obj) as u8;
+                    m.second = ffi::PyDateTime_TIME_GET_SECOND(obj) as u8;
+                    m.micro = ffi::PyDateTime_TIME_GET_MICROSECOND(obj) as u32;
+                    ffi::PyDateTime_TIME_GET_TZINFO(obj)
+                }
+                time::Kind::Date => std::ptr::null_mut(),
+            };
+            if !tzinfo.is_null() && tzinfo != ffi::Py_None() {
+                m.offset = if tzinfo == self.known.utc {
+                    Some(0)
+                } else {
+                    // As isoformat asks: tzinfo.utcoffset(dt) for a
+                    // datetime, tzinfo.utcoffset(None) for a time.
+                    let arg = if kind == time::Kind::Time { ffi::Py_None() } else { obj };
+                    self.utc_offset(tzinfo, arg)?
+                };
+            }
+            let text = match kind {
+                time::Kind::DateTime if self.w.style().profile == jetjson::Profile::Go => time::go_datetime(&m),
+                time::Kind::DateTime => time::iso_datetime(&m),
+                time::Kind::Date => time::iso_date(&m),
+                time::Kind::Time => time::iso_time(&m),
+            };
+            self.w.str(text.as_str()).map_err(Fail::core)
+        }
+    }
+
+    /// `tzinfo.utcoffset(arg)` in microseconds, checked as CPython checks it
+    /// for `isoformat`: None, or a timedelta strictly within a day.
+    fn utc_offset(&mut self, tzinfo: *mut PyObject, arg: *mut PyObject) -> Result<Option<i64>, Fail> {
+        // SAFETY: `tzinfo` and `arg` are live (held by the datetime being
+        // written); the result is a new reference we release here, read as
+        // a timedelta only once its type says it is one.
+        unsafe {
+            let r = ffi::PyObject_CallMethodOneArg(tzinfo, self.known.utcoffset.as_ptr(), arg);
+            if r.is_null() {
+                return Err(Fail::fetch(self.py));
+            }
+            let out = if r == ffi::Py_None() {
+                Ok(None)
+            } else if ffi::PyObject_TypeCheck(r, self.known.timedelta) != 0 {
+                let us = i64::from(ffi::PyDateTime_DELTA_GET_DAYS(r)) * 86_400_000_000
+                    + i64::from(ffi::PyDateTime_DELTA_GET_SECONDS(r)) * 1_000_000
+                    + i64::from(ffi::PyDateTime_DELTA_GET_MICROSECONDS(r));
+                if us.unsigned_abs() < 86_400_000_000 {
+                    Ok(Some(us))
+                } else {
+                    Err(Fail::py(pyo3::exceptions::PyValueError::new_err(
+                        "offset must be a timedelta strictly between -timedelta(hours=24) and timedelta(hours=24)",
+                    )))
+                }
+            } else {
+                Err(Fail::py(pyo3::exceptions::PyTypeError::new_err(format!(
+                    "tzinfo.utcoffset() must return None or timedelta, not '{}'",
+                    type_name(r)
+                ))))
+            };
+            ffi::Py_DECREF(r);
+            out
+        }
+    }
+
+    /// datetime/date/time through their own `isoformat()` (a subclass that
+    /// overrides it; see `time.rs` for the layout).
     fn iso(&mut self, obj: *mut PyObject, kind: time::Kind) -> Walk {
         let text = self.call_method0(obj, self.known.isoformat.as_ptr())?;
         // SAFETY: `text` is a new reference we own; isoformat returns a str.
@@ -165,6 +257,19 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
     /// (lowercase for `uuid.UUID`; a subclass may give its own). Anything
     /// but 32 ASCII hex digits is an error, never sliced.
     fn uuid(&mut self, obj: *mut PyObject) -> Walk {
+        // An exact uuid.UUID from its 128-bit int, read from its slot.
+        // SAFETY: `obj` is live (held); for an exact UUID the offset is that
+        // of its `int` member (an object pointer, or NULL when unset).
+        unsafe {
+            let off = self.known.uuid_int_offset;
+            if off != 0 && ffi::Py_TYPE(obj) == self.known.uuid.as_ptr() as *mut ffi::PyTypeObject {
+                let int = *((obj as *mut u8).offset(off) as *mut *mut PyObject);
+                if let Some(text) = uuid_from_int(int) {
+                    // SAFETY: hex digits and dashes.
+                    return self.w.str(std::str::from_utf8_unchecked(&text)).map_err(Fail::core);
+                }
+            }
+        }
         let hex = self.get_attr(obj, self.known.hex.as_ptr())?;
         // SAFETY: `hex` is a new reference we own, read while we hold it.
         let r = match unsafe { (ffi::PyUnicode_Check(hex) != 0).then(|| utf8_of(hex)).flatten() } {
@@ -216,13 +321,43 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
                 type_name(obj)
             )));
         }
+        // A member whose class keeps Enum's own `value` is written from its
+        // `_value_`, read from its dict without calling the property.
+        // SAFETY: `obj` is live (held); the dict is a new reference we
+        // release, the value borrowed from it is held while written.
+        unsafe {
+            let ty = ffi::Py_TYPE(obj);
+            if !self.known.enum_value.is_null() && super::types::inherits_exactly(ty, self.known.enum_value, self.known.value.as_ptr()) {
+                let dict = ffi::PyObject_GenericGetDict(obj, std::ptr::null_mut());
+                if dict.is_null() {
+                    return Err(Fail::fetch(self.py));
+                }
+                let value = ffi::PyDict_GetItemWithError(dict, self.known.value_attr.as_ptr());
+                if !value.is_null() {
+                    ffi::Py_INCREF(value);
+                    ffi::Py_DECREF(dict);
+                    let r = self.detour(value);
+                    ffi::Py_DECREF(value);
+                    return r;
+                }
+                ffi::Py_DECREF(dict);
+                ffi::PyErr_Clear();
+            }
+        }
         let value = self.get_attr(obj, self.known.value.as_ptr())?;
-        self.detours += 1;
-        // SAFETY: `value` is a new reference we own while it is written.
-        let r = unsafe { self.element(value) };
-        self.detours -= 1;
+        let r = self.detour(value);
         // SAFETY: we own `value`.
         unsafe { ffi::Py_DECREF(value) };
+        r
+    }
+
+    /// Writes `value` (held by the caller), which stands for the object
+    /// being written, counted against `MAX_DETOURS`.
+    fn detour(&mut self, value: *mut PyObject) -> Walk {
+        self.detours += 1;
+        // SAFETY: `value` is live, held by the caller while it is written.
+        let r = unsafe { self.element(value) };
+        self.detours -= 1;
         r
     }
 
@@ -348,4 +483,36 @@ fn uuid_text(hex: &[u8]) -> Option<[u8; 36]> {
         at += 1;
     }
     Some(out)
+}
+
+/// The 8-4-4-4-12 lowercase form of a UUID's 128-bit int; `None` unless
+/// `int` is an exact int in [0, 2^128) (the caller then asks `.hex`).
+///
+/// # Safety
+/// `int` is null or a live object; GIL held.
+unsafe fn uuid_from_int(int: *mut PyObject) -> Option<[u8; 36]> {
+    // SAFETY: read as an int only when it is an exact one; sized before it
+    // is converted, so the conversion cannot fail (no exception is made).
+    unsafe {
+        if int.is_null() || ffi::PyLong_CheckExact(int) == 0 || ffi::Py_SIZE(int) < 0 || super::walk::long_bits(int) > 128 {
+            return None;
+        }
+        let mut raw = [0u8; 16];
+        if ffi::_PyLong_AsByteArray(int as *mut ffi::PyLongObject, raw.as_mut_ptr(), 16, 0, 0) != 0 {
+            ffi::PyErr_Clear();
+            return None;
+        }
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        let mut out = [b'-'; 36];
+        let mut at = 0;
+        for (i, b) in raw.iter().enumerate() {
+            if matches!(i, 4 | 6 | 8 | 10) {
+                at += 1;
+            }
+            out[at] = HEX[usize::from(b >> 4)];
+            out[at + 1] = HEX[usize::from(b & 15)];
+            at += 2;
+        }
+        Some(out)
+    }
 }

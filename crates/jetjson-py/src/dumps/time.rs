@@ -94,3 +94,159 @@ pub fn go_layout(iso: &str) -> Option<String> {
     out.push_str(&format!("{:02}:{:02}", minutes / 60, minutes % 60));
     Some(out)
 }
+
+/// A date and time as CPython's datetime objects hold them, with the UTC
+/// offset `utcoffset()` gave (microseconds; `None` for naive values).
+#[derive(Clone, Copy, Debug)]
+pub struct Moment {
+    pub year: u16,
+    pub month: u8,
+    pub day: u8,
+    pub hour: u8,
+    pub minute: u8,
+    pub second: u8,
+    pub micro: u32,
+    pub offset: Option<i64>,
+}
+
+/// Room for the longest text: `YYYY-MM-DDTHH:MM:SS.ffffff+HH:MM:SS.ffffff`.
+pub const TEXT_MAX: usize = 48;
+
+/// A small text buffer the layouts write into.
+pub struct Text {
+    buf: [u8; TEXT_MAX],
+    len: usize,
+}
+
+impl Text {
+    fn new() -> Text {
+        Text { buf: [0; TEXT_MAX], len: 0 }
+    }
+
+    fn push(&mut self, b: u8) {
+        self.buf[self.len] = b;
+        self.len += 1;
+    }
+
+    /// `v` in `width` decimal digits, zero-padded (`v < 10^width`).
+    fn digits(&mut self, mut v: u32, width: usize) {
+        for i in (0..width).rev() {
+            self.buf[self.len + i] = b'0' + (v % 10) as u8;
+            v /= 10;
+        }
+        self.len += width;
+    }
+
+    pub fn as_str(&self) -> &str {
+        // SAFETY: only ASCII digits and punctuation are pushed.
+        unsafe { std::str::from_utf8_unchecked(&self.buf[..self.len]) }
+    }
+
+    fn date(&mut self, m: &Moment) {
+        self.digits(u32::from(m.year), 4);
+        self.push(b'-');
+        self.digits(u32::from(m.month), 2);
+        self.push(b'-');
+        self.digits(u32::from(m.day), 2);
+    }
+
+    fn clock(&mut self, m: &Moment) {
+        self.digits(u32::from(m.hour), 2);
+        self.push(b':');
+        self.digits(u32::from(m.minute), 2);
+        self.push(b':');
+        self.digits(u32::from(m.second), 2);
+    }
+
+    /// Python's `isoformat()` offset: `+HH:MM`, then `:SS` when there are
+    /// seconds or microseconds, then `.ffffff` when there are microseconds.
+    fn iso_offset(&mut self, offset: i64) {
+        self.push(if offset < 0 { b'-' } else { b'+' });
+        let o = offset.unsigned_abs();
+        let (seconds, micro) = (o / 1_000_000, (o % 1_000_000) as u32);
+        self.digits((seconds / 3600) as u32, 2);
+        self.push(b':');
+        self.digits((seconds / 60 % 60) as u32, 2);
+        if seconds % 60 != 0 || micro != 0 {
+            self.push(b':');
+            self.digits((seconds % 60) as u32, 2);
+            if micro != 0 {
+                self.push(b'.');
+                self.digits(micro, 6);
+            }
+        }
+    }
+}
+
+/// `datetime.isoformat()`: the layout of compact and jcs.
+pub fn iso_datetime(m: &Moment) -> Text {
+    let mut t = Text::new();
+    t.date(m);
+    t.push(b'T');
+    t.clock(m);
+    if m.micro != 0 {
+        t.push(b'.');
+        t.digits(m.micro, 6);
+    }
+    if let Some(offset) = m.offset {
+        t.iso_offset(offset);
+    }
+    t
+}
+
+/// `date.isoformat()`.
+pub fn iso_date(m: &Moment) -> Text {
+    let mut t = Text::new();
+    t.date(m);
+    t
+}
+
+/// `time.isoformat()`.
+pub fn iso_time(m: &Moment) -> Text {
+    let mut t = Text::new();
+    t.clock(m);
+    if m.micro != 0 {
+        t.push(b'.');
+        t.digits(m.micro, 6);
+    }
+    if let Some(offset) = m.offset {
+        t.iso_offset(offset);
+    }
+    t
+}
+
+/// A datetime as Go's `time.Time` writes it (`go_layout` of its isoformat):
+/// RFC 3339, the fraction's trailing zeros dropped, `Z` for a zero offset,
+/// any other offset in whole minutes truncated toward zero (of its seconds).
+pub fn go_datetime(m: &Moment) -> Text {
+    let mut t = Text::new();
+    t.date(m);
+    t.push(b'T');
+    t.clock(m);
+    if m.micro != 0 {
+        let mut micro = m.micro;
+        let mut width = 6;
+        while micro % 10 == 0 {
+            micro /= 10;
+            width -= 1;
+        }
+        t.push(b'.');
+        t.digits(micro, width);
+    }
+    if let Some(offset) = m.offset {
+        // Seconds of the offset, as isoformat shows them (the magnitude's
+        // microseconds dropped), with the offset's sign.
+        let seconds = (offset.unsigned_abs() / 1_000_000) as i64 * offset.signum();
+        if seconds == 0 {
+            t.push(b'Z');
+        } else {
+            let minutes = seconds / 60;
+            t.push(if minutes < 0 { b'-' } else { b'+' });
+            let minutes = minutes.unsigned_abs() as u32;
+            t.digits(minutes / 60, 2);
+            t.push(b':');
+            t.digits(minutes % 60, 2);
+        }
+    }
+    t
+}

@@ -39,6 +39,15 @@ extern "C" {
     fn _PyLong_NumBits(obj: *mut PyObject) -> usize;
 }
 
+/// Bits of an int's absolute value.
+///
+/// # Safety
+/// `obj` is a live int; GIL held.
+pub(super) unsafe fn long_bits(obj: *mut PyObject) -> usize {
+    // SAFETY: as the caller guarantees.
+    unsafe { _PyLong_NumBits(obj) }
+}
+
 /// Deepest nesting of lists, dicts and dataclasses written: the parser's
 /// default limit, so anything jetjson reads can be written back, and far
 /// below what the thread stack allows.
