@@ -74,3 +74,50 @@ def test_enum_with_its_own_value_property():
 
     for p in PROFILES:
         assert jetjson.dumps([Shout.A], profile=p) == b'["A"]'
+
+
+def test_dataclass_fields_read_in_place_follow_every_change():
+    # Fields are read from the instance where CPython keeps them (slots,
+    # the managed values array, the instance dict) while the class is
+    # unchanged, and through getattr otherwise: every way of changing an
+    # instance or its class must show in the output.
+    import dataclasses
+
+    @dataclasses.dataclass
+    class P:
+        x: int
+        y: str = "d"
+
+    @dataclasses.dataclass(slots=True)
+    class S:
+        x: int
+        y: str = "d"
+
+    for cls in (P, S):
+        p = cls(1)
+        assert jetjson.dumps(p) == b'{"x":1,"y":"d"}'
+        p.x = 2
+        assert jetjson.dumps(p) == b'{"x":2,"y":"d"}'
+        del p.y
+        if cls is S:
+            with pytest.raises(AttributeError):
+                jetjson.dumps(p)
+        else:
+            # getattr finds the default on the class, as json-ing p.y would.
+            assert jetjson.dumps(p) == b'{"x":2,"y":"d"}'
+        p.y = "e"
+        assert jetjson.dumps(p) == b'{"x":2,"y":"e"}'
+    p = P(3)
+    p.__dict__  # the instance gets a real dict
+    p.x = 4
+    assert jetjson.dumps(p) == b'{"x":4,"y":"d"}'
+    # Many instances with extra attributes (the shared keys grow).
+    rs = [P(i) for i in range(40)]
+    for i, r in enumerate(rs):
+        setattr(r, f"extra{i}", i)
+    assert [json.loads(jetjson.dumps(r)) for r in rs] == [{"x": i, "y": "d"} for i in range(40)]
+    # A property added to the class afterwards takes over (a new version).
+    q = P(5)
+    assert jetjson.dumps(q) == b'{"x":5,"y":"d"}'
+    P.x = property(lambda self: 99)
+    assert jetjson.dumps(q) == b'{"x":99,"y":"d"}'

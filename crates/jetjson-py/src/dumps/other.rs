@@ -22,17 +22,33 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
     #[cold]
     #[inline(never)]
     pub(super) unsafe fn other(&mut self, obj: *mut PyObject) -> Walk {
-        // Everything below may call into Python, where a nested `dumps`
-        // may start: the stack is checked at every such link.
-        self.stack_check()?;
         let k = self.known;
         // SAFETY (whole body): `obj` is live and held; type objects and
         // flags are read-only data of live types.
         unsafe {
             let ty = ffi::Py_TYPE(obj);
+            // The common exact types first, by address: written from their
+            // C-level data (a datetime's tzinfo may be asked its offset,
+            // which checks the stack first).
+            let exact = |t: &Py<PyType>| ty == t.as_ptr() as *mut ffi::PyTypeObject;
+            if exact(&k.datetime) {
+                return self.moment(obj, time::Kind::DateTime, ty);
+            }
+            if exact(&k.uuid) {
+                return self.uuid(obj);
+            }
+            if exact(&k.date) {
+                return self.moment(obj, time::Kind::Date, ty);
+            }
+            if exact(&k.time) {
+                return self.moment(obj, time::Kind::Time, ty);
+            }
             if ty == k.raw {
                 return self.raw(obj);
             }
+            // Everything below may call into Python, where a nested `dumps`
+            // may start: the stack is checked at every such link.
+            self.stack_check()?;
             // A class planned before carries its plan (`dataclass.rs`).
             if let Some(plan) = dataclass::find(self.py, ty) {
                 return self.record(obj, &plan);
@@ -201,6 +217,8 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
     /// `tzinfo.utcoffset(arg)` in microseconds, checked as CPython checks it
     /// for `isoformat`: None, or a timedelta strictly within a day.
     fn utc_offset(&mut self, tzinfo: *mut PyObject, arg: *mut PyObject) -> Result<Option<i64>, Fail> {
+        // Python code runs next (a nested `dumps` may start there).
+        self.stack_check()?;
         // SAFETY: `tzinfo` and `arg` are live (held by the datetime being
         // written); the result is a new reference we release here, read as
         // a timedelta only once its type says it is one.
@@ -270,6 +288,7 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
                 }
             }
         }
+        self.stack_check()?;
         let hex = self.get_attr(obj, self.known.hex.as_ptr())?;
         // SAFETY: `hex` is a new reference we own, read while we hold it.
         let r = match unsafe { (ffi::PyUnicode_Check(hex) != 0).then(|| utf8_of(hex)).flatten() } {
@@ -370,7 +389,7 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
         let class = unsafe { Bound::from_borrowed_ptr(self.py, ffi::Py_TYPE(obj) as *mut PyObject) };
         // SAFETY: the object is a type (it is `type(obj)`).
         let class = unsafe { class.cast_into_unchecked::<PyType>() };
-        let plan = dataclass::make(&class).map_err(Fail::py)?;
+        let plan = dataclass::make(&class, self.known.ints_311).map_err(Fail::py)?;
         self.record(obj, &plan)
     }
 
@@ -389,7 +408,17 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
         self.w.begin_object();
         for pos in 0..n {
             let idx = shape.order[pos] as usize;
-            let value = self.get_attr(obj, shape.key(idx))?;
+            // In place where the plan allows (borrowed, then held while
+            // written), else through getattr (a new reference).
+            // SAFETY: `obj` is live (held by the caller).
+            let found = unsafe { fields.read(obj, idx) };
+            let value = if found.is_null() {
+                self.get_attr(obj, shape.key(idx))?
+            } else {
+                // SAFETY: a live value of the instance, held from here.
+                unsafe { ffi::Py_INCREF(found) };
+                found
+            };
             let (names, at, len) = shape.name(pos);
             self.w.encoded_key(names, at, len, pos == 0);
             // SAFETY: `value` is a new reference we own while it is written.

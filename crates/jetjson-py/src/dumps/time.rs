@@ -118,23 +118,41 @@ pub struct Text {
     len: usize,
 }
 
+/// "00" to "99".
+const PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
+2021222324252627282930313233343536373839\
+4041424344454647484950515253545556575859\
+6061626364656667686970717273747576777879\
+8081828384858687888990919293949596979899";
+
 impl Text {
     fn new() -> Text {
         Text { buf: [0; TEXT_MAX], len: 0 }
     }
 
+    /// Appends `b` (the layouts never write more than `TEXT_MAX` bytes).
+    #[inline(always)]
     fn push(&mut self, b: u8) {
-        self.buf[self.len] = b;
-        self.len += 1;
+        if let Some(slot) = self.buf.get_mut(self.len) {
+            *slot = b;
+            self.len += 1;
+        }
     }
 
-    /// `v` in `width` decimal digits, zero-padded (`v < 10^width`).
-    fn digits(&mut self, mut v: u32, width: usize) {
-        for i in (0..width).rev() {
-            self.buf[self.len + i] = b'0' + (v % 10) as u8;
-            v /= 10;
-        }
-        self.len += width;
+    /// `v` (below 100) as two digits.
+    #[inline(always)]
+    fn two(&mut self, v: u32) {
+        let i = (v as usize % 100) * 2;
+        self.push(PAIRS[i]);
+        self.push(PAIRS[i + 1]);
+    }
+
+    /// Six digits of microseconds, as three pairs.
+    #[inline(always)]
+    fn six(&mut self, v: u32) {
+        self.two(v / 10_000);
+        self.two(v / 100 % 100);
+        self.two(v % 100);
     }
 
     pub fn as_str(&self) -> &str {
@@ -143,19 +161,21 @@ impl Text {
     }
 
     fn date(&mut self, m: &Moment) {
-        self.digits(u32::from(m.year), 4);
+        let y = u32::from(m.year);
+        self.two(y / 100);
+        self.two(y % 100);
         self.push(b'-');
-        self.digits(u32::from(m.month), 2);
+        self.two(u32::from(m.month));
         self.push(b'-');
-        self.digits(u32::from(m.day), 2);
+        self.two(u32::from(m.day));
     }
 
     fn clock(&mut self, m: &Moment) {
-        self.digits(u32::from(m.hour), 2);
+        self.two(u32::from(m.hour));
         self.push(b':');
-        self.digits(u32::from(m.minute), 2);
+        self.two(u32::from(m.minute));
         self.push(b':');
-        self.digits(u32::from(m.second), 2);
+        self.two(u32::from(m.second));
     }
 
     /// Python's `isoformat()` offset: `+HH:MM`, then `:SS` when there are
@@ -164,15 +184,15 @@ impl Text {
         self.push(if offset < 0 { b'-' } else { b'+' });
         let o = offset.unsigned_abs();
         let (seconds, micro) = (o / 1_000_000, (o % 1_000_000) as u32);
-        self.digits((seconds / 3600) as u32, 2);
+        self.two((seconds / 3600) as u32);
         self.push(b':');
-        self.digits((seconds / 60 % 60) as u32, 2);
+        self.two((seconds / 60 % 60) as u32);
         if seconds % 60 != 0 || micro != 0 {
             self.push(b':');
-            self.digits((seconds % 60) as u32, 2);
+            self.two((seconds % 60) as u32);
             if micro != 0 {
                 self.push(b'.');
-                self.digits(micro, 6);
+                self.six(micro);
             }
         }
     }
@@ -186,7 +206,7 @@ pub fn iso_datetime(m: &Moment) -> Text {
     t.clock(m);
     if m.micro != 0 {
         t.push(b'.');
-        t.digits(m.micro, 6);
+        t.six(m.micro);
     }
     if let Some(offset) = m.offset {
         t.iso_offset(offset);
@@ -207,7 +227,7 @@ pub fn iso_time(m: &Moment) -> Text {
     t.clock(m);
     if m.micro != 0 {
         t.push(b'.');
-        t.digits(m.micro, 6);
+        t.six(m.micro);
     }
     if let Some(offset) = m.offset {
         t.iso_offset(offset);
@@ -224,14 +244,12 @@ pub fn go_datetime(m: &Moment) -> Text {
     t.push(b'T');
     t.clock(m);
     if m.micro != 0 {
-        let mut micro = m.micro;
-        let mut width = 6;
-        while micro % 10 == 0 {
-            micro /= 10;
-            width -= 1;
-        }
         t.push(b'.');
-        t.digits(micro, width);
+        t.six(m.micro);
+        // Go drops the fraction's trailing zeros (not all are: micro != 0).
+        while t.len > 0 && t.buf[t.len - 1] == b'0' {
+            t.len -= 1;
+        }
     }
     if let Some(offset) = m.offset {
         // Seconds of the offset, as isoformat shows them (the magnitude's
@@ -243,9 +261,9 @@ pub fn go_datetime(m: &Moment) -> Text {
             let minutes = seconds / 60;
             t.push(if minutes < 0 { b'-' } else { b'+' });
             let minutes = minutes.unsigned_abs() as u32;
-            t.digits(minutes / 60, 2);
+            t.two(minutes / 60);
             t.push(b':');
-            t.digits(minutes % 60, 2);
+            t.two(minutes % 60);
         }
     }
     t
