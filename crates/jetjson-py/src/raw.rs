@@ -33,6 +33,35 @@ fn as_bytes_object<'py>(data: &Bound<'py, PyAny>, text: &JsonText<'_>) -> Bound<
     }
 }
 
+/// One validator per duplicate-name policy, kept between calls so that
+/// checking a payload allocates nothing once they have grown; guarded by
+/// the GIL (taken and put back with no Python code in between; a nested or
+/// concurrent use finds the slot empty and makes its own).
+struct Validators([std::cell::Cell<Option<Box<jetjson::parse::Validator>>>; 3]);
+
+// SAFETY: only touched with the GIL held (`validate` takes the token), and
+// the extension is not built for free-threaded CPython (lib.rs).
+unsafe impl Sync for Validators {}
+
+static VALIDATORS: Validators = Validators([const { std::cell::Cell::new(None) }; 3]);
+
+/// Checks `bytes` as `loads` reads them (default limits), with this
+/// duplicate-name policy, through the kept validator.
+fn validate(_py: Python<'_>, bytes: &[u8], duplicates: jetjson::DuplicateKeys) -> jetjson::Result<()> {
+    let i = match duplicates {
+        jetjson::DuplicateKeys::Error => 0,
+        jetjson::DuplicateKeys::First => 1,
+        jetjson::DuplicateKeys::Last => 2,
+    };
+    let slot = &VALIDATORS.0[i];
+    let mut v = slot
+        .take()
+        .unwrap_or_else(|| Box::new(jetjson::parse::Validator::new(&jetjson::ReadOptions::new().duplicate_keys(duplicates))));
+    let r = v.validate(bytes);
+    slot.set(Some(v));
+    r
+}
+
 #[pymethods]
 impl Raw {
     /// Raw(json: bytes | str | bytearray | memoryview, *, duplicate_keys="error"):
@@ -44,9 +73,8 @@ impl Raw {
     #[pyo3(signature = (data, *, duplicate_keys=Policy(jetjson::DuplicateKeys::Error)))]
     fn new(data: &Bound<'_, PyAny>, duplicate_keys: Policy) -> PyResult<Raw> {
         let py = data.py();
-        let options = jetjson::ReadOptions::new().duplicate_keys(duplicate_keys.0);
         let text = json_text(data)?;
-        if let Err(e) = jetjson::RawJson::from_slice_with(&text.bytes, &options) {
+        if let Err(e) = validate(py, &text.bytes, duplicate_keys.0) {
             return Err(text.error(py, &e, data));
         }
         Ok(Raw { json: as_bytes_object(data, &text).unbind() })
