@@ -54,9 +54,8 @@ fn validate(_py: Python<'_>, bytes: &[u8], duplicates: jetjson::DuplicateKeys) -
         jetjson::DuplicateKeys::Last => 2,
     };
     let slot = &VALIDATORS.0[i];
-    let mut v = slot
-        .take()
-        .unwrap_or_else(|| Box::new(jetjson::parse::Validator::new(&jetjson::ReadOptions::new().duplicate_keys(duplicates))));
+    let mut v =
+        slot.take().unwrap_or_else(|| Box::new(jetjson::parse::Validator::new(&jetjson::ReadOptions::new().duplicate_keys(duplicates))));
     let r = v.validate(bytes);
     slot.set(Some(v));
     r

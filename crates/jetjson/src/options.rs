@@ -100,6 +100,7 @@ pub struct WriteOptions {
     profile: Profile,
     sort_keys: Option<bool>,
     indent: u16,
+    indent_tabs: bool,
     ascii_only: bool,
     escape_html: Option<bool>,
     non_finite: NonFinite,
@@ -140,6 +141,16 @@ impl WriteOptions {
     /// can refuse it up front with [`WriteOptions::check`]).
     pub fn indent(mut self, spaces: u16) -> Self {
         self.indent = spaces;
+        self.indent_tabs = false;
+        self
+    }
+
+    /// Pretty-print as [`indent`](Self::indent) does, with this many tabs
+    /// per level instead of spaces (Go's `MarshalIndent(v, "", "\t")`,
+    /// Python's `indent="\t"`). The same cap of [`MAX_INDENT`] applies.
+    pub fn indent_tabs(mut self, tabs: u16) -> Self {
+        self.indent = tabs;
+        self.indent_tabs = tabs > 0;
         self
     }
 
@@ -235,6 +246,7 @@ impl WriteOptions {
             map_order,
             struct_order,
             indent: self.indent,
+            indent_byte: if self.indent_tabs { b'\t' } else { b' ' },
         }
     }
 }
@@ -309,4 +321,6 @@ pub struct Style {
     /// Order of records with declared fields (serde structs).
     pub struct_order: KeyOrder,
     pub indent: u16,
+    /// What `indent` counts: spaces (`b' '`) or tabs (`b'\t'`).
+    pub indent_byte: u8,
 }

@@ -50,8 +50,10 @@ const SPILL_AT: usize = 32 * 1024;
 /// reservation (6 output bytes per input byte) stays bounded.
 const ESCAPE_PIECE: usize = 64 * 1024;
 
-/// Spaces for indentation, copied in slices rather than pushed one by one.
+/// Spaces and tabs for indentation, copied in slices rather than pushed one
+/// by one.
 const SPACES: &[u8; 128] = &[b' '; 128];
+const TABS: &[u8; 128] = &[b'\t'; 128];
 
 pub struct Writer<S: Sink = NoSink> {
     buf: Buffer,
@@ -830,10 +832,11 @@ impl<S: Sink> Writer<S> {
     #[cold]
     fn newline(&mut self) {
         let mut n = self.depth * usize::from(self.style.indent);
+        let fill = if self.style.indent_byte == b'\t' { TABS } else { SPACES };
         self.buf.push(b'\n');
         while n > 0 {
-            let k = n.min(SPACES.len());
-            self.buf.extend(&SPACES[..k]);
+            let k = n.min(fill.len());
+            self.buf.extend(&fill[..k]);
             n -= k;
         }
     }

@@ -509,3 +509,25 @@ fn sorted_structs_and_maps_equal_the_value_writer() {
     );
     assert!(go.contains(r#""alpha":{"10":true,"100":false,"9":null}"#), "{go}");
 }
+
+#[test]
+fn indent_with_tabs_is_indent_with_spaces_with_tabs_at_line_starts() {
+    let v = jetjson::Value::from_slice(br#"{"a":[1,{"b":[],"c":{}},"x y"],"d":{"e":[[2]]}}"#).unwrap();
+    for n in [1u16, 2, 16] {
+        for base in [WriteOptions::compact(), WriteOptions::go()] {
+            let spaces = String::from_utf8(v.to_vec_with(&base.clone().indent(n)).unwrap()).unwrap();
+            let tabs = String::from_utf8(v.to_vec_with(&base.clone().indent_tabs(n)).unwrap()).unwrap();
+            let expected: Vec<String> = spaces
+                .lines()
+                .map(|l| {
+                    let lead = l.len() - l.trim_start_matches(' ').len();
+                    format!("{}{}", "\t".repeat(lead), &l[lead..])
+                })
+                .collect();
+            assert_eq!(tabs, expected.join("\n"), "{n}");
+            assert!(tabs.contains('\t') && !tabs.contains("\n "));
+        }
+    }
+    // The cap counts tabs too.
+    assert!(v.to_vec_with(&WriteOptions::compact().indent_tabs(17)).is_err());
+}
