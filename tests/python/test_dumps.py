@@ -406,11 +406,20 @@ def test_default_chains_are_bounded():
     class Loop:
         pass
 
-    with pytest.raises(jetjson.JSONEncodeError, match=r"^\$\[0\]: default called 254 levels deep: its results keep needing default \(last type: Loop\)$"):
+    with pytest.raises(jetjson.JSONEncodeError, match=r"^\$\[0\]: default called 255 levels deep: its results keep needing default \(last type: Loop\)$"):
         jetjson.dumps([Loop()], default=lambda o: o)
     # Results that nest the object again stop at the same bound.
-    with pytest.raises(jetjson.JSONEncodeError, match=r"^\$(\[0\]){255}: default called 254 levels deep"):
+    with pytest.raises(jetjson.JSONEncodeError, match=r"^\$(\[0\]){256}: default called 255 levels deep"):
         jetjson.dumps([Loop()], default=lambda o: [o])
+    # As many applications as orjson allows (255), and not one more.
+    for allowed in (255, 256):
+        calls = iter(range(1000))
+        out = outcome = None
+        try:
+            out = jetjson.dumps(Loop(), default=lambda o: o if next(calls) < allowed - 1 else "done")
+        except jetjson.JSONEncodeError as e:
+            outcome = e
+        assert (out == b'"done"') == (allowed == 255), (allowed, out, outcome)
     # A chain shorter than the cap is fine.
     count = iter(range(10))
     assert jetjson.dumps(Loop(), default=lambda o: o if next(count) < 9 else "done") == b'"done"'
@@ -485,7 +494,7 @@ def test_option_errors():
         jetjson.dumps(1, sortkeys=True)
     with pytest.raises(TypeError, match="profile must be a str"):
         jetjson.dumps(1, profile=3)
-    with pytest.raises(TypeError, match="indent must be an int or None"):
+    with pytest.raises(TypeError, match="indent must be an int, a str of spaces or tabs, or None, not bool"):
         jetjson.dumps(1, indent=True)
     # Flags take any object's truth value, as json's do.
     assert jetjson.dumps({"b": 1, "a": 2}, sort_keys=1) == b'{"a":2,"b":1}'

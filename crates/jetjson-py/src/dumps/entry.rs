@@ -49,7 +49,7 @@ order to the profile. escape_html: None = the profile's default.
 ascii_only escapes non-ASCII as \\uXXXX. indent: None/0 = compact, n = n
 spaces, at most 16 (Go MarshalIndent / json.dumps layout). nan: \"error\"
 or \"null\" (null in compact only; go and jcs always refuse NaN/Infinity).
-default(obj) converts other objects; its result is serialized (up to 254
+default(obj) converts other objects; its result is serialized (up to 255
 nested applications) and its exceptions propagate. The boolean options
 take any object and use its truth value, as json does.
 

@@ -116,17 +116,66 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
     }
 
     /// A dict subclass with its own iteration order (OrderedDict after
-    /// `move_to_end`): copied into a plain dict in that order first, since
-    /// the dict's own table keeps insertion order.
+    /// `move_to_end`): its real items (what its table holds, never what its
+    /// `__getitem__` or `keys()` claim), in the order its `__iter__` gives
+    /// where that names them, then any it did not name, in table order;
+    /// copied into a plain dict first, since the dict's own table keeps
+    /// insertion order.
     fn reordered_dict(&mut self, obj: *mut PyObject) -> Walk {
-        // SAFETY: `obj` is a live dict subclass; PyDict_Merge iterates it
-        // through its own keys() because its tp_iter is not dict's.
+        // SAFETY: `obj` is a live dict subclass, held by the caller; `copy`
+        // and `it` are new references we own; keys from the iterator are new
+        // references, released after use; values are borrowed from `obj`'s
+        // table and stored into `copy` (which takes its own reference) before
+        // any other Python code can run.
         unsafe {
             let copy = ffi::PyDict_New();
             if copy.is_null() {
                 return Err(Fail::fetch(self.py));
             }
-            let r = if ffi::PyDict_Merge(copy, obj, 1) != 0 { Err(Fail::fetch(self.py)) } else { self.dict(copy) };
+            let filled = (|| -> Result<(), Fail> {
+                let it = ffi::PyObject_GetIter(obj);
+                if it.is_null() {
+                    return Err(Fail::fetch(self.py));
+                }
+                loop {
+                    let key = ffi::PyIter_Next(it);
+                    if key.is_null() {
+                        break;
+                    }
+                    let value = ffi::PyDict_GetItemWithError(obj, key);
+                    let ok = if !value.is_null() {
+                        ffi::Py_INCREF(value);
+                        let r = ffi::PyDict_SetDefault(copy, key, value);
+                        ffi::Py_DECREF(value);
+                        !r.is_null()
+                    } else {
+                        ffi::PyErr_Occurred().is_null()
+                    };
+                    ffi::Py_DECREF(key);
+                    if !ok {
+                        ffi::Py_DECREF(it);
+                        return Err(Fail::fetch(self.py));
+                    }
+                }
+                ffi::Py_DECREF(it);
+                if !ffi::PyErr_Occurred().is_null() {
+                    return Err(Fail::fetch(self.py));
+                }
+                // The items `__iter__` did not name.
+                let (mut pos, mut k, mut v) = (0, std::ptr::null_mut(), std::ptr::null_mut());
+                while ffi::PyDict_Next(obj, &mut pos, &mut k, &mut v) != 0 {
+                    ffi::Py_INCREF(k);
+                    ffi::Py_INCREF(v);
+                    let r = ffi::PyDict_SetDefault(copy, k, v);
+                    ffi::Py_DECREF(v);
+                    ffi::Py_DECREF(k);
+                    if r.is_null() {
+                        return Err(Fail::fetch(self.py));
+                    }
+                }
+                Ok(())
+            })();
+            let r = filled.and_then(|()| self.dict(copy));
             ffi::Py_DECREF(copy);
             r
         }

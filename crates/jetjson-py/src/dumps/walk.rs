@@ -77,7 +77,7 @@ const SHALLOW: usize = 8;
 /// How many values may stand for another in a row: `default` applied to its
 /// own results, an `Enum` member's value that is a member again, and any
 /// mix of the two. With `MAX_DEPTH` it bounds every recursion of the walk.
-pub const MAX_DETOURS: u32 = 254;
+pub const MAX_DETOURS: u32 = 255;
 
 /// A member of a dict being sorted: the key's UTF-8 bytes, and owned
 /// references to the key's text holder and to the value.
@@ -343,13 +343,13 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
             }
             ffi::Py_INCREF(obj);
             let Some((key, text)) = name else {
-                let r = self.compound(obj, ty);
+                let r = self.compound(obj, ty).map_err(|e| e.seen_in(obj));
                 ffi::Py_DECREF(obj);
                 return r;
             };
             ffi::Py_INCREF(key);
             // `text` is the held key's: valid until the release below.
-            let r = self.compound(obj, ty).map_err(|e| e.in_key(text));
+            let r = self.compound(obj, ty).map_err(|e| e.seen_in(obj).in_key(text));
             ffi::Py_DECREF(key);
             ffi::Py_DECREF(obj);
             r
@@ -395,7 +395,7 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
                 }
                 self.w.array_item(first);
                 ffi::Py_INCREF(obj);
-                let r = self.list(obj);
+                let r = self.list(obj).map_err(|e| e.seen_in(obj));
                 ffi::Py_DECREF(obj);
                 return r;
             }
@@ -406,7 +406,7 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
                     return Ok(());
                 }
                 ffi::Py_INCREF(obj);
-                let r = self.dict_in(obj, last, Some(first));
+                let r = self.dict_in(obj, last, Some(first)).map_err(|e| e.seen_in(obj));
                 ffi::Py_DECREF(obj);
                 return r;
             }

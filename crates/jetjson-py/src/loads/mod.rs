@@ -44,6 +44,7 @@ use options::Limit;
 /// characters for str input, in bytes otherwise).
 #[pyfunction]
 #[pyo3(signature = (data, /, *, max_depth = Limit(512), max_size = None, duplicate_keys = Policy(DuplicateKeys::Error), allow_bom = false))]
+#[pyo3(text_signature = "(data, /, *, max_depth=512, max_size=None, duplicate_keys='error', allow_bom=False)")]
 pub fn loads(
     py: Python<'_>,
     data: &Bound<'_, PyAny>,
