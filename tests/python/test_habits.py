@@ -106,3 +106,11 @@ def test_raw_unchecked_refuses_text_without_utf8():
     with pytest.raises(ValueError, match="surrogate"):
         jetjson.Raw.unchecked('"\ud800"')
     assert bytes(jetjson.Raw.unchecked(b'"\xed\xa0\x80"')) == b'"\xed\xa0\x80"'  # bytes are trusted as given
+
+
+def test_ascii_only_escapes_del_as_ensure_ascii_does():
+    for s in ["\x7f", "a\x7fb", "é\x7f" * 20, "\x7f" * 40]:
+        assert jetjson.dumps(s, ascii_only=True) == json.dumps(s).encode()
+        assert jetjson.dumps([s, {s: s}], ascii_only=True, profile="go") == json.dumps([s, {s: s}], separators=(",", ":")).encode()
+        # Without ascii_only DEL is written as it is (as json, orjson and Go do).
+        assert jetjson.dumps(s) == json.dumps(s, ensure_ascii=False).encode()

@@ -162,7 +162,8 @@ impl WriteOptions {
         }
         Ok(())
     }
-    /// Escape every non-ASCII character as `\uXXXX` (surrogate pairs above the BMP).
+    /// Escape every non-ASCII character as `\uXXXX` (surrogate pairs above
+    /// the BMP), and DEL (U+007F) as `\u007f`, as Python's `ensure_ascii` does.
     pub fn ascii_only(mut self, on: bool) -> Self {
         self.ascii_only = on;
         self
