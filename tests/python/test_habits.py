@@ -42,7 +42,7 @@ def test_decode_errors_survive_pickle_copy_and_a_process_pool():
 
 def test_help_shows_the_signatures():
     assert str(inspect.signature(jetjson.dumps)) == (
-        "(obj, /, profile='compact', *, sort_keys=False, escape_html=None, ascii_only=False, indent=None, default=None, nan='error')"
+        "(obj, /, profile='compact', *, sort_keys=False, escape_html=None, ascii_only=False, indent=None, default=None, nan='error', non_str_keys=False)"
     )
     assert str(inspect.signature(jetjson.loads)) == "(data, /, *, max_depth=512, max_size=None, duplicate_keys='error', allow_bom=False)"
     assert str(inspect.signature(jetjson.Raw)) == "(data, /, *, duplicate_keys='error')"
@@ -114,3 +114,36 @@ def test_ascii_only_escapes_del_as_ensure_ascii_does():
         assert jetjson.dumps([s, {s: s}], ascii_only=True, profile="go") == json.dumps([s, {s: s}], separators=(",", ":")).encode()
         # Without ascii_only DEL is written as it is (as json, orjson and Go do).
         assert jetjson.dumps(s) == json.dumps(s, ensure_ascii=False).encode()
+
+
+def test_non_str_keys_are_written_as_the_profile_writes_their_values():
+    import datetime
+    import decimal
+    import enum
+    import uuid
+
+    class E(enum.Enum):
+        A = "a"
+        B = 2
+
+    plain = {1: "i", -7: "n", 2**70: "big", 2.5: "f", 1e16: "e", 0.1: "t", True: "yes", False: "no", None: "null"}
+    # compact: as json writes them (ints, floats' repr, true/false/null).
+    assert jetjson.dumps(plain, non_str_keys=True) == json.dumps(plain, separators=(",", ":")).encode()
+    more = {E.A: 1, E.B: 2, uuid.UUID(int=5): 3, datetime.date(2024, 1, 2): 4, decimal.Decimal("1.10"): 5,
+            datetime.datetime(2024, 1, 2, 3, 4, 5, tzinfo=datetime.timezone.utc): 6}
+    for p in PROFILES:
+        out = json.loads(jetjson.dumps(more, p, non_str_keys=True))
+        want_dt = "2024-01-02T03:04:05Z" if p == "go" else "2024-01-02T03:04:05+00:00"
+        assert out == {"a": 1, "2": 2, str(uuid.UUID(int=5)): 3, "2024-01-02": 4, "1.10": 5, want_dt: 6}
+        # Sorted as text in go and jcs (Go sorts map[int] keys as strings).
+        keys = list(json.loads(jetjson.dumps({10: 0, 9: 0, 100: 0}, p, non_str_keys=True)))
+        assert keys == (["10", "100", "9"] if p != "compact" else ["10", "9", "100"])
+    # Floats in each profile's layout; go writes 1.0 as 1, as its floats.
+    assert jetjson.dumps({1.0: 0}, "go", non_str_keys=True) == b'{"1":0}'
+    assert jetjson.dumps({1.0: 0}, non_str_keys=True) == b'{"1.0":0}'
+    # Two keys that write the same name, and keys with no text, are errors.
+    for bad in ({1: "a", "1": "b"}, {float("nan"): 1}, {(1, 2): 1}, {E.A: 1, "a": 2}):
+        with pytest.raises(jetjson.JSONEncodeError):
+            jetjson.dumps(bad, non_str_keys=True)
+    with pytest.raises(jetjson.JSONEncodeError, match="non_str_keys=True"):
+        jetjson.dumps({1: 2})

@@ -22,11 +22,11 @@ use pyo3::types::{PyBytes, PyString};
 
 use super::config::{parse_profile, OutputOptions};
 use super::output::BytesMemory;
-use super::write_object;
+use super::write_object_with;
 
 /// The text `help(jetjson.dumps)` shows; its first line is the signature
 /// CPython gives `inspect.signature` (`__text_signature__`).
-const DOC: &std::ffi::CStr = c"dumps($module, obj, /, profile='compact', *, sort_keys=False, escape_html=None, ascii_only=False, indent=None, default=None, nan='error')
+const DOC: &std::ffi::CStr = c"dumps($module, obj, /, profile='compact', *, sort_keys=False, escape_html=None, ascii_only=False, indent=None, default=None, nan='error', non_str_keys=False)
 --
 
 Serialize `obj` to JSON bytes in a profile.
@@ -49,6 +49,11 @@ order to the profile. escape_html: None = the profile's default.
 ascii_only escapes non-ASCII as \\uXXXX. indent: None/0 = compact, n = n
 spaces, at most 16 (Go MarshalIndent / json.dumps layout). nan: \"error\"
 or \"null\" (null in compact only; go and jcs always refuse NaN/Infinity).
+non_str_keys=True writes dict keys that are not strs as the text the
+profile writes for the same value (ints, floats, bools as true/false,
+None as null, Enum members by value, UUIDs, dates and times, Decimals),
+sorted as text in go and jcs; two keys that write the same name are an
+error. Without it, such keys are an error.
 default(obj) converts other objects; its result is serialized (up to 255
 nested applications) and its exceptions propagate. The boolean options
 take any object and use its truth value, as json does.
@@ -122,6 +127,7 @@ struct Names {
     indent: Py<PyString>,
     default: Py<PyString>,
     nan: Py<PyString>,
+    non_str_keys: Py<PyString>,
 }
 
 static NAMES: PyOnceLock<Names> = PyOnceLock::new();
@@ -137,6 +143,7 @@ fn names(py: Python<'_>) -> &'static Names {
             indent: i("indent"),
             default: i("default"),
             nan: i("nan"),
+            non_str_keys: i("non_str_keys"),
         }
     })
 }
@@ -146,7 +153,16 @@ fn names(py: Python<'_>) -> &'static Names {
 /// # Safety
 /// `name` is a live str; GIL held.
 unsafe fn which(names: &Names, name: *mut PyObject) -> Option<usize> {
-    let all = [&names.profile, &names.sort_keys, &names.escape_html, &names.ascii_only, &names.indent, &names.default, &names.nan];
+    let all = [
+        &names.profile,
+        &names.sort_keys,
+        &names.escape_html,
+        &names.ascii_only,
+        &names.indent,
+        &names.default,
+        &names.nan,
+        &names.non_str_keys,
+    ];
     if let Some(i) = all.iter().position(|n| n.as_ptr() == name) {
         return Some(i);
     }
@@ -220,6 +236,7 @@ unsafe fn call<'py>(
     let obj = unsafe { *args };
     let mut profile: Option<*mut PyObject> = (nargs == 2).then(|| unsafe { *args.add(1) });
     let (mut sort_keys, mut escape_html, mut ascii_only, mut indent, mut default, mut nan) = (None, None, None, None, None, None);
+    let mut non_str_keys = None;
     if !kwnames.is_null() {
         let names = names(py);
         // SAFETY: `kwnames` is a tuple of strs; their values follow the
@@ -236,6 +253,7 @@ unsafe fn call<'py>(
                 Some(4) => &mut indent,
                 Some(5) => &mut default,
                 Some(6) => &mut nan,
+                Some(7) => &mut non_str_keys,
                 _ => {
                     let shown = unsafe { super::text::utf8_of(name) }.unwrap_or("?").to_owned();
                     return Err(PyTypeError::new_err(format!("dumps() got an unexpected keyword argument '{shown}'")));
@@ -324,8 +342,13 @@ unsafe fn call<'py>(
     // SAFETY: `obj` and `default` are live arguments, held by the caller for
     // the call.
     let (obj, default) = unsafe { (Bound::from_borrowed_ptr(py, obj), none(default).map(|d| Bound::from_borrowed_ptr(py, d))) };
+    let non_str_keys = match non_str_keys {
+        // SAFETY: a live argument.
+        Some(v) => unsafe { truth(py, v) }?,
+        None => false,
+    };
     let mut w = Writer::with_memory(options, BytesMemory::boxed());
-    write_object(&mut w, &obj, default.as_ref())?;
+    write_object_with(&mut w, &obj, default.as_ref(), non_str_keys)?;
     let (memory, len) = w.finish_into_memory().map_err(|e| PyMemoryError::new_err(e.message()))?;
     let Ok(mut memory) = memory.into_any().downcast::<BytesMemory>() else {
         return Err(PySystemError::new_err("jetjson.dumps: the writer's memory is not the one given"));

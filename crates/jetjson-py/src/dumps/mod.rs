@@ -30,6 +30,17 @@ pub use entry::register;
 
 /// Serializes `obj` into `w` (any sink: the buffer, or a hash).
 pub fn write_object<'py, S: Sink>(w: &mut Writer<S>, obj: &Bound<'py, PyAny>, default: Option<&Bound<'py, PyAny>>) -> PyResult<()> {
+    write_object_with(w, obj, default, false)
+}
+
+/// `write_object`, with dict keys that are not strs written as text when
+/// `non_str_keys` (see `dumps`).
+pub fn write_object_with<'py, S: Sink>(
+    w: &mut Writer<S>,
+    obj: &Bound<'py, PyAny>,
+    default: Option<&Bound<'py, PyAny>>,
+    non_str_keys: bool,
+) -> PyResult<()> {
     let py = obj.py();
     if let Some(d) = default {
         if !d.is_callable() {
@@ -38,5 +49,6 @@ pub fn write_object<'py, S: Sink>(w: &mut Writer<S>, obj: &Bound<'py, PyAny>, de
     }
     let known = types::known(py)?;
     let mut walker = walk::Walker::new(py, w, default, known);
+    walker.non_str_keys = non_str_keys;
     walker.write(obj).map_err(|f| f.into_pyerr(py))
 }

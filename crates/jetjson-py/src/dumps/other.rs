@@ -212,13 +212,22 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
     /// datetimes in go): no Python code runs but a `tzinfo`'s `utcoffset`.
     /// A subclass with its own `isoformat` is written through it (`iso`).
     fn moment(&mut self, obj: *mut PyObject, kind: time::Kind, base: *mut ffi::PyTypeObject) -> Walk {
+        match self.moment_text(obj, kind, base)? {
+            Some(text) => self.w.str(text.as_str()).map_err(Fail::core),
+            None => self.iso(obj, kind),
+        }
+    }
+
+    /// The text `moment` writes, laid out from the C-level fields; `None`
+    /// for a subclass with its own `isoformat` (to be asked).
+    fn moment_text(&mut self, obj: *mut PyObject, kind: time::Kind, base: *mut ffi::PyTypeObject) -> Result<Option<time::Text>, Fail> {
         // SAFETY: `obj` is a live instance of `base` (or a subclass), held
         // by the caller; its fields are read by the datetime C API's layout
         // for its kind; `tzinfo` is held by `obj` (immutable).
         unsafe {
             let ty = ffi::Py_TYPE(obj);
             if ty != base && !super::types::inherits(ty, base, self.known.isoformat.as_ptr()) {
-                return self.iso(obj, kind);
+                return Ok(None);
             }
             let mut m = time::Moment { year: 0, month: 0, day: 0, hour: 0, minute: 0, second: 0, micro: 0, offset: None };
             if kind != time::Kind::Time {
@@ -253,13 +262,12 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
                     self.utc_offset(tzinfo, arg)?
                 };
             }
-            let text = match kind {
+            Ok(Some(match kind {
                 time::Kind::DateTime if self.w.style().profile == jetjson::Profile::Go => time::go_datetime(&m),
                 time::Kind::DateTime => time::iso_datetime(&m),
                 time::Kind::Date => time::iso_date(&m),
                 time::Kind::Time => time::iso_time(&m),
-            };
-            self.w.str(text.as_str()).map_err(Fail::core)
+            }))
         }
     }
 
@@ -478,6 +486,107 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
         }
         self.w.end_object(n == 0);
         Ok(())
+    }
+
+    /// The text a dict key that is not a str is written as (`non_str_keys`),
+    /// as a new str: what the profile writes for the same value, without
+    /// quotes (an int's digits, a float's profile layout, `true`, `false`,
+    /// `null`, a date's ISO text, a UUID's canonical form, a Decimal's
+    /// text), an Enum member's value's text; anything else is an error.
+    pub(super) fn key_text(&mut self, k: *mut PyObject) -> Result<*mut PyObject, Fail> {
+        self.key_text_depth(k, 0)
+    }
+
+    fn key_text_depth(&mut self, k: *mut PyObject, depth: u32) -> Result<*mut PyObject, Fail> {
+        let known = self.known;
+        let py = self.py;
+        let new_str = |text: &str| -> Result<*mut PyObject, Fail> {
+            // SAFETY: a new str from UTF-8 text.
+            let s = unsafe { ffi::PyUnicode_FromStringAndSize(text.as_ptr() as *const _, text.len() as ffi::Py_ssize_t) };
+            if s.is_null() {
+                return Err(Fail::fetch(py));
+            }
+            Ok(s)
+        };
+        // SAFETY: `k` is live (held by the caller); types are compared or
+        // checked before each object is read as one.
+        unsafe {
+            if ffi::PyUnicode_Check(k) != 0 {
+                ffi::Py_INCREF(k);
+                return Ok(k);
+            }
+            if k == ffi::Py_None() {
+                return new_str("null");
+            }
+            if ffi::PyBool_Check(k) != 0 {
+                return new_str(if k == ffi::Py_True() { "true" } else { "false" });
+            }
+            let is = |t: &Py<PyType>| ffi::PyObject_TypeCheck(k, t.as_ptr() as *mut ffi::PyTypeObject) != 0;
+            if is(&known.enum_base) && depth == 0 {
+                let value = self.get_attr(k, known.value.as_ptr())?;
+                let r = self.key_text_depth(value, 1);
+                ffi::Py_DECREF(value);
+                return r;
+            }
+            if ffi::PyLong_Check(k) != 0 {
+                let s = ffi::PyNumber_ToBase(k, 10);
+                return if s.is_null() { Err(Fail::fetch(self.py)) } else { Ok(s) };
+            }
+            if ffi::PyFloat_Check(k) != 0 {
+                let v = ffi::PyFloat_AS_DOUBLE(k);
+                if !v.is_finite() {
+                    return Err(Fail::msg(format!("a {v} dict key cannot be written (NaN and infinities have no JSON text)")));
+                }
+                let mut text = Vec::with_capacity(32);
+                jetjson::number::write_f64(&mut text, v, self.w.style().float_layout);
+                return new_str(std::str::from_utf8(&text).unwrap_or("0"));
+            }
+            // Dates and times as `moment` writes them (a subclass with its
+            // own isoformat through it).
+            for (t, kind) in [(&known.datetime, time::Kind::DateTime), (&known.date, time::Kind::Date), (&known.time, time::Kind::Time)] {
+                if is(t) {
+                    return match self.moment_text(k, kind, t.as_ptr() as *mut ffi::PyTypeObject)? {
+                        Some(text) => new_str(text.as_str()),
+                        None => {
+                            let s = self.call_method0(k, known.isoformat.as_ptr())?;
+                            if ffi::PyUnicode_Check(s) == 0 {
+                                ffi::Py_DECREF(s);
+                                return Err(Fail::msg("isoformat() did not return a str"));
+                            }
+                            Ok(s)
+                        }
+                    };
+                }
+            }
+            if is(&known.uuid) {
+                if let Some(text) =
+                    uuid_from_int(if ffi::Py_TYPE(k) == known.uuid.as_ptr() as *mut ffi::PyTypeObject && known.uuid_int_offset != 0 {
+                        *((k as *mut u8).offset(known.uuid_int_offset) as *mut *mut PyObject)
+                    } else {
+                        std::ptr::null_mut()
+                    })
+                {
+                    return new_str(std::str::from_utf8_unchecked(&text));
+                }
+                let s = ffi::PyObject_Str(k);
+                return if s.is_null() { Err(Fail::fetch(self.py)) } else { Ok(s) };
+            }
+            if is(&known.decimal) {
+                let s = ffi::PyObject_Str(k);
+                if s.is_null() {
+                    return Err(Fail::fetch(self.py));
+                }
+                if utf8_of(s).is_some_and(|t| t.ends_with("NaN") || t.ends_with("Infinity")) {
+                    ffi::Py_DECREF(s);
+                    return Err(Fail::msg("a NaN or infinite Decimal dict key cannot be written"));
+                }
+                return Ok(s);
+            }
+            Err(Fail::msg(format!(
+                "dict keys must be str, int, float, bool, None, an Enum, a UUID, a date or a Decimal with non_str_keys=True, not {}",
+                type_name(k)
+            )))
+        }
     }
 
     /// Hands `obj` to `default` and writes what it returns; without

@@ -102,6 +102,8 @@ pub struct Walker<'a, 'py, S: Sink> {
     pub(super) default: Option<*mut PyObject>,
     /// Values standing for another being written now (`MAX_DETOURS`).
     pub(super) detours: u32,
+    /// Dict keys that are not strs are written as text (`key_text`).
+    pub(super) non_str_keys: bool,
     /// `stack_floor()`, found the first time it is needed (0 until then):
     /// the walker refuses to go deeper when its frames reach it, whatever
     /// led there (`dumps` called from a `default` inside `dumps`, a thread
@@ -265,6 +267,7 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
             w,
             default: default.map(|d| d.as_ptr()),
             detours: 0,
+            non_str_keys: false,
             stack_floor: std::cell::Cell::new(0),
             known,
             map_order,
@@ -970,7 +973,7 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
         unsafe {
             if ffi::PyUnicode_Check(k) == 0 {
                 let name = std::ffi::CStr::from_ptr((*ffi::Py_TYPE(k)).tp_name).to_string_lossy();
-                return Err(Fail::msg(format!("dict keys must be str, not {name}")));
+                return Err(Fail::msg(format!("dict keys must be str, not {name} (non_str_keys=True writes ints, floats, bools, None, Enums, UUIDs, dates and Decimals as text)")));
             }
         }
         self.surrogate_bytes(k)
@@ -1223,6 +1226,21 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
                     Some(key) => {
                         ffi::Py_INCREF(k);
                         Entry { key: key.as_ptr(), len: key.len(), holder: k, value: v, utf8: true, exact: ffi::Py_TYPE(k) == ty_str() }
+                    }
+                    None if self.non_str_keys && ffi::PyUnicode_Check(k) == 0 => {
+                        // Held while its text is made: that may run Python
+                        // code (an Enum's value, a tzinfo), after which the
+                        // cursor reads on from the current table, and the
+                        // dict's version is checked before anything is written.
+                        ffi::Py_INCREF(k);
+                        ffi::Py_INCREF(v);
+                        let text = self.key_text(k);
+                        ffi::Py_DECREF(k);
+                        ffi::Py_DECREF(v);
+                        let text = text?;
+                        // The text of a str we made (never lone surrogates).
+                        let t = utf8_of(text).unwrap_or("");
+                        Entry { key: t.as_ptr(), len: t.len(), holder: text, value: v, utf8: true, exact: false }
                     }
                     None => {
                         let bytes = self.key_bytes(k)?;
