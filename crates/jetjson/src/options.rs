@@ -48,6 +48,7 @@ pub enum Profile {
 }
 
 impl Profile {
+    /// The profile's name: `compact`, `go` or `jcs`.
     pub fn name(self) -> &'static str {
         match self {
             Profile::Compact => "compact",
@@ -108,15 +109,19 @@ pub struct WriteOptions {
 }
 
 impl WriteOptions {
+    /// The defaults of `profile`.
     pub fn new(profile: Profile) -> WriteOptions {
         WriteOptions { profile, ..WriteOptions::default() }
     }
+    /// The defaults of [`Profile::Compact`].
     pub fn compact() -> WriteOptions {
         WriteOptions::new(Profile::Compact)
     }
+    /// The defaults of [`Profile::Go`].
     pub fn go() -> WriteOptions {
         WriteOptions::new(Profile::Go)
     }
+    /// The defaults of [`Profile::Jcs`].
     pub fn jcs() -> WriteOptions {
         WriteOptions::new(Profile::Jcs)
     }
@@ -182,18 +187,22 @@ impl WriteOptions {
         self
     }
 
+    /// Whether [`zero_buffers`](WriteOptions::zero_buffers) is on.
     pub fn zeroes_buffers(&self) -> bool {
         self.zero_buffers
     }
 
+    /// The profile.
     pub fn profile(&self) -> Profile {
         self.profile
     }
+    /// The indent, in spaces (0: no indentation).
     pub fn indent_width(&self) -> u16 {
         self.indent
     }
 
     /// Resolves the profile and options into the data the writer follows.
+    #[doc(hidden)]
     pub fn style(&self) -> Style {
         let p = self.profile;
         let html = self.escape_html.unwrap_or(p == Profile::Go);
@@ -240,6 +249,7 @@ impl WriteOptions {
 }
 
 /// How object members are ordered.
+#[doc(hidden)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum KeyOrder {
     /// As given (insertion or declaration order).
@@ -252,6 +262,7 @@ pub enum KeyOrder {
 }
 
 /// How integers are written (see [`Profile`] for the number model).
+#[doc(hidden)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum IntegerPolicy {
     /// Exact at any size: 64- and 128-bit integers and integer literal text
@@ -265,6 +276,7 @@ pub enum IntegerPolicy {
 }
 
 /// What happens to text that is not valid UTF-8 (only reachable from byte-string input).
+#[doc(hidden)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum InvalidText {
     /// Go's rule: each byte `utf8.DecodeRune` rejects becomes `\ufffd`.
@@ -273,6 +285,7 @@ pub enum InvalidText {
 }
 
 /// How byte slices (`serialize_bytes`) are written.
+#[doc(hidden)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BytesPolicy {
     /// Padded standard base64 string, as Go writes `[]byte`.
@@ -282,6 +295,7 @@ pub enum BytesPolicy {
 }
 
 /// How already-serialized JSON (`RawJson`) is embedded.
+#[doc(hidden)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RawPolicy {
     /// Copied byte for byte (serde_json's `RawValue` behaviour).
@@ -294,6 +308,7 @@ pub enum RawPolicy {
 }
 
 /// The resolved, per-call form of a profile plus options.
+#[doc(hidden)]
 #[derive(Clone, Copy, Debug)]
 pub struct Style {
     pub profile: Profile,
