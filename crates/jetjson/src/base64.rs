@@ -25,10 +25,10 @@
 //! ```
 //!
 //! Reading accepts what Go's `json.Unmarshal` accepts for a `[]byte`:
-//! standard base64 with padding, line breaks (`\r`, `\n`) ignored. Anything
-//! else (URL-safe letters, missing padding, a number array) is an error.
-//! `null` is an error here and `None` with [`option`] (Go reads `null` as
-//! a nil slice). For a borrowed `&[u8]` field, use
+//! standard base64 with padding, line breaks (`\r`, `\n`) ignored, or an
+//! array of numbers 0 to 255. Anything else (URL-safe letters, missing
+//! padding, spaces) is an error. `null` is an error here and `None` with
+//! [`option`] (Go reads `null` as a nil slice). For a borrowed `&[u8]` field, use
 //! `#[serde(serialize_with = "jetjson::base64::serialize")]`.
 
 use ::base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig, STANDARD};
@@ -58,7 +58,8 @@ pub fn serialize<T: ?Sized + AsRef<[u8]>, S: Serializer>(bytes: &T, serializer: 
     serializer.serialize_str(&STANDARD.encode(bytes.as_ref()))
 }
 
-/// Reads a standard, padded base64 string (line breaks ignored) into bytes.
+/// Reads a standard, padded base64 string (line breaks ignored), or an
+/// array of numbers 0 to 255, into bytes.
 ///
 /// ```
 /// #[derive(serde::Deserialize)]
@@ -69,7 +70,8 @@ pub fn serialize<T: ?Sized + AsRef<[u8]>, S: Serializer>(bytes: &T, serializer: 
 /// let v: In = jetjson::from_str(r#"{"data":"aGkh"}"#).unwrap();
 /// assert_eq!(v.data, b"hi!");
 /// assert!(jetjson::from_str::<In>(r#"{"data":"aGkh!"}"#).is_err());
-/// assert!(jetjson::from_str::<In>(r#"{"data":[104,105]}"#).is_err());
+/// let array: In = jetjson::from_str(r#"{"data":[104,105]}"#).unwrap(); // as Go reads it
+/// assert_eq!(array.data, b"hi");
 /// ```
 pub fn deserialize<'de, T: From<Vec<u8>>, D: Deserializer<'de>>(deserializer: D) -> Result<T, D::Error> {
     deserializer.deserialize_str(Base64Visitor).map(T::from)
@@ -86,7 +88,7 @@ fn decode(text: &str) -> Result<Vec<u8>, ::base64::DecodeError> {
 
 struct Base64Visitor;
 
-impl Visitor<'_> for Base64Visitor {
+impl<'de> Visitor<'de> for Base64Visitor {
     type Value = Vec<u8>;
 
     fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -95,6 +97,15 @@ impl Visitor<'_> for Base64Visitor {
 
     fn visit_str<E: de::Error>(self, text: &str) -> Result<Vec<u8>, E> {
         decode(text).map_err(|e| E::custom(format_args!("invalid base64: {e}")))
+    }
+
+    /// `[1,2,3]`, which Go also reads into a `[]byte`.
+    fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<u8>, A::Error> {
+        let mut bytes = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
+        while let Some(b) = seq.next_element::<u8>()? {
+            bytes.push(b);
+        }
+        Ok(bytes)
     }
 }
 

@@ -243,6 +243,9 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 /// Messages of syntax errors that mean "the input stopped here" wherever
 /// they are reported (an unterminated string is reported at its start).
 const ENDED_EARLY: [&str; 3] = ["unexpected end of input", "unterminated string", "incomplete \\u escape"];
+/// A high surrogate escape (`\ud83d`, reported at its `\`) not followed by
+/// `\u`: a truncation if the input ends before the `\u` could start.
+const LONE_HIGH_SURROGATE: &str = "lone surrogate escape (a high surrogate must be followed by a low one)";
 
 impl Error {
     /// An error of this kind, with no position or path.
@@ -250,21 +253,25 @@ impl Error {
         Error { inner: Box::new(ErrorInner { kind, position: None, eof: false, path: Vec::new() }) }
     }
 
-    /// Whether this read error of an input of `input_len` bytes says the
-    /// input stopped inside a value (not at a bad byte).
-    pub(crate) fn ended_early(&self, input_len: usize) -> bool {
-        match &self.inner.kind {
-            ErrorKind::Syntax { msg } => {
-                ENDED_EARLY.iter().any(|m| msg.starts_with(m)) || self.inner.position.is_some_and(|p| p.offset >= input_len)
-            }
+    /// Whether this error from reading `input` says the input stopped
+    /// inside a value (more bytes could make it valid), not at a bad byte.
+    pub(crate) fn ended_early(&self, input: &[u8]) -> bool {
+        let ErrorKind::Syntax { msg } = &self.inner.kind else { return false };
+        let at = self.inner.position.map(|p| p.offset);
+        if ENDED_EARLY.iter().any(|m| msg.starts_with(m)) || at.is_some_and(|at| at >= input.len()) {
+            return true;
+        }
+        match at {
+            // `\ud83d` then the end, or `\ud83d\` then the end.
+            Some(at) if msg == LONE_HIGH_SURROGATE => input.get(at + 6..).is_some_and(|rest| rest.len() < 2 && b"\\u".starts_with(rest)),
             _ => false,
         }
     }
 
-    /// Marks a read error of an input of `input_len` bytes as
-    /// [`Category::Eof`] if it is one (see `ended_early`).
-    pub(crate) fn note_input_end(mut self, input_len: usize) -> Error {
-        if self.ended_early(input_len) {
+    /// Marks an error from reading `input` as [`Category::Eof`] if it is
+    /// one (see `ended_early`).
+    pub(crate) fn note_input_end(mut self, input: &[u8]) -> Error {
+        if self.ended_early(input) {
             self.inner.eof = true;
         }
         self

@@ -235,7 +235,9 @@ fn into_string(bytes: Vec<u8>) -> Result<String> {
 /// Any `Serialize` value as a [`Value`] tree.
 ///
 /// Numbers keep their exact value (128-bit integers included), an `f32`
-/// becomes the double of its shortest decimal form (`0.1f32` is `0.1`),
+/// becomes the double of its shortest decimal form (`0.1f32` is `0.1`, not
+/// serde_json's `0.10000000149011612`; the digits are those written for
+/// the `f32`, though `compact` may lay a double out differently),
 /// [`RawJson`] is parsed, byte slices become arrays of numbers (as in
 /// serde_json), and objects keep their order. A `Value` does not remember
 /// which of its objects were structs: written in `go`, all of them are
@@ -304,7 +306,7 @@ pub fn from_slice_with<'a, T: Deserialize<'a>>(input: &'a [u8], options: &ReadOp
         de.end()?;
         Ok(value)
     };
-    read().map_err(|e: Error| e.note_input_end(input.len()))
+    read().map_err(|e: Error| e.note_input_end(input))
 }
 
 /// As [`from_slice`], for text.
@@ -362,7 +364,7 @@ impl Value {
     /// assert_eq!(v.to_string(), "[1.50,1e400]");
     /// ```
     pub fn from_slice_with(input: &[u8], options: &ReadOptions) -> Result<Value> {
-        parse::from_slice_with(input, options).map_err(|e: Error| e.note_input_end(input.len()))
+        parse::from_slice_with(input, options).map_err(|e: Error| e.note_input_end(input))
     }
 
     /// The bytes of this value in the profile and options given. Faster than

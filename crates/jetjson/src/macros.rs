@@ -4,8 +4,9 @@
 //! `true`, `false`, `[...]` and `{...}` are JSON syntax, nested to any
 //! depth; anything else up to the next top-level comma is a Rust
 //! expression whose value is converted with [`to_value`](crate::to_value).
-//! Runs of plain literals (`1, -2.5, "x"`) are taken eight at a time, so
-//! long literal arrays stay within the compiler's macro recursion limit.
+//! Runs of items of one token each (`1, 2.5, "x", [..]`) are taken eight
+//! at a time, so long literal arrays stay within the compiler's macro
+//! recursion limit.
 
 /// Builds a [`Value`](crate::Value) from JSON syntax, with Rust expressions
 /// where values go.
@@ -44,7 +45,9 @@
 /// to get that as an `Err` instead.
 ///
 /// Very large literals may need a higher `#![recursion_limit]`: each
-/// element that is not a plain literal costs one level.
+/// object member, and each array item of more than one token (`-1`,
+/// `a + b`), costs one level of macro recursion (the default limit is
+/// 128); runs of one-token items cost one level per eight.
 #[macro_export]
 macro_rules! json {
     ($($json:tt)+) => {
@@ -91,13 +94,15 @@ macro_rules! __json_items {
     ([$($done:expr,)*]) => {
         ::std::vec![$($done,)*]
     };
-    // Eight plain literals at once (numbers, strings, booleans).
-    ([$($done:expr,)*] $a:literal, $b:literal, $c:literal, $d:literal, $e:literal, $f:literal, $g:literal, $h:literal $(, $($rest:tt)*)?) => {
+    // Eight items of one token each at once (numbers without a sign,
+    // strings, names, nested arrays and objects): long literal arrays cost
+    // one level of macro recursion per eight items.
+    ([$($done:expr,)*] $a:tt, $b:tt, $c:tt, $d:tt, $e:tt, $f:tt, $g:tt, $h:tt $(, $($rest:tt)*)?) => {
         $crate::__json_items!([$($done,)*
-            $crate::__private::json_expr(&$a), $crate::__private::json_expr(&$b),
-            $crate::__private::json_expr(&$c), $crate::__private::json_expr(&$d),
-            $crate::__private::json_expr(&$e), $crate::__private::json_expr(&$f),
-            $crate::__private::json_expr(&$g), $crate::__private::json_expr(&$h),
+            $crate::__json_value!($a), $crate::__json_value!($b),
+            $crate::__json_value!($c), $crate::__json_value!($d),
+            $crate::__json_value!($e), $crate::__json_value!($f),
+            $crate::__json_value!($g), $crate::__json_value!($h),
         ] $($($rest)*)?)
     };
     ([$($done:expr,)*] null $(, $($rest:tt)*)?) => {

@@ -239,9 +239,13 @@ fn attempt<'de, T: Deserialize<'de>>(
         Error::new(ErrorKind::SizeLimit { limit }).relocated(Position::locate(input, start + limit))
     };
     let slice = &input[start..cap];
+    if !complete && slice.len() < BOM.len() && BOM.starts_with(slice) {
+        // Maybe a byte order mark, which has its own error.
+        return Attempt::NeedMore;
+    }
     let mut de = match parse::Deserializer::from_slice(slice, options) {
         Ok(de) => de,
-        Err(e) => return Attempt::Error(locate(e, slice.len(), input, start)),
+        Err(e) => return Attempt::Error(locate(e, slice, input, start)),
     };
     match T::deserialize(&mut de) {
         Ok(value) => {
@@ -258,16 +262,16 @@ fn attempt<'de, T: Deserialize<'de>>(
             }
             Attempt::Value(value, end)
         }
-        Err(e) if e.ended_early(slice.len()) && cut => Attempt::Error(too_big(max_size)),
-        Err(e) if e.ended_early(slice.len()) && !complete => Attempt::NeedMore,
-        Err(e) => Attempt::Error(locate(e, slice.len(), input, start)),
+        Err(e) if e.ended_early(slice) && cut => Attempt::Error(too_big(max_size)),
+        Err(e) if e.ended_early(slice) && !complete => Attempt::NeedMore,
+        Err(e) => Attempt::Error(locate(e, slice, input, start)),
     }
 }
 
-/// An error of the document at `input[start..]` (`len` bytes were given
-/// to the parser), placed in `input`.
-fn locate(e: Error, len: usize, input: &[u8], start: usize) -> Error {
-    let e = e.note_input_end(len);
+/// An error of the document at `input[start..]` (`slice` was given to the
+/// parser), placed in `input`.
+fn locate(e: Error, slice: &[u8], input: &[u8], start: usize) -> Error {
+    let e = e.note_input_end(slice);
     match e.position() {
         Some(p) => e.relocated(Position::locate(input, start + p.offset)),
         None => e,
@@ -476,9 +480,10 @@ impl<R: io::Read, T: DeserializeOwned> Iterator for StreamDeserializer<IoRead<R>
             return None;
         }
         loop {
-            // The first bytes, to see a byte order mark.
+            // The first bytes, to see a byte order mark (waiting for more
+            // only while they could still be one).
             if !self.started {
-                if self.buf.len() < BOM.len() && !self.eof {
+                if self.buf.len() < BOM.len() && BOM.starts_with(&self.buf) && !self.eof {
                     if let Err(e) = self.fill() {
                         return self.fail(e);
                     }
@@ -535,5 +540,61 @@ impl<R: io::Read, T: DeserializeOwned> Iterator for StreamDeserializer<IoRead<R>
             // `fill` may have moved the document to the buffer's start.
             debug_assert!(self.pos <= start);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Pending;
+
+    /// The bytes at which the scan first says "complete" when `doc`
+    /// arrives one byte at a time.
+    fn scan_end(doc: &[u8]) -> Option<usize> {
+        let mut p = Pending::default();
+        (1..=doc.len()).find(|&n| p.scan(&doc[..n]))
+    }
+
+    #[test]
+    fn the_scan_finds_where_a_document_ends() {
+        assert_eq!(scan_end(br#"{"a":"]}\"}","b":[1,{}]} tail"#), Some(24));
+        assert_eq!(scan_end(br#"[["\\"],"x"]"#), Some(12));
+        assert_eq!(scan_end(br#""a\"b" 1"#), Some(6));
+        assert_eq!(scan_end(b"12345 "), Some(6));
+        assert_eq!(scan_end(b"true,"), Some(5));
+        assert_eq!(scan_end(b"-1.5e3"), None);
+        assert_eq!(scan_end(br#"{"open": [1, 2"#), None);
+    }
+
+    #[test]
+    fn a_document_arriving_in_small_pieces_is_parsed_a_logarithmic_number_of_times() {
+        // 1 MiB array arriving 4 KiB at a time: 256 reads. Tries happen when
+        // what is buffered has doubled, and once more at the end.
+        let mut doc = b"[".to_vec();
+        while doc.len() < 1 << 20 {
+            doc.extend_from_slice(b"1,");
+        }
+        doc.extend_from_slice(b"1]");
+        let mut p = Pending::default();
+        let mut tries = 0;
+        let mut available = 0;
+        while available < doc.len() {
+            available = (available + 4096).min(doc.len());
+            if p.worth_trying(&doc[..available], false, None) {
+                tries += 1;
+            }
+        }
+        assert!(p.scanned > 0);
+        // 4 KiB, 8, 16, ... 1 MiB: 9 doublings, plus the end seen by the scan.
+        assert!(tries <= 12, "{tries} tries");
+        assert!(tries >= 9, "{tries} tries");
+    }
+
+    #[test]
+    fn a_size_limit_makes_a_try_as_soon_as_it_is_passed() {
+        let doc = vec![b'['; 10_000];
+        let mut p = Pending::default();
+        assert!(p.worth_trying(&doc[..100], false, Some(5000)));
+        assert!(!p.worth_trying(&doc[..150], false, Some(5000)));
+        assert!(p.worth_trying(&doc[..5001], false, Some(5000)));
     }
 }

@@ -215,3 +215,20 @@ impl<'a> IntoIterator for &'a mut Array {
         self.iter_mut()
     }
 }
+
+/// As a JSON array.
+impl serde::Serialize for Array {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter())
+    }
+}
+
+/// From a JSON array (anything else is an "invalid type" error).
+impl<'de> serde::Deserialize<'de> for Array {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Array, D::Error> {
+        match Value::deserialize(d)? {
+            Value::Array(items) => Ok(items),
+            other => Err(serde::de::Error::invalid_type(serde::de::Unexpected::Other(other.type_name()), &"a JSON array")),
+        }
+    }
+}

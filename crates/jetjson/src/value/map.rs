@@ -157,3 +157,25 @@ impl<'a> IntoIterator for &'a Map {
         self.members().iter().map(|(k, v)| (k, v))
     }
 }
+
+/// As a JSON object, members in order.
+impl serde::Serialize for Map {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(Some(self.len()))?;
+        for (k, v) in self.iter() {
+            m.serialize_entry(k, v)?;
+        }
+        m.end()
+    }
+}
+
+/// From a JSON object (anything else is an "invalid type" error).
+impl<'de> serde::Deserialize<'de> for Map {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Map, D::Error> {
+        match Value::deserialize(d)? {
+            Value::Object(map) => Ok(map),
+            other => Err(serde::de::Error::invalid_type(serde::de::Unexpected::Other(other.type_name()), &"a JSON object")),
+        }
+    }
+}

@@ -39,13 +39,17 @@ fn not_utf8() -> Error {
 }
 
 /// `f32` as the double nearest to its shortest decimal form (`0.1f32` is
-/// `0.1`, not `0.10000000149011612`), so the value is written with the
-/// digits the writer gives the `f32` itself.
+/// `0.1`, not `0.10000000149011612`): the digits the writer gives the
+/// `f32` itself (its tie-breaking, which is Go's and serde_json's; Rust's
+/// `Display` breaks some ties the other way), and at most 9 significant
+/// digits, which a double keeps and gives back when written.
 fn f32_as_f64(v: f32) -> f64 {
     if !v.is_finite() {
         return f64::from(v);
     }
-    v.to_string().parse().unwrap_or(f64::from(v))
+    let mut digits = Vec::with_capacity(24);
+    crate::number::write_f32(&mut digits, v, crate::number::FloatLayout::Compact);
+    std::str::from_utf8(&digits).ok().and_then(|t| t.parse().ok()).unwrap_or(f64::from(v))
 }
 
 impl ser::Serializer for ValueSerializer {
