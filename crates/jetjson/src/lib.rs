@@ -57,6 +57,12 @@
 #[macro_use]
 mod macros;
 
+/// The crate README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+#[allow(dead_code)]
+struct ReadmeDoctests;
+
 // Internals the Python and C bindings use. Not part of the stable API:
 // hidden from the documentation, reachable through `__private` (and, for
 // the bindings' existing code, at these old paths).
