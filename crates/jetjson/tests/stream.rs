@@ -146,6 +146,23 @@ fn positions_stay_right_across_buffer_compaction() {
     for (max_chunk, seed) in [(100_000, 5), (4096, 6), (700, 7)] {
         assert_eq!(reader_stream(&input, &options, max_chunk, seed), want, "chunks up to {max_chunk}");
     }
+
+    // A few short lines, then one line of 200,000 documents with a bad one
+    // at its end: the buffer is cut in the middle of that line, so the
+    // column counts bytes dropped on both sides of the cut.
+    let mut input = b"[1]\n[22]\n".to_vec();
+    for i in 0..200_000 {
+        input.extend_from_slice(format!("[{}] ", i % 1000).as_bytes());
+    }
+    let line_start = 9;
+    let bad_at = input.len();
+    input.extend_from_slice(b"[1,]\n");
+    let want = slice_stream(&input, &options);
+    let (_, at) = want.last().unwrap().clone().unwrap_err();
+    assert_eq!(at, Some(Position { offset: bad_at + 3, line: 3, column: bad_at + 3 - line_start + 1 }));
+    for (max_chunk, seed) in [(100_000, 8), (5000, 9)] {
+        assert_eq!(reader_stream(&input, &options, max_chunk, seed), want, "chunks up to {max_chunk}");
+    }
 }
 
 #[test]
