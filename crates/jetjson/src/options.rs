@@ -42,6 +42,13 @@ pub enum Profile {
     #[default]
     Compact,
     /// The bytes Go's `encoding/json` `Marshal` writes (OCI/Docker digests).
+    ///
+    /// A Go `[]byte` is written as a base64 string, but serde hands a
+    /// `Vec<u8>` to every serializer as a list of numbers (`[1,2,3]`);
+    /// mark such fields `#[serde(with = "jetjson::base64")]` to write
+    /// Go's bytes (see [`crate::base64`]). Byte slices serialized as bytes
+    /// (`serialize_bytes`, e.g. through `serde_bytes`) are base64 in this
+    /// profile already.
     Go,
     /// RFC 8785 JSON Canonicalization Scheme (signatures).
     Jcs,

@@ -60,6 +60,9 @@ pub struct Deserializer<R> {
 /// The documents are in a byte slice (strings can be borrowed from it).
 pub struct SliceRead<'a> {
     input: &'a [u8],
+    /// The parser of a single document read through `&mut Deserializer`
+    /// (made on first use).
+    single: Option<parse::Deserializer<'a>>,
 }
 
 /// The documents come from an `io::Read`, read as needed in chunks (so a
@@ -72,13 +75,72 @@ pub struct IoRead<R> {
 impl<'a> Deserializer<SliceRead<'a>> {
     /// Documents in `input`.
     pub fn from_slice(input: &'a [u8]) -> Self {
-        Deserializer { read: SliceRead { input }, options: ReadOptions::default() }
+        Deserializer { read: SliceRead { input, single: None }, options: ReadOptions::default() }
     }
 
     /// Documents in `input`.
     #[allow(clippy::should_implement_trait)] // serde_json's name for it
     pub fn from_str(input: &'a str) -> Self {
         Deserializer::from_slice(input.as_bytes())
+    }
+}
+
+/// One document read through `&mut Deserializer` as a serde
+/// `Deserializer` (for tools that take one, such as `serde_path_to_error`),
+/// then [`end`](Deserializer::end).
+///
+/// ```
+/// use serde::Deserialize;
+/// let mut de = jetjson::Deserializer::from_str(" [1, 2] ");
+/// let v = Vec::<u8>::deserialize(&mut de).unwrap();
+/// de.end().unwrap();
+/// assert_eq!(v, [1, 2]);
+///
+/// let mut de = jetjson::Deserializer::from_str("[1] [2]");
+/// Vec::<u8>::deserialize(&mut de).unwrap();
+/// assert_eq!(de.end().unwrap_err().column(), 5); // more than one document
+/// ```
+impl<'a> Deserializer<SliceRead<'a>> {
+    /// After a single document: only whitespace may follow.
+    pub fn end(&mut self) -> Result<()> {
+        let input = self.read.input;
+        self.single()?.end().map_err(|e| e.note_input_end(input))
+    }
+
+    /// The single-document parser, made with the options on first use.
+    fn single(&mut self) -> Result<&mut parse::Deserializer<'a>> {
+        let input = self.read.input;
+        match &mut self.read.single {
+            Some(de) => Ok(de),
+            slot => Ok(slot.insert(parse::Deserializer::from_slice(input, &self.options).map_err(|e| e.note_input_end(input))?)),
+        }
+    }
+}
+
+/// Every `deserialize_*` method, handed to the single-document parser.
+macro_rules! forward_single {
+    ($($method:ident($($arg:ident: $ty:ty),*);)*) => {$(
+        fn $method<V: serde::de::Visitor<'de>>(self, $($arg: $ty,)* visitor: V) -> Result<V::Value> {
+            let input = self.read.input;
+            serde::Deserializer::$method(self.single()?, $($arg,)* visitor).map_err(|e| e.note_input_end(input))
+        }
+    )*};
+}
+
+impl<'de> serde::Deserializer<'de> for &mut Deserializer<SliceRead<'de>> {
+    type Error = Error;
+
+    forward_single! {
+        deserialize_any(); deserialize_bool(); deserialize_i8(); deserialize_i16(); deserialize_i32();
+        deserialize_i64(); deserialize_i128(); deserialize_u8(); deserialize_u16(); deserialize_u32();
+        deserialize_u64(); deserialize_u128(); deserialize_f32(); deserialize_f64(); deserialize_char();
+        deserialize_str(); deserialize_string(); deserialize_bytes(); deserialize_byte_buf();
+        deserialize_option(); deserialize_unit(); deserialize_unit_struct(name: &'static str);
+        deserialize_newtype_struct(name: &'static str); deserialize_seq(); deserialize_tuple(len: usize);
+        deserialize_tuple_struct(name: &'static str, len: usize); deserialize_map();
+        deserialize_struct(name: &'static str, fields: &'static [&'static str]);
+        deserialize_enum(name: &'static str, variants: &'static [&'static str]);
+        deserialize_identifier(); deserialize_ignored_any();
     }
 }
 

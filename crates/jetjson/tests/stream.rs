@@ -343,3 +343,34 @@ fn typed_documents_borrow_from_a_slice() {
     let e = events.next().unwrap().unwrap_err();
     assert_eq!((e.line(), e.column(), e.classify()), (3, 7, Category::Data));
 }
+
+#[test]
+fn one_document_through_mut_deserializer_reads_as_from_slice() {
+    use serde::Deserialize;
+    let inputs: [&[u8]; 7] = [b" {\"a\": [1, 2.5, null]} ", b"[1,]", b"[1", b"{\"a\":1,\"a\":2}", b"\"\\ud83d", b"12 ", b"\xEF\xBB\xBF1"];
+    for input in inputs {
+        let want = jetjson::from_slice::<Value>(input);
+        let mut de = Deserializer::from_slice(input);
+        let got = Value::deserialize(&mut de).and_then(|v| de.end().map(|_| v));
+        match (got, want) {
+            (Ok(a), Ok(b)) => assert_eq!(a, b),
+            (Err(a), Err(b)) => {
+                assert_eq!(
+                    (a.message(), a.position(), a.classify()),
+                    (b.message(), b.position(), b.classify()),
+                    "{}",
+                    String::from_utf8_lossy(input)
+                );
+            }
+            (a, b) => panic!("{}: {a:?} vs {b:?}", String::from_utf8_lossy(input)),
+        }
+    }
+    // Options apply, and what follows the document is checked by `end`.
+    let options = ReadOptions::new().allow_bom(true).duplicate_keys(DuplicateKeys::Last);
+    let mut de = Deserializer::from_slice(b"\xEF\xBB\xBF{\"a\":1,\"a\":2} x").with_options(&options);
+    assert_eq!(Value::deserialize(&mut de).unwrap(), Value::from_slice(b"{\"a\":2}").unwrap());
+    let e = de.end().unwrap_err();
+    assert_eq!((e.column(), e.classify()), (18, Category::Syntax));
+    let mut de = Deserializer::from_str("[1, 2, 3]").with_options(&ReadOptions::new().max_size(4));
+    assert_eq!(Vec::<u8>::deserialize(&mut de).unwrap_err().kind(), &ErrorKind::SizeLimit { limit: 4 });
+}
