@@ -306,13 +306,10 @@ pub fn from_slice<'a, T: Deserialize<'a>>(input: &'a [u8]) -> Result<T> {
 /// assert_eq!(m["a"], 2);
 /// ```
 pub fn from_slice_with<'a, T: Deserialize<'a>>(input: &'a [u8], options: &ReadOptions) -> Result<T> {
-    let read = || {
-        let mut de = parse::Deserializer::from_slice(input, options)?;
-        let value = T::deserialize(&mut de)?;
-        de.end()?;
-        Ok(value)
-    };
-    read().map_err(|e: Error| e.note_input_end(input))
+    let mut de = parse::Deserializer::from_slice(input, options)?;
+    let value = T::deserialize(&mut de)?;
+    de.end()?;
+    Ok(value)
 }
 
 /// As [`from_slice`], for text.
@@ -370,7 +367,7 @@ impl Value {
     /// assert_eq!(v.to_string(), "[1.50,1e400]");
     /// ```
     pub fn from_slice_with(input: &[u8], options: &ReadOptions) -> Result<Value> {
-        parse::from_slice_with(input, options).map_err(|e: Error| e.note_input_end(input))
+        parse::from_slice_with(input, options)
     }
 
     /// The bytes of this value in the profile and options given. Faster than

@@ -103,8 +103,7 @@ impl<'a> Deserializer<SliceRead<'a>> {
 impl<'a> Deserializer<SliceRead<'a>> {
     /// After a single document: only whitespace may follow.
     pub fn end(&mut self) -> Result<()> {
-        let input = self.read.input;
-        self.single()?.end().map_err(|e| e.note_input_end(input))
+        self.single()?.end()
     }
 
     /// The single-document parser, made with the options on first use.
@@ -112,7 +111,7 @@ impl<'a> Deserializer<SliceRead<'a>> {
         let input = self.read.input;
         match &mut self.read.single {
             Some(de) => Ok(de),
-            slot => Ok(slot.insert(parse::Deserializer::from_slice(input, &self.options).map_err(|e| e.note_input_end(input))?)),
+            slot => Ok(slot.insert(parse::Deserializer::from_slice(input, &self.options)?)),
         }
     }
 }
@@ -121,8 +120,7 @@ impl<'a> Deserializer<SliceRead<'a>> {
 macro_rules! forward_single {
     ($($method:ident($($arg:ident: $ty:ty),*);)*) => {$(
         fn $method<V: serde::de::Visitor<'de>>(self, $($arg: $ty,)* visitor: V) -> Result<V::Value> {
-            let input = self.read.input;
-            serde::Deserializer::$method(self.single()?, $($arg,)* visitor).map_err(|e| e.note_input_end(input))
+            serde::Deserializer::$method(self.single()?, $($arg,)* visitor)
         }
     )*};
 }
@@ -307,7 +305,7 @@ fn attempt<'de, T: Deserialize<'de>>(
     }
     let mut de = match parse::Deserializer::from_slice(slice, options) {
         Ok(de) => de,
-        Err(e) => return Attempt::Error(locate(e, slice, input, start)),
+        Err(e) => return Attempt::Error(locate(e, input, start)),
     };
     match T::deserialize(&mut de) {
         Ok(value) => {
@@ -326,14 +324,14 @@ fn attempt<'de, T: Deserialize<'de>>(
         }
         Err(e) if e.ended_early(slice) && cut => Attempt::Error(too_big(max_size)),
         Err(e) if e.ended_early(slice) && !complete => Attempt::NeedMore,
-        Err(e) => Attempt::Error(locate(e, slice, input, start)),
+        Err(e) => Attempt::Error(locate(e, input, start)),
     }
 }
 
-/// An error of the document at `input[start..]` (`slice` was given to the
-/// parser), placed in `input`.
-fn locate(e: Error, slice: &[u8], input: &[u8], start: usize) -> Error {
-    let e = e.note_input_end(slice);
+/// An error of the document at `input[start..]`, placed in `input` (its
+/// category was set by the parser, which saw where the document's bytes
+/// ended).
+fn locate(e: Error, input: &[u8], start: usize) -> Error {
     match e.position() {
         Some(p) => e.relocated(Position::locate(input, start + p.offset)),
         None => e,
