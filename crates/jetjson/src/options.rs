@@ -42,12 +42,20 @@ pub enum Profile {
     #[default]
     Compact,
     /// The bytes Go's `encoding/json` `Marshal` writes (OCI/Docker digests).
+    ///
+    /// A Go `[]byte` is written as a base64 string, but serde hands a
+    /// `Vec<u8>` to every serializer as a list of numbers (`[1,2,3]`);
+    /// mark such fields `#[serde(with = "jetjson::base64")]` to write
+    /// Go's bytes (see [`crate::base64`]). Byte slices serialized as bytes
+    /// (`serialize_bytes`, e.g. through `serde_bytes`) are base64 in this
+    /// profile already.
     Go,
     /// RFC 8785 JSON Canonicalization Scheme (signatures).
     Jcs,
 }
 
 impl Profile {
+    /// The profile's name: `compact`, `go` or `jcs`.
     pub fn name(self) -> &'static str {
         match self {
             Profile::Compact => "compact",
@@ -109,15 +117,19 @@ pub struct WriteOptions {
 }
 
 impl WriteOptions {
+    /// The defaults of `profile`.
     pub fn new(profile: Profile) -> WriteOptions {
         WriteOptions { profile, ..WriteOptions::default() }
     }
+    /// The defaults of [`Profile::Compact`].
     pub fn compact() -> WriteOptions {
         WriteOptions::new(Profile::Compact)
     }
+    /// The defaults of [`Profile::Go`].
     pub fn go() -> WriteOptions {
         WriteOptions::new(Profile::Go)
     }
+    /// The defaults of [`Profile::Jcs`].
     pub fn jcs() -> WriteOptions {
         WriteOptions::new(Profile::Jcs)
     }
@@ -194,18 +206,22 @@ impl WriteOptions {
         self
     }
 
+    /// Whether [`zero_buffers`](WriteOptions::zero_buffers) is on.
     pub fn zeroes_buffers(&self) -> bool {
         self.zero_buffers
     }
 
+    /// The profile.
     pub fn profile(&self) -> Profile {
         self.profile
     }
+    /// The indent, in spaces (0: no indentation).
     pub fn indent_width(&self) -> u16 {
         self.indent
     }
 
     /// Resolves the profile and options into the data the writer follows.
+    #[doc(hidden)]
     pub fn style(&self) -> Style {
         let p = self.profile;
         let html = self.escape_html.unwrap_or(p == Profile::Go);
@@ -253,6 +269,7 @@ impl WriteOptions {
 }
 
 /// How object members are ordered.
+#[doc(hidden)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum KeyOrder {
     /// As given (insertion or declaration order).
@@ -265,6 +282,7 @@ pub enum KeyOrder {
 }
 
 /// How integers are written (see [`Profile`] for the number model).
+#[doc(hidden)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum IntegerPolicy {
     /// Exact at any size: 64- and 128-bit integers and integer literal text
@@ -278,6 +296,7 @@ pub enum IntegerPolicy {
 }
 
 /// What happens to text that is not valid UTF-8 (only reachable from byte-string input).
+#[doc(hidden)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum InvalidText {
     /// Go's rule: each byte `utf8.DecodeRune` rejects becomes `\ufffd`.
@@ -286,6 +305,7 @@ pub enum InvalidText {
 }
 
 /// How byte slices (`serialize_bytes`) are written.
+#[doc(hidden)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BytesPolicy {
     /// Padded standard base64 string, as Go writes `[]byte`.
@@ -295,6 +315,7 @@ pub enum BytesPolicy {
 }
 
 /// How already-serialized JSON (`RawJson`) is embedded.
+#[doc(hidden)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RawPolicy {
     /// Copied byte for byte (serde_json's `RawValue` behaviour).
@@ -307,6 +328,7 @@ pub enum RawPolicy {
 }
 
 /// The resolved, per-call form of a profile plus options.
+#[doc(hidden)]
 #[derive(Clone, Copy, Debug)]
 pub struct Style {
     pub profile: Profile,

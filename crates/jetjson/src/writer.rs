@@ -17,6 +17,7 @@ use crate::pool::OutputMemory;
 use crate::shape::ShapeCache;
 
 /// Where output goes once the buffer holds enough of it.
+#[doc(hidden)]
 pub trait Sink {
     /// False for sinks that never take output: the buffer is the result.
     const SPILLS: bool = true;
@@ -24,6 +25,7 @@ pub trait Sink {
 }
 
 /// The buffer is the output (`to_vec`, `to_string`).
+#[doc(hidden)]
 pub struct NoSink;
 
 impl Sink for NoSink {
@@ -35,6 +37,7 @@ impl Sink for NoSink {
 }
 
 /// Output goes to an `io::Write` in chunks.
+#[doc(hidden)]
 pub struct IoSink<W: std::io::Write>(pub W);
 
 impl<W: std::io::Write> Sink for IoSink<W> {
@@ -55,6 +58,9 @@ const ESCAPE_PIECE: usize = 64 * 1024;
 const SPACES: &[u8; 128] = &[b' '; 128];
 const TABS: &[u8; 128] = &[b'\t'; 128];
 
+/// The one writer every output goes through (internal: the bindings
+/// drive it token by token).
+#[doc(hidden)]
 pub struct Writer<S: Sink = NoSink> {
     buf: Buffer,
     style: Style,
@@ -1116,6 +1122,7 @@ unsafe fn put_quoted(p: *mut u8, b: &[u8]) -> usize {
 /// (`Writer::run`): each write checks the room left and declines
 /// (returns false, writing nothing) when it is short or when the item needs
 /// the general path.
+#[doc(hidden)]
 pub struct ItemRun<'w> {
     start: *mut u8,
     at: *mut u8,
@@ -1301,6 +1308,7 @@ impl ItemRun<'_> {
 
 /// Marks where an object being sorted starts in the buffer and the stacks.
 #[derive(Clone, Copy, Debug)]
+#[doc(hidden)]
 pub struct SortedObject {
     start: usize,
     first_member: usize,
@@ -1333,6 +1341,7 @@ impl MemberKey {
 }
 
 /// A JSON literal written whole (`Writer::item_literal`).
+#[doc(hidden)]
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Literal {
     Null,
@@ -1389,6 +1398,7 @@ mod short_str_tests {
 }
 
 /// The width of the fixed-size move `Writer::encoded_key` uses for short names.
+#[doc(hidden)]
 pub const NAME_WINDOW: usize = 32;
 
 /// Where an encoded name (`names[at..at + len]`, from `Writer::encode_name`)
