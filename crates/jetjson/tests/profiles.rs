@@ -337,10 +337,11 @@ fn compact_escapes_minimally_and_keeps_order() {
 
 #[test]
 fn options_apply_to_every_profile() {
-    // ascii_only: lowercase \u escapes, surrogate pairs above the BMP.
+    // ascii_only: lowercase \u escapes, surrogate pairs above the BMP, and
+    // DEL escaped too (as Python's ensure_ascii does).
     for opts in [WriteOptions::compact(), WriteOptions::go(), WriteOptions::jcs()] {
         let o = opts.ascii_only(true);
-        assert_eq!(jetjson::to_string_with("é😀\u{7f}", &o).unwrap(), "\"\\u00e9\\ud83d\\ude00\u{7f}\"");
+        assert_eq!(jetjson::to_string_with("é😀\u{7f}", &o).unwrap(), "\"\\u00e9\\ud83d\\ude00\\u007f\"");
     }
     // escape_html turns on the HTML/JS-safe set in compact and jcs too.
     assert_eq!(jetjson::to_string_with("<\u{2028}", &WriteOptions::compact().escape_html(true)).unwrap(), r#""\u003c\u2028""#);
