@@ -54,7 +54,8 @@ def loads(
     max_depth: int = 512,
     max_size: Optional[int] = None,
     duplicate_keys: Literal["error", "first", "last"] = "error",
-    allow_bom: bool = False,
+    allow_bom: object = False,
+    decimal: object = False,
 ) -> Any:
     """Parses one strict RFC 8259 JSON text. Integers of any size come back
     exact (``-0`` is the int 0); a number beyond the float range (``1e400``)

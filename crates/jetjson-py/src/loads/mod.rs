@@ -24,9 +24,9 @@ use pyo3::types::PyString;
 
 use builder::{Builder, Failure};
 use input::Source;
-use options::Limit;
+use options::{Flag, Limit};
 
-/// loads(data, /, *, max_depth=512, max_size=None, duplicate_keys="error", allow_bom=False)
+/// loads(data, /, *, max_depth=512, max_size=None, duplicate_keys="error", allow_bom=False, decimal=False)
 /// --
 ///
 /// Parses one JSON text from bytes, bytearray, memoryview or str.
@@ -39,22 +39,30 @@ use options::Limit;
 /// it. max_depth bounds the nesting of arrays and objects; max_size
 /// bounds the input's size in bytes (of its UTF-8 form for str), checked
 /// before parsing; duplicate_keys is "error" (raise), "first" or "last";
-/// allow_bom skips a leading UTF-8 byte order mark. Invalid input raises
+/// allow_bom skips a leading UTF-8 byte order mark. decimal=True reads
+/// every number with a fraction or an exponent as a decimal.Decimal of its
+/// exact text (then no literal is refused for the float range); flags take
+/// any object's truth value. Invalid input raises
 /// JSONDecodeError (a ValueError) with msg, pos, lineno and colno (in
 /// characters for str input, in bytes otherwise).
 #[pyfunction]
-#[pyo3(signature = (data, /, *, max_depth = Limit(512), max_size = None, duplicate_keys = Policy(DuplicateKeys::Error), allow_bom = false))]
-#[pyo3(text_signature = "(data, /, *, max_depth=512, max_size=None, duplicate_keys='error', allow_bom=False)")]
+#[pyo3(signature = (data, /, *, max_depth = Limit(512), max_size = None, duplicate_keys = Policy(DuplicateKeys::Error), allow_bom = Flag(false), decimal = Flag(false)))]
+#[pyo3(text_signature = "(data, /, *, max_depth=512, max_size=None, duplicate_keys='error', allow_bom=False, decimal=False)")]
+#[allow(clippy::too_many_arguments)]
 pub fn loads(
     py: Python<'_>,
     data: &Bound<'_, PyAny>,
     max_depth: Limit,
     max_size: Option<Limit>,
     duplicate_keys: Policy,
-    allow_bom: bool,
+    allow_bom: Flag,
+    decimal: Flag,
 ) -> PyResult<Py<PyAny>> {
     let policy = duplicate_keys.0;
-    let mut options = ReadOptions::new().max_depth(max_depth.0).allow_bom(allow_bom).duplicate_keys(policy);
+    let allow_bom = allow_bom.0;
+    // Non-integers as Decimals: the parser keeps every literal's text (so
+    // none is refused for the double range: a Decimal holds 1e400 exactly).
+    let mut options = ReadOptions::new().max_depth(max_depth.0).allow_bom(allow_bom).duplicate_keys(policy).lossless_numbers(decimal.0);
     if let Some(limit) = max_size {
         options = options.max_size(limit.0);
     }
@@ -73,6 +81,9 @@ pub fn loads(
     let parse_options = if policy == DuplicateKeys::Error { options.clone().duplicate_keys(DuplicateKeys::Last) } else { options.clone() };
     let pause = gc::GcPause::new();
     let mut builder = Builder::new(py, policy);
+    if decimal.0 {
+        builder.decimal = Some(decimal_class(py)?);
+    }
     let result = jetjson::parse::parse(bytes, &parse_options, &mut builder);
     let failure = builder.failure.take();
     let built = if result.is_ok() {
@@ -102,6 +113,12 @@ pub fn loads(
         }
         (Err(e), None) => Err(location::decode_error_from(py, &e, bytes, is_str, data)),
     }
+}
+
+/// `decimal.Decimal`, looked up once.
+fn decimal_class(py: Python<'_>) -> PyResult<*mut pyo3::ffi::PyObject> {
+    static CLASS: pyo3::sync::PyOnceLock<Py<PyAny>> = pyo3::sync::PyOnceLock::new();
+    Ok(CLASS.get_or_try_init(py, || Ok::<_, PyErr>(py.import("decimal")?.getattr("Decimal")?.unbind()))?.as_ptr())
 }
 
 /// Refuses a `str` that is longer than `limit` characters (so its UTF-8
