@@ -37,7 +37,7 @@ const INITIAL: usize = 256;
 
 /// Outputs expected to be at most this long (from the thread's last one)
 /// start in the staging buffer.
-const SMALL_OUTPUT: usize = 512;
+const SMALL_OUTPUT: usize = 2048;
 
 /// Capacity of the staging buffer: room for the writer's reservations
 /// around a small output (a string reserves six bytes per byte of text).
