@@ -1011,8 +1011,11 @@ unsafe fn put_clean_name(p: *mut u8, name: &[u8], comma: bool) -> usize {
     }
 }
 
-/// Longest string `short_and_clean` looks at (four 8-byte words).
-const SHORT_STR: usize = 32;
+/// Longest string `short_and_clean` looks at: long enough for the strings
+/// small documents are made of (ids, dates, UUIDs, media types, a sha256
+/// digest with its prefix: 71 bytes), short enough that checking them costs
+/// less than the escaper's call and its worst-case reservation.
+const SHORT_STR: usize = 96;
 
 /// True when `b` is at most `SHORT_STR` bytes of ASCII that no profile
 /// escapes: no control bytes, `"` or `\\`, and (with `html`) no `<`, `>`, `&`.
@@ -1029,8 +1032,17 @@ fn short_and_clean(b: &[u8], html: bool) -> bool {
     #[cfg(target_arch = "x86_64")]
     {
         if n >= 16 {
+            // Whole blocks, then one overlapping the end: every lane is a
+            // byte of `b`.
             let block = |at: usize| u128::from_le_bytes(b[at..at + 16].try_into().expect("16 bytes"));
-            return sse2_is_clean(block(0), html) && sse2_is_clean(block(n - 16), html);
+            let mut at = 0;
+            while at + 16 < n {
+                if !sse2_is_clean(block(at), html) {
+                    return false;
+                }
+                at += 16;
+            }
+            return sse2_is_clean(block(n - 16), html);
         }
         if n >= 8 {
             return sse2_is_clean(u128::from(word(0)) | (u128::from(word(n - 8)) << 64), html);
@@ -1367,23 +1379,23 @@ impl Literal {
 
 #[cfg(test)]
 mod short_str_tests {
-    use super::short_and_clean;
+    use super::{short_and_clean, SHORT_STR};
     use crate::escape::{EscapeSet, Escaper};
 
     #[test]
     fn short_and_clean_agrees_with_the_escaper() {
         for html in [false, true] {
             let reference = Escaper::scalar(EscapeSet { html, line_separators: true, ascii_only: false });
-            for n in 0usize..=34 {
+            for n in 0usize..=SHORT_STR + 2 {
                 for byte in 0u8..=0x7F {
-                    for pos in [0, n / 3, n / 2, n.saturating_sub(1)] {
+                    for pos in [0, n / 3, n / 2, n.saturating_sub(17), n.saturating_sub(16), n.saturating_sub(1)] {
                         let mut v = vec![b'a'; n];
                         if n > 0 {
                             v[pos] = byte;
                         }
                         let s = std::str::from_utf8(&v).expect("ASCII");
                         // DEL is left to the escaper (ascii_only escapes it).
-                        let expected = n <= 32 && !reference.needs_escape(s) && !s.contains('\x7f');
+                        let expected = n <= SHORT_STR && !reference.needs_escape(s) && !s.contains('\x7f');
                         assert_eq!(short_and_clean(&v, html), expected, "html={html} {s:?}");
                     }
                 }

@@ -463,14 +463,17 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
     /// every link, however shallow each call is.
     #[inline(always)]
     pub(super) fn room(&self) -> Walk {
-        if self.w.depth() < SHALLOW && self.detours == 0 {
+        // Every call into Python goes through `other`, which checks the stack
+        // itself: here only the containers' own depth matters.
+        if self.w.depth() < SHALLOW {
             return Ok(());
         }
         self.stack_check()
     }
 
-    /// `room` without the shortcut (the cold path calls it before Python code).
-    #[inline(always)]
+    /// `room` without the shortcut (the cold path calls it before Python
+    /// code). Out of line: the containers' hot paths only test the depth.
+    #[inline(never)]
     pub(super) fn stack_check(&self) -> Walk {
         let mut floor = self.stack_floor.get();
         if floor == 0 {
@@ -1415,8 +1418,9 @@ unsafe fn small_int_311(obj: *mut PyObject) -> Option<i64> {
 const RUN_ROOM: usize = 1024;
 
 /// Most bytes a run writes for one item: a separator and a quoted str of
-/// 32 bytes (`ItemRun::str`), more than an int, a float or a literal takes.
-const RUN_ITEM_ROOM: usize = 35;
+/// `ItemRun::MAX_STR` bytes (`ItemRun::str`), more than an int, a float or a
+/// literal takes.
+const RUN_ITEM_ROOM: usize = jetjson::ItemRun::MAX_STR + 3;
 
 /// Fewest items of a list written with runs (`list_of_scalars`).
 const RUN_MIN: ffi::Py_ssize_t = 4;
