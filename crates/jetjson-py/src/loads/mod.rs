@@ -8,14 +8,14 @@
 
 mod builder;
 mod gc;
-mod input;
-mod keys;
-mod location;
-mod numbers;
+pub(crate) mod input;
+pub(crate) mod keys;
+pub(crate) mod location;
+pub(crate) mod numbers;
 mod options;
 
-pub(crate) use options::Policy;
-mod strings;
+pub(crate) use options::{Limit, Policy};
+pub(crate) mod strings;
 
 use jetjson::{DuplicateKeys, ErrorKind, Position, ReadOptions};
 use pyo3::exceptions::PyValueError;
@@ -24,9 +24,8 @@ use pyo3::types::PyString;
 
 use builder::{Builder, Failure};
 use input::Source;
-use options::Limit;
 
-/// loads(data, /, *, max_depth=512, max_size=None, duplicate_keys="error", allow_bom=False)
+/// loads(data, /, *, max_depth=512, max_size=None, duplicate_keys="error", allow_bom=False, type=None, strict=True, forbid_unknown_fields=False)
 /// --
 ///
 /// Parses one JSON text from bytes, bytearray, memoryview or str.
@@ -42,8 +41,13 @@ use options::Limit;
 /// allow_bom skips a leading UTF-8 byte order mark. Invalid input raises
 /// JSONDecodeError (a ValueError) with msg, pos, lineno and colno (in
 /// characters for str input, in bytes otherwise).
+///
+/// With type=T, reads the text as T (typed decode, see jetjson.Decoder):
+/// strict and forbid_unknown_fields apply there; the decoder of T is
+/// compiled once and kept.
 #[pyfunction]
-#[pyo3(signature = (data, /, *, max_depth = Limit(512), max_size = None, duplicate_keys = Policy(DuplicateKeys::Error), allow_bom = false))]
+#[pyo3(signature = (data, /, *, max_depth = Limit(512), max_size = None, duplicate_keys = Policy(DuplicateKeys::Error), allow_bom = false, r#type = None, strict = true, forbid_unknown_fields = false))]
+#[allow(clippy::too_many_arguments)]
 pub fn loads(
     py: Python<'_>,
     data: &Bound<'_, PyAny>,
@@ -51,8 +55,27 @@ pub fn loads(
     max_size: Option<Limit>,
     duplicate_keys: Policy,
     allow_bom: bool,
+    r#type: Option<&Bound<'_, PyAny>>,
+    strict: bool,
+    forbid_unknown_fields: bool,
 ) -> PyResult<Py<PyAny>> {
     let policy = duplicate_keys.0;
+    if let Some(ty) = r#type {
+        return crate::decode::loads_typed(
+            py,
+            data,
+            ty,
+            strict,
+            forbid_unknown_fields,
+            max_depth.0,
+            max_size.map(|l| l.0),
+            policy,
+            allow_bom,
+        );
+    }
+    if !strict || forbid_unknown_fields {
+        return Err(pyo3::exceptions::PyTypeError::new_err("strict and forbid_unknown_fields apply only with type="));
+    }
     let mut options = ReadOptions::new().max_depth(max_depth.0).allow_bom(allow_bom).duplicate_keys(policy);
     if let Some(limit) = max_size {
         options = options.max_size(limit.0);
