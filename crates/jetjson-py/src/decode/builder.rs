@@ -49,6 +49,10 @@ pub(crate) enum Failure {
     Python { err: PyErr, path: String, at: Option<usize> },
     /// A parser error inside a nested walk (already located).
     Syntax { msg: String, at: Option<usize> },
+    /// A dict came out smaller than its member count: a name was repeated
+    /// (the caller finds the first repeat, with its position, by checking
+    /// the input with the parser's own tracking).
+    Duplicate,
 }
 
 /// The options of one decode.
@@ -115,7 +119,31 @@ pub(crate) struct Builder<'p, 'i> {
     opened: usize,
     /// Time zones made for offsets seen (owned).
     zones: Vec<(i32, *mut PyObject)>,
+    /// Under `DuplicateKeys::Error`: the names of open records that are
+    /// not members (unknown, the tag), with the depth of their record.
+    others: Vec<(usize, Box<[u8]>)>,
+    /// Names were not all tracked (an object with very many unknown
+    /// members): the input is checked for repeats once the walk is done.
+    pub(crate) recheck: bool,
 }
+
+/// Unknown names tracked per object; past this the whole input is
+/// checked at the end instead (so checking stays linear).
+const TRACKED_OTHERS: usize = 32;
+
+/// The value stack, kept between calls so that a small document allocates
+/// nothing but its own objects (only capacity is kept: it is empty in the
+/// pool). A nested or concurrent call finds the pool empty and starts afresh.
+struct PooledStack(Vec<*mut PyObject>);
+
+// SAFETY: a pooled stack is empty (see `Drop for Builder`): no object
+// pointer goes from one thread to another, only capacity.
+unsafe impl Send for PooledStack {}
+
+static STACK: std::sync::Mutex<Option<PooledStack>> = std::sync::Mutex::new(None);
+
+/// Stack entries kept at most between calls.
+const MAX_POOLED: usize = 1 << 16;
 
 impl<'p, 'i> Builder<'p, 'i> {
     pub(crate) fn new(
@@ -132,8 +160,8 @@ impl<'p, 'i> Builder<'p, 'i> {
             py,
             plan,
             set,
-            stack: Vec::with_capacity(32),
-            frames: Vec::with_capacity(8),
+            stack: STACK.try_lock().ok().and_then(|mut slot| slot.take()).map_or_else(|| Vec::with_capacity(64), |p| p.0),
+            frames: Vec::with_capacity(16),
             expect: root,
             keys: KeyCache::acquire(),
             failure: None,
@@ -143,6 +171,8 @@ impl<'p, 'i> Builder<'p, 'i> {
             selected: None,
             opened: base,
             zones: Vec::new(),
+            others: Vec::new(),
+            recheck: false,
         }
     }
 
@@ -754,7 +784,7 @@ impl<'p, 'i> Builder<'p, 'i> {
                         self.expect = &rec.fields[i].node;
                         let slot = f.start + i;
                         if !self.stack[slot].is_null() {
-                            self.repeated(slot);
+                            return self.repeated(slot, k);
                         }
                         Ok(())
                     }
@@ -798,26 +828,55 @@ impl<'p, 'i> Builder<'p, 'i> {
         }
     }
 
-    /// A member read twice (only under `duplicate_keys="first"`/"last";
-    /// under "error" the parser refuses it first).
+    /// A member read twice: an error (located at the name by the parser),
+    /// or the first value kept, or the last.
     #[cold]
-    fn repeated(&mut self, slot: usize) {
-        if self.set.policy == DuplicateKeys::First {
-            if let Some(f) = self.frames.last_mut() {
-                f.field = NOT_READ;
+    fn repeated(&mut self, slot: usize, k: &str) -> jetjson::Result<()> {
+        match self.set.policy {
+            DuplicateKeys::Error => return Err(Error::new(ErrorKind::DuplicateKey { key: k.to_owned() })),
+            DuplicateKeys::First => {
+                if let Some(f) = self.frames.last_mut() {
+                    f.field = NOT_READ;
+                }
+                self.expect = &SKIP;
             }
-            self.expect = &SKIP;
-        } else {
-            let old = std::mem::replace(&mut self.stack[slot], std::ptr::null_mut());
-            // SAFETY: an owned reference, released once.
-            unsafe { ffi::Py_DECREF(old) };
+            DuplicateKeys::Last => {
+                let old = std::mem::replace(&mut self.stack[slot], std::ptr::null_mut());
+                // SAFETY: an owned reference, released once.
+                unsafe { ffi::Py_DECREF(old) };
+            }
         }
+        Ok(())
+    }
+
+    /// Tracks a name of the innermost record that is not a member (under
+    /// "error"): a repeat is refused like a repeated member.
+    fn other_seen(&mut self, k: &str) -> jetjson::Result<()> {
+        if self.set.policy != DuplicateKeys::Error || self.recheck {
+            return Ok(());
+        }
+        let depth = self.frames.len();
+        let mine = self.others.iter().rev().take_while(|(d, _)| *d == depth);
+        let mut count = 0;
+        for (_, name) in mine {
+            if **name == *k.as_bytes() {
+                return Err(Error::new(ErrorKind::DuplicateKey { key: k.to_owned() }));
+            }
+            count += 1;
+        }
+        if count >= TRACKED_OTHERS {
+            self.recheck = true;
+        } else {
+            self.others.push((depth, k.as_bytes().into()));
+        }
+        Ok(())
     }
 
     /// A name that is not one of the record's members: the tag, or unknown.
     #[cold]
     #[inline(never)]
     fn other_name(&mut self, k: &str) -> jetjson::Result<()> {
+        self.other_seen(k)?;
         let f = self.frames.last_mut().expect("a record frame");
         let rec = f.rec.expect("record frames have their record");
         f.field = NOT_READ;
@@ -840,7 +899,13 @@ impl<'p, 'i> Builder<'p, 'i> {
     fn close_object(&mut self) -> jetjson::Result<()> {
         let Some(&f) = self.frames.last() else { return Ok(()) };
         let obj = match f.kind {
-            FrameKind::Record => self.finish_record(&f)?,
+            FrameKind::Record => {
+                let depth = self.frames.len();
+                while self.others.last().is_some_and(|(d, _)| *d == depth) {
+                    self.others.pop();
+                }
+                self.finish_record(&f)?
+            }
             FrameKind::Dict | FrameKind::AnyDict => self.finish_dict(&f)?,
             _ => return Ok(()),
         };
@@ -887,7 +952,31 @@ impl<'p, 'i> Builder<'p, 'i> {
                 ffi::Py_DECREF(dict);
                 return Err(self.python_error());
             }
+            if self.set.policy == DuplicateKeys::Error && ffi::PyDict_Size(dict) as usize != n {
+                ffi::Py_DECREF(dict);
+                self.failure = Some(Failure::Duplicate);
+                return Err(Error::new(ErrorKind::Custom("duplicate object key".to_owned())));
+            }
             Ok(dict)
+        }
+    }
+
+    /// Text taken whole (a `Raw` member, a skipped one, a tagged object):
+    /// the parser walked it without tracking names, so under "error" it is
+    /// checked for repeated names here, with the parser's message and place.
+    fn check_names(&mut self, json: &str) -> jetjson::Result<()> {
+        if self.set.policy != DuplicateKeys::Error || !json.contains('{') {
+            return Ok(());
+        }
+        let options = ReadOptions::new().max_depth(usize::MAX).duplicate_keys(DuplicateKeys::Error);
+        match jetjson::parse::validate(json.as_bytes(), &options) {
+            Ok(()) => Ok(()),
+            Err(e) => {
+                let at = json.as_ptr() as usize - self.input.as_ptr() as usize;
+                let msg = e.message();
+                self.failure = Some(Failure::Syntax { msg: msg.clone(), at: e.position().map(|p| at + p.offset) });
+                Err(Error::new(ErrorKind::Custom(msg)))
+            }
         }
     }
 
@@ -1236,6 +1325,7 @@ impl<'p, 'i> Builder<'p, 'i> {
         let options = ReadOptions::new().max_depth(set.max_depth).duplicate_keys(parser_policy(set.policy));
         let r = jetjson::parse::parse(json.as_bytes(), &options, &mut sub);
         let base = sub.base;
+        self.recheck |= sub.recheck;
         match r {
             Ok(()) => match sub.stack.pop() {
                 Some(obj) => Ok(obj),
@@ -1247,6 +1337,7 @@ impl<'p, 'i> Builder<'p, 'i> {
                     Some(Failure::Invalid { msg, path, at: a }) => Failure::Invalid { msg, path, at: a.or(at) },
                     Some(Failure::Python { err, path, at: a }) => Failure::Python { err, path, at: a.or(at) },
                     Some(Failure::Syntax { msg, at: a }) => Failure::Syntax { msg, at: a.or(at) },
+                    Some(Failure::Duplicate) => Failure::Duplicate,
                     None => Failure::Syntax { msg: e.message(), at },
                 };
                 self.failure = Some(failure);
@@ -1256,14 +1347,12 @@ impl<'p, 'i> Builder<'p, 'i> {
     }
 }
 
-/// The duplicate-name policy the parser is given: it tracks names (and
-/// refuses repeats, with their position) only under "error".
-pub(crate) fn parser_policy(policy: DuplicateKeys) -> DuplicateKeys {
-    if policy == DuplicateKeys::Error {
-        DuplicateKeys::Error
-    } else {
-        DuplicateKeys::Last
-    }
+/// The duplicate-name policy the parser is given: it lets repeats
+/// through, and the builder handles them (records see a filled slot, dicts
+/// come out smaller, unknown names are tracked per object, text taken
+/// whole is checked), which costs nothing per member.
+pub(crate) fn parser_policy(_policy: DuplicateKeys) -> DuplicateKeys {
+    DuplicateKeys::Last
 }
 
 impl Drop for Builder<'_, '_> {
@@ -1271,6 +1360,14 @@ impl Drop for Builder<'_, '_> {
         for &obj in &self.stack {
             // SAFETY: every non-null entry is an owned reference.
             unsafe { ffi::Py_XDECREF(obj) };
+        }
+        let mut stack = std::mem::take(&mut self.stack);
+        stack.clear();
+        stack.shrink_to(MAX_POOLED);
+        if let Ok(mut slot) = STACK.try_lock() {
+            if slot.is_none() {
+                *slot = Some(PooledStack(stack));
+            }
         }
         for &(_, z) in &self.zones {
             // SAFETY: owned zones.
@@ -1617,6 +1714,7 @@ impl Visitor for Builder<'_, '_> {
     }
 
     fn raw(&mut self, json: &str) -> jetjson::Result<()> {
+        self.check_names(json)?;
         let (node, rules) = self.container(self.expect, json.starts_with('{'));
         let obj = match node {
             Node::Skip => return Ok(()),

@@ -33,7 +33,8 @@ pub(crate) fn compile(ty: &Bound<'_, PyAny>) -> PyResult<Plan> {
     let root = c.node(ty).map_err(|e| c.context(e))?;
     let records: Vec<Record> = c.records.into_iter().map(|r| r.expect("every record is compiled before the plan is done")).collect();
     let record_nodes = (0..records.len() as u32).map(Node::Record).collect();
-    Ok(Plan { root, records, record_nodes, known: c.known })
+    let pure = records.iter().all(|r| pure(py, r));
+    Ok(Plan { root, records, record_nodes, pure, known: c.known })
 }
 
 struct Compiler<'py> {
@@ -538,6 +539,25 @@ impl<'py> Compiler<'py> {
         });
         Ok(Node::Record(index))
     }
+}
+
+/// Whether making `r` runs no Python code of the user's (see `Plan::pure`).
+fn pure(py: Python<'_>, r: &Record) -> bool {
+    let builtin_factory = |f: &Py<PyAny>| {
+        ["list", "dict", "set", "frozenset", "tuple", "str", "bytes", "int", "float", "bool"]
+            .iter()
+            .any(|n| py.import("builtins").and_then(|b| b.getattr(*n)).is_ok_and(|t| t.is(f.bind(py))))
+    };
+    let ty = r.class.as_ptr() as *mut ffi::PyTypeObject;
+    // SAFETY: reads two slots of a live type.
+    let finalizer = unsafe { (*ty).tp_finalize.is_some() || (*ty).tp_del.is_some() };
+    r.post_init.is_none()
+        && matches!(r.build, Build::New)
+        && !finalizer
+        && r.fields.iter().all(|f| match &f.default {
+            Default::Factory(x) => builtin_factory(x),
+            _ => true,
+        })
 }
 
 /// The only constraint names read from `Annotated` metadata: those of

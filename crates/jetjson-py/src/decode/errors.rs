@@ -80,6 +80,14 @@ pub(crate) fn validation_error(
     build().unwrap_or_else(|e| e)
 }
 
+/// The first repeated member name of `input`, found by the parser's own
+/// tracking (with its message and position), as a `JSONDecodeError`.
+pub(crate) fn repeated_name(py: Python<'_>, input: &[u8], is_str: bool, doc: &Bound<'_, PyAny>) -> Option<PyErr> {
+    let options = jetjson::ReadOptions::new().max_depth(usize::MAX).duplicate_keys(jetjson::DuplicateKeys::Error);
+    let e = jetjson::parse::validate(input, &options).err()?;
+    Some(location::decode_error_from(py, &e, input, is_str, doc))
+}
+
 /// The Python exception for a failed decode: the builder's failure if it
 /// recorded one (its position, else the parser's), else the parser's
 /// error as a `JSONDecodeError`.
@@ -107,6 +115,9 @@ pub(crate) fn decode_failure(
         Some(Failure::Python { err, .. }) => err,
         Some(Failure::Syntax { msg, at }) => {
             location::decode_error_at(py, &msg, at.or(here).map(|a| Position::locate(input, a)), input, is_str, doc)
+        }
+        Some(Failure::Duplicate) => {
+            repeated_name(py, input, is_str, doc).unwrap_or_else(|| location::decode_error_from(py, e, input, is_str, doc))
         }
         None => location::decode_error_from(py, e, input, is_str, doc),
     }

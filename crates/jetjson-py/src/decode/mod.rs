@@ -137,10 +137,22 @@ fn run(
     if let Some(limit) = max_size {
         options = options.max_size(limit);
     }
+    let pause = plan.pure.then(crate::loads::gc::GcPause::new);
     let mut b = Builder::new(py, plan, &plan.root, set, bytes, bytes, "$".to_owned());
     let result = jetjson::parse::parse(bytes, &options, &mut b);
     let failure = b.failure.take();
+    let recheck = b.recheck;
     let built = if result.is_ok() { b.finish() } else { None };
+    drop(pause);
+    if result.is_ok() && recheck && set.policy == DuplicateKeys::Error {
+        if let Some(err) = errors::repeated_name(py, bytes, is_str, data) {
+            if let Some(obj) = built {
+                // SAFETY: an owned reference, released.
+                unsafe { pyo3::ffi::Py_DECREF(obj) };
+            }
+            return Err(err);
+        }
+    }
     match result {
         Ok(()) => match built {
             // SAFETY: an owned reference from the builder's stack.

@@ -211,6 +211,11 @@ pub(crate) struct Plan {
     pub records: Vec<Record>,
     /// `Node::Record(i)` for each record, to start a walk at one.
     pub record_nodes: Vec<Node>,
+    /// No Python code of the user's runs while decoding (no
+    /// `__post_init__`, custom `__init__`, factory other than a built-in
+    /// type, or finalizer): the cyclic GC can be paused meanwhile, as
+    /// `loads` does, without anyone seeing it.
+    pub pure: bool,
     /// Python objects the builder needs, looked up once.
     pub known: Known,
 }

@@ -130,24 +130,29 @@ pub(crate) fn datetime(b: &[u8]) -> Option<DateTime> {
 /// A UUID: 32 hex digits, either in the 8-4-4-4-12 form with dashes or
 /// without any; either case. Its 128 bits, big-endian.
 pub(crate) fn uuid(b: &[u8]) -> Option<u128> {
-    let hex: &mut dyn Iterator<Item = &u8> = match b.len() {
-        32 => &mut b.iter(),
-        36 if b[8] == b'-' && b[13] == b'-' && b[18] == b'-' && b[23] == b'-' => {
-            &mut b.iter().enumerate().filter(|(i, _)| !matches!(i, 8 | 13 | 18 | 23)).map(|(_, c)| c)
-        }
+    let dashed = match b.len() {
+        32 => false,
+        36 if b[8] == b'-' && b[13] == b'-' && b[18] == b'-' && b[23] == b'-' => true,
         _ => return None,
     };
     let mut v = 0u128;
-    for &c in hex {
+    let mut bad = false;
+    for (i, &c) in b.iter().enumerate() {
+        if dashed && matches!(i, 8 | 13 | 18 | 23) {
+            continue;
+        }
         let d = match c {
             b'0'..=b'9' => c - b'0',
             b'a'..=b'f' => c - b'a' + 10,
             b'A'..=b'F' => c - b'A' + 10,
-            _ => return None,
+            _ => {
+                bad = true;
+                0
+            }
         };
         v = (v << 4) | u128::from(d);
     }
-    Some(v)
+    (!bad).then_some(v)
 }
 
 /// Standard base64 (RFC 4648 section 4, `+` and `/`, with `=` padding to a

@@ -7,7 +7,7 @@
 //! error positions in location.rs.
 
 mod builder;
-mod gc;
+pub(crate) mod gc;
 pub(crate) mod input;
 pub(crate) mod keys;
 pub(crate) mod location;
