@@ -29,6 +29,7 @@ use super::text;
 use crate::loads::keys::{self, KeyCache};
 use crate::loads::{numbers, strings};
 use crate::schema::Kind;
+use std::sync::atomic::Ordering::Relaxed;
 
 extern "C" {
     fn _PyDict_NewPresized(minused: ffi::Py_ssize_t) -> *mut PyObject;
@@ -1043,6 +1044,31 @@ impl<'p, 'i> Builder<'p, 'i> {
                 return Err(());
             }
             let owned = Bound::from_owned_ptr(py, obj);
+            if let Some(values) = inline_values(rec, obj, self.plan.known.empty_tuple.as_ptr()) {
+                // CPython 3.11, class unchanged since the indexes were
+                // learned: each value goes to its index in the instance's
+                // inline values, as STORE_ATTR_INSTANCE_VALUE stores it
+                // (the value, then its index appended to the insertion order).
+                let index = &rec.inline.as_ref().expect("inline_values checked it").index;
+                for i in 0..rec.fields.len() {
+                    let v = self.value_of(rec, start, i)?;
+                    if v.is_null() {
+                        continue;
+                    }
+                    let ix = index[i].load(Relaxed);
+                    let slot = values.add(usize::from(ix));
+                    let old = std::ptr::replace(slot, v);
+                    if old.is_null() {
+                        let size = (values as *mut u8).sub(2);
+                        let n = *size + 1;
+                        *size.sub(usize::from(n)) = ix;
+                        *size = n;
+                    } else {
+                        ffi::Py_DECREF(old);
+                    }
+                }
+                return self.post_init(rec, owned);
+            }
             for i in 0..rec.fields.len() {
                 let v = self.value_of(rec, start, i)?;
                 if v.is_null() {
@@ -1059,18 +1085,26 @@ impl<'p, 'i> Builder<'p, 'i> {
                     }
                 }
             }
-            if let Some(post) = &rec.post_init {
-                let mut args: Vec<*mut PyObject> = Vec::with_capacity(1 + rec.post_args.len());
-                args.push(obj);
-                args.extend(rec.post_args.iter().map(|a| a.as_ptr()));
-                let r = ffi::PyObject_Vectorcall(post.as_ptr(), args.as_ptr(), args.len(), std::ptr::null_mut());
-                if r.is_null() {
-                    return Err(());
-                }
-                ffi::Py_DECREF(r);
-            }
-            Ok(owned.into_ptr())
+            self.post_init(rec, owned)
         }
+    }
+
+    /// Runs the record's `__post_init__`, if any, on the new instance.
+    fn post_init(&mut self, rec: &Record, obj: Bound<'_, PyAny>) -> Result<*mut PyObject, ()> {
+        if let Some(post) = &rec.post_init {
+            let mut args: Vec<*mut PyObject> = Vec::with_capacity(1 + rec.post_args.len());
+            args.push(obj.as_ptr());
+            args.extend(rec.post_args.iter().map(|a| a.as_ptr()));
+            // SAFETY: the function and its arguments are held (the plan,
+            // `obj`) for the call.
+            let r = unsafe { ffi::PyObject_Vectorcall(post.as_ptr(), args.as_ptr(), args.len(), std::ptr::null_mut()) };
+            if r.is_null() {
+                return Err(());
+            }
+            // SAFETY: the call's result, ours.
+            unsafe { ffi::Py_DECREF(r) };
+        }
+        Ok(obj.into_ptr())
     }
 
     /// A class with its own `__init__`: called with the fields it takes
@@ -1484,6 +1518,64 @@ unsafe fn str_hash(key: *mut PyObject) -> ffi::Py_hash_t {
             cached
         } else {
             ffi::PyObject_Hash(key)
+        }
+    }
+}
+
+/// The inline values array of the new instance `obj` of `rec`'s class, if
+/// the record's learned indexes apply to it: CPython 3.11 with the
+/// managed-dict layout (checked when the plan was made), indexes learned
+/// under the class's current version tag (learned again here if the tag
+/// changed), and the instance has its values (no dict made).
+///
+/// # Safety
+/// GIL held; `obj` is a new instance of `rec`'s class, made by
+/// `object.__new__`; `empty` is the empty tuple.
+#[inline(always)]
+unsafe fn inline_values(rec: &Record, obj: *mut PyObject, empty: *mut PyObject) -> Option<*mut *mut PyObject> {
+    let inline = rec.inline.as_ref()?;
+    // SAFETY: per the contract: `inline` exists only for classes whose
+    // instances have the 3.11 managed-dict layout, where the values
+    // pointer is 4 words and the dict 3 words before the object.
+    unsafe {
+        let ty = ffi::Py_TYPE(obj);
+        let tag = (*ty).tp_version_tag;
+        let valid = ffi::PyType_GetFlags(ty) & ffi::Py_TPFLAGS_VALID_VERSION_TAG != 0;
+        if !valid || tag != inline.version.load(Relaxed) {
+            relearn(rec, inline, ty, empty)?;
+        }
+        let values = *(obj as *mut *mut *mut PyObject).sub(4);
+        let dict = *(obj as *mut *mut PyObject).sub(3);
+        (!values.is_null() && dict.is_null()).then_some(values)
+    }
+}
+
+/// Learns the record's inline indexes under the class's current tag.
+#[cold]
+#[inline(never)]
+unsafe fn relearn(rec: &Record, inline: &super::plan::Inline, ty: *mut ffi::PyTypeObject, empty: *mut PyObject) -> Option<()> {
+    // SAFETY: per `inline_values`' contract.
+    unsafe {
+        let valid = ffi::PyType_GetFlags(ty) & ffi::Py_TPFLAGS_VALID_VERSION_TAG != 0;
+        if valid && (*ty).tp_version_tag == inline.refused.load(Relaxed) {
+            return None;
+        }
+        let names: Vec<*mut PyObject> = rec.fields.iter().map(|f| f.name.as_ptr()).collect();
+        match super::compile::learn_inline(ty, &names, empty) {
+            Some((version, index)) => {
+                for (slot, ix) in inline.index.iter().zip(index) {
+                    slot.store(ix, Relaxed);
+                }
+                inline.version.store(version, Relaxed);
+                Some(())
+            }
+            None => {
+                inline.version.store(0, Relaxed);
+                if ffi::PyType_GetFlags(ty) & ffi::Py_TPFLAGS_VALID_VERSION_TAG != 0 {
+                    inline.refused.store((*ty).tp_version_tag, Relaxed);
+                }
+                None
+            }
         }
     }
 }

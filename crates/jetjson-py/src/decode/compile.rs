@@ -8,6 +8,8 @@
 //! kind (`str | datetime`), a union of dataclasses without a tag, an
 //! `InitVar` without a default when the class has `__post_init__`.
 
+use std::sync::atomic::{AtomicU32, AtomicU8};
+
 use pyo3::exceptions::PyTypeError;
 use pyo3::intern;
 use pyo3::prelude::*;
@@ -16,7 +18,8 @@ use pyo3::{ffi, PyTypeInfo};
 
 use super::names::Names;
 use super::plan::{
-    Build, Choices, Default, DictNode, Field, KeyKind, Known, Node, Plan, Record, Rules, Store, TagValue, TaggedNode, UnionNode,
+    object_new, Build, Choices, Default, DictNode, Field, Inline, KeyKind, Known, Node, Plan, Record, Rules, Store, TagValue, TaggedNode,
+    UnionNode,
 };
 use crate::schema::{self, Kind};
 
@@ -524,7 +527,18 @@ impl<'py> Compiler<'py> {
             }
             None => Node::Skip,
         };
+        let inline = match (spec.kind, &build) {
+            (Kind::Dataclass, Build::New) if inline_layout(class) && members.iter().all(|f| matches!(f.store, Store::Attr)) => {
+                Some(Inline {
+                    version: AtomicU32::new(0),
+                    refused: AtomicU32::new(0),
+                    index: members.iter().map(|_| AtomicU8::new(0)).collect(),
+                })
+            }
+            _ => None,
+        };
         self.records[index as usize] = Some(Record {
+            inline,
             kind: spec.kind,
             class: class.clone().unbind(),
             fields: members,
@@ -538,6 +552,100 @@ impl<'py> Compiler<'py> {
             what,
         });
         Ok(Node::Record(index))
+    }
+}
+
+/// Whether instances of `class` have CPython 3.11's inline values (a heap
+/// type with a managed dict, no finalizer), where `plan::Inline` applies.
+fn inline_layout(class: &Bound<'_, PyType>) -> bool {
+    let v = class.py().version_info();
+    let ty = class.as_ptr() as *mut ffi::PyTypeObject;
+    // SAFETY: reads flags and slots of a live type.
+    (v.major, v.minor) == (3, 11)
+        && unsafe {
+            let flags = ffi::PyType_GetFlags(ty);
+            flags & ffi::Py_TPFLAGS_MANAGED_DICT != 0
+                && flags & ffi::Py_TPFLAGS_HEAPTYPE != 0
+                && (*ty).tp_finalize.is_none()
+                && (*ty).tp_del.is_none()
+        }
+}
+
+/// The class's version tag and the inline-values index of each field
+/// (see `plan::Inline`), learned from a probe instance: made with
+/// `object.__new__`, given each field with `object.__setattr__` in
+/// declaration order (the field names themselves as values), then read
+/// back: the values array must hold each name where the insertion-order
+/// bytes say, and nothing else may have happened (no dict made, the tag
+/// unchanged). Any surprise means no fast path (`None`).
+///
+/// # Safety
+/// GIL held; `class` passed `inline_layout` when planned (CPython 3.11,
+/// managed dict); `empty` is the empty tuple. Runs no Python code (no
+/// data descriptor stands for a field, which is checked first).
+pub(crate) unsafe fn learn_inline(
+    class: *mut ffi::PyTypeObject,
+    names: &[*mut ffi::PyObject],
+    empty: *mut ffi::PyObject,
+) -> Option<(u32, Vec<u8>)> {
+    let ty = class;
+    if names.is_empty() || names.len() > 250 {
+        return None;
+    }
+    // SAFETY: the probe instance is ours and is read through the 3.11
+    // layout (the type has a managed dict, checked when planned); every
+    // index read is one the instance's own insertion-order bytes give,
+    // for as many fields as were stored (checked against their count).
+    unsafe {
+        // No data descriptor may stand for a field (its __set__ would run);
+        // the lookups also give the class a valid version tag.
+        for &name in names {
+            let d = _PyType_Lookup(ty, name);
+            if !d.is_null() && (*ffi::Py_TYPE(d)).tp_descr_set.is_some() {
+                return None;
+            }
+        }
+        if ffi::PyType_GetFlags(ty) & ffi::Py_TPFLAGS_VALID_VERSION_TAG == 0 {
+            return None;
+        }
+        let version = (*ty).tp_version_tag;
+        let probe = object_new(ty, empty);
+        if probe.is_null() {
+            ffi::PyErr_Clear();
+            return None;
+        }
+        let values_at = (probe as *mut *mut *mut ffi::PyObject).sub(4);
+        let dict_at = (probe as *mut *mut ffi::PyObject).sub(3);
+        let mut index = Vec::with_capacity(names.len());
+        let mut ok = !(*values_at).is_null() && (*dict_at).is_null();
+        for &name in names {
+            if !ok {
+                break;
+            }
+            ok = ffi::PyObject_GenericSetAttr(probe, name, name) == 0;
+        }
+        if !ok {
+            ffi::PyErr_Clear();
+        }
+        let values = *values_at;
+        if ok && !values.is_null() && (*dict_at).is_null() {
+            let bytes = values as *const u8;
+            let count = usize::from(*bytes.sub(2));
+            ok = count == names.len() && usize::from(*bytes.sub(1)) >= count + 2;
+            for (k, &name) in names.iter().enumerate() {
+                if !ok {
+                    break;
+                }
+                let ix = *bytes.sub(3 + k);
+                ok = *values.add(usize::from(ix)) == name;
+                index.push(ix);
+            }
+        } else {
+            ok = false;
+        }
+        ffi::Py_DECREF(probe);
+        let still = ffi::PyType_GetFlags(ty) & ffi::Py_TPFLAGS_VALID_VERSION_TAG != 0 && (*ty).tp_version_tag == version;
+        (ok && still && version != 0).then_some((version, index))
     }
 }
 

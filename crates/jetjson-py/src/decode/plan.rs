@@ -7,6 +7,8 @@
 //! whatever Python code run during a decode (`__post_init__`, a
 //! `default_factory`) does to the classes themselves.
 
+use std::sync::atomic::{AtomicU32, AtomicU8};
+
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyString, PyType};
@@ -192,12 +194,32 @@ pub(crate) struct Record {
     pub post_init: Option<Py<PyAny>>,
     /// The defaults of the `InitVar`s `__post_init__` takes.
     pub post_args: Vec<Py<PyAny>>,
+    /// CPython 3.11: fields stored straight into the inline values.
+    pub inline: Option<Inline>,
     /// A tag member the record accepts (and checks) in JSON.
     pub tag: Option<(Box<[u8]>, TagValue)>,
     /// What the tag member's value must be (a one-value `Choice`).
     pub tag_node: Node,
     /// For messages.
     pub what: String,
+}
+
+/// Where instances of a plain (non-slots) dataclass keep each field, on
+/// CPython 3.11: the index of its value in the instance's inline values
+/// (the array the interpreter's own `STORE_ATTR_INSTANCE_VALUE` writes),
+/// learned by watching CPython store the fields of a probe instance
+/// (`compile::learn_inline`), and trusted only while the class keeps the
+/// version tag it had then, as the interpreter trusts its own caches.
+/// Learned again when the tag changes (another library, or `dumps`, may
+/// set an attribute on the class). Atomics only so that the plan is `Sync`:
+/// they are read and written with the GIL held.
+pub(crate) struct Inline {
+    /// The tag the indexes were learned under (0: none yet).
+    pub version: AtomicU32,
+    /// A tag under which learning failed (not tried again).
+    pub refused: AtomicU32,
+    /// Per field of the record, in `fields` order.
+    pub index: Box<[AtomicU8]>,
 }
 
 pub(crate) enum TagValue {
