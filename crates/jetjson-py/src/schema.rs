@@ -296,11 +296,16 @@ fn named_tuple(class: &Bound<'_, PyType>) -> PyResult<Record> {
     Ok(Record { kind: Kind::NamedTuple, fields, tag: None })
 }
 
-/// `typing.get_type_hints(class, include_extras=extras)`.
+/// `typing.get_type_hints(class, include_extras=extras)`, with the class's
+/// own name resolvable (a class defined in a function that refers to
+/// itself: `children: list["Node"]`).
 pub(crate) fn typing_hints<'py>(class: &Bound<'py, PyType>, extras: bool) -> PyResult<Bound<'py, PyDict>> {
     let py = class.py();
     let kwargs = PyDict::new(py);
     kwargs.set_item(intern!(py, "include_extras"), extras)?;
+    let localns = PyDict::new(py);
+    localns.set_item(class.getattr(intern!(py, "__name__"))?, class)?;
+    kwargs.set_item(intern!(py, "localns"), localns)?;
     let hints = py.import(intern!(py, "typing"))?.getattr(intern!(py, "get_type_hints"))?.call((class,), Some(&kwargs))?;
     Ok(hints.cast_into::<PyDict>()?)
 }
@@ -335,7 +340,7 @@ fn optional_attr<'py>(obj: &Bound<'py, PyType>, name: &Bound<'py, PyString>) -> 
 }
 
 pub(crate) fn class_name(class: &Bound<'_, PyType>) -> String {
-    class.qualname().map(|n| n.to_string()).unwrap_or_else(|_| "?".to_owned())
+    class.name().map(|n| n.to_string()).unwrap_or_else(|_| "?".to_owned())
 }
 
 fn type_name(obj: &Bound<'_, PyAny>) -> String {

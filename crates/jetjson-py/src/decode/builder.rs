@@ -266,8 +266,12 @@ impl<'p, 'i> Builder<'p, 'i> {
             let child = self.frames.get(i + 1).map_or(self.stack.len(), |c| c.start);
             match f.kind {
                 FrameKind::Record => {
-                    if let Some(field) = f.rec.and_then(|r| r.fields.get(f.field)) {
-                        push_key(&mut s, &field.json);
+                    if let Some(rec) = f.rec {
+                        if f.field < rec.members {
+                            push_key(&mut s, &rec.fields[f.field].json);
+                        } else if let (true, Some((tag, _))) = (f.field == rec.members, &rec.tag) {
+                            push_key(&mut s, &String::from_utf8_lossy(tag));
+                        }
                     }
                 }
                 FrameKind::NamedTuple | FrameKind::Tuple => {
@@ -456,7 +460,7 @@ impl<'p, 'i> Builder<'p, 'i> {
             }
             Node::DateTime if !self.set.strict => self.unix_datetime(n)?,
             Node::Skip => return Ok(()),
-            other => return Err(self.mismatch(other, if n.is_integer { "int" } else { "float" })),
+            _ => return Err(self.mismatch(node, if n.is_integer { "int" } else { "float" })),
         };
         self.checked(obj, rules, m)
     }
@@ -607,7 +611,7 @@ impl<'p, 'i> Builder<'p, 'i> {
             Node::Bool if !self.set.strict && (s == "true" || s == "false") => bool_obj(s == "true"),
             Node::Null if !self.set.strict && s == "null" => new_ref(none()),
             Node::Skip => return Ok(()),
-            other => return Err(self.mismatch(other, "str")),
+            _ => return Err(self.mismatch(node, "str")),
         };
         self.checked(obj, rules, m)
     }
@@ -1113,16 +1117,18 @@ impl<'p, 'i> Builder<'p, 'i> {
         let py = self.py;
         let kwargs = pyo3::types::PyDict::new(py);
         let mut later = Vec::new();
-        for i in 0..rec.fields.len() {
-            let v = self.value_of(rec, start, i)?;
+        // Only the members present: the class's `__init__` applies its own
+        // defaults.
+        for i in 0..rec.members {
+            let v = std::mem::replace(&mut self.stack[start + i], std::ptr::null_mut());
             if v.is_null() {
                 continue;
             }
             // SAFETY: `v` is an owned reference, handed to a Bound.
             let v = unsafe { Bound::from_owned_ptr(py, v) };
-            if rec.fields[i].init && i < rec.members {
+            if rec.fields[i].init {
                 kwargs.set_item(rec.fields[i].name.bind(py), v).map_err(|e| e.restore(py))?;
-            } else if !rec.fields[i].init {
+            } else {
                 later.push((i, v));
             }
         }
@@ -1433,6 +1439,15 @@ fn union_member(u: &UnionNode, got: Got) -> Option<&Node> {
     }
 }
 
+/// `T` for `T | None` (a value that is not null reads as `T`), else `node`.
+#[inline(always)]
+fn optional_inner(node: &Node) -> &Node {
+    match node {
+        Node::Optional(inner) => inner,
+        n => n,
+    }
+}
+
 fn next_item<'p>(f: &Frame<'p>) -> &'p Node {
     match f.kind {
         FrameKind::NamedTuple => f.rec.and_then(|r| r.fields.get(f.field)).map_or(&EXTRA, |fl| &fl.node),
@@ -1642,7 +1657,6 @@ impl Visitor for Builder<'_, '_> {
                 Node::Checked(b) if matches!(b.0, Node::Optional(_) | Node::Null) => new_ref(none()),
                 Node::Choice(c) if c.null.is_some() => new_ref(c.null.as_ref().expect("checked").as_ptr()),
                 Node::Raw => self.raw_object(b"null")?,
-                Node::Str if !self.set.strict => return Err(self.mismatch(node, "null")),
                 other => return Err(self.mismatch(other, "null")),
             },
         };
@@ -1651,7 +1665,7 @@ impl Visitor for Builder<'_, '_> {
 
     #[inline]
     fn bool(&mut self, v: bool) -> jetjson::Result<()> {
-        let obj = match self.expect {
+        let obj = match optional_inner(self.expect) {
             Node::Bool | Node::Any => bool_obj(v),
             Node::Skip => return Ok(()),
             node => {
@@ -1663,7 +1677,7 @@ impl Visitor for Builder<'_, '_> {
                         new_ref(c.bools[usize::from(v)].as_ref().expect("checked").as_ptr())
                     }
                     Node::Raw => self.raw_object(if v { b"true" } else { b"false" })?,
-                    other => return Err(self.mismatch(other, "bool")),
+                    _ => return Err(self.mismatch(self.expect, "bool")),
                 }
             }
         };
@@ -1672,7 +1686,7 @@ impl Visitor for Builder<'_, '_> {
 
     #[inline]
     fn number(&mut self, n: NumberToken<'_>) -> jetjson::Result<()> {
-        let obj = match self.expect {
+        let obj = match optional_inner(self.expect) {
             Node::Int if n.is_integer => match n.value {
                 // SAFETY: plain constructor.
                 NumberValue::I64(i) => unsafe { ffi::PyLong_FromLongLong(i) },
@@ -1681,26 +1695,26 @@ impl Visitor for Builder<'_, '_> {
             Node::Float => self.float(&n)?,
             Node::Any => numbers::new_number(&n),
             Node::Skip => return Ok(()),
-            node => return self.number_as(node, &n),
+            _ => return self.number_as(self.expect, &n),
         };
         self.deliver(obj)
     }
 
     #[inline]
     fn string(&mut self, s: &str, raw: &str) -> jetjson::Result<()> {
-        match self.expect {
+        match optional_inner(self.expect) {
             Node::Str | Node::Any => {
                 let obj = strings::new_str(s);
                 self.deliver(obj)
             }
             Node::Skip => Ok(()),
-            node => self.string_as(node, s, raw),
+            _ => self.string_as(self.expect, s, raw),
         }
     }
 
     #[inline]
     fn ascii_string(&mut self, s: &str) -> jetjson::Result<()> {
-        match self.expect {
+        match optional_inner(self.expect) {
             Node::Str | Node::Any => {
                 let obj = match &mut self.keys {
                     Some(cache) if s.len() <= keys::MAX_VALUE_LEN => cache.get_value(s.as_bytes()),
@@ -1709,7 +1723,7 @@ impl Visitor for Builder<'_, '_> {
                 self.deliver(obj)
             }
             Node::Skip => Ok(()),
-            node => self.string_as(node, s, s),
+            _ => self.string_as(self.expect, s, s),
         }
     }
 
@@ -1735,7 +1749,7 @@ impl Visitor for Builder<'_, '_> {
                 }
             }
             Node::Any => self.push_frame(FrameKind::AnyList, &Node::Any, rules),
-            other => return Err(self.mismatch(other, "array")),
+            _ => return Err(self.mismatch(self.expect, "array")),
         }
         Ok(())
     }
@@ -1763,7 +1777,7 @@ impl Visitor for Builder<'_, '_> {
                 self.push_frame(FrameKind::AnyDict, &Node::Any, rules);
                 Ok(())
             }
-            other => Err(self.mismatch(other, "object")),
+            _ => Err(self.mismatch(self.expect, "object")),
         }
     }
 

@@ -184,6 +184,12 @@ impl<'py> Compiler<'py> {
             // typing.NewType
             return self.node(&sup);
         }
+        if t.is_instance(&self.typing.getattr("ForwardRef")?)? {
+            return Err(PyTypeError::new_err(format!(
+                "jetjson cannot decode into the unresolved annotation {} (a forward reference: pass the class itself)",
+                repr(t)
+            )));
+        }
         if let Ok(s) = t.cast::<PyString>() {
             return Err(PyTypeError::new_err(format!(
                 "jetjson cannot decode into the unresolved annotation {:?} (a forward reference: pass the class itself)",
@@ -850,7 +856,7 @@ fn post_init_of(class: &Bound<'_, PyType>) -> PyResult<(Option<Py<PyAny>>, Vec<P
 
 pub(crate) fn repr(t: &Bound<'_, PyAny>) -> String {
     if let Ok(ty) = t.cast::<PyType>() {
-        if let Ok(name) = ty.qualname() {
+        if let Ok(name) = ty.name() {
             return name.to_string();
         }
     }
