@@ -520,6 +520,8 @@ def test_tagged_unions():
     e = refused(Batch, '{"ops":[{"key":"a"}]}')
     assert e.msg.startswith('Object missing the tag field "type"') and e.path == "$.ops[0]"
     assert refused(Batch, '{"ops":[{"type":"del","key":"a"}]}').msg.startswith('Invalid value of the tag field "type"')
+    assert refused(Batch, '{"ops":[["Get","a"]]}').msg == "Expected object, got array"
+    assert refused(Batch, '{"ops":[{}]}').msg.startswith('Object missing the tag field "type"')
     # A tagged class read on its own accepts its tag, and checks it.
     assert dec(Put, '{"type":"put","key":"k","value":1}') == Put("k", 1)
     assert refused(Put, '{"type":"Get","key":"k","value":1}').path == "$.type"

@@ -55,7 +55,9 @@ pub(crate) enum Default {
 pub(crate) struct Field {
     /// The attribute, key or field name.
     pub name: Py<PyString>,
-    /// The JSON member name, as a str and as text.
+    /// The JSON member name, as a str and as text (the str is what `dumps`
+    /// writes; decode matches the text's bytes).
+    #[allow(dead_code)] // read by dumps (issue 22)
     pub json: Py<PyString>,
     pub json_text: String,
     /// Whether the field is a JSON member at all (see the module doc).
@@ -69,6 +71,7 @@ pub(crate) struct Field {
 
 /// A tag: the member `field` holds `value` (a str or an int).
 pub(crate) struct Tag {
+    #[allow(dead_code)] // read by dumps (issue 22)
     pub field: Py<PyString>,
     pub field_text: String,
     pub value: Py<PyAny>,

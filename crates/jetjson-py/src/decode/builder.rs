@@ -1418,7 +1418,6 @@ impl Drop for Builder<'_, '_> {
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Got {
-    Null,
     Bool,
     Int,
     Float,
@@ -1429,7 +1428,6 @@ enum Got {
 
 fn union_member(u: &UnionNode, got: Got) -> Option<&Node> {
     match got {
-        Got::Null => None,
         Got::Bool => u.boolean.as_ref(),
         Got::Int => u.int.as_ref().or(u.float.as_ref()),
         Got::Float => u.float.as_ref().or(u.int.as_ref()),
@@ -1806,7 +1804,7 @@ impl Visitor for Builder<'_, '_> {
                 let (node, _) = self.container(node, ahead.first() == Some(&b'{'));
                 match node {
                     Node::Skip | Node::Raw => true,
-                    Node::Tagged(t) => match Self::peek_tag(t, ahead) {
+                    Node::Tagged(t) if ahead.first() == Some(&b'{') => match Self::peek_tag(t, ahead) {
                         Some(i) => {
                             self.selected = Some(i);
                             false

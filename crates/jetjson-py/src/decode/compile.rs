@@ -119,10 +119,10 @@ impl<'py> Compiler<'py> {
         }
         if let Ok(ty) = t.cast::<PyType>() {
             // Exact classes first: subclasses of bool/int/str are not these.
-            if ty.is(&py.get_type::<PyBool>()) {
+            if ty.is(py.get_type::<PyBool>()) {
                 return Ok(Node::Bool);
             }
-            if ty.is(&py.get_type::<PyInt>()) {
+            if ty.is(py.get_type::<PyInt>()) {
                 return Ok(Node::Int);
             }
             for (name, node) in [("float", Node::Float), ("str", Node::Str), ("bytes", Node::Bytes)] {
@@ -555,7 +555,6 @@ impl<'py> Compiler<'py> {
             post_args,
             tag,
             tag_node,
-            what,
         });
         Ok(Node::Record(index))
     }
@@ -828,9 +827,12 @@ fn build_of(class: &Bound<'_, PyType>) -> PyResult<Build> {
     Ok(if generated { Build::New } else { Build::Call })
 }
 
+/// A class's `__post_init__` and the arguments it is called with.
+type PostInit = (Option<Py<PyAny>>, Vec<Py<PyAny>>);
+
 /// `__post_init__` and the defaults of the `InitVar`s it takes (an
 /// `InitVar` is not read from JSON, so it must have a default).
-fn post_init_of(class: &Bound<'_, PyType>) -> PyResult<(Option<Py<PyAny>>, Vec<Py<PyAny>>)> {
+fn post_init_of(class: &Bound<'_, PyType>) -> PyResult<PostInit> {
     let py = class.py();
     let Ok(post) = class.getattr(intern!(py, "__post_init__")) else { return Ok((None, Vec::new())) };
     let dataclasses = py.import("dataclasses")?;

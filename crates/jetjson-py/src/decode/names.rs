@@ -69,10 +69,6 @@ impl Names {
         out
     }
 
-    pub(crate) fn len(&self) -> usize {
-        self.names.len()
-    }
-
     /// Tries seeds (and then larger tables) until no two names share a slot.
     /// Two long names with the same length and ends have the same key and
     /// can never be separated: such records (and absurdly large ones) are

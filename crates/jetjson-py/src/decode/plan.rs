@@ -200,8 +200,6 @@ pub(crate) struct Record {
     pub tag: Option<(Box<[u8]>, TagValue)>,
     /// What the tag member's value must be (a one-value `Choice`).
     pub tag_node: Node,
-    /// For messages.
-    pub what: String,
 }
 
 /// Where instances of a plain (non-slots) dataclass keep each field, on
