@@ -22,6 +22,12 @@ to jetjson's within the round is kept. The table shows median times and
 the median of the per-round ratios (above 1.00: jetjson faster).
 
     .venv/bin/python bench/python/decode_quick.py [--rounds 21] [--inner 5] [--only SUBSTR]
+    .venv/bin/python bench/python/decode_quick.py --loop CASE CONTENDER N   # N calls, for callgrind
+
+Times on a shared machine move with its load; instructions do not:
+bench/python/decode_callgrind.sh runs `--loop` under callgrind with N and 3N
+calls and prints instructions per call, (3N total - N total) / 2N, for every
+case and contender (the start-up and the first call cancel out).
 
 Needs msgspec, orjson and pydantic (bench/requirements.txt).
 """
@@ -369,10 +375,25 @@ def fmt(s):
     return f"{s * 1e6:.1f} µs" if s >= 1e-5 else f"{s * 1e9:.0f} ns"
 
 
+def loop(case, contender, n):
+    """`n` calls of one contender on one case (the first case whose name
+    contains `case`), after one warm-up call."""
+    table, g = cases()
+    name, stmts = next((nm, st) for nm, st in table if case in nm)
+    code = compile(stmts[contender], name, "eval")
+    eval(code, g)
+    for _ in range(n):
+        eval(code, g)
+
+
 if __name__ == "__main__":
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=21)
     ap.add_argument("--inner", type=int, default=5)
     ap.add_argument("--only", default="")
+    ap.add_argument("--loop", nargs=3, metavar=("CASE", "CONTENDER", "N"))
     a = ap.parse_args()
-    run(a.rounds, a.inner, a.only)
+    if a.loop:
+        loop(a.loop[0], a.loop[1], int(a.loop[2]))
+    else:
+        run(a.rounds, a.inner, a.only)
