@@ -168,7 +168,7 @@ typedef struct jetjson_write_options {
     int profile;       /* JETJSON_PROFILE_* */
     int sort_keys;     /* JETJSON_KEYS_* */
     int escape_html;   /* JETJSON_HTML_* */
-    int ascii_only;    /* 1: every non-ASCII character as \uXXXX; 0 or 1 */
+    int ascii_only;    /* 1: every non-ASCII character and DEL as \uXXXX; 0 or 1 */
     uint32_t indent;   /* spaces per level, 0 to 16; 0 is compact output */
 } jetjson_write_options;
 

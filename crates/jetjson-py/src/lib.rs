@@ -9,6 +9,12 @@
 
 use pyo3::prelude::*;
 
+// The extension relies on the GIL to serialize its process-wide caches and
+// the objects it reads in place (SECURITY.md): it is not built for
+// free-threaded CPython.
+#[cfg(Py_GIL_DISABLED)]
+compile_error!("jetjson's extension needs the GIL: free-threaded CPython is not supported");
+
 mod canon;
 mod decode;
 mod digest;
@@ -27,7 +33,7 @@ fn _jetjson(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<raw::Raw>()?;
     m.add("ValidationError", decode::validation_error_type(py)?)?;
     m.add_class::<decode::Decoder>()?;
-    m.add_function(wrap_pyfunction!(dumps::dumps, m)?)?;
+    dumps::register(m)?;
     m.add_function(wrap_pyfunction!(loads::loads, m)?)?;
     m.add_function(wrap_pyfunction!(canon::canonicalize, m)?)?;
     m.add_function(wrap_pyfunction!(digest::digest, m)?)?;

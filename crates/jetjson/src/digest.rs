@@ -12,11 +12,14 @@ use crate::Value;
 /// The hash function of a digest.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Algorithm {
+    /// SHA-256 (`sha256:` digests, the OCI default).
     Sha256,
+    /// SHA-512.
     Sha512,
 }
 
 impl Algorithm {
+    /// The name used in digests: `sha256` or `sha512`.
     pub fn name(self) -> &'static str {
         match self {
             Algorithm::Sha256 => "sha256",
@@ -37,6 +40,7 @@ impl std::str::FromStr for Algorithm {
 }
 
 /// A running hash; as a `Sink` it takes the writer's output chunks.
+#[doc(hidden)]
 pub enum Hasher {
     Sha256(sha2::Sha256),
     Sha512(sha2::Sha512),

@@ -42,12 +42,20 @@ pub enum Profile {
     #[default]
     Compact,
     /// The bytes Go's `encoding/json` `Marshal` writes (OCI/Docker digests).
+    ///
+    /// A Go `[]byte` is written as a base64 string, but serde hands a
+    /// `Vec<u8>` to every serializer as a list of numbers (`[1,2,3]`);
+    /// mark such fields `#[serde(with = "jetjson::base64")]` to write
+    /// Go's bytes (see [`crate::base64`]). Byte slices serialized as bytes
+    /// (`serialize_bytes`, e.g. through `serde_bytes`) are base64 in this
+    /// profile already.
     Go,
     /// RFC 8785 JSON Canonicalization Scheme (signatures).
     Jcs,
 }
 
 impl Profile {
+    /// The profile's name: `compact`, `go` or `jcs`.
     pub fn name(self) -> &'static str {
         match self {
             Profile::Compact => "compact",
@@ -100,6 +108,7 @@ pub struct WriteOptions {
     profile: Profile,
     sort_keys: Option<bool>,
     indent: u16,
+    indent_tabs: bool,
     ascii_only: bool,
     escape_html: Option<bool>,
     non_finite: NonFinite,
@@ -108,15 +117,19 @@ pub struct WriteOptions {
 }
 
 impl WriteOptions {
+    /// The defaults of `profile`.
     pub fn new(profile: Profile) -> WriteOptions {
         WriteOptions { profile, ..WriteOptions::default() }
     }
+    /// The defaults of [`Profile::Compact`].
     pub fn compact() -> WriteOptions {
         WriteOptions::new(Profile::Compact)
     }
+    /// The defaults of [`Profile::Go`].
     pub fn go() -> WriteOptions {
         WriteOptions::new(Profile::Go)
     }
+    /// The defaults of [`Profile::Jcs`].
     pub fn jcs() -> WriteOptions {
         WriteOptions::new(Profile::Jcs)
     }
@@ -140,6 +153,16 @@ impl WriteOptions {
     /// can refuse it up front with [`WriteOptions::check`]).
     pub fn indent(mut self, spaces: u16) -> Self {
         self.indent = spaces;
+        self.indent_tabs = false;
+        self
+    }
+
+    /// Pretty-print as [`indent`](Self::indent) does, with this many tabs
+    /// per level instead of spaces (Go's `MarshalIndent(v, "", "\t")`,
+    /// Python's `indent="\t"`). The same cap of [`MAX_INDENT`] applies.
+    pub fn indent_tabs(mut self, tabs: u16) -> Self {
+        self.indent = tabs;
+        self.indent_tabs = tabs > 0;
         self
     }
 
@@ -151,7 +174,8 @@ impl WriteOptions {
         }
         Ok(())
     }
-    /// Escape every non-ASCII character as `\uXXXX` (surrogate pairs above the BMP).
+    /// Escape every non-ASCII character as `\uXXXX` (surrogate pairs above
+    /// the BMP), and DEL (U+007F) as `\u007f`, as Python's `ensure_ascii` does.
     pub fn ascii_only(mut self, on: bool) -> Self {
         self.ascii_only = on;
         self
@@ -182,18 +206,22 @@ impl WriteOptions {
         self
     }
 
+    /// Whether [`zero_buffers`](WriteOptions::zero_buffers) is on.
     pub fn zeroes_buffers(&self) -> bool {
         self.zero_buffers
     }
 
+    /// The profile.
     pub fn profile(&self) -> Profile {
         self.profile
     }
+    /// The indent, in spaces (0: no indentation).
     pub fn indent_width(&self) -> u16 {
         self.indent
     }
 
     /// Resolves the profile and options into the data the writer follows.
+    #[doc(hidden)]
     pub fn style(&self) -> Style {
         let p = self.profile;
         let html = self.escape_html.unwrap_or(p == Profile::Go);
@@ -235,11 +263,13 @@ impl WriteOptions {
             map_order,
             struct_order,
             indent: self.indent,
+            indent_byte: if self.indent_tabs { b'\t' } else { b' ' },
         }
     }
 }
 
 /// How object members are ordered.
+#[doc(hidden)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum KeyOrder {
     /// As given (insertion or declaration order).
@@ -252,6 +282,7 @@ pub enum KeyOrder {
 }
 
 /// How integers are written (see [`Profile`] for the number model).
+#[doc(hidden)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum IntegerPolicy {
     /// Exact at any size: 64- and 128-bit integers and integer literal text
@@ -265,6 +296,7 @@ pub enum IntegerPolicy {
 }
 
 /// What happens to text that is not valid UTF-8 (only reachable from byte-string input).
+#[doc(hidden)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum InvalidText {
     /// Go's rule: each byte `utf8.DecodeRune` rejects becomes `\ufffd`.
@@ -273,6 +305,7 @@ pub enum InvalidText {
 }
 
 /// How byte slices (`serialize_bytes`) are written.
+#[doc(hidden)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BytesPolicy {
     /// Padded standard base64 string, as Go writes `[]byte`.
@@ -282,6 +315,7 @@ pub enum BytesPolicy {
 }
 
 /// How already-serialized JSON (`RawJson`) is embedded.
+#[doc(hidden)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RawPolicy {
     /// Copied byte for byte (serde_json's `RawValue` behaviour).
@@ -294,6 +328,7 @@ pub enum RawPolicy {
 }
 
 /// The resolved, per-call form of a profile plus options.
+#[doc(hidden)]
 #[derive(Clone, Copy, Debug)]
 pub struct Style {
     pub profile: Profile,
@@ -309,4 +344,6 @@ pub struct Style {
     /// Order of records with declared fields (serde structs).
     pub struct_order: KeyOrder,
     pub indent: u16,
+    /// What `indent` counts: spaces (`b' '`) or tabs (`b'\t'`).
+    pub indent_byte: u8,
 }

@@ -17,6 +17,7 @@ use crate::pool::OutputMemory;
 use crate::shape::ShapeCache;
 
 /// Where output goes once the buffer holds enough of it.
+#[doc(hidden)]
 pub trait Sink {
     /// False for sinks that never take output: the buffer is the result.
     const SPILLS: bool = true;
@@ -24,6 +25,7 @@ pub trait Sink {
 }
 
 /// The buffer is the output (`to_vec`, `to_string`).
+#[doc(hidden)]
 pub struct NoSink;
 
 impl Sink for NoSink {
@@ -35,6 +37,7 @@ impl Sink for NoSink {
 }
 
 /// Output goes to an `io::Write` in chunks.
+#[doc(hidden)]
 pub struct IoSink<W: std::io::Write>(pub W);
 
 impl<W: std::io::Write> Sink for IoSink<W> {
@@ -50,9 +53,14 @@ const SPILL_AT: usize = 32 * 1024;
 /// reservation (6 output bytes per input byte) stays bounded.
 const ESCAPE_PIECE: usize = 64 * 1024;
 
-/// Spaces for indentation, copied in slices rather than pushed one by one.
+/// Spaces and tabs for indentation, copied in slices rather than pushed one
+/// by one.
 const SPACES: &[u8; 128] = &[b' '; 128];
+const TABS: &[u8; 128] = &[b'\t'; 128];
 
+/// The one writer every output goes through (internal: the bindings
+/// drive it token by token).
+#[doc(hidden)]
 pub struct Writer<S: Sink = NoSink> {
     buf: Buffer,
     style: Style,
@@ -830,10 +838,11 @@ impl<S: Sink> Writer<S> {
     #[cold]
     fn newline(&mut self) {
         let mut n = self.depth * usize::from(self.style.indent);
+        let fill = if self.style.indent_byte == b'\t' { TABS } else { SPACES };
         self.buf.push(b'\n');
         while n > 0 {
-            let k = n.min(SPACES.len());
-            self.buf.extend(&SPACES[..k]);
+            let k = n.min(fill.len());
+            self.buf.extend(&fill[..k]);
             n -= k;
         }
     }
@@ -1062,8 +1071,9 @@ fn sse2_is_clean(bytes: u128, html: bool) -> bool {
     // x86-64 baseline, so the trait's SSE2 methods may run anywhere.
     unsafe {
         let v = __m128i::load_unaligned(lanes.as_ptr());
-        // Control bytes, and non-ASCII (left to the escaper: U+2028/9, ascii_only).
-        let mut bad = v.lt(0x20).or(v.high_bit());
+        // Control bytes, and non-ASCII and DEL (left to the escaper: U+2028/9,
+        // ascii_only).
+        let mut bad = v.lt(0x20).or(v.high_bit()).or(v.cmpeq(__m128i::splat(0x7F)));
         bad = bad.or(v.cmpeq(__m128i::splat(b'"'))).or(v.cmpeq(__m128i::splat(b'\\')));
         if html {
             bad = bad.or(v.cmpeq(__m128i::splat(b'<'))).or(v.cmpeq(__m128i::splat(b'>'))).or(v.cmpeq(__m128i::splat(b'&')));
@@ -1084,7 +1094,8 @@ fn word_is_clean(w: u64, html: bool) -> bool {
         let x = w ^ (ONES * u64::from(c));
         !(((x & LOW7) + LOW7) | x) & HIGH
     };
-    let mut bad = (w & HIGH) | control | eq(b'"') | eq(b'\\');
+    // DEL is left to the escaper (ascii_only escapes it).
+    let mut bad = (w & HIGH) | control | eq(b'"') | eq(b'\\') | eq(0x7F);
     if html {
         bad |= eq(b'<') | eq(b'>') | eq(b'&');
     }
@@ -1111,6 +1122,7 @@ unsafe fn put_quoted(p: *mut u8, b: &[u8]) -> usize {
 /// (`Writer::run`): each write checks the room left and declines
 /// (returns false, writing nothing) when it is short or when the item needs
 /// the general path.
+#[doc(hidden)]
 pub struct ItemRun<'w> {
     start: *mut u8,
     at: *mut u8,
@@ -1296,6 +1308,7 @@ impl ItemRun<'_> {
 
 /// Marks where an object being sorted starts in the buffer and the stacks.
 #[derive(Clone, Copy, Debug)]
+#[doc(hidden)]
 pub struct SortedObject {
     start: usize,
     first_member: usize,
@@ -1328,6 +1341,7 @@ impl MemberKey {
 }
 
 /// A JSON literal written whole (`Writer::item_literal`).
+#[doc(hidden)]
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Literal {
     Null,
@@ -1368,7 +1382,8 @@ mod short_str_tests {
                             v[pos] = byte;
                         }
                         let s = std::str::from_utf8(&v).expect("ASCII");
-                        let expected = n <= 32 && !reference.needs_escape(s);
+                        // DEL is left to the escaper (ascii_only escapes it).
+                        let expected = n <= 32 && !reference.needs_escape(s) && !s.contains('\x7f');
                         assert_eq!(short_and_clean(&v, html), expected, "html={html} {s:?}");
                     }
                 }
@@ -1383,6 +1398,7 @@ mod short_str_tests {
 }
 
 /// The width of the fixed-size move `Writer::encoded_key` uses for short names.
+#[doc(hidden)]
 pub const NAME_WINDOW: usize = 32;
 
 /// Where an encoded name (`names[at..at + len]`, from `Writer::encode_name`)

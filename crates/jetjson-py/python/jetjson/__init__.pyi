@@ -32,7 +32,7 @@ class Raw:
     verbatim, ``go`` compacts it as Go does ``json.RawMessage``, ``jcs``
     canonicalizes it."""
 
-    def __init__(self, data: Union[bytes, bytearray, memoryview, str], /) -> None: ...
+    def __init__(self, data: Union[bytes, bytearray, memoryview, str], /, *, duplicate_keys: Literal["error", "first", "last"] = "error") -> None: ...
     @classmethod
     def unchecked(cls, data: Union[bytes, bytearray, memoryview, str], /) -> "Raw":
         """Trusts ``data`` to be one valid JSON text (no validation)."""
@@ -42,14 +42,16 @@ class Raw:
 
 def dumps(
     obj: Any,
-    *,
+    /,
     profile: _Profile = "compact",
-    sort_keys: bool = False,
-    escape_html: Optional[bool] = None,
-    ascii_only: bool = False,
+    *,
+    sort_keys: object = False,
+    escape_html: Optional[object] = None,
+    ascii_only: object = False,
     indent: Optional[int] = None,
     default: Optional[Callable[[Any], Any]] = None,
     nan: Literal["error", "null"] = "error",
+    non_str_keys: object = False,
 ) -> bytes:
     """Serializes ``obj`` to JSON bytes in the given profile. Ints are exact
     at any size in ``compact`` and ``go``; ``jcs`` writes numbers as doubles."""
@@ -182,3 +184,25 @@ def digest(
     nan: Literal["error", "null"] = "error",
 ) -> str:
     """``"sha256:<hex>"`` of ``dumps(obj, profile=profile)``, hashed while writing."""
+
+# Files and newline-delimited JSON (NDJSON, JSON Lines)
+
+from typing import IO, Iterable, Iterator
+
+def dump(obj: Any, fp: IO[Any], /, *args: Any, **kwargs: Any) -> None:
+    """``dumps(obj, ...)`` written to ``fp`` (bytes to a binary file, text to a text file)."""
+
+def load(fp: IO[Any], /, **kwargs: Any) -> Any:
+    """``loads(fp.read(), ...)``."""
+
+def dumps_lines(objs: Iterable[Any], /, *args: Any, **kwargs: Any) -> bytes:
+    """Each object written by ``dumps`` and followed by a newline (no ``indent``)."""
+
+def dump_lines(objs: Iterable[Any], fp: IO[Any], /, *args: Any, **kwargs: Any) -> None:
+    """``dumps_lines`` written to ``fp`` one line at a time."""
+
+def loads_lines(data: _Text, /, **kwargs: Any) -> list[Any]:
+    """The documents of newline-delimited JSON; errors name the line."""
+
+def load_lines(fp: IO[Any], /, **kwargs: Any) -> Iterator[Any]:
+    """The documents of a newline-delimited JSON file, read lazily."""

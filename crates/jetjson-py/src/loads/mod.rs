@@ -47,6 +47,7 @@ use input::Source;
 /// compiled once and kept.
 #[pyfunction]
 #[pyo3(signature = (data, /, *, max_depth = Limit(512), max_size = None, duplicate_keys = Policy(DuplicateKeys::Error), allow_bom = false, r#type = None, strict = true, forbid_unknown_fields = false))]
+#[pyo3(text_signature = "(data, /, *, max_depth=512, max_size=None, duplicate_keys='error', allow_bom=False, type=None, strict=True, forbid_unknown_fields=False)")]
 #[allow(clippy::too_many_arguments)]
 pub fn loads(
     py: Python<'_>,

@@ -133,9 +133,11 @@ impl<'a> Parser<'a> {
 
     // ---- errors --------------------------------------------------------
 
+    /// A syntax error at `at` (marked as `Category::Eof` when the input
+    /// ended inside a value: `Error::note_input_end`).
     #[cold]
     pub(crate) fn error_at(&self, at: usize, msg: &str) -> Error {
-        Error::syntax(msg).at(Position::locate(self.b, at))
+        Error::syntax(msg).at(Position::locate(self.b, at)).note_input_end(self.b)
     }
 
     /// Attaches the current position to an error that has none.
