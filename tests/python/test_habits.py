@@ -45,7 +45,8 @@ def test_help_shows_the_signatures():
         "(obj, /, profile='compact', *, sort_keys=False, escape_html=None, ascii_only=False, indent=None, default=None, nan='error', non_str_keys=False)"
     )
     assert str(inspect.signature(jetjson.loads)) == (
-        "(data, /, *, max_depth=512, max_size=None, duplicate_keys='error', allow_bom=False, type=None, strict=True, forbid_unknown_fields=False)"
+        "(data, /, *, max_depth=512, max_size=None, duplicate_keys='error', allow_bom=False, decimal=False, type=None, strict=True,"
+        " forbid_unknown_fields=False)"
     )
     assert str(inspect.signature(jetjson.Raw)) == "(data, /, *, duplicate_keys='error')"
     assert "Ellipsis" not in jetjson.loads.__doc__
@@ -149,3 +150,20 @@ def test_non_str_keys_are_written_as_the_profile_writes_their_values():
             jetjson.dumps(bad, non_str_keys=True)
     with pytest.raises(jetjson.JSONEncodeError, match="non_str_keys=True"):
         jetjson.dumps({1: 2})
+
+
+def test_loads_decimal_reads_fractions_exactly():
+    import decimal
+
+    text = b'[1, 1.10, -0.0, 0.1, 1e400, 2E-400, 123456789012345678901234567890, -0, {"p": 19.99}]'
+    got = jetjson.loads(text, decimal=True)
+    want = json.loads(text, parse_float=decimal.Decimal)
+    assert got == want and [type(x) for x in got] == [type(x) for x in want]
+    assert str(got[1]) == "1.10" and str(got[2]) == "-0.0"
+    # Written back, a Decimal is its exact text: read again, the same values.
+    again = jetjson.loads(jetjson.dumps(got), decimal=True)
+    assert again == got and [str(x) for x in again[1:5]] == [str(x) for x in got[1:5]]
+    # Bad input is still refused with its place, and flags take truth values.
+    with pytest.raises(jetjson.JSONDecodeError, match="column 4"):
+        jetjson.loads(b"[1.]", decimal=1)
+    assert jetjson.loads(b"\xef\xbb\xbf[1]", allow_bom="yes") == [1]

@@ -64,10 +64,11 @@ def loads(
     max_depth: int = 512,
     max_size: Optional[int] = None,
     duplicate_keys: Literal["error", "first", "last"] = "error",
-    allow_bom: bool = False,
+    allow_bom: object = False,
+    decimal: object = False,
     type: Type[_T],
-    strict: bool = True,
-    forbid_unknown_fields: bool = False,
+    strict: object = True,
+    forbid_unknown_fields: object = False,
 ) -> _T: ...
 @overload
 def loads(
@@ -77,10 +78,11 @@ def loads(
     max_depth: int = 512,
     max_size: Optional[int] = None,
     duplicate_keys: Literal["error", "first", "last"] = "error",
-    allow_bom: bool = False,
+    allow_bom: object = False,
+    decimal: object = False,
     type: Any = None,
-    strict: bool = True,
-    forbid_unknown_fields: bool = False,
+    strict: object = True,
+    forbid_unknown_fields: object = False,
 ) -> Any:
     """Parses one strict RFC 8259 JSON text. Integers of any size come back
     exact (``-0`` is the int 0); a number beyond the float range (``1e400``)

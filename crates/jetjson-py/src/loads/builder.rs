@@ -65,6 +65,9 @@ pub(crate) struct Builder<'py> {
     policy: DuplicateKeys,
     keys: Option<KeyCache>,
     pub(crate) failure: Option<Failure>,
+    /// `decimal.Decimal` when non-integers are read as Decimals (`loads(...,
+    /// decimal=True)`, with the parser keeping every literal's text).
+    pub(crate) decimal: Option<*mut ffi::PyObject>,
 }
 
 /// The builder's two stacks, kept between calls so that a small document
@@ -90,7 +93,7 @@ impl<'py> Builder<'py> {
             Some(PooledStacks(stack, frames)) => (stack, frames),
             None => (Vec::with_capacity(64), Vec::with_capacity(16)),
         };
-        Builder { py, stack, frames, policy, keys: KeyCache::acquire(), failure: None }
+        Builder { py, stack, frames, policy, keys: KeyCache::acquire(), failure: None, decimal: None }
     }
 
     /// The finished document (after a successful parse).
@@ -219,7 +222,10 @@ impl Visitor for Builder<'_> {
 
     #[inline]
     fn number(&mut self, n: NumberToken<'_>) -> jetjson::Result<()> {
-        let obj = numbers::new_number(&n);
+        let obj = match self.decimal {
+            Some(cls) if !n.is_integer => numbers::new_decimal(cls, &n),
+            _ => numbers::new_number(&n),
+        };
         self.push(obj)
     }
 
