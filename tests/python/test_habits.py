@@ -44,7 +44,10 @@ def test_help_shows_the_signatures():
     assert str(inspect.signature(jetjson.dumps)) == (
         "(obj, /, profile='compact', *, sort_keys=False, escape_html=None, ascii_only=False, indent=None, default=None, nan='error', non_str_keys=False)"
     )
-    assert str(inspect.signature(jetjson.loads)) == "(data, /, *, max_depth=512, max_size=None, duplicate_keys='error', allow_bom=False, decimal=False)"
+    assert str(inspect.signature(jetjson.loads)) == (
+        "(data, /, *, max_depth=512, max_size=None, duplicate_keys='error', allow_bom=False, decimal=False, type=None, strict=True,"
+        " forbid_unknown_fields=False)"
+    )
     assert str(inspect.signature(jetjson.Raw)) == "(data, /, *, duplicate_keys='error')"
     assert "Ellipsis" not in jetjson.loads.__doc__
     assert "embedded by dumps" in jetjson.Raw.__doc__

@@ -16,12 +16,14 @@ use pyo3::prelude::*;
 compile_error!("jetjson's extension needs the GIL: free-threaded CPython is not supported");
 
 mod canon;
+mod decode;
 mod digest;
 mod dumps;
 mod errors;
 mod json_text;
 mod loads;
 mod raw;
+mod schema;
 
 #[pymodule]
 fn _jetjson(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -29,6 +31,8 @@ fn _jetjson(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("JSONDecodeError", errors::decode_error_type(py)?)?;
     m.add("JSONEncodeError", errors::encode_error_type(py)?)?;
     m.add_class::<raw::Raw>()?;
+    m.add("ValidationError", decode::validation_error_type(py)?)?;
+    m.add_class::<decode::Decoder>()?;
     dumps::register(m)?;
     m.add_function(wrap_pyfunction!(loads::loads, m)?)?;
     m.add_function(wrap_pyfunction!(canon::canonicalize, m)?)?;

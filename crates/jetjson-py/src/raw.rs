@@ -37,6 +37,12 @@ impl Raw {
     pub fn json<'a>(&'a self, py: Python<'_>) -> &'a [u8] {
         self.json.as_bytes(py)
     }
+
+    /// A new `Raw` holding `json`, which the caller has checked (typed
+    /// decode: a member's text as the parser accepted it).
+    pub(crate) fn checked(py: Python<'_>, json: &[u8]) -> PyResult<Py<Raw>> {
+        Py::new(py, Raw { json: PyBytes::new(py, json).unbind() })
+    }
 }
 
 /// The input as a bytes object: the same object for bytes input (immutable),

@@ -3,15 +3,18 @@
 import io as _io
 
 from ._jetjson import (
+    Decoder,
     JSONDecodeError,
     JSONEncodeError,
     Raw,
+    ValidationError,
     __version__,
     canonicalize,
     digest,
     dumps,
     loads,
 )
+from ._schema import Meta, config
 
 def _rebuild_error(cls, args, state):
     e = cls.__new__(cls, *args)
@@ -121,9 +124,13 @@ def _no_indent(kwargs):
 
 
 __all__ = [
+    "Decoder",
     "JSONDecodeError",
     "JSONEncodeError",
+    "Meta",
     "Raw",
+    "ValidationError",
+    "config",
     "__version__",
     "canonicalize",
     "digest",

@@ -1,17 +1,26 @@
 """Type stubs for jetjson: fast JSON with byte-exact output profiles."""
 
 import json
-from typing import Any, Callable, Literal, Optional, Union
+from typing import Any, Callable, Generic, Literal, Optional, Type, TypeVar, Union, overload
 
 __version__: str
 
 _Profile = Literal["compact", "go", "jcs"]
 _Buffer = Union[bytes, bytearray, memoryview]
 _Text = Union[bytes, bytearray, memoryview, str]
+_T = TypeVar("_T")
 
 class JSONDecodeError(json.JSONDecodeError):
     """Invalid JSON input. ``pos`` is a character offset for ``str`` input and a
     byte offset for bytes-like input; ``lineno`` and ``colno`` are 1-based."""
+
+class ValidationError(JSONDecodeError):
+    """Valid JSON that does not fit the type it is decoded into. ``str(e)`` is
+    e.g. ``Expected int, got str at $.items[3].qty (line 5 column 14)``;
+    ``msg`` is what, ``path`` where in the value, ``pos``/``lineno``/``colno``
+    where in the input (characters for ``str`` input, bytes otherwise)."""
+
+    path: str
 
 class JSONEncodeError(TypeError):
     """An object that cannot be written in the chosen profile. The message
@@ -47,6 +56,7 @@ def dumps(
     """Serializes ``obj`` to JSON bytes in the given profile. Ints are exact
     at any size in ``compact`` and ``go``; ``jcs`` writes numbers as doubles."""
 
+@overload
 def loads(
     data: _Text,
     /,
@@ -56,10 +66,96 @@ def loads(
     duplicate_keys: Literal["error", "first", "last"] = "error",
     allow_bom: object = False,
     decimal: object = False,
+    type: Type[_T],
+    strict: object = True,
+    forbid_unknown_fields: object = False,
+) -> _T: ...
+@overload
+def loads(
+    data: _Text,
+    /,
+    *,
+    max_depth: int = 512,
+    max_size: Optional[int] = None,
+    duplicate_keys: Literal["error", "first", "last"] = "error",
+    allow_bom: object = False,
+    decimal: object = False,
+    type: Any = None,
+    strict: object = True,
+    forbid_unknown_fields: object = False,
 ) -> Any:
     """Parses one strict RFC 8259 JSON text. Integers of any size come back
     exact (``-0`` is the int 0); a number beyond the float range (``1e400``)
-    is refused; raises ``JSONDecodeError`` with the position of the problem."""
+    is refused; raises ``JSONDecodeError`` with the position of the problem.
+    With ``type=T``, reads the text as ``T`` (see ``Decoder``); the compiled
+    decoder of ``T`` is kept for later calls."""
+
+class Decoder(Generic[_T]):
+    """A type compiled once, and the options to read JSON into it.
+
+    Types: dataclasses (defaults, ``default_factory``, ``kw_only``, ``slots``,
+    ``frozen``, inheritance; ``InitVar`` and ``ClassVar`` are not read),
+    ``TypedDict``, ``NamedTuple`` (from arrays), ``list``, ``tuple``, ``set``,
+    ``frozenset``, ``dict[str, T]``, ``dict[int, T]``, ``Optional`` and unions
+    of distinct JSON kinds, unions of dataclasses told apart by a tag
+    (``config(tag=...)``) or a ``Literal`` member, ``Literal``, ``Enum`` by
+    value, ``int``, ``float``, ``str``, ``bool``, ``None``, ``Any``,
+    ``datetime``/``date``/``time`` (RFC 3339), ``uuid.UUID``,
+    ``decimal.Decimal``, ``bytes`` (base64), ``Raw`` (the member's JSON text,
+    not built), and ``Annotated[T, Meta(...)]`` constraints. Strict: no
+    coercion unless ``strict=False``. Unknown members are skipped unless
+    ``forbid_unknown_fields``; missing required members and repeated names
+    are errors."""
+
+    def __init__(
+        self,
+        type: Type[_T],
+        *,
+        strict: bool = True,
+        forbid_unknown_fields: bool = False,
+        max_depth: int = 512,
+        max_size: Optional[int] = None,
+        duplicate_keys: Literal["error", "first", "last"] = "error",
+        allow_bom: bool = False,
+    ) -> None: ...
+    def decode(self, data: _Text, /) -> _T:
+        """Reads one JSON text as the decoder's type; raises
+        ``ValidationError`` for JSON that does not fit it and
+        ``JSONDecodeError`` for text that is not JSON."""
+    @property
+    def type(self) -> Any: ...
+
+class Meta:
+    """Constraints in ``Annotated``: ``Annotated[int, Meta(ge=0)]``."""
+
+    ge: Any
+    gt: Any
+    le: Any
+    lt: Any
+    min_length: Optional[int]
+    max_length: Optional[int]
+    pattern: Optional[str]
+    def __init__(
+        self,
+        *,
+        ge: Any = None,
+        gt: Any = None,
+        le: Any = None,
+        lt: Any = None,
+        min_length: Optional[int] = None,
+        max_length: Optional[int] = None,
+        pattern: Optional[str] = None,
+    ) -> None: ...
+
+def config(
+    *,
+    rename: Optional[Literal["camel", "pascal", "kebab"]] = None,
+    tag: Union[bool, str, int, None] = None,
+    tag_field: Optional[str] = None,
+) -> Callable[[_T], _T]:
+    """Class decorator: the class's JSON names (``rename``) and its tag in
+    tagged unions (``tag``, written in the member ``tag_field``, default
+    ``"type"``)."""
 
 def canonicalize(
     data: _Text,

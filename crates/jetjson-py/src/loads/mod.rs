@@ -7,15 +7,15 @@
 //! error positions in location.rs.
 
 mod builder;
-mod gc;
-mod input;
-mod keys;
-mod location;
-mod numbers;
+pub(crate) mod gc;
+pub(crate) mod input;
+pub(crate) mod keys;
+pub(crate) mod location;
+pub(crate) mod numbers;
 mod options;
 
-pub(crate) use options::Policy;
-mod strings;
+pub(crate) use options::{Limit, Policy};
+pub(crate) mod strings;
 
 use jetjson::{DuplicateKeys, ErrorKind, Position, ReadOptions};
 use pyo3::exceptions::PyValueError;
@@ -24,9 +24,9 @@ use pyo3::types::PyString;
 
 use builder::{Builder, Failure};
 use input::Source;
-use options::{Flag, Limit};
+use options::Flag;
 
-/// loads(data, /, *, max_depth=512, max_size=None, duplicate_keys="error", allow_bom=False, decimal=False)
+/// loads(data, /, *, max_depth=512, max_size=None, duplicate_keys="error", allow_bom=False, decimal=False, type=None, strict=True, forbid_unknown_fields=False)
 /// --
 ///
 /// Parses one JSON text from bytes, bytearray, memoryview or str.
@@ -45,9 +45,15 @@ use options::{Flag, Limit};
 /// any object's truth value. Invalid input raises
 /// JSONDecodeError (a ValueError) with msg, pos, lineno and colno (in
 /// characters for str input, in bytes otherwise).
+///
+/// With type=T, reads the text as T (typed decode, see jetjson.Decoder):
+/// strict and forbid_unknown_fields apply there; the decoder of T is
+/// compiled once and kept.
 #[pyfunction]
-#[pyo3(signature = (data, /, *, max_depth = Limit(512), max_size = None, duplicate_keys = Policy(DuplicateKeys::Error), allow_bom = Flag(false), decimal = Flag(false)))]
-#[pyo3(text_signature = "(data, /, *, max_depth=512, max_size=None, duplicate_keys='error', allow_bom=False, decimal=False)")]
+#[pyo3(signature = (data, /, *, max_depth = Limit(512), max_size = None, duplicate_keys = Policy(DuplicateKeys::Error), allow_bom = Flag(false), decimal = Flag(false), r#type = None, strict = Flag(true), forbid_unknown_fields = Flag(false)))]
+#[pyo3(
+    text_signature = "(data, /, *, max_depth=512, max_size=None, duplicate_keys='error', allow_bom=False, decimal=False, type=None, strict=True, forbid_unknown_fields=False)"
+)]
 #[allow(clippy::too_many_arguments)]
 pub fn loads(
     py: Python<'_>,
@@ -57,9 +63,33 @@ pub fn loads(
     duplicate_keys: Policy,
     allow_bom: Flag,
     decimal: Flag,
+    r#type: Option<&Bound<'_, PyAny>>,
+    strict: Flag,
+    forbid_unknown_fields: Flag,
 ) -> PyResult<Py<PyAny>> {
     let policy = duplicate_keys.0;
     let allow_bom = allow_bom.0;
+    if let Some(ty) = r#type {
+        if decimal.0 {
+            return Err(pyo3::exceptions::PyTypeError::new_err(
+                "decimal applies only without type= (declare decimal.Decimal members instead)",
+            ));
+        }
+        return crate::decode::loads_typed(
+            py,
+            data,
+            ty,
+            strict.0,
+            forbid_unknown_fields.0,
+            max_depth.0,
+            max_size.map(|l| l.0),
+            policy,
+            allow_bom,
+        );
+    }
+    if !strict.0 || forbid_unknown_fields.0 {
+        return Err(pyo3::exceptions::PyTypeError::new_err("strict and forbid_unknown_fields apply only with type="));
+    }
     // Non-integers as Decimals: the parser keeps every literal's text (so
     // none is refused for the double range: a Decimal holds 1e400 exactly).
     let mut options = ReadOptions::new().max_depth(max_depth.0).allow_bom(allow_bom).duplicate_keys(policy).lossless_numbers(decimal.0);
