@@ -730,3 +730,134 @@ def test_no_leaks_including_error_paths():
     finally:
         tracemalloc.stop()
     assert after - before < 64 * 1024, after - before
+
+
+# ------------------------------------------------- dumps writes what decode reads
+
+
+def test_dumps_uses_the_same_names_as_decode():
+    @jetjson.config(rename="camel")
+    @dataclasses.dataclass
+    class Account:
+        user_id: int
+        display_name: str
+        _cache: dict = dataclasses.field(default_factory=dict)
+        _id: str = dataclasses.field(default="", metadata={"json": "@id"})
+
+    a = Account(7, "Ann", {"secret": 1}, "x1")
+    text = jetjson.dumps(a)
+    # Private fields stay out unless given a JSON name; names follow rename.
+    assert json.loads(text) == {"userId": 7, "displayName": "Ann", "@id": "x1"}
+    assert list(json.loads(text)) == ["userId", "displayName", "@id"]
+    back = dec(Account, text)
+    assert (back.user_id, back.display_name, back._id, back._cache) == (7, "Ann", "x1", {})
+    # Every profile and order agrees with the same members written as a dict.
+    as_dict = json.loads(text)
+    for style in [{}, {"sort_keys": True}, {"profile": "jcs"}, {"indent": 2}]:
+        assert jetjson.dumps(a, **style) == jetjson.dumps(as_dict, **style), style
+    # go keeps a struct's declaration order (it sorts only maps).
+    assert jetjson.dumps(a, profile="go") == jetjson.dumps(as_dict, profile="compact")
+
+
+def test_dumps_writes_the_tag_where_the_profile_puts_it():
+    batch = Batch([Get("a"), Put("b", 2)])
+    text = jetjson.dumps(batch)
+    assert text == jetjson.dumps({"ops": [{"type": "Get", "key": "a"}, {"type": "put", "key": "b", "value": 2}]})
+    assert dec(Batch, text) == batch
+
+    @jetjson.config(tag="z-op", tag_field="op")
+    @dataclasses.dataclass
+    class Late:
+        b: int
+        zz: int
+
+    # Declaration order: the tag first; sorted profiles: in its sorted place.
+    assert jetjson.dumps(Late(1, 2)) == b'{"op":"z-op","b":1,"zz":2}'
+    for style in [{"sort_keys": True}, {"profile": "go", "sort_keys": True}, {"profile": "jcs"}]:
+        assert jetjson.dumps(Late(1, 2), **style) == jetjson.dumps({"op": "z-op", "b": 1, "zz": 2}, **style), style
+    assert json.loads(jetjson.dumps(Late(1, 2), profile="jcs")) == {"b": 1, "op": "z-op", "zz": 2}
+    assert list(json.loads(jetjson.dumps(Late(1, 2), profile="jcs"))) == ["b", "op", "zz"]
+
+
+def test_omit_defaults():
+    class Odd:
+        def __init__(self, n):
+            self.n = n
+
+        def __eq__(self, other):
+            return isinstance(other, Odd) and other.n == self.n
+
+        def __hash__(self):
+            return self.n
+
+    made = []
+
+    def factory():
+        made.append(1)
+        return []
+
+    @dataclasses.dataclass
+    class Rec:
+        id: int
+        note: str = ""
+        tags: list = dataclasses.field(default_factory=list)
+        meta: dict = dataclasses.field(default_factory=dict)
+        odd: object = Odd(1)
+        mine: list = dataclasses.field(default_factory=factory)
+
+    r = Rec(1)
+    assert jetjson.dumps(r, default=lambda o: o.n) == b'{"id":1,"note":"","tags":[],"meta":{},"odd":1,"mine":[]}'
+    # Equal to the default (by ==, or empty for list/dict factories): left out.
+    # A factory that is not a built-in container is never called to compare.
+    calls = len(made)
+    assert jetjson.dumps(r, omit_defaults=True) == b'{"id":1,"mine":[]}'
+    assert len(made) == calls
+    assert jetjson.dumps(Rec(1, "n", [0], {"k": 1}, Odd(2), [3]), omit_defaults=True, default=lambda o: o.n) == (
+        b'{"id":1,"note":"n","tags":[0],"meta":{"k":1},"odd":2,"mine":[3]}'
+    )
+    # A subclass of the factory's type is written (it is not the default).
+    class L(list):
+        pass
+
+    assert jetjson.dumps(Rec(1, tags=L()), omit_defaults=True) == b'{"id":1,"tags":[],"mine":[]}'
+    assert jetjson.dumps(Rec(1), omit_defaults=1) == jetjson.dumps(Rec(1), omit_defaults=True)
+    assert dec(Rec, jetjson.dumps(Rec(5, mine=[1]), omit_defaults=True)).id == 5
+
+
+def test_omit_defaults_eq_that_raises_or_mutates():
+    class Bad:
+        def __eq__(self, other):
+            raise ValueError("no compare")
+
+        __hash__ = None
+
+    @dataclasses.dataclass
+    class R:
+        a: int
+        b: object = 0
+
+    with pytest.raises(ValueError, match="no compare"):
+        jetjson.dumps(R(1, Bad()), omit_defaults=True)
+
+    box = {}
+
+    class Mutator:
+        def __eq__(self, other):
+            # Rewrites and grows the instance being written.
+            obj = box["obj"]
+            obj.a = "changed" * 100
+            for i in range(50):
+                setattr(obj, f"x{i}", i)
+            return False
+
+        __hash__ = None
+
+    @dataclasses.dataclass
+    class M:
+        b: object = 0
+        a: object = 1
+
+    m = M(Mutator(), 5)
+    box["obj"] = m
+    out = jetjson.dumps(m, omit_defaults=True, default=lambda o: "mut")
+    assert json.loads(out) == {"b": "mut", "a": "changed" * 100}

@@ -52,6 +52,7 @@ def dumps(
     default: Optional[Callable[[Any], Any]] = None,
     nan: Literal["error", "null"] = "error",
     non_str_keys: object = False,
+    omit_defaults: object = False,
 ) -> bytes:
     """Serializes ``obj`` to JSON bytes in the given profile. Ints are exact
     at any size in ``compact`` and ``go``; ``jcs`` writes numbers as doubles."""

@@ -60,8 +60,16 @@ pub struct Plan {
     /// The class's version tag once the plan was stored (0: none, so the
     /// plan is never trusted again and the class is planned per instance).
     version: std::cell::Cell<u32>,
-    /// Field names: the str object (for `getattr`) and its text.
+    /// The fields written, in declaration order (fields out of JSON, those
+    /// named with `_` and no JSON name, left out): the attribute name's str
+    /// object (for `getattr`) and its text.
     pub names: Vec<(Py<PyString>, String)>,
+    /// Each field's JSON name (`crate::schema`: metadata, rename rule).
+    pub json: Vec<String>,
+    /// Each field's default, as `omit_defaults` compares it.
+    pub defaults: Vec<Omit>,
+    /// The class's tag member (JSON name, value), written first.
+    pub tag: Option<(String, Py<PyAny>)>,
     utf8: Vec<usize>,
     utf16: Vec<usize>,
     /// Names encoded per style (escape set and order), made on first use.
@@ -69,6 +77,33 @@ pub struct Plan {
 }
 
 impl Plan {
+    /// Whether `value` (field `i`'s, live) is the field's default, for
+    /// `omit_defaults`: the default value itself or one equal to it, or an
+    /// empty list, dict, set or tuple for those factories. May run Python
+    /// code (`__eq__`).
+    ///
+    /// # Safety
+    /// `value` is a live object; GIL held.
+    pub unsafe fn is_default(&self, py: Python<'_>, i: usize, value: *mut PyObject) -> PyResult<bool> {
+        // SAFETY: `value` is live; the default is held by the plan; types
+        // are compared by address.
+        unsafe {
+            match &self.defaults[i] {
+                Omit::Never => Ok(false),
+                Omit::Value(d) => {
+                    if d.as_ptr() == value {
+                        return Ok(true);
+                    }
+                    match ffi::PyObject_RichCompareBool(value, d.as_ptr(), ffi::Py_EQ) {
+                        -1 => Err(PyErr::fetch(py)),
+                        r => Ok(r == 1),
+                    }
+                }
+                Omit::Empty(ty) => Ok(ffi::Py_TYPE(value) == *ty && ffi::PyObject_Size(value) == 0),
+            }
+        }
+    }
+
     /// Field indexes in the order the style asks for.
     fn order(&self, order: KeyOrder) -> Vec<u32> {
         match order {
@@ -88,7 +123,7 @@ impl Plan {
         // SAFETY: the name objects are live (held by the plan); GIL held
         // (the walker runs inside a Python call).
         let shape =
-            Rc::new(unsafe { Shape::new(tag, &keys, &self.order(tag.by), w, usize::MAX, |i| Some(self.names[i as usize].1.as_str())) }?);
+            Rc::new(unsafe { Shape::new(tag, &keys, &self.order(tag.by), w, usize::MAX, |i| Some(self.json[i as usize].as_str())) }?);
         self.shapes.borrow_mut().push(Rc::clone(&shape));
         Some(shape)
     }
@@ -196,17 +231,26 @@ static RECENT: RecentCache = RecentCache(
 /// Runs Python code (`dataclasses.fields`).
 pub fn make(class: &Bound<'_, PyType>, direct: bool) -> PyResult<Held> {
     let py = class.py();
-    let all = py.import("dataclasses")?.getattr("fields")?.call1((class,))?;
-    let mut names = Vec::new();
-    for field in all.try_iter()? {
-        let name = field?.getattr("name")?.cast_into::<PyString>()?;
-        let text = name.to_str()?.to_owned();
-        names.push((name.unbind(), text));
+    // The members, JSON names, defaults and tag, as typed decode reads them.
+    let Some(record) = crate::schema::record(class)? else {
+        return Err(pyo3::exceptions::PyTypeError::new_err("not a dataclass"));
+    };
+    let (mut names, mut json, mut defaults) = (Vec::new(), Vec::new(), Vec::new());
+    for field in record.fields.into_iter().filter(|f| f.in_json) {
+        let text = field.name.bind(py).to_str()?.to_owned();
+        names.push((field.name, text));
+        json.push(field.json_text);
+        defaults.push(match field.default {
+            crate::schema::Default::Value(v) => Omit::Value(v),
+            crate::schema::Default::Factory(f) => Omit::empty_of(f.bind(py)),
+            _ => Omit::Never,
+        });
     }
-    let mut utf8: Vec<usize> = (0..names.len()).collect();
-    utf8.sort_by(|&a, &b| names[a].1.as_bytes().cmp(names[b].1.as_bytes()));
-    let mut utf16: Vec<usize> = (0..names.len()).collect();
-    utf16.sort_by(|&a, &b| jetjson::compare_utf16(names[a].1.as_bytes(), names[b].1.as_bytes()));
+    let tag = record.tag.map(|t| (t.field_text, t.value));
+    let mut utf8: Vec<usize> = (0..json.len()).collect();
+    utf8.sort_by(|&a, &b| json[a].as_bytes().cmp(json[b].as_bytes()));
+    let mut utf16: Vec<usize> = (0..json.len()).collect();
+    utf16.sort_by(|&a, &b| jetjson::compare_utf16(json[a].as_bytes(), json[b].as_bytes()));
     let ty = class.as_ptr() as *mut ffi::PyTypeObject;
     // SAFETY: `ty` is a live class (held by `class`); lookups run no
     // Python code.
@@ -217,6 +261,9 @@ pub fn make(class: &Bound<'_, PyType>, direct: bool) -> PyResult<Held> {
         keys,
         version: std::cell::Cell::new(0),
         names,
+        json,
+        defaults,
+        tag,
         utf8,
         utf16,
         shapes: RefCell::new(Vec::new()),
@@ -247,6 +294,33 @@ pub fn make(class: &Bound<'_, PyType>, direct: bool) -> PyResult<Held> {
         }
     }
     Ok(held)
+}
+
+/// A field's default as `omit_defaults` sees it.
+pub enum Omit {
+    /// No default: always written.
+    Never,
+    /// `x: T = value`: left out when the value is this one or equal to it.
+    Value(Py<PyAny>),
+    /// `field(default_factory=list)` (or dict, set, tuple): left out when
+    /// empty and of that type. Other factories are never called to compare.
+    Empty(*mut ffi::PyTypeObject),
+}
+
+impl Omit {
+    fn empty_of(factory: &Bound<'_, PyAny>) -> Omit {
+        // The addresses of built-in types, only compared.
+        let builtins = [
+            std::ptr::addr_of_mut!(ffi::PyList_Type),
+            std::ptr::addr_of_mut!(ffi::PyDict_Type),
+            std::ptr::addr_of_mut!(ffi::PySet_Type),
+            std::ptr::addr_of_mut!(ffi::PyTuple_Type),
+        ];
+        match builtins.into_iter().find(|&t| factory.as_ptr() == t as *mut PyObject) {
+            Some(t) => Omit::Empty(t),
+            None => Omit::Never,
+        }
+    }
 }
 
 /// How each field is read (see `Read`), and the shared keys `Managed`

@@ -26,7 +26,7 @@ use super::write_object_with;
 
 /// The text `help(jetjson.dumps)` shows; its first line is the signature
 /// CPython gives `inspect.signature` (`__text_signature__`).
-const DOC: &std::ffi::CStr = c"dumps($module, obj, /, profile='compact', *, sort_keys=False, escape_html=None, ascii_only=False, indent=None, default=None, nan='error', non_str_keys=False)
+const DOC: &std::ffi::CStr = c"dumps($module, obj, /, profile='compact', *, sort_keys=False, escape_html=None, ascii_only=False, indent=None, default=None, nan='error', non_str_keys=False, omit_defaults=False)
 --
 
 Serialize `obj` to JSON bytes in a profile.
@@ -54,6 +54,13 @@ profile writes for the same value (ints, floats, bools as true/false,
 None as null, Enum members by value, UUIDs, dates and times, Decimals),
 sorted as text in go and jcs; two keys that write the same name are an
 error. Without it, such keys are an error.
+omit_defaults=True leaves out dataclass fields whose value is their
+default (equal to it; for list, dict, set and tuple factories, empty).
+Dataclass fields are written under their JSON names, as typed decode
+reads them: field(metadata={\"json\": ...}), the class's rename rule
+(jetjson.config(rename=...)), a tag member first (in sorted place when the
+style sorts); fields whose names start
+with _ are left out unless given a JSON name.
 default(obj) converts other objects; its result is serialized (up to 255
 nested applications) and its exceptions propagate. The boolean options
 take any object and use its truth value, as json does.
@@ -128,6 +135,7 @@ struct Names {
     default: Py<PyString>,
     nan: Py<PyString>,
     non_str_keys: Py<PyString>,
+    omit_defaults: Py<PyString>,
 }
 
 static NAMES: PyOnceLock<Names> = PyOnceLock::new();
@@ -144,6 +152,7 @@ fn names(py: Python<'_>) -> &'static Names {
             default: i("default"),
             nan: i("nan"),
             non_str_keys: i("non_str_keys"),
+            omit_defaults: i("omit_defaults"),
         }
     })
 }
@@ -162,6 +171,7 @@ unsafe fn which(names: &Names, name: *mut PyObject) -> Option<usize> {
         &names.default,
         &names.nan,
         &names.non_str_keys,
+        &names.omit_defaults,
     ];
     if let Some(i) = all.iter().position(|n| n.as_ptr() == name) {
         return Some(i);
@@ -236,7 +246,7 @@ unsafe fn call<'py>(
     let obj = unsafe { *args };
     let mut profile: Option<*mut PyObject> = (nargs == 2).then(|| unsafe { *args.add(1) });
     let (mut sort_keys, mut escape_html, mut ascii_only, mut indent, mut default, mut nan) = (None, None, None, None, None, None);
-    let mut non_str_keys = None;
+    let (mut non_str_keys, mut omit_defaults) = (None, None);
     if !kwnames.is_null() {
         let names = names(py);
         // SAFETY: `kwnames` is a tuple of strs; their values follow the
@@ -254,6 +264,7 @@ unsafe fn call<'py>(
                 Some(5) => &mut default,
                 Some(6) => &mut nan,
                 Some(7) => &mut non_str_keys,
+                Some(8) => &mut omit_defaults,
                 _ => {
                     let shown = unsafe { super::text::utf8_of(name) }.unwrap_or("?").to_owned();
                     return Err(PyTypeError::new_err(format!("dumps() got an unexpected keyword argument '{shown}'")));
@@ -342,13 +353,14 @@ unsafe fn call<'py>(
     // SAFETY: `obj` and `default` are live arguments, held by the caller for
     // the call.
     let (obj, default) = unsafe { (Bound::from_borrowed_ptr(py, obj), none(default).map(|d| Bound::from_borrowed_ptr(py, d))) };
-    let non_str_keys = match non_str_keys {
+    let flag = |v: Option<*mut PyObject>| match v {
         // SAFETY: a live argument.
-        Some(v) => unsafe { truth(py, v) }?,
-        None => false,
+        Some(v) => unsafe { truth(py, v) },
+        None => Ok(false),
     };
+    let how = super::Walking { non_str_keys: flag(non_str_keys)?, omit_defaults: flag(omit_defaults)? };
     let mut w = Writer::with_memory(options, BytesMemory::boxed());
-    write_object_with(&mut w, &obj, default.as_ref(), non_str_keys)?;
+    write_object_with(&mut w, &obj, default.as_ref(), how)?;
     let (memory, len) = w.finish_into_memory().map_err(|e| PyMemoryError::new_err(e.message()))?;
     let Ok(mut memory) = memory.into_any().downcast::<BytesMemory>() else {
         return Err(PySystemError::new_err("jetjson.dumps: the writer's memory is not the one given"));

@@ -30,16 +30,24 @@ pub use entry::register;
 
 /// Serializes `obj` into `w` (any sink: the buffer, or a hash).
 pub fn write_object<'py, S: Sink>(w: &mut Writer<S>, obj: &Bound<'py, PyAny>, default: Option<&Bound<'py, PyAny>>) -> PyResult<()> {
-    write_object_with(w, obj, default, false)
+    write_object_with(w, obj, default, Walking::default())
 }
 
-/// `write_object`, with dict keys that are not strs written as text when
-/// `non_str_keys` (see `dumps`).
+/// What `dumps` does beyond the core's options (see its docstring).
+#[derive(Clone, Copy, Default)]
+pub struct Walking {
+    /// Dict keys that are not strs are written as text.
+    pub non_str_keys: bool,
+    /// Dataclass fields equal to their defaults are left out.
+    pub omit_defaults: bool,
+}
+
+/// `write_object`, with `Walking`'s options.
 pub fn write_object_with<'py, S: Sink>(
     w: &mut Writer<S>,
     obj: &Bound<'py, PyAny>,
     default: Option<&Bound<'py, PyAny>>,
-    non_str_keys: bool,
+    how: Walking,
 ) -> PyResult<()> {
     let py = obj.py();
     if let Some(d) = default {
@@ -49,6 +57,7 @@ pub fn write_object_with<'py, S: Sink>(
     }
     let known = types::known(py)?;
     let mut walker = walk::Walker::new(py, w, default, known);
-    walker.non_str_keys = non_str_keys;
+    walker.non_str_keys = how.non_str_keys;
+    walker.omit_defaults = how.omit_defaults;
     walker.write(obj).map_err(|f| f.into_pyerr(py))
 }

@@ -5,7 +5,7 @@
 //! their int or str), then datetime (before date, its base class), date,
 //! time, UUID, Decimal, Enum, dataclasses, bytes (go), and `default` last.
 
-use jetjson::{Error, ErrorKind};
+use jetjson::{Error, ErrorKind, KeyOrder};
 use pyo3::ffi::{self, PyObject};
 use pyo3::prelude::*;
 use pyo3::types::PyType;
@@ -463,7 +463,31 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
         };
         let n = shape.len();
         self.w.begin_object();
-        for pos in 0..n {
+        let mut first = true;
+        // The class's tag member (how tagged unions are told apart): first
+        // in declaration order, else where its name sorts among the fields'.
+        let tag_at = match &fields.tag {
+            None => usize::MAX,
+            Some((name, _)) => match tag.by {
+                KeyOrder::Insertion => 0,
+                KeyOrder::Utf8 => (0..n).find(|&p| fields.json[shape.order[p] as usize].as_bytes() > name.as_bytes()).unwrap_or(n),
+                KeyOrder::Utf16 => (0..n)
+                    .find(|&p| jetjson::compare_utf16(fields.json[shape.order[p] as usize].as_bytes(), name.as_bytes()).is_gt())
+                    .unwrap_or(n),
+            },
+        };
+        for pos in 0..=n {
+            if pos == tag_at {
+                if let Some((name, value)) = &fields.tag {
+                    self.w.key(name, first).map_err(Fail::core)?;
+                    first = false;
+                    // SAFETY: the value is held by the plan, which `plan` holds.
+                    unsafe { self.element(value.as_ptr()) }.map_err(|e| e.in_key(name))?;
+                }
+            }
+            if pos == n {
+                break;
+            }
             let idx = shape.order[pos] as usize;
             // In place where the plan allows (borrowed, then held while
             // written), else through getattr (a new reference).
@@ -476,15 +500,28 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
                 unsafe { ffi::Py_INCREF(found) };
                 found
             };
+            if self.omit_defaults {
+                // SAFETY: `value` is held; comparing may run Python code.
+                let default = unsafe { fields.is_default(self.py, idx, value) };
+                if !matches!(default, Ok(false)) {
+                    // SAFETY: we own `value`.
+                    unsafe { ffi::Py_DECREF(value) };
+                    match default {
+                        Err(e) => return Err(Fail::py(e).in_key(&fields.json[idx])),
+                        _ => continue,
+                    }
+                }
+            }
             let (names, at, len) = shape.name(pos);
-            self.w.encoded_key(names, at, len, pos == 0);
+            self.w.encoded_key(names, at, len, first);
+            first = false;
             // SAFETY: `value` is a new reference we own while it is written.
             let r = unsafe { self.element(value) };
             // SAFETY: we own `value`.
             unsafe { ffi::Py_DECREF(value) };
-            r.map_err(|e| e.in_key(&fields.names[idx].1))?;
+            r.map_err(|e| e.in_key(&fields.json[idx]))?;
         }
-        self.w.end_object(n == 0);
+        self.w.end_object(first);
         Ok(())
     }
 

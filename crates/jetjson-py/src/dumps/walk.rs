@@ -104,6 +104,8 @@ pub struct Walker<'a, 'py, S: Sink> {
     pub(super) detours: u32,
     /// Dict keys that are not strs are written as text (`key_text`).
     pub(super) non_str_keys: bool,
+    /// Dataclass fields equal to their defaults are left out.
+    pub(super) omit_defaults: bool,
     /// `stack_floor()`, found the first time it is needed (0 until then):
     /// the walker refuses to go deeper when its frames reach it, whatever
     /// led there (`dumps` called from a `default` inside `dumps`, a thread
@@ -268,6 +270,7 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
             default: default.map(|d| d.as_ptr()),
             detours: 0,
             non_str_keys: false,
+            omit_defaults: false,
             stack_floor: std::cell::Cell::new(0),
             known,
             map_order,
