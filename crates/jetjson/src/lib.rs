@@ -35,6 +35,7 @@ mod pool;
 mod raw;
 mod ser;
 mod shape;
+mod stack;
 mod value;
 mod writer;
 
@@ -42,7 +43,10 @@ pub use bytestr::ByteStr;
 pub use digest::{digest, digest_bytes, digest_value, Algorithm, Hasher};
 pub use error::{Error, ErrorKind, PathSegment, Position, Result};
 pub use keys::{compare_utf16, sort_prefix};
-pub use options::{BytesPolicy, IntegerPolicy, InvalidText, KeyOrder, NonFinite, Profile, RawPolicy, Style, WriteOptions, MAX_INDENT};
+pub use options::{
+    BytesPolicy, Inapplicable, IntegerPolicy, InvalidText, KeyOrder, NonFinite, Profile, RawPolicy, Style, WriteOption, WriteOptions,
+    DEFAULT_MAX_WRITE_DEPTH, MAX_INDENT, MAX_WRITE_DEPTH,
+};
 pub use parse::{DuplicateKeys, ReadOptions};
 pub use pool::{max_pooled_capacity, set_max_pooled_capacity, OutputMemory};
 pub use raw::{OwnedRawJson, RawJson};
@@ -77,7 +81,7 @@ pub fn to_string_pretty<T: ?Sized + Serialize>(value: &T) -> Result<String> {
 pub fn to_vec_with<T: ?Sized + Serialize>(value: &T, options: &WriteOptions) -> Result<Vec<u8>> {
     options.check()?;
     let mut w = Writer::new(options);
-    value.serialize(&mut w)?;
+    stack::with_room_for(options.write_depth_limit(), || value.serialize(&mut w))?;
     Ok(w.into_buffer()?.into_vec())
 }
 
@@ -88,7 +92,7 @@ pub fn to_string_with<T: ?Sized + Serialize>(value: &T, options: &WriteOptions) 
 pub fn to_writer_with<W: std::io::Write, T: ?Sized + Serialize>(writer: W, value: &T, options: &WriteOptions) -> Result<()> {
     options.check()?;
     let mut w = Writer::with_sink(options, IoSink(writer));
-    value.serialize(&mut w)?;
+    stack::with_room_for(options.write_depth_limit(), || value.serialize(&mut w))?;
     w.finish()?;
     Ok(())
 }
@@ -157,7 +161,7 @@ impl Value {
     pub fn to_vec_with(&self, options: &WriteOptions) -> Result<Vec<u8>> {
         options.check()?;
         let mut w = Writer::new(options);
-        value::write_value(&mut w, self)?;
+        stack::with_room_for(options.write_depth_limit(), || value::write_value(&mut w, self))?;
         Ok(w.into_buffer()?.into_vec())
     }
 
@@ -165,9 +169,11 @@ impl Value {
         into_string(self.to_vec_with(options)?)
     }
 
-    /// Writes this value through `writer` (for front ends driving the writer).
+    /// Writes this value through `writer` (for front ends driving the
+    /// writer), within the writer's `max_write_depth`.
     pub fn write_to<S: Sink>(&self, writer: &mut Writer<S>) -> Result<()> {
-        value::write_value(writer, self)
+        let limit = writer.style().max_write_depth;
+        stack::with_room_for(limit, || value::write_value(writer, self))
     }
 }
 
