@@ -10,12 +10,14 @@
 use pyo3::prelude::*;
 
 mod canon;
+mod cli;
 mod digest;
 mod dumps;
 mod errors;
 mod json_text;
 mod loads;
 mod raw;
+mod rules;
 
 #[pymodule]
 fn _jetjson(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -27,6 +29,8 @@ fn _jetjson(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(loads::loads, m)?)?;
     m.add_function(wrap_pyfunction!(canon::canonicalize, m)?)?;
     m.add_function(wrap_pyfunction!(digest::digest, m)?)?;
+    m.add_function(wrap_pyfunction!(digest::digest_bytes, m)?)?;
+    m.add_function(wrap_pyfunction!(cli::run_cli, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

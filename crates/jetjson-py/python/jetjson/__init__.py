@@ -7,6 +7,7 @@ from ._jetjson import (
     __version__,
     canonicalize,
     digest,
+    digest_bytes,
     dumps,
     loads,
 )
@@ -18,6 +19,7 @@ __all__ = [
     "__version__",
     "canonicalize",
     "digest",
+    "digest_bytes",
     "dumps",
     "loads",
 ]
