@@ -66,6 +66,13 @@ pub const DIGEST_MAX: usize = 136;
 pub const MAX_INDENT: u32 = jetjson::MAX_INDENT as u32;
 /// Default `max_depth` (a zero in `jetjson_read_options` means this).
 pub const DEFAULT_MAX_DEPTH: usize = 512;
+/// Default `max_write_depth` (a zero in `jetjson_write_options` means this):
+/// the core's, as in every front end.
+pub const DEFAULT_MAX_WRITE_DEPTH: usize = jetjson::DEFAULT_MAX_WRITE_DEPTH;
+/// `JETJSON_ABI_VERSION`: the major version of the shared library's soname
+/// (`libjetjson.so.1`), bumped by every change to a struct's layout or a
+/// function's signature. `build.rs` reads it from the header.
+pub const ABI_VERSION: c_int = 1;
 
 /// `jetjson_error`: what went wrong and where.
 #[repr(C)]
@@ -98,6 +105,7 @@ pub struct WriteOptions {
     pub escape_html: c_int,
     pub ascii_only: c_int,
     pub indent: u32,
+    pub max_write_depth: usize,
 }
 
 /// `jetjson_read_options`; all zeros is strict RFC 8259 with depth 512.

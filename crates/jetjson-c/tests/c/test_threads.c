@@ -17,7 +17,7 @@ typedef struct {
 
 static void *work(void *arg) {
     job *j = arg;
-    jetjson_write_options o = {j->profile, 0, 0, 0, 0};
+    jetjson_write_options o = {j->profile, 0, 0, 0, 0, 0};
     jetjson_buffer out = JETJSON_BUFFER_INIT;
     for (int r = 0; r < ROUNDS; r++) {
         out.len = 0;
@@ -45,7 +45,7 @@ void test_threads(void) {
     jetjson_buffer want[3] = {JETJSON_BUFFER_INIT, JETJSON_BUFFER_INIT, JETJSON_BUFFER_INIT};
     jetjson_error err;
     for (int p = 0; p < 3; p++) {
-        jetjson_write_options o = {p, 0, 0, 0, 0};
+        jetjson_write_options o = {p, 0, 0, 0, 0, 0};
         CHECK_OK(jetjson_canonicalize((const unsigned char *)doc, strlen(doc), &o, NULL, &want[p], &err), err);
     }
     pthread_t t[THREADS * 3];
