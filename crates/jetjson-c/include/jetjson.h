@@ -19,7 +19,11 @@
  *    be NULL when its length is 0. Input is only read, and only during the
  *    call.
  *  - Options are passed by pointer; NULL means the defaults. A zeroed options
- *    struct is also the defaults (compact profile, strict reading). An option
+ *    struct is also the defaults (strict reading; compact output for the
+ *    writer and jetjson_escape). Bytes that are hashed or signed name their
+ *    profile: jetjson_canonicalize and jetjson_digest_canonical refuse NULL
+ *    write options and a zero profile (as the CLI's canon and digest need
+ *    --profile, and Python's canonicalize and digest a profile). An option
  *    that cannot change the profile's bytes is refused (JETJSON_ERR_ARGUMENT),
  *    as the CLI and Python refuse it: see jetjson_write_options.
  *  - ABI: the structs below are passed by pointer and read whole, so their
@@ -54,7 +58,8 @@ extern "C" {
 #endif
 
 /* The N of the shared library's soname, libjetjson.so.N (see ABI above).
- * 1: jetjson_write_options gained max_write_depth. */
+ * 1: jetjson_write_options gained max_write_depth; JETJSON_PROFILE_COMPACT is
+ *    3 (0 is JETJSON_PROFILE_UNSET). */
 #define JETJSON_ABI_VERSION 1
 
 /* ---- statuses ----------------------------------------------------------- */
@@ -145,12 +150,17 @@ void jetjson_buffer_free(jetjson_buffer *buf);
 /* ---- options ------------------------------------------------------------ */
 
 enum {
-    /* Minimal JSON, identical to serde_json and orjson output. */
-    JETJSON_PROFILE_COMPACT = 0,
+    /* 0, a zeroed struct: compact for jetjson_writer_new and jetjson_escape;
+     * refused (JETJSON_ERR_ARGUMENT) by jetjson_canonicalize and
+     * jetjson_digest_canonical, which need the profile named. */
+    JETJSON_PROFILE_UNSET = 0,
     /* The bytes of Go's encoding/json Marshal (OCI/Docker digests). */
     JETJSON_PROFILE_GO = 1,
     /* RFC 8785 JSON Canonicalization Scheme (signatures). */
-    JETJSON_PROFILE_JCS = 2
+    JETJSON_PROFILE_JCS = 2,
+    /* Minimal JSON, identical to serde_json and orjson output (3 since ABI
+     * version 1; it was 0). */
+    JETJSON_PROFILE_COMPACT = 3
 };
 
 enum {
@@ -176,7 +186,9 @@ enum {
     JETJSON_HTML_OFF = 2
 };
 
-/* How output is written. All zeros: the compact profile's defaults.
+/* How output is written. All zeros: the compact profile's defaults for the
+ * writer and jetjson_escape; jetjson_canonicalize and
+ * jetjson_digest_canonical need profile set.
  *
  * An option that cannot change the profile's bytes is refused with
  * JETJSON_ERR_ARGUMENT (the rule the CLI and Python follow too): with jcs,
@@ -185,7 +197,7 @@ enum {
  * compact, escape_html = JETJSON_HTML_OFF and sort_keys = JETJSON_KEYS_KEEP
  * (what compact does already). */
 typedef struct jetjson_write_options {
-    int profile;       /* JETJSON_PROFILE_* */
+    int profile;       /* JETJSON_PROFILE_* (0: see JETJSON_PROFILE_UNSET) */
     int sort_keys;     /* JETJSON_KEYS_* */
     int escape_html;   /* JETJSON_HTML_* */
     int ascii_only;    /* 1: every non-ASCII character as \uXXXX; 0 or 1 */
@@ -219,8 +231,9 @@ typedef struct jetjson_read_options {
 /* ---- documents: canonicalize, digest, validate ------------------------------ */
 
 /* Reads `json` (one strict JSON text, with the read options) and appends
- * its bytes in the profile and write options to *out. On failure *out's
- * len is as before. Errors: ARGUMENT, SYNTAX/LIMIT/DUPLICATE_KEY (with the
+ * its bytes in the profile and write options to *out (write must name the
+ * profile: not NULL, profile not 0). On failure *out's len is as before.
+ * Errors: ARGUMENT, SYNTAX/LIMIT/DUPLICATE_KEY (with the
  * position in `json`), VALUE (jcs: a number beyond the double range),
  * NO_MEMORY. */
 jetjson_status jetjson_canonicalize(const unsigned char *json, size_t len,

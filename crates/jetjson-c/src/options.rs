@@ -9,7 +9,9 @@ use jetjson::{DuplicateKeys, Profile, WriteOption, MAX_WRITE_DEPTH};
 use crate::boundary::Failure;
 use crate::types::{self, ReadOptions, WriteOptions};
 
-/// The core's write options for `p` (NULL: the `compact` defaults).
+/// The core's write options for `p` (NULL, or profile 0: the `compact`
+/// defaults), for output that is not hashed or signed: the writer and
+/// `jetjson_escape`.
 ///
 /// # Safety
 /// `p` is NULL or valid for reads of one `jetjson_write_options`.
@@ -18,9 +20,30 @@ pub(crate) unsafe fn write_options(p: *const WriteOptions) -> Result<jetjson::Wr
         return Ok(jetjson::WriteOptions::compact());
     }
     // SAFETY: non-NULL and readable (caller); the struct is plain integers.
-    let o = unsafe { *p };
+    resolve(unsafe { *p })
+}
+
+/// The core's write options for output that is hashed or signed
+/// (`jetjson_canonicalize`, `jetjson_digest_canonical`): the profile must
+/// be named, as the CLI's `--profile` and Python's `profile` must.
+///
+/// # Safety
+/// `p` is NULL or valid for reads of one `jetjson_write_options`.
+pub(crate) unsafe fn named_write_options(p: *const WriteOptions, function: &str) -> Result<jetjson::WriteOptions, Failure> {
+    // SAFETY: NULL or readable (caller); the struct is plain integers.
+    let named = if p.is_null() { None } else { Some(unsafe { *p }).filter(|o| o.profile != types::PROFILE_UNSET) };
+    match named {
+        Some(o) => resolve(o),
+        None => Err(Failure::argument(format!(
+            "{function} needs a profile: set write->profile to JETJSON_PROFILE_COMPACT, JETJSON_PROFILE_GO or \
+             JETJSON_PROFILE_JCS (there is no default for bytes that are hashed or signed)"
+        ))),
+    }
+}
+
+fn resolve(o: WriteOptions) -> Result<jetjson::WriteOptions, Failure> {
     let profile = match o.profile {
-        types::PROFILE_COMPACT => Profile::Compact,
+        types::PROFILE_UNSET | types::PROFILE_COMPACT => Profile::Compact,
         types::PROFILE_GO => Profile::Go,
         types::PROFILE_JCS => Profile::Jcs,
         other => return Err(Failure::argument(format!("unknown profile {other} (expected JETJSON_PROFILE_COMPACT, _GO or _JCS)"))),

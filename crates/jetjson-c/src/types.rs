@@ -33,9 +33,13 @@ pub const ERR_NO_MEMORY: Status = 8;
 /// A bug in jetjson: a Rust panic caught at the boundary.
 pub const ERR_INTERNAL: Status = 9;
 
-pub const PROFILE_COMPACT: c_int = 0;
+/// A zeroed struct's profile: compact for the writer and `jetjson_escape`;
+/// refused by canonicalize and digest_canonical, whose bytes name their
+/// profile.
+pub const PROFILE_UNSET: c_int = 0;
 pub const PROFILE_GO: c_int = 1;
 pub const PROFILE_JCS: c_int = 2;
+pub const PROFILE_COMPACT: c_int = 3;
 
 pub const KEYS_PROFILE: c_int = 0;
 pub const KEYS_SORTED: c_int = 1;

@@ -47,6 +47,7 @@ fn rust_view() -> String {
         ("JETJSON_ERR_INTERNAL", ERR_INTERNAL.into()),
         ("JETJSON_MESSAGE_MAX", MESSAGE_MAX as i64),
         ("JETJSON_DIGEST_MAX", DIGEST_MAX as i64),
+        ("JETJSON_PROFILE_UNSET", PROFILE_UNSET.into()),
         ("JETJSON_PROFILE_COMPACT", PROFILE_COMPACT.into()),
         ("JETJSON_PROFILE_GO", PROFILE_GO.into()),
         ("JETJSON_PROFILE_JCS", PROFILE_JCS.into()),
