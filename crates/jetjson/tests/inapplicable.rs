@@ -8,8 +8,11 @@ use jetjson::{NonFinite, Profile, Value, WriteOption, WriteOptions};
 
 const PROFILES: [Profile; 3] = [Profile::Compact, Profile::Go, Profile::Jcs];
 
+/// Sets one option on a profile's defaults.
+type Set = fn(WriteOptions) -> WriteOptions;
+
 /// Each option a front end can set, applied to a profile's defaults.
-fn options() -> Vec<(WriteOption, fn(WriteOptions) -> WriteOptions)> {
+fn options() -> Vec<(WriteOption, Set)> {
     vec![
         (WriteOption::EscapeHtml(true), |o| o.escape_html(true)),
         (WriteOption::EscapeHtml(false), |o| o.escape_html(false)),
