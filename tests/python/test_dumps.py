@@ -520,7 +520,7 @@ def test_indent_is_capped_at_16_in_every_function():
         lambda n: jetjson.dumps(obj, indent=n),
         lambda n: jetjson.dumps(obj, profile="go", indent=n),
         lambda n: jetjson.canonicalize(b"[1]", "go", indent=n),
-        lambda n: jetjson.digest(obj, indent=n),
+        lambda n: jetjson.digest(obj, "go", indent=n),
     ]
     for call in calls:
         for n in (17, 1024, 65535, 1 << 40):

@@ -38,7 +38,7 @@ def runtime_params(fn):
     return out
 
 
-@pytest.mark.parametrize("name", ["dumps", "loads", "canonicalize", "digest", "config"])
+@pytest.mark.parametrize("name", ["dumps", "loads", "canonicalize", "digest", "config", "digest_bytes"])
 def test_stub_signature_matches_the_extension(name):
     stubs = stub_functions()
     assert name in stubs

@@ -16,6 +16,7 @@ use pyo3::prelude::*;
 compile_error!("jetjson's extension needs the GIL: free-threaded CPython is not supported");
 
 mod canon;
+mod cli;
 mod decode;
 mod digest;
 mod dumps;
@@ -23,6 +24,7 @@ mod errors;
 mod json_text;
 mod loads;
 mod raw;
+mod rules;
 mod schema;
 
 #[pymodule]
@@ -37,6 +39,8 @@ fn _jetjson(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(loads::loads, m)?)?;
     m.add_function(wrap_pyfunction!(canon::canonicalize, m)?)?;
     m.add_function(wrap_pyfunction!(digest::digest, m)?)?;
+    m.add_function(wrap_pyfunction!(digest::digest_bytes, m)?)?;
+    m.add_function(wrap_pyfunction!(cli::run_cli, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -89,7 +89,7 @@ impl Sink for Hasher {
 pub fn digest<T: ?Sized + Serialize>(value: &T, options: &WriteOptions, algorithm: Algorithm) -> Result<String> {
     options.check()?;
     let mut w = Writer::with_sink(options, Hasher::new(algorithm));
-    value.serialize(&mut w)?;
+    crate::stack::with_room_for(options.write_depth_limit(), || value.serialize(&mut w))?;
     Ok(w.finish()?.finish())
 }
 
@@ -97,7 +97,7 @@ pub fn digest<T: ?Sized + Serialize>(value: &T, options: &WriteOptions, algorith
 pub fn digest_value(value: &Value, options: &WriteOptions, algorithm: Algorithm) -> Result<String> {
     options.check()?;
     let mut w = Writer::with_sink(options, Hasher::new(algorithm));
-    crate::value::write_value(&mut w, value)?;
+    crate::stack::with_room_for(options.write_depth_limit(), || crate::value::write_value(&mut w, value))?;
     Ok(w.finish()?.finish())
 }
 

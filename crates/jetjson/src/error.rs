@@ -66,6 +66,21 @@ pub enum ErrorKind {
         /// The largest input allowed, in bytes.
         limit: usize,
     },
+    /// A value nested deeper than
+    /// [`WriteOptions::max_write_depth`](crate::WriteOptions::max_write_depth)
+    /// allows, found while writing (no path: it would be `limit` steps long).
+    WriteDepthLimit {
+        /// The deepest nesting allowed.
+        limit: usize,
+    },
+    /// A `max_write_depth` of 0 or over
+    /// [`MAX_WRITE_DEPTH`](crate::MAX_WRITE_DEPTH).
+    WriteDepthOption {
+        /// The depth asked for.
+        depth: usize,
+        /// The largest allowed.
+        ceiling: usize,
+    },
     /// An indent wider than [`MAX_INDENT`](crate::MAX_INDENT) spaces.
     IndentLimit {
         /// The indent asked for.
@@ -300,7 +315,11 @@ impl Error {
             ErrorKind::Io(_) => Category::Io,
             ErrorKind::Syntax { .. } if self.inner.eof => Category::Eof,
             ErrorKind::Syntax { .. } | ErrorKind::InvalidNumber { .. } => Category::Syntax,
-            ErrorKind::DepthLimit { .. } | ErrorKind::SizeLimit { .. } | ErrorKind::IndentLimit { .. } => Category::Limit,
+            ErrorKind::DepthLimit { .. }
+            | ErrorKind::SizeLimit { .. }
+            | ErrorKind::IndentLimit { .. }
+            | ErrorKind::WriteDepthLimit { .. } => Category::Limit,
+            ErrorKind::WriteDepthOption { .. } => Category::Data,
             ErrorKind::NonFiniteFloat { .. }
             | ErrorKind::NumberOutOfRange { .. }
             | ErrorKind::InvalidText { .. }
@@ -379,11 +398,12 @@ impl Error {
         self
     }
 
-    /// False for errors about the options, not the value: an indent over
+    /// False for errors about the options, not the value (an indent over
     /// the cap is found wherever the writer happens to be, which says
-    /// nothing about the value.
+    /// nothing about the value), and for the write depth limit, whose path
+    /// would be as long as the limit.
     fn has_path(&self) -> bool {
-        !matches!(self.inner.kind, ErrorKind::IndentLimit { .. })
+        !matches!(self.inner.kind, ErrorKind::IndentLimit { .. } | ErrorKind::WriteDepthLimit { .. } | ErrorKind::WriteDepthOption { .. })
     }
 
     /// What went wrong, in detail.
@@ -447,6 +467,8 @@ impl Error {
             ErrorKind::DepthLimit { limit } => format!("nesting deeper than max_depth {limit}"),
             ErrorKind::DuplicateKey { key } => format!("duplicate object key {key:?}"),
             ErrorKind::SizeLimit { limit } => format!("input larger than max_size {limit} bytes"),
+            ErrorKind::WriteDepthLimit { limit } => format!("nesting deeper than max_write_depth {limit}"),
+            ErrorKind::WriteDepthOption { depth, ceiling } => format!("max_write_depth must be from 1 to {ceiling}, got {depth}"),
             ErrorKind::IndentLimit { indent, limit } => format!("indent {indent} is wider than the limit of {limit} spaces"),
             ErrorKind::Io(msg) => format!("I/O error: {msg}"),
             ErrorKind::Custom(msg) => msg.clone(),

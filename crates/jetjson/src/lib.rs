@@ -83,6 +83,7 @@ mod pool;
 mod raw;
 mod ser;
 mod shape;
+mod stack;
 pub mod stream;
 mod value;
 mod writer;
@@ -90,7 +91,7 @@ mod writer;
 pub use bytestr::ByteStr;
 pub use digest::{digest, digest_bytes, digest_value, Algorithm};
 pub use error::{Category, Error, ErrorKind, PathSegment, Position, Result};
-pub use options::{NonFinite, Profile, WriteOptions, MAX_INDENT};
+pub use options::{Inapplicable, NonFinite, Profile, WriteOption, WriteOptions, DEFAULT_MAX_WRITE_DEPTH, MAX_INDENT, MAX_WRITE_DEPTH};
 pub use parse::{DuplicateKeys, ReadOptions};
 pub use pool::{max_pooled_capacity, set_max_pooled_capacity};
 pub use raw::{OwnedRawJson, RawJson, RawText};
@@ -209,7 +210,7 @@ fn pretty() -> WriteOptions {
 pub fn to_vec_with<T: ?Sized + Serialize>(value: &T, options: &WriteOptions) -> Result<Vec<u8>> {
     options.check()?;
     let mut w = Writer::new(options);
-    value.serialize(&mut w)?;
+    stack::with_room_for(options.write_depth_limit(), || value.serialize(&mut w))?;
     Ok(w.into_buffer()?.into_vec())
 }
 
@@ -228,7 +229,7 @@ pub fn to_string_with<T: ?Sized + Serialize>(value: &T, options: &WriteOptions) 
 pub fn to_writer_with<W: std::io::Write, T: ?Sized + Serialize>(writer: W, value: &T, options: &WriteOptions) -> Result<()> {
     options.check()?;
     let mut w = Writer::with_sink(options, IoSink(writer));
-    value.serialize(&mut w)?;
+    stack::with_room_for(options.write_depth_limit(), || value.serialize(&mut w))?;
     w.finish()?;
     Ok(())
 }
@@ -381,7 +382,7 @@ impl Value {
     pub fn to_vec_with(&self, options: &WriteOptions) -> Result<Vec<u8>> {
         options.check()?;
         let mut w = Writer::new(options);
-        value::write_value(&mut w, self)?;
+        stack::with_room_for(options.write_depth_limit(), || value::write_value(&mut w, self))?;
         Ok(w.into_buffer()?.into_vec())
     }
 
@@ -390,10 +391,12 @@ impl Value {
         into_string(self.to_vec_with(options)?)
     }
 
-    /// Writes this value through `writer` (for front ends driving the writer).
+    /// Writes this value through `writer` (for front ends driving the
+    /// writer), within the writer's `max_write_depth`.
     #[doc(hidden)]
     pub fn write_to<S: Sink>(&self, writer: &mut Writer<S>) -> Result<()> {
-        value::write_value(writer, self)
+        let limit = writer.style().max_write_depth;
+        stack::with_room_for(limit, || value::write_value(writer, self))
     }
 }
 

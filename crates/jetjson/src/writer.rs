@@ -168,6 +168,23 @@ impl<S: Sink> Writer<S> {
         self.depth
     }
 
+    /// Fails with [`ErrorKind::WriteDepthLimit`] when one more container
+    /// would nest deeper than the options' `max_write_depth`. Everything
+    /// that opens containers (the `Value` and serde writers, the Python and
+    /// C front ends) calls it first.
+    #[inline]
+    pub fn check_nesting(&self) -> Result<()> {
+        if self.depth >= self.style.max_write_depth {
+            return Err(self.too_deep());
+        }
+        Ok(())
+    }
+
+    #[cold]
+    fn too_deep(&self) -> Error {
+        Error::new(ErrorKind::WriteDepthLimit { limit: self.style.max_write_depth })
+    }
+
     /// The bytes written so far (for `NoSink`, the whole output); empty
     /// when the options were refused (see `WriteOptions::indent`).
     pub fn as_bytes(&self) -> &[u8] {

@@ -11,6 +11,7 @@ from ._jetjson import (
     __version__,
     canonicalize,
     digest,
+    digest_bytes,
     dumps,
     loads,
 )
@@ -136,6 +137,7 @@ __all__ = [
     "digest",
     "dump",
     "dump_lines",
+    "digest_bytes",
     "dumps",
     "dumps_lines",
     "load",

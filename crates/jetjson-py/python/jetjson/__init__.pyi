@@ -160,23 +160,28 @@ def config(
 
 def canonicalize(
     data: _Text,
-    profile: _Profile = "jcs",
+    profile: _Profile,
     *,
     sort_keys: bool = False,
     escape_html: Optional[bool] = None,
     ascii_only: bool = False,
     indent: Optional[int] = None,
+    max_write_depth: int = 512,
     max_depth: int = 512,
     max_size: Optional[int] = None,
     duplicate_keys: Literal["error", "first", "last"] = "error",
     allow_bom: bool = False,
 ) -> bytes:
     """JSON text in, the profile's bytes out, without building Python objects;
-    equal to ``dumps(loads(data), profile=profile)`` (same options)."""
+    equal to ``dumps(loads(data), profile=profile)`` (same options). The
+    profile is required (no default). An output option that cannot change the
+    profile's bytes is refused with ``ValueError`` (every one with ``jcs``,
+    ``escape_html=True`` with ``go``, ``escape_html=False`` with ``compact``).
+    ``max_write_depth``: the deepest nesting written (1 to 1,000,000)."""
 
 def digest(
     obj: Any,
-    profile: _Profile = "go",
+    profile: _Profile,
     algorithm: Literal["sha256", "sha512"] = "sha256",
     *,
     sort_keys: bool = False,
@@ -185,8 +190,21 @@ def digest(
     indent: Optional[int] = None,
     default: Optional[Callable[[Any], Any]] = None,
     nan: Literal["error", "null"] = "error",
+    max_write_depth: int = 512,
 ) -> str:
-    """``"sha256:<hex>"`` of ``dumps(obj, profile=profile)``, hashed while writing."""
+    """``"sha256:<hex>"`` of ``dumps(obj, profile=profile)``, hashed while
+    writing. The profile is required (no default). ``bytes``, ``bytearray``
+    and ``memoryview`` are refused with ``TypeError``: for the digest of stored
+    bytes (a file, a registry manifest) use ``digest_bytes``."""
+
+def digest_bytes(
+    data: _Buffer,
+    algorithm: Literal["sha256", "sha512"] = "sha256",
+) -> str:
+    """``"sha256:<hex>"`` of ``data`` exactly as given: the content address
+    registries give a manifest or blob, e.g.
+    ``digest_bytes(open("manifest.json", "rb").read())``. ``str`` is refused
+    (read in binary mode, or encode it)."""
 
 # Files and newline-delimited JSON (NDJSON, JSON Lines)
 

@@ -7,11 +7,11 @@
 //! tree); through an owned `Value` they are handed over as `visit_str`.
 //! Errors name the path to the value they are about (`$.items[3].price`).
 
+use super::MAX_CONVERT_DEPTH;
 use std::marker::PhantomData;
 
 use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
 
-use super::write::MAX_WRITE_DEPTH;
 use super::{Number, Str, Value};
 use crate::error::{shown_literal, Error, ErrorKind, Result};
 
@@ -56,8 +56,8 @@ impl<'a, L> De<'a, L> {
 
     /// Refuses a container opened deeper than a `Value` can be written.
     fn enter(&self) -> Result<()> {
-        if self.depth >= MAX_WRITE_DEPTH {
-            return Err(Error::new(ErrorKind::DepthLimit { limit: MAX_WRITE_DEPTH }));
+        if self.depth >= MAX_CONVERT_DEPTH {
+            return Err(Error::new(ErrorKind::DepthLimit { limit: MAX_CONVERT_DEPTH }));
         }
         Ok(())
     }

@@ -17,6 +17,10 @@ mod str;
 #[cfg(test)]
 mod tests;
 mod to_value;
+
+/// How deep a conversion between `Value` and serde types (`to_value`,
+/// `from_value`) recurses.
+const MAX_CONVERT_DEPTH: usize = 2048;
 mod write;
 
 pub use access::ValueIndex;

@@ -7,9 +7,9 @@
 //! `Value` does not remember which objects were structs, so in `go` all
 //! of its objects are written sorted, as Go writes maps).
 
+use super::MAX_CONVERT_DEPTH;
 use serde::ser::{self, Impossible, Serialize};
 
-use super::write::MAX_WRITE_DEPTH;
 use super::{Array, Map, Number, Str, Value};
 use crate::bytestr::BYTESTR_TOKEN;
 use crate::error::{Error, ErrorKind, Result};
@@ -26,8 +26,8 @@ pub(crate) struct ValueSerializer {
 impl ValueSerializer {
     /// The serializer for the items of a container opened here.
     fn inner(self) -> Result<ValueSerializer> {
-        if self.depth >= MAX_WRITE_DEPTH {
-            return Err(Error::new(ErrorKind::DepthLimit { limit: MAX_WRITE_DEPTH }));
+        if self.depth >= MAX_CONVERT_DEPTH {
+            return Err(Error::new(ErrorKind::DepthLimit { limit: MAX_CONVERT_DEPTH }));
         }
         Ok(ValueSerializer { depth: self.depth + 1 })
     }
