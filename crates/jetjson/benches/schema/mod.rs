@@ -12,4 +12,5 @@ pub mod citm_catalog;
 pub mod github_events;
 pub mod gsoc_2018;
 pub mod mesh;
+pub mod oci;
 pub mod twitter;
