@@ -6,7 +6,9 @@
 //! the `go` raw-JSON compactor.
 
 mod de;
+mod blocks;
 mod decimal;
+mod drive;
 mod number;
 mod options;
 mod parser;
