@@ -15,6 +15,8 @@
 //! * `jetjson`: `Value::from_slice`; `door`: `jetjson::from_slice::<Value>`
 //!   (the serde door); `validate`: jetjson's parser with no builder, so what
 //!   building the `Value` costs is the difference to `jetjson`;
+//!   `jetjson-last`, `validate-last`: the same without the duplicate-name
+//!   check (`DuplicateKeys::Last`);
 //! * `sonic`: `sonic_rs::from_slice::<sonic_rs::Value>`; `serde`: serde_json's `Value`;
 //! * `portable:MODE`: MODE run by the program named in `JETJSON_TWIN` (a
 //!   build of this example without target flags, while this one is built
@@ -25,7 +27,7 @@ mod twin;
 
 use std::time::{Duration, Instant};
 
-const MODES: &[&str] = &["jetjson", "door", "validate", "sonic", "serde"];
+const MODES: &[&str] = &["jetjson", "door", "validate", "jetjson-last", "validate-last", "sonic", "serde"];
 
 fn run(mode: &str, bytes: &[u8]) -> usize {
     match mode {
@@ -34,8 +36,15 @@ fn run(mode: &str, bytes: &[u8]) -> usize {
         "validate" => jetjson::parse::validate(bytes, &jetjson::ReadOptions::new()).is_ok() as usize,
         "jetjson" => jetjson::Value::from_slice(bytes).unwrap().is_null() as usize,
         "door" => jetjson::from_slice::<jetjson::Value>(bytes).unwrap().is_null() as usize,
+        // Without the duplicate-name check (repeated names: the last wins).
+        "jetjson-last" => jetjson::Value::from_slice_with(bytes, &last()).unwrap().is_null() as usize,
+        "validate-last" => jetjson::parse::validate(bytes, &last()).is_ok() as usize,
         other => panic!("unknown mode {other}"),
     }
+}
+
+fn last() -> jetjson::ReadOptions {
+    jetjson::ReadOptions::new().duplicate_keys(jetjson::DuplicateKeys::Last)
 }
 
 fn main() {

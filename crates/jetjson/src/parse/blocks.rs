@@ -189,7 +189,8 @@ mod tests {
     /// alignment: every implementation gives the byte-by-byte masks.
     #[test]
     fn every_classifier_agrees_with_the_bytes() {
-        let interesting = [b' ', b'\t', b'\n', b'\r', b'"', b'\\', 0x00, 0x1f, 0x20, 0x7f, 0x80, 0xff, 0x09 | 0x80, 0x0d | 0x80, b'a', b'0'];
+        let interesting =
+            [b' ', b'\t', b'\n', b'\r', b'"', b'\\', 0x00, 0x1f, 0x20, 0x7f, 0x80, 0xff, 0x09 | 0x80, 0x0d | 0x80, b'a', b'0'];
         let mut x = 0x9e37_79b9_7f4a_7c15u64;
         let mut buf = [0u8; 64 + 63];
         for round in 0..20_000 {

@@ -65,6 +65,9 @@ pub(crate) fn level() -> Level {
             2 => return Level::Avx2,
             _ => {}
         }
+        // No AVX-512 level: built with AVX-512 (one register per block,
+        // masks straight from the compares), the driver ran 10 to 17%
+        // slower on a Zen 4 than its AVX2 build, on every corpus document.
         let avx2 = std::is_x86_feature_detected!("avx2")
             && std::is_x86_feature_detected!("bmi1")
             && std::is_x86_feature_detected!("bmi2")
@@ -90,6 +93,7 @@ pub(crate) fn drive<V: Visitor + ?Sized>(input: &[u8], options: &ReadOptions, v:
         // feature `drive_avx2` enables (see `level`; the tests pass it only
         // then too).
         Level::Avx2 => unsafe { drive_avx2(input, options, v, buffers) },
+
         #[cfg(target_arch = "x86_64")]
         Level::Baseline => run::<super::blocks::Sse2, V>(input, options, v, buffers),
         #[cfg(not(target_arch = "x86_64"))]
@@ -247,49 +251,7 @@ impl<'a, C: Classify> Driver<'a, C> {
             }
             return Ok((Text::Plain(utf8(body)?), stop + 1));
         }
-        self.string_with_escapes(start, stop, high)
-    }
-
-    /// A string body with escapes, decoded into `scratch`.
-    #[cold]
-    #[inline(never)]
-    fn string_with_escapes(&mut self, start: usize, mut at: usize, mut high: bool) -> Flow<(Text<'a>, usize)> {
-        let b = self.b;
-        self.scratch.clear();
-        let mut run = start;
-        loop {
-            match b.get(at) {
-                Some(b'"') => {
-                    let piece = &b[run..at];
-                    self.scratch.push_str(if high { utf8(piece)? } else { ascii(piece) });
-                    // The raw body: its runs were each checked, escapes are
-                    // ASCII, so it is UTF-8.
-                    let raw = &b[start..at];
-                    // SAFETY: every byte of `raw` outside the escapes was
-                    // checked in its run above; escapes are ASCII.
-                    let raw = unsafe { std::str::from_utf8_unchecked(raw) };
-                    return Ok((Text::Decoded(raw), at + 1));
-                }
-                Some(b'\\') => {
-                    let piece = &b[run..at];
-                    self.scratch.push_str(if high { utf8(piece)? } else { ascii(piece) });
-                    at = decode_escape(b, at, &mut self.scratch).map_err(|_| Stop::Syntax)?;
-                    run = at;
-                    // Out of line, this function is not built for the
-                    // driver's ISA, so not with the masks: the scanner
-                    // dispatched on its own (the masks stay right, as a
-                    // cache of the block they describe).
-                    let stop = super::scan::string_stop(b, at);
-                    (at, high) = (stop.at, stop.non_ascii);
-                }
-                _ => return Err(Stop::Syntax),
-            }
-        }
-    }
-
-    #[cold]
-    fn locate(&self, at: usize, e: Error) -> Stop {
-        Stop::Visitor(if e.position().is_some() { e } else { e.at(Position::locate(self.b, at)) })
+        string_with_escapes(b, start, stop, high, &mut self.scratch)
     }
 
     /// Records a member name; `Syntax` if the open object has it already.
@@ -317,7 +279,7 @@ impl<'a, C: Classify> Driver<'a, C> {
             Text::Plain(s) => v.string(s, s),
             Text::Decoded(raw) => v.string(&self.scratch, raw),
         };
-        r.map_err(|e| self.locate(at, e))
+        r.map_err(|e| locate(self.b, at, e))
     }
 
     /// Reports a member name.
@@ -328,43 +290,22 @@ impl<'a, C: Classify> Driver<'a, C> {
             Text::Plain(s) => v.key(s, s),
             Text::Decoded(raw) => v.key(&self.scratch, raw),
         };
-        r.map_err(|e| self.locate(at, e))
+        r.map_err(|e| locate(self.b, at, e))
     }
 
     /// `true`, `false` or `null` at `at`: the position after it.
     #[inline(always)]
     fn literal<V: Visitor + ?Sized>(&self, v: &mut V, at: usize) -> Flow<usize> {
-        let b = self.b;
-        let (word, r): (&[u8], _) = match b[at] {
-            b't' => (b"true", 0),
-            b'f' => (b"false", 1),
-            _ => (b"null", 2),
+        let rest = &self.b[at..];
+        // Compared as words, not with `memcmp` (a call, for slices).
+        let (r, len) = match rest.first_chunk::<4>() {
+            Some(b"true") => (v.bool(true), 4),
+            Some(b"null") => (v.null(), 4),
+            Some(b"fals") if rest.get(4) == Some(&b'e') => (v.bool(false), 5),
+            _ => return Err(Stop::Syntax),
         };
-        if b.get(at..at + word.len()) != Some(word) {
-            return Err(Stop::Syntax);
-        }
-        let r = match r {
-            0 => v.bool(true),
-            1 => v.bool(false),
-            _ => v.null(),
-        };
-        r.map_err(|e| self.locate(at, e))?;
-        Ok(at + word.len())
-    }
-
-    /// A number the window does not take (near the end of the input, an
-    /// exponent, a long literal, an error), byte by byte.
-    #[inline(never)]
-    fn number_general(&self, at: usize) -> Flow<(NumberToken<'a>, usize)> {
-        let b = self.b;
-        let (len, value, is_integer) = scan_general(&b[at..]).map_err(|_| Stop::Syntax)?;
-        if value == NumberValue::Big && !is_integer && !self.lossless {
-            // Beyond the double range: refused (the reference says so).
-            return Err(Stop::Syntax);
-        }
-        // SAFETY: a number literal is ASCII.
-        let text = unsafe { std::str::from_utf8_unchecked(&b[at..at + len]) };
-        Ok((NumberToken { text, is_integer, value }, at + len))
+        r.map_err(|e| locate(self.b, at, e))?;
+        Ok(at + len)
     }
 
     /// A number outside an array: the position after it.
@@ -378,9 +319,9 @@ impl<'a, C: Classify> Driver<'a, C> {
                 let text = unsafe { std::str::from_utf8_unchecked(w.get_unchecked(..len)) };
                 (NumberToken { text, is_integer, value }, at + len)
             }
-            None => self.number_general(at)?,
+            None => number_general(self.b, at, self.lossless)?,
         };
-        v.number(token).map_err(|e| self.locate(at, e))?;
+        v.number(token).map_err(|e| locate(self.b, at, e))?;
         Ok(end)
     }
 
@@ -434,21 +375,21 @@ impl<'a, C: Classify> Driver<'a, C> {
         i = self.skip_ws(i + 1);
         if in_array {
             if b.get(i) == Some(&b']') {
-                v.empty_array().map_err(|e| self.locate(open, e))?;
+                v.empty_array().map_err(|e| locate(self.b, open, e))?;
                 return Ok(i + 1);
             }
             stack.push(true);
-            v.begin_array().map_err(|e| self.locate(open, e))?;
+            v.begin_array().map_err(|e| locate(self.b, open, e))?;
         } else {
             if b.get(i) == Some(&b'}') {
-                v.empty_object().map_err(|e| self.locate(open, e))?;
+                v.empty_object().map_err(|e| locate(self.b, open, e))?;
                 return Ok(i + 1);
             }
             stack.push(false);
             if self.track_names {
                 self.dups.open();
             }
-            v.begin_object().map_err(|e| self.locate(open, e))?;
+            v.begin_object().map_err(|e| locate(self.b, open, e))?;
         }
         let mut after = false;
         'container: loop {
@@ -460,7 +401,7 @@ impl<'a, C: Classify> Driver<'a, C> {
                         match b.get(i) {
                             Some(b',') => i = self.skip_ws(i + 1),
                             Some(b']') => {
-                                v.end_array().map_err(|e| self.locate(i, e))?;
+                                v.end_array().map_err(|e| locate(self.b, i, e))?;
                                 i += 1;
                                 stack.pop();
                                 match stack.last() {
@@ -490,7 +431,7 @@ impl<'a, C: Classify> Driver<'a, C> {
                             self.may_enter(stack.len())?;
                             i = self.skip_ws(i + 1);
                             if b.get(i) == Some(&b'}') {
-                                v.empty_object().map_err(|e| self.locate(at, e))?;
+                                v.empty_object().map_err(|e| locate(self.b, at, e))?;
                                 i += 1;
                                 continue 'array;
                             }
@@ -498,7 +439,7 @@ impl<'a, C: Classify> Driver<'a, C> {
                             if self.track_names {
                                 self.dups.open();
                             }
-                            v.begin_object().map_err(|e| self.locate(at, e))?;
+                            v.begin_object().map_err(|e| locate(self.b, at, e))?;
                             in_array = false;
                             after = false;
                             continue 'container;
@@ -507,12 +448,12 @@ impl<'a, C: Classify> Driver<'a, C> {
                             self.may_enter(stack.len())?;
                             i = self.skip_ws(i + 1);
                             if b.get(i) == Some(&b']') {
-                                v.empty_array().map_err(|e| self.locate(at, e))?;
+                                v.empty_array().map_err(|e| locate(self.b, at, e))?;
                                 i += 1;
                                 continue 'array;
                             }
                             stack.push(true);
-                            v.begin_array().map_err(|e| self.locate(at, e))?;
+                            v.begin_array().map_err(|e| locate(self.b, at, e))?;
                             after = false;
                         }
                         Some(b't' | b'f' | b'n') => i = self.literal(v, at)?,
@@ -530,7 +471,7 @@ impl<'a, C: Classify> Driver<'a, C> {
                                 if self.track_names {
                                     self.dups.close();
                                 }
-                                v.end_object().map_err(|e| self.locate(i, e))?;
+                                v.end_object().map_err(|e| locate(self.b, i, e))?;
                                 i += 1;
                                 stack.pop();
                                 match stack.last() {
@@ -578,7 +519,7 @@ impl<'a, C: Classify> Driver<'a, C> {
                             self.may_enter(stack.len())?;
                             i = self.skip_ws(i + 1);
                             if b.get(i) == Some(&b'}') {
-                                v.empty_object().map_err(|e| self.locate(at, e))?;
+                                v.empty_object().map_err(|e| locate(self.b, at, e))?;
                                 i += 1;
                                 continue;
                             }
@@ -586,19 +527,19 @@ impl<'a, C: Classify> Driver<'a, C> {
                             if self.track_names {
                                 self.dups.open();
                             }
-                            v.begin_object().map_err(|e| self.locate(at, e))?;
+                            v.begin_object().map_err(|e| locate(self.b, at, e))?;
                             after = false;
                         }
                         Some(b'[') => {
                             self.may_enter(stack.len())?;
                             i = self.skip_ws(i + 1);
                             if b.get(i) == Some(&b']') {
-                                v.empty_array().map_err(|e| self.locate(at, e))?;
+                                v.empty_array().map_err(|e| locate(self.b, at, e))?;
                                 i += 1;
                                 continue;
                             }
                             stack.push(true);
-                            v.begin_array().map_err(|e| self.locate(at, e))?;
+                            v.begin_array().map_err(|e| locate(self.b, at, e))?;
                             in_array = true;
                             after = false;
                             continue 'container;
@@ -665,12 +606,12 @@ impl<'a, C: Classify> Driver<'a, C> {
                     (NumberToken { text, is_integer, value }, at + len, next, another, reopen)
                 }
                 None => {
-                    let (token, end) = self.number_general(at)?;
+                    let (token, end) = number_general(self.b, at, self.lossless)?;
                     (token, end, 0, false, false)
                 }
             };
             // One call site, so the builder's `number` is inlined here once.
-            v.number(token).map_err(|e| self.locate(at, e))?;
+            v.number(token).map_err(|e| locate(self.b, at, e))?;
             if another {
                 at += next;
                 continue;
@@ -679,14 +620,73 @@ impl<'a, C: Classify> Driver<'a, C> {
                 // `]`, `,` and `[` at the same depth: the open containers
                 // stay as they are.
                 let close = end;
-                v.end_array().map_err(|e| self.locate(close, e))?;
-                v.begin_array().map_err(|e| self.locate(close + 2, e))?;
+                v.end_array().map_err(|e| locate(self.b, close, e))?;
+                v.begin_array().map_err(|e| locate(self.b, close + 2, e))?;
                 at += next;
                 continue;
             }
             return Ok(end);
         }
     }
+}
+
+/// A string body with escapes, decoded into `scratch`.
+#[cold]
+#[inline(never)]
+fn string_with_escapes<'a>(b: &'a [u8], start: usize, mut at: usize, mut high: bool, scratch: &mut String) -> Flow<(Text<'a>, usize)> {
+    scratch.clear();
+    let mut run = start;
+    loop {
+        match b.get(at) {
+            Some(b'"') => {
+                let piece = &b[run..at];
+                scratch.push_str(if high { utf8(piece)? } else { ascii(piece) });
+                // The raw body: its runs were each checked, escapes are
+                // ASCII, so it is UTF-8.
+                let raw = &b[start..at];
+                // SAFETY: every byte of `raw` outside the escapes was
+                // checked in its run above; escapes are ASCII.
+                let raw = unsafe { std::str::from_utf8_unchecked(raw) };
+                return Ok((Text::Decoded(raw), at + 1));
+            }
+            Some(b'\\') => {
+                let piece = &b[run..at];
+                scratch.push_str(if high { utf8(piece)? } else { ascii(piece) });
+                at = decode_escape(b, at, scratch).map_err(|_| Stop::Syntax)?;
+                run = at;
+                // Out of line, this function is not built for the
+                // driver's ISA, so not with the masks: the scanner
+                // dispatched on its own (the masks stay right, as a
+                // cache of the block they describe).
+                let stop = super::scan::string_stop(b, at);
+                (at, high) = (stop.at, stop.non_ascii);
+            }
+            _ => return Err(Stop::Syntax),
+        }
+    }
+}
+
+/// A number the window does not take (near the end of the input, an
+/// exponent, a long literal, an error), byte by byte.
+#[inline(never)]
+fn number_general(b: &[u8], at: usize, lossless: bool) -> Flow<(NumberToken<'_>, usize)> {
+    let (len, value, is_integer) = scan_general(&b[at..]).map_err(|_| Stop::Syntax)?;
+    if value == NumberValue::Big && !is_integer && !lossless {
+        // Beyond the double range: refused (the reference says so).
+        return Err(Stop::Syntax);
+    }
+    // SAFETY: a number literal is ASCII.
+    let text = unsafe { std::str::from_utf8_unchecked(&b[at..at + len]) };
+    Ok((NumberToken { text, is_integer, value }, at + len))
+}
+
+/// A visitor's error, with the position `at` if it has none. (Free
+/// functions, not methods, for what is out of line: a call taking the
+/// driver would keep all of its state in memory.)
+#[cold]
+#[inline(never)]
+fn locate(b: &[u8], at: usize, e: Error) -> Stop {
+    Stop::Visitor(if e.position().is_some() { e } else { e.at(Position::locate(b, at)) })
 }
 
 /// Whether `c` can start a number.
@@ -861,10 +861,45 @@ mod tests {
     #[test]
     fn random_documents_are_walked_as_the_reference_walks_them() {
         let pieces: &[&[u8]] = &[
-            b"{", b"}", b"[", b"]", b",", b":", b" ", b"\n  ", b"\t", b"\r\n", b"\"a\"", b"\"key\"", b"\"\\n\\u00e9\\ud83d\\ude00\"",
-            "\"é€😀\"".as_bytes(), b"\"\\\"\"", b"\"x\\", b"\"", b"0", b"-1", b"1.5", b"12345678901234567890", b"1e400", b"-0", b"2.5e-3",
-            b"true", b"false", b"null", b"nul", b"tru", b"\x01", b"\xff", b"\"\xc3\"", b"\"long string with no escapes at all, 40+ bytes\"",
-            b"[1,2,3]", b"[1, 2, 3]", b"[[1,2],[3,4]]", b"{\"a\":1,\"b\":[true]}", b"{\"a\":1,\"a\":2}", b"\xEF\xBB\xBF",
+            b"{",
+            b"}",
+            b"[",
+            b"]",
+            b",",
+            b":",
+            b" ",
+            b"\n  ",
+            b"\t",
+            b"\r\n",
+            b"\"a\"",
+            b"\"key\"",
+            b"\"\\n\\u00e9\\ud83d\\ude00\"",
+            "\"é€😀\"".as_bytes(),
+            b"\"\\\"\"",
+            b"\"x\\",
+            b"\"",
+            b"0",
+            b"-1",
+            b"1.5",
+            b"12345678901234567890",
+            b"1e400",
+            b"-0",
+            b"2.5e-3",
+            b"true",
+            b"false",
+            b"null",
+            b"nul",
+            b"tru",
+            b"\x01",
+            b"\xff",
+            b"\"\xc3\"",
+            b"\"long string with no escapes at all, 40+ bytes\"",
+            b"[1,2,3]",
+            b"[1, 2, 3]",
+            b"[[1,2],[3,4]]",
+            b"{\"a\":1,\"b\":[true]}",
+            b"{\"a\":1,\"a\":2}",
+            b"\xEF\xBB\xBF",
         ];
         let mut x = 0x2545_f491_4f6c_dd1du64;
         let mut next = |n: usize| {

@@ -5,8 +5,8 @@
 //! gets built is up to the visitor: `Value` (value/build.rs), a validator, or
 //! the `go` raw-JSON compactor.
 
-mod de;
 mod blocks;
+mod de;
 mod decimal;
 mod drive;
 mod number;

@@ -66,7 +66,8 @@ fn explain(input: &[u8], options: &ReadOptions) -> Error {
         Err(e) => e,
         // The two drivers accept the same texts (tested); should they ever
         // disagree, the input is refused with this, not accepted half-built.
-        Ok(()) => Error::syntax("internal error: the parser's two drivers disagree on this input (please report it)").at(Position::locate(input, 0)),
+        Ok(()) => Error::syntax("internal error: the parser's two drivers disagree on this input (please report it)")
+            .at(Position::locate(input, 0)),
     }
 }
 
