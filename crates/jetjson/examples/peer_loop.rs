@@ -54,8 +54,8 @@ fn main() {
     let n: usize = args.next().map_or(200, |s| s.parse().unwrap());
     let bytes = std::fs::read(&path).unwrap();
     if let Some(mut server) = twin::Server::from_env() {
-        let jobs: Vec<(&str, Box<dyn Fn() -> usize + '_>)> =
-            MODES.iter().map(|&m| (m, Box::new(|| run(m, &bytes)) as Box<dyn Fn() -> usize>)).collect();
+        type Job<'a> = (&'a str, Box<dyn Fn() -> usize + 'a>);
+        let jobs: Vec<Job<'_>> = MODES.iter().map(|&m| (m, Box::new(|| run(m, &bytes)) as Box<dyn Fn() -> usize>)).collect();
         let jobs: Vec<(&str, &dyn Fn() -> usize)> = jobs.iter().map(|(m, f)| (*m, f.as_ref())).collect();
         server.serve_row("parse", &jobs);
         return;

@@ -251,7 +251,7 @@ mod tests {
             let m = tail_masks(&b, 0);
             for k in 0..64 {
                 let inside = k < len;
-                assert_eq!(m.ws >> k & 1 == 1, inside && b[k] == b' ', "len {len} lane {k}");
+                assert_eq!(m.ws >> k & 1 == 1, b.get(k) == Some(&b' '), "len {len} lane {k}");
                 assert_eq!(m.special >> k & 1 == 1, !inside, "len {len} lane {k}");
             }
         }

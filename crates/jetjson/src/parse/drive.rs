@@ -84,20 +84,39 @@ pub(crate) fn level() -> Level {
     Level::Baseline
 }
 
-/// Walks `input` into `v` at the CPU's best level (or at `level`, which
-/// must be one this CPU runs: the tests drive every level).
-pub(crate) fn drive<V: Visitor + ?Sized>(input: &[u8], options: &ReadOptions, v: &mut V, buffers: &mut Buffers, level: Level) -> Flow<()> {
+/// What to walk.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Span {
+    /// The whole input: one JSON text (the size limit and byte order mark
+    /// applied), and nothing after it but whitespace.
+    Document,
+    /// One value from this offset (after whitespace), and no further: the
+    /// serde deserializer hands a `Value` inside a larger text to the
+    /// builder this way (`door.rs`).
+    ValueAt(usize),
+}
+
+/// Walks `input` into `v` with the driver built for `level`, which must be
+/// one this CPU runs (`level()`, or `Baseline`: the tests drive each): the
+/// offset after what was walked.
+pub(crate) fn drive<V: Visitor + ?Sized>(
+    input: &[u8],
+    span: Span,
+    options: &ReadOptions,
+    v: &mut V,
+    buffers: &mut Buffers,
+    level: Level,
+) -> Flow<usize> {
     match level {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `Level::Avx2` is only produced when the CPU has every
         // feature `drive_avx2` enables (see `level`; the tests pass it only
         // then too).
-        Level::Avx2 => unsafe { drive_avx2(input, options, v, buffers) },
-
+        Level::Avx2 => unsafe { drive_avx2(input, span, options, v, buffers) },
         #[cfg(target_arch = "x86_64")]
-        Level::Baseline => run::<super::blocks::Sse2, V>(input, options, v, buffers),
+        Level::Baseline => run::<super::blocks::Sse2, V>(input, span, options, v, buffers),
         #[cfg(not(target_arch = "x86_64"))]
-        Level::Baseline => run::<super::blocks::Portable, V>(input, options, v, buffers),
+        Level::Baseline => run::<super::blocks::Portable, V>(input, span, options, v, buffers),
     }
 }
 
@@ -105,21 +124,32 @@ pub(crate) fn drive<V: Visitor + ?Sized>(input: &[u8], options: &ReadOptions, v:
 /// The CPU supports AVX2, BMI1, BMI2, LZCNT and POPCNT.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-unsafe fn drive_avx2<V: Visitor + ?Sized>(input: &[u8], options: &ReadOptions, v: &mut V, buffers: &mut Buffers) -> Flow<()> {
-    run::<super::blocks::Avx2, V>(input, options, v, buffers)
+unsafe fn drive_avx2<V: Visitor + ?Sized>(
+    input: &[u8],
+    span: Span,
+    options: &ReadOptions,
+    v: &mut V,
+    buffers: &mut Buffers,
+) -> Flow<usize> {
+    run::<super::blocks::Avx2, V>(input, span, options, v, buffers)
 }
 
 #[inline(always)]
-fn run<C: Classify, V: Visitor + ?Sized>(input: &[u8], options: &ReadOptions, v: &mut V, buffers: &mut Buffers) -> Flow<()> {
-    if options.max_size.is_some_and(|limit| input.len() > limit) {
-        return Err(Stop::Syntax);
-    }
+fn run<C: Classify, V: Visitor + ?Sized>(input: &[u8], span: Span, options: &ReadOptions, v: &mut V, buffers: &mut Buffers) -> Flow<usize> {
     let mut i = 0;
-    if input.starts_with(BOM) {
-        if !options.allow_bom {
-            return Err(Stop::Syntax);
+    match span {
+        Span::Document => {
+            if options.max_size.is_some_and(|limit| input.len() > limit) {
+                return Err(Stop::Syntax);
+            }
+            if input.starts_with(BOM) {
+                if !options.allow_bom {
+                    return Err(Stop::Syntax);
+                }
+                i = BOM.len();
+            }
         }
-        i = BOM.len();
+        Span::ValueAt(from) => i = from,
     }
     let mut d = Driver::<C> {
         b: input,
@@ -133,7 +163,7 @@ fn run<C: Classify, V: Visitor + ?Sized>(input: &[u8], options: &ReadOptions, v:
         isa: PhantomData,
     };
     let mut stack = std::mem::take(&mut buffers.stack);
-    let result = d.document(v, &mut stack, i);
+    let result = d.document(v, &mut stack, i, span == Span::Document);
     d.scratch.clear();
     d.dups.clear();
     stack.clear();
@@ -334,12 +364,13 @@ impl<'a, C: Classify> Driver<'a, C> {
         Ok(())
     }
 
-    /// One JSON text from `i`, then only whitespace.
+    /// One JSON value from `i`, then (if `whole`) only whitespace: the
+    /// offset after the value.
     ///
     /// Inlined (as everything up to `drive_avx2` that uses `C`), so that
     /// it is built for the ISA of the entry point that runs it.
     #[inline(always)]
-    fn document<V: Visitor + ?Sized>(&mut self, v: &mut V, stack: &mut Vec<bool>, i: usize) -> Flow<()> {
+    fn document<V: Visitor + ?Sized>(&mut self, v: &mut V, stack: &mut Vec<bool>, i: usize, whole: bool) -> Flow<usize> {
         let i = self.skip_ws(i);
         let end = match self.b.get(i) {
             Some(b'{' | b'[') => self.containers(v, stack, i)?,
@@ -352,10 +383,10 @@ impl<'a, C: Classify> Driver<'a, C> {
             Some(b't' | b'f' | b'n') => self.literal(v, i)?,
             _ => return Err(Stop::Syntax),
         };
-        if self.skip_ws(end) < self.b.len() {
+        if whole && self.skip_ws(end) < self.b.len() {
             return Err(Stop::Syntax);
         }
-        Ok(())
+        Ok(end)
     }
 
     /// The container opening at `i` and everything in it: the position

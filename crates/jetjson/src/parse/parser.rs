@@ -46,10 +46,27 @@ pub(crate) fn parse_at_level<V: Visitor + ?Sized>(
     buffers: &mut Buffers,
     level: drive::Level,
 ) -> Result<()> {
-    match drive::drive(input, options, visitor, buffers, level) {
-        Ok(()) => Ok(()),
+    match drive::drive(input, drive::Span::Document, options, visitor, buffers, level) {
+        Ok(_) => Ok(()),
         Err(Stop::Visitor(e)) => Err(e),
         Err(Stop::Syntax) => Err(explain(input, options)),
+    }
+}
+
+/// Walks the one value that starts at `from` in `input` (after whitespace)
+/// into `visitor`, and no further: the offset after it. `Ok(None)` if the
+/// text is not valid there (nothing says why: the caller reads it again its
+/// own way); `Err` if the visitor failed.
+pub(crate) fn walk_value_at<V: Visitor + ?Sized>(
+    input: &[u8],
+    from: usize,
+    options: &ReadOptions,
+    visitor: &mut V,
+) -> Result<Option<usize>> {
+    match drive::drive(input, drive::Span::ValueAt(from), options, visitor, &mut Buffers::default(), drive::level()) {
+        Ok(end) => Ok(Some(end)),
+        Err(Stop::Visitor(e)) => Err(e),
+        Err(Stop::Syntax) => Ok(None),
     }
 }
 
@@ -97,7 +114,7 @@ pub(crate) struct Parser<'a> {
     pub(crate) i: usize,
     /// Decoded text of the last string that had escapes.
     pub(crate) scratch: String,
-    max_depth: usize,
+    pub(crate) max_depth: usize,
     /// Whether member names are tracked, and what a repeated one means.
     pub(crate) duplicates: DuplicateKeys,
     pub(crate) track_names: bool,
@@ -107,7 +124,7 @@ pub(crate) struct Parser<'a> {
     stack: Vec<bool>,
     /// Literals beyond the double range go to the builder as text
     /// (`NumberValue::Big`) instead of being refused.
-    lossless_numbers: bool,
+    pub(crate) lossless_numbers: bool,
 }
 
 impl<'a> Parser<'a> {

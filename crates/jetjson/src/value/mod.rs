@@ -16,6 +16,7 @@ mod tests;
 mod write;
 
 pub use array::Array;
+pub(crate) use build::value_at;
 pub use map::Map;
 pub use number::Number;
 pub(crate) use ser::NUMBER_TOKEN;
