@@ -48,6 +48,7 @@ impl Classify for Portable {
 }
 
 /// The masks of `bytes`, byte by byte.
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
 #[inline]
 pub(crate) fn classify_bytes(bytes: &[u8; 64]) -> Masks {
     let mut m = Masks { ws: 0, special: 0, high: 0 };
@@ -75,6 +76,13 @@ pub(crate) fn tail_masks(b: &[u8], base: usize) -> Masks {
     let mut block = [0u8; 64];
     let rest = &b[base.min(b.len())..];
     block[..rest.len()].copy_from_slice(rest);
+    // Every document ends in such a block: SSE2 (the x86_64 baseline, so
+    // usable out of line) rather than byte by byte, which was a twentieth of
+    // the time of a 1 KB document.
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: 64 bytes of `block`; SSE2 is part of the x86_64 baseline.
+    return unsafe { Sse2::block(block.as_ptr()) };
+    #[cfg(not(target_arch = "x86_64"))]
     classify_bytes(&block)
 }
 
