@@ -3,26 +3,43 @@
 # process: `read_ratios` runs all four libraries in one process, where the
 # peers' allocations (sonic-rs takes a node buffer of 8x the input and a
 # copy of it per parse) change the allocator state every contender sees.
-# This is the other view, two contenders alone, interleaved per round.
+# This is the other view, jetjson and one peer alone, interleaved per round.
 #
-#   bash bench/parse_pairs.sh [PEER] [ROUNDS]     (PEER: sonic (default) or serde)
+# Every crate is built as its documentation asks: peer_loop is built with
+# RUSTFLAGS="-C target-cpu=native" (target/native; sonic-rs's README asks
+# for it) for jetjson and the peer. jetjson is also built with no target
+# flags (target/release: "portable", SIMD kernels chosen at run time) and
+# runs as a twin process in the same rounds (crates/jetjson-bench/src/twin.rs).
 #
-# Prints the median time per parse for each and peer ÷ jetjson (above 1,
-# jetjson is faster). The machine is shared: the load average is printed.
+#   bash bench/parse_pairs.sh [PEER] [ROUNDS] [FILES...]
+#       PEER: sonic (default), serde, or door (jetjson::from_slice::<Value>)
+#
+# Prints the median time per parse for each and the medians over rounds of
+# the paired ratios (above 1, jetjson is faster). The machine is shared:
+# the load average is printed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PEER=${1:-sonic}
 ROUNDS=${2:-300}
+shift $(( $# > 2 ? 2 : $# ))
+RUSTFLAGS="-C target-cpu=native" cargo build -q --release -p jetjson --example peer_loop --target-dir target/native >&2
 cargo build -q --release -p jetjson --example peer_loop >&2
-BIN=$PWD/target/release/examples/peer_loop
+NATIVE=$PWD/target/native/release/examples/peer_loop
+export JETJSON_TWIN=$PWD/target/release/examples/peer_loop
 N=../shared/corpus/bench/nativejson-benchmark
 S=../shared/corpus/bench/simdjson
-echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "| document | jetjson | $PEER | $PEER ÷ jetjson |"
-echo "|---|---:|---:|---:|"
-for f in $N/twitter.json $N/citm_catalog.json $N/canada.json $S/github_events.json $S/gsoc-2018.json $S/mesh.json; do
-  out=$("$BIN" "jetjson,$PEER" "$f" "$ROUNDS")
-  a=$(echo "$out" | awk '$1=="jetjson:"{print $2}')
-  b=$(echo "$out" | awk -v p="$PEER:" '$1==p{print $2}')
-  printf '| %s | %s µs | %s µs | %.2fx |\n' "$(basename "$f" .json)" "$a" "$b" "$(echo "$b / $a" | bc -l)"
+FILES=("$@")
+if [ ${#FILES[@]} -eq 0 ]; then
+  FILES=($N/twitter.json $N/citm_catalog.json $N/canada.json $S/github_events.json $S/gsoc-2018.json $S/mesh.json)
+fi
+echo "Run $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- crates || echo ' (+ uncommitted changes)'), $ROUNDS rounds, load average $(cut -d' ' -f1-3 /proc/loadavg)."
+echo
+echo "| document | jetjson (native) | jetjson (portable) | $PEER (native) | $PEER ÷ jetjson | $PEER ÷ portable | portable ÷ native |"
+echo "|---|---:|---:|---:|---:|---:|---:|"
+for f in "${FILES[@]}"; do
+  out=$("$NATIVE" "jetjson,portable:jetjson,$PEER" "$f" "$ROUNDS")
+  t() { echo "$out" | awk -v m="$1:" '$1==m{print $2}'; }
+  r() { echo "$out" | awk -v a="$1" -v b="$2" '$1=="ratio" && $2==a && $3==b{print $4}'; }
+  printf '| %s | %s µs | %s µs | %s µs | %.2fx | %.2fx | %.2f |\n' "$(basename "$f" .json)" "$(t jetjson)" "$(t portable:jetjson)" "$(t "$PEER")" \
+    "$(r "$PEER" jetjson)" "$(r "$PEER" portable:jetjson)" "$(r portable:jetjson jetjson)"
 done

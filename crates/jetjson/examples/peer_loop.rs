@@ -1,16 +1,33 @@
-//! Parses one file to a DOM in a loop with jetjson, sonic-rs or serde_json,
-//! for instruction counts side by side (callgrind: run with N and 3N
+//! Parses one file in a loop with jetjson, sonic-rs or serde_json, for
+//! instruction counts side by side (callgrind: run with N and 3N
 //! iterations and difference the totals to cancel start-up and file read),
 //! or several of them interleaved for a quick timing.
 //!
 //! `cargo run --release -p jetjson --example peer_loop -- MODES FILE [ITERATIONS]`
 //!
-//! MODES is one of `jetjson`, `validate`, `sonic`, `serde`, or several
-//! joined by commas (`jetjson,sonic`): then each round runs each mode once,
-//! rotating which goes first, and the median time per mode is printed.
-//! `validate` runs jetjson's parser with no builder, so what building the
-//! `Value` costs is the difference to `jetjson`.
+//! MODES is one of the modes below, or several joined by commas
+//! (`jetjson,sonic`): then each round runs each mode once, rotating which
+//! goes first, and prints per mode the median time and the median over
+//! rounds of (its time ÷ the first mode's time in the same round), then
+//! `ratio A B X` lines: A's time ÷ B's, paired by round, for every later
+//! mode A and earlier mode B.
+//!
+//! * `jetjson`: `Value::from_slice`; `door`: `jetjson::from_slice::<Value>`
+//!   (the serde door); `validate`: jetjson's parser with no builder, so what
+//!   building the `Value` costs is the difference to `jetjson`;
+//!   `jetjson-last`, `validate-last`: the same without the duplicate-name
+//!   check (`DuplicateKeys::Last`);
+//! * `sonic`: `sonic_rs::from_slice::<sonic_rs::Value>`; `serde`: serde_json's `Value`;
+//! * `portable:MODE`: MODE run by the program named in `JETJSON_TWIN` (a
+//!   build of this example without target flags, while this one is built
+//!   with `-C target-cpu=native`), in the same rounds (`bench/parse_pairs.sh`).
+#[allow(dead_code)]
+#[path = "../../jetjson-bench/src/twin.rs"]
+mod twin;
+
 use std::time::{Duration, Instant};
+
+const MODES: &[&str] = &["jetjson", "door", "validate", "jetjson-last", "validate-last", "sonic", "serde"];
 
 fn run(mode: &str, bytes: &[u8]) -> usize {
     match mode {
@@ -18,8 +35,16 @@ fn run(mode: &str, bytes: &[u8]) -> usize {
         "serde" => serde_json::from_slice::<serde_json::Value>(bytes).map(|v| v.is_object() as usize).unwrap(),
         "validate" => jetjson::parse::validate(bytes, &jetjson::ReadOptions::new()).is_ok() as usize,
         "jetjson" => jetjson::Value::from_slice(bytes).unwrap().is_null() as usize,
+        "door" => jetjson::from_slice::<jetjson::Value>(bytes).unwrap().is_null() as usize,
+        // Without the duplicate-name check (repeated names: the last wins).
+        "jetjson-last" => jetjson::Value::from_slice_with(bytes, &last()).unwrap().is_null() as usize,
+        "validate-last" => jetjson::parse::validate(bytes, &last()).is_ok() as usize,
         other => panic!("unknown mode {other}"),
     }
+}
+
+fn last() -> jetjson::ReadOptions {
+    jetjson::ReadOptions::new().duplicate_keys(jetjson::DuplicateKeys::Last)
 }
 
 fn main() {
@@ -28,32 +53,58 @@ fn main() {
     let path = args.next().expect("FILE");
     let n: usize = args.next().map_or(200, |s| s.parse().unwrap());
     let bytes = std::fs::read(&path).unwrap();
+    if let Some(mut server) = twin::Server::from_env() {
+        type Job<'a> = (&'a str, Box<dyn Fn() -> usize + 'a>);
+        let jobs: Vec<Job<'_>> = MODES.iter().map(|&m| (m, Box::new(|| run(m, &bytes)) as Box<dyn Fn() -> usize>)).collect();
+        let jobs: Vec<(&str, &dyn Fn() -> usize)> = jobs.iter().map(|(m, f)| (*m, f.as_ref())).collect();
+        server.serve_row("parse", &jobs);
+        return;
+    }
     let mut kept = 0usize;
-    if modes.len() == 1 {
+    if modes.len() == 1 && !modes[0].starts_with("portable:") {
         for _ in 0..n {
             kept += run(&modes[0], &bytes);
         }
         println!("{kept}");
         return;
     }
-    let mut times: Vec<Vec<Duration>> = vec![Vec::with_capacity(n); modes.len()];
+    let twin = modes.iter().any(|m| m.starts_with("portable:")).then(|| twin::Twin::from_env().expect("portable: modes need JETJSON_TWIN"));
+    let time = |mode: &str| -> Duration {
+        match mode.strip_prefix("portable:") {
+            Some(m) => twin.as_ref().expect("a twin").time("parse", m, 1),
+            None => {
+                let t = Instant::now();
+                std::hint::black_box(run(mode, &bytes));
+                t.elapsed()
+            }
+        }
+    };
+    for m in &modes {
+        for _ in 0..n.div_ceil(10) {
+            time(m);
+        }
+    }
+    let mut times: Vec<Vec<f64>> = vec![Vec::with_capacity(n); modes.len()];
     for r in 0..n {
         for k in 0..modes.len() {
             let i = (r + k) % modes.len();
-            let t = Instant::now();
-            kept += run(&modes[i], &bytes);
-            times[i].push(t.elapsed());
+            times[i].push(time(&modes[i]).as_secs_f64());
         }
     }
-    let medians: Vec<f64> = times
-        .iter_mut()
-        .map(|t| {
-            t.sort();
-            t[t.len() / 2].as_secs_f64() * 1e6
-        })
-        .collect();
-    for (m, t) in modes.iter().zip(&medians) {
-        println!("{m:>9}: {t:9.1} µs  ({:.2}x the first)", t / medians[0]);
+    let median = |mut v: Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    for (i, m) in modes.iter().enumerate() {
+        let paired = median(times[i].iter().zip(&times[0]).map(|(a, b)| a / b).collect());
+        println!("{m:>18}: {:9.1} µs  ({paired:.3}x the first, paired)", median(times[i].clone()) * 1e6);
+    }
+    // Every later mode against every earlier one, for scripts.
+    for i in 0..modes.len() {
+        for j in 0..i {
+            let paired = median(times[i].iter().zip(&times[j]).map(|(a, b)| a / b).collect());
+            println!("ratio {} {} {paired:.3}", modes[i], modes[j]);
+        }
     }
     std::hint::black_box(kept);
 }

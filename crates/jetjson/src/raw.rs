@@ -8,6 +8,7 @@
 
 use std::borrow::Cow;
 
+use serde::de::{self, Deserialize, Deserializer, MapAccess};
 use serde::ser::{Serialize, Serializer};
 
 use crate::error::Result;
@@ -152,6 +153,93 @@ impl Serialize for RawJson<'_> {
             Ok(text) => s.serialize_newtype_struct(RAW_TOKEN, text),
             Err(_) => s.serialize_newtype_struct(RAW_TOKEN, &serde_bytes_ref(&self.json)),
         }
+    }
+}
+
+/// Read from jetjson's deserializer, the JSON text of the value as it is in
+/// the input, borrowed from it (checked by the parser with the
+/// deserializer's options; `parse/door.rs`). From any other deserializer,
+/// the value read as a `Value` and written in the `compact` profile.
+impl<'de: 'a, 'a> Deserialize<'de> for RawJson<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<RawJson<'a>, D::Error> {
+        d.deserialize_newtype_struct(RAW_TOKEN, RawVisitor(std::marker::PhantomData))
+    }
+}
+
+struct RawVisitor<'a>(std::marker::PhantomData<&'a ()>);
+
+impl<'de: 'a, 'a> de::Visitor<'de> for RawVisitor<'a> {
+    type Value = RawJson<'a>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    /// jetjson's deserializer: one member, the private name and the bytes.
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> std::result::Result<RawJson<'a>, A::Error> {
+        match map.next_key::<RawKey>()? {
+            Some(RawKey) => Ok(RawJson { json: map.next_value::<RawBytes<'a>>()?.0 }),
+            None => Err(de::Error::invalid_type(de::Unexpected::Map, &self)),
+        }
+    }
+
+    /// Any other deserializer (or jetjson's reading an invalid value the
+    /// generic way, which then fails with the error's position).
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> std::result::Result<RawJson<'a>, D::Error> {
+        let value = crate::Value::deserialize(d)?;
+        let bytes = value.to_vec_with(&crate::WriteOptions::compact()).map_err(de::Error::custom)?;
+        Ok(RawJson { json: Cow::Owned(bytes) })
+    }
+}
+
+/// The private member name of jetjson's raw map, and nothing else.
+struct RawKey;
+
+impl<'de> Deserialize<'de> for RawKey {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<RawKey, D::Error> {
+        struct KeyVisitor;
+        impl de::Visitor<'_> for KeyVisitor {
+            type Value = RawKey;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("raw JSON")
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> std::result::Result<RawKey, E> {
+                if s == RAW_TOKEN {
+                    Ok(RawKey)
+                } else {
+                    Err(de::Error::invalid_value(de::Unexpected::Str(s), &self))
+                }
+            }
+        }
+        d.deserialize_identifier(KeyVisitor)
+    }
+}
+
+/// The raw bytes, borrowed when the deserializer lends them.
+struct RawBytes<'a>(Cow<'a, [u8]>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for RawBytes<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<RawBytes<'a>, D::Error> {
+        struct BytesVisitor<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> de::Visitor<'de> for BytesVisitor<'a> {
+            type Value = RawBytes<'a>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("raw JSON bytes")
+            }
+            fn visit_borrowed_bytes<E: de::Error>(self, b: &'de [u8]) -> std::result::Result<RawBytes<'a>, E> {
+                Ok(RawBytes(Cow::Borrowed(b)))
+            }
+            fn visit_bytes<E: de::Error>(self, b: &[u8]) -> std::result::Result<RawBytes<'a>, E> {
+                Ok(RawBytes(Cow::Owned(b.to_vec())))
+            }
+            fn visit_borrowed_str<E: de::Error>(self, s: &'de str) -> std::result::Result<RawBytes<'a>, E> {
+                Ok(RawBytes(Cow::Borrowed(s.as_bytes())))
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> std::result::Result<RawBytes<'a>, E> {
+                Ok(RawBytes(Cow::Owned(s.as_bytes().to_vec())))
+            }
+        }
+        d.deserialize_bytes(BytesVisitor(std::marker::PhantomData))
     }
 }
 

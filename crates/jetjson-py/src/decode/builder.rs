@@ -1793,6 +1793,10 @@ impl Visitor for Builder<'_, '_> {
         self.close_object()
     }
 
+    fn takes_raw(&self) -> bool {
+        true
+    }
+
     #[inline]
     fn take_raw(&mut self, ahead: &[u8]) -> bool {
         self.opened = ahead.as_ptr() as usize - self.input.as_ptr() as usize;

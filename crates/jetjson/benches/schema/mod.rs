@@ -12,4 +12,7 @@ pub mod citm_catalog;
 pub mod github_events;
 pub mod gsoc_2018;
 pub mod mesh;
+// Not used by every bench that includes this module.
+#[allow(dead_code)]
+pub mod oci;
 pub mod twitter;

@@ -17,8 +17,11 @@ use crate::error::{Error, Result};
 const SERDE_DEPTH_CEILING: usize = 10_000;
 
 pub struct Deserializer<'de> {
-    p: Parser<'de>,
-    depth: usize,
+    pub(super) p: Parser<'de>,
+    pub(super) depth: usize,
+    /// Whether a `Value` or `RawJson` may take the door (`door.rs`): not
+    /// while one that the driver refused is read again the generic way.
+    pub(super) door: bool,
     /// Where the member name most recently handed out started (`None`
     /// once an object ran out of members): errors a struct raises right
     /// after a name ("duplicate field") belong there.
@@ -33,7 +36,7 @@ impl<'de> Deserializer<'de> {
         // serde types see every member, so `First` is applied here by
         // skipping repeats; `Last` is what maps do when keys repeat.
         p.track_names = options.duplicate_keys != DuplicateKeys::Last;
-        Ok(Deserializer { p, depth: 0, name_at: None })
+        Ok(Deserializer { p, depth: 0, door: true, name_at: None })
     }
 
     /// After the value: only whitespace may follow.
@@ -206,8 +209,13 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         }
     }
 
-    fn deserialize_newtype_struct<V: Visitor<'de>>(self, _name: &'static str, visitor: V) -> Result<V::Value> {
-        visitor.visit_newtype_struct(self)
+    fn deserialize_newtype_struct<V: Visitor<'de>>(self, name: &'static str, visitor: V) -> Result<V::Value> {
+        match name {
+            // `Value` and `RawJson` straight to the builder and the driver.
+            super::door::VALUE_TOKEN if self.door => super::door::value(self, visitor),
+            crate::raw::RAW_TOKEN if self.door => super::door::raw(self, visitor),
+            _ => visitor.visit_newtype_struct(self),
+        }
     }
 
     fn deserialize_enum<V: Visitor<'de>>(self, _name: &'static str, _variants: &'static [&'static str], visitor: V) -> Result<V::Value> {

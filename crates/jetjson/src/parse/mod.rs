@@ -5,8 +5,11 @@
 //! gets built is up to the visitor: `Value` (value/build.rs), a validator, or
 //! the `go` raw-JSON compactor.
 
+mod blocks;
 mod de;
 mod decimal;
+mod door;
+mod drive;
 mod number;
 mod options;
 mod parser;
@@ -15,9 +18,11 @@ mod visitor;
 
 pub use de::Deserializer;
 pub use decimal::literal_to_f64;
+pub(crate) use door::{take_handed, VALUE_TOKEN};
 pub use number::{is_json_number, NumberValue};
 pub use options::{DuplicateKeys, ReadOptions};
 pub use parser::parse;
+pub(crate) use parser::walk_value_at;
 pub use visitor::{NumberToken, Visitor};
 
 use crate::error::Result;

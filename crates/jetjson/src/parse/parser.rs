@@ -10,32 +10,107 @@
 //! admits only ASCII, and a string body is validated only when the scan saw
 //! a byte >= 0x80 in it.
 
+use super::drive::{self, Stop};
 use super::number::{out_of_range, scan_general, scan_number, scan_window, NumberValue, WINDOW, WINDOW_LITERAL_MAX};
 use super::options::{DuplicateKeys, ReadOptions};
 use super::scan::string_stop;
 use super::visitor::{NumberToken, Visitor};
 use crate::error::{Error, ErrorKind, Position, Result};
 
-const BOM: &[u8] = b"\xEF\xBB\xBF";
+pub(crate) const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// Parses one JSON text from `input`, reporting its tokens to `visitor`.
 pub fn parse<V: Visitor + ?Sized>(input: &[u8], options: &ReadOptions, visitor: &mut V) -> Result<()> {
-    let mut p = Parser::new(input, options)?;
-    p.drive(visitor)?;
-    p.finish()
+    // The working memory is kept per thread between documents: grown from
+    // nothing for every small document, its vectors' allocations were a
+    // tenth of the time of a 1 KB document.
+    let mut buffers = POOLED.try_with(|b| b.take()).ok().flatten().unwrap_or_default();
+    let result = parse_with_buffers(input, options, visitor, &mut buffers);
+    buffers.trim();
+    let _ = POOLED.try_with(|b| b.set(Some(buffers)));
+    result
+}
+
+thread_local! {
+    static POOLED: std::cell::Cell<Option<Buffers>> = const { std::cell::Cell::new(None) };
 }
 
 /// `parse` with working memory lent by the caller and handed back.
+///
+/// The fast driver (`drive.rs`) walks the text; if it finds the text
+/// invalid, the reference driver below walks it again, reporting to no
+/// visitor, to say what is wrong and where.
 pub(crate) fn parse_with_buffers<V: Visitor + ?Sized>(
     input: &[u8],
     options: &ReadOptions,
     visitor: &mut V,
     buffers: &mut Buffers,
 ) -> Result<()> {
+    parse_at_level(input, options, visitor, buffers, drive::level())
+}
+
+/// `parse_with_buffers` with the fast driver built for `level` (tests).
+pub(crate) fn parse_at_level<V: Visitor + ?Sized>(
+    input: &[u8],
+    options: &ReadOptions,
+    visitor: &mut V,
+    buffers: &mut Buffers,
+    level: drive::Level,
+) -> Result<()> {
+    if visitor.takes_raw() {
+        return reference(input, options, visitor, buffers);
+    }
+    match drive::drive(input, drive::Span::Document, options, visitor, buffers, level) {
+        Ok(_) => Ok(()),
+        Err(Stop::Visitor(e)) => Err(e),
+        Err(Stop::Syntax) => Err(explain(input, options)),
+    }
+}
+
+/// `parse` by the reference driver alone (builders that take containers
+/// as text: `Visitor::takes_raw`).
+#[cold]
+#[inline(never)]
+fn reference<V: Visitor + ?Sized>(input: &[u8], options: &ReadOptions, visitor: &mut V, buffers: &mut Buffers) -> Result<()> {
     let mut p = Parser::with_buffers(input, options, std::mem::take(buffers))?;
     let result = p.drive(visitor).and_then(|_| p.finish());
     *buffers = p.into_buffers();
     result
+}
+
+/// Walks the one value that starts at `from` in `input` (after whitespace)
+/// into `visitor`, and no further: the offset after it. `Ok(None)` if the
+/// text is not valid there (nothing says why: the caller reads it again its
+/// own way); `Err` if the visitor failed.
+pub(crate) fn walk_value_at<V: Visitor + ?Sized>(
+    input: &[u8],
+    from: usize,
+    options: &ReadOptions,
+    visitor: &mut V,
+) -> Result<Option<usize>> {
+    match drive::drive(input, drive::Span::ValueAt(from), options, visitor, &mut Buffers::default(), drive::level()) {
+        Ok(end) => Ok(Some(end)),
+        Err(Stop::Visitor(e)) => Err(e),
+        Err(Stop::Syntax) => Ok(None),
+    }
+}
+
+/// What is wrong with `input`, which the fast driver refused: the
+/// reference driver's error.
+#[cold]
+#[inline(never)]
+fn explain(input: &[u8], options: &ReadOptions) -> Error {
+    let found = Parser::new(input, options).and_then(|mut p| {
+        p.drive(&mut super::visitor::Ignore)?;
+        p.finish()
+    });
+    match found {
+        Err(e) => e,
+        // The two drivers accept the same texts (tested); should they ever
+        // disagree, the input is refused with this, not accepted half-built.
+        Ok(()) => Error::syntax("internal error: the parser's two drivers disagree on this input (please report it)")
+            .at(Position::locate(input, 0)),
+    }
 }
 
 /// A string just parsed: its body as written, and its decoded text when that
@@ -54,9 +129,20 @@ pub(crate) struct Str<'a> {
 /// validating many small documents allocates nothing per document.
 #[derive(Default)]
 pub(crate) struct Buffers {
-    scratch: String,
-    dups: DuplicateNames,
-    stack: Vec<bool>,
+    pub(super) scratch: String,
+    pub(super) dups: DuplicateNames,
+    pub(super) stack: Vec<bool>,
+}
+
+impl Buffers {
+    /// Capacity beyond what a thread keeps between documents (a few dozen
+    /// KiB) is given back: one huge document pins no memory.
+    fn trim(&mut self) {
+        const KEEP: usize = 4096;
+        self.scratch.shrink_to(KEEP * 4);
+        self.stack.shrink_to(KEEP);
+        self.dups.shrink_to(KEEP);
+    }
 }
 
 pub(crate) struct Parser<'a> {
@@ -64,7 +150,7 @@ pub(crate) struct Parser<'a> {
     pub(crate) i: usize,
     /// Decoded text of the last string that had escapes.
     pub(crate) scratch: String,
-    max_depth: usize,
+    pub(crate) max_depth: usize,
     /// Whether member names are tracked, and what a repeated one means.
     pub(crate) duplicates: DuplicateKeys,
     pub(crate) track_names: bool,
@@ -74,7 +160,7 @@ pub(crate) struct Parser<'a> {
     stack: Vec<bool>,
     /// Literals beyond the double range go to the builder as text
     /// (`NumberValue::Big`) instead of being refused.
-    lossless_numbers: bool,
+    pub(crate) lossless_numbers: bool,
     /// Containers open around a container being checked for `Visitor::raw`
     /// (its walk counts depth from zero, against `max_depth` less these).
     raw_depth: usize,
@@ -366,54 +452,7 @@ impl<'a> Parser<'a> {
 
     /// Decodes the escape at `i` (a backslash) into scratch; returns the next index.
     fn escape(&mut self, i: usize) -> Result<usize> {
-        let c = match self.b.get(i + 1) {
-            Some(b'"') => '"',
-            Some(b'\\') => '\\',
-            Some(b'/') => '/',
-            Some(b'b') => '\u{8}',
-            Some(b'f') => '\u{c}',
-            Some(b'n') => '\n',
-            Some(b'r') => '\r',
-            Some(b't') => '\t',
-            Some(b'u') => {
-                let hi = self.hex4(i + 2)?;
-                let (cp, next) = match hi {
-                    0xD800..=0xDBFF => {
-                        if self.b.get(i + 6) != Some(&b'\\') || self.b.get(i + 7) != Some(&b'u') {
-                            return Err(self.error_at(i, "lone surrogate escape (a high surrogate must be followed by a low one)"));
-                        }
-                        let lo = self.hex4(i + 8)?;
-                        if !(0xDC00..=0xDFFF).contains(&lo) {
-                            return Err(self.error_at(i + 6, "lone surrogate escape (a high surrogate must be followed by a low one)"));
-                        }
-                        (0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00), i + 12)
-                    }
-                    0xDC00..=0xDFFF => return Err(self.error_at(i, "lone surrogate escape (a low surrogate without a high one)")),
-                    _ => (hi, i + 6),
-                };
-                self.scratch.push(char::from_u32(cp).expect("surrogates are handled above"));
-                return Ok(next);
-            }
-            Some(_) => return Err(self.error_at(i, "invalid escape in string")),
-            None => return Err(self.error_at(i, "unterminated string")),
-        };
-        self.scratch.push(c);
-        Ok(i + 2)
-    }
-
-    fn hex4(&self, at: usize) -> Result<u32> {
-        let Some(digits) = self.b.get(at..at + 4) else { return Err(self.error_at(at, "incomplete \\u escape")) };
-        let mut v = 0;
-        for (k, &d) in digits.iter().enumerate() {
-            let n = match d {
-                b'0'..=b'9' => d - b'0',
-                b'a'..=b'f' => d - b'a' + 10,
-                b'A'..=b'F' => d - b'A' + 10,
-                _ => return Err(self.error_at(at + k, "invalid hex digit in \\u escape")),
-            };
-            v = v * 16 + u32::from(n);
-        }
-        Ok(v)
+        decode_escape(self.b, i, &mut self.scratch).map_err(|(at, msg)| self.error_at(at, msg))
     }
 
     // ---- duplicate names -----------------------------------------------
@@ -465,8 +504,11 @@ impl<'a> Parser<'a> {
 
     // ---- the push driver -----------------------------------------------
 
-    /// Walks one value iteratively, reporting tokens to `v`.
-    fn drive<V: Visitor + ?Sized>(&mut self, v: &mut V) -> Result<()> {
+    /// Walks one value iteratively, reporting tokens to `v`: the reference
+    /// driver, byte by byte, with a precise message for every error. Texts
+    /// are walked by the fast driver (`drive.rs`); this one says what is
+    /// wrong with those it refuses, and is its oracle in the tests.
+    pub(crate) fn drive<V: Visitor + ?Sized>(&mut self, v: &mut V) -> Result<()> {
         let mut stack = std::mem::take(&mut self.stack);
         let result = self.drive_with(v, &mut stack);
         self.stack = stack;
@@ -726,6 +768,60 @@ impl<'a> Parser<'a> {
     }
 }
 
+/// Decodes the escape at `b[i]` (a backslash) onto `out`: the index after
+/// it, or where it is wrong and why.
+pub(crate) fn decode_escape(b: &[u8], i: usize, out: &mut String) -> std::result::Result<usize, (usize, &'static str)> {
+    let c = match b.get(i + 1) {
+        Some(b'"') => '"',
+        Some(b'\\') => '\\',
+        Some(b'/') => '/',
+        Some(b'b') => '\u{8}',
+        Some(b'f') => '\u{c}',
+        Some(b'n') => '\n',
+        Some(b'r') => '\r',
+        Some(b't') => '\t',
+        Some(b'u') => {
+            let hi = hex4(b, i + 2)?;
+            let (cp, next) = match hi {
+                0xD800..=0xDBFF => {
+                    if b.get(i + 6) != Some(&b'\\') || b.get(i + 7) != Some(&b'u') {
+                        return Err((i, "lone surrogate escape (a high surrogate must be followed by a low one)"));
+                    }
+                    let lo = hex4(b, i + 8)?;
+                    if !(0xDC00..=0xDFFF).contains(&lo) {
+                        return Err((i + 6, "lone surrogate escape (a high surrogate must be followed by a low one)"));
+                    }
+                    (0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00), i + 12)
+                }
+                0xDC00..=0xDFFF => return Err((i, "lone surrogate escape (a low surrogate without a high one)")),
+                _ => (hi, i + 6),
+            };
+            out.push(char::from_u32(cp).expect("surrogates are handled above"));
+            return Ok(next);
+        }
+        Some(_) => return Err((i, "invalid escape in string")),
+        None => return Err((i, "unterminated string")),
+    };
+    out.push(c);
+    Ok(i + 2)
+}
+
+/// The four hex digits of a `\u` escape at `b[at..]`.
+fn hex4(b: &[u8], at: usize) -> std::result::Result<u32, (usize, &'static str)> {
+    let Some(digits) = b.get(at..at + 4) else { return Err((at, "incomplete \\u escape")) };
+    let mut v = 0;
+    for (k, &d) in digits.iter().enumerate() {
+        let n = match d {
+            b'0'..=b'9' => d - b'0',
+            b'a'..=b'f' => d - b'a' + 10,
+            b'A'..=b'F' => d - b'A' + 10,
+            _ => return Err((at + k, "invalid hex digit in \\u escape")),
+        };
+        v = v * 16 + u32::from(n);
+    }
+    Ok(v)
+}
+
 /// Whether `c` can start a number.
 #[inline(always)]
 fn starts_number(c: u8) -> bool {
@@ -888,21 +984,27 @@ fn hash_seed() -> [u64; 2] {
 
 impl DuplicateNames {
     #[inline]
-    pub(crate) fn open(&mut self) {
+    pub(super) fn open(&mut self) {
         if self.seed[1] == 0 {
             self.seed = hash_seed();
         }
         self.frames.push(Frame { first: self.names.len(), arena: self.bytes.len(), index: None, filter: [0; 4] });
     }
 
-    fn clear(&mut self) {
+    fn shrink_to(&mut self, n: usize) {
+        self.bytes.shrink_to(n);
+        self.names.shrink_to(n);
+        self.frames.shrink_to(n / 16);
+    }
+
+    pub(super) fn clear(&mut self) {
         self.bytes.clear();
         self.names.clear();
         self.frames.clear();
     }
 
     #[inline]
-    pub(crate) fn close(&mut self) {
+    pub(super) fn close(&mut self) {
         if let Some(frame) = self.frames.pop() {
             self.names.truncate(frame.first);
             self.bytes.truncate(frame.arena);
@@ -928,7 +1030,7 @@ impl DuplicateNames {
     /// small object, without escapes): a hash, a bit and a push. The rest
     /// is out of line, so the caller keeps a small frame.
     #[inline(always)]
-    fn insert(&mut self, input: &[u8], name: &[u8], at: Option<usize>) -> bool {
+    pub(super) fn insert(&mut self, input: &[u8], name: &[u8], at: Option<usize>) -> bool {
         let h = name_hash(name, self.seed);
         #[cfg(test)]
         let h = self.forced_hash.unwrap_or(h);
@@ -1079,6 +1181,9 @@ mod tests {
             self.seen.push("}".into());
             Ok(())
         }
+        fn takes_raw(&self) -> bool {
+            true
+        }
         fn take_raw(&mut self, ahead: &[u8]) -> bool {
             assert!(ahead[0] == b'{' || ahead[0] == b'[');
             self.depth > 0
@@ -1134,6 +1239,9 @@ mod tests {
             }
             fn end_object(&mut self) -> Result<()> {
                 self.0.end_object()
+            }
+            fn takes_raw(&self) -> bool {
+                true
             }
             fn take_raw(&mut self, _: &[u8]) -> bool {
                 self.1 += 1;

@@ -67,9 +67,19 @@ pub trait Visitor {
     /// so a builder can look at what comes (a tag member) before choosing.
     /// Builders that never want text keep the default, which the compiler
     /// removes.
+    ///
+    /// A builder that overrides this must also override `takes_raw`.
     #[inline(always)]
     fn take_raw(&mut self, ahead: &[u8]) -> bool {
         let _ = ahead;
+        false
+    }
+
+    /// Whether `take_raw` may ever answer `true`. Such builders are walked
+    /// by the reference driver (`Parser::drive`), which asks `take_raw` at
+    /// every container; the fast driver never asks.
+    #[inline(always)]
+    fn takes_raw(&self) -> bool {
         false
     }
 

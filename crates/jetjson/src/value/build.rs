@@ -28,33 +28,58 @@ use crate::parse::{self, DuplicateKeys, FromJson, NumberToken, NumberValue, Read
 
 impl FromJson for Value {
     fn from_json(input: &[u8], options: &ReadOptions) -> Result<Value> {
-        let stacks = Stacks::take();
-        let mut b = ValueBuilder {
-            values: stacks.values,
-            names: stacks.names,
-            frames: stacks.frames,
-            arena: ArenaBuilder::new(input.len()),
-            direct: DirectArray::NONE,
-            lossless: options.keeps_numbers_lossless(),
-            floats_aside: options.keeps_numbers_lossless() || options.negative_zero_int,
-            duplicates: options.duplicate_key_policy(),
-        };
-        let result = parse::parse(input, options, &mut b);
-        let value = if result.is_ok() { b.values.pop() } else { None };
-        let ValueBuilder { values, names, frames, arena, .. } = b;
-        // Values left by a failed parse hold only uncounted handles (no
-        // drop glue to run); they go before the arena, all the same.
-        Stacks { values, names, frames }.give_back();
+        let (value, result) = build(input.len(), options, |b| parse::parse(input, options, b));
         result?;
-        let value = value.unwrap_or(Value::Null);
-        Ok(match arena.into_reference() {
-            None => value,
-            // SAFETY: the root is the only value left from the builder: its
-            // handle (if a container) is uncounted in this arena, and the
-            // builder's reference is handed to it (or given back).
-            Some(reference) => unsafe { into_root(value, reference) },
-        })
+        Ok(value.unwrap_or(Value::Null))
     }
+}
+
+/// The value that starts at `from` in `input` (after whitespace), built as
+/// `Value::from_slice` builds a document, and the offset after it; `None`
+/// if the text is not valid there (the caller reads it again its own way
+/// to say why). For the serde deserializer (`parse/door.rs`).
+///
+/// `whole` says the value is all there is of the input (its size sizes the
+/// arena); otherwise the arena starts small, so that many small values of
+/// one large text do not each reserve room for all of it.
+pub(crate) fn value_at(input: &[u8], from: usize, whole: bool, options: &ReadOptions) -> Result<Option<(Value, usize)>> {
+    let size = if whole { input.len() - from } else { (input.len() - from).min(NESTED_ARENA_HINT) };
+    let (value, result) = build(size, options, |b| parse::walk_value_at(input, from, options, b));
+    Ok(result?.map(|end| (value.unwrap_or(Value::Null), end)))
+}
+
+/// The input bytes a nested value's arena is first sized for.
+const NESTED_ARENA_HINT: usize = 1024;
+
+/// Runs `walk` with a builder for `options` and an arena sized for `size`
+/// input bytes, and makes its root a user-owned value when the walk
+/// succeeded.
+fn build<R>(size: usize, options: &ReadOptions, walk: impl FnOnce(&mut ValueBuilder) -> Result<R>) -> (Option<Value>, Result<R>) {
+    let stacks = Stacks::take();
+    let mut b = ValueBuilder {
+        values: stacks.values,
+        names: stacks.names,
+        frames: stacks.frames,
+        arena: ArenaBuilder::new(size),
+        direct: DirectArray::NONE,
+        lossless: options.keeps_numbers_lossless(),
+        floats_aside: options.keeps_numbers_lossless() || options.negative_zero_int,
+        duplicates: options.duplicate_key_policy(),
+    };
+    let result = walk(&mut b);
+    let value = if result.is_ok() { b.values.pop() } else { None };
+    let ValueBuilder { values, names, frames, arena, .. } = b;
+    // Values left by a failed parse hold only uncounted handles (no
+    // drop glue to run); they go before the arena, all the same.
+    Stacks { values, names, frames }.give_back();
+    let value = value.map(|value| match arena.into_reference() {
+        None => value,
+        // SAFETY: the root is the only value left from the builder: its
+        // handle (if a container) is uncounted in this arena, and the
+        // builder's reference is handed to it (or given back).
+        Some(reference) => unsafe { into_root(value, reference) },
+    });
+    (value, result)
 }
 
 /// The root of a parsed document as a user-owned value: a container takes

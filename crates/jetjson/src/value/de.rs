@@ -8,9 +8,13 @@ use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 
 use super::{Array, Map, Number, Str, Value};
 
+/// Asks for a newtype struct with a private name: jetjson's deserializer
+/// then builds the value with the direct builder (`parse/door.rs`); any
+/// other deserializer hands it over as a newtype struct or as the value
+/// itself, and the visitor below builds it.
 impl<'de> Deserialize<'de> for Value {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Value, D::Error> {
-        d.deserialize_any(ValueVisitor)
+        d.deserialize_newtype_struct(crate::parse::VALUE_TOKEN, ValueVisitor)
     }
 }
 
@@ -30,6 +34,15 @@ impl<'de> Visitor<'de> for ValueVisitor {
     }
     fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
         Value::deserialize(d)
+    }
+    /// The value jetjson's deserializer built, or (from any other
+    /// deserializer, or when jetjson's reads it the generic way) the value
+    /// inside, read as any value.
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        match crate::parse::take_handed() {
+            Some(value) => Ok(value),
+            None => d.deserialize_any(ValueVisitor),
+        }
     }
     fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
         Ok(Value::Bool(v))

@@ -25,6 +25,7 @@ mod write;
 
 pub use access::ValueIndex;
 pub use array::Array;
+pub(crate) use build::value_at;
 pub use map::Map;
 pub use number::Number;
 pub(crate) use ser::NUMBER_TOKEN;

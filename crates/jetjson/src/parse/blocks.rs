@@ -1,0 +1,267 @@
+//! The input seen 64 bytes at a time, as bit masks: for each block of the
+//! input (bytes `64k..64k + 64`, counted from the start of the input), which
+//! bytes are whitespace, which end a string body (`"`, `\` or a control
+//! byte), and which are not ASCII. The push driver (`drive.rs`) keeps the
+//! masks of the block it is in, so skipping indentation and finding the end
+//! of a key are a shift and a count of trailing zeros instead of a loop over
+//! bytes, and each block is classified once however it is crossed.
+//!
+//! The classifier is written per ISA (`Classify`): AVX2 and SSE2 on x86_64,
+//! and a portable one, which is also the reference of the tests and
+//! classifies the input's last, partial block (copied, so no load reads
+//! past the end of the input). Each is only sound to call from code that
+//! runs with its ISA enabled: the driver is compiled once per ISA with
+//! `#[target_feature]` and chooses one at run time (see `drive.rs`).
+
+/// One block's masks: bit `k` is byte `base + k`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Masks {
+    /// `' '`, `\t`, `\n`, `\r`.
+    pub ws: u64,
+    /// `"`, `\` and bytes below 0x20.
+    pub special: u64,
+    /// Bytes >= 0x80.
+    pub high: u64,
+}
+
+/// A block classifier for one ISA.
+pub(crate) trait Classify {
+    /// The masks of the 64 bytes at `p`.
+    ///
+    /// # Safety
+    /// `p..p + 64` is readable, and the CPU supports the implementation's
+    /// ISA (the caller runs with it enabled, so this inlines into it).
+    unsafe fn block(p: *const u8) -> Masks;
+}
+
+/// Any CPU: byte by byte.
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+pub(crate) struct Portable;
+
+impl Classify for Portable {
+    #[inline(always)]
+    unsafe fn block(p: *const u8) -> Masks {
+        // SAFETY: the caller guarantees 64 readable bytes.
+        let bytes = unsafe { &*p.cast::<[u8; 64]>() };
+        classify_bytes(bytes)
+    }
+}
+
+/// The masks of `bytes`, byte by byte.
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+#[inline]
+pub(crate) fn classify_bytes(bytes: &[u8; 64]) -> Masks {
+    let mut m = Masks { ws: 0, special: 0, high: 0 };
+    for (k, &c) in bytes.iter().enumerate() {
+        let bit = 1u64 << k;
+        if matches!(c, b' ' | b'\t' | b'\n' | b'\r') {
+            m.ws |= bit;
+        }
+        if c == b'"' || c == b'\\' || c < 0x20 {
+            m.special |= bit;
+        }
+        if c >= 0x80 {
+            m.high |= bit;
+        }
+    }
+    m
+}
+
+/// The masks of the last block of `b`, which starts at `base` and has fewer
+/// than 64 bytes: the missing bytes count as control bytes (special, not
+/// whitespace), so every scan stops at the end of the input.
+#[cold]
+#[inline(never)]
+pub(crate) fn tail_masks(b: &[u8], base: usize) -> Masks {
+    let mut block = [0u8; 64];
+    let rest = &b[base.min(b.len())..];
+    block[..rest.len()].copy_from_slice(rest);
+    // Every document ends in such a block: SSE2 (the x86_64 baseline, so
+    // usable out of line) rather than byte by byte, which was a twentieth of
+    // the time of a 1 KB document.
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: 64 bytes of `block`; SSE2 is part of the x86_64 baseline.
+    return unsafe { Sse2::block(block.as_ptr()) };
+    #[cfg(not(target_arch = "x86_64"))]
+    classify_bytes(&block)
+}
+
+#[cfg(target_arch = "x86_64")]
+pub(crate) use x86::{Avx2, Sse2};
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use super::{Classify, Masks};
+    use core::arch::x86_64::*;
+
+    /// The x86_64 baseline.
+    pub(crate) struct Sse2;
+
+    impl Classify for Sse2 {
+        #[inline(always)]
+        unsafe fn block(p: *const u8) -> Masks {
+            // SAFETY: 64 readable bytes (the caller's contract), read as four
+            // unaligned 16-byte loads; SSE2 is part of the x86_64 baseline.
+            unsafe {
+                let (quote, backslash, below) = (_mm_set1_epi8(b'"' as i8), _mm_set1_epi8(b'\\' as i8), _mm_set1_epi8(0x1f));
+                let (space, tab, lf, cr) =
+                    (_mm_set1_epi8(b' ' as i8), _mm_set1_epi8(b'\t' as i8), _mm_set1_epi8(b'\n' as i8), _mm_set1_epi8(b'\r' as i8));
+                let mut m = Masks { ws: 0, special: 0, high: 0 };
+                for k in 0..4 {
+                    let v = _mm_loadu_si128(p.add(16 * k).cast());
+                    let ws = _mm_or_si128(
+                        _mm_or_si128(_mm_cmpeq_epi8(v, space), _mm_cmpeq_epi8(v, tab)),
+                        _mm_or_si128(_mm_cmpeq_epi8(v, lf), _mm_cmpeq_epi8(v, cr)),
+                    );
+                    // `v <= 0x1f` unsigned: the minimum of the two is `v`.
+                    let control = _mm_cmpeq_epi8(_mm_min_epu8(v, below), v);
+                    let special = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)), control);
+                    let shift = 16 * k as u32;
+                    m.ws |= u64::from(_mm_movemask_epi8(ws) as u16) << shift;
+                    m.special |= u64::from(_mm_movemask_epi8(special) as u16) << shift;
+                    m.high |= u64::from(_mm_movemask_epi8(v) as u16) << shift;
+                }
+                m
+            }
+        }
+    }
+
+    /// AVX2 (Haswell and later, Zen and later).
+    pub(crate) struct Avx2;
+
+    /// For `vpshufb`: at index `c & 15`, the whitespace byte with that low
+    /// nibble (0x20, 0x09, 0x0a, 0x0d), elsewhere a byte no input byte
+    /// equals at that index (`0x80 | index`, whose own lookup gives zero).
+    const WS_TABLE: [u8; 16] = {
+        let mut t = [0u8; 16];
+        let mut i = 0;
+        while i < 16 {
+            t[i] = 0x80 | i as u8;
+            i += 1;
+        }
+        t[0] = b' ';
+        t[9] = b'\t';
+        t[10] = b'\n';
+        t[13] = b'\r';
+        t
+    };
+
+    impl Classify for Avx2 {
+        #[inline(always)]
+        unsafe fn block(p: *const u8) -> Masks {
+            // SAFETY: 64 readable bytes (the caller's contract), read as two
+            // unaligned 32-byte loads; AVX2 is enabled in the caller.
+            unsafe {
+                let (ws0, sp0, hi0) = avx2_half(_mm256_loadu_si256(p.cast()));
+                let (ws1, sp1, hi1) = avx2_half(_mm256_loadu_si256(p.add(32).cast()));
+                Masks { ws: ws0 | ws1 << 32, special: sp0 | sp1 << 32, high: hi0 | hi1 << 32 }
+            }
+        }
+    }
+
+    /// The three masks of 32 bytes. (A function, not a closure: closures
+    /// are not inlined for sure, and out of line this would not be built
+    /// for AVX2.)
+    ///
+    /// # Safety
+    /// AVX2 is enabled in the caller.
+    #[inline(always)]
+    unsafe fn avx2_half(v: __m256i) -> (u64, u64, u64) {
+        // SAFETY: register operations only; AVX2 per the contract.
+        unsafe {
+            let table = _mm256_broadcastsi128_si256(_mm_loadu_si128(WS_TABLE.as_ptr().cast()));
+            // Whitespace: the byte looked up by its low nibble is the byte
+            // itself. (`vpshufb` gives 0 for bytes >= 0x80, and the table's
+            // other entries have their high bit set, so only the four
+            // whitespace bytes match.)
+            let ws = _mm256_cmpeq_epi8(_mm256_shuffle_epi8(table, v), v);
+            // `v <= 0x1f` unsigned: the minimum of the two is `v`.
+            let control = _mm256_cmpeq_epi8(_mm256_min_epu8(v, _mm256_set1_epi8(0x1f)), v);
+            let quote = _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b'"' as i8));
+            let backslash = _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b'\\' as i8));
+            let special = _mm256_or_si256(_mm256_or_si256(quote, backslash), control);
+            (
+                u64::from(_mm256_movemask_epi8(ws) as u32),
+                u64::from(_mm256_movemask_epi8(special) as u32),
+                u64::from(_mm256_movemask_epi8(v) as u32),
+            )
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Blocks of random bytes biased towards the interesting ones, at every
+    /// alignment: every implementation gives the byte-by-byte masks.
+    #[test]
+    fn every_classifier_agrees_with_the_bytes() {
+        let interesting =
+            [b' ', b'\t', b'\n', b'\r', b'"', b'\\', 0x00, 0x1f, 0x20, 0x7f, 0x80, 0xff, 0x09 | 0x80, 0x0d | 0x80, b'a', b'0'];
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut buf = [0u8; 64 + 63];
+        for round in 0..20_000 {
+            for c in buf.iter_mut() {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                *c = if round % 3 == 0 { x as u8 } else { interesting[(x >> 20) as usize % interesting.len()] };
+            }
+            let align = round % 64;
+            let block: &[u8; 64] = buf[align..align + 64].try_into().unwrap();
+            let want = classify_bytes(block);
+            // SAFETY: 64 bytes; the portable classifier needs no feature.
+            assert_eq!(unsafe { Portable::block(block.as_ptr()) }, want);
+            #[cfg(target_arch = "x86_64")]
+            {
+                // SAFETY: 64 readable bytes; SSE2 is baseline.
+                assert_eq!(unsafe { Sse2::block(block.as_ptr()) }, want, "{block:?}");
+                if std::is_x86_feature_detected!("avx2") {
+                    // SAFETY: as above, and the CPU has AVX2.
+                    assert_eq!(unsafe { avx2_block(block.as_ptr()) }, want, "{block:?}");
+                }
+            }
+        }
+        // Every byte value at every lane.
+        for c in 0..=255u8 {
+            for lane in 0..64 {
+                let mut block = [b'a'; 64];
+                block[lane] = c;
+                let want = classify_bytes(&block);
+                #[cfg(target_arch = "x86_64")]
+                {
+                    // SAFETY: as above.
+                    assert_eq!(unsafe { Sse2::block(block.as_ptr()) }, want);
+                    if std::is_x86_feature_detected!("avx2") {
+                        // SAFETY: as above.
+                        assert_eq!(unsafe { avx2_block(block.as_ptr()) }, want, "byte {c:#x} at {lane}");
+                    }
+                }
+                assert_eq!(want.ws >> lane & 1 == 1, matches!(c, b' ' | b'\t' | b'\n' | b'\r'));
+                assert_eq!(want.special >> lane & 1 == 1, c == b'"' || c == b'\\' || c < 0x20);
+                assert_eq!(want.high >> lane & 1 == 1, c >= 0x80);
+            }
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn avx2_block(p: *const u8) -> Masks {
+        // SAFETY: passed on; AVX2 enabled here.
+        unsafe { Avx2::block(p) }
+    }
+
+    #[test]
+    fn the_last_block_stops_every_scan_at_the_end() {
+        for len in 0..64 {
+            let b: Vec<u8> = (0..len).map(|k| if k % 5 == 0 { b' ' } else { b'x' }).collect();
+            let m = tail_masks(&b, 0);
+            for k in 0..64 {
+                let inside = k < len;
+                assert_eq!(m.ws >> k & 1 == 1, b.get(k) == Some(&b' '), "len {len} lane {k}");
+                assert_eq!(m.special >> k & 1 == 1, !inside, "len {len} lane {k}");
+            }
+        }
+    }
+}

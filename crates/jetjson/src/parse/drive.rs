@@ -1,0 +1,1000 @@
+//! The push driver: walks one JSON text and reports its tokens to a
+//! `Visitor`, as fast as this CPU allows.
+//!
+//! * **One build per ISA, chosen once per call.** The whole loop (with the
+//!   visitor's inlined methods: the `Value` builder's pushes) is compiled
+//!   once for AVX2 (with BMI1/2, LZCNT, POPCNT) and once for the x86_64
+//!   baseline (SSE2) by `#[target_feature]` entry points, and `parse` picks
+//!   one per call from a CPU level probed once per process. A build with no
+//!   target flags so runs the same code as one built for the machine.
+//! * **The input as bit masks** (`blocks.rs`): the driver keeps the
+//!   whitespace, string-end and non-ASCII masks of the 64-byte block it is
+//!   in, so indentation is skipped and keys are found with a shift and a
+//!   trailing-zero count, each block classified once.
+//! * **A loop per container kind.** Inside an array the loop knows it is in
+//!   an array, and inside an object that it is in an object: what may come
+//!   after a value is tested where it is known, not looked up on the stack
+//!   for every value; only opening and closing a container switch loops.
+//!
+//! This driver only answers "valid" or "invalid": at the first byte that
+//! breaks the grammar or a limit (depth, a repeated name, a number out of
+//! range, ...) it stops with `Stop::Syntax`, and `parser::parse` runs the
+//! reference driver (`Parser::drive`, byte by byte, with its messages) with
+//! no visitor to say what is wrong and where. Both accept exactly the same
+//! texts (tested differentially: `tests/drive_differential.rs`, the
+//! conformance suites, fuzz `differential`), and both report tokens in the
+//! same order, so a visitor sees the same calls up to the error either way.
+
+use std::marker::PhantomData;
+
+use super::blocks::{tail_masks, Classify, Masks};
+use super::number::{scan_general, scan_window, NumberValue, WINDOW, WINDOW_LITERAL_MAX};
+use super::options::{DuplicateKeys, ReadOptions};
+use super::parser::{decode_escape, Buffers, DuplicateNames, BOM};
+use super::visitor::{NumberToken, Visitor};
+use crate::error::{Error, Position};
+
+/// Why the driver stopped before the end.
+pub(crate) enum Stop {
+    /// The text is not accepted (the reference driver says why).
+    Syntax,
+    /// The visitor failed; the error carries its position.
+    Visitor(Error),
+}
+
+type Flow<T> = std::result::Result<T, Stop>;
+
+/// The CPU levels the driver is built for.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Level {
+    /// The ISA's baseline (SSE2 on x86_64; byte by byte elsewhere).
+    Baseline,
+    /// x86_64 with AVX2, BMI1, BMI2, LZCNT and POPCNT.
+    #[cfg(target_arch = "x86_64")]
+    Avx2,
+}
+
+/// The best level this CPU runs, probed once per process.
+pub(crate) fn level() -> Level {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::sync::atomic::{AtomicU8, Ordering};
+        static LEVEL: AtomicU8 = AtomicU8::new(0);
+        match LEVEL.load(Ordering::Relaxed) {
+            1 => return Level::Baseline,
+            2 => return Level::Avx2,
+            _ => {}
+        }
+        // No AVX-512 level: built with AVX-512 (one register per block,
+        // masks straight from the compares), the driver ran 10 to 17%
+        // slower on a Zen 4 than its AVX2 build, on every corpus document.
+        let avx2 = std::is_x86_feature_detected!("avx2")
+            && std::is_x86_feature_detected!("bmi1")
+            && std::is_x86_feature_detected!("bmi2")
+            && std::is_x86_feature_detected!("lzcnt")
+            && std::is_x86_feature_detected!("popcnt");
+        LEVEL.store(if avx2 { 2 } else { 1 }, Ordering::Relaxed);
+        if avx2 {
+            Level::Avx2
+        } else {
+            Level::Baseline
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    Level::Baseline
+}
+
+/// What to walk.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Span {
+    /// The whole input: one JSON text (the size limit and byte order mark
+    /// applied), and nothing after it but whitespace.
+    Document,
+    /// One value from this offset (after whitespace), and no further: the
+    /// serde deserializer hands a `Value` inside a larger text to the
+    /// builder this way (`door.rs`).
+    ValueAt(usize),
+}
+
+/// Walks `input` into `v` with the driver built for `level`, which must be
+/// one this CPU runs (`level()`, or `Baseline`: the tests drive each): the
+/// offset after what was walked.
+pub(crate) fn drive<V: Visitor + ?Sized>(
+    input: &[u8],
+    span: Span,
+    options: &ReadOptions,
+    v: &mut V,
+    buffers: &mut Buffers,
+    level: Level,
+) -> Flow<usize> {
+    match level {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `Level::Avx2` is only produced when the CPU has every
+        // feature `drive_avx2` enables (see `level`; the tests pass it only
+        // then too).
+        Level::Avx2 => unsafe { drive_avx2(input, span, options, v, buffers) },
+        #[cfg(target_arch = "x86_64")]
+        Level::Baseline => run::<super::blocks::Sse2, V>(input, span, options, v, buffers),
+        #[cfg(not(target_arch = "x86_64"))]
+        Level::Baseline => run::<super::blocks::Portable, V>(input, span, options, v, buffers),
+    }
+}
+
+/// # Safety
+/// The CPU supports AVX2, BMI1, BMI2, LZCNT and POPCNT.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+unsafe fn drive_avx2<V: Visitor + ?Sized>(
+    input: &[u8],
+    span: Span,
+    options: &ReadOptions,
+    v: &mut V,
+    buffers: &mut Buffers,
+) -> Flow<usize> {
+    run::<super::blocks::Avx2, V>(input, span, options, v, buffers)
+}
+
+#[inline(always)]
+fn run<C: Classify, V: Visitor + ?Sized>(input: &[u8], span: Span, options: &ReadOptions, v: &mut V, buffers: &mut Buffers) -> Flow<usize> {
+    let mut i = 0;
+    match span {
+        Span::Document => {
+            if options.max_size.is_some_and(|limit| input.len() > limit) {
+                return Err(Stop::Syntax);
+            }
+            if input.starts_with(BOM) {
+                if !options.allow_bom {
+                    return Err(Stop::Syntax);
+                }
+                i = BOM.len();
+            }
+        }
+        Span::ValueAt(from) => i = from,
+    }
+    let mut d = Driver::<C> {
+        b: input,
+        base: NO_BLOCK,
+        m: Masks { ws: 0, special: 0, high: 0 },
+        scratch: std::mem::take(&mut buffers.scratch),
+        dups: std::mem::take(&mut buffers.dups),
+        track_names: options.duplicate_keys == DuplicateKeys::Error,
+        max_depth: options.max_depth,
+        lossless: options.lossless_numbers,
+        isa: PhantomData,
+    };
+    let mut stack = std::mem::take(&mut buffers.stack);
+    let result = d.document(v, &mut stack, i, span == Span::Document);
+    d.scratch.clear();
+    d.dups.clear();
+    stack.clear();
+    buffers.scratch = d.scratch;
+    buffers.dups = d.dups;
+    buffers.stack = stack;
+    result
+}
+
+/// `Driver::base` before the first block: `i - NO_BLOCK` (wrapping) is
+/// `i + 64`, never below 64, so no position is taken for inside it.
+const NO_BLOCK: usize = usize::MAX & !63;
+
+struct Driver<'a, C> {
+    b: &'a [u8],
+    /// Start of the block whose masks are in `m` (a multiple of 64), or
+    /// `NO_BLOCK` before the first.
+    base: usize,
+    m: Masks,
+    /// Decoded text of the last string with escapes.
+    scratch: String,
+    dups: DuplicateNames,
+    track_names: bool,
+    max_depth: usize,
+    lossless: bool,
+    isa: PhantomData<C>,
+}
+
+/// How a string ended.
+enum Text<'a> {
+    /// No escapes and no byte >= 0x80: the body as it is.
+    Ascii(&'a str),
+    /// No escapes: the body as it is.
+    Plain(&'a str),
+    /// With escapes: the decoded text is in `scratch`; the raw body.
+    Decoded(&'a str),
+}
+
+impl<'a, C: Classify> Driver<'a, C> {
+    /// Makes the masks of the block holding `i` current.
+    #[inline(always)]
+    fn load(&mut self, i: usize) {
+        let base = i & !63;
+        self.base = base;
+        self.m = if base + 64 <= self.b.len() {
+            // SAFETY: `base + 64 <= len`: the block is inside the input; the
+            // caller (`drive`) runs with `C`'s ISA enabled.
+            unsafe { C::block(self.b.as_ptr().add(base)) }
+        } else {
+            tail_masks(self.b, base)
+        };
+    }
+
+    /// The first byte at or after `i` that is not whitespace (the length of
+    /// the input, or beyond it, at the end).
+    #[inline(always)]
+    fn skip_ws(&mut self, mut i: usize) -> usize {
+        // Compact input: the byte there is no whitespace (every whitespace
+        // byte is <= ' ').
+        if self.b.get(i).is_some_and(|&c| c > b' ') {
+            return i;
+        }
+        loop {
+            let off = i.wrapping_sub(self.base);
+            if off < 64 {
+                let rest = !self.m.ws & (u64::MAX << off);
+                if rest != 0 {
+                    return self.base + rest.trailing_zeros() as usize;
+                }
+                // A whole block of whitespace after `i`: on to the next.
+                i = self.base + 64;
+                if i >= self.b.len() {
+                    return self.b.len();
+                }
+            }
+            self.load(i);
+        }
+    }
+
+    /// The first `"`, `\` or control byte at or after `i` (at or beyond the
+    /// end of the input if none), and whether a byte >= 0x80 comes before.
+    #[inline(always)]
+    fn string_stop(&mut self, mut i: usize) -> (usize, bool) {
+        let mut high = false;
+        loop {
+            let off = i.wrapping_sub(self.base);
+            if off < 64 {
+                let from = u64::MAX << off;
+                let special = self.m.special & from;
+                if special != 0 {
+                    let k = special.trailing_zeros();
+                    // Non-ASCII bytes from `i` up to the stop.
+                    high |= self.m.high & from & !(u64::MAX << k) != 0;
+                    return (self.base + k as usize, high);
+                }
+                high |= self.m.high & from != 0;
+                i = self.base + 64;
+            }
+            self.load(i);
+        }
+    }
+
+    /// The string whose opening quote is at `q`: its text, and the position
+    /// after its closing quote.
+    #[inline(always)]
+    fn string(&mut self, q: usize) -> Flow<(Text<'a>, usize)> {
+        let b = self.b;
+        let start = q + 1;
+        let (stop, high) = self.string_stop(start);
+        if b.get(stop) == Some(&b'"') {
+            let body = &b[start..stop];
+            if !high {
+                // SAFETY: no byte >= 0x80 in the body: it is ASCII.
+                return Ok((Text::Ascii(unsafe { std::str::from_utf8_unchecked(body) }), stop + 1));
+            }
+            return Ok((Text::Plain(utf8(body)?), stop + 1));
+        }
+        string_with_escapes(b, start, stop, high, &mut self.scratch)
+    }
+
+    /// Records a member name; `Syntax` if the open object has it already.
+    #[inline(always)]
+    fn name(&mut self, text: &Text<'a>) -> Flow<()> {
+        if !self.track_names {
+            return Ok(());
+        }
+        let fresh = match *text {
+            Text::Ascii(s) | Text::Plain(s) => self.dups.insert(self.b, s.as_bytes(), Some(s.as_ptr() as usize - self.b.as_ptr() as usize)),
+            Text::Decoded(_) => self.dups.insert(self.b, self.scratch.as_bytes(), None),
+        };
+        if fresh {
+            Ok(())
+        } else {
+            Err(Stop::Syntax)
+        }
+    }
+
+    /// Reports a string value.
+    #[inline(always)]
+    fn visit_string<V: Visitor + ?Sized>(&self, v: &mut V, text: Text<'_>, at: usize) -> Flow<()> {
+        let r = match text {
+            Text::Ascii(s) => v.ascii_string(s),
+            Text::Plain(s) => v.string(s, s),
+            Text::Decoded(raw) => v.string(&self.scratch, raw),
+        };
+        r.map_err(|e| locate(self.b, at, e))
+    }
+
+    /// Reports a member name.
+    #[inline(always)]
+    fn visit_key<V: Visitor + ?Sized>(&self, v: &mut V, text: Text<'_>, at: usize) -> Flow<()> {
+        let r = match text {
+            Text::Ascii(s) => v.ascii_key(s),
+            Text::Plain(s) => v.key(s, s),
+            Text::Decoded(raw) => v.key(&self.scratch, raw),
+        };
+        r.map_err(|e| locate(self.b, at, e))
+    }
+
+    /// `true`, `false` or `null` at `at`: the position after it.
+    #[inline(always)]
+    fn literal<V: Visitor + ?Sized>(&self, v: &mut V, at: usize) -> Flow<usize> {
+        let rest = &self.b[at..];
+        // Compared as words, not with `memcmp` (a call, for slices).
+        let (r, len) = match rest.first_chunk::<4>() {
+            Some(b"true") => (v.bool(true), 4),
+            Some(b"null") => (v.null(), 4),
+            Some(b"fals") if rest.get(4) == Some(&b'e') => (v.bool(false), 5),
+            _ => return Err(Stop::Syntax),
+        };
+        r.map_err(|e| locate(self.b, at, e))?;
+        Ok(at + len)
+    }
+
+    /// A number outside an array: the position after it.
+    #[inline(always)]
+    fn number<V: Visitor + ?Sized>(&self, v: &mut V, at: usize) -> Flow<usize> {
+        let b = self.b;
+        let (token, end) = match b.get(at..).and_then(<[u8]>::first_chunk::<WINDOW>).and_then(|w| Some((w, scan_window(w)?))) {
+            Some((w, (len, value, is_integer))) => {
+                // SAFETY: the literal's `len` bytes are inside the window
+                // and ASCII.
+                let text = unsafe { std::str::from_utf8_unchecked(w.get_unchecked(..len)) };
+                (NumberToken { text, is_integer, value }, at + len)
+            }
+            None => number_general(self.b, at, self.lossless)?,
+        };
+        v.number(token).map_err(|e| locate(self.b, at, e))?;
+        Ok(end)
+    }
+
+    /// Opens a container at `at` (`{` or `[`): false if the limit forbids.
+    #[inline(always)]
+    fn may_enter(&self, depth: usize) -> Flow<()> {
+        if depth >= self.max_depth {
+            return Err(Stop::Syntax);
+        }
+        Ok(())
+    }
+
+    /// One JSON value from `i`, then (if `whole`) only whitespace: the
+    /// offset after the value.
+    ///
+    /// Inlined (as everything up to `drive_avx2` that uses `C`), so that
+    /// it is built for the ISA of the entry point that runs it.
+    #[inline(always)]
+    fn document<V: Visitor + ?Sized>(&mut self, v: &mut V, stack: &mut Vec<bool>, i: usize, whole: bool) -> Flow<usize> {
+        let i = self.skip_ws(i);
+        let end = match self.b.get(i) {
+            Some(b'{' | b'[') => self.containers(v, stack, i)?,
+            Some(b'"') => {
+                let (text, end) = self.string(i)?;
+                self.visit_string(v, text, i)?;
+                end
+            }
+            Some(b'-' | b'0'..=b'9') => self.number(v, i)?,
+            Some(b't' | b'f' | b'n') => self.literal(v, i)?,
+            _ => return Err(Stop::Syntax),
+        };
+        if whole && self.skip_ws(end) < self.b.len() {
+            return Err(Stop::Syntax);
+        }
+        Ok(end)
+    }
+
+    /// The container opening at `i` and everything in it: the position
+    /// after its closing bracket.
+    ///
+    /// `stack` holds the open containers (true: array), innermost last;
+    /// `in_array` is its last entry. `after` says the innermost container
+    /// has just had a value (a separator or its end comes next) rather than
+    /// just opened (its first item comes next).
+    #[inline(always)]
+    fn containers<V: Visitor + ?Sized>(&mut self, v: &mut V, stack: &mut Vec<bool>, mut i: usize) -> Flow<usize> {
+        let b = self.b;
+        // The root container.
+        self.may_enter(0)?;
+        let mut in_array = b[i] == b'[';
+        let open = i;
+        i = self.skip_ws(i + 1);
+        if in_array {
+            if b.get(i) == Some(&b']') {
+                v.empty_array().map_err(|e| locate(self.b, open, e))?;
+                return Ok(i + 1);
+            }
+            stack.push(true);
+            v.begin_array().map_err(|e| locate(self.b, open, e))?;
+        } else {
+            if b.get(i) == Some(&b'}') {
+                v.empty_object().map_err(|e| locate(self.b, open, e))?;
+                return Ok(i + 1);
+            }
+            stack.push(false);
+            if self.track_names {
+                self.dups.open();
+            }
+            v.begin_object().map_err(|e| locate(self.b, open, e))?;
+        }
+        let mut after = false;
+        'container: loop {
+            if in_array {
+                'array: loop {
+                    if after {
+                        // After an item: ',' and the next one, or the end.
+                        i = self.skip_ws(i);
+                        match b.get(i) {
+                            Some(b',') => i = self.skip_ws(i + 1),
+                            Some(b']') => {
+                                v.end_array().map_err(|e| locate(self.b, i, e))?;
+                                i += 1;
+                                stack.pop();
+                                match stack.last() {
+                                    None => return Ok(i),
+                                    Some(&kind) => {
+                                        in_array = kind;
+                                        continue 'container;
+                                    }
+                                }
+                            }
+                            _ => return Err(Stop::Syntax),
+                        }
+                    }
+                    after = true;
+                    // An item at `i`.
+                    let at = i;
+                    match b.get(i) {
+                        Some(b'"') => {
+                            let (text, end) = self.string(i)?;
+                            self.visit_string(v, text, at)?;
+                            i = end;
+                        }
+                        Some(b'-' | b'0'..=b'9') => {
+                            i = self.number_run(v, stack, at)?;
+                        }
+                        Some(b'{') => {
+                            self.may_enter(stack.len())?;
+                            i = self.skip_ws(i + 1);
+                            if b.get(i) == Some(&b'}') {
+                                v.empty_object().map_err(|e| locate(self.b, at, e))?;
+                                i += 1;
+                                continue 'array;
+                            }
+                            stack.push(false);
+                            if self.track_names {
+                                self.dups.open();
+                            }
+                            v.begin_object().map_err(|e| locate(self.b, at, e))?;
+                            in_array = false;
+                            after = false;
+                            continue 'container;
+                        }
+                        Some(b'[') => {
+                            self.may_enter(stack.len())?;
+                            i = self.skip_ws(i + 1);
+                            if b.get(i) == Some(&b']') {
+                                v.empty_array().map_err(|e| locate(self.b, at, e))?;
+                                i += 1;
+                                continue 'array;
+                            }
+                            stack.push(true);
+                            v.begin_array().map_err(|e| locate(self.b, at, e))?;
+                            after = false;
+                        }
+                        Some(b't' | b'f' | b'n') => i = self.literal(v, at)?,
+                        _ => return Err(Stop::Syntax),
+                    }
+                }
+            } else {
+                loop {
+                    if after {
+                        // After a member: ',' and the next name, or the end.
+                        i = self.skip_ws(i);
+                        match b.get(i) {
+                            Some(b',') => i = self.skip_ws(i + 1),
+                            Some(b'}') => {
+                                if self.track_names {
+                                    self.dups.close();
+                                }
+                                v.end_object().map_err(|e| locate(self.b, i, e))?;
+                                i += 1;
+                                stack.pop();
+                                match stack.last() {
+                                    None => return Ok(i),
+                                    Some(&kind) => {
+                                        in_array = kind;
+                                        continue 'container;
+                                    }
+                                }
+                            }
+                            _ => return Err(Stop::Syntax),
+                        }
+                    }
+                    after = true;
+                    // A member name at `i`, then ':' and the value.
+                    let at = i;
+                    if b.get(i) != Some(&b'"') {
+                        return Err(Stop::Syntax);
+                    }
+                    let (text, end) = self.string(i)?;
+                    self.name(&text)?;
+                    self.visit_key(v, text, at)?;
+                    // `":"` then the value at once, or after one space (the
+                    // common layouts), without the whitespace skip.
+                    i = match b.get(end..end + 3) {
+                        Some(&[b':', c, _]) if c > b' ' => end + 1,
+                        Some(&[b':', b' ', c]) if c > b' ' => end + 2,
+                        _ => {
+                            let colon = self.skip_ws(end);
+                            if b.get(colon) != Some(&b':') {
+                                return Err(Stop::Syntax);
+                            }
+                            self.skip_ws(colon + 1)
+                        }
+                    };
+                    let at = i;
+                    match b.get(i) {
+                        Some(b'"') => {
+                            let (text, end) = self.string(i)?;
+                            self.visit_string(v, text, at)?;
+                            i = end;
+                        }
+                        Some(b'-' | b'0'..=b'9') => i = self.number(v, at)?,
+                        Some(b'{') => {
+                            self.may_enter(stack.len())?;
+                            i = self.skip_ws(i + 1);
+                            if b.get(i) == Some(&b'}') {
+                                v.empty_object().map_err(|e| locate(self.b, at, e))?;
+                                i += 1;
+                                continue;
+                            }
+                            stack.push(false);
+                            if self.track_names {
+                                self.dups.open();
+                            }
+                            v.begin_object().map_err(|e| locate(self.b, at, e))?;
+                            after = false;
+                        }
+                        Some(b'[') => {
+                            self.may_enter(stack.len())?;
+                            i = self.skip_ws(i + 1);
+                            if b.get(i) == Some(&b']') {
+                                v.empty_array().map_err(|e| locate(self.b, at, e))?;
+                                i += 1;
+                                continue;
+                            }
+                            stack.push(true);
+                            v.begin_array().map_err(|e| locate(self.b, at, e))?;
+                            in_array = true;
+                            after = false;
+                            continue 'container;
+                        }
+                        Some(b't' | b'f' | b'n') => i = self.literal(v, at)?,
+                        _ => return Err(Stop::Syntax),
+                    }
+                }
+            }
+        }
+    }
+
+    /// A number in an array at `at`, and the numbers that follow it in the
+    /// same array (and, after `],[`, in the next array of the same parent):
+    /// the position after the last one.
+    ///
+    /// Arrays of numbers (coordinates, vertex data) are most of some
+    /// documents. Away from the end of the input, a number and what follows
+    /// it lie in one 32-byte window: a ',' and the next number (in compact
+    /// input or after one space) are found there. The position of each next
+    /// number is the chain that limits such arrays, so `next` is an offset
+    /// chosen by branches, and `another` (in this array) and `reopen` (after
+    /// `],[`, in the next array of the same parent) are flags tested by
+    /// branches: predicted, the next number's scan starts before the
+    /// separator's bytes are loaded and compared. (As one offset that is 0
+    /// when no number follows, the compiler made a select that waits for
+    /// those loads: 5% slower on mesh; the two flags as one three-state
+    /// value, selects again: 6% more instructions on mesh.)
+    #[inline(always)]
+    fn number_run<V: Visitor + ?Sized>(&self, v: &mut V, stack: &[bool], mut at: usize) -> Flow<usize> {
+        let b = self.b;
+        // `],[` goes on in the parent only when that is an array.
+        let parent_is_array = stack.len() >= 2 && stack[stack.len() - 2];
+        loop {
+            let window = b.get(at..).and_then(<[u8]>::first_chunk::<WINDOW>);
+            let (token, end, next, another, reopen) = match window.and_then(|w| Some((w, scan_window(w)?))) {
+                Some((w, (len, value, is_integer))) => {
+                    // SAFETY: `scan_window` accepts literals of at most
+                    // `WINDOW_LITERAL_MAX` bytes. Told so, the compiler drops
+                    // the bounds checks of the reads after the literal below
+                    // (all inside the window by that bound).
+                    unsafe { std::hint::assert_unchecked(len <= WINDOW_LITERAL_MAX) };
+                    // SAFETY: the `len` bytes are the literal just scanned
+                    // (ASCII), inside the window.
+                    let text = unsafe { std::str::from_utf8_unchecked(w.get_unchecked(..len)) };
+                    let mut next = 0;
+                    let mut another = false;
+                    let mut reopen = false;
+                    if w[len] == b',' {
+                        if w[len + 1] == b' ' {
+                            next = len + 2;
+                            another = starts_number(w[len + 2]);
+                        } else {
+                            next = len + 1;
+                            another = starts_number(w[len + 1]);
+                        }
+                    } else if parent_is_array && w[len] == b']' && w[len + 1] == b',' && w[len + 2] == b'[' && starts_number(w[len + 3]) {
+                        // The last number of a small array, and the next
+                        // array of the same parent starts with a number: the
+                        // rings of points of GeoJSON, the rows of a matrix.
+                        next = len + 3;
+                        reopen = true;
+                    }
+                    (NumberToken { text, is_integer, value }, at + len, next, another, reopen)
+                }
+                None => {
+                    let (token, end) = number_general(self.b, at, self.lossless)?;
+                    (token, end, 0, false, false)
+                }
+            };
+            // One call site, so the builder's `number` is inlined here once.
+            v.number(token).map_err(|e| locate(self.b, at, e))?;
+            if another {
+                at += next;
+                continue;
+            }
+            if reopen {
+                // `]`, `,` and `[` at the same depth: the open containers
+                // stay as they are.
+                let close = end;
+                v.end_array().map_err(|e| locate(self.b, close, e))?;
+                v.begin_array().map_err(|e| locate(self.b, close + 2, e))?;
+                at += next;
+                continue;
+            }
+            return Ok(end);
+        }
+    }
+}
+
+/// A string body with escapes, decoded into `scratch`.
+#[cold]
+#[inline(never)]
+fn string_with_escapes<'a>(b: &'a [u8], start: usize, mut at: usize, mut high: bool, scratch: &mut String) -> Flow<(Text<'a>, usize)> {
+    scratch.clear();
+    let mut run = start;
+    loop {
+        match b.get(at) {
+            Some(b'"') => {
+                let piece = &b[run..at];
+                scratch.push_str(if high { utf8(piece)? } else { ascii(piece) });
+                // The raw body: its runs were each checked, escapes are
+                // ASCII, so it is UTF-8.
+                let raw = &b[start..at];
+                // SAFETY: every byte of `raw` outside the escapes was
+                // checked in its run above; escapes are ASCII.
+                let raw = unsafe { std::str::from_utf8_unchecked(raw) };
+                return Ok((Text::Decoded(raw), at + 1));
+            }
+            Some(b'\\') => {
+                let piece = &b[run..at];
+                scratch.push_str(if high { utf8(piece)? } else { ascii(piece) });
+                at = decode_escape(b, at, scratch).map_err(|_| Stop::Syntax)?;
+                run = at;
+                // Out of line, this function is not built for the
+                // driver's ISA, so not with the masks: the scanner
+                // dispatched on its own (the masks stay right, as a
+                // cache of the block they describe).
+                let stop = super::scan::string_stop(b, at);
+                (at, high) = (stop.at, stop.non_ascii);
+            }
+            _ => return Err(Stop::Syntax),
+        }
+    }
+}
+
+/// A number the window does not take (near the end of the input, an
+/// exponent, a long literal, an error), byte by byte.
+#[inline(never)]
+fn number_general(b: &[u8], at: usize, lossless: bool) -> Flow<(NumberToken<'_>, usize)> {
+    let (len, value, is_integer) = scan_general(&b[at..]).map_err(|_| Stop::Syntax)?;
+    if value == NumberValue::Big && !is_integer && !lossless {
+        // Beyond the double range: refused (the reference says so).
+        return Err(Stop::Syntax);
+    }
+    // SAFETY: a number literal is ASCII.
+    let text = unsafe { std::str::from_utf8_unchecked(&b[at..at + len]) };
+    Ok((NumberToken { text, is_integer, value }, at + len))
+}
+
+/// A visitor's error, with the position `at` if it has none. (Free
+/// functions, not methods, for what is out of line: a call taking the
+/// driver would keep all of its state in memory.)
+#[cold]
+#[inline(never)]
+fn locate(b: &[u8], at: usize, e: Error) -> Stop {
+    Stop::Visitor(if e.position().is_some() { e } else { e.at(Position::locate(b, at)) })
+}
+
+/// Whether `c` can start a number.
+#[inline(always)]
+fn starts_number(c: u8) -> bool {
+    c == b'-' || c.is_ascii_digit()
+}
+
+/// `bytes`, known to be ASCII, as text.
+#[inline(always)]
+fn ascii(bytes: &[u8]) -> &str {
+    debug_assert!(bytes.is_ascii());
+    // SAFETY: the callers' scans saw no byte >= 0x80 in `bytes`.
+    unsafe { std::str::from_utf8_unchecked(bytes) }
+}
+
+/// `bytes` as text if they are UTF-8.
+#[inline]
+fn utf8(bytes: &[u8]) -> Flow<&str> {
+    match simdutf8::basic::from_utf8(bytes) {
+        Ok(s) => Ok(s),
+        Err(_) => Err(Stop::Syntax),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::parser::{parse_at_level, Parser};
+    use super::super::visitor::NumberToken;
+    use super::*;
+    use crate::error::Result;
+
+    /// Every call, written down.
+    #[derive(Default)]
+    struct Record(Vec<String>);
+
+    impl Visitor for Record {
+        fn null(&mut self) -> Result<()> {
+            self.0.push("null".into());
+            Ok(())
+        }
+        fn bool(&mut self, v: bool) -> Result<()> {
+            self.0.push(format!("{v}"));
+            Ok(())
+        }
+        fn number(&mut self, n: NumberToken<'_>) -> Result<()> {
+            self.0.push(format!("num {} {} {:?}", n.text, n.is_integer, n.value));
+            Ok(())
+        }
+        fn string(&mut self, s: &str, raw: &str) -> Result<()> {
+            self.0.push(format!("str {s:?} {raw:?}"));
+            Ok(())
+        }
+        fn ascii_string(&mut self, s: &str) -> Result<()> {
+            assert!(s.is_ascii());
+            self.0.push(format!("str {s:?} {s:?}"));
+            Ok(())
+        }
+        fn begin_array(&mut self) -> Result<()> {
+            self.0.push("[".into());
+            Ok(())
+        }
+        fn end_array(&mut self) -> Result<()> {
+            self.0.push("]".into());
+            Ok(())
+        }
+        fn begin_object(&mut self) -> Result<()> {
+            self.0.push("{".into());
+            Ok(())
+        }
+        fn key(&mut self, k: &str, raw: &str) -> Result<()> {
+            self.0.push(format!("key {k:?} {raw:?}"));
+            Ok(())
+        }
+        fn ascii_key(&mut self, k: &str) -> Result<()> {
+            assert!(k.is_ascii());
+            self.0.push(format!("key {k:?} {k:?}"));
+            Ok(())
+        }
+        fn end_object(&mut self) -> Result<()> {
+            self.0.push("}".into());
+            Ok(())
+        }
+    }
+
+    fn levels() -> Vec<Level> {
+        let mut l = vec![Level::Baseline];
+        #[cfg(target_arch = "x86_64")]
+        if level() == Level::Avx2 {
+            l.push(Level::Avx2);
+        }
+        l
+    }
+
+    fn options() -> Vec<ReadOptions> {
+        vec![
+            ReadOptions::default(),
+            ReadOptions::default().duplicate_keys(DuplicateKeys::Last),
+            ReadOptions::lossless(),
+            ReadOptions::default().max_depth(3),
+            ReadOptions::default().allow_bom(true).max_size(300),
+        ]
+    }
+
+    /// The reference driver's calls and outcome for `input`.
+    fn reference(input: &[u8], options: &ReadOptions) -> (Vec<String>, Result<()>) {
+        let mut r = Record::default();
+        let outcome = Parser::new(input, options).and_then(|mut p| {
+            p.drive(&mut r)?;
+            p.finish()
+        });
+        (r.0, outcome)
+    }
+
+    /// The fast driver at every level gives the reference's calls, in
+    /// order, and its outcome (the same error, message and position).
+    fn agree(input: &[u8]) {
+        for options in options() {
+            let (want_calls, want) = reference(input, &options);
+            for level in levels() {
+                let mut r = Record::default();
+                let got = parse_at_level(input, &options, &mut r, &mut Buffers::default(), level);
+                let what = || format!("{:?} at {level:?} with {options:?}", String::from_utf8_lossy(input));
+                assert_eq!(r.0, want_calls, "calls differ: {}", what());
+                match (&got, &want) {
+                    (Ok(()), Ok(())) => {}
+                    (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "{}", what()),
+                    _ => panic!("outcomes differ: fast {got:?}, reference {want:?}: {}", what()),
+                }
+            }
+        }
+    }
+
+    fn suite() -> Vec<Vec<u8>> {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus/jsontestsuite/test_parsing");
+        let mut files: Vec<_> = std::fs::read_dir(dir).expect("JSONTestSuite").map(|e| e.unwrap().path()).collect();
+        files.sort();
+        files.into_iter().map(|p| std::fs::read(p).unwrap()).collect()
+    }
+
+    #[test]
+    fn the_test_suite_is_walked_as_the_reference_walks_it() {
+        for doc in suite() {
+            agree(&doc);
+        }
+    }
+
+    #[test]
+    fn the_corpus_is_walked_as_the_reference_walks_it() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus/bench");
+        for sub in ["nativejson-benchmark", "simdjson"] {
+            for e in std::fs::read_dir(format!("{dir}/{sub}")).unwrap() {
+                let p = e.unwrap().path();
+                if p.extension().is_some_and(|x| x == "json") && std::fs::metadata(&p).unwrap().len() < 4_000_000 {
+                    let doc = std::fs::read(&p).unwrap();
+                    let options = ReadOptions::default();
+                    let (want_calls, want) = reference(&doc, &options);
+                    for level in levels() {
+                        let mut r = Record::default();
+                        let got = parse_at_level(&doc, &options, &mut r, &mut Buffers::default(), level);
+                        assert_eq!(got.is_ok(), want.is_ok(), "{}", p.display());
+                        assert!(r.0 == want_calls, "{} at {level:?}: calls differ", p.display());
+                    }
+                }
+            }
+        }
+    }
+
+    /// Small documents from a grammar of pieces, most of them valid, some
+    /// cut short or with one byte changed; placed at every offset of a
+    /// 64-byte block, so that tokens straddle block ends.
+    #[test]
+    fn random_documents_are_walked_as_the_reference_walks_them() {
+        let pieces: &[&[u8]] = &[
+            b"{",
+            b"}",
+            b"[",
+            b"]",
+            b",",
+            b":",
+            b" ",
+            b"\n  ",
+            b"\t",
+            b"\r\n",
+            b"\"a\"",
+            b"\"key\"",
+            b"\"\\n\\u00e9\\ud83d\\ude00\"",
+            "\"é€😀\"".as_bytes(),
+            b"\"\\\"\"",
+            b"\"x\\",
+            b"\"",
+            b"0",
+            b"-1",
+            b"1.5",
+            b"12345678901234567890",
+            b"1e400",
+            b"-0",
+            b"2.5e-3",
+            b"true",
+            b"false",
+            b"null",
+            b"nul",
+            b"tru",
+            b"\x01",
+            b"\xff",
+            b"\"\xc3\"",
+            b"\"long string with no escapes at all, 40+ bytes\"",
+            b"[1,2,3]",
+            b"[1, 2, 3]",
+            b"[[1,2],[3,4]]",
+            b"{\"a\":1,\"b\":[true]}",
+            b"{\"a\":1,\"a\":2}",
+            b"\xEF\xBB\xBF",
+        ];
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: usize| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 11) as usize % n
+        };
+        for round in 0..6000 {
+            let mut doc = Vec::new();
+            if round % 2 == 0 {
+                // Mostly well formed: a container of members or items.
+                let object = next(2) == 0;
+                doc.push(if object { b'{' } else { b'[' });
+                for k in 0..next(12) {
+                    if k > 0 {
+                        doc.extend_from_slice(if next(3) == 0 { b",\n    " } else { b"," });
+                    }
+                    if object {
+                        doc.extend_from_slice(format!("\"k{}\": ", next(8)).as_bytes());
+                    }
+                    doc.extend_from_slice(pieces[next(pieces.len())]);
+                }
+                doc.push(if object { b'}' } else { b']' });
+            } else {
+                for _ in 0..next(16) {
+                    doc.extend_from_slice(pieces[next(pieces.len())]);
+                }
+            }
+            match next(4) {
+                0 if !doc.is_empty() => {
+                    let at = next(doc.len());
+                    doc[at] = pieces[next(pieces.len())].first().copied().unwrap_or(b'x');
+                }
+                1 if !doc.is_empty() => doc.truncate(next(doc.len())),
+                _ => {}
+            }
+            // Leading spaces move the tokens across block ends.
+            let mut placed = vec![b' '; round % 64];
+            placed.extend_from_slice(&doc);
+            agree(&placed);
+            agree(&doc);
+        }
+    }
+
+    /// Long strings and whitespace runs across many blocks, with the
+    /// special byte at every position of the last block.
+    #[test]
+    fn strings_and_whitespace_across_blocks() {
+        for len in 0..200 {
+            for special in [None, Some(b'"'), Some(b'\\'), Some(0x1f), Some(0xe9)] {
+                let mut body = vec![b'a'; len];
+                if let (Some(c), Some(last)) = (special, body.last_mut()) {
+                    *last = c;
+                }
+                let mut doc = b"[\"".to_vec();
+                doc.extend_from_slice(&body);
+                doc.extend_from_slice(b"\",");
+                doc.extend(std::iter::repeat_n(b' ', len));
+                doc.extend_from_slice(b"1]");
+                agree(&doc);
+                doc.truncate(doc.len() - 1);
+                agree(&doc);
+            }
+        }
+    }
+}
