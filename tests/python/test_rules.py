@@ -109,15 +109,52 @@ def test_digest_holds_the_default_write_depth():
         jetjson.digest(_nested(513), "go")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="digest walks Python objects with the dumps walker, which checks its own limit (dumps/walk.rs MAX_DEPTH, "
-    "512) instead of the options' max_write_depth: it needs Writer::check_nesting there (lead, with dumps)",
-)
 def test_digest_follows_max_write_depth():
     with pytest.raises(jetjson.JSONEncodeError, match="max_write_depth 3"):
         jetjson.digest(_nested(4), "go", max_write_depth=3)
     assert jetjson.digest(_nested(600), "go", max_write_depth=600).startswith("sha256:")
+
+
+def test_dumps_follows_max_write_depth():
+    # The same limit, keyword and message as digest and canonicalize.
+    with pytest.raises(jetjson.JSONEncodeError, match=r"nesting deeper than max_write_depth 3$"):
+        jetjson.dumps(_nested(4), max_write_depth=3)
+    assert jetjson.dumps(_nested(3), max_write_depth=3) == b"[[[0]]]"
+    deep = _nested(600)
+    with pytest.raises(jetjson.JSONEncodeError, match="nesting deeper than max_write_depth 512"):
+        jetjson.dumps(deep)
+    assert jetjson.dumps(deep, max_write_depth=600) == b"[" * 600 + b"0" + b"]" * 600
+    assert jetjson.dumps(deep, profile="go", max_write_depth=600) == jetjson.dumps(deep, max_write_depth=600)
+    # Records and dicts count too, in every profile.
+    d = {}
+    for _ in range(5):
+        d = {"k": d}
+    for profile in ["compact", "go", "jcs"]:
+        with pytest.raises(jetjson.JSONEncodeError, match="max_write_depth 4"):
+            jetjson.dumps(d, profile, max_write_depth=4)
+        assert jetjson.loads(jetjson.dumps(d, profile, max_write_depth=6)) == d
+    for bad in [0, -1, 1_000_001, 2**70]:
+        with pytest.raises(ValueError, match="max_write_depth must be an int from 1 to 1000000"):
+            jetjson.dumps([], max_write_depth=bad)
+    for bad in [True, 1.5, "3"]:
+        with pytest.raises(TypeError, match="max_write_depth must be an int"):
+            jetjson.dumps([], max_write_depth=bad)
+    # Deeper than the thread's stack allows: an error, not a crash.
+    very = _nested(200_000)
+    with pytest.raises(jetjson.JSONEncodeError, match="not enough stack left") as info:
+        jetjson.dumps(very, max_write_depth=1_000_000)
+    # A long path is shortened in the middle: its first and last 32 steps.
+    assert len(str(info.value)) < 500 and "more levels)..." in str(info.value)
+    with pytest.raises(jetjson.JSONEncodeError) as info:
+        jetjson.dumps(_nested(600))
+    assert str(info.value) == "$" + "[0]" * 32 + "...(448 more levels)..." + "[0]" * 32 + ": nesting deeper than max_write_depth 512"
+    # A cycle is named as one whichever limit stops it.
+    loop = []
+    loop.append(loop)
+    for depth in [3, 512, 1_000_000]:
+        with pytest.raises(jetjson.JSONEncodeError) as info:
+            jetjson.dumps(loop, max_write_depth=depth)
+        assert str(info.value) == "$[0]: circular reference (the list at $ contains itself here)"
 
 
 # ---------------------------------------------------------------- stored bytes

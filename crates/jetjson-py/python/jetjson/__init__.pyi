@@ -53,6 +53,7 @@ def dumps(
     nan: Literal["error", "null"] = "error",
     non_str_keys: object = False,
     omit_defaults: object = False,
+    max_write_depth: int = 512,
 ) -> bytes:
     """Serializes ``obj`` to JSON bytes in the given profile. Ints are exact
     at any size in ``compact`` and ``go``; ``jcs`` writes numbers as doubles."""

@@ -26,7 +26,7 @@ use super::write_object_with;
 
 /// The text `help(jetjson.dumps)` shows; its first line is the signature
 /// CPython gives `inspect.signature` (`__text_signature__`).
-const DOC: &std::ffi::CStr = c"dumps($module, obj, /, profile='compact', *, sort_keys=False, escape_html=None, ascii_only=False, indent=None, default=None, nan='error', non_str_keys=False, omit_defaults=False)
+const DOC: &std::ffi::CStr = c"dumps($module, obj, /, profile='compact', *, sort_keys=False, escape_html=None, ascii_only=False, indent=None, default=None, nan='error', non_str_keys=False, omit_defaults=False, max_write_depth=512)
 --
 
 Serialize `obj` to JSON bytes in a profile.
@@ -61,6 +61,11 @@ reads them: field(metadata={\"json\": ...}), the class's rename rule
 (jetjson.config(rename=...)), a tag member first (in sorted place when the
 style sorts); fields whose names start
 with _ are left out unless given a JSON name.
+max_write_depth (default 512, as loads' max_depth; 1 to 1,000,000): the
+deepest nesting of lists, dicts and dataclasses written; deeper is a
+JSONEncodeError naming it (a container that contains itself is named a
+circular reference instead). Deep writes also stop, with an error, before
+the thread's stack runs out.
 default(obj) converts other objects; its result is serialized (up to 255
 nested applications) and its exceptions propagate. The boolean options
 take any object and use its truth value, as json does.
@@ -136,6 +141,7 @@ struct Names {
     nan: Py<PyString>,
     non_str_keys: Py<PyString>,
     omit_defaults: Py<PyString>,
+    max_write_depth: Py<PyString>,
 }
 
 static NAMES: PyOnceLock<Names> = PyOnceLock::new();
@@ -153,6 +159,7 @@ fn names(py: Python<'_>) -> &'static Names {
             nan: i("nan"),
             non_str_keys: i("non_str_keys"),
             omit_defaults: i("omit_defaults"),
+            max_write_depth: i("max_write_depth"),
         }
     })
 }
@@ -172,6 +179,7 @@ unsafe fn which(names: &Names, name: *mut PyObject) -> Option<usize> {
         &names.nan,
         &names.non_str_keys,
         &names.omit_defaults,
+        &names.max_write_depth,
     ];
     if let Some(i) = all.iter().position(|n| n.as_ptr() == name) {
         return Some(i);
@@ -246,7 +254,7 @@ unsafe fn call<'py>(
     let obj = unsafe { *args };
     let mut profile: Option<*mut PyObject> = (nargs == 2).then(|| unsafe { *args.add(1) });
     let (mut sort_keys, mut escape_html, mut ascii_only, mut indent, mut default, mut nan) = (None, None, None, None, None, None);
-    let (mut non_str_keys, mut omit_defaults) = (None, None);
+    let (mut non_str_keys, mut omit_defaults, mut max_write_depth) = (None, None, None);
     if !kwnames.is_null() {
         let names = names(py);
         // SAFETY: `kwnames` is a tuple of strs; their values follow the
@@ -265,6 +273,7 @@ unsafe fn call<'py>(
                 Some(6) => &mut nan,
                 Some(7) => &mut non_str_keys,
                 Some(8) => &mut omit_defaults,
+                Some(9) => &mut max_write_depth,
                 _ => {
                     let shown = unsafe { super::text::utf8_of(name) }.unwrap_or("?").to_owned();
                     return Err(PyTypeError::new_err(format!("dumps() got an unexpected keyword argument '{shown}'")));
@@ -284,7 +293,12 @@ unsafe fn call<'py>(
         Some(p) => unsafe { text(p, "profile") }?,
         None => "compact",
     };
-    let custom = sort_keys.is_some() || none(escape_html).is_some() || ascii_only.is_some() || none(indent).is_some() || nan.is_some();
+    let custom = sort_keys.is_some()
+        || none(escape_html).is_some()
+        || ascii_only.is_some()
+        || none(indent).is_some()
+        || nan.is_some()
+        || none(max_write_depth).is_some();
     let mut resolved;
     let options: &WriteOptions = if !custom && profile.is_none() {
         plain(py, Profile::Compact)
@@ -345,6 +359,22 @@ unsafe fn call<'py>(
         if tabs {
             let n = resolved.indent_width();
             resolved = resolved.indent_tabs(n);
+        }
+        if let Some(v) = none(max_write_depth) {
+            // SAFETY: a live argument, read as an int only when it is one.
+            let depth = unsafe {
+                if ffi::PyBool_Check(v) != 0 || ffi::PyLong_Check(v) == 0 {
+                    return Err(PyTypeError::new_err(format!("max_write_depth must be an int, not {}", type_name(v))));
+                }
+                let mut overflow = 0;
+                let n = ffi::PyLong_AsLongLongAndOverflow(v, &mut overflow);
+                if overflow != 0 {
+                    i64::MAX
+                } else {
+                    n
+                }
+            };
+            resolved = resolved.max_write_depth(crate::rules::write_depth(depth)?);
         }
         &resolved
     } else {

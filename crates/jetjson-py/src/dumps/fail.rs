@@ -34,6 +34,9 @@ enum Kind {
     /// raises for a dict that changes size during iteration. The text says
     /// what changed ("dict changed", "list changed size").
     Changed(&'static str),
+    /// The thread's stack has no room for another level (see
+    /// `Walker::stack_check`); like a depth limit, it may be a cycle.
+    Deep(String),
 }
 
 enum Seg {
@@ -59,6 +62,13 @@ impl Fail {
         Fail(Box::new(Inner { kind: Kind::Msg(m.into()), path: Vec::new(), probe: 0, cycle: Vec::new() }))
     }
 
+    /// No stack left to go deeper (see `Kind::Deep`).
+    #[cold]
+    #[inline(never)]
+    pub fn deep(m: String) -> Fail {
+        Fail(Box::new(Inner { kind: Kind::Deep(m), path: Vec::new(), probe: 0, cycle: Vec::new() }))
+    }
+
     /// A container changed while it was being written (see `Kind::Changed`).
     #[cold]
     #[inline(never)]
@@ -80,7 +90,12 @@ impl Fail {
     #[inline(never)]
     pub fn seen_in(mut self, container: *mut pyo3::ffi::PyObject) -> Fail {
         let at = container as usize;
-        if matches!(&self.0.kind, Kind::Core(e) if matches!(e.kind(), jetjson::ErrorKind::DepthLimit { .. })) {
+        let deep = match &self.0.kind {
+            Kind::Core(e) => matches!(e.kind(), jetjson::ErrorKind::DepthLimit { .. } | jetjson::ErrorKind::WriteDepthLimit { .. }),
+            Kind::Deep(_) => true,
+            _ => false,
+        };
+        if deep {
             if self.0.probe == 0 {
                 self.0.probe = at;
             }
@@ -127,7 +142,7 @@ impl Fail {
         let path = path_string(&inner.path);
         match inner.kind {
             Kind::Py(e) => e,
-            Kind::Msg(m) => encode_error(py, format!("{path}: {m}")),
+            Kind::Msg(m) | Kind::Deep(m) => encode_error(py, format!("{path}: {m}")),
             Kind::Changed(what) => pyo3::exceptions::PyRuntimeError::new_err(format!("{path}: {what} while dumps was writing it")),
             Kind::Core(e) => {
                 // A core error may carry its own path inside the value it was
@@ -142,9 +157,20 @@ impl Fail {
 
 /// `$`, then `[i]` for indexes, `.key` for identifier keys and `["key"]`
 /// (JSON-quoted) for others.
+/// The path as `$.items[3].price`, innermost last. A path longer than
+/// 64 steps (a depth limit, a stack running out) shows its first and last
+/// 32 steps and how many were left out between them.
 fn path_string(path: &[Seg]) -> String {
+    const SHOWN: usize = 32;
+    let n = path.len();
     let mut s = String::from("$");
-    for seg in path.iter().rev() {
+    for (k, seg) in path.iter().rev().enumerate() {
+        if n > 2 * SHOWN && (SHOWN..n - SHOWN).contains(&k) {
+            if k == SHOWN {
+                s.push_str(&format!("...({} more levels)...", n - 2 * SHOWN));
+            }
+            continue;
+        }
         match seg {
             Seg::Index(i) => {
                 s.push('[');

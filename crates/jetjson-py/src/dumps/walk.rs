@@ -48,11 +48,6 @@ pub(super) unsafe fn long_bits(obj: *mut PyObject) -> usize {
     unsafe { _PyLong_NumBits(obj) }
 }
 
-/// Deepest nesting of lists, dicts and dataclasses written: the parser's
-/// default limit, so anything jetjson reads can be written back, and far
-/// below what the thread stack allows.
-pub const MAX_DEPTH: usize = 512;
-
 /// Stack the walker leaves free below the frame where it stops going
 /// deeper: room for the frames between two checks (a container level, or
 /// a call into Python and back into a nested `dumps`) and for raising the
@@ -76,7 +71,8 @@ const SHALLOW: usize = 8;
 
 /// How many values may stand for another in a row: `default` applied to its
 /// own results, an `Enum` member's value that is a member again, and any
-/// mix of the two. With `MAX_DEPTH` it bounds every recursion of the walk.
+/// mix of the two. With `max_write_depth` (containers) and the stack check
+/// it bounds every recursion of the walk.
 pub const MAX_DETOURS: u32 = 255;
 
 /// A member of a dict being sorted: the key's UTF-8 bytes, and owned
@@ -449,13 +445,12 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
         }
     }
 
-    /// Fails when one more container would nest deeper than `MAX_DEPTH`,
-    /// or the thread's stack is nearly used up.
+    /// Fails when one more container would nest deeper than the options'
+    /// `max_write_depth`, or the thread's stack is nearly used up.
     #[inline(always)]
     pub(super) fn enter(&self) -> Walk {
-        if self.w.depth() >= MAX_DEPTH {
-            return Err(Fail::core(Error::new(ErrorKind::DepthLimit { limit: MAX_DEPTH })));
-        }
+        // The options' `max_write_depth` (512 by default, as `loads`).
+        self.w.check_nesting().map_err(Fail::core)?;
         self.room()
     }
 
@@ -493,7 +488,7 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
     #[cold]
     #[inline(never)]
     fn no_room(&self) -> Fail {
-        Fail::msg(format!(
+        Fail::deep(format!(
             "not enough stack left to nest deeper (at depth {} of this call; is dumps called from inside a default, a property or isoformat of another dumps, or on a thread with a small stack?)",
             self.w.depth()
         ))
@@ -1132,7 +1127,7 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
         // output length stored once per run); the others one by one below.
         let runs = self.known.ints_311 && self.w.runs_items();
         // An empty list value opens a container: only below the depth limit.
-        let nest_ok = self.w.depth() + 1 < MAX_DEPTH;
+        let nest_ok = self.w.depth() + 1 < self.w.style().max_write_depth;
         let mut open = false;
         if !runs {
             self.item_sep(item);
