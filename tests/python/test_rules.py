@@ -206,3 +206,22 @@ def test_digest_of_bytes_points_to_digest_bytes():
             jetjson.digest(value)
     # Bytes inside a value are still written as the profile writes them.
     assert jetjson.digest({"b": b"\x00"}, "go") == "sha256:" + hashlib.sha256(b'{"b":"AA=="}').hexdigest()
+
+
+def test_canonicalize_and_digest_flags_take_truth_values():
+    # As dumps and loads take them (and json's flags): any object's truth value.
+    text = '{"b":1,"a":"\u00e9<"}'.encode()
+    for yes, no in [(1, 0), ("yes", ""), ([0], [])]:
+        assert jetjson.canonicalize(text, "compact", sort_keys=yes, ascii_only=yes, escape_html=yes) == jetjson.canonicalize(
+            text, "compact", sort_keys=True, ascii_only=True, escape_html=True
+        )
+        assert jetjson.canonicalize(text, "compact", sort_keys=no, ascii_only=no) == text
+        assert jetjson.canonicalize(b"\xef\xbb\xbf[1]", "jcs", allow_bom=yes) == b"[1]"
+        with pytest.raises(jetjson.JSONDecodeError):
+            jetjson.canonicalize(b"\xef\xbb\xbf[1]", "jcs", allow_bom=no)
+        obj = {"b": 1, "a": "\u00e9"}
+        assert jetjson.digest(obj, "compact", sort_keys=yes, ascii_only=yes) == jetjson.digest(obj, "compact", sort_keys=True, ascii_only=True)
+        assert jetjson.digest(obj, "compact", sort_keys=no) == "sha256:" + hashlib.sha256(jetjson.dumps(obj)).hexdigest()
+        # The refusal rule sees the truth value: escape_html on is go's default.
+        with pytest.raises(ValueError, match="escape_html=True"):
+            jetjson.digest(obj, "go", escape_html=yes)

@@ -2,6 +2,7 @@
 //! hashed while they are written (the output is never held whole); and
 //! `digest_bytes`: the hash of bytes as stored (OCI content addresses).
 
+use crate::loads::Flag;
 use jetjson::{Algorithm, Hasher, Writer};
 use pyo3::buffer::PyBuffer;
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -25,21 +26,26 @@ use crate::rules;
 /// over the bytes themselves. For the digest of stored bytes (a file, a
 /// registry manifest) use digest_bytes(data).
 #[pyfunction]
-#[pyo3(signature = (obj, profile=None, algorithm="sha256", *, sort_keys=false, escape_html=None, ascii_only=false, indent=None,
+#[pyo3(signature = (obj, profile=None, algorithm="sha256", *, sort_keys=Flag(false), escape_html=None, ascii_only=Flag(false), indent=None,
                     default=None, nan="error", max_write_depth=jetjson::DEFAULT_MAX_WRITE_DEPTH as i64))]
+#[pyo3(
+    text_signature = "(obj, profile, algorithm='sha256', *, sort_keys=False, escape_html=None, ascii_only=False, indent=None, default=None, nan='error', max_write_depth=512)"
+)]
 #[allow(clippy::too_many_arguments)]
 pub fn digest<'py>(
     obj: &Bound<'py, PyAny>,
     profile: Option<&str>,
     algorithm: &str,
-    sort_keys: bool,
-    escape_html: Option<bool>,
-    ascii_only: bool,
+    sort_keys: Flag,
+    escape_html: Option<Flag>,
+    ascii_only: Flag,
     indent: Option<i64>,
     default: Option<&Bound<'py, PyAny>>,
     nan: &str,
     max_write_depth: i64,
 ) -> PyResult<String> {
+    // Flags take any object's truth value, as json's do.
+    let (sort_keys, escape_html, ascii_only) = (sort_keys.0, escape_html.map(|f| f.0), ascii_only.0);
     if obj.is_instance_of::<PyBytes>() || obj.is_instance_of::<PyByteArray>() || obj.is_instance_of::<PyMemoryView>() {
         let kind = obj.get_type().name().map(|n| n.to_string()).unwrap_or_default();
         return Err(PyTypeError::new_err(format!(
