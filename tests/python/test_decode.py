@@ -861,3 +861,21 @@ def test_omit_defaults_eq_that_raises_or_mutates():
     box["obj"] = m
     out = jetjson.dumps(m, omit_defaults=True, default=lambda o: "mut")
     assert json.loads(out) == {"b": "mut", "a": "changed" * 100}
+
+
+def test_decoder_flags_take_truth_values():
+    @dataclasses.dataclass
+    class A:
+        a: int
+
+    lax = Decoder(A, strict=0, forbid_unknown_fields="yes", allow_bom=[1])
+    assert lax.decode(b'\xef\xbb\xbf{"a":"1"}') == A(1)
+    with pytest.raises(ValidationError, match='unknown field "b"'):
+        lax.decode(b'{"a":1,"b":2}')
+    strict = Decoder(A, strict=1, forbid_unknown_fields=0, allow_bom="")
+    assert strict.decode(b'{"a":1,"b":2}') == A(1)
+    with pytest.raises(ValidationError, match="Expected int, got str"):
+        strict.decode(b'{"a":"1"}')
+    with pytest.raises(jetjson.JSONDecodeError):
+        strict.decode(b'\xef\xbb\xbf{"a":1}')
+    assert jetjson.loads(b'{"a":"1"}', type=A, strict=0) == A(1)
