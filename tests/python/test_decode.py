@@ -861,3 +861,23 @@ def test_omit_defaults_eq_that_raises_or_mutates():
     box["obj"] = m
     out = jetjson.dumps(m, omit_defaults=True, default=lambda o: "mut")
     assert json.loads(out) == {"b": "mut", "a": "changed" * 100}
+
+
+def test_decoder_flags_take_truth_values_as_loads_does():
+    # loads(type=T, strict=0) worked while Decoder(T, strict=0) was a
+    # TypeError ("'int' object is not an instance of 'bool'").
+    assert jetjson.Decoder(int, strict=0).decode(b'"1"') == 1
+    assert jetjson.Decoder(int, strict="").decode(b'"1"') == 1
+    with pytest.raises(jetjson.ValidationError):
+        jetjson.Decoder(int, strict=[0]).decode(b'"1"')
+
+    @dataclasses.dataclass
+    class P:
+        a: int = 0
+
+    with pytest.raises(jetjson.ValidationError, match="unknown field"):
+        jetjson.Decoder(P, forbid_unknown_fields=1).decode(b'{"z":1}')
+    assert jetjson.Decoder(P, forbid_unknown_fields=0).decode(b'{"z":1}') == P()
+    assert jetjson.Decoder(List[int], allow_bom=1).decode(b"\xef\xbb\xbf[1]") == [1]
+    with pytest.raises(jetjson.JSONDecodeError, match="byte order mark"):
+        jetjson.Decoder(List[int], allow_bom=0).decode(b"\xef\xbb\xbf[1]")

@@ -8,7 +8,8 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyMemoryView, PyString};
 
-use crate::dumps::{write_object, OutputOptions};
+use crate::dumps::{parse_indent, write_object_with, OutputOptions, Walking};
+use crate::loads::Flag;
 use crate::rules;
 
 /// The digest of `obj`'s JSON bytes in a profile, as "sha256:<hex>" (or
@@ -16,8 +17,9 @@ use crate::rules;
 /// hashlib.sha256(dumps(obj, profile=profile, ...)).
 ///
 /// profile: "compact", "go" or "jcs", positionally or by keyword; there is
-/// no default (a digest names the bytes it is over). Options as for dumps,
-/// and max_write_depth (default 512); one that cannot change the profile's
+/// no default (a digest names the bytes it is over). Options as for dumps
+/// (non_str_keys and omit_defaults included), and max_write_depth (default
+/// 512); one that cannot change the profile's
 /// bytes is refused (ValueError).
 ///
 /// bytes, bytearray and memoryview are refused (TypeError): their digest
@@ -25,19 +27,23 @@ use crate::rules;
 /// over the bytes themselves. For the digest of stored bytes (a file, a
 /// registry manifest) use digest_bytes(data).
 #[pyfunction]
-#[pyo3(signature = (obj, profile=None, algorithm="sha256", *, sort_keys=false, escape_html=None, ascii_only=false, indent=None,
-                    default=None, nan="error", max_write_depth=jetjson::DEFAULT_MAX_WRITE_DEPTH as i64))]
+#[pyo3(signature = (obj, profile=None, algorithm="sha256", *, sort_keys=Flag(false), escape_html=None, ascii_only=Flag(false), indent=None,
+                    default=None, nan="error", non_str_keys=Flag(false), omit_defaults=Flag(false),
+                    max_write_depth=jetjson::DEFAULT_MAX_WRITE_DEPTH as i64),
+       text_signature = "(obj, profile, algorithm='sha256', *, sort_keys=False, escape_html=None, ascii_only=False, indent=None, default=None, nan='error', non_str_keys=False, omit_defaults=False, max_write_depth=512)")]
 #[allow(clippy::too_many_arguments)]
 pub fn digest<'py>(
     obj: &Bound<'py, PyAny>,
     profile: Option<&str>,
     algorithm: &str,
-    sort_keys: bool,
-    escape_html: Option<bool>,
-    ascii_only: bool,
-    indent: Option<i64>,
+    sort_keys: Flag,
+    escape_html: Option<Flag>,
+    ascii_only: Flag,
+    indent: Option<&Bound<'py, PyAny>>,
     default: Option<&Bound<'py, PyAny>>,
     nan: &str,
+    non_str_keys: Flag,
+    omit_defaults: Flag,
     max_write_depth: i64,
 ) -> PyResult<String> {
     if obj.is_instance_of::<PyBytes>() || obj.is_instance_of::<PyByteArray>() || obj.is_instance_of::<PyMemoryView>() {
@@ -49,12 +55,14 @@ pub fn digest<'py>(
         )));
     }
     let profile = rules::required_profile("digest", profile)?;
-    let requested = OutputOptions { profile, sort_keys, escape_html, ascii_only, indent, nan };
+    let (indent, tabs) = indent.map_or(Ok((None, false)), parse_indent)?;
+    let (sort_keys, escape_html, ascii_only) = (sort_keys.0, escape_html.map(|f| f.0), ascii_only.0);
+    let requested = OutputOptions { profile, sort_keys, escape_html, ascii_only, indent, tabs, nan };
     rules::refuse_inapplicable(&requested)?;
     let options = requested.resolve()?.max_write_depth(rules::write_depth(max_write_depth)?);
     let algorithm: Algorithm = algorithm.parse().map_err(PyValueError::new_err)?;
     let mut w = Writer::with_sink(&options, Hasher::new(algorithm));
-    write_object(&mut w, obj, default)?;
+    write_object_with(&mut w, obj, default, Walking { non_str_keys: non_str_keys.0, omit_defaults: omit_defaults.0 })?;
     let hasher = w.finish().map_err(|e| crate::errors::encode_error(obj.py(), e.to_string()))?;
     Ok(hasher.finish())
 }

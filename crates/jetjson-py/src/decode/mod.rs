@@ -30,7 +30,7 @@ use pyo3::types::{PyDict, PyType};
 
 use crate::loads::input::{self, Source};
 use crate::loads::location;
-use crate::loads::{Limit, Policy};
+use crate::loads::{Flag, Limit, Policy};
 use builder::{Builder, Settings};
 pub(crate) use errors::validation_error_type;
 use plan::Plan;
@@ -56,16 +56,18 @@ pub struct Decoder {
 #[pymethods]
 impl Decoder {
     #[new]
-    #[pyo3(signature = (r#type, *, strict = true, forbid_unknown_fields = false, max_depth = Limit(512), max_size = None, duplicate_keys = Policy(DuplicateKeys::Error), allow_bom = false))]
+    #[pyo3(signature = (r#type, *, strict = Flag(true), forbid_unknown_fields = Flag(false), max_depth = Limit(512), max_size = None, duplicate_keys = Policy(DuplicateKeys::Error), allow_bom = Flag(false)),
+           text_signature = "(type, *, strict=True, forbid_unknown_fields=False, max_depth=512, max_size=None, duplicate_keys='error', allow_bom=False)")]
     fn new(
         r#type: &Bound<'_, PyAny>,
-        strict: bool,
-        forbid_unknown_fields: bool,
+        strict: Flag,
+        forbid_unknown_fields: Flag,
         max_depth: Limit,
         max_size: Option<Limit>,
         duplicate_keys: Policy,
-        allow_bom: bool,
+        allow_bom: Flag,
     ) -> PyResult<Decoder> {
+        let (strict, forbid_unknown_fields, allow_bom) = (strict.0, forbid_unknown_fields.0, allow_bom.0);
         api(r#type.py())?;
         let plan = compile::compile(r#type)?;
         Ok(Decoder {
@@ -187,7 +189,8 @@ pub(crate) fn loads_typed(
     let decoder = match cached {
         Some(d) => d,
         None => {
-            let d = Bound::new(py, Decoder::new(ty, true, false, Limit(512), None, Policy(DuplicateKeys::Error), false)?)?;
+            let d =
+                Bound::new(py, Decoder::new(ty, Flag(true), Flag(false), Limit(512), None, Policy(DuplicateKeys::Error), Flag(false))?)?;
             if ty.hash().is_ok() {
                 if cache.len() >= CACHE_LIMIT {
                     if let Some(oldest) = cache.keys().iter().next() {

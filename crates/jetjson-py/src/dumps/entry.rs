@@ -285,39 +285,15 @@ unsafe fn call<'py>(
         None => "compact",
     };
     let custom = sort_keys.is_some() || none(escape_html).is_some() || ascii_only.is_some() || none(indent).is_some() || nan.is_some();
-    let mut resolved;
+    let resolved;
     let options: &WriteOptions = if !custom && profile.is_none() {
         plain(py, Profile::Compact)
     } else if custom {
         // An int (spaces), or a str of spaces or of tabs, as json takes it.
-        let mut tabs = false;
-        let indent = match none(indent) {
-            None => None,
-            Some(v) => {
-                // SAFETY: a live argument; read as an int or a str only when
-                // it is one.
-                unsafe {
-                    if ffi::PyUnicode_Check(v) != 0 {
-                        let t = text(v, "indent")?;
-                        tabs = !t.is_empty() && t.bytes().all(|b| b == b'\t');
-                        if !(tabs || t.bytes().all(|b| b == b' ')) {
-                            return Err(pyo3::exceptions::PyValueError::new_err(format!(
-                                "indent must be an int, a str of spaces or a str of tabs, got {t:?}"
-                            )));
-                        }
-                        Some(t.len() as i64)
-                    } else if ffi::PyBool_Check(v) != 0 || ffi::PyLong_Check(v) == 0 {
-                        return Err(PyTypeError::new_err(format!(
-                            "indent must be an int, a str of spaces or tabs, or None, not {}",
-                            type_name(v)
-                        )));
-                    } else {
-                        let mut overflow = 0;
-                        let n = ffi::PyLong_AsLongLongAndOverflow(v, &mut overflow);
-                        Some(if overflow != 0 { i64::MAX } else { n })
-                    }
-                }
-            }
+        let (indent, tabs) = match none(indent) {
+            None => (None, false),
+            // SAFETY: a live argument, held by the caller for the call.
+            Some(v) => super::config::parse_indent(unsafe { &Bound::from_borrowed_ptr(py, v) })?,
         };
         resolved = OutputOptions {
             profile: profile_name,
@@ -335,6 +311,7 @@ unsafe fn call<'py>(
                 None => false,
             },
             indent,
+            tabs,
             // SAFETY: a live argument.
             nan: match nan {
                 Some(v) => unsafe { text(v, "nan") }?,
@@ -342,10 +319,6 @@ unsafe fn call<'py>(
             },
         }
         .resolve()?;
-        if tabs {
-            let n = resolved.indent_width();
-            resolved = resolved.indent_tabs(n);
-        }
         &resolved
     } else {
         plain(py, parse_profile(profile_name)?)

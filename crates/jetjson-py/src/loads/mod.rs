@@ -14,7 +14,7 @@ pub(crate) mod location;
 pub(crate) mod numbers;
 mod options;
 
-pub(crate) use options::{Limit, Policy};
+pub(crate) use options::{Flag, Limit, Policy};
 pub(crate) mod strings;
 
 use jetjson::{DuplicateKeys, ErrorKind, Position, ReadOptions};
@@ -24,7 +24,6 @@ use pyo3::types::PyString;
 
 use builder::{Builder, Failure};
 use input::Source;
-use options::Flag;
 
 /// loads(data, /, *, max_depth=512, max_size=None, duplicate_keys="error", allow_bom=False, decimal=False, type=None, strict=True, forbid_unknown_fields=False)
 /// --
