@@ -65,3 +65,25 @@ def test_line_errors_name_the_line_and_its_place():
     assert jetjson.loads_lines(b'{"a":1,"a":2}\n', duplicate_keys="last") == [{"a": 2}]
     with pytest.raises(jetjson.JSONDecodeError, match="line 2"):
         jetjson.loads_lines(b"[1]\n[[[1]]]\n", max_depth=2)
+
+
+def test_lines_are_split_on_newlines_only():
+    # str.splitlines also splits on U+2028, U+2029, U+0085 (and bytes on a
+    # bare \r): characters a JSON string may hold raw, and compact output
+    # writes raw, so loads_lines(dumps_lines(docs).decode()) broke.
+    docs = [["a\u2028b"], {"k\u2029": "\x85"}, "\x0b\x0c\x1c\x1d\x1e"]
+    data = jetjson.dumps_lines(docs)
+    assert jetjson.loads_lines(data) == docs
+    assert jetjson.loads_lines(data.decode()) == docs
+    assert list(jetjson.load_lines(io.BytesIO(data))) == docs
+    assert list(jetjson.load_lines(io.StringIO(data.decode()))) == docs
+    # A bare \r is whitespace inside a document, as the CLI's --lines reads it.
+    assert jetjson.loads_lines(b"[1,\r2]\n[3]\r\n") == [[1, 2], [3]]
+    assert jetjson.loads_lines("[1,\r2]\n[3]") == [[1, 2], [3]]
+    # Any bytes-like input, as loads takes.
+    assert jetjson.loads_lines(memoryview(data)) == docs
+    assert jetjson.loads_lines(bytearray(data)) == docs
+    # Errors still name the line and place.
+    with pytest.raises(jetjson.JSONDecodeError) as e:
+        jetjson.loads_lines('["\u2028"]\n[1,]\n')
+    assert (e.value.lineno, e.value.colno, e.value.pos) == (2, 4, 9)

@@ -82,12 +82,28 @@ def dump_lines(objs, fp, /, *args, **kwargs):
 
 
 def loads_lines(data, /, **kwargs):
-    """The documents of newline-delimited JSON text (bytes or str), as a
-    list. Blank lines are skipped; "\r\n" line ends are accepted. The read
-    limits of loads (max_size, max_depth, duplicate_keys, allow_bom) apply
-    to each document. A bad line raises JSONDecodeError whose lineno is the
-    line's number, colno its column and pos its offset in `data`."""
-    return list(_lines(data.splitlines(keepends=True), kwargs))
+    """The documents of newline-delimited JSON text (bytes, bytearray,
+    memoryview or str), as a list. Lines end at "\n" only (as the CLI's
+    --lines reads them: U+2028 or U+0085 in a string, or a "\r" between
+    tokens, is part of its document); blank lines are skipped; "\r\n" line
+    ends are accepted. The read limits of loads (max_size, max_depth,
+    duplicate_keys, allow_bom) apply to each document. A bad line raises
+    JSONDecodeError whose lineno is the line's number, colno its column and
+    pos its offset in `data`."""
+    return list(_lines(_split_lines(data), kwargs))
+
+
+def _split_lines(data):
+    """`data`'s lines, each with its "\n" (str.splitlines would also end
+    lines at characters JSON strings may hold)."""
+    if isinstance(data, memoryview):
+        data = data.tobytes()
+    nl = "\n" if isinstance(data, str) else b"\n"
+    parts = data.split(nl)
+    lines = [part + nl for part in parts[:-1]]
+    if parts[-1]:
+        lines.append(parts[-1])
+    return lines
 
 
 def load_lines(fp, /, **kwargs):
