@@ -881,3 +881,50 @@ def test_decoder_flags_take_truth_values_as_loads_does():
     assert jetjson.Decoder(List[int], allow_bom=1).decode(b"\xef\xbb\xbf[1]") == [1]
     with pytest.raises(jetjson.JSONDecodeError, match="byte order mark"):
         jetjson.Decoder(List[int], allow_bom=0).decode(b"\xef\xbb\xbf[1]")
+
+
+def test_container_length_errors_name_the_container_and_its_place():
+    # They said "Expected nothing of length <= 1, got 2" and pointed at the
+    # closing bracket; a value's error points at the value's start.
+    for t, data, what in (
+        (List[int], b"[1,\n [1,2,3]]", "array"),
+        (Tuple[int, ...], b"[1,\n [1,2,3]]", "array"),
+        (Set[int], b"[1,\n [1,2,3]]", "array"),
+        (Dict[str, int], b'[1,\n {"a":1,"b":2,"c":3}]', "object"),
+    ):
+        e = refused(List[Union[int, Annotated[t, Meta(max_length=2)]]], data)
+        assert e.msg == f"Expected {what} of length <= 2, got 3", (t, e.msg)
+        assert (e.path, e.pos, e.lineno, e.colno) == ("$[1]", 5, 2, 2), (t, e.path, e.pos)
+        e = refused(Annotated[t, Meta(min_length=4)], data[5:-1])
+        assert e.msg == f"Expected {what} of length >= 4, got 3" and e.pos == 0, (t, e.msg, e.pos)
+
+    @dataclasses.dataclass
+    class Rec:
+        a: int = 0
+
+    e = refused(List[Annotated[Dict[str, Rec], Meta(max_length=0)]], b'[{}, {"x": {"a": 1}}]')
+    assert e.msg == "Expected object of length <= 0, got 1" and (e.path, e.pos) == ("$[1]", 5)
+
+
+def test_constraints_that_cannot_apply_are_refused_when_the_decoder_is_made():
+    # "Anything else ... is a TypeError when the decoder is made": a bound on
+    # a str, a length on an int, a pattern on a list were accepted and
+    # failed (or did nothing) at decode time.
+    for t in (
+        Annotated[str, Meta(ge=1)],
+        Annotated[List[int], Meta(lt=3)],
+        Annotated[int, Meta(max_length=1)],
+        Annotated[float, Meta(min_length=1)],
+        Annotated[int, Meta(pattern="a")],
+        Annotated[List[str], Meta(pattern="a")],
+        Annotated[bool, Meta(ge=0)],
+    ):
+        with pytest.raises(TypeError, match="Meta"):
+            Decoder(t)
+    for bad in ({"max_length": -1}, {"min_length": -1}):
+        with pytest.raises(ValueError):
+            Meta(**bad)
+    # What applies still works.
+    assert dec(Annotated[Optional[int], Meta(ge=0)], "null") is None
+    assert dec(Annotated[decimal.Decimal, Meta(ge=0)], "1") == 1
+    assert dec(Annotated[bytes, Meta(max_length=2)], '"AQI="') == b"\x01\x02"

@@ -366,7 +366,8 @@ impl<'p, 'i> Builder<'p, 'i> {
     /// A value made for `node` checked against `rules`.
     fn checked(&mut self, obj: *mut PyObject, rules: Option<&Rules>, node: &Node) -> jetjson::Result<()> {
         if let (Some(r), false) = (rules, obj.is_null()) {
-            if let Err(e) = self.check(r, obj, node) {
+            let what = self.what(node);
+            if let Err(e) = self.check(r, obj, what, None) {
                 // SAFETY: we own `obj`.
                 unsafe { ffi::Py_DECREF(obj) };
                 return Err(e);
@@ -375,9 +376,18 @@ impl<'p, 'i> Builder<'p, 'i> {
         self.deliver(obj)
     }
 
+    /// `obj`, a `what`, checked against `r`; a container's failure is
+    /// placed `at` its opening bracket (a scalar's at the current value).
     #[cold]
-    fn check(&mut self, r: &Rules, obj: *mut PyObject, node: &Node) -> jetjson::Result<()> {
-        let what = self.what(node);
+    fn check(&mut self, r: &Rules, obj: *mut PyObject, what: String, at: Option<usize>) -> jetjson::Result<()> {
+        let invalid = |b: &mut Self, msg: String| {
+            let path = b.path(b.frames.len(), true);
+            b.invalid_at(msg, path, at)
+        };
+        let python_error = |b: &mut Self| {
+            let path = b.path(b.frames.len(), true);
+            b.python_error_at(path, at)
+        };
         // SAFETY: `obj` is a live value we own; comparisons of ints,
         // floats and Decimals and len() of built-in containers run no
         // Python code; `search` of a compiled pattern is C code. Errors
@@ -397,11 +407,11 @@ impl<'p, 'i> Builder<'p, 'i> {
                 Ok(true) => {}
                 Ok(false) => {
                     let b = bound.as_ref().map(|b| b.bind(self.py).repr().map(|r| r.to_string()).unwrap_or_default()).unwrap_or_default();
-                    return Err(self.invalid(format!("Expected {what} {sign} {b}")));
+                    return Err(invalid(self, format!("Expected {what} {sign} {b}")));
                 }
                 Err(e) => {
                     e.restore(self.py);
-                    return Err(self.python_error());
+                    return Err(python_error(self));
                 }
             }
         }
@@ -410,14 +420,14 @@ impl<'p, 'i> Builder<'p, 'i> {
                 Ok(n) => n,
                 Err(e) => {
                     e.restore(self.py);
-                    return Err(self.python_error());
+                    return Err(python_error(self));
                 }
             };
             if let Some(min) = r.min_length.filter(|&m| n < m) {
-                return Err(self.invalid(format!("Expected {what} of length >= {min}, got {n}")));
+                return Err(invalid(self, format!("Expected {what} of length >= {min}, got {n}")));
             }
             if let Some(max) = r.max_length.filter(|&m| n > m) {
-                return Err(self.invalid(format!("Expected {what} of length <= {max}, got {n}")));
+                return Err(invalid(self, format!("Expected {what} of length <= {max}, got {n}")));
             }
         }
         if let Some(p) = &r.pattern {
@@ -425,11 +435,11 @@ impl<'p, 'i> Builder<'p, 'i> {
                 Ok(m) if !m.is_none() => {}
                 Ok(_) => {
                     let pat = p.bind(self.py).getattr("pattern").and_then(|p| p.repr()).map(|r| r.to_string()).unwrap_or_default();
-                    return Err(self.invalid(format!("Expected {what} matching {pat}")));
+                    return Err(invalid(self, format!("Expected {what} matching {pat}")));
                 }
                 Err(e) => {
                     e.restore(self.py);
-                    return Err(self.python_error());
+                    return Err(python_error(self));
                 }
             }
         }
@@ -916,8 +926,7 @@ impl<'p, 'i> Builder<'p, 'i> {
         };
         self.frames.pop();
         if let Some(r) = f.rules {
-            let node = &SKIP;
-            if let Err(e) = self.check(r, obj, node) {
+            if let Err(e) = self.check(r, obj, "object".into(), Some(f.at)) {
                 // SAFETY: ours.
                 unsafe { ffi::Py_DECREF(obj) };
                 return Err(e);
@@ -1233,7 +1242,7 @@ impl<'p, 'i> Builder<'p, 'i> {
         };
         self.frames.pop();
         if let Some(r) = f.rules {
-            if let Err(e) = self.check(r, obj, &SKIP) {
+            if let Err(e) = self.check(r, obj, "array".into(), Some(f.at)) {
                 // SAFETY: ours.
                 unsafe { ffi::Py_DECREF(obj) };
                 return Err(e);
