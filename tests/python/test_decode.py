@@ -928,3 +928,33 @@ def test_constraints_that_cannot_apply_are_refused_when_the_decoder_is_made():
     assert dec(Annotated[Optional[int], Meta(ge=0)], "null") is None
     assert dec(Annotated[decimal.Decimal, Meta(ge=0)], "1") == 1
     assert dec(Annotated[bytes, Meta(max_length=2)], '"AQI="') == b"\x01\x02"
+
+
+def test_decimals_beyond_the_double_range_are_exact():
+    # "decimal.Decimal (from a number, exactly ...)": loads(decimal=True)
+    # reads 1e400 exactly; a Decimal field refused it as out of float range.
+    assert dec(decimal.Decimal, "1e400") == decimal.Decimal("1e400")
+    assert dec(List[decimal.Decimal], "[1, -2.5e-999999, 1e400]") == [1, decimal.Decimal("-2.5e-999999"), decimal.Decimal("1e400")]
+    assert dec(Optional[decimal.Decimal], "1E+400") == decimal.Decimal("1e400")
+
+    @dataclasses.dataclass
+    class Price:
+        amount: decimal.Decimal
+        rate: float = 0.0
+
+    assert dec(Price, '{"skipped": [1e400, {"a": 1e400}], "amount": 1e400}') == Price(decimal.Decimal("1e400"))
+    # Anything else still refuses it, with its place, also next to a Decimal.
+    for t, data, pos in (
+        (float, "1e400", 0),
+        (Price, '{"amount": 1, "rate": -1e400}', 22),
+        (List[Any], "[1e400]", 1),
+        (int, "1e400", 0),
+        (Tuple[decimal.Decimal, Any], "[1, 1e400]", 4),
+        (Tuple[decimal.Decimal, Raw], "[1, 1e400]", 4),
+        (Tuple[decimal.Decimal, Raw], "[1, [1e400]]", 4),
+        (Tuple[decimal.Decimal, float], "[1, 1e400]", 4),
+    ):
+        with pytest.raises(jetjson.JSONDecodeError) as e:
+            dec(t, data)
+        assert e.value.pos == pos, (t, data, str(e.value))
+    assert dec(Tuple[decimal.Decimal, Raw], "[1e400, [1e300]]") == (decimal.Decimal("1e400"), Raw("[1e300]"))

@@ -543,6 +543,15 @@ impl<'p, 'i> Builder<'p, 'i> {
     }
 
     fn raw_object(&mut self, json: &[u8]) -> jetjson::Result<*mut PyObject> {
+        if self.plan.exact_numbers {
+            // The lossless parse let literals beyond the double range
+            // through, which a `Raw` may not hold (`Raw(text)` refuses
+            // them, and go and jcs could not write them).
+            let strict = ReadOptions::new().max_depth(usize::MAX).duplicate_keys(DuplicateKeys::Last);
+            if let Err(e) = jetjson::parse::validate(json, &strict) {
+                return Err(self.invalid(e.message()));
+            }
+        }
         match crate::raw::Raw::checked(self.py, json) {
             Ok(r) => Ok(r.into_ptr()),
             Err(e) => {
@@ -982,7 +991,8 @@ impl<'p, 'i> Builder<'p, 'i> {
         if self.set.policy != DuplicateKeys::Error || !json.contains('{') {
             return Ok(());
         }
-        let options = ReadOptions::new().max_depth(usize::MAX).duplicate_keys(DuplicateKeys::Error);
+        let options =
+            ReadOptions::new().max_depth(usize::MAX).duplicate_keys(DuplicateKeys::Error).lossless_numbers(self.plan.exact_numbers);
         match jetjson::parse::validate(json.as_bytes(), &options) {
             Ok(()) => Ok(()),
             Err(e) => {
@@ -1347,7 +1357,11 @@ impl<'p, 'i> Builder<'p, 'i> {
     /// walk of its own.
     fn tagged_text(&mut self, t: &TaggedNode, json: &str) -> jetjson::Result<*mut PyObject> {
         let mut finder = TagFinder { field: &t.field, depth: 0, armed: false, found: None };
-        let _ = jetjson::parse::parse(json.as_bytes(), &ReadOptions::new().duplicate_keys(DuplicateKeys::Last), &mut finder);
+        let _ = jetjson::parse::parse(
+            json.as_bytes(),
+            &ReadOptions::new().duplicate_keys(DuplicateKeys::Last).lossless_numbers(self.plan.exact_numbers),
+            &mut finder,
+        );
         let index = match finder.found {
             Some(Found::Str(s)) => t.strs.iter().find(|(v, _)| **v == *s).map(|(_, r)| *r),
             Some(Found::Int(n)) => t.ints.iter().find(|(v, _)| *v == n).map(|(_, r)| *r),
@@ -1371,7 +1385,8 @@ impl<'p, 'i> Builder<'p, 'i> {
         let prefix = self.path(self.frames.len(), true);
         let set = Settings { max_depth: self.set.max_depth.saturating_sub(self.frames.len()), ..self.set };
         let mut sub = Builder::new(self.py, plan, &plan.record_nodes[index as usize], set, self.input, json.as_bytes(), prefix);
-        let options = ReadOptions::new().max_depth(set.max_depth).duplicate_keys(parser_policy(set.policy));
+        let options =
+            ReadOptions::new().max_depth(set.max_depth).duplicate_keys(parser_policy(set.policy)).lossless_numbers(self.plan.exact_numbers);
         let r = jetjson::parse::parse(json.as_bytes(), &options, &mut sub);
         let base = sub.base;
         self.recheck |= sub.recheck;

@@ -37,7 +37,7 @@ pub(crate) fn compile(ty: &Bound<'_, PyAny>) -> PyResult<Plan> {
     let records: Vec<Record> = c.records.into_iter().map(|r| r.expect("every record is compiled before the plan is done")).collect();
     let record_nodes = (0..records.len() as u32).map(Node::Record).collect();
     let pure = records.iter().all(|r| pure(py, r));
-    Ok(Plan { root, records, record_nodes, pure, known: c.known })
+    Ok(Plan { root, records, record_nodes, pure, exact_numbers: c.exact_numbers, known: c.known })
 }
 
 struct Compiler<'py> {
@@ -58,6 +58,8 @@ struct Compiler<'py> {
     none_type: Bound<'py, PyAny>,
     abc: Bound<'py, PyModule>,
     types_union: Option<Bound<'py, PyAny>>,
+    /// A `Decimal` is read somewhere (`Plan::exact_numbers`).
+    exact_numbers: bool,
 }
 
 impl<'py> Compiler<'py> {
@@ -92,6 +94,7 @@ impl<'py> Compiler<'py> {
             none_type: py.None().bind(py).get_type().into_any(),
             abc: py.import("collections.abc")?,
             types_union: class("types", "UnionType").ok(),
+            exact_numbers: false,
         })
     }
 
@@ -143,6 +146,7 @@ impl<'py> Compiler<'py> {
                 return Ok(Node::Uuid);
             }
             if t.is(self.known.decimal.bind(py)) {
+                self.exact_numbers = true;
                 return Ok(Node::Decimal);
             }
             if t.is(&self.raw) {

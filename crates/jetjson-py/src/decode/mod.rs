@@ -135,7 +135,12 @@ fn run(
         Source::BadStr(index) => return Err(location::surrogate_error(py, data, index)),
     };
     let bytes = input.bytes();
-    let mut options = ReadOptions::new().max_depth(set.max_depth).allow_bom(allow_bom).duplicate_keys(builder::parser_policy(set.policy));
+    // Lossless where a Decimal is read (`Plan::exact_numbers`).
+    let mut options = ReadOptions::new()
+        .max_depth(set.max_depth)
+        .allow_bom(allow_bom)
+        .duplicate_keys(builder::parser_policy(set.policy))
+        .lossless_numbers(plan.exact_numbers);
     if let Some(limit) = max_size {
         options = options.max_size(limit);
     }
