@@ -87,3 +87,49 @@ def test_lines_are_split_on_newlines_only():
     with pytest.raises(jetjson.JSONDecodeError) as e:
         jetjson.loads_lines('["\u2028"]\n[1,]\n')
     assert (e.value.lineno, e.value.colno, e.value.pos) == (2, 4, 9)
+
+
+class _Endless(io.RawIOBase):
+    """A binary file that never ends and counts what is read from it."""
+
+    def __init__(self, chunk=b"[1,"):
+        self.chunk, self.given = chunk, 0
+
+    def readable(self):
+        return True
+
+    def readinto(self, b):
+        if self.given > 8 << 20:
+            raise OSError("read 8 MiB of an endless file: the limit did not stop the reading")
+        n = len(b)
+        data = (self.chunk * (n // len(self.chunk) + 1))[:n]
+        b[:n] = data
+        self.given += n
+        return n
+
+
+def test_max_size_holds_for_files_before_they_are_read_whole():
+    # load(fp, max_size=N) read the whole file (fp.read()) and only then
+    # compared its size; load_lines read a whole line however long. A limit
+    # that bounds the memory a request may take must stop the reading.
+    for make in (lambda f: io.BufferedReader(f), lambda f: io.TextIOWrapper(io.BufferedReader(f), encoding="utf-8")):
+        raw = _Endless()
+        with pytest.raises(jetjson.JSONDecodeError, match="max_size 1000"):
+            jetjson.load(make(raw), max_size=1000)
+        assert raw.given < 1 << 20, raw.given
+        raw = _Endless()
+        with pytest.raises(jetjson.JSONDecodeError, match="max_size 1000") as e:
+            next(jetjson.load_lines(make(raw), max_size=1000))
+        assert raw.given < 1 << 20, raw.given
+        assert e.value.lineno == 1
+    # At the limit, documents and lines are read as before.
+    doc = json.dumps({"a": list(range(50))}, separators=(",", ":")).encode()
+    assert jetjson.load(io.BytesIO(doc), max_size=len(doc)) == json.loads(doc)
+    with pytest.raises(jetjson.JSONDecodeError, match="max_size"):
+        jetjson.load(io.BytesIO(doc), max_size=len(doc) - 1)
+    lines = doc + b"\r\n" + doc + b"\n" + doc
+    assert list(jetjson.load_lines(io.BytesIO(lines), max_size=len(doc))) == [json.loads(doc)] * 3
+    assert list(jetjson.load_lines(io.StringIO(lines.decode()), max_size=len(doc))) == [json.loads(doc)] * 3
+    with pytest.raises(jetjson.JSONDecodeError, match="max_size") as e:
+        list(jetjson.load_lines(io.BytesIO(b"1\n" + lines), max_size=len(doc) - 1))
+    assert e.value.lineno == 2

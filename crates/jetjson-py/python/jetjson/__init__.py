@@ -46,7 +46,14 @@ def dump(obj, fp, /, *args, **kwargs):
 
 
 def load(fp, /, **kwargs):
-    """loads(fp.read(), **kwargs): one JSON text from a binary or text file."""
+    """loads(fp.read(), **kwargs): one JSON text from a binary or text file.
+    With max_size, at most max_size + 1 bytes (or characters) are read: a
+    larger file is refused without being read whole."""
+    limit = kwargs.get("max_size")
+    if isinstance(limit, int) and not isinstance(limit, bool) and limit >= 0:
+        # One more than the limit shows the file is larger (a character is
+        # at least one byte); loads then refuses it with its message.
+        return loads(fp.read(limit + 1), **kwargs)
     return loads(fp.read(), **kwargs)
 
 
@@ -109,8 +116,25 @@ def _split_lines(data):
 def load_lines(fp, /, **kwargs):
     """The documents of a newline-delimited JSON file (binary or text), read
     lazily: an iterator that reads one line per document. Errors as in
-    loads_lines (pos counts from the start of the file)."""
+    loads_lines (pos counts from the start of the file). With max_size, a
+    line is read up to max_size + 2 bytes (or characters; its "\r\n"
+    included): a longer one is refused without being read whole."""
+    limit = kwargs.get("max_size")
+    if isinstance(limit, int) and not isinstance(limit, bool) and limit >= 0:
+        return _lines(_bounded_lines(fp, limit + 3), kwargs)
     return _lines(fp, kwargs)
+
+
+def _bounded_lines(fp, most):
+    """fp's lines, each cut at `most` bytes or characters; the first cut
+    one ends the iteration (loads refuses it for max_size)."""
+    while True:
+        line = fp.readline(most)
+        if not line:
+            return
+        yield line
+        if len(line) == most and line[-1:] not in ("\n", b"\n"):
+            return
 
 
 def _lines(lines, kwargs):
