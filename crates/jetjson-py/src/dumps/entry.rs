@@ -49,10 +49,11 @@ order to the profile. escape_html: None = the profile's default.
 ascii_only escapes non-ASCII as \\uXXXX. indent: None/0 = compact, n = n
 spaces, at most 16 (Go MarshalIndent / json.dumps layout). nan: \"error\"
 or \"null\" (null in compact only; go and jcs always refuse NaN/Infinity).
-non_str_keys=True writes dict keys that are not strs as the text the
-profile writes for the same value (ints, floats, bools as true/false,
-None as null, Enum members by value, UUIDs, dates and times, Decimals),
-sorted as text in go and jcs; two keys that write the same name are an
+non_str_keys=True writes dict keys that are not strs as text: ints as
+their exact digits (in jcs too, where int values are doubles), floats in
+the profile's float layout, bools as true/false, None as null, Enum
+members by value, UUIDs, dates and times as the profile writes them,
+Decimals as str() gives them; sorted as text in go and jcs; two keys that write the same name are an
 error. Without it, such keys are an error.
 omit_defaults=True leaves out dataclass fields whose value is their
 default (equal to it; for list, dict, set and tuple factories, empty).
