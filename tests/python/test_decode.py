@@ -879,3 +879,100 @@ def test_decoder_flags_take_truth_values():
     with pytest.raises(jetjson.JSONDecodeError):
         strict.decode(b'\xef\xbb\xbf{"a":1}')
     assert jetjson.loads(b'{"a":"1"}', type=A, strict=0) == A(1)
+
+
+def test_decoder_flags_take_truth_values_as_loads_does():
+    # loads(type=T, strict=0) worked while Decoder(T, strict=0) was a
+    # TypeError ("'int' object is not an instance of 'bool'").
+    assert jetjson.Decoder(int, strict=0).decode(b'"1"') == 1
+    assert jetjson.Decoder(int, strict="").decode(b'"1"') == 1
+    with pytest.raises(jetjson.ValidationError):
+        jetjson.Decoder(int, strict=[0]).decode(b'"1"')
+
+    @dataclasses.dataclass
+    class P:
+        a: int = 0
+
+    with pytest.raises(jetjson.ValidationError, match="unknown field"):
+        jetjson.Decoder(P, forbid_unknown_fields=1).decode(b'{"z":1}')
+    assert jetjson.Decoder(P, forbid_unknown_fields=0).decode(b'{"z":1}') == P()
+    assert jetjson.Decoder(List[int], allow_bom=1).decode(b"\xef\xbb\xbf[1]") == [1]
+    with pytest.raises(jetjson.JSONDecodeError, match="byte order mark"):
+        jetjson.Decoder(List[int], allow_bom=0).decode(b"\xef\xbb\xbf[1]")
+
+
+def test_container_length_errors_name_the_container_and_its_place():
+    # They said "Expected nothing of length <= 1, got 2" and pointed at the
+    # closing bracket; a value's error points at the value's start.
+    for t, data, what in (
+        (List[int], b"[1,\n [1,2,3]]", "array"),
+        (Tuple[int, ...], b"[1,\n [1,2,3]]", "array"),
+        (Set[int], b"[1,\n [1,2,3]]", "array"),
+        (Dict[str, int], b'[1,\n {"a":1,"b":2,"c":3}]', "object"),
+    ):
+        e = refused(List[Union[int, Annotated[t, Meta(max_length=2)]]], data)
+        assert e.msg == f"Expected {what} of length <= 2, got 3", (t, e.msg)
+        assert (e.path, e.pos, e.lineno, e.colno) == ("$[1]", 5, 2, 2), (t, e.path, e.pos)
+        e = refused(Annotated[t, Meta(min_length=4)], data[5:-1])
+        assert e.msg == f"Expected {what} of length >= 4, got 3" and e.pos == 0, (t, e.msg, e.pos)
+
+    @dataclasses.dataclass
+    class Rec:
+        a: int = 0
+
+    e = refused(List[Annotated[Dict[str, Rec], Meta(max_length=0)]], b'[{}, {"x": {"a": 1}}]')
+    assert e.msg == "Expected object of length <= 0, got 1" and (e.path, e.pos) == ("$[1]", 5)
+
+
+def test_constraints_that_cannot_apply_are_refused_when_the_decoder_is_made():
+    # "Anything else ... is a TypeError when the decoder is made": a bound on
+    # a str, a length on an int, a pattern on a list were accepted and
+    # failed (or did nothing) at decode time.
+    for t in (
+        Annotated[str, Meta(ge=1)],
+        Annotated[List[int], Meta(lt=3)],
+        Annotated[int, Meta(max_length=1)],
+        Annotated[float, Meta(min_length=1)],
+        Annotated[int, Meta(pattern="a")],
+        Annotated[List[str], Meta(pattern="a")],
+        Annotated[bool, Meta(ge=0)],
+    ):
+        with pytest.raises(TypeError, match="Meta"):
+            Decoder(t)
+    for bad in ({"max_length": -1}, {"min_length": -1}):
+        with pytest.raises(ValueError):
+            Meta(**bad)
+    # What applies still works.
+    assert dec(Annotated[Optional[int], Meta(ge=0)], "null") is None
+    assert dec(Annotated[decimal.Decimal, Meta(ge=0)], "1") == 1
+    assert dec(Annotated[bytes, Meta(max_length=2)], '"AQI="') == b"\x01\x02"
+
+
+def test_decimals_beyond_the_double_range_are_exact():
+    # "decimal.Decimal (from a number, exactly ...)": loads(decimal=True)
+    # reads 1e400 exactly; a Decimal field refused it as out of float range.
+    assert dec(decimal.Decimal, "1e400") == decimal.Decimal("1e400")
+    assert dec(List[decimal.Decimal], "[1, -2.5e-999999, 1e400]") == [1, decimal.Decimal("-2.5e-999999"), decimal.Decimal("1e400")]
+    assert dec(Optional[decimal.Decimal], "1E+400") == decimal.Decimal("1e400")
+
+    @dataclasses.dataclass
+    class Price:
+        amount: decimal.Decimal
+        rate: float = 0.0
+
+    assert dec(Price, '{"skipped": [1e400, {"a": 1e400}], "amount": 1e400}') == Price(decimal.Decimal("1e400"))
+    # Anything else still refuses it, with its place, also next to a Decimal.
+    for t, data, pos in (
+        (float, "1e400", 0),
+        (Price, '{"amount": 1, "rate": -1e400}', 22),
+        (List[Any], "[1e400]", 1),
+        (int, "1e400", 0),
+        (Tuple[decimal.Decimal, Any], "[1, 1e400]", 4),
+        (Tuple[decimal.Decimal, Raw], "[1, 1e400]", 4),
+        (Tuple[decimal.Decimal, Raw], "[1, [1e400]]", 4),
+        (Tuple[decimal.Decimal, float], "[1, 1e400]", 4),
+    ):
+        with pytest.raises(jetjson.JSONDecodeError) as e:
+            dec(t, data)
+        assert e.value.pos == pos, (t, data, str(e.value))
+    assert dec(Tuple[decimal.Decimal, Raw], "[1e400, [1e300]]") == (decimal.Decimal("1e400"), Raw("[1e300]"))

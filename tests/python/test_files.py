@@ -65,3 +65,71 @@ def test_line_errors_name_the_line_and_its_place():
     assert jetjson.loads_lines(b'{"a":1,"a":2}\n', duplicate_keys="last") == [{"a": 2}]
     with pytest.raises(jetjson.JSONDecodeError, match="line 2"):
         jetjson.loads_lines(b"[1]\n[[[1]]]\n", max_depth=2)
+
+
+def test_lines_are_split_on_newlines_only():
+    # str.splitlines also splits on U+2028, U+2029, U+0085 (and bytes on a
+    # bare \r): characters a JSON string may hold raw, and compact output
+    # writes raw, so loads_lines(dumps_lines(docs).decode()) broke.
+    docs = [["a\u2028b"], {"k\u2029": "\x85"}, "\x0b\x0c\x1c\x1d\x1e"]
+    data = jetjson.dumps_lines(docs)
+    assert jetjson.loads_lines(data) == docs
+    assert jetjson.loads_lines(data.decode()) == docs
+    assert list(jetjson.load_lines(io.BytesIO(data))) == docs
+    assert list(jetjson.load_lines(io.StringIO(data.decode()))) == docs
+    # A bare \r is whitespace inside a document, as the CLI's --lines reads it.
+    assert jetjson.loads_lines(b"[1,\r2]\n[3]\r\n") == [[1, 2], [3]]
+    assert jetjson.loads_lines("[1,\r2]\n[3]") == [[1, 2], [3]]
+    # Any bytes-like input, as loads takes.
+    assert jetjson.loads_lines(memoryview(data)) == docs
+    assert jetjson.loads_lines(bytearray(data)) == docs
+    # Errors still name the line and place.
+    with pytest.raises(jetjson.JSONDecodeError) as e:
+        jetjson.loads_lines('["\u2028"]\n[1,]\n')
+    assert (e.value.lineno, e.value.colno, e.value.pos) == (2, 4, 9)
+
+
+class _Endless(io.RawIOBase):
+    """A binary file that never ends and counts what is read from it."""
+
+    def __init__(self, chunk=b"[1,"):
+        self.chunk, self.given = chunk, 0
+
+    def readable(self):
+        return True
+
+    def readinto(self, b):
+        if self.given > 8 << 20:
+            raise OSError("read 8 MiB of an endless file: the limit did not stop the reading")
+        n = len(b)
+        data = (self.chunk * (n // len(self.chunk) + 1))[:n]
+        b[:n] = data
+        self.given += n
+        return n
+
+
+def test_max_size_holds_for_files_before_they_are_read_whole():
+    # load(fp, max_size=N) read the whole file (fp.read()) and only then
+    # compared its size; load_lines read a whole line however long. A limit
+    # that bounds the memory a request may take must stop the reading.
+    for make in (lambda f: io.BufferedReader(f), lambda f: io.TextIOWrapper(io.BufferedReader(f), encoding="utf-8")):
+        raw = _Endless()
+        with pytest.raises(jetjson.JSONDecodeError, match="max_size 1000"):
+            jetjson.load(make(raw), max_size=1000)
+        assert raw.given < 1 << 20, raw.given
+        raw = _Endless()
+        with pytest.raises(jetjson.JSONDecodeError, match="max_size 1000") as e:
+            next(jetjson.load_lines(make(raw), max_size=1000))
+        assert raw.given < 1 << 20, raw.given
+        assert e.value.lineno == 1
+    # At the limit, documents and lines are read as before.
+    doc = json.dumps({"a": list(range(50))}, separators=(",", ":")).encode()
+    assert jetjson.load(io.BytesIO(doc), max_size=len(doc)) == json.loads(doc)
+    with pytest.raises(jetjson.JSONDecodeError, match="max_size"):
+        jetjson.load(io.BytesIO(doc), max_size=len(doc) - 1)
+    lines = doc + b"\r\n" + doc + b"\n" + doc
+    assert list(jetjson.load_lines(io.BytesIO(lines), max_size=len(doc))) == [json.loads(doc)] * 3
+    assert list(jetjson.load_lines(io.StringIO(lines.decode()), max_size=len(doc))) == [json.loads(doc)] * 3
+    with pytest.raises(jetjson.JSONDecodeError, match="max_size") as e:
+        list(jetjson.load_lines(io.BytesIO(b"1\n" + lines), max_size=len(doc) - 1))
+    assert e.value.lineno == 2

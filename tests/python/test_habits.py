@@ -53,6 +53,20 @@ def test_help_shows_the_signatures():
     assert "embedded by dumps" in jetjson.Raw.__doc__
 
 
+def test_help_shows_every_default_not_ellipsis():
+    # help() showed max_write_depth=Ellipsis (canonicalize, digest) and
+    # max_depth=Ellipsis, duplicate_keys=Ellipsis (Decoder).
+    for f in (jetjson.dumps, jetjson.loads, jetjson.canonicalize, jetjson.digest, jetjson.digest_bytes, jetjson.Decoder, jetjson.Raw):
+        sig = inspect.signature(f)
+        assert "Ellipsis" not in str(sig) and "..." not in str(sig), (f.__name__, str(sig))
+        for p in sig.parameters.values():
+            assert p.default is not Ellipsis, (f.__name__, p.name)
+    assert inspect.signature(jetjson.canonicalize).parameters["max_write_depth"].default == 512
+    assert inspect.signature(jetjson.digest).parameters["max_write_depth"].default == 512
+    assert inspect.signature(jetjson.Decoder).parameters["max_depth"].default == 512
+    assert inspect.signature(jetjson.Decoder).parameters["duplicate_keys"].default == "error"
+
+
 def test_indent_as_json_takes_it():
     obj = {"a": [1, {"b": [], "c": {}}], "d": "é"}
     for indent in (1, 2, 16, " ", "    ", "\t", "\t\t"):

@@ -88,3 +88,17 @@ def test_unchecked_trusts_in_compact_only():
 def test_raw_inside_indent():
     out = jetjson.dumps({"a": jetjson.Raw(b"[1, {\"b\": 2}]")}, profile="go", indent=2)
     assert json.loads(out) == {"a": [1, {"b": 2}]}
+
+
+def test_raw_bom_error_does_not_point_to_an_option_raw_lacks():
+    # It said "enable allow_bom to skip it", and Raw has no allow_bom.
+    for data in (b"\xef\xbb\xbf[1]", "\ufeff[1]"):
+        with pytest.raises(jetjson.JSONDecodeError) as e:
+            jetjson.Raw(data)
+        assert e.value.pos == 0 and "byte order mark" in e.value.msg
+        assert "allow_bom" not in str(e.value)
+        with pytest.raises(TypeError):
+            jetjson.Raw(data, allow_bom=True)
+    # loads, which has the option, still names it.
+    with pytest.raises(jetjson.JSONDecodeError, match="allow_bom"):
+        jetjson.loads(b"\xef\xbb\xbf[1]")

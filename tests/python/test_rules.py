@@ -225,3 +225,60 @@ def test_canonicalize_and_digest_flags_take_truth_values():
         # The refusal rule sees the truth value: escape_html on is go's default.
         with pytest.raises(ValueError, match="escape_html=True"):
             jetjson.digest(obj, "go", escape_html=yes)
+
+
+# ------------------------------------------- options read as dumps reads them
+
+
+def test_canonicalize_and_digest_flags_take_truth_values_as_dumps_does():
+    # issue 22: "accept any truthy value, as json does"; dumps and loads do,
+    # and the functions that share their keywords must too.
+    obj = json.loads(DOC)
+    for truthy, falsy in ((1, 0), ("yes", ""), ([0], [])):
+        for p in ("compact", "go"):
+            assert jetjson.canonicalize(DOC, p, sort_keys=truthy) == jetjson.dumps(obj, p, sort_keys=True)
+            assert jetjson.canonicalize(DOC, p, ascii_only=truthy) == jetjson.dumps(obj, p, ascii_only=True)
+            assert jetjson.canonicalize(DOC, p, sort_keys=falsy, ascii_only=falsy) == jetjson.dumps(obj, p)
+            assert jetjson.digest(obj, p, sort_keys=truthy) == jetjson.digest(obj, p, sort_keys=True)
+            assert jetjson.digest(obj, p, ascii_only=truthy) == jetjson.digest(obj, p, ascii_only=True)
+        assert jetjson.canonicalize(DOC, "compact", escape_html=truthy) == jetjson.dumps(obj, escape_html=True)
+        assert jetjson.digest(obj, "go", escape_html=falsy) == jetjson.digest(obj, "go", escape_html=False)
+        assert jetjson.canonicalize(b"\xef\xbb\xbf[1]", "jcs", allow_bom=truthy) == b"[1]"
+        with pytest.raises(jetjson.JSONDecodeError, match="byte order mark"):
+            jetjson.canonicalize(b"\xef\xbb\xbf[1]", "jcs", allow_bom=falsy)
+
+
+def test_canonicalize_and_digest_take_indent_as_dumps_does():
+    obj = json.loads(DOC)
+    for indent in (2, " ", "  ", "\t", "\t\t", 0, "", None):
+        want = jetjson.dumps(obj, "go", indent=indent)
+        assert jetjson.canonicalize(DOC, "go", indent=indent) == want, repr(indent)
+        assert jetjson.digest(obj, "go", indent=indent) == "sha256:" + hashlib.sha256(want).hexdigest(), repr(indent)
+    # What dumps refuses, they refuse, with the same error.
+    for bad in (True, 2.0, "--", " \t", 17, " " * 17, -1):
+        with pytest.raises((TypeError, ValueError)) as want:
+            jetjson.dumps(obj, "go", indent=bad)
+        for call in (lambda: jetjson.canonicalize(DOC, "go", indent=bad), lambda: jetjson.digest(obj, "go", indent=bad)):
+            with pytest.raises(type(want.value)) as got:
+                call()
+            assert str(got.value) == str(want.value), repr(bad)
+    # jcs refuses a layout, whichever way it is spelled.
+    for indent in (2, "\t"):
+        with pytest.raises(ValueError, match=r'^indent=.* cannot be used with profile "jcs"'):
+            jetjson.canonicalize(DOC, "jcs", indent=indent)
+
+
+def test_digest_takes_every_option_of_dumps():
+    # "equal to hashlib.sha256(dumps(obj, profile=profile, ...))", "options
+    # as for dumps": the dumps options that change the bytes work here too.
+    import dataclasses
+
+    @dataclasses.dataclass
+    class Rec:
+        a: int = 1
+        b: list = dataclasses.field(default_factory=list)
+
+    for obj, kw in (({1: "a", "b": 2}, {"non_str_keys": True}), ([Rec(), Rec(2, [3])], {"omit_defaults": True})):
+        for p in PROFILES:
+            want = jetjson.dumps(obj, p, **kw)
+            assert jetjson.digest(obj, p, **kw) == "sha256:" + hashlib.sha256(want).hexdigest(), (p, kw)

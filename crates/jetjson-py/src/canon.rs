@@ -1,15 +1,15 @@
 //! `canonicalize`: JSON text in, a profile's bytes out, through the core's
 //! `Value` (no Python objects are built), as `jetjson canon` does.
 
-use crate::loads::Flag;
 use jetjson::{DuplicateKeys, ReadOptions, Value};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use crate::dumps::OutputOptions;
+use crate::dumps::{parse_indent, OutputOptions};
 use crate::errors::encode_error;
 use crate::json_text::json_text;
+use crate::loads::Flag;
 use crate::rules;
 
 /// JSON text (bytes, bytearray, memoryview or str) rewritten in a profile's
@@ -34,10 +34,8 @@ use crate::rules;
 #[pyfunction]
 #[pyo3(signature = (data, profile=None, *, sort_keys=Flag(false), escape_html=None, ascii_only=Flag(false), indent=None,
                     max_write_depth=jetjson::DEFAULT_MAX_WRITE_DEPTH as i64, max_depth=512, max_size=None,
-                    duplicate_keys="error", allow_bom=Flag(false)))]
-#[pyo3(
-    text_signature = "(data, profile, *, sort_keys=False, escape_html=None, ascii_only=False, indent=None, max_write_depth=512, max_depth=512, max_size=None, duplicate_keys='error', allow_bom=False)"
-)]
+                    duplicate_keys="error", allow_bom=Flag(false)),
+       text_signature = "(data, profile, *, sort_keys=False, escape_html=None, ascii_only=False, indent=None, max_write_depth=512, max_depth=512, max_size=None, duplicate_keys='error', allow_bom=False)")]
 #[allow(clippy::too_many_arguments)]
 pub fn canonicalize<'py>(
     data: &Bound<'py, PyAny>,
@@ -45,7 +43,7 @@ pub fn canonicalize<'py>(
     sort_keys: Flag,
     escape_html: Option<Flag>,
     ascii_only: Flag,
-    indent: Option<i64>,
+    indent: Option<&Bound<'py, PyAny>>,
     max_write_depth: i64,
     max_depth: usize,
     max_size: Option<usize>,
@@ -53,10 +51,10 @@ pub fn canonicalize<'py>(
     allow_bom: Flag,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let py = data.py();
-    // Flags take any object's truth value, as json's do.
-    let (sort_keys, escape_html, ascii_only, allow_bom) = (sort_keys.0, escape_html.map(|f| f.0), ascii_only.0, allow_bom.0);
     let profile = rules::required_profile("canonicalize", profile)?;
-    let requested = OutputOptions { profile, sort_keys, escape_html, ascii_only, indent, nan: "error" };
+    let (indent, tabs) = indent.map_or(Ok((None, false)), parse_indent)?;
+    let (sort_keys, escape_html, ascii_only, allow_bom) = (sort_keys.0, escape_html.map(|f| f.0), ascii_only.0, allow_bom.0);
+    let requested = OutputOptions { profile, sort_keys, escape_html, ascii_only, indent, tabs, nan: "error" };
     rules::refuse_inapplicable(&requested)?;
     let write = requested.resolve()?.max_write_depth(rules::write_depth(max_write_depth)?);
     let duplicates = match duplicate_keys {

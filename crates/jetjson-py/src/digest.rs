@@ -2,14 +2,14 @@
 //! hashed while they are written (the output is never held whole); and
 //! `digest_bytes`: the hash of bytes as stored (OCI content addresses).
 
-use crate::loads::Flag;
 use jetjson::{Algorithm, Hasher, Writer};
 use pyo3::buffer::PyBuffer;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyMemoryView, PyString};
 
-use crate::dumps::{write_object, OutputOptions};
+use crate::dumps::{parse_indent, write_object_with, OutputOptions, Walking};
+use crate::loads::Flag;
 use crate::rules;
 
 /// The digest of `obj`'s JSON bytes in a profile, as "sha256:<hex>" (or
@@ -17,8 +17,9 @@ use crate::rules;
 /// hashlib.sha256(dumps(obj, profile=profile, ...)).
 ///
 /// profile: "compact", "go" or "jcs", positionally or by keyword; there is
-/// no default (a digest names the bytes it is over). Options as for dumps,
-/// and max_write_depth (default 512); one that cannot change the profile's
+/// no default (a digest names the bytes it is over). Options as for dumps
+/// (non_str_keys and omit_defaults included), and max_write_depth (default
+/// 512); one that cannot change the profile's
 /// bytes is refused (ValueError).
 ///
 /// bytes, bytearray and memoryview are refused (TypeError): their digest
@@ -27,10 +28,9 @@ use crate::rules;
 /// registry manifest) use digest_bytes(data).
 #[pyfunction]
 #[pyo3(signature = (obj, profile=None, algorithm="sha256", *, sort_keys=Flag(false), escape_html=None, ascii_only=Flag(false), indent=None,
-                    default=None, nan="error", max_write_depth=jetjson::DEFAULT_MAX_WRITE_DEPTH as i64))]
-#[pyo3(
-    text_signature = "(obj, profile, algorithm='sha256', *, sort_keys=False, escape_html=None, ascii_only=False, indent=None, default=None, nan='error', max_write_depth=512)"
-)]
+                    default=None, nan="error", non_str_keys=Flag(false), omit_defaults=Flag(false),
+                    max_write_depth=jetjson::DEFAULT_MAX_WRITE_DEPTH as i64),
+       text_signature = "(obj, profile, algorithm='sha256', *, sort_keys=False, escape_html=None, ascii_only=False, indent=None, default=None, nan='error', non_str_keys=False, omit_defaults=False, max_write_depth=512)")]
 #[allow(clippy::too_many_arguments)]
 pub fn digest<'py>(
     obj: &Bound<'py, PyAny>,
@@ -39,13 +39,13 @@ pub fn digest<'py>(
     sort_keys: Flag,
     escape_html: Option<Flag>,
     ascii_only: Flag,
-    indent: Option<i64>,
+    indent: Option<&Bound<'py, PyAny>>,
     default: Option<&Bound<'py, PyAny>>,
     nan: &str,
+    non_str_keys: Flag,
+    omit_defaults: Flag,
     max_write_depth: i64,
 ) -> PyResult<String> {
-    // Flags take any object's truth value, as json's do.
-    let (sort_keys, escape_html, ascii_only) = (sort_keys.0, escape_html.map(|f| f.0), ascii_only.0);
     if obj.is_instance_of::<PyBytes>() || obj.is_instance_of::<PyByteArray>() || obj.is_instance_of::<PyMemoryView>() {
         let kind = obj.get_type().name().map(|n| n.to_string()).unwrap_or_default();
         return Err(PyTypeError::new_err(format!(
@@ -55,12 +55,14 @@ pub fn digest<'py>(
         )));
     }
     let profile = rules::required_profile("digest", profile)?;
-    let requested = OutputOptions { profile, sort_keys, escape_html, ascii_only, indent, nan };
+    let (indent, tabs) = indent.map_or(Ok((None, false)), parse_indent)?;
+    let (sort_keys, escape_html, ascii_only) = (sort_keys.0, escape_html.map(|f| f.0), ascii_only.0);
+    let requested = OutputOptions { profile, sort_keys, escape_html, ascii_only, indent, tabs, nan };
     rules::refuse_inapplicable(&requested)?;
     let options = requested.resolve()?.max_write_depth(rules::write_depth(max_write_depth)?);
     let algorithm: Algorithm = algorithm.parse().map_err(PyValueError::new_err)?;
     let mut w = Writer::with_sink(&options, Hasher::new(algorithm));
-    write_object(&mut w, obj, default)?;
+    write_object_with(&mut w, obj, default, Walking { non_str_keys: non_str_keys.0, omit_defaults: omit_defaults.0 })?;
     let hasher = w.finish().map_err(|e| crate::errors::encode_error(obj.py(), e.to_string()))?;
     Ok(hasher.finish())
 }

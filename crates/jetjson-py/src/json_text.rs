@@ -52,6 +52,11 @@ pub fn json_text<'a>(data: &'a Bound<'_, PyAny>) -> PyResult<JsonText<'a>> {
 impl JsonText<'_> {
     /// The `JSONDecodeError` for a core read error.
     pub fn error(&self, py: Python<'_>, e: &jetjson::Error, doc: &Bound<'_, PyAny>) -> PyErr {
+        self.error_saying(py, e, &e.message(), doc)
+    }
+
+    /// As `error`, with the message `msg` (the caller's wording of `e`).
+    pub fn error_saying(&self, py: Python<'_>, e: &jetjson::Error, msg: &str, doc: &Bound<'_, PyAny>) -> PyErr {
         let (pos, line, col) = match e.position() {
             Some(p) if self.chars => {
                 let offset = p.offset.min(self.bytes.len());
@@ -62,7 +67,7 @@ impl JsonText<'_> {
             Some(p) => (p.offset, p.line, p.column),
             None => (0, 1, 1),
         };
-        decode_error(py, &e.message(), doc, pos, line, col)
+        decode_error(py, msg, doc, pos, line, col)
     }
 }
 

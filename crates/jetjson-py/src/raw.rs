@@ -98,7 +98,10 @@ impl Raw {
         let py = data.py();
         let text = json_text(data)?;
         if let Err(e) = validate(py, &text.bytes, duplicate_keys.0) {
-            return Err(text.error(py, &e, data));
+            // Raw has no allow_bom (its text is embedded as it is, and a BOM
+            // inside a document is not JSON): the core's advice does not apply.
+            let msg = e.message().replace(" (enable allow_bom to skip it)", " (Raw text cannot start with one: remove it)");
+            return Err(text.error_saying(py, &e, &msg, data));
         }
         Ok(Raw { json: as_bytes_object(data, &text).unbind() })
     }

@@ -51,7 +51,7 @@ pub fn refuse_inapplicable(options: &OutputOptions<'_>) -> PyResult<()> {
     match probe.inapplicable() {
         Some(refused) => Err(PyValueError::new_err(format!(
             "{} cannot be used with profile \"{}\": {}",
-            keyword(refused.option, options.indent),
+            keyword(refused.option, options.indent, options.tabs),
             profile.name(),
             refused.reason
         ))),
@@ -60,10 +60,11 @@ pub fn refuse_inapplicable(options: &OutputOptions<'_>) -> PyResult<()> {
 }
 
 /// How Python spells an output option.
-fn keyword(option: WriteOption, indent: Option<i64>) -> String {
+fn keyword(option: WriteOption, indent: Option<i64>, tabs: bool) -> String {
     match option {
         WriteOption::EscapeHtml(on) => format!("escape_html={}", if on { "True" } else { "False" }),
         WriteOption::SortKeys(_) => "sort_keys=True".to_owned(),
+        WriteOption::Indent if tabs => format!("indent={:?}", "\t".repeat(indent.unwrap_or_default().clamp(0, 16) as usize)),
         WriteOption::Indent => format!("indent={}", indent.unwrap_or_default()),
         WriteOption::AsciiOnly => "ascii_only=True".to_owned(),
         _ => "nan=\"null\"".to_owned(),

@@ -167,3 +167,25 @@ fn line_and_column_count_lines_and_bytes() {
     let e = jetjson::from_str::<Value>("[1,\r\n x]").unwrap_err();
     assert_eq!((e.line(), e.column()), (2, 2));
 }
+
+/// A document cut anywhere gets the same message from every read path: the
+/// serde ones said "expected ',' or '}' after object member" for `{` (no
+/// member yet), and "',' or ']' after array element" for `[`.
+#[test]
+fn cut_documents_get_the_builders_message_on_every_path() {
+    let docs: [&[u8]; 4] =
+        [br#"{"a": [1, {"b": [], "c": {}}], "d": {"e": [[]]}}"#, b"[ [ ], { }, [ { } ] ]", b"{ }", br#"[{"k":"v"},[1,2],{}]"#];
+    for doc in docs {
+        for cut in 1..doc.len() {
+            let input = &doc[..cut];
+            let [value, serde_value, ignored] = read_all(input);
+            let want = value.expect_err("a cut document").to_string();
+            for (path, got) in [("serde Value", serde_value), ("serde IgnoredAny", ignored)] {
+                assert_eq!(got.expect_err("a cut document").to_string(), want, "{path} reading {:?}", String::from_utf8_lossy(input));
+            }
+            let streamed: Vec<_> = jetjson::Deserializer::from_slice(input).into_iter::<Value>().collect();
+            assert_eq!(streamed.len(), 1);
+            assert_eq!(streamed[0].as_ref().expect_err("a cut document").to_string(), want, "stream {:?}", String::from_utf8_lossy(input));
+        }
+    }
+}

@@ -46,7 +46,14 @@ def dump(obj, fp, /, *args, **kwargs):
 
 
 def load(fp, /, **kwargs):
-    """loads(fp.read(), **kwargs): one JSON text from a binary or text file."""
+    """loads(fp.read(), **kwargs): one JSON text from a binary or text file.
+    With max_size, at most max_size + 1 bytes (or characters) are read: a
+    larger file is refused without being read whole."""
+    limit = kwargs.get("max_size")
+    if isinstance(limit, int) and not isinstance(limit, bool) and limit >= 0:
+        # One more than the limit shows the file is larger (a character is
+        # at least one byte); loads then refuses it with its message.
+        return loads(fp.read(limit + 1), **kwargs)
     return loads(fp.read(), **kwargs)
 
 
@@ -82,19 +89,52 @@ def dump_lines(objs, fp, /, *args, **kwargs):
 
 
 def loads_lines(data, /, **kwargs):
-    """The documents of newline-delimited JSON text (bytes or str), as a
-    list. Blank lines are skipped; "\r\n" line ends are accepted. The read
-    limits of loads (max_size, max_depth, duplicate_keys, allow_bom) apply
-    to each document. A bad line raises JSONDecodeError whose lineno is the
-    line's number, colno its column and pos its offset in `data`."""
-    return list(_lines(data.splitlines(keepends=True), kwargs))
+    """The documents of newline-delimited JSON text (bytes, bytearray,
+    memoryview or str), as a list. Lines end at "\n" only (as the CLI's
+    --lines reads them: U+2028 or U+0085 in a string, or a "\r" between
+    tokens, is part of its document); blank lines are skipped; "\r\n" line
+    ends are accepted. The read limits of loads (max_size, max_depth,
+    duplicate_keys, allow_bom) apply to each document. A bad line raises
+    JSONDecodeError whose lineno is the line's number, colno its column and
+    pos its offset in `data`."""
+    return list(_lines(_split_lines(data), kwargs))
+
+
+def _split_lines(data):
+    """`data`'s lines, each with its "\n" (str.splitlines would also end
+    lines at characters JSON strings may hold)."""
+    if isinstance(data, memoryview):
+        data = data.tobytes()
+    nl = "\n" if isinstance(data, str) else b"\n"
+    parts = data.split(nl)
+    lines = [part + nl for part in parts[:-1]]
+    if parts[-1]:
+        lines.append(parts[-1])
+    return lines
 
 
 def load_lines(fp, /, **kwargs):
     """The documents of a newline-delimited JSON file (binary or text), read
     lazily: an iterator that reads one line per document. Errors as in
-    loads_lines (pos counts from the start of the file)."""
+    loads_lines (pos counts from the start of the file). With max_size, a
+    line is read up to max_size + 2 bytes (or characters; its "\r\n"
+    included): a longer one is refused without being read whole."""
+    limit = kwargs.get("max_size")
+    if isinstance(limit, int) and not isinstance(limit, bool) and limit >= 0:
+        return _lines(_bounded_lines(fp, limit + 3), kwargs)
     return _lines(fp, kwargs)
+
+
+def _bounded_lines(fp, most):
+    """fp's lines, each cut at `most` bytes or characters; the first cut
+    one ends the iteration (loads refuses it for max_size)."""
+    while True:
+        line = fp.readline(most)
+        if not line:
+            return
+        yield line
+        if len(line) == most and line[-1:] not in ("\n", b"\n"):
+            return
 
 
 def _lines(lines, kwargs):

@@ -48,7 +48,7 @@ def dumps(
     sort_keys: object = False,
     escape_html: Optional[object] = None,
     ascii_only: object = False,
-    indent: Optional[int] = None,
+    indent: Union[int, str, None] = None,
     default: Optional[Callable[[Any], Any]] = None,
     nan: Literal["error", "null"] = "error",
     non_str_keys: object = False,
@@ -113,12 +113,12 @@ class Decoder(Generic[_T]):
         self,
         type: Type[_T],
         *,
-        strict: bool = True,
-        forbid_unknown_fields: bool = False,
+        strict: object = True,
+        forbid_unknown_fields: object = False,
         max_depth: int = 512,
         max_size: Optional[int] = None,
         duplicate_keys: Literal["error", "first", "last"] = "error",
-        allow_bom: bool = False,
+        allow_bom: object = False,
     ) -> None: ...
     def decode(self, data: _Text, /) -> _T:
         """Reads one JSON text as the decoder's type; raises
@@ -166,7 +166,7 @@ def canonicalize(
     sort_keys: object = False,
     escape_html: Optional[object] = None,
     ascii_only: object = False,
-    indent: Optional[int] = None,
+    indent: Union[int, str, None] = None,
     max_write_depth: int = 512,
     max_depth: int = 512,
     max_size: Optional[int] = None,
@@ -188,9 +188,11 @@ def digest(
     sort_keys: object = False,
     escape_html: Optional[object] = None,
     ascii_only: object = False,
-    indent: Optional[int] = None,
+    indent: Union[int, str, None] = None,
     default: Optional[Callable[[Any], Any]] = None,
     nan: Literal["error", "null"] = "error",
+    non_str_keys: object = False,
+    omit_defaults: object = False,
     max_write_depth: int = 512,
 ) -> str:
     """``"sha256:<hex>"`` of ``dumps(obj, profile=profile)``, hashed while

@@ -47,6 +47,13 @@ class Meta:
     __slots__ = ("ge", "gt", "le", "lt", "min_length", "max_length", "pattern")
 
     def __init__(self, *, ge=None, gt=None, le=None, lt=None, min_length=None, max_length=None, pattern=None):
+        for name, n in (("min_length", min_length), ("max_length", max_length)):
+            if n is not None and (not isinstance(n, int) or isinstance(n, bool)):
+                raise TypeError(f"Meta {name} must be an int, not {type(n).__name__}")
+            if n is not None and n < 0:
+                raise ValueError(f"Meta {name} must be >= 0, not {n}")
+        if pattern is not None and not isinstance(pattern, str):
+            raise TypeError(f"Meta pattern must be a str, not {type(pattern).__name__}")
         self.ge, self.gt, self.le, self.lt = ge, gt, le, lt
         self.min_length, self.max_length, self.pattern = min_length, max_length, pattern
 

@@ -366,7 +366,8 @@ impl<'p, 'i> Builder<'p, 'i> {
     /// A value made for `node` checked against `rules`.
     fn checked(&mut self, obj: *mut PyObject, rules: Option<&Rules>, node: &Node) -> jetjson::Result<()> {
         if let (Some(r), false) = (rules, obj.is_null()) {
-            if let Err(e) = self.check(r, obj, node) {
+            let what = self.what(node);
+            if let Err(e) = self.check(r, obj, what, None) {
                 // SAFETY: we own `obj`.
                 unsafe { ffi::Py_DECREF(obj) };
                 return Err(e);
@@ -375,9 +376,18 @@ impl<'p, 'i> Builder<'p, 'i> {
         self.deliver(obj)
     }
 
+    /// `obj`, a `what`, checked against `r`; a container's failure is
+    /// placed `at` its opening bracket (a scalar's at the current value).
     #[cold]
-    fn check(&mut self, r: &Rules, obj: *mut PyObject, node: &Node) -> jetjson::Result<()> {
-        let what = self.what(node);
+    fn check(&mut self, r: &Rules, obj: *mut PyObject, what: String, at: Option<usize>) -> jetjson::Result<()> {
+        let invalid = |b: &mut Self, msg: String| {
+            let path = b.path(b.frames.len(), true);
+            b.invalid_at(msg, path, at)
+        };
+        let python_error = |b: &mut Self| {
+            let path = b.path(b.frames.len(), true);
+            b.python_error_at(path, at)
+        };
         // SAFETY: `obj` is a live value we own; comparisons of ints,
         // floats and Decimals and len() of built-in containers run no
         // Python code; `search` of a compiled pattern is C code. Errors
@@ -397,11 +407,11 @@ impl<'p, 'i> Builder<'p, 'i> {
                 Ok(true) => {}
                 Ok(false) => {
                     let b = bound.as_ref().map(|b| b.bind(self.py).repr().map(|r| r.to_string()).unwrap_or_default()).unwrap_or_default();
-                    return Err(self.invalid(format!("Expected {what} {sign} {b}")));
+                    return Err(invalid(self, format!("Expected {what} {sign} {b}")));
                 }
                 Err(e) => {
                     e.restore(self.py);
-                    return Err(self.python_error());
+                    return Err(python_error(self));
                 }
             }
         }
@@ -410,14 +420,14 @@ impl<'p, 'i> Builder<'p, 'i> {
                 Ok(n) => n,
                 Err(e) => {
                     e.restore(self.py);
-                    return Err(self.python_error());
+                    return Err(python_error(self));
                 }
             };
             if let Some(min) = r.min_length.filter(|&m| n < m) {
-                return Err(self.invalid(format!("Expected {what} of length >= {min}, got {n}")));
+                return Err(invalid(self, format!("Expected {what} of length >= {min}, got {n}")));
             }
             if let Some(max) = r.max_length.filter(|&m| n > m) {
-                return Err(self.invalid(format!("Expected {what} of length <= {max}, got {n}")));
+                return Err(invalid(self, format!("Expected {what} of length <= {max}, got {n}")));
             }
         }
         if let Some(p) = &r.pattern {
@@ -425,11 +435,11 @@ impl<'p, 'i> Builder<'p, 'i> {
                 Ok(m) if !m.is_none() => {}
                 Ok(_) => {
                     let pat = p.bind(self.py).getattr("pattern").and_then(|p| p.repr()).map(|r| r.to_string()).unwrap_or_default();
-                    return Err(self.invalid(format!("Expected {what} matching {pat}")));
+                    return Err(invalid(self, format!("Expected {what} matching {pat}")));
                 }
                 Err(e) => {
                     e.restore(self.py);
-                    return Err(self.python_error());
+                    return Err(python_error(self));
                 }
             }
         }
@@ -533,6 +543,15 @@ impl<'p, 'i> Builder<'p, 'i> {
     }
 
     fn raw_object(&mut self, json: &[u8]) -> jetjson::Result<*mut PyObject> {
+        if self.plan.exact_numbers {
+            // The lossless parse let literals beyond the double range
+            // through, which a `Raw` may not hold (`Raw(text)` refuses
+            // them, and go and jcs could not write them).
+            let strict = ReadOptions::new().max_depth(usize::MAX).duplicate_keys(DuplicateKeys::Last);
+            if let Err(e) = jetjson::parse::validate(json, &strict) {
+                return Err(self.invalid(e.message()));
+            }
+        }
         match crate::raw::Raw::checked(self.py, json) {
             Ok(r) => Ok(r.into_ptr()),
             Err(e) => {
@@ -916,8 +935,7 @@ impl<'p, 'i> Builder<'p, 'i> {
         };
         self.frames.pop();
         if let Some(r) = f.rules {
-            let node = &SKIP;
-            if let Err(e) = self.check(r, obj, node) {
+            if let Err(e) = self.check(r, obj, "object".into(), Some(f.at)) {
                 // SAFETY: ours.
                 unsafe { ffi::Py_DECREF(obj) };
                 return Err(e);
@@ -973,7 +991,8 @@ impl<'p, 'i> Builder<'p, 'i> {
         if self.set.policy != DuplicateKeys::Error || !json.contains('{') {
             return Ok(());
         }
-        let options = ReadOptions::new().max_depth(usize::MAX).duplicate_keys(DuplicateKeys::Error);
+        let options =
+            ReadOptions::new().max_depth(usize::MAX).duplicate_keys(DuplicateKeys::Error).lossless_numbers(self.plan.exact_numbers);
         match jetjson::parse::validate(json.as_bytes(), &options) {
             Ok(()) => Ok(()),
             Err(e) => {
@@ -1233,7 +1252,7 @@ impl<'p, 'i> Builder<'p, 'i> {
         };
         self.frames.pop();
         if let Some(r) = f.rules {
-            if let Err(e) = self.check(r, obj, &SKIP) {
+            if let Err(e) = self.check(r, obj, "array".into(), Some(f.at)) {
                 // SAFETY: ours.
                 unsafe { ffi::Py_DECREF(obj) };
                 return Err(e);
@@ -1338,7 +1357,11 @@ impl<'p, 'i> Builder<'p, 'i> {
     /// walk of its own.
     fn tagged_text(&mut self, t: &TaggedNode, json: &str) -> jetjson::Result<*mut PyObject> {
         let mut finder = TagFinder { field: &t.field, depth: 0, armed: false, found: None };
-        let _ = jetjson::parse::parse(json.as_bytes(), &ReadOptions::new().duplicate_keys(DuplicateKeys::Last), &mut finder);
+        let _ = jetjson::parse::parse(
+            json.as_bytes(),
+            &ReadOptions::new().duplicate_keys(DuplicateKeys::Last).lossless_numbers(self.plan.exact_numbers),
+            &mut finder,
+        );
         let index = match finder.found {
             Some(Found::Str(s)) => t.strs.iter().find(|(v, _)| **v == *s).map(|(_, r)| *r),
             Some(Found::Int(n)) => t.ints.iter().find(|(v, _)| *v == n).map(|(_, r)| *r),
@@ -1362,7 +1385,8 @@ impl<'p, 'i> Builder<'p, 'i> {
         let prefix = self.path(self.frames.len(), true);
         let set = Settings { max_depth: self.set.max_depth.saturating_sub(self.frames.len()), ..self.set };
         let mut sub = Builder::new(self.py, plan, &plan.record_nodes[index as usize], set, self.input, json.as_bytes(), prefix);
-        let options = ReadOptions::new().max_depth(set.max_depth).duplicate_keys(parser_policy(set.policy));
+        let options =
+            ReadOptions::new().max_depth(set.max_depth).duplicate_keys(parser_policy(set.policy)).lossless_numbers(self.plan.exact_numbers);
         let r = jetjson::parse::parse(json.as_bytes(), &options, &mut sub);
         let base = sub.base;
         self.recheck |= sub.recheck;

@@ -37,7 +37,7 @@ pub(crate) fn compile(ty: &Bound<'_, PyAny>) -> PyResult<Plan> {
     let records: Vec<Record> = c.records.into_iter().map(|r| r.expect("every record is compiled before the plan is done")).collect();
     let record_nodes = (0..records.len() as u32).map(Node::Record).collect();
     let pure = records.iter().all(|r| pure(py, r));
-    Ok(Plan { root, records, record_nodes, pure, known: c.known })
+    Ok(Plan { root, records, record_nodes, pure, exact_numbers: c.exact_numbers, known: c.known })
 }
 
 struct Compiler<'py> {
@@ -58,6 +58,8 @@ struct Compiler<'py> {
     none_type: Bound<'py, PyAny>,
     abc: Bound<'py, PyModule>,
     types_union: Option<Bound<'py, PyAny>>,
+    /// A `Decimal` is read somewhere (`Plan::exact_numbers`).
+    exact_numbers: bool,
 }
 
 impl<'py> Compiler<'py> {
@@ -92,6 +94,7 @@ impl<'py> Compiler<'py> {
             none_type: py.None().bind(py).get_type().into_any(),
             abc: py.import("collections.abc")?,
             types_union: class("types", "UnionType").ok(),
+            exact_numbers: false,
         })
     }
 
@@ -143,6 +146,7 @@ impl<'py> Compiler<'py> {
                 return Ok(Node::Uuid);
             }
             if t.is(self.known.decimal.bind(py)) {
+                self.exact_numbers = true;
                 return Ok(Node::Decimal);
             }
             if t.is(&self.raw) {
@@ -199,6 +203,57 @@ impl<'py> Compiler<'py> {
         Err(self.unsupported(t))
     }
 
+    /// What constraints a value read as `node` can be held to: bounds
+    /// (ordered values: numbers, Decimals, dates and times), lengths (str,
+    /// bytes, containers) and a pattern (str). `Any`, a union (any member)
+    /// and a record still being compiled allow everything.
+    fn constrainable(&self, node: &Node) -> Constrainable {
+        let all = Constrainable { bounds: true, length: true, pattern: true };
+        let none = Constrainable { bounds: false, length: false, pattern: false };
+        match node {
+            Node::Any | Node::Raw | Node::Choice(_) => all,
+            Node::Int | Node::Float | Node::Decimal | Node::DateTime | Node::Date | Node::Time => Constrainable { bounds: true, ..none },
+            Node::Str => Constrainable { length: true, pattern: true, ..none },
+            Node::Bytes | Node::List(_) | Node::Set(_) | Node::FrozenSet(_) | Node::TupleOf(_) | Node::Tuple(_) | Node::Dict(_) => {
+                Constrainable { length: true, ..none }
+            }
+            Node::Record(i) => match self.records.get(*i as usize).and_then(Option::as_ref) {
+                Some(r) if r.kind == Kind::Dataclass => none,
+                Some(_) => Constrainable { length: true, ..none },
+                None => all,
+            },
+            Node::Optional(inner) => self.constrainable(inner),
+            Node::Checked(b) => self.constrainable(&b.0),
+            Node::Union(u) => {
+                [&u.boolean, &u.int, &u.float, &u.string, &u.array, &u.object].into_iter().flatten().map(|n| self.constrainable(n)).fold(
+                    none,
+                    |a, b| Constrainable { bounds: a.bounds || b.bounds, length: a.length || b.length, pattern: a.pattern || b.pattern },
+                )
+            }
+            Node::Null | Node::Bool | Node::Uuid | Node::Tagged(_) | Node::Skip | Node::Extra => none,
+        }
+    }
+
+    /// Refuses `Annotated[T, Meta(...)]` whose constraints cannot apply to
+    /// `T` (a bound on a str, a length on an int, a pattern on a list):
+    /// they would fail at every decode, or never be checked.
+    fn check_applies(&self, t: &Bound<'py, PyAny>, inner: &Node, r: &Rules) -> PyResult<()> {
+        let can = self.constrainable(inner);
+        let asked = [
+            (
+                r.ge.is_some() || r.gt.is_some() || r.le.is_some() || r.lt.is_some(),
+                can.bounds,
+                "ge/gt/le/lt (for numbers, Decimals, dates and times)",
+            ),
+            (r.min_length.is_some() || r.max_length.is_some(), can.length, "min_length/max_length (for str, bytes and containers)"),
+            (r.pattern.is_some(), can.pattern, "pattern (for str)"),
+        ];
+        match asked.iter().find(|(set, ok, _)| *set && !*ok) {
+            Some((_, _, which)) => Err(PyTypeError::new_err(format!("{}: Meta constraint {which} cannot apply to this type", repr(t)))),
+            None => Ok(()),
+        }
+    }
+
     /// `X[...]` forms.
     fn generic(&mut self, t: &Bound<'py, PyAny>, origin: &Bound<'py, PyAny>, args: &Bound<'py, PyTuple>) -> PyResult<Node> {
         let py = self.py;
@@ -209,6 +264,9 @@ impl<'py> Compiler<'py> {
         if origin.is(&typing("Annotated")?) {
             let inner = self.node(&arg(0)?)?;
             let rules = rules(&t.getattr("__metadata__")?)?;
+            if let Some(r) = &rules {
+                self.check_applies(t, &inner, r)?;
+            }
             return Ok(match rules {
                 Some(r) => Node::Checked(Box::new((inner, r))),
                 None => inner,
@@ -671,6 +729,14 @@ fn pure(py: Python<'_>, r: &Record) -> bool {
             Default::Factory(x) => builtin_factory(x),
             _ => true,
         })
+}
+
+/// Which kinds of constraint a node can be held to (`Compiler::constrainable`).
+#[derive(Clone, Copy)]
+struct Constrainable {
+    bounds: bool,
+    length: bool,
+    pattern: bool,
 }
 
 /// The only constraint names read from `Annotated` metadata: those of

@@ -83,7 +83,7 @@ pub(crate) fn validation_error(
 /// The first repeated member name of `input`, found by the parser's own
 /// tracking (with its message and position), as a `JSONDecodeError`.
 pub(crate) fn repeated_name(py: Python<'_>, input: &[u8], is_str: bool, doc: &Bound<'_, PyAny>) -> Option<PyErr> {
-    let options = jetjson::ReadOptions::new().max_depth(usize::MAX).duplicate_keys(jetjson::DuplicateKeys::Error);
+    let options = jetjson::ReadOptions::new().max_depth(usize::MAX).duplicate_keys(jetjson::DuplicateKeys::Error).lossless_numbers(true); // the decode was lossless, or the text has no such literal
     let e = jetjson::parse::validate(input, &options).err()?;
     Some(location::decode_error_from(py, &e, input, is_str, doc))
 }

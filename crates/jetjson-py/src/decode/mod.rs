@@ -56,10 +56,8 @@ pub struct Decoder {
 #[pymethods]
 impl Decoder {
     #[new]
-    #[pyo3(signature = (r#type, *, strict = Flag(true), forbid_unknown_fields = Flag(false), max_depth = Limit(512), max_size = None, duplicate_keys = Policy(DuplicateKeys::Error), allow_bom = Flag(false)))]
-    #[pyo3(
-        text_signature = "(type, *, strict=True, forbid_unknown_fields=False, max_depth=512, max_size=None, duplicate_keys='error', allow_bom=False)"
-    )]
+    #[pyo3(signature = (r#type, *, strict = Flag(true), forbid_unknown_fields = Flag(false), max_depth = Limit(512), max_size = None, duplicate_keys = Policy(DuplicateKeys::Error), allow_bom = Flag(false)),
+           text_signature = "(type, *, strict=True, forbid_unknown_fields=False, max_depth=512, max_size=None, duplicate_keys='error', allow_bom=False)")]
     fn new(
         r#type: &Bound<'_, PyAny>,
         strict: Flag,
@@ -69,7 +67,6 @@ impl Decoder {
         duplicate_keys: Policy,
         allow_bom: Flag,
     ) -> PyResult<Decoder> {
-        // Flags take any object's truth value, as json's do.
         let (strict, forbid_unknown_fields, allow_bom) = (strict.0, forbid_unknown_fields.0, allow_bom.0);
         api(r#type.py())?;
         let plan = compile::compile(r#type)?;
@@ -138,7 +135,12 @@ fn run(
         Source::BadStr(index) => return Err(location::surrogate_error(py, data, index)),
     };
     let bytes = input.bytes();
-    let mut options = ReadOptions::new().max_depth(set.max_depth).allow_bom(allow_bom).duplicate_keys(builder::parser_policy(set.policy));
+    // Lossless where a Decimal is read (`Plan::exact_numbers`).
+    let mut options = ReadOptions::new()
+        .max_depth(set.max_depth)
+        .allow_bom(allow_bom)
+        .duplicate_keys(builder::parser_policy(set.policy))
+        .lossless_numbers(plan.exact_numbers);
     if let Some(limit) = max_size {
         options = options.max_size(limit);
     }

@@ -236,6 +236,11 @@ pub(crate) struct Plan {
     /// type, or finalizer): the cyclic GC can be paused meanwhile, as
     /// `loads` does, without anyone seeing it.
     pub pure: bool,
+    /// The type reads a `Decimal` somewhere: the input is parsed losslessly,
+    /// so that a literal beyond the double range (`1e400`) reaches the
+    /// builder and a Decimal reads it exactly; every other type refuses it
+    /// there (`Builder::float`, `numbers::big`, `Builder::raw_object`).
+    pub exact_numbers: bool,
     /// Python objects the builder needs, looked up once.
     pub known: Known,
 }

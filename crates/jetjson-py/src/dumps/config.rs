@@ -2,8 +2,9 @@
 //! core's `WriteOptions` once per call.
 
 use jetjson::{NonFinite, Profile, WriteOptions, MAX_INDENT};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyInt, PyString};
 
 pub struct OutputOptions<'a> {
     pub profile: &'a str,
@@ -11,7 +12,33 @@ pub struct OutputOptions<'a> {
     pub escape_html: Option<bool>,
     pub ascii_only: bool,
     pub indent: Option<i64>,
+    /// The indent is `indent` tabs (it was given as a str of tabs).
+    pub tabs: bool,
     pub nan: &'a str,
+}
+
+/// `indent` as `dumps`, `canonicalize` and `digest` take it, as `json` does:
+/// None, an int (spaces) or a str of spaces or of tabs; its width and
+/// whether it is tabs. `bool` is refused (`indent=True` is a mistake).
+/// The width's range is checked by `OutputOptions::resolve`.
+pub fn parse_indent(v: &Bound<'_, PyAny>) -> PyResult<(Option<i64>, bool)> {
+    if v.is_none() {
+        return Ok((None, false));
+    }
+    if let Ok(s) = v.cast::<PyString>() {
+        let t = s.to_str()?;
+        let tabs = !t.is_empty() && t.bytes().all(|b| b == b'\t');
+        if !(tabs || t.bytes().all(|b| b == b' ')) {
+            return Err(PyValueError::new_err(format!("indent must be an int, a str of spaces or a str of tabs, got {t:?}")));
+        }
+        return Ok((Some(t.len() as i64), tabs));
+    }
+    if v.cast::<PyBool>().is_ok() || v.cast::<PyInt>().is_err() {
+        let name = v.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".to_owned());
+        return Err(PyTypeError::new_err(format!("indent must be an int, a str of spaces or tabs, or None, not {name}")));
+    }
+    // Beyond 64 bits: out of range all the same.
+    Ok((Some(v.extract::<i64>().unwrap_or(i64::MAX)), false))
 }
 
 pub fn parse_profile(name: &str) -> PyResult<Profile> {
@@ -48,6 +75,9 @@ impl OutputOptions<'_> {
         }
         if self.sort_keys {
             w = w.sort_keys(true);
+        }
+        if self.tabs {
+            w = w.indent_tabs(indent);
         }
         Ok(w)
     }

@@ -49,10 +49,11 @@ order to the profile. escape_html: None = the profile's default.
 ascii_only escapes non-ASCII as \\uXXXX. indent: None/0 = compact, n = n
 spaces, at most 16 (Go MarshalIndent / json.dumps layout). nan: \"error\"
 or \"null\" (null in compact only; go and jcs always refuse NaN/Infinity).
-non_str_keys=True writes dict keys that are not strs as the text the
-profile writes for the same value (ints, floats, bools as true/false,
-None as null, Enum members by value, UUIDs, dates and times, Decimals),
-sorted as text in go and jcs; two keys that write the same name are an
+non_str_keys=True writes dict keys that are not strs as text: ints as
+their exact digits (in jcs too, where int values are doubles), floats in
+the profile's float layout, bools as true/false, None as null, Enum
+members by value, UUIDs, dates and times as the profile writes them,
+Decimals as str() gives them; sorted as text in go and jcs; two keys that write the same name are an
 error. Without it, such keys are an error.
 omit_defaults=True leaves out dataclass fields whose value is their
 default (equal to it; for list, dict, set and tuple factories, empty).
@@ -304,34 +305,10 @@ unsafe fn call<'py>(
         plain(py, Profile::Compact)
     } else if custom {
         // An int (spaces), or a str of spaces or of tabs, as json takes it.
-        let mut tabs = false;
-        let indent = match none(indent) {
-            None => None,
-            Some(v) => {
-                // SAFETY: a live argument; read as an int or a str only when
-                // it is one.
-                unsafe {
-                    if ffi::PyUnicode_Check(v) != 0 {
-                        let t = text(v, "indent")?;
-                        tabs = !t.is_empty() && t.bytes().all(|b| b == b'\t');
-                        if !(tabs || t.bytes().all(|b| b == b' ')) {
-                            return Err(pyo3::exceptions::PyValueError::new_err(format!(
-                                "indent must be an int, a str of spaces or a str of tabs, got {t:?}"
-                            )));
-                        }
-                        Some(t.len() as i64)
-                    } else if ffi::PyBool_Check(v) != 0 || ffi::PyLong_Check(v) == 0 {
-                        return Err(PyTypeError::new_err(format!(
-                            "indent must be an int, a str of spaces or tabs, or None, not {}",
-                            type_name(v)
-                        )));
-                    } else {
-                        let mut overflow = 0;
-                        let n = ffi::PyLong_AsLongLongAndOverflow(v, &mut overflow);
-                        Some(if overflow != 0 { i64::MAX } else { n })
-                    }
-                }
-            }
+        let (indent, tabs) = match none(indent) {
+            None => (None, false),
+            // SAFETY: a live argument, held by the caller for the call.
+            Some(v) => super::config::parse_indent(unsafe { &Bound::from_borrowed_ptr(py, v) })?,
         };
         resolved = OutputOptions {
             profile: profile_name,
@@ -349,6 +326,7 @@ unsafe fn call<'py>(
                 None => false,
             },
             indent,
+            tabs,
             // SAFETY: a live argument.
             nan: match nan {
                 Some(v) => unsafe { text(v, "nan") }?,
@@ -356,10 +334,6 @@ unsafe fn call<'py>(
             },
         }
         .resolve()?;
-        if tabs {
-            let n = resolved.indent_width();
-            resolved = resolved.indent_tabs(n);
-        }
         if let Some(v) = none(max_write_depth) {
             // SAFETY: a live argument, read as an int only when it is one.
             let depth = unsafe {

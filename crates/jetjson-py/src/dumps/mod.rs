@@ -25,13 +25,8 @@ use jetjson::{Sink, Writer};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 
-pub use config::OutputOptions;
+pub use config::{parse_indent, OutputOptions};
 pub use entry::register;
-
-/// Serializes `obj` into `w` (any sink: the buffer, or a hash).
-pub fn write_object<'py, S: Sink>(w: &mut Writer<S>, obj: &Bound<'py, PyAny>, default: Option<&Bound<'py, PyAny>>) -> PyResult<()> {
-    write_object_with(w, obj, default, Walking::default())
-}
 
 /// What `dumps` does beyond the core's options (see its docstring).
 #[derive(Clone, Copy, Default)]
@@ -42,7 +37,8 @@ pub struct Walking {
     pub omit_defaults: bool,
 }
 
-/// `write_object`, with `Walking`'s options.
+/// Serializes `obj` into `w` (any sink: the buffer, or a hash), with
+/// `Walking`'s options.
 pub fn write_object_with<'py, S: Sink>(
     w: &mut Writer<S>,
     obj: &Bound<'py, PyAny>,

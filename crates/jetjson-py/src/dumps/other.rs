@@ -572,7 +572,7 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
             if ffi::PyFloat_Check(k) != 0 {
                 let v = ffi::PyFloat_AS_DOUBLE(k);
                 if !v.is_finite() {
-                    return Err(Fail::msg(format!("a {v} dict key cannot be written (NaN and infinities have no JSON text)")));
+                    return Err(Fail::msg(format!("a float dict key {v} cannot be written (NaN and infinities have no JSON text)")));
                 }
                 let mut text = Vec::with_capacity(32);
                 jetjson::number::write_f64(&mut text, v, self.w.style().float_layout);

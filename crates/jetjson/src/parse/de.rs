@@ -337,6 +337,8 @@ impl<'de> Elements<'_, 'de> {
                 }
             }
             Some(_) if self.first => {}
+            // The input ends before the first element: as the builder says it.
+            None if self.first => return Err(p.unexpected("a JSON value")),
             _ => return Err(p.unexpected("',' or ']' after array element")),
         }
         self.first = false;
@@ -392,6 +394,8 @@ impl<'de> de::MapAccess<'de> for Members<'_, 'de> {
                     p.skip_ws();
                 }
                 Some(_) if self.first => {}
+                // The input ends before the first member: as the builder says it.
+                None if self.first => return Err(p.unexpected("'\"' to start an object member name")),
                 _ => return Err(p.unexpected("',' or '}' after object member")),
             }
             self.first = false;
