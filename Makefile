@@ -14,12 +14,16 @@ VPY := $(VENV)/bin/python
 export GOTOOLCHAIN := local
 export GOPROXY := off
 
-.PHONY: all build demo test test-rust test-python python oracles lint bench bench-quick bench-suite bench-go bench-python bench-report test-bench-go bench-escape c-build c-install test-c bench-c clean fuzz fuzz-build fuzz-seed fuzz-cmin sanitize memcheck-python
+.PHONY: all build demo msrv test test-rust test-python python oracles lint bench bench-quick bench-suite bench-go bench-python bench-report test-bench-go bench-escape c-build c-install test-c bench-c clean fuzz fuzz-build fuzz-seed fuzz-cmin sanitize memcheck-python
 
 all: build
 
+# Everything but the Python extension, which `make python` builds with
+# maturin: cargo and maturin build it with different flags and
+# environments, so building it here too made each of them rebuild it
+# (and pyo3) after the other, a minute per `make demo` with nothing changed.
 build:
-	$(CARGO) build --release --workspace
+	$(CARGO) build --release --workspace --exclude jetjson-py
 
 # The Go oracle binary used by the differential tests.
 oracles: $(ORACLE_GO)
@@ -32,6 +36,18 @@ demo: build python
 	@./scripts/demo.sh
 
 test: oracles test-rust test-bench-go test-c python test-python lint
+
+# The minimum Rust versions stated in the manifests (rust-version), checked
+# by building with them (rustup fetches them once; about a minute and a
+# half on 2 cores, so not part of `make test`): the core crate with the
+# workspace's, the CLI with its own (its locked clap needs edition 2024).
+MSRV := $(shell sed -n 's/^rust-version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
+MSRV_CLI := $(shell sed -n 's/^rust-version = "\(.*\)"/\1/p' crates/jetjson-cli/Cargo.toml | head -n 1)
+msrv:
+	rustup toolchain install $(MSRV) --profile minimal
+	$(CARGO) +$(MSRV) build --locked -p jetjson --target-dir target/msrv
+	rustup toolchain install $(MSRV_CLI) --profile minimal
+	$(CARGO) +$(MSRV_CLI) build --locked -p jetjson-cli --target-dir target/msrv
 
 test-rust:
 	JETJSON_ORACLE_GO=$(ORACLE_GO) $(CARGO) test --workspace --exclude jetjson-py

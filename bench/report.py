@@ -306,13 +306,15 @@ PY_FAMILY_NOTES = {
            "jetjson-py writes the `go` profile (sorts map keys); `orjson-sorted` (OPT_SORT_KEYS) and `msgspec-sorted` "
            "(order=\"deterministic\") also write Go's bytes; the other peers write insertion order (other bytes, other digest: "
            "listed, see the notes). Parse: into dicts and lists.",
-    "binding": "`bind`: loads, then the dataclass record (peers check the 16 KiB limit by length; `msgspec-typed` decodes "
-               "straight into a msgspec Struct). allocs/call: tracemalloc blocks still alive after one warm call (the result); "
+    "binding": "`bind`: loads, then the dataclass record (peers check the 16 KiB limit by length; `jetjson-py-typed` "
+               "decodes straight into the dataclasses, `msgspec-typed` into a msgspec Struct). allocs/call: tracemalloc blocks still alive after one warm call (the result); "
                "alloc bytes/call: tracemalloc peak during it. tracemalloc sees Python objects, not a library's own malloc.",
     "sdk": "Dicts from the SDK inputs of bench/go/testdata; serialize, deserialize (also with every object's members "
            "reversed), round trip.",
     "envelope": "`serialize-raw`: the message embedded as pre-serialized bytes (`jetjson.Raw`, `orjson.Fragment`); "
-                "`serialize-reparsed`: the message parsed and the whole envelope written (what libraries without raw embedding do).",
+                "`serialize-reparsed`: the message parsed and the whole envelope written (what libraries without raw embedding do); "
+                "`deserialize-raw`: the envelope read into a record with the message kept as its bytes (`jetjson.Raw` member, "
+                "`msgspec.Raw`), peers without raw members parse everything.",
     "strings": "One string per call: the same strings as the Rust suite, byte for byte (bench/python/rng_text.py ports its "
                "generator).",
     "corpus": "Parse / serialize / round trip into each library's dicts and lists; `canonical`: RFC 8785 from the parsed value, "

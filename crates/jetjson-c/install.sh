@@ -2,7 +2,8 @@
 # Installs the C library built by cargo into a prefix, the way C libraries
 # are laid out (and as cargo-c's cinstall does):
 #   PREFIX/include/jetjson.h
-#   PREFIX/lib/libjetjson.so.VERSION, libjetjson.so.0 -> it, libjetjson.so -> it
+#   PREFIX/lib/libjetjson.so.VERSION, libjetjson.so.ABI -> it, libjetjson.so -> it
+#     (ABI: JETJSON_ABI_VERSION in jetjson.h, the soname build.rs gives it)
 #   PREFIX/lib/libjetjson.a
 #   PREFIX/lib/pkgconfig/jetjson.pc
 # Usage: install.sh BUILD_DIR PREFIX VERSION
@@ -13,7 +14,8 @@ build=$1
 prefix=$2
 version=$3
 here=$(cd "$(dirname "$0")" && pwd)
-major=${version%%.*}
+abi=$(sed -n 's/^#define JETJSON_ABI_VERSION \([0-9][0-9]*\)$/\1/p' "$here/include/jetjson.h")
+[ -n "$abi" ] || { echo "install.sh: no JETJSON_ABI_VERSION in jetjson.h" >&2; exit 1; }
 
 for f in "$build/libjetjson_c.so" "$build/libjetjson_c.a"; do
 	[ -f "$f" ] || { echo "install.sh: $f is missing (build the crate jetjson-c first)" >&2; exit 1; }
@@ -25,7 +27,7 @@ prefix=$(cd "$prefix" && pwd)
 
 install -m 644 "$here/include/jetjson.h" "$prefix/include/jetjson.h"
 install -m 755 "$build/libjetjson_c.so" "$prefix/lib/libjetjson.so.$version"
-ln -sf "libjetjson.so.$version" "$prefix/lib/libjetjson.so.$major"
+ln -sf "libjetjson.so.$version" "$prefix/lib/libjetjson.so.$abi"
 ln -sf "libjetjson.so.$version" "$prefix/lib/libjetjson.so"
 install -m 644 "$build/libjetjson_c.a" "$prefix/lib/libjetjson.a"
 

@@ -406,7 +406,7 @@ def test_encoded_names_beyond_4_gib():
     d = {k1: 1, k2: 2}
     for _ in range(3):
         out = jetjson.dumps(d)
-        assert len(out) == len(k1) + len(k2) + 12
+        assert len(out) == len(k1) + len(k2) + 11
         assert out[:3] == b'{"a' and out[-8:] == b'bbbb":2}'
         assert out[len(k1) + 2 : len(k1) + 9] == b'":1,"bb'
         del out

@@ -192,8 +192,6 @@ def test_input_is_positional_only_and_options_keyword_only():
     ({"duplicate_keys": "ERROR"}, ValueError),
     ({"duplicate_keys": 1}, TypeError),
     ({"duplicate_keys": None}, TypeError),
-    ({"allow_bom": 1}, TypeError),
-    ({"allow_bom": None}, TypeError),
     ({"unknown": 1}, TypeError),
 ])
 def test_bad_options(kwargs, exc):
@@ -453,3 +451,13 @@ def test_no_leaks_over_100000_calls_including_error_paths():
     # Each round builds and drops about 10 documents and errors; a leak of
     # even one small object per call would add megabytes.
     assert after - before < 64 * 1024, after - before
+
+
+def test_flags_take_truth_values_as_json_does():
+    # allow_bom=1 or None is what json-style code passes; any object's
+    # truth value decides, as for json's flags.
+    for truthy in (1, "yes", [0]):
+        assert jetjson.loads(b"\xef\xbb\xbf[1]", allow_bom=truthy) == [1]
+    for falsy in (0, None, ""):
+        with pytest.raises(jetjson.JSONDecodeError):
+            jetjson.loads(b"\xef\xbb\xbf[1]", allow_bom=falsy)

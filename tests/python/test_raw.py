@@ -72,7 +72,7 @@ def test_go_embeds_like_json_raw_message():
 
 def test_jcs_canonicalizes():
     r = jetjson.Raw(b'{ "b" : 1.0E+02 , "a" : "\\u00e9" , "\\ud83d\\ude02": -0.0 , "\\ufb33": [] }')
-    expected = jetjson.canonicalize(bytes(r))
+    expected = jetjson.canonicalize(bytes(r), "jcs")
     assert jetjson.dumps([r], profile="jcs") == b"[" + expected + b"]"
     assert expected == '{"a":"é","b":100,"😂":0,"\ufb33":[]}'.encode()
 

@@ -38,7 +38,7 @@ def runtime_params(fn):
     return out
 
 
-@pytest.mark.parametrize("name", ["dumps", "loads", "canonicalize", "digest"])
+@pytest.mark.parametrize("name", ["dumps", "loads", "canonicalize", "digest", "config", "digest_bytes"])
 def test_stub_signature_matches_the_extension(name):
     stubs = stub_functions()
     assert name in stubs
@@ -54,3 +54,25 @@ def test_every_public_name_has_a_stub():
     text = STUB.read_text()
     for name in jetjson.__all__:
         assert f"def {name}(" in text or f"class {name}" in text or f"{name}:" in text, name
+
+
+def test_decoder_stub_matches_the_extension():
+    tree = ast.parse(STUB.read_text())
+    cls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Decoder")
+    init = next(n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "__init__")
+    stub = stub_params(init)[1:]  # without self
+    runtime = runtime_params(jetjson.Decoder)
+    assert [p[:2] for p in stub] == [p[:2] for p in runtime]
+    for s, r in zip(stub, runtime):
+        if r[2] is not Ellipsis:
+            assert s[2] == r[2], (s, r)
+
+
+def test_typed_loads_stub_returns_the_type():
+    # The overload taking type=Type[T] returns T (for type checkers).
+    tree = ast.parse(STUB.read_text())
+    overloads = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "loads"]
+    assert len(overloads) == 2
+    first = overloads[0]
+    assert ast.unparse(first.returns) == "_T"
+    assert any(a.arg == "type" and ast.unparse(a.annotation) == "Type[_T]" for a in first.args.kwonlyargs)

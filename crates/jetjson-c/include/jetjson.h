@@ -3,8 +3,8 @@
  * profiles (Go's json.Marshal bytes, RFC 8785 JCS, compact) at SIMD speed.
  *
  * Link with `pkg-config --cflags --libs jetjson` (shared library
- * libjetjson.so.0) or `pkg-config --static --cflags --libs jetjson`
- * (libjetjson.a).
+ * libjetjson.so.1, see JETJSON_ABI_VERSION) or
+ * `pkg-config --static --cflags --libs jetjson` (libjetjson.a).
  *
  * Rules that hold for every function:
  *
@@ -19,7 +19,19 @@
  *    be NULL when its length is 0. Input is only read, and only during the
  *    call.
  *  - Options are passed by pointer; NULL means the defaults. A zeroed options
- *    struct is also the defaults (compact profile, strict reading).
+ *    struct is also the defaults (strict reading; compact output for the
+ *    writer and jetjson_escape). Bytes that are hashed or signed name their
+ *    profile: jetjson_canonicalize and jetjson_digest_canonical refuse NULL
+ *    write options and a zero profile (as the CLI's canon and digest need
+ *    --profile, and Python's canonicalize and digest a profile). An option
+ *    that cannot change the profile's bytes is refused (JETJSON_ERR_ARGUMENT),
+ *    as the CLI and Python refuse it: see jetjson_write_options.
+ *  - ABI: the structs below are passed by pointer and read whole, so their
+ *    layout is part of the binary interface. A change to a struct's layout
+ *    or a function's signature (adding a field included) bumps
+ *    JETJSON_ABI_VERSION, the N of the soname libjetjson.so.N: a program
+ *    built against another version's header is never loaded with this
+ *    library by mistake. New constants and new functions keep it.
  *  - Ownership: output bytes go into a jetjson_buffer the caller owns
  *    (release with jetjson_buffer_free or free()); a writer is released with
  *    jetjson_writer_free. jetjson_error, jetjson_digest and the options are
@@ -45,6 +57,11 @@
 extern "C" {
 #endif
 
+/* The N of the shared library's soname, libjetjson.so.N (see ABI above).
+ * 1: jetjson_write_options gained max_write_depth; JETJSON_PROFILE_COMPACT is
+ *    3 (0 is JETJSON_PROFILE_UNSET). */
+#define JETJSON_ABI_VERSION 1
+
 /* ---- statuses ----------------------------------------------------------- */
 
 /* What every function returns: JETJSON_OK or one of the errors below. */
@@ -53,13 +70,14 @@ typedef int jetjson_status;
 enum {
     JETJSON_OK = 0,
     /* A NULL pointer where one is required, an unknown enum value, an option
-     * out of range, or an option the profile refuses (jcs refuses indent,
-     * ascii_only, escape_html = JETJSON_HTML_ON and JETJSON_KEYS_KEEP). */
+     * out of range, or an option that cannot change the profile's bytes
+     * (see jetjson_write_options). */
     JETJSON_ERR_ARGUMENT = 1,
     /* The input is not one strict RFC 8259 JSON text (also: invalid UTF-8 in
      * it, a byte order mark without allow_bom, trailing bytes). */
     JETJSON_ERR_SYNTAX = 2,
-    /* Nesting deeper than max_depth, or input larger than max_size. */
+    /* Nesting deeper than max_depth (reading) or max_write_depth (writing),
+     * or input larger than max_size. */
     JETJSON_ERR_LIMIT = 3,
     /* An object names the same key twice (duplicate_keys ERROR). */
     JETJSON_ERR_DUPLICATE_KEY = 4,
@@ -132,12 +150,17 @@ void jetjson_buffer_free(jetjson_buffer *buf);
 /* ---- options ------------------------------------------------------------ */
 
 enum {
-    /* Minimal JSON, identical to serde_json and orjson output. */
-    JETJSON_PROFILE_COMPACT = 0,
+    /* 0, a zeroed struct: compact for jetjson_writer_new and jetjson_escape;
+     * refused (JETJSON_ERR_ARGUMENT) by jetjson_canonicalize and
+     * jetjson_digest_canonical, which need the profile named. */
+    JETJSON_PROFILE_UNSET = 0,
     /* The bytes of Go's encoding/json Marshal (OCI/Docker digests). */
     JETJSON_PROFILE_GO = 1,
     /* RFC 8785 JSON Canonicalization Scheme (signatures). */
-    JETJSON_PROFILE_JCS = 2
+    JETJSON_PROFILE_JCS = 2,
+    /* Minimal JSON, identical to serde_json and orjson output (3 since ABI
+     * version 1; it was 0). */
+    JETJSON_PROFILE_COMPACT = 3
 };
 
 enum {
@@ -163,13 +186,28 @@ enum {
     JETJSON_HTML_OFF = 2
 };
 
-/* How output is written. All zeros: the compact profile's defaults. */
+/* How output is written. All zeros: the compact profile's defaults for the
+ * writer and jetjson_escape; jetjson_canonicalize and
+ * jetjson_digest_canonical need profile set.
+ *
+ * An option that cannot change the profile's bytes is refused with
+ * JETJSON_ERR_ARGUMENT (the rule the CLI and Python follow too): with jcs,
+ * every one but max_write_depth (RFC 8785 fixes layout, escaping and key
+ * order); with go, escape_html = JETJSON_HTML_ON (go escapes already); with
+ * compact, escape_html = JETJSON_HTML_OFF and sort_keys = JETJSON_KEYS_KEEP
+ * (what compact does already). */
 typedef struct jetjson_write_options {
-    int profile;       /* JETJSON_PROFILE_* */
+    int profile;       /* JETJSON_PROFILE_* (0: see JETJSON_PROFILE_UNSET) */
     int sort_keys;     /* JETJSON_KEYS_* */
     int escape_html;   /* JETJSON_HTML_* */
-    int ascii_only;    /* 1: every non-ASCII character as \uXXXX; 0 or 1 */
+    int ascii_only;    /* 1: every non-ASCII character and DEL as \uXXXX; 0 or 1 */
     uint32_t indent;   /* spaces per level, 0 to 16; 0 is compact output */
+    /* Deepest nesting of arrays and objects written, 1 to 1000000; 0 = 512
+     * (the default of every front end, as max_depth's for reading). Deeper
+     * fails with JETJSON_ERR_LIMIT: jetjson_canonicalize and
+     * jetjson_digest_canonical when the document is deeper (read it with a
+     * max_depth as high), a writer's begin call that would go deeper. */
+    size_t max_write_depth;
 } jetjson_write_options;
 
 enum {
@@ -193,8 +231,9 @@ typedef struct jetjson_read_options {
 /* ---- documents: canonicalize, digest, validate ------------------------------ */
 
 /* Reads `json` (one strict JSON text, with the read options) and appends
- * its bytes in the profile and write options to *out. On failure *out's
- * len is as before. Errors: ARGUMENT, SYNTAX/LIMIT/DUPLICATE_KEY (with the
+ * its bytes in the profile and write options to *out (write must name the
+ * profile: not NULL, profile not 0). On failure *out's len is as before.
+ * Errors: ARGUMENT, SYNTAX/LIMIT/DUPLICATE_KEY (with the
  * position in `json`), VALUE (jcs: a number beyond the double range),
  * NO_MEMORY. */
 jetjson_status jetjson_canonicalize(const unsigned char *json, size_t len,

@@ -44,7 +44,7 @@ impl Failure {
     pub fn from_core(e: &jetjson::Error) -> Failure {
         let status = match e.kind() {
             ErrorKind::Syntax { .. } | ErrorKind::InvalidNumber { .. } => types::ERR_SYNTAX,
-            ErrorKind::DepthLimit { .. } | ErrorKind::SizeLimit { .. } => types::ERR_LIMIT,
+            ErrorKind::DepthLimit { .. } | ErrorKind::SizeLimit { .. } | ErrorKind::WriteDepthLimit { .. } => types::ERR_LIMIT,
             ErrorKind::DuplicateKey { .. } => types::ERR_DUPLICATE_KEY,
             ErrorKind::Io(_) => types::ERR_CALLBACK,
             _ => types::ERR_VALUE,

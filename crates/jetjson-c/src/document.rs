@@ -7,7 +7,7 @@ use jetjson::{Algorithm, Value, Writer};
 
 use crate::boundary::{self, Failure};
 use crate::buffer::Out;
-use crate::options::{read_options, write_options};
+use crate::options::{named_write_options, read_options};
 use crate::sink::{failure_of, CSink, Target};
 use crate::types::{self, Buffer, Digest, Error, ReadOptions, Status, WriteOptions};
 
@@ -58,7 +58,7 @@ pub unsafe extern "C" fn jetjson_canonicalize(
     unsafe {
         boundary::run(err, || {
             let json = boundary::input(json, len, "json")?;
-            let options = write_options(write)?;
+            let options = named_write_options(write, "jetjson_canonicalize")?;
             let read = read_options(read)?;
             let out = Out::new(out, "out")?;
             let value = parse(json, &read)?;
@@ -94,7 +94,7 @@ pub unsafe extern "C" fn jetjson_digest_canonical(
     unsafe {
         boundary::run(err, || {
             let json = boundary::input(json, len, "json")?;
-            let options = write_options(write)?;
+            let options = named_write_options(write, "jetjson_digest_canonical")?;
             let read = read_options(read)?;
             let algorithm = algorithm(algorithm_id)?;
             let out = boundary::required(out, "out")?;

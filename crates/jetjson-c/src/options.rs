@@ -1,13 +1,17 @@
 //! `jetjson_write_options` and `jetjson_read_options` resolved into the
 //! core's options, with the same rules as the CLI and the Python front end:
-//! `jcs` refuses what would make its output something other than RFC 8785.
+//! an option that cannot change the profile's bytes is refused (the core's
+//! `WriteOptions::inapplicable`), and the write depth limit has the core's
+//! default and range.
 
-use jetjson::{DuplicateKeys, Profile};
+use jetjson::{DuplicateKeys, Profile, WriteOption, MAX_WRITE_DEPTH};
 
 use crate::boundary::Failure;
 use crate::types::{self, ReadOptions, WriteOptions};
 
-/// The core's write options for `p` (NULL: the `compact` defaults).
+/// The core's write options for `p` (NULL, or profile 0: the `compact`
+/// defaults), for output that is not hashed or signed: the writer and
+/// `jetjson_escape`.
 ///
 /// # Safety
 /// `p` is NULL or valid for reads of one `jetjson_write_options`.
@@ -16,9 +20,30 @@ pub(crate) unsafe fn write_options(p: *const WriteOptions) -> Result<jetjson::Wr
         return Ok(jetjson::WriteOptions::compact());
     }
     // SAFETY: non-NULL and readable (caller); the struct is plain integers.
-    let o = unsafe { *p };
+    resolve(unsafe { *p })
+}
+
+/// The core's write options for output that is hashed or signed
+/// (`jetjson_canonicalize`, `jetjson_digest_canonical`): the profile must
+/// be named, as the CLI's `--profile` and Python's `profile` must.
+///
+/// # Safety
+/// `p` is NULL or valid for reads of one `jetjson_write_options`.
+pub(crate) unsafe fn named_write_options(p: *const WriteOptions, function: &str) -> Result<jetjson::WriteOptions, Failure> {
+    // SAFETY: NULL or readable (caller); the struct is plain integers.
+    let named = if p.is_null() { None } else { Some(unsafe { *p }).filter(|o| o.profile != types::PROFILE_UNSET) };
+    match named {
+        Some(o) => resolve(o),
+        None => Err(Failure::argument(format!(
+            "{function} needs a profile: set write->profile to JETJSON_PROFILE_COMPACT, JETJSON_PROFILE_GO or \
+             JETJSON_PROFILE_JCS (there is no default for bytes that are hashed or signed)"
+        ))),
+    }
+}
+
+fn resolve(o: WriteOptions) -> Result<jetjson::WriteOptions, Failure> {
     let profile = match o.profile {
-        types::PROFILE_COMPACT => Profile::Compact,
+        types::PROFILE_UNSET | types::PROFILE_COMPACT => Profile::Compact,
         types::PROFILE_GO => Profile::Go,
         types::PROFILE_JCS => Profile::Jcs,
         other => return Err(Failure::argument(format!("unknown profile {other} (expected JETJSON_PROFILE_COMPACT, _GO or _JCS)"))),
@@ -43,26 +68,44 @@ pub(crate) unsafe fn write_options(p: *const WriteOptions) -> Result<jetjson::Wr
     if o.indent > types::MAX_INDENT {
         return Err(Failure::argument(format!("indent must be from 0 to {}, got {}", types::MAX_INDENT, o.indent)));
     }
-    if profile == Profile::Jcs {
-        let refused = [
-            (o.indent > 0, "indent"),
-            (ascii_only, "ascii_only"),
-            (html == Some(true), "escape_html"),
-            (sort == Some(false), "sort_keys = JETJSON_KEYS_KEEP"),
-        ];
-        if let Some((_, name)) = refused.iter().find(|(on, _)| *on) {
-            return Err(Failure::argument(format!("{name} cannot be used with profile jcs (RFC 8785 fixes the layout)")));
-        }
-    }
+    let depth = match o.max_write_depth {
+        0 => types::DEFAULT_MAX_WRITE_DEPTH,
+        d if d <= MAX_WRITE_DEPTH => d,
+        d => return Err(Failure::argument(format!("max_write_depth must be from 1 to {MAX_WRITE_DEPTH} (0: 512), got {d}"))),
+    };
     // `indent <= MAX_INDENT` (16) fits in u16.
-    let mut w = jetjson::WriteOptions::new(profile).indent(o.indent as u16).ascii_only(ascii_only);
+    let mut w = jetjson::WriteOptions::new(profile).indent(o.indent as u16).ascii_only(ascii_only).max_write_depth(depth);
     if let Some(html) = html {
         w = w.escape_html(html);
     }
     if let Some(sort) = sort {
         w = w.sort_keys(sort);
     }
+    // The rule every front end follows: an option that cannot change the
+    // profile's bytes is refused.
+    if let Some(refused) = w.inapplicable() {
+        return Err(Failure::argument(format!(
+            "{} cannot be used with profile {}: {}",
+            field(refused.option),
+            refused.profile.name(),
+            refused.reason
+        )));
+    }
     Ok(w)
+}
+
+/// How `jetjson.h` spells an output option.
+fn field(option: WriteOption) -> &'static str {
+    match option {
+        WriteOption::EscapeHtml(true) => "escape_html = JETJSON_HTML_ON",
+        WriteOption::EscapeHtml(false) => "escape_html = JETJSON_HTML_OFF",
+        WriteOption::SortKeys(true) => "sort_keys = JETJSON_KEYS_SORTED",
+        WriteOption::SortKeys(false) => "sort_keys = JETJSON_KEYS_KEEP",
+        WriteOption::Indent => "indent",
+        WriteOption::AsciiOnly => "ascii_only",
+        // The C interface has no NaN option (its writer refuses NaN).
+        _ => "an output option",
+    }
 }
 
 /// The core's read options for `p` (NULL: strict RFC 8259, depth 512).

@@ -33,9 +33,13 @@ pub const ERR_NO_MEMORY: Status = 8;
 /// A bug in jetjson: a Rust panic caught at the boundary.
 pub const ERR_INTERNAL: Status = 9;
 
-pub const PROFILE_COMPACT: c_int = 0;
+/// A zeroed struct's profile: compact for the writer and `jetjson_escape`;
+/// refused by canonicalize and digest_canonical, whose bytes name their
+/// profile.
+pub const PROFILE_UNSET: c_int = 0;
 pub const PROFILE_GO: c_int = 1;
 pub const PROFILE_JCS: c_int = 2;
+pub const PROFILE_COMPACT: c_int = 3;
 
 pub const KEYS_PROFILE: c_int = 0;
 pub const KEYS_SORTED: c_int = 1;
@@ -66,6 +70,13 @@ pub const DIGEST_MAX: usize = 136;
 pub const MAX_INDENT: u32 = jetjson::MAX_INDENT as u32;
 /// Default `max_depth` (a zero in `jetjson_read_options` means this).
 pub const DEFAULT_MAX_DEPTH: usize = 512;
+/// Default `max_write_depth` (a zero in `jetjson_write_options` means this):
+/// the core's, as in every front end.
+pub const DEFAULT_MAX_WRITE_DEPTH: usize = jetjson::DEFAULT_MAX_WRITE_DEPTH;
+/// `JETJSON_ABI_VERSION`: the major version of the shared library's soname
+/// (`libjetjson.so.1`), bumped by every change to a struct's layout or a
+/// function's signature. `build.rs` reads it from the header.
+pub const ABI_VERSION: c_int = 1;
 
 /// `jetjson_error`: what went wrong and where.
 #[repr(C)]
@@ -98,6 +109,7 @@ pub struct WriteOptions {
     pub escape_html: c_int,
     pub ascii_only: c_int,
     pub indent: u32,
+    pub max_write_depth: usize,
 }
 
 /// `jetjson_read_options`; all zeros is strict RFC 8259 with depth 512.

@@ -139,6 +139,13 @@ impl CWriter {
         w.spill_if_full().map_err(|e| failure_of(&e, &self.spill))
     }
 
+    /// The options' `max_write_depth`: one more container would go past it
+    /// (`JETJSON_ERR_LIMIT`, which ends the writer as any error does).
+    fn check_nesting(&mut self) -> Outcome {
+        let r = self.writer().check_nesting();
+        r.map_err(|e| self.core(e))
+    }
+
     /// A scalar: its slot, its bytes, then the bookkeeping after a value.
     fn scalar(&mut self, write: impl FnOnce(&mut Writer<CSink>) -> jetjson::Result<()>) -> Outcome {
         self.value_slot()?;
@@ -150,6 +157,7 @@ impl CWriter {
     /// An object whose members go in `order` (a map's or a struct's).
     fn begin_object(&mut self, order: KeyOrder) -> Outcome {
         self.value_slot()?;
+        self.check_nesting()?;
         let frame = if order == KeyOrder::Insertion {
             self.writer().begin_object();
             Frame::Object { first: true, want_key: true }
@@ -182,6 +190,7 @@ impl CWriter {
 
     fn begin_array(&mut self) -> Outcome {
         self.value_slot()?;
+        self.check_nesting()?;
         self.writer().begin_array();
         self.frames.push(Frame::Array { first: true });
         Ok(())

@@ -28,12 +28,13 @@ fn rust_view() -> String {
     let mut out = String::new();
     layout!(out, "jetjson_error", Error, [status, has_position, offset, line, column, message_len, message]);
     layout!(out, "jetjson_buffer", Buffer, [data, len, cap]);
-    layout!(out, "jetjson_write_options", WriteOptions, [profile, sort_keys, escape_html, ascii_only, indent]);
+    layout!(out, "jetjson_write_options", WriteOptions, [profile, sort_keys, escape_html, ascii_only, indent, max_write_depth]);
     layout!(out, "jetjson_read_options", ReadOptions, [max_depth, max_size, duplicate_keys, allow_bom]);
     layout!(out, "jetjson_digest", Digest, [len, text]);
     layout!(out, "jetjson_number", Number, [kind, is_integer, i64, u64, f64, text, text_len]);
     layout!(out, "jetjson_visitor", Visitor, [null_value, boolean, number, string, key, begin_object, end_object, begin_array, end_array]);
     let constants: &[(&str, i64)] = &[
+        ("JETJSON_ABI_VERSION", ABI_VERSION.into()),
         ("JETJSON_OK", OK.into()),
         ("JETJSON_ERR_ARGUMENT", ERR_ARGUMENT.into()),
         ("JETJSON_ERR_SYNTAX", ERR_SYNTAX.into()),
@@ -46,6 +47,7 @@ fn rust_view() -> String {
         ("JETJSON_ERR_INTERNAL", ERR_INTERNAL.into()),
         ("JETJSON_MESSAGE_MAX", MESSAGE_MAX as i64),
         ("JETJSON_DIGEST_MAX", DIGEST_MAX as i64),
+        ("JETJSON_PROFILE_UNSET", PROFILE_UNSET.into()),
         ("JETJSON_PROFILE_COMPACT", PROFILE_COMPACT.into()),
         ("JETJSON_PROFILE_GO", PROFILE_GO.into()),
         ("JETJSON_PROFILE_JCS", PROFILE_JCS.into()),

@@ -19,6 +19,16 @@ CC=${CC:-gcc}
 
 sh "$here/check_exports.sh" "$prefix"
 
+# The soname is libjetjson.so.<JETJSON_ABI_VERSION of the installed header>,
+# and the install provides that name (programs record it when they link).
+abi=$(sed -n 's/^#define JETJSON_ABI_VERSION \([0-9][0-9]*\)$/\1/p' "$prefix/include/jetjson.h")
+soname=$(readelf -d "$prefix/lib/libjetjson.so" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
+if [ -z "$abi" ] || [ "$soname" != "libjetjson.so.$abi" ] || [ ! -e "$prefix/lib/$soname" ]; then
+	echo "run.sh: soname '$soname' does not match JETJSON_ABI_VERSION '$abi' (or is not installed)" >&2
+	exit 1
+fi
+echo "soname: $soname (JETJSON_ABI_VERSION $abi)"
+
 san="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 cflags="-std=c11 -D_GNU_SOURCE -O1 -g -Wall -Wextra -Werror -DJETJSON_TEST_VERSION=\"$version\" $(pkg-config --cflags jetjson)"
 

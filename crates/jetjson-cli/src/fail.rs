@@ -6,7 +6,6 @@
 //! 2 = usage errors and I/O errors (a file that cannot be read, a failed write).
 
 use std::io;
-use std::process::ExitCode;
 
 #[derive(Debug)]
 pub enum Fail {
@@ -40,11 +39,11 @@ impl Fail {
         Fail::Io(format!("{name}: {e}"))
     }
 
-    pub fn exit_code(&self) -> ExitCode {
+    pub fn exit_code(&self) -> u8 {
         match self {
-            Fail::Invalid => ExitCode::from(1),
-            Fail::Io(_) | Fail::Unreadable | Fail::Usage(_) => ExitCode::from(2),
-            Fail::BrokenPipe => ExitCode::SUCCESS,
+            Fail::Invalid => 1,
+            Fail::Io(_) | Fail::Unreadable | Fail::Usage(_) => 2,
+            Fail::BrokenPipe => 0,
         }
     }
 }

@@ -63,9 +63,9 @@ pub fn parse_error(name: &str, input: &[u8], err: &jetjson::Error) -> String {
     match err.position() {
         Some(p) => {
             let line = line_around(input, p.offset);
-            located(name, At { line: p.line as u64, column: p.column }, &err.message(), line)
+            located(name, At { line: p.line as u64, column: p.column }, &message(err), line)
         }
-        None => unlocated(name, None, &err.message()),
+        None => unlocated(name, None, &message(err)),
     }
 }
 
@@ -73,8 +73,31 @@ pub fn parse_error(name: &str, input: &[u8], err: &jetjson::Error) -> String {
 /// the parser saw it alone, so its position is within it).
 pub fn line_error(name: &str, line_no: u64, line: &[u8], err: &jetjson::Error) -> String {
     match err.position() {
-        Some(p) => located(name, At { line: line_no, column: p.column }, &err.message(), line_around(line, p.offset)),
-        None => unlocated(name, Some(line_no), &err.message()),
+        Some(p) => located(name, At { line: line_no, column: p.column }, &message(err), line_around(line, p.offset)),
+        None => unlocated(name, Some(line_no), &message(err)),
+    }
+}
+
+/// An error's message with the options it names spelled as this tool's
+/// flags (`--max-depth`, not `max_depth`), and the path of a write error in
+/// front (`$.items[3]: ...`). Python and C keep the core's spelling, which
+/// is theirs.
+pub fn message(err: &jetjson::Error) -> String {
+    use jetjson::ErrorKind;
+    let text = match err.kind() {
+        ErrorKind::DepthLimit { limit } => format!("nesting deeper than --max-depth {limit}"),
+        ErrorKind::SizeLimit { limit } => format!("input larger than --max-size {limit} bytes"),
+        ErrorKind::WriteDepthLimit { limit } => format!("nesting deeper than --max-write-depth {limit}"),
+        // The parser's byte order mark message names the option in the
+        // core's spelling ("enable allow_bom to skip it").
+        ErrorKind::Syntax { msg } if msg.contains("allow_bom") => {
+            msg.replace("enable allow_bom", "use --allow-bom").replace("allow_bom", "--allow-bom")
+        }
+        _ => err.message(),
+    };
+    match err.path().next() {
+        Some(_) if err.position().is_none() => format!("{}: {text}", err.path_string()),
+        _ => text,
     }
 }
 

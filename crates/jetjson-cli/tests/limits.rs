@@ -165,12 +165,17 @@ fn a_million_nested_containers_fail_at_max_depth() {
         let doc = openers(shape, 1_000_000);
         // The 513th opener is where the default limit (512) is crossed.
         let at = openers(shape, 512).len();
-        for args in [&["check", "-"][..], &["canon", "-"], &["canon", "--profile", "go", "-"], &["digest", "-"], &["check", "--lines", "-"]]
-        {
+        for args in [
+            &["check", "-"][..],
+            &["canon", "--profile", "compact", "-"],
+            &["canon", "--profile", "go", "-"],
+            &["digest", "--profile", "go", "-"],
+            &["check", "--lines", "-"],
+        ] {
             let doc = doc.clone();
             let r = run(jetjson(args), move |w| w.write_all(&doc));
             assert_eq!(r.code(), 1, "{shape} {args:?}: {}", r.stderr);
-            let want = format!("<stdin>:1:{}: nesting deeper than max_depth 512", at + 1);
+            let want = format!("<stdin>:1:{}: nesting deeper than --max-depth 512", at + 1);
             assert!(r.stderr.starts_with(&want), "{shape} {args:?}: {:?} should start with {want:?}", &r.stderr[..r.stderr.len().min(200)]);
             assert_eq!(r.stdout_len, 0, "{shape} {args:?}");
         }
@@ -178,7 +183,7 @@ fn a_million_nested_containers_fail_at_max_depth() {
         let doc = doc.clone();
         let r = run(jetjson(&["check", "--max-depth", "100000", "-"]), move |w| w.write_all(&doc));
         assert_eq!(r.code(), 1, "{shape}: {}", r.stderr);
-        assert!(r.stderr.contains("nesting deeper than max_depth 100000"), "{shape}: {}", r.stderr);
+        assert!(r.stderr.contains("nesting deeper than --max-depth 100000"), "{shape}: {}", r.stderr);
     }
 }
 
@@ -206,12 +211,12 @@ const PIPE_SLACK: u64 = 2 * MIB;
 #[test]
 fn max_size_stops_reading_an_oversized_stream() {
     let limit = 4 * MIB;
-    for args in [&["check"][..], &["canon"], &["digest"], &["digest", "--raw"], &["fmt"]] {
+    for args in [&["check"][..], &["canon", "--profile", "compact"], &["digest", "--profile", "go"], &["digest", "--raw"], &["fmt"]] {
         let mut a = args.to_vec();
         a.extend(["--max-size", "4M", "-"]);
         let r = run(jetjson(&a), endless_array(512 * MIB));
         assert_eq!(r.code(), 1, "{args:?}: {}", r.stderr);
-        assert!(r.stderr.contains("input larger than max_size 4194304 bytes"), "{args:?}: {}", r.stderr);
+        assert!(r.stderr.contains("input larger than --max-size 4194304 bytes"), "{args:?}: {}", r.stderr);
         assert!(r.fed <= limit + PIPE_SLACK, "{args:?}: read {} bytes with --max-size 4M", r.fed);
         assert!(r.peak_rss < SMALL_RUN_RSS, "{args:?}: peak RSS {} MiB", r.peak_rss / MIB);
     }
@@ -223,7 +228,11 @@ fn max_size_stops_reading_an_oversized_stream() {
 /// fix it was skipped to its end: all 512 MiB here, forever on /dev/zero).
 #[test]
 fn max_size_stops_reading_an_oversized_line() {
-    for args in [&["check", "--lines"][..], &["canon", "--lines"], &["canon", "--lines", "--threads", "1"]] {
+    for args in [
+        &["check", "--lines"][..],
+        &["canon", "--profile", "compact", "--lines"],
+        &["canon", "--profile", "compact", "--lines", "--threads", "1"],
+    ] {
         let mut a = args.to_vec();
         a.extend(["--max-size", "4M", "-"]);
         let r = run(jetjson(&a), |w| {
@@ -234,7 +243,7 @@ fn max_size_stops_reading_an_oversized_line() {
         let head = r.stderr.lines().next().unwrap_or_default();
         assert_eq!(
             head,
-            "<stdin>:3:4194305: input larger than max_size 4194304 bytes (a line longer than the limit; reading stopped at byte offset 4194316 of the input)",
+            "<stdin>:3:4194305: input larger than --max-size 4194304 bytes (a line longer than the limit; reading stopped at byte offset 4194316 of the input)",
             "{args:?}"
         );
         if args[0] == "canon" {
@@ -256,7 +265,7 @@ fn max_size_stops_reading_an_oversized_line() {
     let heads: Vec<&str> = r.stderr.lines().filter(|l| l.starts_with("<stdin>")).collect();
     assert_eq!(heads.len(), 2, "{}", r.stderr);
     assert!(heads[0].starts_with("<stdin>:2:2: "), "{}", heads[0]);
-    assert_eq!(heads[1], "<stdin>:3:1048577: input larger than max_size 1048576 bytes (a line longer than the limit; reading stopped at byte offset 1048583 of the input)");
+    assert_eq!(heads[1], "<stdin>:3:1048577: input larger than --max-size 1048576 bytes (a line longer than the limit; reading stopped at byte offset 1048583 of the input)");
 }
 
 /// `/dev/zero` is one endless line: `--lines` with `--max-size` fails at the
@@ -267,7 +276,11 @@ fn an_endless_line_from_dev_zero_fails_at_the_limit() {
         eprintln!("no /dev/zero here: skipped");
         return;
     }
-    for args in [&["canon", "--lines"][..], &["check", "--lines"], &["canon", "--lines", "--threads", "1"]] {
+    for args in [
+        &["canon", "--profile", "compact", "--lines"][..],
+        &["check", "--lines"],
+        &["canon", "--profile", "compact", "--lines", "--threads", "1"],
+    ] {
         let mut a = args.to_vec();
         a.extend(["--max-size", "1M", "/dev/zero"]);
         let mut child = Command::new(env!("CARGO_BIN_EXE_jetjson"))
@@ -290,7 +303,7 @@ fn an_endless_line_from_dev_zero_fails_at_the_limit() {
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(1), "{a:?}: {stderr}");
         assert!(
-            stderr.starts_with("/dev/zero:1:1048577: input larger than max_size 1048576 bytes (a line longer than the limit; reading stopped at byte offset 1048576 of the input)\n"),
+            stderr.starts_with("/dev/zero:1:1048577: input larger than --max-size 1048576 bytes (a line longer than the limit; reading stopped at byte offset 1048576 of the input)\n"),
             "{a:?}: {stderr}"
         );
         assert!(out.stdout.is_empty(), "{a:?}");
@@ -375,10 +388,10 @@ fn a_500mb_string_fits_the_document_bound() {
     let len = 500_000_000;
     let commands = [
         &["check", "-"][..],
-        &["canon", "-"],
+        &["canon", "--profile", "compact", "-"],
         &["canon", "--profile", "go", "-"],
         &["fmt", "-"],
-        &["digest", "-"],
+        &["digest", "--profile", "go", "-"],
         &["digest", "--raw", "-"],
     ];
     for args in commands {
@@ -393,7 +406,7 @@ fn a_500mb_string_fits_the_document_bound() {
         assert!(r.peak_rss <= bound, "{args:?}: peak RSS {} MiB for a {} MB document", r.peak_rss / MIB, r.fed / 1_000_000);
         if args[0] == "canon" {
             assert!(r.stdout_head.starts_with(b"\"abcdefghijklmnopqrstuvwxyz\\n0123456789"), "{args:?}");
-            assert!(r.stdout_tail.ends_with(if args.len() > 2 { b"\\u003c\\u003e\\u0026\"" } else { b"<>&\"" }), "{args:?}");
+            assert!(r.stdout_tail.ends_with(if args[2] == "go" { b"\\u003c\\u003e\\u0026\"" } else { b"<>&\"" }), "{args:?}");
         }
     }
 }
@@ -404,8 +417,13 @@ fn a_500mb_string_fits_the_document_bound() {
 #[test]
 fn a_dense_document_fits_the_document_bound() {
     let n = 5_000_000;
-    for args in [&["check", "-"][..], &["canon", "-"], &["canon", "--profile", "go", "-"], &["fmt", "--indent", "0", "-"], &["digest", "-"]]
-    {
+    for args in [
+        &["check", "-"][..],
+        &["canon", "--profile", "compact", "-"],
+        &["canon", "--profile", "go", "-"],
+        &["fmt", "--indent", "0", "-"],
+        &["digest", "--profile", "go", "-"],
+    ] {
         let r = run(jetjson(args), deep_numbers(1, n));
         assert_eq!(r.code(), 0, "{args:?}: {}", r.stderr);
         eprintln!(
@@ -525,7 +543,11 @@ fn pretty_printing_a_deep_document_streams_its_output() {
 fn a_huge_indent_is_refused_and_the_cap_stays_small() {
     let doc = [b"[".repeat(511), b"0,".repeat(199), b"0".to_vec(), b"]".repeat(511)].concat();
     assert!(doc.len() > 1400 && doc.len() < 1500);
-    for args in [&["fmt", "--indent", "65535", "-"][..], &["canon", "--indent", "65535", "-"], &["digest", "--indent", "65535", "-"]] {
+    for args in [
+        &["fmt", "--indent", "65535", "-"][..],
+        &["canon", "--profile", "go", "--indent", "65535", "-"],
+        &["digest", "--profile", "go", "--indent", "65535", "-"],
+    ] {
         let d = doc.clone();
         let r = run(jetjson(args), move |w| w.write_all(&d));
         assert_eq!(r.code(), 2, "{args:?}: {}", r.stderr);
@@ -550,10 +572,10 @@ fn a_full_device_is_an_error_not_success() {
         return;
     };
     let cases: [(&[&str], Vec<u8>); 5] = [
-        (&["canon", "-"], b"{\"a\":[1,2,3]}".to_vec()),
+        (&["canon", "--profile", "compact", "-"], b"{\"a\":[1,2,3]}".to_vec()),
         (&["fmt", "-"], b"{\"a\":[1,2,3]}".to_vec()),
-        (&["digest", "-"], b"{\"a\":[1,2,3]}".to_vec()),
-        (&["canon", "--lines", "-"], b"[1]\n".repeat(1000)),
+        (&["digest", "--profile", "go", "-"], b"{\"a\":[1,2,3]}".to_vec()),
+        (&["canon", "--profile", "compact", "--lines", "-"], b"[1]\n".repeat(1000)),
         // Much more output than the CLI buffers, so writes fail mid-stream.
         (&["canon", "--lines", "--profile", "jcs", "-"], b"{\"b\":1,\"a\":[true,false,null]}\n".repeat(200_000)),
     ];

@@ -77,15 +77,17 @@ fn failing_runs() -> Vec<(Vec<&'static str>, Vec<u8>, i32)> {
     vec![
         (vec!["check", "-"], bad.clone(), 1),
         (vec!["check", "--lines", "-"], b"[1]\n[2,\n\n".to_vec(), 1),
-        (vec!["canon", "-"], bad.clone(), 1),
-        (vec!["canon", "--lines", "-"], b"[1]\n[2,\n".to_vec(), 1),
+        (vec!["canon", "--profile", "compact", "-"], bad.clone(), 1),
+        (vec!["canon", "--profile", "compact", "--lines", "-"], b"[1]\n[2,\n".to_vec(), 1),
         (vec!["fmt", "-"], bad.clone(), 1),
-        (vec!["digest", "-"], bad, 1),
-        // Parsed, but deeper than the writer goes (2048): refused on output.
-        (vec!["canon", "--max-depth", "5000", "-"], [b"[".repeat(3000), b"]".repeat(3000)].concat(), 1),
+        (vec!["digest", "--profile", "go", "-"], bad, 1),
+        // Parsed, but deeper than --max-write-depth (512): refused on output.
+        (vec!["canon", "--profile", "compact", "--max-depth", "5000", "-"], [b"[".repeat(3000), b"]".repeat(3000)].concat(), 1),
+        // No profile: a usage error.
+        (vec!["canon", "-"], b"1".to_vec(), 2),
         (vec!["check", "--max-size", "4", "-"], b"[1,2,3]".to_vec(), 1),
         (vec!["check", "/nonexistent/jetjson-test.json"], Vec::new(), 2),
-        (vec!["canon", "/nonexistent/jetjson-test.json"], Vec::new(), 2),
+        (vec!["canon", "--profile", "go", "/nonexistent/jetjson-test.json"], Vec::new(), 2),
         (vec!["canon", "--profile", "jcs", "--ascii", "-"], b"1".to_vec(), 2),
         (vec!["--no-such-flag"], Vec::new(), 2),
         (vec!["check", "--max-depth", "x"], Vec::new(), 2),
@@ -114,12 +116,12 @@ fn an_unwritable_stderr_keeps_the_exit_status() {
 fn an_unwritable_stdout_is_an_error_or_a_quiet_stop() {
     let doc = b"{\"a\":[1,2,3],\"b\":\"x\"}".to_vec();
     let runs: Vec<(Vec<&str>, Vec<u8>)> = vec![
-        (vec!["canon", "-"], doc.clone()),
+        (vec!["canon", "--profile", "compact", "-"], doc.clone()),
         (vec!["canon", "--profile", "go", "--indent", "2", "-"], doc.clone()),
         (vec!["fmt", "-"], doc.clone()),
-        (vec!["digest", "-"], doc.clone()),
+        (vec!["digest", "--profile", "go", "-"], doc.clone()),
         (vec!["digest", "--raw", "-"], doc.clone()),
-        (vec!["canon", "--lines", "-"], b"[1]\n".repeat(100_000)),
+        (vec!["canon", "--profile", "compact", "--lines", "-"], b"[1]\n".repeat(100_000)),
         (vec!["--help"], Vec::new()),
         (vec!["canon", "--help"], Vec::new()),
         (vec!["--version"], Vec::new()),

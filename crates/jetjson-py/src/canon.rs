@@ -9,12 +9,21 @@ use pyo3::types::PyBytes;
 use crate::dumps::OutputOptions;
 use crate::errors::encode_error;
 use crate::json_text::json_text;
+use crate::rules;
 
 /// JSON text (bytes, bytearray, memoryview or str) rewritten in a profile's
-/// bytes, without building Python objects. Read limits: max_depth,
-/// max_size (bytes), duplicate_keys ("error", "first", "last"), allow_bom.
-/// Invalid input raises JSONDecodeError (pos counts characters for str input,
-/// bytes otherwise).
+/// bytes, without building Python objects.
+///
+/// profile: "compact", "go" or "jcs", positionally or by keyword; there is
+/// no default (canonical bytes are hashed and signed, so they name their
+/// profile). Output keywords as for dumps; one that cannot change the
+/// profile's bytes is refused (ValueError): with jcs every one (RFC 8785
+/// fixes them), escape_html=True with go (on already), escape_html=False
+/// with compact (off already). max_write_depth (default 512): the deepest
+/// nesting written. Read limits: max_depth (default 512), max_size (bytes),
+/// duplicate_keys ("error", "first", "last"), allow_bom. Invalid input
+/// raises JSONDecodeError (pos counts characters for str input, bytes
+/// otherwise).
 ///
 /// Numbers are read as loads reads them (-0 is the int 0; a literal beyond
 /// the float range is an error) and written as dumps writes them, so
@@ -22,23 +31,28 @@ use crate::json_text::json_text;
 /// The one exception: an int longer than sys.get_int_max_str_digits(),
 /// which loads refuses and canonicalize (building no int) writes.
 #[pyfunction]
-#[pyo3(signature = (data, profile="jcs", *, sort_keys=false, escape_html=None, ascii_only=false, indent=None,
-                    max_depth=512, max_size=None, duplicate_keys="error", allow_bom=false))]
+#[pyo3(signature = (data, profile=None, *, sort_keys=false, escape_html=None, ascii_only=false, indent=None,
+                    max_write_depth=jetjson::DEFAULT_MAX_WRITE_DEPTH as i64, max_depth=512, max_size=None,
+                    duplicate_keys="error", allow_bom=false))]
 #[allow(clippy::too_many_arguments)]
 pub fn canonicalize<'py>(
     data: &Bound<'py, PyAny>,
-    profile: &str,
+    profile: Option<&str>,
     sort_keys: bool,
     escape_html: Option<bool>,
     ascii_only: bool,
     indent: Option<i64>,
+    max_write_depth: i64,
     max_depth: usize,
     max_size: Option<usize>,
     duplicate_keys: &str,
     allow_bom: bool,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let py = data.py();
-    let write = OutputOptions { profile, sort_keys, escape_html, ascii_only, indent, nan: "error" }.resolve()?;
+    let profile = rules::required_profile("canonicalize", profile)?;
+    let requested = OutputOptions { profile, sort_keys, escape_html, ascii_only, indent, nan: "error" };
+    rules::refuse_inapplicable(&requested)?;
+    let write = requested.resolve()?.max_write_depth(rules::write_depth(max_write_depth)?);
     let duplicates = match duplicate_keys {
         "error" => DuplicateKeys::Error,
         "first" => DuplicateKeys::First,

@@ -1,20 +1,36 @@
 //! `digest`: the hash of an object's bytes in a profile ("sha256:<hex>"),
-//! hashed while they are written: the output is never held whole.
+//! hashed while they are written (the output is never held whole); and
+//! `digest_bytes`: the hash of bytes as stored (OCI content addresses).
 
 use jetjson::{Algorithm, Hasher, Writer};
-use pyo3::exceptions::PyValueError;
+use pyo3::buffer::PyBuffer;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::{PyByteArray, PyBytes, PyMemoryView, PyString};
 
 use crate::dumps::{write_object, OutputOptions};
+use crate::rules;
 
-/// The digest of `obj`'s bytes in a profile, as "sha256:<hex>" (or sha512),
-/// hashed while they are written. Options as for dumps.
+/// The digest of `obj`'s JSON bytes in a profile, as "sha256:<hex>" (or
+/// "sha512:<hex>"), hashed while they are written: equal to
+/// hashlib.sha256(dumps(obj, profile=profile, ...)).
+///
+/// profile: "compact", "go" or "jcs", positionally or by keyword; there is
+/// no default (a digest names the bytes it is over). Options as for dumps,
+/// and max_write_depth (default 512); one that cannot change the profile's
+/// bytes is refused (ValueError).
+///
+/// bytes, bytearray and memoryview are refused (TypeError): their digest
+/// here would be over their JSON encoding (a base64 string in go), never
+/// over the bytes themselves. For the digest of stored bytes (a file, a
+/// registry manifest) use digest_bytes(data).
 #[pyfunction]
-#[pyo3(signature = (obj, profile="go", algorithm="sha256", *, sort_keys=false, escape_html=None, ascii_only=false, indent=None, default=None, nan="error"))]
+#[pyo3(signature = (obj, profile=None, algorithm="sha256", *, sort_keys=false, escape_html=None, ascii_only=false, indent=None,
+                    default=None, nan="error", max_write_depth=jetjson::DEFAULT_MAX_WRITE_DEPTH as i64))]
 #[allow(clippy::too_many_arguments)]
 pub fn digest<'py>(
     obj: &Bound<'py, PyAny>,
-    profile: &str,
+    profile: Option<&str>,
     algorithm: &str,
     sort_keys: bool,
     escape_html: Option<bool>,
@@ -22,11 +38,69 @@ pub fn digest<'py>(
     indent: Option<i64>,
     default: Option<&Bound<'py, PyAny>>,
     nan: &str,
+    max_write_depth: i64,
 ) -> PyResult<String> {
-    let options = OutputOptions { profile, sort_keys, escape_html, ascii_only, indent, nan }.resolve()?;
+    if obj.is_instance_of::<PyBytes>() || obj.is_instance_of::<PyByteArray>() || obj.is_instance_of::<PyMemoryView>() {
+        let kind = obj.get_type().name().map(|n| n.to_string()).unwrap_or_default();
+        return Err(PyTypeError::new_err(format!(
+            "digest() hashes an object's JSON encoding, and a {kind} object would be hashed as a base64 JSON string, \
+             not as the bytes it holds: for the digest of stored bytes (a file, a registry manifest) use \
+             jetjson.digest_bytes(data); to hash JSON text in a profile use digest_bytes(canonicalize(data, profile))"
+        )));
+    }
+    let profile = rules::required_profile("digest", profile)?;
+    let requested = OutputOptions { profile, sort_keys, escape_html, ascii_only, indent, nan };
+    rules::refuse_inapplicable(&requested)?;
+    let options = requested.resolve()?.max_write_depth(rules::write_depth(max_write_depth)?);
     let algorithm: Algorithm = algorithm.parse().map_err(PyValueError::new_err)?;
     let mut w = Writer::with_sink(&options, Hasher::new(algorithm));
     write_object(&mut w, obj, default)?;
     let hasher = w.finish().map_err(|e| crate::errors::encode_error(obj.py(), e.to_string()))?;
     Ok(hasher.finish())
+}
+
+/// Inputs at least this large are hashed with the GIL released.
+const DETACH_AT: usize = 64 << 10;
+
+/// The digest of `data` exactly as given, as "sha256:<hex>" (or
+/// "sha512:<hex>"): the content address OCI and Docker registries give a
+/// manifest or blob (its bytes as stored, not any re-serialization).
+/// data: bytes, bytearray, memoryview or any buffer; str is refused
+/// (encode it first).
+///
+///     jetjson.digest_bytes(open("manifest.json", "rb").read())
+#[pyfunction]
+#[pyo3(signature = (data, algorithm="sha256"))]
+pub fn digest_bytes(data: &Bound<'_, PyAny>, algorithm: &str) -> PyResult<String> {
+    let algorithm: Algorithm = algorithm.parse().map_err(PyValueError::new_err)?;
+    let py = data.py();
+    if let Ok(b) = data.cast::<PyBytes>() {
+        // bytes are immutable: nothing can change them while other
+        // threads run.
+        let bytes = b.as_bytes();
+        return Ok(if bytes.len() >= DETACH_AT {
+            py.detach(|| jetjson::digest_bytes(bytes, algorithm))
+        } else {
+            jetjson::digest_bytes(bytes, algorithm)
+        });
+    }
+    if data.is_instance_of::<PyString>() {
+        return Err(PyTypeError::new_err(
+            "digest_bytes() hashes bytes as stored, not str: read the file in binary mode (open(path, \"rb\")) or encode the text (data.encode())",
+        ));
+    }
+    let buf = PyBuffer::<u8>::get(data).map_err(|_| {
+        let kind = data.get_type().name().map(|n| n.to_string()).unwrap_or_default();
+        PyTypeError::new_err(format!("digest_bytes() takes bytes, bytearray, memoryview or another buffer, not {kind}"))
+    })?;
+    if buf.is_c_contiguous() {
+        // SAFETY: the buffer is C-contiguous, held (`buf`) until the end of
+        // this block, and `len_bytes` long from `buf_ptr`; the GIL is held
+        // throughout, so no Python code can resize or write it meanwhile.
+        let bytes = unsafe { std::slice::from_raw_parts(buf.buf_ptr() as *const u8, buf.len_bytes()) };
+        let mut h = Hasher::new(algorithm);
+        h.update(bytes);
+        return Ok(h.finish());
+    }
+    Ok(jetjson::digest_bytes(&buf.to_vec(py)?, algorithm))
 }

@@ -9,13 +9,23 @@
 
 use pyo3::prelude::*;
 
+// The extension relies on the GIL to serialize its process-wide caches and
+// the objects it reads in place (SECURITY.md): it is not built for
+// free-threaded CPython.
+#[cfg(Py_GIL_DISABLED)]
+compile_error!("jetjson's extension needs the GIL: free-threaded CPython is not supported");
+
 mod canon;
+mod cli;
+mod decode;
 mod digest;
 mod dumps;
 mod errors;
 mod json_text;
 mod loads;
 mod raw;
+mod rules;
+mod schema;
 
 #[pymodule]
 fn _jetjson(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -23,10 +33,14 @@ fn _jetjson(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("JSONDecodeError", errors::decode_error_type(py)?)?;
     m.add("JSONEncodeError", errors::encode_error_type(py)?)?;
     m.add_class::<raw::Raw>()?;
-    m.add_function(wrap_pyfunction!(dumps::dumps, m)?)?;
+    m.add("ValidationError", decode::validation_error_type(py)?)?;
+    m.add_class::<decode::Decoder>()?;
+    dumps::register(m)?;
     m.add_function(wrap_pyfunction!(loads::loads, m)?)?;
     m.add_function(wrap_pyfunction!(canon::canonicalize, m)?)?;
     m.add_function(wrap_pyfunction!(digest::digest, m)?)?;
+    m.add_function(wrap_pyfunction!(digest::digest_bytes, m)?)?;
+    m.add_function(wrap_pyfunction!(cli::run_cli, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

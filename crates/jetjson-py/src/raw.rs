@@ -11,6 +11,23 @@ use pyo3::types::{PyBytes, PyString, PyType};
 use crate::json_text::{json_text, JsonText};
 use crate::loads::Policy;
 
+/// Raw(data, /, *, duplicate_keys="error")
+///
+/// JSON text that is already serialized, embedded by dumps without being
+/// decoded: an envelope's payload, a stored document. `data` is bytes,
+/// str, bytearray or memoryview holding one JSON value; it is checked as
+/// loads reads it (JSONDecodeError with its position otherwise; a name
+/// twice in one object is an error unless duplicate_keys is "first" or
+/// "last") and kept as bytes (read once: what was checked is what is kept).
+///
+/// Each profile embeds it by its own rule: compact copies it as it is; go
+/// treats it as Go treats a json.RawMessage (whitespace removed, or
+/// re-indented, escapes and number spellings kept, <>& escaped); jcs
+/// canonicalizes it.
+///
+/// Raw.unchecked(data) trusts the text without checking it (compact then
+/// copies invalid JSON as it is; go and jcs still parse it). bytes(raw)
+/// gives the text back.
 #[pyclass(module = "jetjson", frozen)]
 pub struct Raw {
     json: Py<PyBytes>,
@@ -19,6 +36,12 @@ pub struct Raw {
 impl Raw {
     pub fn json<'a>(&'a self, py: Python<'_>) -> &'a [u8] {
         self.json.as_bytes(py)
+    }
+
+    /// A new `Raw` holding `json`, which the caller has checked (typed
+    /// decode: a member's text as the parser accepted it).
+    pub(crate) fn checked(py: Python<'_>, json: &[u8]) -> PyResult<Py<Raw>> {
+        Py::new(py, Raw { json: PyBytes::new(py, json).unbind() })
     }
 }
 
@@ -33,6 +56,34 @@ fn as_bytes_object<'py>(data: &Bound<'py, PyAny>, text: &JsonText<'_>) -> Bound<
     }
 }
 
+/// One validator per duplicate-name policy, kept between calls so that
+/// checking a payload allocates nothing once they have grown; guarded by
+/// the GIL (taken and put back with no Python code in between; a nested or
+/// concurrent use finds the slot empty and makes its own).
+struct Validators([std::cell::Cell<Option<Box<jetjson::parse::Validator>>>; 3]);
+
+// SAFETY: only touched with the GIL held (`validate` takes the token), and
+// the extension is not built for free-threaded CPython (lib.rs).
+unsafe impl Sync for Validators {}
+
+static VALIDATORS: Validators = Validators([const { std::cell::Cell::new(None) }; 3]);
+
+/// Checks `bytes` as `loads` reads them (default limits), with this
+/// duplicate-name policy, through the kept validator.
+fn validate(_py: Python<'_>, bytes: &[u8], duplicates: jetjson::DuplicateKeys) -> jetjson::Result<()> {
+    let i = match duplicates {
+        jetjson::DuplicateKeys::Error => 0,
+        jetjson::DuplicateKeys::First => 1,
+        jetjson::DuplicateKeys::Last => 2,
+    };
+    let slot = &VALIDATORS.0[i];
+    let mut v =
+        slot.take().unwrap_or_else(|| Box::new(jetjson::parse::Validator::new(&jetjson::ReadOptions::new().duplicate_keys(duplicates))));
+    let r = v.validate(bytes);
+    slot.set(Some(v));
+    r
+}
+
 #[pymethods]
 impl Raw {
     /// Raw(json: bytes | str | bytearray | memoryview, *, duplicate_keys="error"):
@@ -42,11 +93,11 @@ impl Raw {
     /// or "last". The bytes are read once: those checked are those kept.
     #[new]
     #[pyo3(signature = (data, *, duplicate_keys=Policy(jetjson::DuplicateKeys::Error)))]
+    #[pyo3(text_signature = "(data, /, *, duplicate_keys='error')")]
     fn new(data: &Bound<'_, PyAny>, duplicate_keys: Policy) -> PyResult<Raw> {
         let py = data.py();
-        let options = jetjson::ReadOptions::new().duplicate_keys(duplicate_keys.0);
         let text = json_text(data)?;
-        if let Err(e) = jetjson::RawJson::from_slice_with(&text.bytes, &options) {
+        if let Err(e) = validate(py, &text.bytes, duplicate_keys.0) {
             return Err(text.error(py, &e, data));
         }
         Ok(Raw { json: as_bytes_object(data, &text).unbind() })
@@ -56,6 +107,16 @@ impl Raw {
     /// it as is (invalid JSON in, invalid JSON out); go and jcs still parse it.
     #[classmethod]
     fn unchecked(_cls: &Bound<'_, PyType>, data: &Bound<'_, PyAny>) -> PyResult<Raw> {
+        // A str with a lone surrogate has no UTF-8 form: its bytes would be
+        // invalid UTF-8 in the output, unchecked or not (as orjson's
+        // Fragment refuses it).
+        if let Ok(s) = data.cast::<PyString>() {
+            if s.to_str().is_err() {
+                return Err(pyo3::exceptions::PyValueError::new_err(
+                    "Raw.unchecked: the str holds a lone surrogate, which has no UTF-8 form",
+                ));
+            }
+        }
         let text = json_text(data)?;
         Ok(Raw { json: as_bytes_object(data, &text).unbind() })
     }

@@ -12,11 +12,14 @@ use crate::Value;
 /// The hash function of a digest.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Algorithm {
+    /// SHA-256 (`sha256:` digests, the OCI default).
     Sha256,
+    /// SHA-512.
     Sha512,
 }
 
 impl Algorithm {
+    /// The name used in digests: `sha256` or `sha512`.
     pub fn name(self) -> &'static str {
         match self {
             Algorithm::Sha256 => "sha256",
@@ -37,6 +40,7 @@ impl std::str::FromStr for Algorithm {
 }
 
 /// A running hash; as a `Sink` it takes the writer's output chunks.
+#[doc(hidden)]
 pub enum Hasher {
     Sha256(sha2::Sha256),
     Sha512(sha2::Sha512),
@@ -85,7 +89,7 @@ impl Sink for Hasher {
 pub fn digest<T: ?Sized + Serialize>(value: &T, options: &WriteOptions, algorithm: Algorithm) -> Result<String> {
     options.check()?;
     let mut w = Writer::with_sink(options, Hasher::new(algorithm));
-    value.serialize(&mut w)?;
+    crate::stack::with_room_for(options.write_depth_limit(), || value.serialize(&mut w))?;
     Ok(w.finish()?.finish())
 }
 
@@ -93,7 +97,7 @@ pub fn digest<T: ?Sized + Serialize>(value: &T, options: &WriteOptions, algorith
 pub fn digest_value(value: &Value, options: &WriteOptions, algorithm: Algorithm) -> Result<String> {
     options.check()?;
     let mut w = Writer::with_sink(options, Hasher::new(algorithm));
-    crate::value::write_value(&mut w, value)?;
+    crate::stack::with_room_for(options.write_depth_limit(), || crate::value::write_value(&mut w, value))?;
     Ok(w.finish()?.finish())
 }
 

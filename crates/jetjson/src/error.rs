@@ -7,36 +7,87 @@
 
 use std::fmt;
 
-/// What went wrong.
+/// What went wrong (for a coarser grouping, see [`Error::classify`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ErrorKind {
     /// NaN or ±Infinity in a profile that forbids them.
-    NonFiniteFloat { value: &'static str, profile: &'static str },
+    NonFiniteFloat {
+        /// `"NaN"`, `"Infinity"` or `"-Infinity"`.
+        value: &'static str,
+        /// The profile's name.
+        profile: &'static str,
+    },
     /// A number the profile cannot represent (`jcs` with strict integers
     /// beyond ±2^53, or a literal beyond the double range in `jcs`); with
     /// `profile` "read", a literal read beyond the double range (`1e400`,
     /// refused unless numbers are read losslessly).
-    NumberOutOfRange { text: String, profile: &'static str },
+    NumberOutOfRange {
+        /// The number (long literals shortened).
+        text: String,
+        /// The profile's name, or `"read"`.
+        profile: &'static str,
+    },
     /// A number literal that is not valid JSON number syntax.
-    InvalidNumber { text: String },
+    InvalidNumber {
+        /// The text given as a number.
+        text: String,
+    },
     /// Text that is not valid UTF-8 (or holds a lone surrogate) where the
     /// profile does not repair it.
-    InvalidText { profile: &'static str },
+    InvalidText {
+        /// The profile's name.
+        profile: &'static str,
+    },
     /// A map key that is not a string (or a type that can be written as one).
     KeyMustBeString,
     /// A value the profile cannot write (e.g. bytes in `jcs`).
-    Unsupported { what: String },
+    Unsupported {
+        /// What could not be written, and why.
+        what: String,
+    },
     /// Syntax error while reading JSON (also used for invalid raw JSON).
-    Syntax { msg: String },
+    Syntax {
+        /// What was expected or found.
+        msg: String,
+    },
     /// Nesting deeper than the configured limit.
-    DepthLimit { limit: usize },
+    DepthLimit {
+        /// The deepest nesting allowed.
+        limit: usize,
+    },
     /// An object with the same key twice where that is an error.
-    DuplicateKey { key: String },
+    DuplicateKey {
+        /// The repeated name.
+        key: String,
+    },
     /// Input larger than the configured limit.
-    SizeLimit { limit: usize },
+    SizeLimit {
+        /// The largest input allowed, in bytes.
+        limit: usize,
+    },
+    /// A value nested deeper than
+    /// [`WriteOptions::max_write_depth`](crate::WriteOptions::max_write_depth)
+    /// allows, found while writing (no path: it would be `limit` steps long).
+    WriteDepthLimit {
+        /// The deepest nesting allowed.
+        limit: usize,
+    },
+    /// A `max_write_depth` of 0 or over
+    /// [`MAX_WRITE_DEPTH`](crate::MAX_WRITE_DEPTH).
+    WriteDepthOption {
+        /// The depth asked for.
+        depth: usize,
+        /// The largest allowed.
+        ceiling: usize,
+    },
     /// An indent wider than [`MAX_INDENT`](crate::MAX_INDENT) spaces.
-    IndentLimit { indent: u16, limit: u16 },
+    IndentLimit {
+        /// The indent asked for.
+        indent: u16,
+        /// [`MAX_INDENT`](crate::MAX_INDENT).
+        limit: u16,
+    },
     /// An I/O error from a reader or writer.
     Io(String),
     /// A message from a `Serialize`/`Deserialize` implementation.
@@ -153,8 +204,34 @@ fn last_newline(b: &[u8]) -> Option<usize> {
 /// One step of a path into a value.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PathSegment {
+    /// An array item, by position.
     Index(usize),
+    /// An object member, by name.
     Key(String),
+}
+
+/// The broad class of an error, for deciding what to do about it (retry
+/// with more input, report bad data, raise a limit, ...). See
+/// [`Error::classify`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Category {
+    /// Reading from or writing to an I/O stream failed.
+    Io,
+    /// The input is not JSON (bad syntax, invalid UTF-8, a lone surrogate
+    /// escape, trailing characters).
+    Syntax,
+    /// The input ended in the middle of a JSON value: the text so far is
+    /// the start of a valid document (more input could complete it).
+    Eof,
+    /// Well-formed JSON or a Rust value that does not fit what was asked:
+    /// a type mismatch or missing field (from `Deserialize`), a repeated
+    /// name, a number out of range, a value the output profile cannot
+    /// write (NaN, invalid text, a non-string map key, ...).
+    Data,
+    /// A configured limit was exceeded (`max_depth`, `max_size`, the write
+    /// depth, `MAX_INDENT`).
+    Limit,
 }
 
 /// The error type of every jetjson operation.
@@ -169,15 +246,132 @@ pub struct Error {
 struct ErrorInner {
     kind: ErrorKind,
     position: Option<Position>,
+    /// A syntax error found where the input ended (see `Category::Eof`).
+    eof: bool,
     /// Innermost segment first (pushed while unwinding); displayed reversed.
     path: Vec<PathSegment>,
 }
 
+/// `Result` with jetjson's [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
+/// Messages of syntax errors that mean "the input stopped here" wherever
+/// they are reported (an unterminated string is reported at its start).
+const ENDED_EARLY: [&str; 3] = ["unexpected end of input", "unterminated string", "incomplete \\u escape"];
+/// A high surrogate escape (`\ud83d`, reported at its `\`) not followed by
+/// `\u`: a truncation if the input ends before the `\u` could start.
+const LONE_HIGH_SURROGATE: &str = "lone surrogate escape (a high surrogate must be followed by a low one)";
+
 impl Error {
+    /// An error of this kind, with no position or path.
     pub fn new(kind: ErrorKind) -> Error {
-        Error { inner: Box::new(ErrorInner { kind, position: None, path: Vec::new() }) }
+        Error { inner: Box::new(ErrorInner { kind, position: None, eof: false, path: Vec::new() }) }
+    }
+
+    /// Whether this error from reading `input` says the input stopped
+    /// inside a value (more bytes could make it valid), not at a bad byte.
+    pub(crate) fn ended_early(&self, input: &[u8]) -> bool {
+        let ErrorKind::Syntax { msg } = &self.inner.kind else { return false };
+        let at = self.inner.position.map(|p| p.offset);
+        if ENDED_EARLY.iter().any(|m| msg.starts_with(m)) || at.is_some_and(|at| at >= input.len()) {
+            return true;
+        }
+        match at {
+            // `\ud83d` then the end, or `\ud83d\` then the end.
+            Some(at) if msg == LONE_HIGH_SURROGATE => input.get(at + 6..).is_some_and(|rest| rest.len() < 2 && b"\\u".starts_with(rest)),
+            _ => false,
+        }
+    }
+
+    /// Marks an error from reading `input` as [`Category::Eof`] if it is
+    /// one (see `ended_early`).
+    pub(crate) fn note_input_end(mut self, input: &[u8]) -> Error {
+        if self.ended_early(input) {
+            self.inner.eof = true;
+        }
+        self
+    }
+
+    /// The error with its position replaced.
+    pub(crate) fn relocated(mut self, position: Position) -> Error {
+        self.inner.position = Some(position);
+        self
+    }
+
+    /// The broad class of this error.
+    ///
+    /// ```
+    /// use jetjson::{Category, Value};
+    /// let class = |text: &str| text.parse::<Value>().unwrap_err().classify();
+    /// assert_eq!(class(r#"{"a": [1, 2"#), Category::Eof);
+    /// assert_eq!(class(r#"{"a": [1, 2}"#), Category::Syntax);
+    /// assert_eq!(class(r#"{"a": 1, "a": 2}"#), Category::Data);
+    /// assert_eq!(class(&"[".repeat(1000)), Category::Limit);
+    /// let e = jetjson::from_str::<u8>("300").unwrap_err();
+    /// assert_eq!(e.classify(), Category::Data);
+    /// ```
+    pub fn classify(&self) -> Category {
+        match &self.inner.kind {
+            ErrorKind::Io(_) => Category::Io,
+            ErrorKind::Syntax { .. } if self.inner.eof => Category::Eof,
+            ErrorKind::Syntax { .. } | ErrorKind::InvalidNumber { .. } => Category::Syntax,
+            ErrorKind::DepthLimit { .. }
+            | ErrorKind::SizeLimit { .. }
+            | ErrorKind::IndentLimit { .. }
+            | ErrorKind::WriteDepthLimit { .. } => Category::Limit,
+            ErrorKind::WriteDepthOption { .. } => Category::Data,
+            ErrorKind::NonFiniteFloat { .. }
+            | ErrorKind::NumberOutOfRange { .. }
+            | ErrorKind::InvalidText { .. }
+            | ErrorKind::KeyMustBeString
+            | ErrorKind::Unsupported { .. }
+            | ErrorKind::DuplicateKey { .. }
+            | ErrorKind::Custom(_) => Category::Data,
+        }
+    }
+
+    /// `classify() == Category::Io`.
+    pub fn is_io(&self) -> bool {
+        self.classify() == Category::Io
+    }
+
+    /// `classify() == Category::Syntax`.
+    pub fn is_syntax(&self) -> bool {
+        self.classify() == Category::Syntax
+    }
+
+    /// `classify() == Category::Eof`: the input ended inside a value.
+    pub fn is_eof(&self) -> bool {
+        self.classify() == Category::Eof
+    }
+
+    /// `classify() == Category::Data`.
+    pub fn is_data(&self) -> bool {
+        self.classify() == Category::Data
+    }
+
+    /// `classify() == Category::Limit`.
+    pub fn is_limit(&self) -> bool {
+        self.classify() == Category::Limit
+    }
+
+    /// The 1-based line of a read error, or 0 for an error with no position
+    /// in the input (write errors, I/O errors). The whole position, with
+    /// the byte offset, is [`position`](Error::position).
+    ///
+    /// ```
+    /// let e = jetjson::from_str::<Vec<u32>>("[1,\n 2,\n x]").unwrap_err();
+    /// assert_eq!((e.line(), e.column()), (3, 2));
+    /// assert_eq!(e.position().unwrap().offset, 9);
+    /// ```
+    pub fn line(&self) -> usize {
+        self.inner.position.map_or(0, |p| p.line)
+    }
+
+    /// The 1-based column (counted in bytes) of a read error, or 0 for an
+    /// error with no position.
+    pub fn column(&self) -> usize {
+        self.inner.position.map_or(0, |p| p.column)
     }
 
     pub(crate) fn syntax(msg: impl Into<String>) -> Error {
@@ -204,13 +398,15 @@ impl Error {
         self
     }
 
-    /// False for errors about the options, not the value: an indent over
+    /// False for errors about the options, not the value (an indent over
     /// the cap is found wherever the writer happens to be, which says
-    /// nothing about the value.
+    /// nothing about the value), and for the write depth limit, whose path
+    /// would be as long as the limit.
     fn has_path(&self) -> bool {
-        !matches!(self.inner.kind, ErrorKind::IndentLimit { .. })
+        !matches!(self.inner.kind, ErrorKind::IndentLimit { .. } | ErrorKind::WriteDepthLimit { .. } | ErrorKind::WriteDepthOption { .. })
     }
 
+    /// What went wrong, in detail.
     pub fn kind(&self) -> &ErrorKind {
         &self.inner.kind
     }
@@ -271,6 +467,8 @@ impl Error {
             ErrorKind::DepthLimit { limit } => format!("nesting deeper than max_depth {limit}"),
             ErrorKind::DuplicateKey { key } => format!("duplicate object key {key:?}"),
             ErrorKind::SizeLimit { limit } => format!("input larger than max_size {limit} bytes"),
+            ErrorKind::WriteDepthLimit { limit } => format!("nesting deeper than max_write_depth {limit}"),
+            ErrorKind::WriteDepthOption { depth, ceiling } => format!("max_write_depth must be from 1 to {ceiling}, got {depth}"),
             ErrorKind::IndentLimit { indent, limit } => format!("indent {indent} is wider than the limit of {limit} spaces"),
             ErrorKind::Io(msg) => format!("I/O error: {msg}"),
             ErrorKind::Custom(msg) => msg.clone(),

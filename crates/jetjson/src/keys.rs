@@ -136,6 +136,8 @@ impl NameFacts {
             match c {
                 0x00..=0x1F | b'"' | b'\\' => f |= Self::BASE,
                 b'<' | b'>' | b'&' => f |= Self::HTML,
+                // DEL escapes with the non-ASCII bytes (under ascii_only).
+                0x7F => f |= Self::NON_ASCII,
                 0x80.. => {
                     f |= Self::NON_ASCII;
                     if c == 0xE2 && b.get(i + 1) == Some(&0x80) && matches!(b.get(i + 2), Some(0xA8 | 0xA9)) {

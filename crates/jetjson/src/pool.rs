@@ -26,6 +26,7 @@ pub fn set_max_pooled_capacity(bytes: usize) {
     MAX_POOLED_CAPACITY.store(bytes, Ordering::Relaxed);
 }
 
+/// The current cap set by [`set_max_pooled_capacity`] (default 64 KiB).
 pub fn max_pooled_capacity() -> usize {
     MAX_POOLED_CAPACITY.load(Ordering::Relaxed)
 }
@@ -118,6 +119,7 @@ pub(crate) fn append_short(dst: &mut Vec<u8>, s: &[u8]) {
 /// bytes are the first `len` bytes of the previous storage. The storage must
 /// stay valid, and be touched by nobody else, until the next `grow` or until
 /// the writer hands the memory back (`Writer::finish_into_memory`).
+#[doc(hidden)]
 pub unsafe trait OutputMemory: std::any::Any + Send {
     /// Storage of at least `min_capacity` bytes keeping the first `len`
     /// (the first call has `len == 0`): its start and capacity. There is no

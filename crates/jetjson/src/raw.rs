@@ -27,6 +27,61 @@ pub struct RawJson<'a> {
 /// Raw JSON that owns its bytes.
 pub type OwnedRawJson = RawJson<'static>;
 
+/// What [`RawJson::from_unchecked`] takes: JSON as text or as bytes,
+/// borrowed or owned.
+pub struct RawText<'a>(Cow<'a, [u8]>);
+
+impl<'a> From<&'a str> for RawText<'a> {
+    fn from(text: &'a str) -> RawText<'a> {
+        RawText(Cow::Borrowed(text.as_bytes()))
+    }
+}
+
+impl From<String> for RawText<'_> {
+    fn from(text: String) -> RawText<'static> {
+        RawText(Cow::Owned(text.into_bytes()))
+    }
+}
+
+impl<'a> From<Cow<'a, str>> for RawText<'a> {
+    fn from(text: Cow<'a, str>) -> RawText<'a> {
+        match text {
+            Cow::Borrowed(t) => RawText::from(t),
+            Cow::Owned(t) => RawText::from(t),
+        }
+    }
+}
+
+impl<'a> From<&'a [u8]> for RawText<'a> {
+    fn from(bytes: &'a [u8]) -> RawText<'a> {
+        RawText(Cow::Borrowed(bytes))
+    }
+}
+
+impl<'a, const N: usize> From<&'a [u8; N]> for RawText<'a> {
+    fn from(bytes: &'a [u8; N]) -> RawText<'a> {
+        RawText(Cow::Borrowed(bytes))
+    }
+}
+
+impl<'a> From<&'a Vec<u8>> for RawText<'a> {
+    fn from(bytes: &'a Vec<u8>) -> RawText<'a> {
+        RawText(Cow::Borrowed(bytes))
+    }
+}
+
+impl From<Vec<u8>> for RawText<'_> {
+    fn from(bytes: Vec<u8>) -> RawText<'static> {
+        RawText(Cow::Owned(bytes))
+    }
+}
+
+impl<'a> From<Cow<'a, [u8]>> for RawText<'a> {
+    fn from(bytes: Cow<'a, [u8]>) -> RawText<'a> {
+        RawText(bytes)
+    }
+}
+
 impl<'a> RawJson<'a> {
     /// Validates `json` (strict RFC 8259, one value, with the default
     /// [`ReadOptions`]: a name twice in one object is an error, as in
@@ -50,17 +105,30 @@ impl<'a> RawJson<'a> {
         Ok(RawJson { json: Cow::Borrowed(json) })
     }
 
-    /// Trusts that `json` is valid JSON without looking at it. Invalid bytes
-    /// are copied into `compact` output as they are; `go` and `jcs` still
+    /// Trusts that `json` is valid JSON without looking at it: text
+    /// (`&str`, `String`) or bytes (`&[u8]`, `Vec<u8>`). Invalid bytes are
+    /// copied into `compact` output as they are; `go` and `jcs` still
     /// parse them and fail on invalid JSON.
-    pub fn from_unchecked(json: impl Into<Cow<'a, [u8]>>) -> RawJson<'a> {
-        RawJson { json: json.into() }
+    ///
+    /// ```
+    /// use jetjson::{RawJson, WriteOptions};
+    /// let payload = RawJson::from_unchecked(r#"{"b": 1, "a": 2}"#);
+    /// let envelope = ("event", payload);
+    /// assert_eq!(jetjson::to_string(&envelope).unwrap(), r#"["event",{"b": 1, "a": 2}]"#);
+    /// assert_eq!(jetjson::to_string_with(&envelope, &WriteOptions::jcs()).unwrap(), r#"["event",{"a":2,"b":1}]"#);
+    /// let from_bytes = RawJson::from_unchecked(b"[1]".to_vec());
+    /// assert_eq!(from_bytes.as_bytes(), b"[1]");
+    /// ```
+    pub fn from_unchecked(json: impl Into<RawText<'a>>) -> RawJson<'a> {
+        RawJson { json: json.into().0 }
     }
 
+    /// The JSON text's bytes.
     pub fn as_bytes(&self) -> &[u8] {
         &self.json
     }
 
+    /// The same JSON, owning its bytes.
     pub fn into_owned(self) -> OwnedRawJson {
         RawJson { json: Cow::Owned(self.json.into_owned()) }
     }

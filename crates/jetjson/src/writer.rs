@@ -17,6 +17,7 @@ use crate::pool::OutputMemory;
 use crate::shape::ShapeCache;
 
 /// Where output goes once the buffer holds enough of it.
+#[doc(hidden)]
 pub trait Sink {
     /// False for sinks that never take output: the buffer is the result.
     const SPILLS: bool = true;
@@ -24,6 +25,7 @@ pub trait Sink {
 }
 
 /// The buffer is the output (`to_vec`, `to_string`).
+#[doc(hidden)]
 pub struct NoSink;
 
 impl Sink for NoSink {
@@ -35,6 +37,7 @@ impl Sink for NoSink {
 }
 
 /// Output goes to an `io::Write` in chunks.
+#[doc(hidden)]
 pub struct IoSink<W: std::io::Write>(pub W);
 
 impl<W: std::io::Write> Sink for IoSink<W> {
@@ -50,9 +53,14 @@ const SPILL_AT: usize = 32 * 1024;
 /// reservation (6 output bytes per input byte) stays bounded.
 const ESCAPE_PIECE: usize = 64 * 1024;
 
-/// Spaces for indentation, copied in slices rather than pushed one by one.
+/// Spaces and tabs for indentation, copied in slices rather than pushed one
+/// by one.
 const SPACES: &[u8; 128] = &[b' '; 128];
+const TABS: &[u8; 128] = &[b'\t'; 128];
 
+/// The one writer every output goes through (internal: the bindings
+/// drive it token by token).
+#[doc(hidden)]
 pub struct Writer<S: Sink = NoSink> {
     buf: Buffer,
     style: Style,
@@ -158,6 +166,23 @@ impl<S: Sink> Writer<S> {
     /// How many containers are open.
     pub fn depth(&self) -> usize {
         self.depth
+    }
+
+    /// Fails with [`ErrorKind::WriteDepthLimit`] when one more container
+    /// would nest deeper than the options' `max_write_depth`. Everything
+    /// that opens containers (the `Value` and serde writers, the Python and
+    /// C front ends) calls it first.
+    #[inline]
+    pub fn check_nesting(&self) -> Result<()> {
+        if self.depth >= self.style.max_write_depth {
+            return Err(self.too_deep());
+        }
+        Ok(())
+    }
+
+    #[cold]
+    fn too_deep(&self) -> Error {
+        Error::new(ErrorKind::WriteDepthLimit { limit: self.style.max_write_depth })
     }
 
     /// The bytes written so far (for `NoSink`, the whole output); empty
@@ -830,10 +855,11 @@ impl<S: Sink> Writer<S> {
     #[cold]
     fn newline(&mut self) {
         let mut n = self.depth * usize::from(self.style.indent);
+        let fill = if self.style.indent_byte == b'\t' { TABS } else { SPACES };
         self.buf.push(b'\n');
         while n > 0 {
-            let k = n.min(SPACES.len());
-            self.buf.extend(&SPACES[..k]);
+            let k = n.min(fill.len());
+            self.buf.extend(&fill[..k]);
             n -= k;
         }
     }
@@ -1002,8 +1028,11 @@ unsafe fn put_clean_name(p: *mut u8, name: &[u8], comma: bool) -> usize {
     }
 }
 
-/// Longest string `short_and_clean` looks at (four 8-byte words).
-const SHORT_STR: usize = 32;
+/// Longest string `short_and_clean` looks at: long enough for the strings
+/// small documents are made of (ids, dates, UUIDs, media types, a sha256
+/// digest with its prefix: 71 bytes), short enough that checking them costs
+/// less than the escaper's call and its worst-case reservation.
+const SHORT_STR: usize = 96;
 
 /// True when `b` is at most `SHORT_STR` bytes of ASCII that no profile
 /// escapes: no control bytes, `"` or `\\`, and (with `html`) no `<`, `>`, `&`.
@@ -1020,8 +1049,17 @@ fn short_and_clean(b: &[u8], html: bool) -> bool {
     #[cfg(target_arch = "x86_64")]
     {
         if n >= 16 {
+            // Whole blocks, then one overlapping the end: every lane is a
+            // byte of `b`.
             let block = |at: usize| u128::from_le_bytes(b[at..at + 16].try_into().expect("16 bytes"));
-            return sse2_is_clean(block(0), html) && sse2_is_clean(block(n - 16), html);
+            let mut at = 0;
+            while at + 16 < n {
+                if !sse2_is_clean(block(at), html) {
+                    return false;
+                }
+                at += 16;
+            }
+            return sse2_is_clean(block(n - 16), html);
         }
         if n >= 8 {
             return sse2_is_clean(u128::from(word(0)) | (u128::from(word(n - 8)) << 64), html);
@@ -1062,8 +1100,9 @@ fn sse2_is_clean(bytes: u128, html: bool) -> bool {
     // x86-64 baseline, so the trait's SSE2 methods may run anywhere.
     unsafe {
         let v = __m128i::load_unaligned(lanes.as_ptr());
-        // Control bytes, and non-ASCII (left to the escaper: U+2028/9, ascii_only).
-        let mut bad = v.lt(0x20).or(v.high_bit());
+        // Control bytes, and non-ASCII and DEL (left to the escaper: U+2028/9,
+        // ascii_only).
+        let mut bad = v.lt(0x20).or(v.high_bit()).or(v.cmpeq(__m128i::splat(0x7F)));
         bad = bad.or(v.cmpeq(__m128i::splat(b'"'))).or(v.cmpeq(__m128i::splat(b'\\')));
         if html {
             bad = bad.or(v.cmpeq(__m128i::splat(b'<'))).or(v.cmpeq(__m128i::splat(b'>'))).or(v.cmpeq(__m128i::splat(b'&')));
@@ -1084,7 +1123,8 @@ fn word_is_clean(w: u64, html: bool) -> bool {
         let x = w ^ (ONES * u64::from(c));
         !(((x & LOW7) + LOW7) | x) & HIGH
     };
-    let mut bad = (w & HIGH) | control | eq(b'"') | eq(b'\\');
+    // DEL is left to the escaper (ascii_only escapes it).
+    let mut bad = (w & HIGH) | control | eq(b'"') | eq(b'\\') | eq(0x7F);
     if html {
         bad |= eq(b'<') | eq(b'>') | eq(b'&');
     }
@@ -1111,6 +1151,7 @@ unsafe fn put_quoted(p: *mut u8, b: &[u8]) -> usize {
 /// (`Writer::run`): each write checks the room left and declines
 /// (returns false, writing nothing) when it is short or when the item needs
 /// the general path.
+#[doc(hidden)]
 pub struct ItemRun<'w> {
     start: *mut u8,
     at: *mut u8,
@@ -1296,6 +1337,7 @@ impl ItemRun<'_> {
 
 /// Marks where an object being sorted starts in the buffer and the stacks.
 #[derive(Clone, Copy, Debug)]
+#[doc(hidden)]
 pub struct SortedObject {
     start: usize,
     first_member: usize,
@@ -1328,6 +1370,7 @@ impl MemberKey {
 }
 
 /// A JSON literal written whole (`Writer::item_literal`).
+#[doc(hidden)]
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Literal {
     Null,
@@ -1353,22 +1396,23 @@ impl Literal {
 
 #[cfg(test)]
 mod short_str_tests {
-    use super::short_and_clean;
+    use super::{short_and_clean, SHORT_STR};
     use crate::escape::{EscapeSet, Escaper};
 
     #[test]
     fn short_and_clean_agrees_with_the_escaper() {
         for html in [false, true] {
             let reference = Escaper::scalar(EscapeSet { html, line_separators: true, ascii_only: false });
-            for n in 0usize..=34 {
+            for n in 0usize..=SHORT_STR + 2 {
                 for byte in 0u8..=0x7F {
-                    for pos in [0, n / 3, n / 2, n.saturating_sub(1)] {
+                    for pos in [0, n / 3, n / 2, n.saturating_sub(17), n.saturating_sub(16), n.saturating_sub(1)] {
                         let mut v = vec![b'a'; n];
                         if n > 0 {
                             v[pos] = byte;
                         }
                         let s = std::str::from_utf8(&v).expect("ASCII");
-                        let expected = n <= 32 && !reference.needs_escape(s);
+                        // DEL is left to the escaper (ascii_only escapes it).
+                        let expected = n <= SHORT_STR && !reference.needs_escape(s) && !s.contains('\x7f');
                         assert_eq!(short_and_clean(&v, html), expected, "html={html} {s:?}");
                     }
                 }
@@ -1383,6 +1427,7 @@ mod short_str_tests {
 }
 
 /// The width of the fixed-size move `Writer::encoded_key` uses for short names.
+#[doc(hidden)]
 pub const NAME_WINDOW: usize = 32;
 
 /// Where an encoded name (`names[at..at + len]`, from `Writer::encode_name`)

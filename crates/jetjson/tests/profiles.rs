@@ -337,10 +337,11 @@ fn compact_escapes_minimally_and_keeps_order() {
 
 #[test]
 fn options_apply_to_every_profile() {
-    // ascii_only: lowercase \u escapes, surrogate pairs above the BMP.
+    // ascii_only: lowercase \u escapes, surrogate pairs above the BMP, and
+    // DEL escaped too (as Python's ensure_ascii does).
     for opts in [WriteOptions::compact(), WriteOptions::go(), WriteOptions::jcs()] {
         let o = opts.ascii_only(true);
-        assert_eq!(jetjson::to_string_with("é😀\u{7f}", &o).unwrap(), "\"\\u00e9\\ud83d\\ude00\u{7f}\"");
+        assert_eq!(jetjson::to_string_with("é😀\u{7f}", &o).unwrap(), "\"\\u00e9\\ud83d\\ude00\\u007f\"");
     }
     // escape_html turns on the HTML/JS-safe set in compact and jcs too.
     assert_eq!(jetjson::to_string_with("<\u{2028}", &WriteOptions::compact().escape_html(true)).unwrap(), r#""\u003c\u2028""#);
@@ -508,4 +509,26 @@ fn sorted_structs_and_maps_equal_the_value_writer() {
         "{go}"
     );
     assert!(go.contains(r#""alpha":{"10":true,"100":false,"9":null}"#), "{go}");
+}
+
+#[test]
+fn indent_with_tabs_is_indent_with_spaces_with_tabs_at_line_starts() {
+    let v = jetjson::Value::from_slice(br#"{"a":[1,{"b":[],"c":{}},"x y"],"d":{"e":[[2]]}}"#).unwrap();
+    for n in [1u16, 2, 16] {
+        for base in [WriteOptions::compact(), WriteOptions::go()] {
+            let spaces = String::from_utf8(v.to_vec_with(&base.clone().indent(n)).unwrap()).unwrap();
+            let tabs = String::from_utf8(v.to_vec_with(&base.clone().indent_tabs(n)).unwrap()).unwrap();
+            let expected: Vec<String> = spaces
+                .lines()
+                .map(|l| {
+                    let lead = l.len() - l.trim_start_matches(' ').len();
+                    format!("{}{}", "\t".repeat(lead), &l[lead..])
+                })
+                .collect();
+            assert_eq!(tabs, expected.join("\n"), "{n}");
+            assert!(tabs.contains('\t') && !tabs.contains("\n "));
+        }
+    }
+    // The cap counts tabs too.
+    assert!(v.to_vec_with(&WriteOptions::compact().indent_tabs(17)).is_err());
 }

@@ -114,15 +114,24 @@ static void test_options_refused(void) {
         jetjson_write_options o;
         const char *why;
     } bad[] = {
-        {{3, 0, 0, 0, 0}, "profile"},
-        {{0, 3, 0, 0, 0}, "sort_keys"},
-        {{0, 0, -1, 0, 0}, "escape_html"},
-        {{0, 0, 0, 2, 0}, "ascii_only"},
-        {{0, 0, 0, 0, 1025}, "indent"},
-        {{JETJSON_PROFILE_JCS, 0, 0, 0, 2}, "indent"},
-        {{JETJSON_PROFILE_JCS, 0, 0, 1, 0}, "ascii_only"},
-        {{JETJSON_PROFILE_JCS, 0, JETJSON_HTML_ON, 0, 0}, "escape_html"},
-        {{JETJSON_PROFILE_JCS, JETJSON_KEYS_KEEP, 0, 0, 0}, "sort_keys"},
+        {{4, 0, 0, 0, 0, 0}, "profile"},
+        {{JETJSON_PROFILE_COMPACT, 3, 0, 0, 0, 0}, "sort_keys"},
+        {{JETJSON_PROFILE_COMPACT, 0, -1, 0, 0, 0}, "escape_html"},
+        {{JETJSON_PROFILE_COMPACT, 0, 0, 2, 0, 0}, "ascii_only"},
+        {{JETJSON_PROFILE_COMPACT, 0, 0, 0, 1025, 0}, "indent"},
+        /* Bytes that are hashed or signed name their profile. */
+        {{0, 0, 0, 0, 0, 0}, "jetjson_canonicalize needs a profile: set write->profile to JETJSON_PROFILE_COMPACT, JETJSON_PROFILE_GO or JETJSON_PROFILE_JCS"},
+        {{JETJSON_PROFILE_JCS, 0, 0, 0, 2, 0}, "indent"},
+        {{JETJSON_PROFILE_JCS, 0, 0, 1, 0, 0}, "ascii_only"},
+        {{JETJSON_PROFILE_JCS, 0, JETJSON_HTML_ON, 0, 0, 0}, "escape_html"},
+        {{JETJSON_PROFILE_JCS, JETJSON_KEYS_KEEP, 0, 0, 0, 0}, "sort_keys = JETJSON_KEYS_KEEP cannot be used with profile jcs: "},
+        /* The rule of every front end: what cannot change the bytes. */
+        {{JETJSON_PROFILE_JCS, JETJSON_KEYS_SORTED, 0, 0, 0, 0}, "sort_keys = JETJSON_KEYS_SORTED cannot be used with profile jcs: "},
+        {{JETJSON_PROFILE_JCS, 0, JETJSON_HTML_OFF, 0, 0, 0}, "escape_html = JETJSON_HTML_OFF cannot be used with profile jcs: "},
+        {{JETJSON_PROFILE_GO, 0, JETJSON_HTML_ON, 0, 0, 0}, "escape_html = JETJSON_HTML_ON cannot be used with profile go: "},
+        {{JETJSON_PROFILE_COMPACT, 0, JETJSON_HTML_OFF, 0, 0, 0}, "escape_html = JETJSON_HTML_OFF cannot be used with profile compact: "},
+        {{JETJSON_PROFILE_COMPACT, JETJSON_KEYS_KEEP, 0, 0, 0, 0}, "sort_keys = JETJSON_KEYS_KEEP cannot be used with profile compact: "},
+        {{JETJSON_PROFILE_COMPACT, 0, 0, 0, 0, 1000001}, "max_write_depth must be from 1 to 1000000 (0: 512), got 1000001"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         b.len = 0;
@@ -130,17 +139,41 @@ static void test_options_refused(void) {
         CHECK(st == JETJSON_ERR_ARGUMENT && b.len == 0, "options #%zu: status %d", i, st);
         CHECK(strstr(err.message, bad[i].why) != NULL, "options #%zu message names %s: %s", i, bad[i].why, err.message);
     }
+    /* NULL write options too, for both functions that hash or sign. */
+    b.len = 0;
+    CHECK(jetjson_canonicalize(doc, 7, NULL, NULL, &b, &err) == JETJSON_ERR_ARGUMENT && b.len == 0, "canonicalize, NULL options");
+    CHECK(strstr(err.message, "jetjson_canonicalize needs a profile") != NULL, "%s", err.message);
+    jetjson_digest nd;
+    jetjson_write_options zero = {0, 0, 0, 0, 0, 0};
+    CHECK(jetjson_digest_canonical(doc, 7, &zero, NULL, JETJSON_SHA256, &nd, &err) == JETJSON_ERR_ARGUMENT, "digest, profile 0");
+    CHECK(strstr(err.message, "jetjson_digest_canonical needs a profile") != NULL, "%s", err.message);
+    CHECK(jetjson_digest_canonical(doc, 7, NULL, NULL, JETJSON_SHA256, &nd, &err) == JETJSON_ERR_ARGUMENT, "digest, NULL options");
+    /* The writer and jetjson_escape keep the zeroed struct's compact. */
+    jetjson_writer *w;
+    CHECK_OK(jetjson_writer_new(&zero, &b, &w, &err), err);
+    jetjson_writer_free(w);
+    CHECK_OK(jetjson_escape("<", 1, &zero, &b, &err), err);
+    CHECK_BYTES(b.data, b.len, "<", 1, "escape with a zeroed struct: compact");
     jetjson_read_options r1 = {0, 0, 7, 0}, r2 = {0, 0, 0, 2};
     CHECK(jetjson_validate(doc, 7, &r1, &err) == JETJSON_ERR_ARGUMENT, "duplicate_keys 7");
     CHECK(jetjson_validate(doc, 7, &r2, &err) == JETJSON_ERR_ARGUMENT, "allow_bom 2");
     jetjson_digest d;
     CHECK(jetjson_digest_bytes(doc, 7, 2, &d, &err) == JETJSON_ERR_ARGUMENT, "algorithm 2");
     /* The edge values themselves are accepted. */
-    jetjson_write_options wide = {0, 0, 0, 0, 16};
+    jetjson_write_options wide = {JETJSON_PROFILE_COMPACT, 0, 0, 0, 16, 1000000};
     CHECK_OK(jetjson_canonicalize(doc, 7, &wide, NULL, &b, &err), err);
+    /* So are the options the rule leaves (they change the bytes). */
+    jetjson_write_options kept[] = {
+        {JETJSON_PROFILE_GO, JETJSON_KEYS_KEEP, JETJSON_HTML_OFF, 1, 2, 1},
+        {JETJSON_PROFILE_GO, JETJSON_KEYS_SORTED, 0, 0, 0, 0},
+        {JETJSON_PROFILE_COMPACT, JETJSON_KEYS_SORTED, JETJSON_HTML_ON, 1, 2, 0},
+        {JETJSON_PROFILE_JCS, 0, 0, 0, 0, 7},
+    };
+    for (size_t i = 0; i < sizeof kept / sizeof *kept; i++)
+        CHECK_OK(jetjson_canonicalize(doc, 7, &kept[i], NULL, &b, &err), err);
     jetjson_buffer_free(&b);
     /* One more than the cap of every front end is refused, naming it. */
-    jetjson_write_options wider = {0, 0, 0, 0, 17};
+    jetjson_write_options wider = {JETJSON_PROFILE_COMPACT, 0, 0, 0, 17, 0};
     CHECK(jetjson_canonicalize(doc, 7, &wider, NULL, &b, &err) == JETJSON_ERR_ARGUMENT && b.len == 0, "indent 17");
     CHECK(strstr(err.message, "16") != NULL, "indent message names the cap: %s", err.message);
 }

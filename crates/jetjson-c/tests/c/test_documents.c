@@ -117,38 +117,38 @@ static void canon(const char *doc, const jetjson_write_options *o, const char *w
 
 /* Options, with expected bytes from ../shared/spec/output-rules.md. */
 static void test_canonicalize_options(void) {
-    jetjson_write_options compact = {0}, go = {JETJSON_PROFILE_GO, 0, 0, 0, 0}, jcs = {JETJSON_PROFILE_JCS, 0, 0, 0, 0};
+    jetjson_write_options compact = {JETJSON_PROFILE_COMPACT, 0, 0, 0, 0, 0}, go = {JETJSON_PROFILE_GO, 0, 0, 0, 0, 0}, jcs = {JETJSON_PROFILE_JCS, 0, 0, 0, 0, 0};
     const char *doc = "{\"b\":\"<a&b>\",\"a\":[1e21,-0.0,0.000001,1e-7]}";
     canon(doc, &compact, "{\"b\":\"<a&b>\",\"a\":[1e+21,-0.0,1e-6,1e-7]}");
     canon(doc, &go, "{\"a\":[1e+21,-0,0.000001,1e-7],\"b\":\"\\u003ca\\u0026b\\u003e\"}");
     canon(doc, &jcs, "{\"a\":[1e+21,0,0.000001,1e-7],\"b\":\"<a&b>\"}");
-    jetjson_write_options go_nohtml = {JETJSON_PROFILE_GO, 0, JETJSON_HTML_OFF, 0, 0};
+    jetjson_write_options go_nohtml = {JETJSON_PROFILE_GO, 0, JETJSON_HTML_OFF, 0, 0, 0};
     canon("[\"<\xe2\x80\xa8>\"]", &go_nohtml, "[\"<\\u2028>\"]");
-    jetjson_write_options go_keep = {JETJSON_PROFILE_GO, JETJSON_KEYS_KEEP, 0, 0, 0};
+    jetjson_write_options go_keep = {JETJSON_PROFILE_GO, JETJSON_KEYS_KEEP, 0, 0, 0, 0};
     canon("{\"b\":1,\"a\":2}", &go_keep, "{\"b\":1,\"a\":2}");
-    jetjson_write_options compact_sorted = {0, JETJSON_KEYS_SORTED, 0, 0, 0};
+    jetjson_write_options compact_sorted = {JETJSON_PROFILE_COMPACT, JETJSON_KEYS_SORTED, 0, 0, 0, 0};
     canon("{\"b\":1,\"a\":{\"d\":1,\"c\":2}}", &compact_sorted, "{\"a\":{\"c\":2,\"d\":1},\"b\":1}");
-    jetjson_write_options ascii = {0, 0, 0, 1, 0};
+    jetjson_write_options ascii = {JETJSON_PROFILE_COMPACT, 0, 0, 1, 0, 0};
     canon("[\"\xc3\xa9\xf0\x9f\x98\x80\"]", &ascii, "[\"\\u00e9\\ud83d\\ude00\"]");
-    jetjson_write_options indent = {0, 0, 0, 0, 2};
+    jetjson_write_options indent = {JETJSON_PROFILE_COMPACT, 0, 0, 0, 2, 0};
     canon("{\"a\":[1,{}],\"b\":[]}", &indent, "{\n  \"a\": [\n    1,\n    {}\n  ],\n  \"b\": []\n}");
     /* jcs sorts by UTF-16 code units: U+FB01 (EF AC 81) after U+1F600
      * (surrogates D83D..), the reverse of the UTF-8 byte order. */
     canon("{\"\xef\xac\x81\":1,\"\xf0\x9f\x98\x80\":2}", &jcs, "{\"\xf0\x9f\x98\x80\":2,\"\xef\xac\x81\":1}");
-    jetjson_write_options go_sorted = {JETJSON_PROFILE_GO, 0, 0, 0, 0};
+    jetjson_write_options go_sorted = {JETJSON_PROFILE_GO, 0, 0, 0, 0, 0};
     canon("{\"\xef\xac\x81\":1,\"\xf0\x9f\x98\x80\":2}", &go_sorted, "{\"\xef\xac\x81\":1,\"\xf0\x9f\x98\x80\":2}");
 
     /* Read options apply: duplicates kept first or last. */
     jetjson_error err;
     jetjson_buffer b = JETJSON_BUFFER_INIT;
     jetjson_read_options last = {0, 0, JETJSON_DUPLICATES_LAST, 0};
-    CHECK_OK(jetjson_canonicalize(U("{\"a\":1,\"a\":2}"), 13, NULL, &last, &b, &err), err);
+    CHECK_OK(jetjson_canonicalize(U("{\"a\":1,\"a\":2}"), 13, &compact, &last, &b, &err), err);
     CHECK_BYTES(b.data, b.len, "{\"a\":2}", 7, "duplicates LAST");
 
     /* Appends after what the buffer holds; on failure len is as before. */
-    CHECK_OK(jetjson_canonicalize(U(" [ 1 ] "), 7, NULL, NULL, &b, &err), err);
+    CHECK_OK(jetjson_canonicalize(U(" [ 1 ] "), 7, &compact, NULL, &b, &err), err);
     CHECK_BYTES(b.data, b.len, "{\"a\":2}[1]", 10, "appended");
-    CHECK(jetjson_canonicalize(U("[1,"), 3, NULL, NULL, &b, &err) == JETJSON_ERR_SYNTAX && b.len == 10, "syntax error keeps len");
+    CHECK(jetjson_canonicalize(U("[1,"), 3, &compact, NULL, &b, &err) == JETJSON_ERR_SYNTAX && b.len == 10, "syntax error keeps len");
     CHECK(err.has_position && err.offset == 3, "position of the end: %zu", err.offset);
     /* A literal beyond the double range is refused where it is read. */
     CHECK(jetjson_canonicalize(U("{\"a\":[0,1e400]}"), 15, &jcs, NULL, &b, &err) != JETJSON_OK && b.len == 10,
@@ -166,6 +166,44 @@ static void test_canonicalize_options(void) {
     jetjson_buffer_free(&b);
 }
 
+/* max_write_depth: 0 is 512, the read default; a document read deeper
+ * (max_depth raised) is refused when written, naming the limit, unless
+ * max_write_depth is raised too. */
+static void test_write_depth(void) {
+    jetjson_error err;
+    jetjson_buffer b = JETJSON_BUFFER_INIT;
+    jetjson_digest d;
+    str_t at = {0}, over = {0};
+    for (int i = 0; i < 512; i++)
+        str_puts(&at, "[");
+    for (int i = 0; i < 512; i++)
+        str_puts(&at, "]");
+    str_puts(&over, "[");
+    str_put(&over, at.data, at.len);
+    str_puts(&over, "]");
+    jetjson_read_options deep = {600, 0, 0, 0};
+    int profiles[] = {JETJSON_PROFILE_COMPACT, JETJSON_PROFILE_GO, JETJSON_PROFILE_JCS};
+    for (int k = 0; k < 3; k++) {
+        int p = profiles[k];
+        jetjson_write_options o = {p, 0, 0, 0, 0, 0};
+        b.len = 0;
+        CHECK_OK(jetjson_canonicalize(U(at.data), at.len, &o, NULL, &b, &err), err);
+        CHECK_BYTES(b.data, b.len, at.data, at.len, "512 levels");
+        b.len = 0;
+        CHECK(jetjson_canonicalize(U(over.data), over.len, &o, &deep, &b, &err) == JETJSON_ERR_LIMIT && b.len == 0,
+              "profile %d: 513 levels: %d", p, err.status);
+        CHECK(strcmp(err.message, "nesting deeper than max_write_depth 512") == 0 && !err.has_position, "message: %s", err.message);
+        CHECK(jetjson_digest_canonical(U(over.data), over.len, &o, &deep, JETJSON_SHA256, &d, &err) == JETJSON_ERR_LIMIT,
+              "digest of 513 levels: %d", err.status);
+        o.max_write_depth = 513;
+        CHECK_OK(jetjson_canonicalize(U(over.data), over.len, &o, &deep, &b, &err), err);
+        CHECK_BYTES(b.data, b.len, over.data, over.len, "513 levels with max_write_depth 513");
+    }
+    str_free(&at);
+    str_free(&over);
+    jetjson_buffer_free(&b);
+}
+
 /* RFC 8785's vectors: canonicalize(input/X) == output/X, byte for byte. */
 static void test_jcs_vectors(const char *corpus) {
     char dir[4096];
@@ -174,7 +212,7 @@ static void test_jcs_vectors(const char *corpus) {
     CHECK(d != NULL, "cannot open %s", dir);
     if (!d)
         return;
-    jetjson_write_options jcs = {JETJSON_PROFILE_JCS, 0, 0, 0, 0};
+    jetjson_write_options jcs = {JETJSON_PROFILE_JCS, 0, 0, 0, 0, 0};
     int cases = 0;
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
@@ -219,7 +257,8 @@ static void test_roundtrip(const char *corpus) {
             continue;
         jetjson_error err;
         jetjson_buffer b = JETJSON_BUFFER_INIT;
-        CHECK_OK(jetjson_canonicalize(doc, len, NULL, NULL, &b, &err), err);
+        jetjson_write_options compact = {JETJSON_PROFILE_COMPACT, 0, 0, 0, 0, 0};
+        CHECK_OK(jetjson_canonicalize(doc, len, &compact, NULL, &b, &err), err);
         /* These files predate serde_json 1.0.147, which (like Go and
          * ECMAScript) writes '+' in positive exponents; compact follows it. */
         str_t want = {0};
@@ -394,7 +433,7 @@ static void test_oci_digests(const char *corpus) {
                          "2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f") == 0, "%s", d.text);
     /* The canonical digest hashes the profile's bytes, not the input's. */
     jetjson_digest a, b;
-    jetjson_write_options go = {JETJSON_PROFILE_GO, 0, 0, 0, 0};
+    jetjson_write_options go = {JETJSON_PROFILE_GO, 0, 0, 0, 0, 0};
     CHECK_OK(jetjson_digest_canonical(U("{ \"b\": 1, \"a\": 2 }"), 18, &go, NULL, JETJSON_SHA256, &a, &err), err);
     CHECK_OK(jetjson_digest_bytes(U("{\"a\":2,\"b\":1}"), 13, JETJSON_SHA256, &b, &err), err);
     CHECK(strcmp(a.text, b.text) == 0, "canonical digest %s vs %s", a.text, b.text);
@@ -406,6 +445,7 @@ void test_documents(const char *corpus) {
     test_validate();
     test_jsontestsuite(corpus);
     test_canonicalize_options();
+    test_write_depth();
     test_jcs_vectors(corpus);
     test_roundtrip(corpus);
     test_oci_digests(corpus);

@@ -6,14 +6,14 @@
 #include "util.h"
 
 static const jetjson_write_options SETS[] = {
-    {JETJSON_PROFILE_COMPACT, 0, 0, 0, 0},
-    {JETJSON_PROFILE_COMPACT, 0, JETJSON_HTML_ON, 0, 0},
-    {JETJSON_PROFILE_COMPACT, 0, 0, 1, 0},
-    {JETJSON_PROFILE_COMPACT, 0, JETJSON_HTML_ON, 1, 0},
-    {JETJSON_PROFILE_GO, 0, 0, 0, 0},
-    {JETJSON_PROFILE_GO, 0, JETJSON_HTML_OFF, 0, 0},
-    {JETJSON_PROFILE_GO, 0, 0, 1, 0},
-    {JETJSON_PROFILE_JCS, 0, 0, 0, 0},
+    {JETJSON_PROFILE_COMPACT, 0, 0, 0, 0, 0},
+    {JETJSON_PROFILE_COMPACT, 0, JETJSON_HTML_ON, 0, 0, 0},
+    {JETJSON_PROFILE_COMPACT, 0, 0, 1, 0, 0},
+    {JETJSON_PROFILE_COMPACT, 0, JETJSON_HTML_ON, 1, 0, 0},
+    {JETJSON_PROFILE_GO, 0, 0, 0, 0, 0},
+    {JETJSON_PROFILE_GO, 0, JETJSON_HTML_OFF, 0, 0, 0},
+    {JETJSON_PROFILE_GO, 0, 0, 1, 0, 0},
+    {JETJSON_PROFILE_JCS, 0, 0, 0, 0, 0},
 };
 #define NSETS (sizeof SETS / sizeof *SETS)
 
@@ -83,7 +83,7 @@ static void test_random_strings(void) {
 static void test_invalid_text(void) {
     jetjson_error err;
     jetjson_buffer out = JETJSON_BUFFER_INIT;
-    jetjson_write_options go = {JETJSON_PROFILE_GO, 0, 0, 0, 0}, compact = {0};
+    jetjson_write_options go = {JETJSON_PROFILE_GO, 0, 0, 0, 0, 0}, compact = {0};
     CHECK_OK(jetjson_escape("a\xff" "b", 3, &go, &out, &err), err);
     CHECK_BYTES(out.data, out.len, "a\\ufffdb", 8, "go repairs");
     for (size_t at = 65530; at < 65540; at++) {

@@ -35,7 +35,7 @@ static void replay_file(const char *corpus, const char *name) {
     CHECK(doc != NULL, "read %s", path);
     if (!doc)
         return;
-    jetjson_write_options layouts[] = {{JETJSON_PROFILE_COMPACT, 0, 0, 0, 0}, {JETJSON_PROFILE_GO, 0, 0, 0, 0}, {JETJSON_PROFILE_JCS, 0, 0, 0, 0}};
+    jetjson_write_options layouts[] = {{JETJSON_PROFILE_COMPACT, 0, 0, 0, 0, 0}, {JETJSON_PROFILE_GO, 0, 0, 0, 0, 0}, {JETJSON_PROFILE_JCS, 0, 0, 0, 0, 0}};
     for (int l = 0; l < 3; l++) {
         jetjson_error err;
         jetjson_buffer got = JETJSON_BUFFER_INIT, want = JETJSON_BUFFER_INIT;

@@ -17,7 +17,7 @@ typedef struct {
 
 static void *work(void *arg) {
     job *j = arg;
-    jetjson_write_options o = {j->profile, 0, 0, 0, 0};
+    jetjson_write_options o = {j->profile, 0, 0, 0, 0, 0};
     jetjson_buffer out = JETJSON_BUFFER_INIT;
     for (int r = 0; r < ROUNDS; r++) {
         out.len = 0;
@@ -44,14 +44,15 @@ void test_threads(void) {
     const char *doc = "{\"z\":[1,2.5,\"<\\u2028>\"],\"a\":{\"y\":null,\"b\":true},\"\xc3\xa9\":-0.0}";
     jetjson_buffer want[3] = {JETJSON_BUFFER_INIT, JETJSON_BUFFER_INIT, JETJSON_BUFFER_INIT};
     jetjson_error err;
+    int profiles[3] = {JETJSON_PROFILE_COMPACT, JETJSON_PROFILE_GO, JETJSON_PROFILE_JCS};
     for (int p = 0; p < 3; p++) {
-        jetjson_write_options o = {p, 0, 0, 0, 0};
+        jetjson_write_options o = {profiles[p], 0, 0, 0, 0, 0};
         CHECK_OK(jetjson_canonicalize((const unsigned char *)doc, strlen(doc), &o, NULL, &want[p], &err), err);
     }
     pthread_t t[THREADS * 3];
     job jobs[THREADS * 3];
     for (int i = 0; i < THREADS * 3; i++) {
-        jobs[i] = (job){i % 3, doc, &want[i % 3], 0};
+        jobs[i] = (job){profiles[i % 3], doc, &want[i % 3], 0};
         CHECK(pthread_create(&t[i], NULL, work, &jobs[i]) == 0, "thread %d", i);
     }
     for (int i = 0; i < THREADS * 3; i++) {

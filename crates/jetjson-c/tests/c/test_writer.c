@@ -125,14 +125,14 @@ static void gen(uint64_t *st, int depth, str_t *text, jetjson_writer *w) {
 }
 
 static const jetjson_write_options LAYOUTS[] = {
-    {JETJSON_PROFILE_COMPACT, 0, 0, 0, 0},
-    {JETJSON_PROFILE_COMPACT, JETJSON_KEYS_SORTED, 0, 0, 0},
-    {JETJSON_PROFILE_COMPACT, 0, 0, 0, 3},
-    {JETJSON_PROFILE_COMPACT, 0, JETJSON_HTML_ON, 1, 0},
-    {JETJSON_PROFILE_GO, 0, 0, 0, 0},
-    {JETJSON_PROFILE_GO, JETJSON_KEYS_KEEP, 0, 0, 0},
-    {JETJSON_PROFILE_GO, 0, JETJSON_HTML_OFF, 0, 2},
-    {JETJSON_PROFILE_JCS, 0, 0, 0, 0},
+    {JETJSON_PROFILE_COMPACT, 0, 0, 0, 0, 0},
+    {JETJSON_PROFILE_COMPACT, JETJSON_KEYS_SORTED, 0, 0, 0, 0},
+    {JETJSON_PROFILE_COMPACT, 0, 0, 0, 3, 0},
+    {JETJSON_PROFILE_COMPACT, 0, JETJSON_HTML_ON, 1, 0, 0},
+    {JETJSON_PROFILE_GO, 0, 0, 0, 0, 0},
+    {JETJSON_PROFILE_GO, JETJSON_KEYS_KEEP, 0, 0, 0, 0},
+    {JETJSON_PROFILE_GO, 0, JETJSON_HTML_OFF, 0, 2, 0},
+    {JETJSON_PROFILE_JCS, 0, 0, 0, 0, 0},
 };
 
 static void test_random_documents(void) {
@@ -203,7 +203,7 @@ static void write_big(jetjson_writer *w, jetjson_status *last) {
 
 static void test_callback_target(void) {
     jetjson_error err;
-    jetjson_write_options go = {JETJSON_PROFILE_GO, 0, 0, 0, 0};
+    jetjson_write_options go = {JETJSON_PROFILE_GO, 0, 0, 0, 0, 0};
     jetjson_buffer out = JETJSON_BUFFER_INIT;
     jetjson_writer *w;
     jetjson_status last;
@@ -325,7 +325,7 @@ static void test_grammar(void) {
     CHECK(jetjson_writer_null(NULL, &err) == JETJSON_ERR_ARGUMENT, "NULL writer");
     CHECK(jetjson_writer_new(NULL, NULL, &w, &err) == JETJSON_ERR_ARGUMENT && w == NULL, "NULL buffer");
     CHECK(jetjson_writer_new(NULL, &out, NULL, &err) == JETJSON_ERR_ARGUMENT, "NULL writer out");
-    jetjson_write_options bad = {9, 0, 0, 0, 0};
+    jetjson_write_options bad = {9, 0, 0, 0, 0, 0};
     CHECK(jetjson_writer_new(&bad, &out, &w, &err) == JETJSON_ERR_ARGUMENT && w == NULL, "bad options");
     jetjson_writer_free(NULL);
 }
@@ -371,7 +371,7 @@ static jetjson_status put_bad_key(jetjson_writer *w, jetjson_error *e, const voi
 static void test_values(void) {
     jetjson_error err;
     jetjson_buffer out = JETJSON_BUFFER_INIT;
-    jetjson_write_options compact = {0}, go = {JETJSON_PROFILE_GO, 0, 0, 0, 0}, jcs = {JETJSON_PROFILE_JCS, 0, 0, 0, 0};
+    jetjson_write_options compact = {0}, go = {JETJSON_PROFILE_GO, 0, 0, 0, 0, 0}, jcs = {JETJSON_PROFILE_JCS, 0, 0, 0, 0, 0};
     double nan = NAN, inf = INFINITY;
     for (int p = 0; p < 3; p++) {
         const jetjson_write_options *o = p == 0 ? &compact : p == 1 ? &go : &jcs;
@@ -446,8 +446,8 @@ static jetjson_status put_struct(jetjson_writer *w, jetjson_error *e, const void
 static void test_structs(void) {
     jetjson_error err;
     jetjson_buffer out = JETJSON_BUFFER_INIT;
-    jetjson_write_options compact = {0}, go = {JETJSON_PROFILE_GO, 0, 0, 0, 0}, jcs = {JETJSON_PROFILE_JCS, 0, 0, 0, 0};
-    jetjson_write_options sorted = {0, JETJSON_KEYS_SORTED, 0, 0, 0}, go_keep = {JETJSON_PROFILE_GO, JETJSON_KEYS_KEEP, 0, 0, 0};
+    jetjson_write_options compact = {0}, go = {JETJSON_PROFILE_GO, 0, 0, 0, 0, 0}, jcs = {JETJSON_PROFILE_JCS, 0, 0, 0, 0, 0};
+    jetjson_write_options sorted = {0, JETJSON_KEYS_SORTED, 0, 0, 0, 0}, go_keep = {JETJSON_PROFILE_GO, JETJSON_KEYS_KEEP, 0, 0, 0, 0};
     CHECK_OK(one_value(&go, &out, &err, put_struct, NULL), err);
     CHECK_BYTES(out.data, out.len, "{\"z\":{\"a\":{},\"b\":1},\"m\":null}", 29, "go: struct kept, map sorted");
     CHECK_OK(one_value(&compact, &out, &err, put_struct, NULL), err);
@@ -461,14 +461,15 @@ static void test_structs(void) {
     jetjson_buffer_free(&out);
 }
 
-/* Nesting far beyond any parser limit: the writer keeps its own stack. */
+/* Nesting far beyond the default limit, with max_write_depth raised: the
+ * writer keeps its own stack. */
 static void test_deep(void) {
     jetjson_error err;
     jetjson_buffer out = JETJSON_BUFFER_INIT;
     jetjson_writer *w;
-    jetjson_write_options go = {JETJSON_PROFILE_GO, 0, 0, 0, 0};
-    CHECK_OK(jetjson_writer_new(&go, &out, &w, &err), err);
     int n = 100000, failed = 0;
+    jetjson_write_options go = {JETJSON_PROFILE_GO, 0, 0, 0, 0, (size_t)n};
+    CHECK_OK(jetjson_writer_new(&go, &out, &w, &err), err);
     for (int i = 0; i < n; i++)
         failed |= jetjson_writer_begin_object(w, &err) | jetjson_writer_key(w, "k", 1, &err);
     failed |= jetjson_writer_null(w, &err);
@@ -481,6 +482,44 @@ static void test_deep(void) {
     jetjson_buffer_free(&out);
 }
 
+/* max_write_depth holds in the writer: 0 is the default (512), and the
+ * begin call that would go past the limit fails with JETJSON_ERR_LIMIT,
+ * naming it, and ends the writer (the buffer gets its length back). */
+static void test_write_depth_limit(void) {
+    jetjson_error err;
+    jetjson_buffer out = JETJSON_BUFFER_INIT;
+    jetjson_writer *w;
+    size_t limits[] = {0, 1, 3};
+    for (size_t k = 0; k < sizeof limits / sizeof *limits; k++) {
+        size_t limit = limits[k] ? limits[k] : 512;
+        jetjson_write_options o = {JETJSON_PROFILE_COMPACT, 0, 0, 0, 0, limits[k]};
+        /* Exactly `limit` levels: written. */
+        CHECK_OK(jetjson_writer_new(&o, &out, &w, &err), err);
+        int failed = 0;
+        for (size_t i = 0; i < limit; i++)
+            failed |= i % 2 ? jetjson_writer_begin_array(w, &err) : jetjson_writer_begin_struct(w, &err) | jetjson_writer_key(w, "k", 1, &err);
+        failed |= jetjson_writer_null(w, &err);
+        for (size_t i = limit; i-- > 0;)
+            failed |= i % 2 ? jetjson_writer_end_array(w, &err) : jetjson_writer_end_object(w, &err);
+        CHECK(!failed, "limit %zu: %s", limit, err.message);
+        CHECK_OK(jetjson_writer_finish(w, &err), err);
+        jetjson_writer_free(w);
+        /* One more: the begin that goes past fails, and so does the next call. */
+        size_t before = out.len;
+        CHECK_OK(jetjson_writer_new(&o, &out, &w, &err), err);
+        for (size_t i = 0; i < limit; i++)
+            jetjson_writer_begin_array(w, &err);
+        jetjson_status st = jetjson_writer_begin_object(w, &err);
+        char want[64];
+        snprintf(want, sizeof want, "nesting deeper than max_write_depth %zu", limit);
+        CHECK(st == JETJSON_ERR_LIMIT && strcmp(err.message, want) == 0, "limit %zu: status %d: %s", limit, st, err.message);
+        CHECK(jetjson_writer_null(w, &err) == JETJSON_ERR_STATE, "a failed writer stays failed");
+        jetjson_writer_free(w);
+        CHECK(out.len == before, "limit %zu: buffer restored to %zu, is %zu", limit, before, out.len);
+    }
+    jetjson_buffer_free(&out);
+}
+
 /* RFC 8785 / ECMAScript number vectors through jetjson_writer_double. */
 static void test_es6_numbers(const char *corpus) {
     char path[4096];
@@ -490,7 +529,7 @@ static void test_es6_numbers(const char *corpus) {
     CHECK(file != NULL, "read %s", path);
     if (!file)
         return;
-    jetjson_write_options jcs = {JETJSON_PROFILE_JCS, 0, 0, 0, 0};
+    jetjson_write_options jcs = {JETJSON_PROFILE_JCS, 0, 0, 0, 0, 0};
     jetjson_buffer out = JETJSON_BUFFER_INIT;
     jetjson_error err;
     int lines = 0, bad = 0;
@@ -522,5 +561,6 @@ void test_writer(const char *corpus) {
     test_values();
     test_structs();
     test_deep();
+    test_write_depth_limit();
     test_es6_numbers(corpus);
 }

@@ -103,6 +103,8 @@ void ref_escape(escape_set set, const unsigned char *s, size_t n, str_t *out) {
                 put_u(out, cp);
             else if (set.line_separators && (cp == 0x2028 || cp == 0x2029))
                 put_u(out, cp);
+            else if (set.ascii_only && cp == 0x7F)
+                put_u(out, cp); /* DEL, as Python's ensure_ascii */
             else if (set.ascii_only && cp >= 0x80) {
                 if (cp >= 0x10000) {
                     put_u(out, 0xD800 + ((cp - 0x10000) >> 10));

@@ -28,6 +28,8 @@ type Options struct {
 	HTML      int // 0 profile, 1 on, 2 off
 	ASCIIOnly bool
 	Indent    uint32
+	// MaxWriteDepth: deepest nesting written; 0 is 512.
+	MaxWriteDepth int
 }
 
 // Error is a failed call: the status and jetjson_error's fields.
@@ -63,11 +65,12 @@ func (o *Options) c() C.jetjson_write_options {
 		ascii = 1
 	}
 	return C.jetjson_write_options{
-		profile:     C.int(o.Profile),
-		sort_keys:   C.int(o.SortKeys),
-		escape_html: C.int(o.HTML),
-		ascii_only:  ascii,
-		indent:      C.uint32_t(o.Indent),
+		profile:         C.int(o.Profile),
+		sort_keys:       C.int(o.SortKeys),
+		escape_html:     C.int(o.HTML),
+		ascii_only:      ascii,
+		indent:          C.uint32_t(o.Indent),
+		max_write_depth: C.size_t(o.MaxWriteDepth),
 	}
 }
 

@@ -10,7 +10,7 @@ use crate::input::Source;
 use crate::{ndjson, report, CanonArgs};
 
 pub fn run(args: &CanonArgs, out: &mut impl Write) -> Result<(), Fail> {
-    let write = args.write.options(args.profile)?;
+    let write = args.write.options(crate::args::required_profile(args.profile, "canon")?)?;
     let read = args.read.options();
     let source = Source::from_arg(args.file.as_deref());
     if args.lines {

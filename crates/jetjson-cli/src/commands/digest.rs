@@ -16,12 +16,12 @@ pub fn run(args: &DigestArgs, out: &mut impl Write) -> Result<(), Fail> {
     let digest = if args.raw {
         raw(&source, args.algorithm.into(), args.read.max_size)?
     } else {
-        let write = args.write.options(args.profile)?;
+        let write = args.write.options(crate::args::required_profile(args.profile, "digest")?)?;
         let read = args.read.options();
         let input = source.read_all(args.read.read_limit())?;
         let value = parse_document(&source, &read, &input)?;
         jetjson::digest_value(&value, &write, args.algorithm.into()).map_err(|e| {
-            report::print(&report::unlocated(&source.name(), None, &e.to_string()));
+            report::print(&report::unlocated(&source.name(), None, &report::message(&e)));
             Fail::Invalid
         })?
     };
@@ -49,7 +49,7 @@ fn raw(source: &Source, algorithm: jetjson::Algorithm, max_size: Option<usize>) 
         total += n as u64;
         if let Some(limit) = limit.filter(|&l| total > l) {
             progress.finish();
-            let message = format!("input larger than max_size {limit} bytes (reading stopped at byte offset {limit})");
+            let message = format!("input larger than --max-size {limit} bytes (reading stopped at byte offset {limit})");
             report::print(&report::unlocated(&source.name(), None, &message));
             return Err(Fail::Invalid);
         }

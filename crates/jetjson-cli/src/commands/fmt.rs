@@ -18,7 +18,8 @@ pub fn run(args: &FmtArgs, out: &mut impl Write) -> Result<(), Fail> {
     let value = parse_document(&source, &read, &input)?;
     // The input is no longer needed: free it before the output is made.
     drop(input);
-    write_document(&source, &value, &WriteOptions::compact().indent(args.indent), out)?;
+    let write = WriteOptions::compact().indent(args.indent).max_write_depth(args.depth.max_write_depth);
+    write_document(&source, &value, &write, out)?;
     // A file for people (and for editors and `cat`) ends with a newline.
     out.write_all(b"\n").map_err(Fail::write)
 }

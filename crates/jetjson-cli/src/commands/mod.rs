@@ -37,11 +37,11 @@ impl LineProblem {
         match self {
             LineProblem::Blank(line) => report::located(name, report::At { line: line_no, column: 1 }, "empty line", line),
             LineProblem::Parse(err, line) => report::line_error(name, line_no, line, err),
-            LineProblem::Write(err) => report::unlocated(name, Some(line_no), &err.to_string()),
+            LineProblem::Write(err) => report::unlocated(name, Some(line_no), &report::message(err)),
             LineProblem::TooLong { limit, line, at } => {
                 let offset = block_offset + (*at + *limit) as u64;
                 let message =
-                    format!("input larger than max_size {limit} bytes (a line longer than the limit; reading stopped at byte offset {offset} of the input)");
+                    format!("input larger than --max-size {limit} bytes (a line longer than the limit; reading stopped at byte offset {offset} of the input)");
                 report::located(name, report::At { line: line_no, column: limit + 1 }, &message, line)
             }
         }
@@ -91,7 +91,7 @@ pub fn write_document(source: &Source, value: &Value, options: &WriteOptions, ou
         (Ok(()), _) => Ok(()),
         (Err(_), Some(io)) => Err(Fail::write(io)),
         (Err(e), None) => {
-            let mut message = e.to_string();
+            let mut message = report::message(&e);
             if spilled > 0 {
                 message.push_str(&format!(" (output incomplete: {spilled} bytes were written before the error)"));
             }

@@ -26,25 +26,50 @@ use pyo3::types::{PyString, PyType};
 
 use super::shapes::{Shape, Tag};
 
-extern "C" {
-    // CPython's type attribute lookup through the MRO (with the method
-    // cache); exported by every CPython 3 build. Here it (re)assigns the
-    // class's version tag.
-    fn _PyType_Lookup(ty: *mut ffi::PyTypeObject, name: *mut PyObject) -> *mut PyObject;
-}
+use super::types::_PyType_Lookup;
 
 /// The capsule's name (and the attribute's).
 const CAPSULE: &std::ffi::CStr = c"jetjson.dataclass_plan";
 const ATTRIBUTE: &str = "__jetjson_plan__";
 
+/// How a field's value is read from an instance, decided when the class is
+/// planned (and trusted while its version tag is unchanged): without
+/// `getattr` where CPython's own lookup would find the value in a place we
+/// can read (no data descriptor in the way, the type's own generic
+/// attribute lookup), else through `getattr`.
+#[derive(Clone, Copy)]
+enum Read {
+    /// A `__slots__` member at this offset (NULL when unset: `getattr`
+    /// raises the AttributeError).
+    Slot(isize),
+    /// The instance's own attributes (CPython 3.11 managed dict): the
+    /// values array at this index of the type's shared keys, if the name is
+    /// one of them, or the instance's dict once it has one.
+    Managed(Option<usize>),
+    /// The instance dict at the type's `tp_dictoffset`.
+    Dict(isize),
+    GetAttr,
+}
+
 pub struct Plan {
     /// The class it was made for (an address to compare, never read).
     class: usize,
+    /// Each field's `Read`, and for `Managed` the shared keys they index.
+    reads: Vec<Read>,
+    keys: *const std::ffi::c_void,
     /// The class's version tag once the plan was stored (0: none, so the
     /// plan is never trusted again and the class is planned per instance).
     version: std::cell::Cell<u32>,
-    /// Field names: the str object (for `getattr`) and its text.
+    /// The fields written, in declaration order (fields out of JSON, those
+    /// named with `_` and no JSON name, left out): the attribute name's str
+    /// object (for `getattr`) and its text.
     pub names: Vec<(Py<PyString>, String)>,
+    /// Each field's JSON name (`crate::schema`: metadata, rename rule).
+    pub json: Vec<String>,
+    /// Each field's default, as `omit_defaults` compares it.
+    pub defaults: Vec<Omit>,
+    /// The class's tag member (JSON name, value), written first.
+    pub tag: Option<(String, Py<PyAny>)>,
     utf8: Vec<usize>,
     utf16: Vec<usize>,
     /// Names encoded per style (escape set and order), made on first use.
@@ -52,6 +77,33 @@ pub struct Plan {
 }
 
 impl Plan {
+    /// Whether `value` (field `i`'s, live) is the field's default, for
+    /// `omit_defaults`: the default value itself or one equal to it, or an
+    /// empty list, dict, set or tuple for those factories. May run Python
+    /// code (`__eq__`).
+    ///
+    /// # Safety
+    /// `value` is a live object; GIL held.
+    pub unsafe fn is_default(&self, py: Python<'_>, i: usize, value: *mut PyObject) -> PyResult<bool> {
+        // SAFETY: `value` is live; the default is held by the plan; types
+        // are compared by address.
+        unsafe {
+            match &self.defaults[i] {
+                Omit::Never => Ok(false),
+                Omit::Value(d) => {
+                    if d.as_ptr() == value {
+                        return Ok(true);
+                    }
+                    match ffi::PyObject_RichCompareBool(value, d.as_ptr(), ffi::Py_EQ) {
+                        -1 => Err(PyErr::fetch(py)),
+                        r => Ok(r == 1),
+                    }
+                }
+                Omit::Empty(ty) => Ok(ffi::Py_TYPE(value) == *ty && ffi::PyObject_Size(value) == 0),
+            }
+        }
+    }
+
     /// Field indexes in the order the style asks for.
     fn order(&self, order: KeyOrder) -> Vec<u32> {
         match order {
@@ -71,7 +123,7 @@ impl Plan {
         // SAFETY: the name objects are live (held by the plan); GIL held
         // (the walker runs inside a Python call).
         let shape =
-            Rc::new(unsafe { Shape::new(tag, &keys, &self.order(tag.by), w, usize::MAX, |i| Some(self.names[i as usize].1.as_str())) }?);
+            Rc::new(unsafe { Shape::new(tag, &keys, &self.order(tag.by), w, usize::MAX, |i| Some(self.json[i as usize].as_str())) }?);
         self.shapes.borrow_mut().push(Rc::clone(&shape));
         Some(shape)
     }
@@ -118,9 +170,21 @@ unsafe fn version_of(ty: *mut ffi::PyTypeObject) -> u32 {
 /// # Safety
 /// `ty` is a live type; GIL held.
 pub unsafe fn find(py: Python<'_>, ty: *mut ffi::PyTypeObject) -> Option<Held> {
-    // SAFETY: `ty` is live; its own dict (not its bases') is looked up with
-    // a str key, which runs no Python code; the capsule is checked by name.
+    // SAFETY: `ty` is live. A cache entry with this class's address and
+    // its current (valid, non-zero) version tag was stored for this very
+    // class (tags are never reused), unchanged since: its dict still holds
+    // the capsule (a change to the dict would have given it a new tag), so
+    // the capsule is alive. Otherwise its own dict (not its bases') is
+    // looked up with a str key, which runs no Python code; the capsule is
+    // checked by name.
     unsafe {
+        let version = version_of(ty);
+        let slot = &RECENT.0[(ty as usize >> 4) % RECENT_SLOTS];
+        let seen = slot.get();
+        if version != 0 && seen.ty == ty as usize && seen.version == version {
+            ffi::Py_INCREF(seen.capsule);
+            return Some(Held { capsule: seen.capsule, plan: seen.plan });
+        }
         let dict = (*ty).tp_dict;
         if dict.is_null() {
             return None;
@@ -131,33 +195,79 @@ pub unsafe fn find(py: Python<'_>, ty: *mut ffi::PyTypeObject) -> Option<Held> {
             return None;
         }
         let plan = ffi::PyCapsule_GetPointer(capsule, CAPSULE.as_ptr()) as *const Plan;
-        let version = version_of(ty);
         if plan.is_null() || (*plan).class != ty as usize || version == 0 || (*plan).version.get() != version {
             return None;
         }
+        slot.set(Recent { ty: ty as usize, version, capsule, plan });
         ffi::Py_INCREF(capsule);
         Some(Held { capsule, plan })
     }
 }
 
+/// A class whose plan was found lately: its address and version tag, and
+/// its capsule and plan (borrowed: see `find` for why they are alive
+/// whenever the address and tag match).
+#[derive(Clone, Copy)]
+struct Recent {
+    ty: usize,
+    version: u32,
+    capsule: *mut PyObject,
+    plan: *const Plan,
+}
+
+const RECENT_SLOTS: usize = 64;
+
+struct RecentCache([std::cell::Cell<Recent>; RECENT_SLOTS]);
+
+// SAFETY: only touched under the GIL (`find`), which the extension needs
+// (it is not built for free-threaded CPython, lib.rs).
+unsafe impl Sync for RecentCache {}
+
+static RECENT: RecentCache = RecentCache(
+    [const { std::cell::Cell::new(Recent { ty: 0, version: 0, capsule: std::ptr::null_mut(), plan: std::ptr::null() }) }; RECENT_SLOTS],
+);
+
 /// Makes the plan of `class` (a dataclass) and stores it on the class.
 /// Runs Python code (`dataclasses.fields`).
-pub fn make(class: &Bound<'_, PyType>) -> PyResult<Held> {
+pub fn make(class: &Bound<'_, PyType>, direct: bool) -> PyResult<Held> {
     let py = class.py();
-    let all = py.import("dataclasses")?.getattr("fields")?.call1((class,))?;
-    let mut names = Vec::new();
-    for field in all.try_iter()? {
-        let name = field?.getattr("name")?.cast_into::<PyString>()?;
-        let text = name.to_str()?.to_owned();
-        names.push((name.unbind(), text));
+    // The members, JSON names, defaults and tag, as typed decode reads them.
+    let Some(record) = crate::schema::record(class)? else {
+        return Err(pyo3::exceptions::PyTypeError::new_err("not a dataclass"));
+    };
+    let (mut names, mut json, mut defaults) = (Vec::new(), Vec::new(), Vec::new());
+    for field in record.fields.into_iter().filter(|f| f.in_json) {
+        let text = field.name.bind(py).to_str()?.to_owned();
+        names.push((field.name, text));
+        json.push(field.json_text);
+        defaults.push(match field.default {
+            crate::schema::Default::Value(v) => Omit::Value(v),
+            crate::schema::Default::Factory(f) => Omit::empty_of(f.bind(py)),
+            _ => Omit::Never,
+        });
     }
-    let mut utf8: Vec<usize> = (0..names.len()).collect();
-    utf8.sort_by(|&a, &b| names[a].1.as_bytes().cmp(names[b].1.as_bytes()));
-    let mut utf16: Vec<usize> = (0..names.len()).collect();
-    utf16.sort_by(|&a, &b| jetjson::compare_utf16(names[a].1.as_bytes(), names[b].1.as_bytes()));
+    let tag = record.tag.map(|t| (t.field_text, t.value));
+    let mut utf8: Vec<usize> = (0..json.len()).collect();
+    utf8.sort_by(|&a, &b| json[a].as_bytes().cmp(json[b].as_bytes()));
+    let mut utf16: Vec<usize> = (0..json.len()).collect();
+    utf16.sort_by(|&a, &b| jetjson::compare_utf16(json[a].as_bytes(), json[b].as_bytes()));
     let ty = class.as_ptr() as *mut ffi::PyTypeObject;
-    let plan =
-        Box::new(Plan { class: ty as usize, version: std::cell::Cell::new(0), names, utf8, utf16, shapes: RefCell::new(Vec::new()) });
+    // SAFETY: `ty` is a live class (held by `class`); lookups run no
+    // Python code.
+    let (reads, keys) = unsafe { reads_of(ty, &names, direct) };
+    let plan = Box::new(Plan {
+        class: ty as usize,
+        reads,
+        keys,
+        version: std::cell::Cell::new(0),
+        names,
+        json,
+        defaults,
+        tag,
+        utf8,
+        utf16,
+        shapes: RefCell::new(Vec::new()),
+    });
     let plan = Box::into_raw(plan);
     // SAFETY: the capsule takes ownership of the box (freed by `drop_plan`).
     let capsule = unsafe { ffi::PyCapsule_New(plan as *mut std::ffi::c_void, CAPSULE.as_ptr(), Some(drop_plan)) };
@@ -184,6 +294,128 @@ pub fn make(class: &Bound<'_, PyType>) -> PyResult<Held> {
         }
     }
     Ok(held)
+}
+
+/// A field's default as `omit_defaults` sees it.
+pub enum Omit {
+    /// No default: always written.
+    Never,
+    /// `x: T = value`: left out when the value is this one or equal to it.
+    Value(Py<PyAny>),
+    /// `field(default_factory=list)` (or dict, set, tuple): left out when
+    /// empty and of that type. Other factories are never called to compare.
+    Empty(*mut ffi::PyTypeObject),
+}
+
+impl Omit {
+    fn empty_of(factory: &Bound<'_, PyAny>) -> Omit {
+        // The addresses of built-in types, only compared.
+        let builtins = [
+            std::ptr::addr_of_mut!(ffi::PyList_Type),
+            std::ptr::addr_of_mut!(ffi::PyDict_Type),
+            std::ptr::addr_of_mut!(ffi::PySet_Type),
+            std::ptr::addr_of_mut!(ffi::PyTuple_Type),
+        ];
+        match builtins.into_iter().find(|&t| factory.as_ptr() == t as *mut PyObject) {
+            Some(t) => Omit::Empty(t),
+            None => Omit::Never,
+        }
+    }
+}
+
+/// How each field is read (see `Read`), and the shared keys `Managed`
+/// reads index. `direct`: the interpreter is CPython 3.11, whose instance
+/// layout `dictiter::managed` reads.
+///
+/// # Safety
+/// `ty` is a live class; GIL held.
+unsafe fn reads_of(ty: *mut ffi::PyTypeObject, names: &[(Py<PyString>, String)], direct: bool) -> (Vec<Read>, *const std::ffi::c_void) {
+    // SAFETY: reads fields of a live type; lookups return borrowed
+    // descriptors, only inspected.
+    unsafe {
+        let generic = (*ty).tp_getattro.map(|f| f as usize) == Some(ffi::PyObject_GenericGetAttr as *const () as usize);
+        let flags = ffi::PyType_GetFlags(ty);
+        let managed = direct && flags & ffi::Py_TPFLAGS_MANAGED_DICT != 0 && flags & ffi::Py_TPFLAGS_HEAPTYPE != 0;
+        let keys = if managed { (*(ty as *mut ffi::PyHeapTypeObject)).ht_cached_keys as *const std::ffi::c_void } else { std::ptr::null() };
+        let dictoffset = (*ty).tp_dictoffset;
+        let reads: Vec<Read> = names
+            .iter()
+            .map(|(name, _)| {
+                if !generic {
+                    return Read::GetAttr;
+                }
+                let d = _PyType_Lookup(ty, name.as_ptr());
+                if !d.is_null() {
+                    if ffi::Py_TYPE(d) == std::ptr::addr_of_mut!(ffi::PyMemberDescr_Type) {
+                        let m = (*(d as *mut ffi::PyMemberDescrObject)).d_member;
+                        // T_OBJECT_EX: an object pointer, NULL when unset.
+                        return if (*m).type_code == 16 { Read::Slot((*m).offset) } else { Read::GetAttr };
+                    }
+                    if (*ffi::Py_TYPE(d)).tp_descr_set.is_some() {
+                        // A data descriptor (a property...) comes first.
+                        return Read::GetAttr;
+                    }
+                }
+                if managed {
+                    Read::Managed(super::dictiter::split_index(keys, name.as_ptr()))
+                } else if dictoffset > 0 && direct {
+                    Read::Dict(dictoffset)
+                } else {
+                    Read::GetAttr
+                }
+            })
+            .collect();
+        (reads, keys)
+    }
+}
+
+impl Plan {
+    /// Field `i`'s value on `obj`, borrowed, where it can be read in place;
+    /// null when `getattr` must be asked (also for a value not set).
+    ///
+    /// # Safety
+    /// `obj` is a live instance of a class (held by the caller); GIL held.
+    pub unsafe fn read(&self, obj: *mut PyObject, i: usize) -> *mut PyObject {
+        // SAFETY: the plan is trusted only for its class while the class has
+        // the version it had when planned (rechecked here, since Python code
+        // may have run since the last field); offsets and indexes are then
+        // those of this class's instances (indexes below the shared keys'
+        // length, within every instance's values array, which is sized for
+        // all the keys the shared keys can hold). A dict lookup with a str
+        // key may call `__eq__` of a non-str key with the same hash: the
+        // value is borrowed after it returns, before any other Python code.
+        unsafe {
+            let ty = ffi::Py_TYPE(obj);
+            let version = self.version.get();
+            if ty as usize != self.class || version == 0 || version_of(ty) != version {
+                return std::ptr::null_mut();
+            }
+            let dict = match self.reads[i] {
+                Read::Slot(off) => return *((obj as *mut u8).offset(off) as *mut *mut PyObject),
+                Read::Managed(index) => {
+                    let (values, dict) = super::dictiter::managed(obj);
+                    if !values.is_null() {
+                        let keys = (*(ty as *mut ffi::PyHeapTypeObject)).ht_cached_keys as *const std::ffi::c_void;
+                        return match index {
+                            Some(ix) if keys == self.keys && ix < super::dictiter::split_len(keys) => *values.add(ix),
+                            _ => std::ptr::null_mut(),
+                        };
+                    }
+                    dict
+                }
+                Read::Dict(off) => *((obj as *mut u8).offset(off) as *mut *mut PyObject),
+                Read::GetAttr => return std::ptr::null_mut(),
+            };
+            if dict.is_null() {
+                return std::ptr::null_mut();
+            }
+            let v = ffi::PyDict_GetItemWithError(dict, self.names[i].0.as_ptr());
+            if v.is_null() {
+                ffi::PyErr_Clear();
+            }
+            v
+        }
+    }
 }
 
 /// The interned attribute name.

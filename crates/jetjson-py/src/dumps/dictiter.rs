@@ -186,3 +186,57 @@ pub fn prefetch(p: *const PyObject) {
     #[cfg(not(target_arch = "x86_64"))]
     let _ = p;
 }
+
+/// Kind of a type's shared ("split") keys object (3.11).
+const KIND_SPLIT: u8 = 2;
+
+/// The index of the key `name` in a shared ("split") keys object, the
+/// index of its value in the values array of instances that use those keys
+/// (CPython 3.11); `None` when absent or not a split keys object.
+///
+/// # Safety
+/// `keys` is null or a live `PyDictKeysObject` of this layout (a heap
+/// type's `ht_cached_keys`); `name` a live str; GIL held.
+pub unsafe fn split_index(keys: *const std::ffi::c_void, name: *mut PyObject) -> Option<usize> {
+    // SAFETY: as the caller guarantees; entries below `dk_nentries` are
+    // unicode entries {key, value}; keys are exact strs, compared by text
+    // without running Python code.
+    unsafe {
+        let k = keys as *const DictKeys;
+        if k.is_null() || (*k).dk_kind != KIND_SPLIT {
+            return None;
+        }
+        let indices = (k as *const u8).add(std::mem::size_of::<DictKeys>());
+        let entries = indices.add(1usize << (*k).dk_log2_index_bytes) as *const *mut PyObject;
+        (0..(*k).dk_nentries as usize).find(|&i| {
+            let key = *entries.add(2 * i);
+            key == name || (!key.is_null() && ffi::PyUnicode_Compare(key, name) == 0)
+        })
+    }
+}
+
+/// Entries of a shared keys object (see `split_index`).
+///
+/// # Safety
+/// As `split_index`, `keys` not null.
+pub unsafe fn split_len(keys: *const std::ffi::c_void) -> usize {
+    // SAFETY: as the caller guarantees.
+    unsafe { (*(keys as *const DictKeys)).dk_nentries as usize }
+}
+
+/// An instance's inline values array and its dict, for a type with
+/// `Py_TPFLAGS_MANAGED_DICT` on CPython 3.11: the two words before the
+/// object's GC header. At most one is set: the values array until a dict
+/// is made for the instance, the dict after.
+///
+/// # Safety
+/// `obj` is a live instance of a type with `Py_TPFLAGS_MANAGED_DICT`, on
+/// CPython 3.11; GIL held.
+pub unsafe fn managed(obj: *mut PyObject) -> (*const *mut PyObject, *mut PyObject) {
+    // SAFETY: as the caller guarantees: 3.11 keeps the values pointer at
+    // word -4 and the dict pointer at word -3 of such an object.
+    unsafe {
+        let words = obj as *const *mut PyObject;
+        (*words.offset(-4) as *const *mut PyObject, *words.offset(-3))
+    }
+}

@@ -14,6 +14,11 @@ struct Inner {
     kind: Kind,
     /// Innermost segment first (pushed while unwinding).
     path: Vec<Seg>,
+    /// For a depth limit: the container being entered when it was reached
+    /// (an address, only compared), and the path lengths at which that same
+    /// container was met again while unwinding (a cycle).
+    probe: usize,
+    cycle: Vec<(usize, &'static str)>,
 }
 
 enum Kind {
@@ -41,30 +46,58 @@ pub type Walk = Result<(), Fail>;
 impl Fail {
     #[cold]
     pub fn core(e: jetjson::Error) -> Fail {
-        Fail(Box::new(Inner { kind: Kind::Core(e), path: Vec::new() }))
+        Fail(Box::new(Inner { kind: Kind::Core(e), path: Vec::new(), probe: 0, cycle: Vec::new() }))
     }
 
     #[cold]
     pub fn py(e: PyErr) -> Fail {
-        Fail(Box::new(Inner { kind: Kind::Py(e), path: Vec::new() }))
+        Fail(Box::new(Inner { kind: Kind::Py(e), path: Vec::new(), probe: 0, cycle: Vec::new() }))
     }
 
     #[cold]
     pub fn msg(m: impl Into<String>) -> Fail {
-        Fail(Box::new(Inner { kind: Kind::Msg(m.into()), path: Vec::new() }))
+        Fail(Box::new(Inner { kind: Kind::Msg(m.into()), path: Vec::new(), probe: 0, cycle: Vec::new() }))
     }
 
     /// A container changed while it was being written (see `Kind::Changed`).
     #[cold]
     #[inline(never)]
     pub fn changed(what: &'static str) -> Fail {
-        Fail(Box::new(Inner { kind: Kind::Changed(what), path: Vec::new() }))
+        Fail(Box::new(Inner { kind: Kind::Changed(what), path: Vec::new(), probe: 0, cycle: Vec::new() }))
     }
 
     /// The pending Python exception (after a C API call returned an error).
     #[cold]
     pub fn fetch(py: Python<'_>) -> Fail {
         Fail::py(PyErr::fetch(py))
+    }
+
+    /// Notes that the error unwinds out of `container` (a list, dict,
+    /// tuple or object written as one): for a depth limit, the first such
+    /// container is the one that could not be entered, and meeting it again
+    /// further out means the document contains itself.
+    #[cold]
+    #[inline(never)]
+    pub fn seen_in(mut self, container: *mut pyo3::ffi::PyObject) -> Fail {
+        let at = container as usize;
+        if matches!(&self.0.kind, Kind::Core(e) if matches!(e.kind(), jetjson::ErrorKind::DepthLimit { .. })) {
+            if self.0.probe == 0 {
+                self.0.probe = at;
+            }
+            if self.0.probe == at {
+                // SAFETY: `container` is live (the caller holds it while its
+                // error unwinds); only its type's name is read.
+                let name = unsafe { std::ffi::CStr::from_ptr((*pyo3::ffi::Py_TYPE(container)).tp_name) };
+                let name = match name.to_bytes() {
+                    b"list" => "list",
+                    b"dict" => "dict",
+                    b"tuple" => "tuple",
+                    _ => "object",
+                };
+                self.0.cycle.push((self.0.path.len(), name));
+            }
+        }
+        self
     }
 
     #[cold]
@@ -85,6 +118,12 @@ impl Fail {
     /// `JSONEncodeError("<path>: <message>")`.
     pub fn into_pyerr(self, py: Python<'_>) -> PyErr {
         let inner = *self.0;
+        // A container met twice on the way out of a depth limit: a cycle,
+        // named by its outermost occurrence and the next one inside it.
+        if let [.., (inside, _), (outer, kind)] = inner.cycle[..] {
+            let at = |n: usize| path_string(&inner.path[n..]);
+            return encode_error(py, format!("{}: circular reference (the {kind} at {} contains itself here)", at(inside), at(outer)));
+        }
         let path = path_string(&inner.path);
         match inner.kind {
             Kind::Py(e) => e,

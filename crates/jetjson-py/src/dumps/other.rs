@@ -5,7 +5,7 @@
 //! their int or str), then datetime (before date, its base class), date,
 //! time, UUID, Decimal, Enum, dataclasses, bytes (go), and `default` last.
 
-use jetjson::{Error, ErrorKind};
+use jetjson::{Error, ErrorKind, KeyOrder};
 use pyo3::ffi::{self, PyObject};
 use pyo3::prelude::*;
 use pyo3::types::PyType;
@@ -27,9 +27,28 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
         // flags are read-only data of live types.
         unsafe {
             let ty = ffi::Py_TYPE(obj);
+            // The common exact types first, by address: written from their
+            // C-level data (a datetime's tzinfo may be asked its offset,
+            // which checks the stack first).
+            let exact = |t: &Py<PyType>| ty == t.as_ptr() as *mut ffi::PyTypeObject;
+            if exact(&k.datetime) {
+                return self.moment(obj, time::Kind::DateTime, ty);
+            }
+            if exact(&k.uuid) {
+                return self.uuid(obj);
+            }
+            if exact(&k.date) {
+                return self.moment(obj, time::Kind::Date, ty);
+            }
+            if exact(&k.time) {
+                return self.moment(obj, time::Kind::Time, ty);
+            }
             if ty == k.raw {
                 return self.raw(obj);
             }
+            // Everything below may call into Python, where a nested `dumps`
+            // may start: the stack is checked at every such link.
+            self.stack_check()?;
             // A class planned before carries its plan (`dataclass.rs`).
             if let Some(plan) = dataclass::find(self.py, ty) {
                 return self.record(obj, &plan);
@@ -69,13 +88,13 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
             }
             let is = |t: &Py<PyType>| ffi::PyObject_TypeCheck(obj, t.as_ptr() as *mut ffi::PyTypeObject) != 0;
             if is(&k.datetime) {
-                return self.iso(obj, time::Kind::DateTime);
+                return self.moment(obj, time::Kind::DateTime, k.datetime.as_ptr() as *mut ffi::PyTypeObject);
             }
             if is(&k.date) {
-                return self.iso(obj, time::Kind::Date);
+                return self.moment(obj, time::Kind::Date, k.date.as_ptr() as *mut ffi::PyTypeObject);
             }
             if is(&k.time) {
-                return self.iso(obj, time::Kind::Time);
+                return self.moment(obj, time::Kind::Time, k.time.as_ptr() as *mut ffi::PyTypeObject);
             }
             if is(&k.uuid) {
                 return self.uuid(obj);
@@ -97,17 +116,66 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
     }
 
     /// A dict subclass with its own iteration order (OrderedDict after
-    /// `move_to_end`): copied into a plain dict in that order first, since
-    /// the dict's own table keeps insertion order.
+    /// `move_to_end`): its real items (what its table holds, never what its
+    /// `__getitem__` or `keys()` claim), in the order its `__iter__` gives
+    /// where that names them, then any it did not name, in table order;
+    /// copied into a plain dict first, since the dict's own table keeps
+    /// insertion order.
     fn reordered_dict(&mut self, obj: *mut PyObject) -> Walk {
-        // SAFETY: `obj` is a live dict subclass; PyDict_Merge iterates it
-        // through its own keys() because its tp_iter is not dict's.
+        // SAFETY: `obj` is a live dict subclass, held by the caller; `copy`
+        // and `it` are new references we own; keys from the iterator are new
+        // references, released after use; values are borrowed from `obj`'s
+        // table and stored into `copy` (which takes its own reference) before
+        // any other Python code can run.
         unsafe {
             let copy = ffi::PyDict_New();
             if copy.is_null() {
                 return Err(Fail::fetch(self.py));
             }
-            let r = if ffi::PyDict_Merge(copy, obj, 1) != 0 { Err(Fail::fetch(self.py)) } else { self.dict(copy) };
+            let filled = (|| -> Result<(), Fail> {
+                let it = ffi::PyObject_GetIter(obj);
+                if it.is_null() {
+                    return Err(Fail::fetch(self.py));
+                }
+                loop {
+                    let key = ffi::PyIter_Next(it);
+                    if key.is_null() {
+                        break;
+                    }
+                    let value = ffi::PyDict_GetItemWithError(obj, key);
+                    let ok = if !value.is_null() {
+                        ffi::Py_INCREF(value);
+                        let r = ffi::PyDict_SetDefault(copy, key, value);
+                        ffi::Py_DECREF(value);
+                        !r.is_null()
+                    } else {
+                        ffi::PyErr_Occurred().is_null()
+                    };
+                    ffi::Py_DECREF(key);
+                    if !ok {
+                        ffi::Py_DECREF(it);
+                        return Err(Fail::fetch(self.py));
+                    }
+                }
+                ffi::Py_DECREF(it);
+                if !ffi::PyErr_Occurred().is_null() {
+                    return Err(Fail::fetch(self.py));
+                }
+                // The items `__iter__` did not name.
+                let (mut pos, mut k, mut v) = (0, std::ptr::null_mut(), std::ptr::null_mut());
+                while ffi::PyDict_Next(obj, &mut pos, &mut k, &mut v) != 0 {
+                    ffi::Py_INCREF(k);
+                    ffi::Py_INCREF(v);
+                    let r = ffi::PyDict_SetDefault(copy, k, v);
+                    ffi::Py_DECREF(v);
+                    ffi::Py_DECREF(k);
+                    if r.is_null() {
+                        return Err(Fail::fetch(self.py));
+                    }
+                }
+                Ok(())
+            })();
+            let r = filled.and_then(|()| self.dict(copy));
             ffi::Py_DECREF(copy);
             r
         }
@@ -139,7 +207,109 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
         self.w.raw(raw.get().json(self.py)).map_err(Fail::core)
     }
 
-    /// datetime/date/time through `isoformat()` (see `time.rs` for the layout).
+    /// A datetime, date or time (`base` its datetime type), written from its
+    /// C-level fields in the layout of `isoformat()` (Go's `time.Time` for
+    /// datetimes in go): no Python code runs but a `tzinfo`'s `utcoffset`.
+    /// A subclass with its own `isoformat` is written through it (`iso`).
+    fn moment(&mut self, obj: *mut PyObject, kind: time::Kind, base: *mut ffi::PyTypeObject) -> Walk {
+        match self.moment_text(obj, kind, base)? {
+            Some(text) => self.w.str(text.as_str()).map_err(Fail::core),
+            None => self.iso(obj, kind),
+        }
+    }
+
+    /// The text `moment` writes, laid out from the C-level fields; `None`
+    /// for a subclass with its own `isoformat` (to be asked).
+    fn moment_text(&mut self, obj: *mut PyObject, kind: time::Kind, base: *mut ffi::PyTypeObject) -> Result<Option<time::Text>, Fail> {
+        // SAFETY: `obj` is a live instance of `base` (or a subclass), held
+        // by the caller; its fields are read by the datetime C API's layout
+        // for its kind; `tzinfo` is held by `obj` (immutable).
+        unsafe {
+            let ty = ffi::Py_TYPE(obj);
+            if ty != base && !super::types::inherits(ty, base, self.known.isoformat.as_ptr()) {
+                return Ok(None);
+            }
+            let mut m = time::Moment { year: 0, month: 0, day: 0, hour: 0, minute: 0, second: 0, micro: 0, offset: None };
+            if kind != time::Kind::Time {
+                m.year = ffi::PyDateTime_GET_YEAR(obj) as u16;
+                m.month = ffi::PyDateTime_GET_MONTH(obj) as u8;
+                m.day = ffi::PyDateTime_GET_DAY(obj) as u8;
+            }
+            let tzinfo = match kind {
+                time::Kind::DateTime => {
+                    m.hour = ffi::PyDateTime_DATE_GET_HOUR(obj) as u8;
+                    m.minute = ffi::PyDateTime_DATE_GET_MINUTE(obj) as u8;
+                    m.second = ffi::PyDateTime_DATE_GET_SECOND(obj) as u8;
+                    m.micro = ffi::PyDateTime_DATE_GET_MICROSECOND(obj) as u32;
+                    ffi::PyDateTime_DATE_GET_TZINFO(obj)
+                }
+                time::Kind::Time => {
+                    m.hour = ffi::PyDateTime_TIME_GET_HOUR(obj) as u8;
+                    m.minute = ffi::PyDateTime_TIME_GET_MINUTE(obj) as u8;
+                    m.second = ffi::PyDateTime_TIME_GET_SECOND(obj) as u8;
+                    m.micro = ffi::PyDateTime_TIME_GET_MICROSECOND(obj) as u32;
+                    ffi::PyDateTime_TIME_GET_TZINFO(obj)
+                }
+                time::Kind::Date => std::ptr::null_mut(),
+            };
+            if !tzinfo.is_null() && tzinfo != ffi::Py_None() {
+                m.offset = if tzinfo == self.known.utc {
+                    Some(0)
+                } else {
+                    // As isoformat asks: tzinfo.utcoffset(dt) for a
+                    // datetime, tzinfo.utcoffset(None) for a time.
+                    let arg = if kind == time::Kind::Time { ffi::Py_None() } else { obj };
+                    self.utc_offset(tzinfo, arg)?
+                };
+            }
+            Ok(Some(match kind {
+                time::Kind::DateTime if self.w.style().profile == jetjson::Profile::Go => time::go_datetime(&m),
+                time::Kind::DateTime => time::iso_datetime(&m),
+                time::Kind::Date => time::iso_date(&m),
+                time::Kind::Time => time::iso_time(&m),
+            }))
+        }
+    }
+
+    /// `tzinfo.utcoffset(arg)` in microseconds, checked as CPython checks it
+    /// for `isoformat`: None, or a timedelta strictly within a day.
+    fn utc_offset(&mut self, tzinfo: *mut PyObject, arg: *mut PyObject) -> Result<Option<i64>, Fail> {
+        // Python code runs next (a nested `dumps` may start there).
+        self.stack_check()?;
+        // SAFETY: `tzinfo` and `arg` are live (held by the datetime being
+        // written); the result is a new reference we release here, read as
+        // a timedelta only once its type says it is one.
+        unsafe {
+            let r = ffi::PyObject_CallMethodOneArg(tzinfo, self.known.utcoffset.as_ptr(), arg);
+            if r.is_null() {
+                return Err(Fail::fetch(self.py));
+            }
+            let out = if r == ffi::Py_None() {
+                Ok(None)
+            } else if ffi::PyObject_TypeCheck(r, self.known.timedelta) != 0 {
+                let us = i64::from(ffi::PyDateTime_DELTA_GET_DAYS(r)) * 86_400_000_000
+                    + i64::from(ffi::PyDateTime_DELTA_GET_SECONDS(r)) * 1_000_000
+                    + i64::from(ffi::PyDateTime_DELTA_GET_MICROSECONDS(r));
+                if us.unsigned_abs() < 86_400_000_000 {
+                    Ok(Some(us))
+                } else {
+                    Err(Fail::py(pyo3::exceptions::PyValueError::new_err(
+                        "offset must be a timedelta strictly between -timedelta(hours=24) and timedelta(hours=24)",
+                    )))
+                }
+            } else {
+                Err(Fail::py(pyo3::exceptions::PyTypeError::new_err(format!(
+                    "tzinfo.utcoffset() must return None or timedelta, not '{}'",
+                    type_name(r)
+                ))))
+            };
+            ffi::Py_DECREF(r);
+            out
+        }
+    }
+
+    /// datetime/date/time through their own `isoformat()` (a subclass that
+    /// overrides it; see `time.rs` for the layout).
     fn iso(&mut self, obj: *mut PyObject, kind: time::Kind) -> Walk {
         let text = self.call_method0(obj, self.known.isoformat.as_ptr())?;
         // SAFETY: `text` is a new reference we own; isoformat returns a str.
@@ -162,6 +332,20 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
     /// (lowercase for `uuid.UUID`; a subclass may give its own). Anything
     /// but 32 ASCII hex digits is an error, never sliced.
     fn uuid(&mut self, obj: *mut PyObject) -> Walk {
+        // An exact uuid.UUID from its 128-bit int, read from its slot.
+        // SAFETY: `obj` is live (held); for an exact UUID the offset is that
+        // of its `int` member (an object pointer, or NULL when unset).
+        unsafe {
+            let off = self.known.uuid_int_offset;
+            if off != 0 && ffi::Py_TYPE(obj) == self.known.uuid.as_ptr() as *mut ffi::PyTypeObject {
+                let int = *((obj as *mut u8).offset(off) as *mut *mut PyObject);
+                if let Some(text) = uuid_from_int(int) {
+                    // SAFETY: hex digits and dashes.
+                    return self.w.str(std::str::from_utf8_unchecked(&text)).map_err(Fail::core);
+                }
+            }
+        }
+        self.stack_check()?;
         let hex = self.get_attr(obj, self.known.hex.as_ptr())?;
         // SAFETY: `hex` is a new reference we own, read while we hold it.
         let r = match unsafe { (ffi::PyUnicode_Check(hex) != 0).then(|| utf8_of(hex)).flatten() } {
@@ -207,20 +391,49 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
     /// An `Enum` member as its `value` (a detour: the value may be a
     /// member again, or lead back to this one).
     fn enum_value(&mut self, obj: *mut PyObject) -> Walk {
-        self.room()?;
         if self.detours >= MAX_DETOURS {
             return Err(Fail::msg(format!(
                 "Enum values and default results nested {MAX_DETOURS} levels deep: does a value lead back to itself? (last type: {})",
                 type_name(obj)
             )));
         }
+        // A member whose class keeps Enum's own `value` is written from its
+        // `_value_`, read from its dict without calling the property.
+        // SAFETY: `obj` is live (held); the dict is a new reference we
+        // release, the value borrowed from it is held while written.
+        unsafe {
+            let ty = ffi::Py_TYPE(obj);
+            if !self.known.enum_value.is_null() && super::types::inherits_exactly(ty, self.known.enum_value, self.known.value.as_ptr()) {
+                let dict = ffi::PyObject_GenericGetDict(obj, std::ptr::null_mut());
+                if dict.is_null() {
+                    return Err(Fail::fetch(self.py));
+                }
+                let value = ffi::PyDict_GetItemWithError(dict, self.known.value_attr.as_ptr());
+                if !value.is_null() {
+                    ffi::Py_INCREF(value);
+                    ffi::Py_DECREF(dict);
+                    let r = self.detour(value);
+                    ffi::Py_DECREF(value);
+                    return r;
+                }
+                ffi::Py_DECREF(dict);
+                ffi::PyErr_Clear();
+            }
+        }
         let value = self.get_attr(obj, self.known.value.as_ptr())?;
-        self.detours += 1;
-        // SAFETY: `value` is a new reference we own while it is written.
-        let r = unsafe { self.element(value) };
-        self.detours -= 1;
+        let r = self.detour(value);
         // SAFETY: we own `value`.
         unsafe { ffi::Py_DECREF(value) };
+        r
+    }
+
+    /// Writes `value` (held by the caller), which stands for the object
+    /// being written, counted against `MAX_DETOURS`.
+    fn detour(&mut self, value: *mut PyObject) -> Walk {
+        self.detours += 1;
+        // SAFETY: `value` is live, held by the caller while it is written.
+        let r = unsafe { self.element(value) };
+        self.detours -= 1;
         r
     }
 
@@ -233,7 +446,7 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
         let class = unsafe { Bound::from_borrowed_ptr(self.py, ffi::Py_TYPE(obj) as *mut PyObject) };
         // SAFETY: the object is a type (it is `type(obj)`).
         let class = unsafe { class.cast_into_unchecked::<PyType>() };
-        let plan = dataclass::make(&class).map_err(Fail::py)?;
+        let plan = dataclass::make(&class, self.known.ints_311).map_err(Fail::py)?;
         self.record(obj, &plan)
     }
 
@@ -250,19 +463,167 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
         };
         let n = shape.len();
         self.w.begin_object();
-        for pos in 0..n {
+        let mut first = true;
+        // The class's tag member (how tagged unions are told apart): first
+        // in declaration order, else where its name sorts among the fields'.
+        let tag_at = match &fields.tag {
+            None => usize::MAX,
+            Some((name, _)) => match tag.by {
+                KeyOrder::Insertion => 0,
+                KeyOrder::Utf8 => (0..n).find(|&p| fields.json[shape.order[p] as usize].as_bytes() > name.as_bytes()).unwrap_or(n),
+                KeyOrder::Utf16 => (0..n)
+                    .find(|&p| jetjson::compare_utf16(fields.json[shape.order[p] as usize].as_bytes(), name.as_bytes()).is_gt())
+                    .unwrap_or(n),
+            },
+        };
+        for pos in 0..=n {
+            if pos == tag_at {
+                if let Some((name, value)) = &fields.tag {
+                    self.w.key(name, first).map_err(Fail::core)?;
+                    first = false;
+                    // SAFETY: the value is held by the plan, which `plan` holds.
+                    unsafe { self.element(value.as_ptr()) }.map_err(|e| e.in_key(name))?;
+                }
+            }
+            if pos == n {
+                break;
+            }
             let idx = shape.order[pos] as usize;
-            let value = self.get_attr(obj, shape.key(idx))?;
+            // In place where the plan allows (borrowed, then held while
+            // written), else through getattr (a new reference).
+            // SAFETY: `obj` is live (held by the caller).
+            let found = unsafe { fields.read(obj, idx) };
+            let value = if found.is_null() {
+                self.get_attr(obj, shape.key(idx))?
+            } else {
+                // SAFETY: a live value of the instance, held from here.
+                unsafe { ffi::Py_INCREF(found) };
+                found
+            };
+            if self.omit_defaults {
+                // SAFETY: `value` is held; comparing may run Python code.
+                let default = unsafe { fields.is_default(self.py, idx, value) };
+                if !matches!(default, Ok(false)) {
+                    // SAFETY: we own `value`.
+                    unsafe { ffi::Py_DECREF(value) };
+                    match default {
+                        Err(e) => return Err(Fail::py(e).in_key(&fields.json[idx])),
+                        _ => continue,
+                    }
+                }
+            }
             let (names, at, len) = shape.name(pos);
-            self.w.encoded_key(names, at, len, pos == 0);
+            self.w.encoded_key(names, at, len, first);
+            first = false;
             // SAFETY: `value` is a new reference we own while it is written.
             let r = unsafe { self.element(value) };
             // SAFETY: we own `value`.
             unsafe { ffi::Py_DECREF(value) };
-            r.map_err(|e| e.in_key(&fields.names[idx].1))?;
+            r.map_err(|e| e.in_key(&fields.json[idx]))?;
         }
-        self.w.end_object(n == 0);
+        self.w.end_object(first);
         Ok(())
+    }
+
+    /// The text a dict key that is not a str is written as (`non_str_keys`),
+    /// as a new str: what the profile writes for the same value, without
+    /// quotes (an int's digits, a float's profile layout, `true`, `false`,
+    /// `null`, a date's ISO text, a UUID's canonical form, a Decimal's
+    /// text), an Enum member's value's text; anything else is an error.
+    pub(super) fn key_text(&mut self, k: *mut PyObject) -> Result<*mut PyObject, Fail> {
+        self.key_text_depth(k, 0)
+    }
+
+    fn key_text_depth(&mut self, k: *mut PyObject, depth: u32) -> Result<*mut PyObject, Fail> {
+        let known = self.known;
+        let py = self.py;
+        let new_str = |text: &str| -> Result<*mut PyObject, Fail> {
+            // SAFETY: a new str from UTF-8 text.
+            let s = unsafe { ffi::PyUnicode_FromStringAndSize(text.as_ptr() as *const _, text.len() as ffi::Py_ssize_t) };
+            if s.is_null() {
+                return Err(Fail::fetch(py));
+            }
+            Ok(s)
+        };
+        // SAFETY: `k` is live (held by the caller); types are compared or
+        // checked before each object is read as one.
+        unsafe {
+            if ffi::PyUnicode_Check(k) != 0 {
+                ffi::Py_INCREF(k);
+                return Ok(k);
+            }
+            if k == ffi::Py_None() {
+                return new_str("null");
+            }
+            if ffi::PyBool_Check(k) != 0 {
+                return new_str(if k == ffi::Py_True() { "true" } else { "false" });
+            }
+            let is = |t: &Py<PyType>| ffi::PyObject_TypeCheck(k, t.as_ptr() as *mut ffi::PyTypeObject) != 0;
+            if is(&known.enum_base) && depth == 0 {
+                let value = self.get_attr(k, known.value.as_ptr())?;
+                let r = self.key_text_depth(value, 1);
+                ffi::Py_DECREF(value);
+                return r;
+            }
+            if ffi::PyLong_Check(k) != 0 {
+                let s = ffi::PyNumber_ToBase(k, 10);
+                return if s.is_null() { Err(Fail::fetch(self.py)) } else { Ok(s) };
+            }
+            if ffi::PyFloat_Check(k) != 0 {
+                let v = ffi::PyFloat_AS_DOUBLE(k);
+                if !v.is_finite() {
+                    return Err(Fail::msg(format!("a {v} dict key cannot be written (NaN and infinities have no JSON text)")));
+                }
+                let mut text = Vec::with_capacity(32);
+                jetjson::number::write_f64(&mut text, v, self.w.style().float_layout);
+                return new_str(std::str::from_utf8(&text).unwrap_or("0"));
+            }
+            // Dates and times as `moment` writes them (a subclass with its
+            // own isoformat through it).
+            for (t, kind) in [(&known.datetime, time::Kind::DateTime), (&known.date, time::Kind::Date), (&known.time, time::Kind::Time)] {
+                if is(t) {
+                    return match self.moment_text(k, kind, t.as_ptr() as *mut ffi::PyTypeObject)? {
+                        Some(text) => new_str(text.as_str()),
+                        None => {
+                            let s = self.call_method0(k, known.isoformat.as_ptr())?;
+                            if ffi::PyUnicode_Check(s) == 0 {
+                                ffi::Py_DECREF(s);
+                                return Err(Fail::msg("isoformat() did not return a str"));
+                            }
+                            Ok(s)
+                        }
+                    };
+                }
+            }
+            if is(&known.uuid) {
+                if let Some(text) =
+                    uuid_from_int(if ffi::Py_TYPE(k) == known.uuid.as_ptr() as *mut ffi::PyTypeObject && known.uuid_int_offset != 0 {
+                        *((k as *mut u8).offset(known.uuid_int_offset) as *mut *mut PyObject)
+                    } else {
+                        std::ptr::null_mut()
+                    })
+                {
+                    return new_str(std::str::from_utf8_unchecked(&text));
+                }
+                let s = ffi::PyObject_Str(k);
+                return if s.is_null() { Err(Fail::fetch(self.py)) } else { Ok(s) };
+            }
+            if is(&known.decimal) {
+                let s = ffi::PyObject_Str(k);
+                if s.is_null() {
+                    return Err(Fail::fetch(self.py));
+                }
+                if utf8_of(s).is_some_and(|t| t.ends_with("NaN") || t.ends_with("Infinity")) {
+                    ffi::Py_DECREF(s);
+                    return Err(Fail::msg("a NaN or infinite Decimal dict key cannot be written"));
+                }
+                return Ok(s);
+            }
+            Err(Fail::msg(format!(
+                "dict keys must be str, int, float, bool, None, an Enum, a UUID, a date or a Decimal with non_str_keys=True, not {}",
+                type_name(k)
+            )))
+        }
     }
 
     /// Hands `obj` to `default` and writes what it returns; without
@@ -271,7 +632,6 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
         let Some(default) = self.default else {
             return Err(unsupported(obj, self.w.style().profile));
         };
-        self.room()?;
         if self.detours >= MAX_DETOURS {
             return Err(Fail::msg(format!(
                 "default called {MAX_DETOURS} levels deep: its results keep needing default (last type: {})",
@@ -347,4 +707,36 @@ fn uuid_text(hex: &[u8]) -> Option<[u8; 36]> {
         at += 1;
     }
     Some(out)
+}
+
+/// The 8-4-4-4-12 lowercase form of a UUID's 128-bit int; `None` unless
+/// `int` is an exact int in [0, 2^128) (the caller then asks `.hex`).
+///
+/// # Safety
+/// `int` is null or a live object; GIL held.
+unsafe fn uuid_from_int(int: *mut PyObject) -> Option<[u8; 36]> {
+    // SAFETY: read as an int only when it is an exact one; sized before it
+    // is converted, so the conversion cannot fail (no exception is made).
+    unsafe {
+        if int.is_null() || ffi::PyLong_CheckExact(int) == 0 || ffi::Py_SIZE(int) < 0 || super::walk::long_bits(int) > 128 {
+            return None;
+        }
+        let mut raw = [0u8; 16];
+        if ffi::_PyLong_AsByteArray(int as *mut ffi::PyLongObject, raw.as_mut_ptr(), 16, 0, 0) != 0 {
+            ffi::PyErr_Clear();
+            return None;
+        }
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        let mut out = [b'-'; 36];
+        let mut at = 0;
+        for (i, b) in raw.iter().enumerate() {
+            if matches!(i, 4 | 6 | 8 | 10) {
+                at += 1;
+            }
+            out[at] = HEX[usize::from(b >> 4)];
+            out[at + 1] = HEX[usize::from(b & 15)];
+            at += 2;
+        }
+        Some(out)
+    }
 }

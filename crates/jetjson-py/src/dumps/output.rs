@@ -16,6 +16,7 @@
 //! than they need to be. An output that outgrows the stage moves into a
 //! `bytes` object once and carries on there.
 
+use std::cell::Cell;
 use std::ptr::NonNull;
 
 use jetjson::OutputMemory;
@@ -36,22 +37,36 @@ const INITIAL: usize = 256;
 
 /// Outputs expected to be at most this long (from the thread's last one)
 /// start in the staging buffer.
-const SMALL_OUTPUT: usize = 512;
+const SMALL_OUTPUT: usize = 2048;
 
 /// Capacity of the staging buffer: room for the writer's reservations
 /// around a small output (a string reserves six bytes per byte of text).
 const STAGE: usize = 4096;
 
-thread_local! {
-    /// Size of this thread's next first allocation, from its previous
-    /// output (`next_first_capacity`). Programs tend to write documents of
-    /// similar size in a row, and one allocation of the right size avoids a
-    /// chain of resizes whose large steps copy the output.
-    static NEXT_CAP: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
-
-    /// An empty `BytesMemory` box left by the previous call (`recycle`).
-    static SPARE: std::cell::Cell<Option<Box<BytesMemory>>> = const { std::cell::Cell::new(None) };
+/// What calls leave for the next ones: the size of the next first
+/// allocation (`next_first_capacity`; programs tend to write documents of
+/// similar size in a row, and one allocation of the right size avoids a
+/// chain of resizes whose large steps copy the output), an empty
+/// `BytesMemory` box (`recycle`), and the staging buffer while no call uses
+/// it (a call that fails gives it back too, when its memory is dropped).
+///
+/// Guarded by the GIL: a `BytesMemory` lives only inside a `dumps` call,
+/// which holds the GIL from start to end, and nothing here runs Python
+/// code, so no two threads touch these at once. (Statics rather than
+/// thread-locals: in a shared library each thread-local access is a call.)
+struct Shared {
+    next_cap: Cell<usize>,
+    spare: Cell<Option<Box<BytesMemory>>>,
+    stage: Cell<Vec<u8>>,
 }
+
+struct GilGuarded(Shared);
+
+// SAFETY: every access holds the GIL (see `Shared`); the extension is not
+// built for free-threaded CPython (lib.rs).
+unsafe impl Sync for GilGuarded {}
+
+static SHARED: GilGuarded = GilGuarded(Shared { next_cap: Cell::new(0), spare: Cell::new(None), stage: Cell::new(Vec::new()) });
 
 /// Unused capacity a result may keep rather than be reallocated to size:
 /// up to a quarter. Keeping it also keeps the allocation the same size from
@@ -95,8 +110,8 @@ pub struct BytesMemory {
     /// The capacity the object was made with (0 before the first `grow`):
     /// a larger capacity at the end means the output outgrew it.
     first_cap: usize,
-    /// The staging buffer (`STAGE` bytes once allocated; kept with the box
-    /// from call to call).
+    /// The staging buffer while this memory uses it (taken from, and given
+    /// back to, `Shared::stage`).
     stage: Vec<u8>,
     /// The output is in `stage`.
     staged: bool,
@@ -116,7 +131,7 @@ impl BytesMemory {
     /// the box saves an allocation and a free per call, which is a tenth
     /// of the cost of writing a small document.
     pub fn boxed() -> Box<BytesMemory> {
-        SPARE.try_with(|s| s.take()).ok().flatten().unwrap_or_else(|| Box::new(BytesMemory::new()))
+        SHARED.0.spare.take().unwrap_or_else(|| Box::new(BytesMemory::new()))
     }
 
     /// Keeps an emptied box for the next call on this thread.
@@ -127,7 +142,8 @@ impl BytesMemory {
             boxed.obj = std::ptr::null_mut();
         }
         boxed.staged = false;
-        let _ = SPARE.try_with(|s| s.set(Some(boxed)));
+        boxed.give_back_stage();
+        SHARED.0.spare.set(Some(boxed));
     }
 
     /// The finished `bytes` object of the `len` bytes written; the memory is
@@ -135,7 +151,7 @@ impl BytesMemory {
     pub fn take_bytes<'py>(&mut self, py: Python<'py>, len: usize) -> PyResult<Bound<'py, PyBytes>> {
         if self.staged {
             self.staged = false;
-            let _ = NEXT_CAP.try_with(|c| c.set(len + len / 4));
+            SHARED.0.next_cap.set(len + len / 4);
             debug_assert!(len <= self.stage.capacity());
             // SAFETY: the writer wrote `len` bytes at the start of the stage
             // (its capacity is at least `len`); CPython copies them into a new
@@ -144,6 +160,7 @@ impl BytesMemory {
             if obj.is_null() {
                 return Err(PyErr::fetch(py));
             }
+            self.give_back_stage();
             // SAFETY: a new bytes object whose one reference we hand over.
             return Ok(unsafe { Bound::from_owned_ptr(py, obj).cast_into_unchecked::<PyBytes>() });
         }
@@ -152,7 +169,7 @@ impl BytesMemory {
         }
         // SAFETY: `obj` is a live bytes object that we own alone.
         let cap = unsafe { ffi::Py_SIZE(self.obj) } as usize;
-        let _ = NEXT_CAP.try_with(|c| c.set(next_first_capacity(len, cap, self.first_cap)));
+        SHARED.0.next_cap.set(next_first_capacity(len, cap, self.first_cap));
         if keeps_slack(len, cap) {
             // SAFETY: nobody else has seen the object yet (refcount 1), so
             // its size may still change; CPython allocated `cap + 1` bytes
@@ -184,11 +201,14 @@ impl BytesMemory {
 unsafe impl OutputMemory for BytesMemory {
     fn grow(&mut self, len: usize, min_capacity: usize) -> (NonNull<u8>, usize) {
         let cap = if self.obj.is_null() {
-            let next = NEXT_CAP.try_with(|c| c.get()).unwrap_or(0);
+            let next = SHARED.0.next_cap.get();
             if len == 0 && !self.staged && next <= SMALL_OUTPUT && min_capacity <= STAGE {
                 // A small output is expected: write it in the stage.
                 if self.stage.capacity() < STAGE {
-                    self.stage = Vec::with_capacity(STAGE);
+                    self.stage = SHARED.0.stage.take();
+                    if self.stage.capacity() < STAGE {
+                        self.stage = Vec::with_capacity(STAGE);
+                    }
                 }
                 self.staged = true;
                 let cap = self.stage.capacity();
@@ -233,8 +253,19 @@ unsafe impl OutputMemory for BytesMemory {
     }
 }
 
+impl BytesMemory {
+    /// Returns the staging buffer to the thread (for the next call).
+    fn give_back_stage(&mut self) {
+        if self.stage.capacity() != 0 {
+            let stage = std::mem::take(&mut self.stage);
+            SHARED.0.stage.set(stage);
+        }
+    }
+}
+
 impl Drop for BytesMemory {
     fn drop(&mut self) {
+        self.give_back_stage();
         if !self.obj.is_null() {
             // SAFETY: we own the only reference to `obj` (the GIL is held:
             // the memory lives only inside a dumps call).

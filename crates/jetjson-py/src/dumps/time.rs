@@ -94,3 +94,177 @@ pub fn go_layout(iso: &str) -> Option<String> {
     out.push_str(&format!("{:02}:{:02}", minutes / 60, minutes % 60));
     Some(out)
 }
+
+/// A date and time as CPython's datetime objects hold them, with the UTC
+/// offset `utcoffset()` gave (microseconds; `None` for naive values).
+#[derive(Clone, Copy, Debug)]
+pub struct Moment {
+    pub year: u16,
+    pub month: u8,
+    pub day: u8,
+    pub hour: u8,
+    pub minute: u8,
+    pub second: u8,
+    pub micro: u32,
+    pub offset: Option<i64>,
+}
+
+/// Room for the longest text: `YYYY-MM-DDTHH:MM:SS.ffffff+HH:MM:SS.ffffff`.
+pub const TEXT_MAX: usize = 48;
+
+/// A small text buffer the layouts write into.
+pub struct Text {
+    buf: [u8; TEXT_MAX],
+    len: usize,
+}
+
+/// "00" to "99".
+const PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
+2021222324252627282930313233343536373839\
+4041424344454647484950515253545556575859\
+6061626364656667686970717273747576777879\
+8081828384858687888990919293949596979899";
+
+impl Text {
+    fn new() -> Text {
+        Text { buf: [0; TEXT_MAX], len: 0 }
+    }
+
+    /// Appends `b` (the layouts never write more than `TEXT_MAX` bytes).
+    #[inline(always)]
+    fn push(&mut self, b: u8) {
+        if let Some(slot) = self.buf.get_mut(self.len) {
+            *slot = b;
+            self.len += 1;
+        }
+    }
+
+    /// `v` (below 100) as two digits.
+    #[inline(always)]
+    fn two(&mut self, v: u32) {
+        let i = (v as usize % 100) * 2;
+        self.push(PAIRS[i]);
+        self.push(PAIRS[i + 1]);
+    }
+
+    /// Six digits of microseconds, as three pairs.
+    #[inline(always)]
+    fn six(&mut self, v: u32) {
+        self.two(v / 10_000);
+        self.two(v / 100 % 100);
+        self.two(v % 100);
+    }
+
+    pub fn as_str(&self) -> &str {
+        // SAFETY: only ASCII digits and punctuation are pushed.
+        unsafe { std::str::from_utf8_unchecked(&self.buf[..self.len]) }
+    }
+
+    fn date(&mut self, m: &Moment) {
+        let y = u32::from(m.year);
+        self.two(y / 100);
+        self.two(y % 100);
+        self.push(b'-');
+        self.two(u32::from(m.month));
+        self.push(b'-');
+        self.two(u32::from(m.day));
+    }
+
+    fn clock(&mut self, m: &Moment) {
+        self.two(u32::from(m.hour));
+        self.push(b':');
+        self.two(u32::from(m.minute));
+        self.push(b':');
+        self.two(u32::from(m.second));
+    }
+
+    /// Python's `isoformat()` offset: `+HH:MM`, then `:SS` when there are
+    /// seconds or microseconds, then `.ffffff` when there are microseconds.
+    fn iso_offset(&mut self, offset: i64) {
+        self.push(if offset < 0 { b'-' } else { b'+' });
+        let o = offset.unsigned_abs();
+        let (seconds, micro) = (o / 1_000_000, (o % 1_000_000) as u32);
+        self.two((seconds / 3600) as u32);
+        self.push(b':');
+        self.two((seconds / 60 % 60) as u32);
+        if seconds % 60 != 0 || micro != 0 {
+            self.push(b':');
+            self.two((seconds % 60) as u32);
+            if micro != 0 {
+                self.push(b'.');
+                self.six(micro);
+            }
+        }
+    }
+}
+
+/// `datetime.isoformat()`: the layout of compact and jcs.
+pub fn iso_datetime(m: &Moment) -> Text {
+    let mut t = Text::new();
+    t.date(m);
+    t.push(b'T');
+    t.clock(m);
+    if m.micro != 0 {
+        t.push(b'.');
+        t.six(m.micro);
+    }
+    if let Some(offset) = m.offset {
+        t.iso_offset(offset);
+    }
+    t
+}
+
+/// `date.isoformat()`.
+pub fn iso_date(m: &Moment) -> Text {
+    let mut t = Text::new();
+    t.date(m);
+    t
+}
+
+/// `time.isoformat()`.
+pub fn iso_time(m: &Moment) -> Text {
+    let mut t = Text::new();
+    t.clock(m);
+    if m.micro != 0 {
+        t.push(b'.');
+        t.six(m.micro);
+    }
+    if let Some(offset) = m.offset {
+        t.iso_offset(offset);
+    }
+    t
+}
+
+/// A datetime as Go's `time.Time` writes it (`go_layout` of its isoformat):
+/// RFC 3339, the fraction's trailing zeros dropped, `Z` for a zero offset,
+/// any other offset in whole minutes truncated toward zero (of its seconds).
+pub fn go_datetime(m: &Moment) -> Text {
+    let mut t = Text::new();
+    t.date(m);
+    t.push(b'T');
+    t.clock(m);
+    if m.micro != 0 {
+        t.push(b'.');
+        t.six(m.micro);
+        // Go drops the fraction's trailing zeros (not all are: micro != 0).
+        while t.len > 0 && t.buf[t.len - 1] == b'0' {
+            t.len -= 1;
+        }
+    }
+    if let Some(offset) = m.offset {
+        // Seconds of the offset, as isoformat shows them (the magnitude's
+        // microseconds dropped), with the offset's sign.
+        let seconds = (offset.unsigned_abs() / 1_000_000) as i64 * offset.signum();
+        if seconds == 0 {
+            t.push(b'Z');
+        } else {
+            let minutes = seconds / 60;
+            t.push(if minutes < 0 { b'-' } else { b'+' });
+            let minutes = minutes.unsigned_abs() as u32;
+            t.two(minutes / 60);
+            t.push(b':');
+            t.two(minutes % 60);
+        }
+    }
+    t
+}

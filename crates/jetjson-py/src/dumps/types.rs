@@ -19,8 +19,20 @@ pub struct Known {
     /// Interned attribute names.
     pub dataclass_fields: Py<PyAny>,
     pub isoformat: Py<PyAny>,
+    pub utcoffset: Py<PyAny>,
     pub value: Py<PyAny>,
     pub hex: Py<PyAny>,
+    /// `datetime.timezone.utc` (a datetime with it has a zero offset).
+    pub utc: *mut ffi::PyObject,
+    /// `datetime.timedelta`.
+    pub timedelta: *mut ffi::PyTypeObject,
+    /// Where `uuid.UUID` keeps its `int` slot in an instance (0: unknown,
+    /// read through `.hex` then).
+    pub uuid_int_offset: isize,
+    /// `enum.Enum`'s `value` property, and the name of the instance
+    /// attribute it reads.
+    pub enum_value: *mut ffi::PyObject,
+    pub value_attr: Py<PyAny>,
     /// The interpreter's dicts have the layout `dictiter.rs` reads.
     pub direct_dicts: bool,
     /// The interpreter's ints have CPython 3.11's layout (`walk::small_int`).
@@ -28,7 +40,10 @@ pub struct Known {
 }
 
 // SAFETY: `raw` points at a type object that lives as long as the module
-// (pyo3 keeps the class's type object alive); it is only read under the GIL.
+// (pyo3 keeps the class's type object alive), `utc` and `timedelta` at
+// objects of the datetime module, which stays loaded, `enum_value` at a
+// descriptor of `enum.Enum` (held by `enum_base`); they are only read
+// under the GIL.
 unsafe impl Send for Known {}
 // SAFETY: as above; nothing in `Known` is mutated after initialisation.
 unsafe impl Sync for Known {}
@@ -50,6 +65,46 @@ pub fn known(py: Python<'_>) -> PyResult<&'static Known> {
             raw: crate::raw::Raw::type_object_raw(py),
             dataclass_fields: intern("__dataclass_fields__"),
             isoformat: intern("isoformat"),
+            utcoffset: intern("utcoffset"),
+            // SAFETY: the datetime C API is imported here (GIL held); its
+            // UTC singleton and types live as long as the datetime module,
+            // which `datetime` (imported above) keeps loaded.
+            utc: unsafe {
+                ffi::PyDateTime_IMPORT();
+                let api = ffi::PyDateTimeAPI();
+                if api.is_null() {
+                    return Err(PyErr::fetch(py));
+                }
+                (*api).TimeZone_UTC
+            },
+            // SAFETY: as above.
+            timedelta: unsafe { (*ffi::PyDateTimeAPI()).DeltaType },
+            uuid_int_offset: {
+                let uuid = class("uuid", "UUID")?;
+                // SAFETY: a lookup in a live type; the descriptor is read
+                // as a member descriptor only when it is one.
+                unsafe {
+                    let d = _PyType_Lookup(uuid.as_ptr() as *mut ffi::PyTypeObject, intern("int").as_ptr());
+                    if !d.is_null() && ffi::Py_TYPE(d) == std::ptr::addr_of_mut!(ffi::PyMemberDescr_Type) {
+                        let m = (*(d as *mut ffi::PyMemberDescrObject)).d_member;
+                        // T_OBJECT_EX: an object pointer, NULL when unset.
+                        if (*m).type_code == 16 {
+                            (*m).offset
+                        } else {
+                            0
+                        }
+                    } else {
+                        0
+                    }
+                }
+            },
+            enum_value: {
+                let e = class("enum", "Enum")?;
+                // SAFETY: a lookup in a live type; the class (kept by
+                // `enum_base`) keeps the descriptor alive.
+                unsafe { _PyType_Lookup(e.as_ptr() as *mut ffi::PyTypeObject, intern("value").as_ptr()) }
+            },
+            value_attr: intern("_value_"),
             value: intern("value"),
             hex: intern("hex"),
             ints_311: {
@@ -63,4 +118,35 @@ pub fn known(py: Python<'_>) -> PyResult<&'static Known> {
             },
         })
     })
+}
+
+extern "C" {
+    // CPython's type attribute lookup through the MRO (with the method
+    // cache), returning a borrowed reference or null; exported by every
+    // CPython 3 build. Runs no Python code (str keys, dict lookups).
+    pub fn _PyType_Lookup(ty: *mut ffi::PyTypeObject, name: *mut ffi::PyObject) -> *mut ffi::PyObject;
+}
+
+/// Whether `ty` has the same `name` attribute as `base` (not overridden by
+/// a subclass), compared by address.
+///
+/// # Safety
+/// `ty` and `base` are live types, `name` a str; GIL held.
+pub unsafe fn inherits(ty: *mut ffi::PyTypeObject, base: *mut ffi::PyTypeObject, name: *mut ffi::PyObject) -> bool {
+    // SAFETY: as the caller guarantees; both lookups are borrowed references
+    // compared, never used.
+    unsafe {
+        let mine = _PyType_Lookup(ty, name);
+        !mine.is_null() && mine == _PyType_Lookup(base, name)
+    }
+}
+
+/// Whether `ty`'s `name` attribute is `attr` itself (not overridden).
+///
+/// # Safety
+/// `ty` is a live type, `name` a str; GIL held.
+pub unsafe fn inherits_exactly(ty: *mut ffi::PyTypeObject, attr: *mut ffi::PyObject, name: *mut ffi::PyObject) -> bool {
+    // SAFETY: as the caller guarantees; the lookup's borrowed result is
+    // only compared.
+    unsafe { _PyType_Lookup(ty, name) == attr }
 }

@@ -39,6 +39,15 @@ extern "C" {
     fn _PyLong_NumBits(obj: *mut PyObject) -> usize;
 }
 
+/// Bits of an int's absolute value.
+///
+/// # Safety
+/// `obj` is a live int; GIL held.
+pub(super) unsafe fn long_bits(obj: *mut PyObject) -> usize {
+    // SAFETY: as the caller guarantees.
+    unsafe { _PyLong_NumBits(obj) }
+}
+
 /// Deepest nesting of lists, dicts and dataclasses written: the parser's
 /// default limit, so anything jetjson reads can be written back, and far
 /// below what the thread stack allows.
@@ -61,10 +70,14 @@ fn stack_floor() -> usize {
     }
 }
 
+/// Containers nested at most this deep, with no call into Python, are
+/// written without a stack check: their frames fit in the red zone.
+const SHALLOW: usize = 8;
+
 /// How many values may stand for another in a row: `default` applied to its
 /// own results, an `Enum` member's value that is a member again, and any
 /// mix of the two. With `MAX_DEPTH` it bounds every recursion of the walk.
-pub const MAX_DETOURS: u32 = 254;
+pub const MAX_DETOURS: u32 = 255;
 
 /// A member of a dict being sorted: the key's UTF-8 bytes, and owned
 /// references to the key's text holder and to the value.
@@ -89,10 +102,15 @@ pub struct Walker<'a, 'py, S: Sink> {
     pub(super) default: Option<*mut PyObject>,
     /// Values standing for another being written now (`MAX_DETOURS`).
     pub(super) detours: u32,
-    /// `stack_floor()` when the walk began: the walker refuses to go deeper
-    /// when its frames reach it, whatever led there (`dumps` called from a
-    /// `default` inside `dumps`, a thread with a small stack).
-    stack_floor: usize,
+    /// Dict keys that are not strs are written as text (`key_text`).
+    pub(super) non_str_keys: bool,
+    /// Dataclass fields equal to their defaults are left out.
+    pub(super) omit_defaults: bool,
+    /// `stack_floor()`, found the first time it is needed (0 until then):
+    /// the walker refuses to go deeper when its frames reach it, whatever
+    /// led there (`dumps` called from a `default` inside `dumps`, a thread
+    /// with a small stack).
+    stack_floor: std::cell::Cell<usize>,
     pub(super) known: &'static Known,
     map_order: KeyOrder,
     pub(super) struct_order: KeyOrder,
@@ -191,22 +209,29 @@ struct Scratch {
     shapes: Shapes,
 }
 
-/// `Scratch` holds raw object pointers (the shape cache's keys, each with a
-/// reference of its own), which are only touched with the GIL held.
-struct ScratchSlot(Option<Box<Scratch>>);
+/// The process's spare `Scratch`, guarded by the GIL: it is only touched
+/// by `Scratch::take` and `Walker::drop`, which run with the GIL held and
+/// run no Python code in between reading and writing it, so no two threads
+/// use it at once (a walker on another thread, or a nested `dumps` from a
+/// callback, finds it empty and makes its own). `Scratch` holds raw object
+/// pointers (the shape cache's keys, each with a reference of its own),
+/// likewise only touched with the GIL. The static is never dropped, so no
+/// reference is released without the GIL.
+struct ScratchSlot(std::cell::UnsafeCell<Option<Box<Scratch>>>);
 
-// SAFETY: the slot is only locked by `Scratch::take` and `Walker::drop`,
-// both of which run with the GIL held, so the object pointers and the
-// shapes' `Rc` counts inside are never used by two threads at once, and
-// never without the GIL. The static
-// is never dropped, so no reference is released without the GIL.
-unsafe impl Send for ScratchSlot {}
+// SAFETY: as above: every access holds the GIL (this crate is not built
+// for free-threaded CPython, where the GIL would not serialize them; see
+// the compile-time check in lib.rs).
+unsafe impl Sync for ScratchSlot {}
 
-static SCRATCH: std::sync::Mutex<ScratchSlot> = std::sync::Mutex::new(ScratchSlot(None));
+static SCRATCH: ScratchSlot = ScratchSlot(std::cell::UnsafeCell::new(None));
 
 impl Scratch {
-    fn take() -> Box<Scratch> {
-        SCRATCH.try_lock().ok().and_then(|mut slot| slot.0.take()).unwrap_or_default()
+    /// The spare scratch, or a new one. GIL held (the walker's `py`).
+    fn take(_py: Python<'_>) -> Box<Scratch> {
+        // SAFETY: the GIL is held (we have `py`), so no other thread is in
+        // here or in `Walker::drop`; nothing runs Python code meanwhile.
+        unsafe { (*SCRATCH.0.get()).take() }.unwrap_or_default()
     }
 }
 
@@ -217,10 +242,12 @@ impl<S: Sink> Drop for Walker<'_, '_, S> {
         debug_assert!(self.scratch.sorting.is_empty());
         // SAFETY: `drop` runs once and nothing uses the field afterwards.
         let scratch = unsafe { std::mem::ManuallyDrop::take(&mut self.scratch) };
-        if let Ok(mut slot) = SCRATCH.try_lock() {
-            if slot.0.is_none() {
-                slot.0 = Some(scratch);
-            }
+        // SAFETY: the walker holds the GIL (see `Scratch::take`); a spare
+        // left by another walker meanwhile keeps its place, and ours is
+        // dropped (releasing exact strs only, which runs no Python code).
+        let slot = unsafe { &mut *SCRATCH.0.get() };
+        if slot.is_none() {
+            *slot = Some(scratch);
         }
     }
 }
@@ -236,13 +263,15 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
         let style = w.style();
         let (map_order, struct_order) = (style.map_order, style.struct_order);
         let repairs_text = style.invalid_text == jetjson::InvalidText::ReplacePerByte;
-        let scratch = Scratch::take();
+        let scratch = Scratch::take(py);
         Walker {
             py,
             w,
             default: default.map(|d| d.as_ptr()),
             detours: 0,
-            stack_floor: stack_floor(),
+            non_str_keys: false,
+            omit_defaults: false,
+            stack_floor: std::cell::Cell::new(0),
             known,
             map_order,
             struct_order,
@@ -320,13 +349,13 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
             }
             ffi::Py_INCREF(obj);
             let Some((key, text)) = name else {
-                let r = self.compound(obj, ty);
+                let r = self.compound(obj, ty).map_err(|e| e.seen_in(obj));
                 ffi::Py_DECREF(obj);
                 return r;
             };
             ffi::Py_INCREF(key);
             // `text` is the held key's: valid until the release below.
-            let r = self.compound(obj, ty).map_err(|e| e.in_key(text));
+            let r = self.compound(obj, ty).map_err(|e| e.seen_in(obj).in_key(text));
             ffi::Py_DECREF(key);
             ffi::Py_DECREF(obj);
             r
@@ -372,7 +401,7 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
                 }
                 self.w.array_item(first);
                 ffi::Py_INCREF(obj);
-                let r = self.list(obj);
+                let r = self.list(obj).map_err(|e| e.seen_in(obj));
                 ffi::Py_DECREF(obj);
                 return r;
             }
@@ -383,7 +412,7 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
                     return Ok(());
                 }
                 ffi::Py_INCREF(obj);
-                let r = self.dict_in(obj, last, Some(first));
+                let r = self.dict_in(obj, last, Some(first)).map_err(|e| e.seen_in(obj));
                 ffi::Py_DECREF(obj);
                 return r;
             }
@@ -430,12 +459,32 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
         self.room()
     }
 
-    /// Fails when the thread's stack is nearly used up (checked before
-    /// every level of recursion: containers, `default`, `Enum` values).
+    /// Fails when the thread's stack is nearly used up. Checked before
+    /// every level of recursion past the first few containers, and before
+    /// every call into Python (`default`, `Enum` values), after which a
+    /// nested `dumps` may start: so a chain of nested calls is checked at
+    /// every link, however shallow each call is.
     #[inline(always)]
     pub(super) fn room(&self) -> Walk {
+        // Every call into Python goes through `other`, which checks the stack
+        // itself: here only the containers' own depth matters.
+        if self.w.depth() < SHALLOW {
+            return Ok(());
+        }
+        self.stack_check()
+    }
+
+    /// `room` without the shortcut (the cold path calls it before Python
+    /// code). Out of line: the containers' hot paths only test the depth.
+    #[inline(never)]
+    pub(super) fn stack_check(&self) -> Walk {
+        let mut floor = self.stack_floor.get();
+        if floor == 0 {
+            floor = stack_floor().max(1);
+            self.stack_floor.set(floor);
+        }
         let here = 0u8;
-        if (std::hint::black_box(&here) as *const u8 as usize) < self.stack_floor {
+        if (std::hint::black_box(&here) as *const u8 as usize) < floor {
             return Err(self.no_room());
         }
         Ok(())
@@ -930,7 +979,7 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
         unsafe {
             if ffi::PyUnicode_Check(k) == 0 {
                 let name = std::ffi::CStr::from_ptr((*ffi::Py_TYPE(k)).tp_name).to_string_lossy();
-                return Err(Fail::msg(format!("dict keys must be str, not {name}")));
+                return Err(Fail::msg(format!("dict keys must be str, not {name} (non_str_keys=True writes ints, floats, bools, None, Enums, UUIDs, dates and Decimals as text)")));
             }
         }
         self.surrogate_bytes(k)
@@ -1184,6 +1233,21 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
                         ffi::Py_INCREF(k);
                         Entry { key: key.as_ptr(), len: key.len(), holder: k, value: v, utf8: true, exact: ffi::Py_TYPE(k) == ty_str() }
                     }
+                    None if self.non_str_keys && ffi::PyUnicode_Check(k) == 0 => {
+                        // Held while its text is made: that may run Python
+                        // code (an Enum's value, a tzinfo), after which the
+                        // cursor reads on from the current table, and the
+                        // dict's version is checked before anything is written.
+                        ffi::Py_INCREF(k);
+                        ffi::Py_INCREF(v);
+                        let text = self.key_text(k);
+                        ffi::Py_DECREF(k);
+                        ffi::Py_DECREF(v);
+                        let text = text?;
+                        // The text of a str we made (never lone surrogates).
+                        let t = utf8_of(text).unwrap_or("");
+                        Entry { key: t.as_ptr(), len: t.len(), holder: text, value: v, utf8: true, exact: false }
+                    }
                     None => {
                         let bytes = self.key_bytes(k)?;
                         let b = bytes_of(bytes);
@@ -1357,8 +1421,9 @@ unsafe fn small_int_311(obj: *mut PyObject) -> Option<i64> {
 const RUN_ROOM: usize = 1024;
 
 /// Most bytes a run writes for one item: a separator and a quoted str of
-/// 32 bytes (`ItemRun::str`), more than an int, a float or a literal takes.
-const RUN_ITEM_ROOM: usize = 35;
+/// `ItemRun::MAX_STR` bytes (`ItemRun::str`), more than an int, a float or a
+/// literal takes.
+const RUN_ITEM_ROOM: usize = jetjson::ItemRun::MAX_STR + 3;
 
 /// Fewest items of a list written with runs (`list_of_scalars`).
 const RUN_MIN: ffi::Py_ssize_t = 4;

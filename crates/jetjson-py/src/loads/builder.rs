@@ -65,18 +65,24 @@ pub(crate) struct Builder<'py> {
     policy: DuplicateKeys,
     keys: Option<KeyCache>,
     pub(crate) failure: Option<Failure>,
+    /// `decimal.Decimal` when non-integers are read as Decimals (`loads(...,
+    /// decimal=True)`, with the parser keeping every literal's text).
+    pub(crate) decimal: Option<*mut ffi::PyObject>,
 }
 
 /// The builder's two stacks, kept between calls so that a small document
 /// allocates nothing but its own objects. Only capacity is kept: the
-/// stacks are empty whenever they are in the pool.
-struct PooledStacks(Vec<*mut ffi::PyObject>, Vec<usize>);
+/// stacks are empty whenever they are in the pool. Guarded by the GIL
+/// (taken in `Builder::new`, which has the token, and put back in `drop`,
+/// both without running Python code in between; a nested or concurrent
+/// call finds the pool empty).
+struct PooledStacks(std::cell::Cell<Option<(Vec<*mut ffi::PyObject>, Vec<usize>)>>);
 
-// SAFETY: pooled stacks are empty (see `Drop for Builder`), so no object
-// pointer is ever handed from one thread to another; only their capacity is.
-unsafe impl Send for PooledStacks {}
+// SAFETY: only touched with the GIL held, and the extension is not built
+// for free-threaded CPython (lib.rs); pooled stacks hold no object pointers.
+unsafe impl Sync for PooledStacks {}
 
-static STACKS: std::sync::Mutex<Option<PooledStacks>> = std::sync::Mutex::new(None);
+static STACKS: PooledStacks = PooledStacks(std::cell::Cell::new(None));
 
 /// Stack entries kept at most between calls (512 KiB of pointers): a huge
 /// document does not pin its peak forever.
@@ -85,12 +91,8 @@ const MAX_POOLED_ENTRIES: usize = 1 << 16;
 impl<'py> Builder<'py> {
     pub(crate) fn new(py: Python<'py>, policy: DuplicateKeys) -> Builder<'py> {
         // A nested or concurrent call finds the pool empty and starts afresh.
-        let pooled = STACKS.try_lock().ok().and_then(|mut slot| slot.take());
-        let (stack, frames) = match pooled {
-            Some(PooledStacks(stack, frames)) => (stack, frames),
-            None => (Vec::with_capacity(64), Vec::with_capacity(16)),
-        };
-        Builder { py, stack, frames, policy, keys: KeyCache::acquire(), failure: None }
+        let (stack, frames) = STACKS.0.take().unwrap_or_else(|| (Vec::with_capacity(64), Vec::with_capacity(16)));
+        Builder { py, stack, frames, policy, keys: KeyCache::acquire(), failure: None, decimal: None }
     }
 
     /// The finished document (after a successful parse).
@@ -187,10 +189,10 @@ impl Drop for Builder<'_> {
         frames.clear();
         stack.shrink_to(MAX_POOLED_ENTRIES);
         frames.shrink_to(MAX_POOLED_ENTRIES / 8);
-        if let Ok(mut slot) = STACKS.try_lock() {
-            if slot.is_none() {
-                *slot = Some(PooledStacks(stack, frames));
-            }
+        // The GIL is held: a builder lives inside one `loads` call.
+        if let Some(other) = STACKS.0.replace(Some((stack, frames))) {
+            // Another call's stacks came back meanwhile: keep those.
+            STACKS.0.set(Some(other));
         }
     }
 }
@@ -219,7 +221,10 @@ impl Visitor for Builder<'_> {
 
     #[inline]
     fn number(&mut self, n: NumberToken<'_>) -> jetjson::Result<()> {
-        let obj = numbers::new_number(&n);
+        let obj = match self.decimal {
+            Some(cls) if !n.is_integer => numbers::new_decimal(cls, &n),
+            _ => numbers::new_number(&n),
+        };
         self.push(obj)
     }
 

@@ -7,15 +7,15 @@
 //! error positions in location.rs.
 
 mod builder;
-mod gc;
-mod input;
-mod keys;
-mod location;
-mod numbers;
+pub(crate) mod gc;
+pub(crate) mod input;
+pub(crate) mod keys;
+pub(crate) mod location;
+pub(crate) mod numbers;
 mod options;
 
-pub(crate) use options::Policy;
-mod strings;
+pub(crate) use options::{Limit, Policy};
+pub(crate) mod strings;
 
 use jetjson::{DuplicateKeys, ErrorKind, Position, ReadOptions};
 use pyo3::exceptions::PyValueError;
@@ -24,9 +24,9 @@ use pyo3::types::PyString;
 
 use builder::{Builder, Failure};
 use input::Source;
-use options::Limit;
+use options::Flag;
 
-/// loads(data, /, *, max_depth=512, max_size=None, duplicate_keys="error", allow_bom=False)
+/// loads(data, /, *, max_depth=512, max_size=None, duplicate_keys="error", allow_bom=False, decimal=False, type=None, strict=True, forbid_unknown_fields=False)
 /// --
 ///
 /// Parses one JSON text from bytes, bytearray, memoryview or str.
@@ -39,21 +39,60 @@ use options::Limit;
 /// it. max_depth bounds the nesting of arrays and objects; max_size
 /// bounds the input's size in bytes (of its UTF-8 form for str), checked
 /// before parsing; duplicate_keys is "error" (raise), "first" or "last";
-/// allow_bom skips a leading UTF-8 byte order mark. Invalid input raises
+/// allow_bom skips a leading UTF-8 byte order mark. decimal=True reads
+/// every number with a fraction or an exponent as a decimal.Decimal of its
+/// exact text (then no literal is refused for the float range); flags take
+/// any object's truth value. Invalid input raises
 /// JSONDecodeError (a ValueError) with msg, pos, lineno and colno (in
 /// characters for str input, in bytes otherwise).
+///
+/// With type=T, reads the text as T (typed decode, see jetjson.Decoder):
+/// strict and forbid_unknown_fields apply there; the decoder of T is
+/// compiled once and kept.
 #[pyfunction]
-#[pyo3(signature = (data, /, *, max_depth = Limit(512), max_size = None, duplicate_keys = Policy(DuplicateKeys::Error), allow_bom = false))]
+#[pyo3(signature = (data, /, *, max_depth = Limit(512), max_size = None, duplicate_keys = Policy(DuplicateKeys::Error), allow_bom = Flag(false), decimal = Flag(false), r#type = None, strict = Flag(true), forbid_unknown_fields = Flag(false)))]
+#[pyo3(
+    text_signature = "(data, /, *, max_depth=512, max_size=None, duplicate_keys='error', allow_bom=False, decimal=False, type=None, strict=True, forbid_unknown_fields=False)"
+)]
+#[allow(clippy::too_many_arguments)]
 pub fn loads(
     py: Python<'_>,
     data: &Bound<'_, PyAny>,
     max_depth: Limit,
     max_size: Option<Limit>,
     duplicate_keys: Policy,
-    allow_bom: bool,
+    allow_bom: Flag,
+    decimal: Flag,
+    r#type: Option<&Bound<'_, PyAny>>,
+    strict: Flag,
+    forbid_unknown_fields: Flag,
 ) -> PyResult<Py<PyAny>> {
     let policy = duplicate_keys.0;
-    let mut options = ReadOptions::new().max_depth(max_depth.0).allow_bom(allow_bom).duplicate_keys(policy);
+    let allow_bom = allow_bom.0;
+    if let Some(ty) = r#type {
+        if decimal.0 {
+            return Err(pyo3::exceptions::PyTypeError::new_err(
+                "decimal applies only without type= (declare decimal.Decimal members instead)",
+            ));
+        }
+        return crate::decode::loads_typed(
+            py,
+            data,
+            ty,
+            strict.0,
+            forbid_unknown_fields.0,
+            max_depth.0,
+            max_size.map(|l| l.0),
+            policy,
+            allow_bom,
+        );
+    }
+    if !strict.0 || forbid_unknown_fields.0 {
+        return Err(pyo3::exceptions::PyTypeError::new_err("strict and forbid_unknown_fields apply only with type="));
+    }
+    // Non-integers as Decimals: the parser keeps every literal's text (so
+    // none is refused for the double range: a Decimal holds 1e400 exactly).
+    let mut options = ReadOptions::new().max_depth(max_depth.0).allow_bom(allow_bom).duplicate_keys(policy).lossless_numbers(decimal.0);
     if let Some(limit) = max_size {
         options = options.max_size(limit.0);
     }
@@ -72,6 +111,9 @@ pub fn loads(
     let parse_options = if policy == DuplicateKeys::Error { options.clone().duplicate_keys(DuplicateKeys::Last) } else { options.clone() };
     let pause = gc::GcPause::new();
     let mut builder = Builder::new(py, policy);
+    if decimal.0 {
+        builder.decimal = Some(decimal_class(py)?);
+    }
     let result = jetjson::parse::parse(bytes, &parse_options, &mut builder);
     let failure = builder.failure.take();
     let built = if result.is_ok() {
@@ -101,6 +143,12 @@ pub fn loads(
         }
         (Err(e), None) => Err(location::decode_error_from(py, &e, bytes, is_str, data)),
     }
+}
+
+/// `decimal.Decimal`, looked up once.
+fn decimal_class(py: Python<'_>) -> PyResult<*mut pyo3::ffi::PyObject> {
+    static CLASS: pyo3::sync::PyOnceLock<Py<PyAny>> = pyo3::sync::PyOnceLock::new();
+    Ok(CLASS.get_or_try_init(py, || Ok::<_, PyErr>(py.import("decimal")?.getattr("Decimal")?.unbind()))?.as_ptr())
 }
 
 /// Refuses a `str` that is longer than `limit` characters (so its UTF-8

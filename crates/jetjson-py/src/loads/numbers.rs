@@ -50,3 +50,20 @@ fn big(n: &NumberToken<'_>) -> *mut ffi::PyObject {
         std::ptr::null_mut()
     }
 }
+
+/// A `Decimal` of the literal's exact text (a new reference, or null with a
+/// Python exception set).
+#[cold]
+pub(crate) fn new_decimal(cls: *mut ffi::PyObject, n: &NumberToken<'_>) -> *mut ffi::PyObject {
+    // SAFETY: `cls` is decimal.Decimal (held by the caller's static); the
+    // literal's text is ASCII; the str is released after the call.
+    unsafe {
+        let text = ffi::PyUnicode_FromStringAndSize(n.text.as_ptr().cast(), n.text.len() as ffi::Py_ssize_t);
+        if text.is_null() {
+            return std::ptr::null_mut();
+        }
+        let d = ffi::PyObject_CallOneArg(cls, text);
+        ffi::Py_DECREF(text);
+        d
+    }
+}

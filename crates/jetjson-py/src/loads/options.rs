@@ -28,6 +28,18 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Limit {
     }
 }
 
+/// A flag: any object's truth value, as `json` reads its flags.
+#[derive(Clone, Copy)]
+pub(crate) struct Flag(pub bool);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Flag {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Flag> {
+        Ok(Flag(obj.is_truthy()?))
+    }
+}
+
 /// `duplicate_keys`: "error", "first" or "last".
 #[derive(Clone, Copy)]
 pub(crate) struct Policy(pub DuplicateKeys);

@@ -107,7 +107,9 @@ unsafe fn flags<V: Vector, const H: bool, const A: bool, const E2: bool>(v: V) -
             mask
         };
         if A {
-            mask = mask.or(v.high_bit());
+            // Every non-ASCII byte, and DEL (0x7F), which Python's
+            // ensure_ascii writes as \u007f too.
+            mask = mask.or(v.high_bit()).or(v.cmpeq(V::splat(0x7F)));
         }
         mask
     }

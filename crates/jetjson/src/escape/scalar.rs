@@ -16,6 +16,9 @@ const HTML: u8 = 2;
 /// still needs `is_line_separator` to confirm.
 const LINE_SEP_LEAD: u8 = 4;
 const NON_ASCII: u8 = 8;
+/// DEL (0x7F): ASCII, but escaped with the non-ASCII bytes under
+/// `ascii_only` (as Python's `ensure_ascii` does).
+const DEL: u8 = 16;
 
 static CLASS: [u8; 256] = build_class();
 
@@ -26,6 +29,7 @@ const fn build_class() -> [u8; 256] {
         table[b] = match b as u8 {
             0x00..=0x1F | b'"' | b'\\' => BASE,
             b'<' | b'>' | b'&' => HTML,
+            0x7F => DEL,
             0xE2 => NON_ASCII | LINE_SEP_LEAD,
             0x80..=0xFF => NON_ASCII,
             _ => 0,
@@ -44,7 +48,7 @@ const fn class_mask(html: bool, line_separators: bool, ascii_only: bool) -> u8 {
         mask |= HTML;
     }
     if ascii_only {
-        mask |= NON_ASCII;
+        mask |= NON_ASCII | DEL;
     } else if line_separators {
         mask |= LINE_SEP_LEAD;
     }
@@ -53,7 +57,7 @@ const fn class_mask(html: bool, line_separators: bool, ascii_only: bool) -> u8 {
 
 /// Escape sequences for ASCII bytes: up to 6 bytes, with the length in the
 /// last byte so a kernel can store all 8 bytes at once and advance by
-/// `entry[7]`. Only entries whose byte is in `CLASS` `BASE | HTML` are used.
+/// `entry[7]`. Only entries whose byte is in `CLASS` `BASE | HTML | DEL` are used.
 /// Stored as little-endian `u64`s so that a kernel moves an entry with one
 /// load and one store.
 static ESCAPE: [u64; 128] = {
@@ -85,6 +89,7 @@ const fn build_escape() -> [[u8; 8]; 128] {
     table[b'<' as usize] = *b"\\u003c\0\x06";
     table[b'>' as usize] = *b"\\u003e\0\x06";
     table[b'&' as usize] = *b"\\u0026\0\x06";
+    table[0x7F] = *b"\\u007f\0\x06";
     table
 }
 

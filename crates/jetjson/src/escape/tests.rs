@@ -36,6 +36,8 @@ fn oracle(set: EscapeSet, s: &str) -> Vec<u8> {
             '\t' => out.push_str("\\t"),
             '\0'..='\u{1F}' => out.push_str(&format!("\\u{:04x}", c as u32)),
             '<' | '>' | '&' if set.html => out.push_str(&format!("\\u{:04x}", c as u32)),
+            // DEL too under ascii_only, as Python's ensure_ascii writes it.
+            '\u{7f}' if set.ascii_only => out.push_str("\\u007f"),
             '\u{80}'.. if set.ascii_only => {
                 let mut units = [0u16; 2];
                 for unit in c.encode_utf16(&mut units) {
@@ -90,8 +92,10 @@ fn base_set() {
         check_embedded(set, "\x1a", b"\\u001a");
         check_embedded(set, "\x1f", b"\\u001f");
         check_embedded(set, "a\"b\\c\r\n", b"a\\\"b\\\\c\\r\\n");
-        // Not escaped by any set: DEL, '/', printable ASCII.
-        check_embedded(set, "\x7f/ ~!#$%'()*+,-.:;=?@[]^_`{|}", b"\x7f/ ~!#$%'()*+,-.:;=?@[]^_`{|}");
+        // Not escaped by any set: '/', printable ASCII; DEL only by ascii_only.
+        check_embedded(set, "/ ~!#$%'()*+,-.:;=?@[]^_`{|}", b"/ ~!#$%'()*+,-.:;=?@[]^_`{|}");
+        let del: &[u8] = if set.ascii_only { b"\\u007f/" } else { b"\x7f/" };
+        check_embedded(set, "\x7f/", del);
     }
 }
 
@@ -145,7 +149,7 @@ fn ascii_only() {
     check_embedded(ASCII, "\u{FFFD}\u{FFFF}", b"\\ufffd\\uffff");
     check_embedded(ASCII, "\u{10000}\u{10FFFF}", b"\\ud800\\udc00\\udbff\\udfff");
     check_embedded(ASCII, "\u{2028}\u{2029}", b"\\u2028\\u2029");
-    check_embedded(ASCII, "\x7f", b"\x7f");
+    check_embedded(ASCII, "\x7f", b"\\u007f");
     check_embedded(ASCII, "<&>", b"<&>");
     let all = EscapeSet { html: true, line_separators: true, ascii_only: true };
     check_embedded(all, "<\u{2028}\u{1F600}\"", b"\\u003c\\u2028\\ud83d\\ude00\\\"");

@@ -44,6 +44,11 @@ impl<'de> Deserializer<'de> {
         self.p.finish()
     }
 
+    /// The offset reading has reached (past the last value read).
+    pub(crate) fn offset(&self) -> usize {
+        self.p.i
+    }
+
     /// The number at the position, to the visitor. Its text is only looked
     /// at for numbers beyond 64 bits.
     #[inline(always)]

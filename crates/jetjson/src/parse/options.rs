@@ -12,7 +12,16 @@ pub enum DuplicateKeys {
     Last,
 }
 
-/// Options for reading.
+/// Options for reading: limits and leniencies, with safe defaults (depth
+/// 512, no size limit, repeated names an error, no byte order mark, numbers
+/// as values).
+///
+/// ```
+/// use jetjson::{DuplicateKeys, ReadOptions};
+/// let opts = ReadOptions::new().max_depth(64).max_size(1 << 20).duplicate_keys(DuplicateKeys::Last);
+/// let v = jetjson::Value::from_slice_with(br#"{"a":1,"a":2}"#, &opts).unwrap();
+/// assert_eq!(v["a"], 2);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ReadOptions {
     pub(crate) max_depth: usize,
@@ -37,6 +46,7 @@ impl Default for ReadOptions {
 }
 
 impl ReadOptions {
+    /// The defaults.
     pub fn new() -> ReadOptions {
         ReadOptions::default()
     }
@@ -54,6 +64,7 @@ impl ReadOptions {
         self.max_size = Some(bytes);
         self
     }
+    /// What a name repeated in one object means (default: an error).
     pub fn duplicate_keys(mut self, policy: DuplicateKeys) -> Self {
         self.duplicate_keys = policy;
         self
@@ -85,9 +96,11 @@ impl ReadOptions {
         self.negative_zero_int = on;
         self
     }
+    /// The policy set by [`duplicate_keys`](ReadOptions::duplicate_keys).
     pub fn duplicate_key_policy(&self) -> DuplicateKeys {
         self.duplicate_keys
     }
+    /// Whether [`lossless_numbers`](ReadOptions::lossless_numbers) is on.
     pub fn keeps_numbers_lossless(&self) -> bool {
         self.lossless_numbers
     }

@@ -57,11 +57,25 @@ pub(crate) fn parse_at_level<V: Visitor + ?Sized>(
     buffers: &mut Buffers,
     level: drive::Level,
 ) -> Result<()> {
+    if visitor.takes_raw() {
+        return reference(input, options, visitor, buffers);
+    }
     match drive::drive(input, drive::Span::Document, options, visitor, buffers, level) {
         Ok(_) => Ok(()),
         Err(Stop::Visitor(e)) => Err(e),
         Err(Stop::Syntax) => Err(explain(input, options)),
     }
+}
+
+/// `parse` by the reference driver alone (builders that take containers
+/// as text: `Visitor::takes_raw`).
+#[cold]
+#[inline(never)]
+fn reference<V: Visitor + ?Sized>(input: &[u8], options: &ReadOptions, visitor: &mut V, buffers: &mut Buffers) -> Result<()> {
+    let mut p = Parser::with_buffers(input, options, std::mem::take(buffers))?;
+    let result = p.drive(visitor).and_then(|_| p.finish());
+    *buffers = p.into_buffers();
+    result
 }
 
 /// Walks the one value that starts at `from` in `input` (after whitespace)
@@ -147,6 +161,9 @@ pub(crate) struct Parser<'a> {
     /// Literals beyond the double range go to the builder as text
     /// (`NumberValue::Big`) instead of being refused.
     pub(crate) lossless_numbers: bool,
+    /// Containers open around a container being checked for `Visitor::raw`
+    /// (its walk counts depth from zero, against `max_depth` less these).
+    raw_depth: usize,
 }
 
 impl<'a> Parser<'a> {
@@ -171,6 +188,7 @@ impl<'a> Parser<'a> {
             dups: buffers.dups,
             stack: buffers.stack,
             lossless_numbers: options.lossless_numbers,
+            raw_depth: 0,
         };
         if input.starts_with(BOM) {
             if !options.allow_bom {
@@ -179,6 +197,15 @@ impl<'a> Parser<'a> {
             p.i = BOM.len();
         }
         Ok(p)
+    }
+
+    /// The working memory, emptied, for the next document.
+    pub(crate) fn into_buffers(self) -> Buffers {
+        let Parser { mut scratch, mut dups, mut stack, .. } = self;
+        scratch.clear();
+        dups.clear();
+        stack.clear();
+        Buffers { scratch, dups, stack }
     }
 
     /// After the value: only whitespace may follow.
@@ -192,9 +219,11 @@ impl<'a> Parser<'a> {
 
     // ---- errors --------------------------------------------------------
 
+    /// A syntax error at `at` (marked as `Category::Eof` when the input
+    /// ended inside a value: `Error::note_input_end`).
     #[cold]
     pub(crate) fn error_at(&self, at: usize, msg: &str) -> Error {
-        Error::syntax(msg).at(Position::locate(self.b, at))
+        Error::syntax(msg).at(Position::locate(self.b, at)).note_input_end(self.b)
     }
 
     /// Attaches the current position to an error that has none.
@@ -345,7 +374,7 @@ impl<'a> Parser<'a> {
     #[cold]
     #[inline(never)]
     fn too_deep(&self) -> Error {
-        Error::new(ErrorKind::DepthLimit { limit: self.max_depth }).at(Position::locate(self.b, self.i))
+        Error::new(ErrorKind::DepthLimit { limit: self.max_depth + self.raw_depth }).at(Position::locate(self.b, self.i))
     }
 
     /// The string at `"`.
@@ -491,6 +520,11 @@ impl<'a> Parser<'a> {
             self.skip_ws();
             let at = self.i;
             match self.peek() {
+                // Only builders that ever want text ask (the default answer,
+                // `false`, removes this arm).
+                Some(b'{' | b'[') if v.take_raw(&self.b[at..]) => {
+                    self.raw_container(v, stack.len())?;
+                }
                 Some(b'{') => {
                     self.enter(stack.len())?;
                     self.i += 1;
@@ -609,6 +643,15 @@ impl<'a> Parser<'a> {
                             // containers stay as they are.
                             let close = self.i;
                             v.end_array().map_err(|e| self.locate(close, e))?;
+                            if v.take_raw(&self.b[close + 2..]) {
+                                // The next array is wanted whole: the one
+                                // just closed leaves the stack, and the
+                                // parent goes on after the text.
+                                stack.pop();
+                                self.i = close + 2;
+                                self.raw_container(v, stack.len())?;
+                                break;
+                            }
                             v.begin_array().map_err(|e| self.locate(close + 2, e))?;
                             at += next;
                             self.i = at;
@@ -677,6 +720,33 @@ impl<'a> Parser<'a> {
                 }
             }
         }
+    }
+
+    /// The container at the current position, checked by a walk of its own
+    /// (`depth` containers are open around it) and handed to `v` as text.
+    #[cold]
+    #[inline(never)]
+    fn raw_container<V: Visitor + ?Sized>(&mut self, v: &mut V, depth: usize) -> Result<()> {
+        let at = self.i;
+        self.enter(depth)?;
+        // The walk starts at depth zero: it may go `max_depth - depth` deep.
+        // Its own stack is the one the push driver left in `self.stack`
+        // (taken while it runs), so no allocation after the first time.
+        let (max_depth, raw_depth) = (self.max_depth, self.raw_depth);
+        self.max_depth -= depth;
+        self.raw_depth += depth;
+        let mut stack = std::mem::take(&mut self.stack);
+        stack.clear();
+        let walked = self.drive_with(&mut super::visitor::Ignore, &mut stack);
+        self.stack = stack;
+        self.max_depth = max_depth;
+        self.raw_depth = raw_depth;
+        walked?;
+        // SAFETY: the walk accepted `at..self.i` as one JSON value: ASCII
+        // outside strings and valid UTF-8 inside them (every string body
+        // was checked by `body`).
+        let text = unsafe { std::str::from_utf8_unchecked(&self.b[at..self.i]) };
+        v.raw(text).map_err(|e| self.locate(at, e))
     }
 
     /// A member name and its ':' (whitespace before it already skipped).
@@ -1060,6 +1130,145 @@ mod tests {
         fn insert_copied(&mut self, name: &str) -> bool {
             self.insert(&[], name.as_bytes(), None)
         }
+    }
+
+    /// Takes every container below the top one as text, and records what
+    /// it sees.
+    #[derive(Default)]
+    struct TakeInner {
+        depth: usize,
+        seen: Vec<String>,
+    }
+
+    impl Visitor for TakeInner {
+        fn null(&mut self) -> Result<()> {
+            self.seen.push("null".into());
+            Ok(())
+        }
+        fn bool(&mut self, v: bool) -> Result<()> {
+            self.seen.push(v.to_string());
+            Ok(())
+        }
+        fn number(&mut self, n: NumberToken<'_>) -> Result<()> {
+            self.seen.push(n.text.to_owned());
+            Ok(())
+        }
+        fn string(&mut self, s: &str, _: &str) -> Result<()> {
+            self.seen.push(format!("s:{s}"));
+            Ok(())
+        }
+        fn begin_array(&mut self) -> Result<()> {
+            self.depth += 1;
+            self.seen.push("[".into());
+            Ok(())
+        }
+        fn end_array(&mut self) -> Result<()> {
+            self.depth -= 1;
+            self.seen.push("]".into());
+            Ok(())
+        }
+        fn begin_object(&mut self) -> Result<()> {
+            self.depth += 1;
+            self.seen.push("{".into());
+            Ok(())
+        }
+        fn key(&mut self, k: &str, _: &str) -> Result<()> {
+            self.seen.push(format!("k:{k}"));
+            Ok(())
+        }
+        fn end_object(&mut self) -> Result<()> {
+            self.depth -= 1;
+            self.seen.push("}".into());
+            Ok(())
+        }
+        fn takes_raw(&self) -> bool {
+            true
+        }
+        fn take_raw(&mut self, ahead: &[u8]) -> bool {
+            assert!(ahead[0] == b'{' || ahead[0] == b'[');
+            self.depth > 0
+        }
+        fn raw(&mut self, json: &str) -> Result<()> {
+            self.seen.push(format!("raw:{json}"));
+            Ok(())
+        }
+    }
+
+    fn take_inner(input: &str, options: &ReadOptions) -> Result<Vec<String>> {
+        let mut v = TakeInner::default();
+        parse(input.as_bytes(), options, &mut v)?;
+        Ok(v.seen)
+    }
+
+    #[test]
+    fn containers_can_be_taken_as_text() {
+        let o = ReadOptions::new();
+        assert_eq!(
+            take_inner(r#"{"a": [1, {"b":2}] , "c":{}, "d":[]}"#, &o).unwrap(),
+            ["{", "k:a", r#"raw:[1, {"b":2}]"#, "k:c", "raw:{}", "k:d", "raw:[]", "}"]
+        );
+        // The number loop's `],[` shortcut still asks for the next array.
+        assert_eq!(take_inner("[1,[2,3],[4,5],6]", &o).unwrap(), ["[", "1", "raw:[2,3]", "raw:[4,5]", "6", "]"]);
+        let mut v = TakeInner { depth: 0, seen: Vec::new() };
+        // A builder that wants only the second of two sibling arrays.
+        struct Second(TakeInner, usize);
+        impl Visitor for Second {
+            fn null(&mut self) -> Result<()> {
+                self.0.null()
+            }
+            fn bool(&mut self, b: bool) -> Result<()> {
+                self.0.bool(b)
+            }
+            fn number(&mut self, n: NumberToken<'_>) -> Result<()> {
+                self.0.number(n)
+            }
+            fn string(&mut self, s: &str, r: &str) -> Result<()> {
+                self.0.string(s, r)
+            }
+            fn begin_array(&mut self) -> Result<()> {
+                self.0.begin_array()
+            }
+            fn end_array(&mut self) -> Result<()> {
+                self.0.end_array()
+            }
+            fn begin_object(&mut self) -> Result<()> {
+                self.0.begin_object()
+            }
+            fn key(&mut self, k: &str, r: &str) -> Result<()> {
+                self.0.key(k, r)
+            }
+            fn end_object(&mut self) -> Result<()> {
+                self.0.end_object()
+            }
+            fn takes_raw(&self) -> bool {
+                true
+            }
+            fn take_raw(&mut self, _: &[u8]) -> bool {
+                self.1 += 1;
+                self.1 == 3
+            }
+            fn raw(&mut self, json: &str) -> Result<()> {
+                self.0.raw(json)
+            }
+        }
+        let mut second = Second(std::mem::take(&mut v), 0);
+        // Trailing spaces: the number window (32 bytes) needs room, and
+        // its `],[` shortcut is what this exercises.
+        let input = format!("[[1,2],[3, 4 ],[5]]{}", " ".repeat(40));
+        parse(input.as_bytes(), &o, &mut second).unwrap();
+        assert_eq!(second.0.seen, ["[", "[", "1", "2", "]", "raw:[3, 4 ]", "[", "5", "]", "]"]);
+        // Depth counts the containers around the text; names repeated
+        // inside it are found; bad syntax inside it is reported there.
+        let deep = "[".repeat(5) + &"]".repeat(5);
+        assert!(take_inner(&deep, &ReadOptions::new().max_depth(5)).is_ok());
+        let e = take_inner(&deep, &ReadOptions::new().max_depth(4)).unwrap_err();
+        assert_eq!(e.kind(), &ErrorKind::DepthLimit { limit: 4 });
+        assert_eq!(e.position().unwrap().offset, 4);
+        let e = take_inner(r#"[{"a":1,"a":2}]"#, &o).unwrap_err();
+        assert!(matches!(e.kind(), ErrorKind::DuplicateKey { .. }), "{e}");
+        assert_eq!(e.position().unwrap().offset, 8);
+        let e = take_inner("[[1,]]", &o).unwrap_err();
+        assert_eq!(e.position().unwrap().offset, 4);
     }
 
     #[test]

@@ -59,6 +59,37 @@ pub trait Visitor {
     fn ascii_key(&mut self, k: &str) -> Result<()> {
         self.key(k, k)
     }
+
+    /// Asked when an array or object starts: `true` to
+    /// receive the whole container at once, as its JSON text (`raw`),
+    /// instead of token by token. `ahead` is the input from the opening
+    /// bracket to the end of the input, not yet checked past that bracket,
+    /// so a builder can look at what comes (a tag member) before choosing.
+    /// Builders that never want text keep the default, which the compiler
+    /// removes.
+    ///
+    /// A builder that overrides this must also override `takes_raw`.
+    #[inline(always)]
+    fn take_raw(&mut self, ahead: &[u8]) -> bool {
+        let _ = ahead;
+        false
+    }
+
+    /// Whether `take_raw` may ever answer `true`. Such builders are walked
+    /// by the reference driver (`Parser::drive`), which asks `take_raw` at
+    /// every container; the fast driver never asks.
+    #[inline(always)]
+    fn takes_raw(&self) -> bool {
+        false
+    }
+
+    /// The text of the container `take_raw` asked for, from its opening to
+    /// its closing bracket. It was checked as everything else is (syntax,
+    /// depth, repeated names under `DuplicateKeys::Error`), building nothing.
+    fn raw(&mut self, json: &str) -> Result<()> {
+        let _ = json;
+        Ok(())
+    }
 }
 
 /// Builds nothing: for validation.

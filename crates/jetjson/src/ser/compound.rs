@@ -10,6 +10,7 @@ use crate::error::{Error, Result};
 use crate::options::KeyOrder;
 use crate::writer::{Sink, SortedObject, Writer};
 
+#[doc(hidden)]
 pub struct Compound<'a, S: Sink> {
     w: &'a mut Writer<S>,
     state: State,

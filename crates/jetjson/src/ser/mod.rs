@@ -131,6 +131,7 @@ impl<'a, S: Sink> Serializer for &'a mut Writer<S> {
         variant: &'static str,
         value: &T,
     ) -> Result<()> {
+        self.check_nesting()?;
         self.begin_object();
         self.static_key(variant, true)?;
         value.serialize(&mut *self).map_err(|e| e.in_key(variant))?;
@@ -138,6 +139,7 @@ impl<'a, S: Sink> Serializer for &'a mut Writer<S> {
         Ok(())
     }
     fn serialize_seq(self, _len: Option<usize>) -> Result<Compound<'a, S>> {
+        self.check_nesting()?;
         self.begin_array();
         Ok(Compound::array(self, false))
     }
@@ -148,22 +150,28 @@ impl<'a, S: Sink> Serializer for &'a mut Writer<S> {
         self.serialize_seq(Some(len))
     }
     fn serialize_tuple_variant(self, _name: &'static str, _index: u32, variant: &'static str, _len: usize) -> Result<Compound<'a, S>> {
+        self.check_nesting()?;
         self.begin_object();
         self.static_key(variant, true)?;
+        self.check_nesting()?;
         self.begin_array();
         Ok(Compound::array(self, true))
     }
     fn serialize_map(self, _len: Option<usize>) -> Result<Compound<'a, S>> {
+        self.check_nesting()?;
         let order = self.style().map_order;
         Ok(Compound::object(self, order, false))
     }
     fn serialize_struct(self, _name: &'static str, _len: usize) -> Result<Compound<'a, S>> {
+        self.check_nesting()?;
         let order = self.style().struct_order;
         Ok(Compound::object(self, order, false))
     }
     fn serialize_struct_variant(self, _name: &'static str, _index: u32, variant: &'static str, _len: usize) -> Result<Compound<'a, S>> {
+        self.check_nesting()?;
         self.begin_object();
         self.static_key(variant, true)?;
+        self.check_nesting()?;
         let order = self.style().struct_order;
         Ok(Compound::object(self, order, true))
     }

@@ -18,20 +18,25 @@ use super::Value;
 pub struct Array(pub(crate) Seq<Value>);
 
 impl Array {
+    /// An empty array (allocates nothing).
     pub fn new() -> Array {
         Array(Seq::Owned(Vec::new()))
     }
+    /// An empty array with room for `n` items.
     pub fn with_capacity(n: usize) -> Array {
         Array(Seq::Owned(Vec::with_capacity(n)))
     }
+    /// The number of items.
     #[inline]
     pub fn len(&self) -> usize {
         self.0.len()
     }
+    /// `true` when there are no items.
     #[inline]
     pub fn is_empty(&self) -> bool {
         self.0.len() == 0
     }
+    /// The items.
     #[inline]
     pub fn as_slice(&self) -> &[Value] {
         self.0.as_slice()
@@ -40,31 +45,39 @@ impl Array {
     pub fn as_mut_slice(&mut self) -> &mut [Value] {
         self.0.make_mut()
     }
+    /// The item at `i`.
     #[inline]
     pub fn get(&self, i: usize) -> Option<&Value> {
         self.as_slice().get(i)
     }
+    /// The item at `i`, mutable (copies the items out of an arena first).
     pub fn get_mut(&mut self, i: usize) -> Option<&mut Value> {
         self.as_mut_slice().get_mut(i)
     }
+    /// The first item.
     #[inline]
     pub fn first(&self) -> Option<&Value> {
         self.as_slice().first()
     }
+    /// The last item.
     #[inline]
     pub fn last(&self) -> Option<&Value> {
         self.as_slice().last()
     }
+    /// The items in order.
     #[inline]
     pub fn iter(&self) -> std::slice::Iter<'_, Value> {
         self.as_slice().iter()
     }
+    /// The items in order, mutable (copies them out of an arena first).
     pub fn iter_mut(&mut self) -> std::slice::IterMut<'_, Value> {
         self.as_mut_slice().iter_mut()
     }
+    /// Appends an item.
     pub fn push(&mut self, v: Value) {
         self.0.make_mut().push(v)
     }
+    /// Removes and returns the last item.
     pub fn pop(&mut self) -> Option<Value> {
         self.0.make_mut().pop()
     }
@@ -76,14 +89,17 @@ impl Array {
     pub fn remove(&mut self, i: usize) -> Value {
         self.0.make_mut().remove(i)
     }
+    /// Keeps the first `n` items.
     pub fn truncate(&mut self, n: usize) {
         if n < self.len() {
             self.0.make_mut().truncate(n)
         }
     }
+    /// Removes every item.
     pub fn clear(&mut self) {
         self.0.clear()
     }
+    /// Appends clones of `items`.
     pub fn extend_from_slice(&mut self, items: &[Value]) {
         self.0.make_mut().extend_from_slice(items)
     }
@@ -197,5 +213,22 @@ impl<'a> IntoIterator for &'a mut Array {
     type IntoIter = std::slice::IterMut<'a, Value>;
     fn into_iter(self) -> Self::IntoIter {
         self.iter_mut()
+    }
+}
+
+/// As a JSON array.
+impl serde::Serialize for Array {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter())
+    }
+}
+
+/// From a JSON array (anything else is an "invalid type" error).
+impl<'de> serde::Deserialize<'de> for Array {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Array, D::Error> {
+        match Value::deserialize(d)? {
+            Value::Array(items) => Ok(items),
+            other => Err(serde::de::Error::invalid_type(serde::de::Unexpected::Other(other.type_name()), &"a JSON array")),
+        }
     }
 }

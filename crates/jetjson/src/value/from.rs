@@ -19,6 +19,21 @@ macro_rules! from_unsigned {
 from_signed!(i8 i16 i32 i64 isize);
 from_unsigned!(u8 u16 u32 u64 usize);
 
+/// Exact at any size (the digits of a value beyond 64 bits are kept).
+impl From<i128> for Value {
+    fn from(v: i128) -> Value {
+        Value::Number(Number::from(v))
+    }
+}
+/// Exact at any size (the digits of a value beyond 64 bits are kept).
+impl From<u128> for Value {
+    fn from(v: u128) -> Value {
+        Value::Number(Number::from(v))
+    }
+}
+
+/// Any double, NaN and ±Infinity included (writing those fails in every
+/// profile unless `compact` is told to write `null`).
 impl From<f64> for Value {
     fn from(v: f64) -> Value {
         Value::Number(Number::Float(v))

@@ -1,20 +1,29 @@
 //! `Value`: any JSON document, keeping object insertion order and every
 //! number as what it was (integer, float, or literal text).
 
+mod access;
 mod arena;
 mod array;
 mod build;
 mod de;
 mod from;
+mod from_value;
 mod map;
 mod number;
+mod partial_eq;
 mod seq;
 mod ser;
 mod str;
 #[cfg(test)]
 mod tests;
+mod to_value;
+
+/// How deep a conversion between `Value` and serde types (`to_value`,
+/// `from_value`) recurses.
+const MAX_CONVERT_DEPTH: usize = 2048;
 mod write;
 
+pub use access::ValueIndex;
 pub use array::Array;
 pub(crate) use build::value_at;
 pub use map::Map;
@@ -23,9 +32,8 @@ pub(crate) use ser::NUMBER_TOKEN;
 /// The string type of `Value`: strings up to 22 bytes live inline, so most
 /// keys and short values need no allocation of their own.
 pub use str::Str;
+pub(crate) use to_value::ValueSerializer;
 pub(crate) use write::write_value;
-
-use std::ops::Index;
 
 /// Any JSON value.
 ///
@@ -38,110 +46,17 @@ use std::ops::Index;
 /// the arena alive.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub enum Value {
+    /// `null`.
     #[default]
     Null,
+    /// `true` or `false`.
     Bool(bool),
+    /// A number: an exact integer, a double, or literal text.
     Number(Number),
+    /// A string.
     String(Str),
+    /// An array.
     Array(Array),
     /// Members in insertion order (duplicates are possible only if built so).
     Object(Map),
-}
-
-impl Value {
-    pub fn is_null(&self) -> bool {
-        matches!(self, Value::Null)
-    }
-    pub fn as_bool(&self) -> Option<bool> {
-        match self {
-            Value::Bool(b) => Some(*b),
-            _ => None,
-        }
-    }
-    pub fn as_number(&self) -> Option<&Number> {
-        match self {
-            Value::Number(n) => Some(n),
-            _ => None,
-        }
-    }
-    pub fn as_i64(&self) -> Option<i64> {
-        self.as_number().and_then(Number::as_i64)
-    }
-    pub fn as_u64(&self) -> Option<u64> {
-        self.as_number().and_then(Number::as_u64)
-    }
-    pub fn as_f64(&self) -> Option<f64> {
-        self.as_number().and_then(Number::as_f64)
-    }
-    pub fn as_str(&self) -> Option<&str> {
-        match self {
-            Value::String(s) => Some(s),
-            _ => None,
-        }
-    }
-    pub fn as_array(&self) -> Option<&Array> {
-        match self {
-            Value::Array(a) => Some(a),
-            _ => None,
-        }
-    }
-    pub fn as_array_mut(&mut self) -> Option<&mut Array> {
-        match self {
-            Value::Array(a) => Some(a),
-            _ => None,
-        }
-    }
-    pub fn as_object(&self) -> Option<&Map> {
-        match self {
-            Value::Object(o) => Some(o),
-            _ => None,
-        }
-    }
-    pub fn as_object_mut(&mut self) -> Option<&mut Map> {
-        match self {
-            Value::Object(o) => Some(o),
-            _ => None,
-        }
-    }
-    /// Takes the value out, leaving `null`.
-    pub fn take(&mut self) -> Value {
-        std::mem::take(self)
-    }
-    /// The member `key` of an object, or the element at a numeric index of an array.
-    pub fn get<I: ValueIndex>(&self, index: I) -> Option<&Value> {
-        index.index_into(self)
-    }
-}
-
-/// Types that can index into a `Value`: `&str` for objects, `usize` for arrays.
-pub trait ValueIndex {
-    fn index_into<'v>(&self, v: &'v Value) -> Option<&'v Value>;
-}
-
-impl ValueIndex for usize {
-    fn index_into<'v>(&self, v: &'v Value) -> Option<&'v Value> {
-        v.as_array().and_then(|a| a.get(*self))
-    }
-}
-
-impl ValueIndex for &str {
-    fn index_into<'v>(&self, v: &'v Value) -> Option<&'v Value> {
-        v.as_object().and_then(|o| o.get(self))
-    }
-}
-
-impl ValueIndex for String {
-    fn index_into<'v>(&self, v: &'v Value) -> Option<&'v Value> {
-        self.as_str().index_into(v)
-    }
-}
-
-static NULL: Value = Value::Null;
-
-/// `value["key"]` and `value[3]`; a missing member reads as `null`, like serde_json.
-impl<I: ValueIndex> Index<I> for Value {
-    type Output = Value;
-    fn index(&self, index: I) -> &Value {
-        index.index_into(self).unwrap_or(&NULL)
-    }
 }

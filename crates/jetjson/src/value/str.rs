@@ -128,6 +128,7 @@ impl Str {
         }
     }
 
+    /// The text.
     #[inline]
     pub fn as_str(&self) -> &str {
         match &self.0 {

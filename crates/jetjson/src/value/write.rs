@@ -1,14 +1,10 @@
 //! Writing a `Value` straight through the `Writer` (no serde round trip).
 
 use super::{Map, Number, Str, Value};
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::Result;
 use crate::keys;
 use crate::options::KeyOrder;
 use crate::writer::{Sink, Writer};
-
-/// Values nested deeper than this are refused rather than risking the stack
-/// (the parser's default limit is 512, so parsed values never get here).
-pub const MAX_WRITE_DEPTH: usize = 2048;
 
 pub(crate) fn write_value<S: Sink>(w: &mut Writer<S>, v: &Value) -> Result<()> {
     match v {
@@ -58,12 +54,12 @@ fn write_element<S: Sink>(w: &mut Writer<S>, v: &Value) -> Result<()> {
     }
 }
 
-/// Before a container: the depth limit, and a spill of what is buffered
-/// (the opening lines of deep nesting add up to depth^2 x indent bytes).
+/// Before a container: the depth limit (`WriteOptions::max_write_depth`;
+/// the stack is sized for it, see `crate::stack`), and a spill of what is
+/// buffered (the opening lines of deep nesting add up to depth^2 x indent
+/// bytes).
 fn enter<S: Sink>(w: &mut Writer<S>) -> Result<()> {
-    if w.depth() >= MAX_WRITE_DEPTH {
-        return Err(Error::new(ErrorKind::DepthLimit { limit: MAX_WRITE_DEPTH }));
-    }
+    w.check_nesting()?;
     w.spill_if_full()
 }
 

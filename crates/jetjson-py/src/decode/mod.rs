@@ -1,0 +1,205 @@
+//! Typed decode: JSON text straight into dataclasses, `TypedDict`s,
+//! `NamedTuple`s, containers and scalars, checked as it is read.
+//!
+//! `Decoder(T)` compiles `T` once (`compile.rs` makes a plan, `plan.rs`);
+//! `decode` runs the core parser with the typed builder (`builder.rs`),
+//! which creates each object with its final value. `loads(data, type=T)`
+//! keeps the compiled decoders of recent types (at most `CACHE_LIMIT`).
+//! Errors: `errors.rs`. What a record's JSON members are: `crate::schema`.
+//!
+//! How dataclass instances are made: `object.__new__(cls)`, then each
+//! field stored (into its `__slots__` member directly, or with
+//! `object.__setattr__`, which is also what a frozen dataclass's generated
+//! `__init__` does), then `__post_init__` if the class has one (with the
+//! defaults of its `InitVar`s). The generated `__init__` is not called: it
+//! would only do the same, slower. A class with its own `__init__` (or
+//! `__new__`) is called instead, with the fields it takes as keyword
+//! arguments; it then runs its own `__post_init__` if it wants one.
+
+mod builder;
+mod compile;
+mod errors;
+mod names;
+mod plan;
+mod text;
+
+use jetjson::{DuplicateKeys, ReadOptions};
+use pyo3::exceptions::PyRecursionError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyType};
+
+use crate::loads::input::{self, Source};
+use crate::loads::location;
+use crate::loads::{Limit, Policy};
+use builder::{Builder, Settings};
+pub(crate) use errors::validation_error_type;
+use plan::Plan;
+
+/// Types whose decoders `loads(type=...)` keeps; the oldest goes first.
+const CACHE_LIMIT: usize = 256;
+
+/// A compiled type and the options to read it with.
+///
+/// `Decoder(type, *, strict=True, forbid_unknown_fields=False,
+/// max_depth=512, max_size=None, duplicate_keys="error", allow_bom=False)`
+/// compiles `type` once; `decode(data)` reads bytes, bytearray, memoryview
+/// or str into it, raising `ValidationError` for JSON that does not fit.
+#[pyclass(module = "jetjson", frozen)]
+pub struct Decoder {
+    plan: Plan,
+    ty: Py<PyAny>,
+    set: Settings,
+    max_size: Option<usize>,
+    allow_bom: bool,
+}
+
+#[pymethods]
+impl Decoder {
+    #[new]
+    #[pyo3(signature = (r#type, *, strict = true, forbid_unknown_fields = false, max_depth = Limit(512), max_size = None, duplicate_keys = Policy(DuplicateKeys::Error), allow_bom = false))]
+    fn new(
+        r#type: &Bound<'_, PyAny>,
+        strict: bool,
+        forbid_unknown_fields: bool,
+        max_depth: Limit,
+        max_size: Option<Limit>,
+        duplicate_keys: Policy,
+        allow_bom: bool,
+    ) -> PyResult<Decoder> {
+        api(r#type.py())?;
+        let plan = compile::compile(r#type)?;
+        Ok(Decoder {
+            plan,
+            ty: r#type.clone().unbind(),
+            set: Settings { strict, forbid_unknown: forbid_unknown_fields, policy: duplicate_keys.0, max_depth: max_depth.0 },
+            max_size: max_size.map(|l| l.0),
+            allow_bom,
+        })
+    }
+
+    /// decode(data, /): the JSON text `data` read as the decoder's type.
+    fn decode(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        run(py, &self.plan, self.set, self.max_size, self.allow_bom, data)
+    }
+
+    /// The type the decoder reads.
+    #[getter]
+    fn r#type(&self, py: Python<'_>) -> Py<PyAny> {
+        self.ty.clone_ref(py)
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> String {
+        format!("Decoder({})", compile::repr(self.ty.bind(py)))
+    }
+
+    /// `Decoder[T]` is `Decoder` (for annotations).
+    #[classmethod]
+    fn __class_getitem__(cls: &Bound<'_, PyType>, _item: &Bound<'_, PyAny>) -> Py<PyType> {
+        cls.clone().unbind()
+    }
+}
+
+/// The datetime C API, imported once.
+fn api(py: Python<'_>) -> PyResult<()> {
+    // SAFETY: GIL held; PyDateTime_IMPORT is idempotent.
+    unsafe {
+        if pyo3::ffi::PyDateTimeAPI().is_null() {
+            pyo3::ffi::PyDateTime_IMPORT();
+            if pyo3::ffi::PyDateTimeAPI().is_null() {
+                return Err(PyErr::fetch(py));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// One decode of `data` with `plan`.
+fn run(
+    py: Python<'_>,
+    plan: &Plan,
+    set: Settings,
+    max_size: Option<usize>,
+    allow_bom: bool,
+    data: &Bound<'_, PyAny>,
+) -> PyResult<Py<PyAny>> {
+    // Python code run by a decode (`__post_init__`) may decode again: each
+    // level costs stack, which Python's recursion limit does not see.
+    if stacker::remaining_stack().is_some_and(|left| left < 256 * 1024) {
+        return Err(PyRecursionError::new_err("typed decode nested too deep for the thread's stack"));
+    }
+    let (input, is_str) = match input::source(data)? {
+        Source::Bytes(b) => (b, false),
+        Source::Str(s) => (input::Input::Borrowed(s), true),
+        Source::BadStr(index) => return Err(location::surrogate_error(py, data, index)),
+    };
+    let bytes = input.bytes();
+    let mut options = ReadOptions::new().max_depth(set.max_depth).allow_bom(allow_bom).duplicate_keys(builder::parser_policy(set.policy));
+    if let Some(limit) = max_size {
+        options = options.max_size(limit);
+    }
+    let pause = plan.pure.then(crate::loads::gc::GcPause::new);
+    let mut b = Builder::new(py, plan, &plan.root, set, bytes, bytes, "$".to_owned());
+    let result = jetjson::parse::parse(bytes, &options, &mut b);
+    let failure = b.failure.take();
+    let recheck = b.recheck;
+    let built = if result.is_ok() { b.finish() } else { None };
+    drop(pause);
+    if result.is_ok() && recheck && set.policy == DuplicateKeys::Error {
+        if let Some(err) = errors::repeated_name(py, bytes, is_str, data) {
+            if let Some(obj) = built {
+                // SAFETY: an owned reference, released.
+                unsafe { pyo3::ffi::Py_DECREF(obj) };
+            }
+            return Err(err);
+        }
+    }
+    match result {
+        Ok(()) => match built {
+            // SAFETY: an owned reference from the builder's stack.
+            Some(obj) => Ok(unsafe { Bound::from_owned_ptr(py, obj) }.unbind()),
+            None => Ok(py.None()),
+        },
+        Err(e) => Err(errors::decode_failure(py, failure, &e, bytes, is_str, data)),
+    }
+}
+
+/// `loads(data, type=T, ...)`: the decoder of `T` (compiled once and kept,
+/// for at most `CACHE_LIMIT` types), run with the call's options.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn loads_typed(
+    py: Python<'_>,
+    data: &Bound<'_, PyAny>,
+    ty: &Bound<'_, PyAny>,
+    strict: bool,
+    forbid_unknown_fields: bool,
+    max_depth: usize,
+    max_size: Option<usize>,
+    policy: DuplicateKeys,
+    allow_bom: bool,
+) -> PyResult<Py<PyAny>> {
+    static CACHE: pyo3::sync::PyOnceLock<Py<PyDict>> = pyo3::sync::PyOnceLock::new();
+    let cache = CACHE.get_or_init(py, || PyDict::new(py).unbind()).bind(py);
+    let cached = match cache.get_item(ty) {
+        Ok(Some(d)) => Some(d.cast_into::<Decoder>()?),
+        // Unhashable types are compiled each time.
+        Ok(None) | Err(_) => None,
+    };
+    let decoder = match cached {
+        Some(d) => d,
+        None => {
+            let d = Bound::new(py, Decoder::new(ty, true, false, Limit(512), None, Policy(DuplicateKeys::Error), false)?)?;
+            if ty.hash().is_ok() {
+                if cache.len() >= CACHE_LIMIT {
+                    if let Some(oldest) = cache.keys().iter().next() {
+                        cache.del_item(oldest)?;
+                    }
+                }
+                cache.set_item(ty, &d)?;
+            }
+            d
+        }
+    };
+    let set = Settings { strict, forbid_unknown: forbid_unknown_fields, policy, max_depth };
+    // `decoder` is held for the whole call.
+    run(py, &decoder.get().plan, set, max_size, allow_bom, data)
+}

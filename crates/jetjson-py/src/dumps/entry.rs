@@ -1,0 +1,371 @@
+//! `dumps` as CPython calls it: a `METH_FASTCALL | METH_KEYWORDS` function
+//! written against the C API, so that a call costs what its options need.
+//!
+//! The arguments arrive as a C array (no tuple, no keyword dict); keyword
+//! names are compared by address with interned strs (CPython interns the
+//! names written at call sites) before their text. A call with no options,
+//! or with a profile only, takes its `WriteOptions` from a per-profile cache
+//! instead of resolving them. The C function itself is pyo3's trampoline
+//! (the one `#[pyfunction]`s get): it tells pyo3 the thread is attached
+//! (so references pyo3 drops are released at once, not queued), and runs
+//! the body under `catch_unwind`, so no panic crosses the C boundary
+//! (nothing in it should panic; a panic would be a bug).
+
+use std::cell::UnsafeCell;
+
+use jetjson::{Profile, WriteOptions, Writer};
+use pyo3::exceptions::{PyMemoryError, PySystemError, PyTypeError};
+use pyo3::ffi::{self, PyObject};
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyBytes, PyString};
+
+use super::config::{parse_profile, OutputOptions};
+use super::output::BytesMemory;
+use super::write_object_with;
+
+/// The text `help(jetjson.dumps)` shows; its first line is the signature
+/// CPython gives `inspect.signature` (`__text_signature__`).
+const DOC: &std::ffi::CStr = c"dumps($module, obj, /, profile='compact', *, sort_keys=False, escape_html=None, ascii_only=False, indent=None, default=None, nan='error', non_str_keys=False, omit_defaults=False)
+--
+
+Serialize `obj` to JSON bytes in a profile.
+
+profile: \"compact\" (serde_json/orjson bytes), \"go\" (Go json.Marshal bytes:
+HTML-safe escapes, U+2028/9 escaped, dict keys sorted by UTF-8 bytes,
+dataclasses in field order like Go structs, bytes as base64) or \"jcs\"
+(RFC 8785: keys in UTF-16 order, numbers as doubles).
+
+Numbers: ints are exact at any size in compact and go (as Go writes a
+*big.Int); jcs writes every number as an IEEE double (ints beyond 2^53
+rounded as JavaScript rounds them; an int beyond 1.8e308 is an error).
+Floats use their shortest round-trip digits; -0.0 is -0.0 in compact,
+-0 in go, 0 in jcs; NaN and infinities follow `nan`. Together with
+loads this is the model canonicalize follows:
+canonicalize(x, p) == dumps(loads(x), profile=p) for every profile.
+
+sort_keys=True sorts every object (dataclasses too); False leaves the
+order to the profile. escape_html: None = the profile's default.
+ascii_only escapes non-ASCII as \\uXXXX. indent: None/0 = compact, n = n
+spaces, at most 16 (Go MarshalIndent / json.dumps layout). nan: \"error\"
+or \"null\" (null in compact only; go and jcs always refuse NaN/Infinity).
+non_str_keys=True writes dict keys that are not strs as the text the
+profile writes for the same value (ints, floats, bools as true/false,
+None as null, Enum members by value, UUIDs, dates and times, Decimals),
+sorted as text in go and jcs; two keys that write the same name are an
+error. Without it, such keys are an error.
+omit_defaults=True leaves out dataclass fields whose value is their
+default (equal to it; for list, dict, set and tuple factories, empty).
+Dataclass fields are written under their JSON names, as typed decode
+reads them: field(metadata={\"json\": ...}), the class's rename rule
+(jetjson.config(rename=...)), a tag member first (in sorted place when the
+style sorts); fields whose names start
+with _ are left out unless given a JSON name.
+default(obj) converts other objects; its result is serialized (up to 255
+nested applications) and its exceptions propagate. The boolean options
+take any object and use its truth value, as json does.
+
+Also handled: str/int/float/dict/list/tuple subclasses (namedtuples are
+arrays), dataclasses, enum.Enum (its value), datetime/date/time (ISO 8601;
+go writes datetimes as Go's time.Time: RFC 3339, \"Z\" for UTC, trimmed
+fraction, offsets in whole minutes), uuid.UUID, decimal.Decimal (its
+number text) and jetjson.Raw.
+
+Errors: JSONEncodeError (a TypeError) starting with the path, e.g.
+`$.items[3].price: NaN is not allowed in profile \"go\"`; RuntimeError
+when a dict or list changes while it is written (by default, a property,
+another thread).";
+
+/// A `PyMethodDef` in a static: CPython keeps a pointer to it for as long
+/// as the function object lives.
+struct MethodDef(UnsafeCell<ffi::PyMethodDef>);
+
+// SAFETY: the definition is never written after it is made; CPython only
+// reads it (under the GIL).
+unsafe impl Sync for MethodDef {}
+
+static DUMPS: MethodDef = MethodDef(UnsafeCell::new(ffi::PyMethodDef {
+    ml_name: c"dumps".as_ptr(),
+    ml_meth: ffi::PyMethodDefPointer {
+        PyCFunctionFastWithKeywords: pyo3::impl_::trampoline::get_trampoline_function!(fastcall_cfunction_with_keywords, dumps_fast),
+    },
+    ml_flags: ffi::METH_FASTCALL | ffi::METH_KEYWORDS,
+    ml_doc: DOC.as_ptr(),
+}));
+
+/// Adds `dumps` to the module.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    // SAFETY: `DUMPS` lives for the whole program; the module and its name
+    // are live objects; the new function is owned by the Bound.
+    let f = unsafe {
+        let name = PyString::new(py, "jetjson._jetjson");
+        let f = ffi::PyCFunction_NewEx(DUMPS.0.get(), m.as_ptr(), name.as_ptr());
+        if f.is_null() {
+            return Err(PyErr::fetch(py));
+        }
+        Bound::from_owned_ptr(py, f)
+    };
+    m.add("dumps", f)
+}
+
+/// The body pyo3's trampoline calls, attached to the interpreter.
+///
+/// # Safety
+/// CPython's `METH_FASTCALL | METH_KEYWORDS` convention: `args` holds
+/// `nargs` positional arguments, then one value per name in `kwnames`.
+unsafe fn dumps_fast<'py>(
+    py: Python<'py>,
+    _module: *mut PyObject,
+    args: *const *mut PyObject,
+    nargs: ffi::Py_ssize_t,
+    kwnames: *mut PyObject,
+) -> PyResult<*mut PyObject> {
+    // SAFETY: as the caller guarantees.
+    unsafe { call(py, args, nargs, kwnames) }.map(Bound::into_ptr)
+}
+
+/// Interned keyword names, compared by address first.
+struct Names {
+    profile: Py<PyString>,
+    sort_keys: Py<PyString>,
+    escape_html: Py<PyString>,
+    ascii_only: Py<PyString>,
+    indent: Py<PyString>,
+    default: Py<PyString>,
+    nan: Py<PyString>,
+    non_str_keys: Py<PyString>,
+    omit_defaults: Py<PyString>,
+}
+
+static NAMES: PyOnceLock<Names> = PyOnceLock::new();
+
+fn names(py: Python<'_>) -> &'static Names {
+    NAMES.get_or_init(py, || {
+        let i = |s: &str| PyString::intern(py, s).unbind();
+        Names {
+            profile: i("profile"),
+            sort_keys: i("sort_keys"),
+            escape_html: i("escape_html"),
+            ascii_only: i("ascii_only"),
+            indent: i("indent"),
+            default: i("default"),
+            nan: i("nan"),
+            non_str_keys: i("non_str_keys"),
+            omit_defaults: i("omit_defaults"),
+        }
+    })
+}
+
+/// Which keyword a name is (by address, else by text).
+///
+/// # Safety
+/// `name` is a live str; GIL held.
+unsafe fn which(names: &Names, name: *mut PyObject) -> Option<usize> {
+    let all = [
+        &names.profile,
+        &names.sort_keys,
+        &names.escape_html,
+        &names.ascii_only,
+        &names.indent,
+        &names.default,
+        &names.nan,
+        &names.non_str_keys,
+        &names.omit_defaults,
+    ];
+    if let Some(i) = all.iter().position(|n| n.as_ptr() == name) {
+        return Some(i);
+    }
+    // SAFETY: `name` is a live str; comparing text runs no Python code.
+    all.iter().position(|n| unsafe { ffi::PyUnicode_Compare(n.as_ptr(), name) } == 0)
+}
+
+/// The options of calls without options, one per profile.
+static PLAIN: [PyOnceLock<WriteOptions>; 3] = [PyOnceLock::new(), PyOnceLock::new(), PyOnceLock::new()];
+
+fn plain(py: Python<'_>, profile: Profile) -> &'static WriteOptions {
+    let i = match profile {
+        Profile::Compact => 0,
+        Profile::Go => 1,
+        Profile::Jcs => 2,
+    };
+    PLAIN[i].get_or_init(py, || WriteOptions::new(profile))
+}
+
+/// The truth value of a keyword's value, as `json` reads its flags.
+///
+/// # Safety
+/// `v` is a live object; GIL held.
+unsafe fn truth(py: Python<'_>, v: *mut PyObject) -> PyResult<bool> {
+    // SAFETY: as the caller guarantees; may run `__bool__`, before anything
+    // is written or borrowed.
+    match unsafe { ffi::PyObject_IsTrue(v) } {
+        -1 => Err(PyErr::fetch(py)),
+        t => Ok(t == 1),
+    }
+}
+
+/// The text of a str keyword's value.
+///
+/// # Safety
+/// `v` is a live object; GIL held.
+unsafe fn text<'a>(v: *mut PyObject, what: &str) -> PyResult<&'a str> {
+    // SAFETY: read as a str only when it is one; the text lives as long as
+    // `v`, which the caller's arguments hold for the call.
+    unsafe {
+        if ffi::PyUnicode_Check(v) == 0 {
+            return Err(PyTypeError::new_err(format!("{what} must be a str, not {}", type_name(v))));
+        }
+        super::text::utf8_of(v).ok_or_else(|| pyo3::exceptions::PyValueError::new_err(format!("{what} is not valid text")))
+    }
+}
+
+fn type_name(v: *mut PyObject) -> String {
+    // SAFETY: `v` is live; tp_name is a NUL-terminated C string.
+    unsafe { std::ffi::CStr::from_ptr((*ffi::Py_TYPE(v)).tp_name).to_string_lossy().into_owned() }
+}
+
+/// The call: arguments checked, options resolved, `obj` written.
+///
+/// # Safety
+/// `args` holds `nargs` positional arguments followed by one value per
+/// name of `kwnames` (a tuple of strs, or null); GIL held.
+unsafe fn call<'py>(
+    py: Python<'py>,
+    args: *const *mut PyObject,
+    nargs: ffi::Py_ssize_t,
+    kwnames: *mut PyObject,
+) -> PyResult<Bound<'py, PyBytes>> {
+    if nargs < 1 {
+        return Err(PyTypeError::new_err("dumps() missing required argument 'obj' (pos 1)"));
+    }
+    if nargs > 2 {
+        return Err(PyTypeError::new_err(format!("dumps() takes at most 2 positional arguments ({nargs} given)")));
+    }
+    // SAFETY: `nargs >= 1` positional arguments are there.
+    let obj = unsafe { *args };
+    let mut profile: Option<*mut PyObject> = (nargs == 2).then(|| unsafe { *args.add(1) });
+    let (mut sort_keys, mut escape_html, mut ascii_only, mut indent, mut default, mut nan) = (None, None, None, None, None, None);
+    let (mut non_str_keys, mut omit_defaults) = (None, None);
+    if !kwnames.is_null() {
+        let names = names(py);
+        // SAFETY: `kwnames` is a tuple of strs; their values follow the
+        // positional arguments.
+        let n = unsafe { ffi::PyTuple_GET_SIZE(kwnames) };
+        for i in 0..n {
+            let (name, value) = unsafe { (ffi::PyTuple_GET_ITEM(kwnames, i), *args.add((nargs + i) as usize)) };
+            // SAFETY: `name` is a live str.
+            let slot = match unsafe { which(names, name) } {
+                Some(0) => &mut profile,
+                Some(1) => &mut sort_keys,
+                Some(2) => &mut escape_html,
+                Some(3) => &mut ascii_only,
+                Some(4) => &mut indent,
+                Some(5) => &mut default,
+                Some(6) => &mut nan,
+                Some(7) => &mut non_str_keys,
+                Some(8) => &mut omit_defaults,
+                _ => {
+                    let shown = unsafe { super::text::utf8_of(name) }.unwrap_or("?").to_owned();
+                    return Err(PyTypeError::new_err(format!("dumps() got an unexpected keyword argument '{shown}'")));
+                }
+            };
+            if slot.is_some() {
+                let shown = unsafe { super::text::utf8_of(name) }.unwrap_or("?").to_owned();
+                return Err(PyTypeError::new_err(format!("dumps() got multiple values for argument '{shown}'")));
+            }
+            *slot = Some(value);
+        }
+    }
+    let none = |v: Option<*mut PyObject>| v.filter(|&p| p != unsafe { ffi::Py_None() });
+    // The options: from the cache when there are none but the profile.
+    let profile_name = match profile {
+        // SAFETY: a live argument.
+        Some(p) => unsafe { text(p, "profile") }?,
+        None => "compact",
+    };
+    let custom = sort_keys.is_some() || none(escape_html).is_some() || ascii_only.is_some() || none(indent).is_some() || nan.is_some();
+    let mut resolved;
+    let options: &WriteOptions = if !custom && profile.is_none() {
+        plain(py, Profile::Compact)
+    } else if custom {
+        // An int (spaces), or a str of spaces or of tabs, as json takes it.
+        let mut tabs = false;
+        let indent = match none(indent) {
+            None => None,
+            Some(v) => {
+                // SAFETY: a live argument; read as an int or a str only when
+                // it is one.
+                unsafe {
+                    if ffi::PyUnicode_Check(v) != 0 {
+                        let t = text(v, "indent")?;
+                        tabs = !t.is_empty() && t.bytes().all(|b| b == b'\t');
+                        if !(tabs || t.bytes().all(|b| b == b' ')) {
+                            return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                                "indent must be an int, a str of spaces or a str of tabs, got {t:?}"
+                            )));
+                        }
+                        Some(t.len() as i64)
+                    } else if ffi::PyBool_Check(v) != 0 || ffi::PyLong_Check(v) == 0 {
+                        return Err(PyTypeError::new_err(format!(
+                            "indent must be an int, a str of spaces or tabs, or None, not {}",
+                            type_name(v)
+                        )));
+                    } else {
+                        let mut overflow = 0;
+                        let n = ffi::PyLong_AsLongLongAndOverflow(v, &mut overflow);
+                        Some(if overflow != 0 { i64::MAX } else { n })
+                    }
+                }
+            }
+        };
+        resolved = OutputOptions {
+            profile: profile_name,
+            // SAFETY (three calls): live arguments.
+            sort_keys: match sort_keys {
+                Some(v) => unsafe { truth(py, v) }?,
+                None => false,
+            },
+            escape_html: match none(escape_html) {
+                Some(v) => Some(unsafe { truth(py, v) }?),
+                None => None,
+            },
+            ascii_only: match ascii_only {
+                Some(v) => unsafe { truth(py, v) }?,
+                None => false,
+            },
+            indent,
+            // SAFETY: a live argument.
+            nan: match nan {
+                Some(v) => unsafe { text(v, "nan") }?,
+                None => "error",
+            },
+        }
+        .resolve()?;
+        if tabs {
+            let n = resolved.indent_width();
+            resolved = resolved.indent_tabs(n);
+        }
+        &resolved
+    } else {
+        plain(py, parse_profile(profile_name)?)
+    };
+    // SAFETY: `obj` and `default` are live arguments, held by the caller for
+    // the call.
+    let (obj, default) = unsafe { (Bound::from_borrowed_ptr(py, obj), none(default).map(|d| Bound::from_borrowed_ptr(py, d))) };
+    let flag = |v: Option<*mut PyObject>| match v {
+        // SAFETY: a live argument.
+        Some(v) => unsafe { truth(py, v) },
+        None => Ok(false),
+    };
+    let how = super::Walking { non_str_keys: flag(non_str_keys)?, omit_defaults: flag(omit_defaults)? };
+    let mut w = Writer::with_memory(options, BytesMemory::boxed());
+    write_object_with(&mut w, &obj, default.as_ref(), how)?;
+    let (memory, len) = w.finish_into_memory().map_err(|e| PyMemoryError::new_err(e.message()))?;
+    let Ok(mut memory) = memory.into_any().downcast::<BytesMemory>() else {
+        return Err(PySystemError::new_err("jetjson.dumps: the writer's memory is not the one given"));
+    };
+    let bytes = memory.take_bytes(py, len);
+    BytesMemory::recycle(memory);
+    bytes
+}

@@ -1,0 +1,80 @@
+//! The rules the Python functions share with the CLI and the C library
+//! (issue 22, "one behaviour in every front end"), spelled as Python
+//! keywords:
+//!
+//! - a function whose output is hashed or signed (`canonicalize`,
+//!   `digest`) takes its profile explicitly: no default;
+//! - an output keyword that cannot change the profile's bytes is refused
+//!   (the core's rule, `WriteOptions::inapplicable`);
+//! - the write depth limit is `max_write_depth`, with the core's default
+//!   and range.
+//!
+//! `dumps` keeps its default profile (compact) but should follow the other
+//! two rules through `refuse_inapplicable` and `write_depth`.
+
+use jetjson::{NonFinite, Profile, WriteOption, WriteOptions, MAX_WRITE_DEPTH};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+
+use crate::dumps::OutputOptions;
+
+/// The profile of a function that has no default one, or a TypeError that
+/// lists the profiles (as a missing argument is a TypeError in Python).
+pub fn required_profile<'a>(function: &str, profile: Option<&'a str>) -> PyResult<&'a str> {
+    profile.ok_or_else(|| {
+        PyTypeError::new_err(format!(
+            "{function}() needs a profile: \"compact\", \"go\" or \"jcs\", e.g. {function}(x, \"jcs\") or \
+             {function}(x, profile=\"go\") (there is no default: compact is minimal JSON in input key order, \
+             go is Go's json.Marshal bytes, jcs is RFC 8785)"
+        ))
+    })
+}
+
+/// Refuses a keyword that cannot change the output of `options.profile`
+/// (an unknown profile is left to `OutputOptions::resolve`, which names it).
+pub fn refuse_inapplicable(options: &OutputOptions<'_>) -> PyResult<()> {
+    let Ok(profile) = options.profile.parse::<Profile>() else { return Ok(()) };
+    // The keywords as the core sees them: set, or left to the profile.
+    let mut probe = WriteOptions::new(profile).ascii_only(options.ascii_only);
+    if let Some(n) = options.indent.filter(|&n| n > 0) {
+        probe = probe.indent(u16::try_from(n).unwrap_or(u16::MAX));
+    }
+    if let Some(on) = options.escape_html {
+        probe = probe.escape_html(on);
+    }
+    if options.sort_keys {
+        probe = probe.sort_keys(true);
+    }
+    if options.nan == "null" {
+        probe = probe.non_finite(NonFinite::Null);
+    }
+    match probe.inapplicable() {
+        Some(refused) => Err(PyValueError::new_err(format!(
+            "{} cannot be used with profile \"{}\": {}",
+            keyword(refused.option, options.indent),
+            profile.name(),
+            refused.reason
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// How Python spells an output option.
+fn keyword(option: WriteOption, indent: Option<i64>) -> String {
+    match option {
+        WriteOption::EscapeHtml(on) => format!("escape_html={}", if on { "True" } else { "False" }),
+        WriteOption::SortKeys(_) => "sort_keys=True".to_owned(),
+        WriteOption::Indent => format!("indent={}", indent.unwrap_or_default()),
+        WriteOption::AsciiOnly => "ascii_only=True".to_owned(),
+        _ => "nan=\"null\"".to_owned(),
+    }
+}
+
+/// `max_write_depth`, checked against the core's range before anything is
+/// written.
+pub fn write_depth(depth: i64) -> PyResult<usize> {
+    match usize::try_from(depth) {
+        Ok(d) if (1..=MAX_WRITE_DEPTH).contains(&d) => Ok(d),
+        _ => Err(PyValueError::new_err(format!("max_write_depth must be an int from 1 to {MAX_WRITE_DEPTH}, got {depth}"))),
+    }
+}

@@ -1,0 +1,123 @@
+"""UUIDs and Enum members, written from their C-level data on the hot path
+(a UUID's 128-bit int, an Enum member's `_value_`), against what Python's
+own str()/`.value` give, and the subclasses that keep the slow path."""
+
+import enum
+import json
+import random
+import uuid
+
+import pytest
+
+import jetjson
+
+PROFILES = ("compact", "go", "jcs")
+
+
+def test_uuids_equal_their_str():
+    rng = random.Random(3)
+    uuids = [uuid.UUID(int=0), uuid.UUID(int=2**128 - 1), uuid.uuid4(), uuid.uuid1(), uuid.uuid5(uuid.NAMESPACE_DNS, "x")]
+    uuids += [uuid.UUID(int=rng.getrandbits(128)) for _ in range(500)]
+    uuids += [uuid.UUID(int=rng.getrandbits(rng.randrange(1, 128))) for _ in range(200)]
+    for p in PROFILES:
+        assert jetjson.dumps(uuids, profile=p) == json.dumps([str(u) for u in uuids], separators=(",", ":")).encode()
+
+
+def test_uuid_whose_int_slot_was_forced():
+    # UUID refuses attribute changes, but object.__setattr__ can put
+    # anything in its slot: the hot path declines it and `.hex` decides.
+    u = uuid.UUID(int=5)
+    object.__setattr__(u, "int", -1)
+    with pytest.raises((jetjson.JSONEncodeError, ValueError)):
+        jetjson.dumps(u)
+    v = uuid.UUID(int=5)
+    object.__setattr__(v, "int", 2**128)
+    with pytest.raises((jetjson.JSONEncodeError, ValueError)):
+        jetjson.dumps(v)
+    w = uuid.UUID(int=5)
+    object.__delattr__(w, "int")
+    with pytest.raises((jetjson.JSONEncodeError, AttributeError)):
+        jetjson.dumps(w)
+
+
+class Color(enum.Enum):
+    RED = 1
+    GREEN = "green"
+    BLUE = (1, [2])
+    NONE = None
+
+
+class Level(enum.IntEnum):
+    LOW = 1
+    HIGH = 2
+
+
+class Flags(enum.Flag):
+    A = 1
+    B = 2
+
+
+def test_enum_members_are_their_value():
+    doc = [Color.RED, Color.GREEN, Color.BLUE, Color.NONE, Level.HIGH, Flags.A, Flags.A | Flags.B]
+    want = [1, "green", [1, [2]], None, 2, 1, 3]
+    for p in PROFILES:
+        assert json.loads(jetjson.dumps(doc, profile=p)) == want
+
+
+def test_enum_with_its_own_value_property():
+    class Shout(enum.Enum):
+        A = "a"
+
+        @property
+        def value(self):
+            return self._value_.upper()
+
+    for p in PROFILES:
+        assert jetjson.dumps([Shout.A], profile=p) == b'["A"]'
+
+
+def test_dataclass_fields_read_in_place_follow_every_change():
+    # Fields are read from the instance where CPython keeps them (slots,
+    # the managed values array, the instance dict) while the class is
+    # unchanged, and through getattr otherwise: every way of changing an
+    # instance or its class must show in the output.
+    import dataclasses
+
+    @dataclasses.dataclass
+    class P:
+        x: int
+        y: str = "d"
+
+    @dataclasses.dataclass(slots=True)
+    class S:
+        x: int
+        y: str = "d"
+
+    for cls in (P, S):
+        p = cls(1)
+        assert jetjson.dumps(p) == b'{"x":1,"y":"d"}'
+        p.x = 2
+        assert jetjson.dumps(p) == b'{"x":2,"y":"d"}'
+        del p.y
+        if cls is S:
+            with pytest.raises(AttributeError):
+                jetjson.dumps(p)
+        else:
+            # getattr finds the default on the class, as json-ing p.y would.
+            assert jetjson.dumps(p) == b'{"x":2,"y":"d"}'
+        p.y = "e"
+        assert jetjson.dumps(p) == b'{"x":2,"y":"e"}'
+    p = P(3)
+    p.__dict__  # the instance gets a real dict
+    p.x = 4
+    assert jetjson.dumps(p) == b'{"x":4,"y":"d"}'
+    # Many instances with extra attributes (the shared keys grow).
+    rs = [P(i) for i in range(40)]
+    for i, r in enumerate(rs):
+        setattr(r, f"extra{i}", i)
+    assert [json.loads(jetjson.dumps(r)) for r in rs] == [{"x": i, "y": "d"} for i in range(40)]
+    # A property added to the class afterwards takes over (a new version).
+    q = P(5)
+    assert jetjson.dumps(q) == b'{"x":5,"y":"d"}'
+    P.x = property(lambda self: 99)
+    assert jetjson.dumps(q) == b'{"x":99,"y":"d"}'
