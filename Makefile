@@ -131,10 +131,16 @@ bench-quick:
 
 # Go joins the interleaved rounds through its compiled test binary
 # (bench/go/serve_test.go); `bench-go` is the plain `go test -bench` run.
+# The suite is built twice: with -C target-cpu=native (target/native), as
+# sonic-rs and simd-json ask, for every library; and with no target flags
+# (target/release), whose jetjson runs as a twin process in the same rounds
+# (contender jetjson-portable; crates/jetjson-bench/src/twin.rs).
 bench-suite:
 	mkdir -p target
 	cd bench/go && $(GO) test -c -o $(CURDIR)/target/bench-go.test
-	$(CARGO) run --release -p jetjson-bench -- $(BENCH_SCALE) --go target/bench-go.test --out bench/results/rust.json
+	$(CARGO) build --release -p jetjson-bench
+	RUSTFLAGS="-C target-cpu=native" $(CARGO) build --release -p jetjson-bench --target-dir target/native
+	JETJSON_TWIN=$(CURDIR)/target/release/jetjson-bench target/native/release/jetjson-bench $(BENCH_SCALE) --go target/bench-go.test --out bench/results/rust.json
 
 bench-go:
 	cd bench/go && $(GO) test -run '^$$' -bench . -benchmem $(GO_BENCH_FLAGS) > ../results/go-bench.txt

@@ -15,6 +15,11 @@ use serde::Serialize;
 use crate::alloc;
 use crate::go_peer::GoPeer;
 use crate::rng::Rng;
+use crate::twin::{Server, Twin};
+
+/// The contender timed in the twin process (`twin.rs`): jetjson built with
+/// no target flags, next to this build (made with `-C target-cpu=native`).
+pub const PORTABLE: &str = "jetjson-portable";
 
 /// A named contender: one call, returning something that depends on the
 /// work done (kept from the optimizer with `black_box`).
@@ -102,11 +107,16 @@ pub struct Runner {
     pub verbose: bool,
     /// Go's encoding/json, joining the rows it has (contender `go`).
     pub go: Option<GoPeer>,
+    /// The portable build of this program, timing its `jetjson` in every
+    /// row that has one (contender `jetjson-portable`).
+    pub twin: Option<Twin>,
+    /// Set in that twin: rows are served to the parent, not measured.
+    pub serve: Option<Server>,
 }
 
 impl Runner {
     pub fn new(mode: Mode) -> Runner {
-        Runner { mode, filter: String::new(), results: Vec::new(), verbose: false, go: None }
+        Runner { mode, filter: String::new(), results: Vec::new(), verbose: false, go: None, twin: None, serve: None }
     }
 
     pub fn smoke() -> Runner {
@@ -133,6 +143,11 @@ impl Runner {
         if !self.selects(&key) {
             return;
         }
+        if let Some(server) = self.serve.as_mut() {
+            let named: Vec<(&str, &dyn Fn() -> usize)> = jobs.iter().map(|(n, f)| (*n, f.as_ref())).collect();
+            server.serve_row(&key, &named);
+            return;
+        }
         let settings = match &self.mode {
             Mode::Smoke => {
                 for (_, f) in jobs {
@@ -145,6 +160,9 @@ impl Runner {
         let mut contenders: Vec<Contender<'_>> = jobs.iter().map(|(name, f)| Contender::Local(name, f.as_ref())).collect();
         if let Some(go) = self.go.as_ref().filter(|go| go.has(&key)) {
             contenders.push(Contender::Go(go, &key));
+        }
+        if let Some(twin) = self.twin.as_ref().filter(|_| jobs.iter().any(|(n, _)| *n == "jetjson")) {
+            contenders.push(Contender::Twin(twin, &key));
         }
         let contenders = measure(&contenders, &settings);
         if self.verbose {
@@ -163,10 +181,12 @@ fn fmt_ns(ns: f64) -> String {
     }
 }
 
-/// A contender of one row: a Rust closure, or Go's server timing a case.
+/// A contender of one row: a Rust closure, Go's server timing a case, or
+/// the portable twin timing its `jetjson`.
 enum Contender<'a> {
     Local(&'static str, &'a dyn Fn() -> usize),
     Go(&'a GoPeer, &'a str),
+    Twin(&'a Twin, &'a str),
 }
 
 impl Contender<'_> {
@@ -174,6 +194,7 @@ impl Contender<'_> {
         match self {
             Contender::Local(name, _) => name,
             Contender::Go(..) => "go",
+            Contender::Twin(..) => PORTABLE,
         }
     }
 
@@ -188,6 +209,7 @@ impl Contender<'_> {
                 t.elapsed()
             }
             Contender::Go(go, key) => go.time(key, batch),
+            Contender::Twin(twin, key) => twin.time(key, "jetjson", batch),
         }
     }
 
@@ -201,6 +223,9 @@ impl Contender<'_> {
             }
             // Go's counters are per process: an average over a few calls.
             Contender::Go(go, key) => go.allocs(key, 16),
+            // Not counted there (the same code as `jetjson` here, built for
+            // another ISA: the same allocations).
+            Contender::Twin(..) => (0, 0),
         }
     }
 }

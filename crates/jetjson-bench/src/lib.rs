@@ -11,6 +11,7 @@ pub mod go_peer;
 pub mod harness;
 pub mod machine;
 pub mod rng;
+pub mod twin;
 pub mod workloads;
 
 /// Counts allocations per thread; the harness reads the counts around one

@@ -4,6 +4,12 @@
 //! jetjson-bench [--quick] [--rounds N] [--filter TEXT[,TEXT..]] [--out FILE] [--go GO_TEST_BINARY]
 //! jetjson-bench --write-go-data DIR    # the Go module's inputs
 //! ```
+//!
+//! With `JETJSON_TWIN=<a build of this program without target flags>` in
+//! the environment (this one built with `-C target-cpu=native`, as sonic-rs
+//! and simd-json ask), every row with a `jetjson` contender also times that
+//! build's `jetjson` as `jetjson-portable`, in the same rounds (`twin.rs`;
+//! `make bench-suite` does this).
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -62,6 +68,13 @@ fn main() {
     let (rounds, sample_ms) = (settings.rounds, settings.sample.as_secs_f64() * 1e3);
     let mut runner = Runner::new(Mode::Measure(settings));
     runner.filter = filter;
+    // The portable twin (see `twin.rs`): only serves rows, writes nothing.
+    if let Some(server) = jetjson_bench::twin::Server::from_env() {
+        runner.serve = Some(server);
+        workloads::run_all(&mut runner, scale);
+        return;
+    }
+    runner.twin = jetjson_bench::twin::Twin::from_env();
     runner.verbose = true;
     if let Some(binary) = go_binary {
         // The Go module's directory holds the inputs (testdata/).

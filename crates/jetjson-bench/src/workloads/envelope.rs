@@ -9,9 +9,9 @@
 //!
 //! jetjson `compact` copies raw JSON verbatim as serde_json does; the `go`
 //! profile re-compacts it as Go's `json.RawMessage` does. Parsing is timed
-//! both into the typed envelope and with the message left raw (the router
-//! that reads only the envelope); jetjson cannot yet deserialize into
-//! `RawJson`, so it has no entry in the raw parse rows.
+//! into the typed envelope, with the message left raw (the router that reads
+//! only the envelope), and with the message as each library's dynamic value
+//! inside the typed envelope (`Envelope<Value>`: jetjson's serde door).
 
 use serde::{Deserialize, Serialize};
 
@@ -152,18 +152,43 @@ fn rows(runner: &mut Runner, n: usize) {
     ];
     runner.row(Meta::new("envelope", &case, "parse-typed", bytes.len()).note("simd-json copies its mutable input per call"), &jobs);
 
+    let raw_ours: Envelope<jetjson::RawJson<'_>> = jetjson::from_slice(b).unwrap();
+    assert_eq!(raw_ours.data.as_bytes(), payload.as_bytes(), "{case}: jetjson raw parse");
     let raw_sj: Envelope<&serde_json::value::RawValue> = serde_json::from_slice(b).unwrap();
     assert_eq!(raw_sj.data.get(), payload, "{case}: serde_json raw parse");
     let raw_sonic: Envelope<sonic_rs::LazyValue<'_>> = sonic_rs::from_slice(b).unwrap();
     assert_eq!(raw_sonic.data.as_raw_str(), payload, "{case}: sonic-rs raw parse");
     let jobs: Vec<Job<'_>> = vec![
+        ("jetjson", Box::new(|| jetjson::from_slice::<Envelope<jetjson::RawJson<'_>>>(b).map(|e| e.data.as_bytes().len()).unwrap())),
         (
             "serde_json",
             Box::new(|| serde_json::from_slice::<Envelope<&serde_json::value::RawValue>>(b).map(|e| e.data.get().len()).unwrap()),
         ),
         ("sonic-rs", Box::new(|| sonic_rs::from_slice::<Envelope<sonic_rs::LazyValue<'_>>>(b).map(|e| e.data.as_raw_str().len()).unwrap())),
     ];
-    runner.row(Meta::new("envelope", &case, "parse-raw", bytes.len()).note("jetjson: no borrowed raw deserialization yet"), &jobs);
+    runner.row(Meta::new("envelope", &case, "parse-raw", bytes.len()).note("the message checked and borrowed, not decoded"), &jobs);
+
+    // The message as a dynamic value in the typed envelope.
+    let value: Envelope<jetjson::Value> = jetjson::from_slice(b).unwrap();
+    assert_eq!(value.data, jetjson::Value::from_slice(payload.as_bytes()).unwrap(), "{case}: jetjson value parse");
+    let value_sj: Envelope<serde_json::Value> = serde_json::from_slice(b).unwrap();
+    assert_eq!(value_sj.data, serde_json::to_value(&env.data).unwrap(), "{case}: serde_json value parse");
+    let value_sonic: Envelope<sonic_rs::Value> = sonic_rs::from_slice(b).unwrap();
+    assert_eq!(sonic_rs::to_string(&value_sonic.data).unwrap(), payload, "{case}: sonic-rs value parse");
+    let jobs: Vec<Job<'_>> = vec![
+        (
+            "jetjson",
+            Box::new(|| jetjson::from_slice::<Envelope<jetjson::Value>>(b).map(|e| e.data.as_object().map_or(0, |m| m.len())).unwrap()),
+        ),
+        ("serde_json", Box::new(|| serde_json::from_slice::<Envelope<serde_json::Value>>(b).map(|e| e.data.is_object() as usize).unwrap())),
+        (
+            "sonic-rs",
+            Box::new(|| {
+                sonic_rs::from_slice::<Envelope<sonic_rs::Value>>(b).map(|e| sonic_rs::JsonValueTrait::is_object(&e.data) as usize).unwrap()
+            }),
+        ),
+    ];
+    runner.row(Meta::new("envelope", &case, "parse-value", bytes.len()).note("the message as each library's dynamic value"), &jobs);
 }
 
 #[cfg(test)]
