@@ -976,3 +976,20 @@ def test_decimals_beyond_the_double_range_are_exact():
             dec(t, data)
         assert e.value.pos == pos, (t, data, str(e.value))
     assert dec(Tuple[decimal.Decimal, Raw], "[1e400, [1e300]]") == (decimal.Decimal("1e400"), Raw("[1e300]"))
+
+
+def test_lax_ints_from_number_literals_are_exact():
+    # strict=False read "integral floats as ints" through the double: a
+    # literal with a fraction was accepted once rounded (12345678901234567.5
+    # -> 12345678901234568), 1e-400 became 0 and 1e300 the double's digits
+    # (1000000000000000052504760255204420...). The literal's own value decides.
+    assert dec(int, "12345678901234567.0", strict=False) == 12345678901234567
+    assert dec(int, "1e300", strict=False) == 10**300
+    assert dec(int, "-1.5e1", strict=False) == -15
+    assert dec(int, "100e-2", strict=False) == 1
+    assert dec(int, "0.000e5", strict=False) == 0
+    assert dec(int, "-0.0", strict=False) == 0
+    assert dec(int, "1.0E+22", strict=False) == 10**22
+    assert dec(List[int], "[3.0, 0.1e1, 12300e-2]", strict=False) == [3, 1, 123]
+    for bad in ("12345678901234567.5", "1e-400", "0.1", "1.00000000000000000001", "123e-2"):
+        assert refused(int, bad, strict=False).msg == "Expected int, got float", bad

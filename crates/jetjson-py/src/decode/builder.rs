@@ -484,7 +484,16 @@ impl<'p, 'i> Builder<'p, 'i> {
                 NumberValue::Big if n.is_integer => numbers::new_number(n),
                 // The integer literal `-0`.
                 NumberValue::F64(_) if n.is_integer => ffi::PyLong_FromLongLong(0),
-                NumberValue::F64(f) if !self.set.strict && f.fract() == 0.0 && f.is_finite() => ffi::PyLong_FromDouble(f),
+                // Lax: a literal whose value is an integer (`3.0`, `1e300`),
+                // made from its text, exactly (never through the double).
+                NumberValue::F64(_) if !self.set.strict => match integral_digits(n.text) {
+                    Some(digits) => {
+                        let digits = std::ffi::CString::new(digits).unwrap_or_default();
+                        // SAFETY: a NUL-terminated ASCII integer literal.
+                        ffi::PyLong_FromString(digits.as_ptr(), std::ptr::null_mut(), 10)
+                    }
+                    None => return Err(self.mismatch(&Node::Int, "float")),
+                },
                 _ => return Err(self.mismatch(&Node::Int, "float")),
             })
         }
@@ -1500,6 +1509,47 @@ fn shorten(s: &str) -> String {
         end -= 1;
     }
     format!("{}... ({} bytes)", &s[..end], s.len())
+}
+
+/// The digits (with a `-` for a negative value) of a JSON number literal
+/// whose value is an integer (`3.0`, `1.5e1`, `100e-2`), or `None` when it
+/// has a fraction. Only for literals within the double range (as the parser
+/// gives them as doubles): the result then has at most 309 digits.
+fn integral_digits(text: &str) -> Option<String> {
+    let (negative, rest) = match text.strip_prefix('-') {
+        Some(r) => (true, r),
+        None => (false, text),
+    };
+    let (mantissa, exp) = match rest.find(['e', 'E']) {
+        Some(i) => (&rest[..i], rest[i + 1..].parse::<i64>().ok()?),
+        None => (rest, 0),
+    };
+    let (int_part, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let all: String = [int_part, frac].concat();
+    let digits = all.trim_start_matches('0');
+    if digits.is_empty() {
+        return Some("0".to_owned());
+    }
+    // The value is digits * 10^shift.
+    let shift = exp.checked_sub(frac.len() as i64)?;
+    let mut out = String::with_capacity(digits.len() + 2);
+    if negative {
+        out.push('-');
+    }
+    if shift >= 0 {
+        if digits.len() as i64 + shift > 400 {
+            return None;
+        }
+        out.push_str(digits);
+        out.extend(std::iter::repeat_n('0', shift as usize));
+    } else {
+        let cut = usize::try_from(-shift).ok()?;
+        if cut >= digits.len() || !digits[digits.len() - cut..].bytes().all(|b| b == b'0') {
+            return None;
+        }
+        out.push_str(&digits[..digits.len() - cut]);
+    }
+    Some(out)
 }
 
 fn is_integer_text(b: &[u8]) -> bool {

@@ -47,7 +47,8 @@ canonicalize(x, p) == dumps(loads(x), profile=p) for every profile.
 sort_keys=True sorts every object (dataclasses too); False leaves the
 order to the profile. escape_html: None = the profile's default.
 ascii_only escapes non-ASCII as \\uXXXX. indent: None/0 = compact, n = n
-spaces, at most 16 (Go MarshalIndent / json.dumps layout). nan: \"error\"
+spaces, or a str of spaces or of tabs as json takes it, at most 16 (Go
+MarshalIndent / json.dumps layout; indent=True is refused). nan: \"error\"
 or \"null\" (null in compact only; go and jcs always refuse NaN/Infinity).
 non_str_keys=True writes dict keys that are not strs as text: ints as
 their exact digits (in jcs too, where int values are doubles), floats in
