@@ -181,3 +181,27 @@ def test_loads_decimal_reads_fractions_exactly():
     with pytest.raises(jetjson.JSONDecodeError, match="column 4"):
         jetjson.loads(b"[1.]", decimal=1)
     assert jetjson.loads(b"\xef\xbb\xbf[1]", allow_bom="yes") == [1]
+
+
+def test_exceptions_from_user_code_say_where():
+    # default's, a property's or __eq__'s exceptions propagate unchanged,
+    # with a note naming the place being written.
+    def refuse(o):
+        raise ValueError("nope")
+
+    with pytest.raises(ValueError) as info:
+        jetjson.dumps({"a": [1, object()]}, default=refuse)
+    assert str(info.value) == "nope" and info.value.__notes__ == ["while jetjson wrote $.a[1]"]
+    with pytest.raises(ValueError) as info:
+        jetjson.dumps(object(), default=refuse)
+    assert not hasattr(info.value, "__notes__")
+
+    import dataclasses
+
+    @dataclasses.dataclass
+    class Late:
+        x: int = dataclasses.field(init=False)
+
+    with pytest.raises(AttributeError) as info:
+        jetjson.dumps({"items": [Late()]})
+    assert info.value.__notes__ == ["while jetjson wrote $.items[0].x"]

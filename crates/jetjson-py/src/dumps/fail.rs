@@ -141,7 +141,14 @@ impl Fail {
         }
         let path = path_string(&inner.path);
         match inner.kind {
-            Kind::Py(e) => e,
+            // A Python exception propagates as it is, with a note saying
+            // where (`e.add_note`, Python 3.11+): "while writing $.a[3]".
+            Kind::Py(e) => {
+                if !inner.path.is_empty() {
+                    let _ = e.value(py).call_method1(pyo3::intern!(py, "add_note"), (format!("while jetjson wrote {path}"),));
+                }
+                e
+            }
             Kind::Msg(m) | Kind::Deep(m) => encode_error(py, format!("{path}: {m}")),
             Kind::Changed(what) => pyo3::exceptions::PyRuntimeError::new_err(format!("{path}: {what} while dumps was writing it")),
             Kind::Core(e) => {

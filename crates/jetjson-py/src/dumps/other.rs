@@ -494,7 +494,7 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
             // SAFETY: `obj` is live (held by the caller).
             let found = unsafe { fields.read(obj, idx) };
             let value = if found.is_null() {
-                self.get_attr(obj, shape.key(idx))?
+                self.get_attr(obj, shape.key(idx)).map_err(|e| e.in_key(&fields.json[idx]))?
             } else {
                 // SAFETY: a live value of the instance, held from here.
                 unsafe { ffi::Py_INCREF(found) };
