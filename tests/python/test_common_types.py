@@ -23,6 +23,20 @@ def test_uuids_equal_their_str():
         assert jetjson.dumps(uuids, profile=p) == json.dumps([str(u) for u in uuids], separators=(",", ":")).encode()
 
 
+def test_uuids_at_every_int_digit_boundary():
+    # CPython keeps ints in 30-bit digits: values just below and at each
+    # digit count (up to the five of a 128-bit value) read the same as str().
+    ints = [0, 1, 2**128 - 1, 2**127, 2**120 + 5]
+    for k in (8, 30, 32, 60, 64, 90, 96, 120):
+        ints += [2**k - 1, 2**k, 2**k + 1]
+    uuids = [uuid.UUID(int=i) for i in ints]
+    for p in PROFILES:
+        assert jetjson.dumps(uuids, profile=p) == json.dumps([str(u) for u in uuids], separators=(",", ":")).encode()
+        # As dict keys too (non_str_keys), which take the same route.
+        got = jetjson.loads(jetjson.dumps({u: 1 for u in uuids}, profile=p, non_str_keys=True))
+        assert sorted(got) == sorted(str(u) for u in uuids)
+
+
 def test_uuid_whose_int_slot_was_forced():
     # UUID refuses attribute changes, but object.__setattr__ can put
     # anything in its slot: the hot path declines it and `.hex` decides.
@@ -30,10 +44,11 @@ def test_uuid_whose_int_slot_was_forced():
     object.__setattr__(u, "int", -1)
     with pytest.raises((jetjson.JSONEncodeError, ValueError)):
         jetjson.dumps(u)
-    v = uuid.UUID(int=5)
-    object.__setattr__(v, "int", 2**128)
-    with pytest.raises((jetjson.JSONEncodeError, ValueError)):
-        jetjson.dumps(v)
+    for beyond in (2**128, 2**128 + 1, 2**135, 2**150 - 1, 2**150, 2**200, -(2**100)):
+        v = uuid.UUID(int=5)
+        object.__setattr__(v, "int", beyond)
+        with pytest.raises((jetjson.JSONEncodeError, ValueError)):
+            jetjson.dumps(v)
     w = uuid.UUID(int=5)
     object.__delattr__(w, "int")
     with pytest.raises((jetjson.JSONEncodeError, AttributeError)):

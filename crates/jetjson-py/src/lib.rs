@@ -36,7 +36,7 @@ fn _jetjson(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ValidationError", decode::validation_error_type(py)?)?;
     m.add_class::<decode::Decoder>()?;
     dumps::register(m)?;
-    m.add_function(wrap_pyfunction!(loads::loads, m)?)?;
+    loads::register(m)?;
     m.add_function(wrap_pyfunction!(canon::canonicalize, m)?)?;
     m.add_function(wrap_pyfunction!(digest::digest, m)?)?;
     m.add_function(wrap_pyfunction!(digest::digest_bytes, m)?)?;

@@ -339,7 +339,7 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
             let off = self.known.uuid_int_offset;
             if off != 0 && ffi::Py_TYPE(obj) == self.known.uuid.as_ptr() as *mut ffi::PyTypeObject {
                 let int = *((obj as *mut u8).offset(off) as *mut *mut PyObject);
-                if let Some(text) = uuid_from_int(int) {
+                if let Some(text) = uuid_from_int(int, self.known.ints_311) {
                     // SAFETY: hex digits and dashes.
                     return self.w.str(std::str::from_utf8_unchecked(&text)).map_err(Fail::core);
                 }
@@ -596,13 +596,14 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
                 }
             }
             if is(&known.uuid) {
-                if let Some(text) =
-                    uuid_from_int(if ffi::Py_TYPE(k) == known.uuid.as_ptr() as *mut ffi::PyTypeObject && known.uuid_int_offset != 0 {
+                if let Some(text) = uuid_from_int(
+                    if ffi::Py_TYPE(k) == known.uuid.as_ptr() as *mut ffi::PyTypeObject && known.uuid_int_offset != 0 {
                         *((k as *mut u8).offset(known.uuid_int_offset) as *mut *mut PyObject)
                     } else {
                         std::ptr::null_mut()
-                    })
-                {
+                    },
+                    known.ints_311,
+                ) {
                     return new_str(std::str::from_utf8_unchecked(&text));
                 }
                 let s = ffi::PyObject_Str(k);
@@ -711,32 +712,87 @@ fn uuid_text(hex: &[u8]) -> Option<[u8; 36]> {
 
 /// The 8-4-4-4-12 lowercase form of a UUID's 128-bit int; `None` unless
 /// `int` is an exact int in [0, 2^128) (the caller then asks `.hex`).
+/// `ints_311`: the interpreter has CPython 3.11's int layout
+/// (`Known::ints_311`), whose digits are read in place.
 ///
 /// # Safety
 /// `int` is null or a live object; GIL held.
-unsafe fn uuid_from_int(int: *mut PyObject) -> Option<[u8; 36]> {
+unsafe fn uuid_from_int(int: *mut PyObject, ints_311: bool) -> Option<[u8; 36]> {
     // SAFETY: read as an int only when it is an exact one; sized before it
     // is converted, so the conversion cannot fail (no exception is made).
     unsafe {
-        if int.is_null() || ffi::PyLong_CheckExact(int) == 0 || ffi::Py_SIZE(int) < 0 || super::walk::long_bits(int) > 128 {
+        if int.is_null() || ffi::PyLong_CheckExact(int) == 0 {
             return None;
         }
-        let mut raw = [0u8; 16];
-        if ffi::_PyLong_AsByteArray(int as *mut ffi::PyLongObject, raw.as_mut_ptr(), 16, 0, 0) != 0 {
-            ffi::PyErr_Clear();
-            return None;
-        }
-        const HEX: &[u8; 16] = b"0123456789abcdef";
-        let mut out = [b'-'; 36];
-        let mut at = 0;
-        for (i, b) in raw.iter().enumerate() {
-            if matches!(i, 4 | 6 | 8 | 10) {
-                at += 1;
+        let value = if ints_311 {
+            u128_of_int_311(int)?
+        } else {
+            if ffi::Py_SIZE(int) < 0 || super::walk::long_bits(int) > 128 {
+                return None;
             }
-            out[at] = HEX[usize::from(b >> 4)];
-            out[at + 1] = HEX[usize::from(b & 15)];
-            at += 2;
-        }
-        Some(out)
+            let mut raw = [0u8; 16];
+            if ffi::_PyLong_AsByteArray(int as *mut ffi::PyLongObject, raw.as_mut_ptr(), 16, 0, 0) != 0 {
+                ffi::PyErr_Clear();
+                return None;
+            }
+            u128::from_be_bytes(raw)
+        };
+        Some(uuid_text_of(value))
     }
+}
+
+/// The value of a non-negative int below 2^128, read from CPython 3.11's
+/// layout (`ob_size` = signed digit count, then 30-bit digits, least
+/// significant first); `None` for negative or wider ints.
+///
+/// # Safety
+/// `int` is a live int on CPython 3.11.
+#[inline]
+unsafe fn u128_of_int_311(int: *mut PyObject) -> Option<u128> {
+    // SAFETY: a 3.11 int is a PyVarObject followed by |ob_size| u32 digits;
+    // only digits below ob_size (checked to be 0..=5) are read.
+    unsafe {
+        let size = ffi::Py_SIZE(int);
+        if !(0..=5).contains(&size) {
+            return None;
+        }
+        let digits = (int as *const u8).add(std::mem::size_of::<ffi::PyVarObject>()) as *const u32;
+        let mut v: u128 = 0;
+        for k in (0..size as usize).rev() {
+            let d = *digits.add(k);
+            // Five digits hold 150 bits: the top one may use 8 of its 30.
+            if k == 4 && d >> 8 != 0 {
+                return None;
+            }
+            v = v << 30 | u128::from(d);
+        }
+        Some(v)
+    }
+}
+
+/// Two lowercase hex digits per byte value.
+const HEX_PAIRS: [[u8; 2]; 256] = {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut t = [[0u8; 2]; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = [HEX[b >> 4], HEX[b & 15]];
+        b += 1;
+    }
+    t
+};
+
+/// `v` as a UUID's text: 32 lowercase hex digits, most significant first,
+/// grouped 8-4-4-4-12 by dashes.
+#[inline]
+fn uuid_text_of(v: u128) -> [u8; 36] {
+    // Where each byte's two digits go, around the dashes.
+    const AT: [usize; 16] = [0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34];
+    let mut out = [b'-'; 36];
+    for (b, at) in v.to_be_bytes().into_iter().zip(AT) {
+        let [hi, lo] = HEX_PAIRS[usize::from(b)];
+        out[at] = hi;
+        out[at + 1] = lo;
+    }
+    out
 }

@@ -7,6 +7,7 @@
 //! error positions in location.rs.
 
 mod builder;
+mod entry;
 pub(crate) mod gc;
 pub(crate) mod input;
 pub(crate) mod keys;
@@ -25,34 +26,12 @@ use pyo3::types::PyString;
 use builder::{Builder, Failure};
 use input::Source;
 
-/// loads(data, /, *, max_depth=512, max_size=None, duplicate_keys="error", allow_bom=False, decimal=False, type=None, strict=True, forbid_unknown_fields=False)
-/// --
-///
-/// Parses one JSON text from bytes, bytearray, memoryview or str.
-///
-/// Integers of any size come back exact as int (-0 is the int 0, as in
-/// json); floats are correctly rounded, whatever the literal's length or
-/// exponent (1e-400 is 0.0). A literal beyond the float range (1e400) is
-/// refused with its position, where json.loads would give inf. An int
-/// longer than sys.get_int_max_str_digits() is refused, as int() refuses
-/// it. max_depth bounds the nesting of arrays and objects; max_size
-/// bounds the input's size in bytes (of its UTF-8 form for str), checked
-/// before parsing; duplicate_keys is "error" (raise), "first" or "last";
-/// allow_bom skips a leading UTF-8 byte order mark. decimal=True reads
-/// every number with a fraction or an exponent as a decimal.Decimal of its
-/// exact text (then no literal is refused for the float range); flags take
-/// any object's truth value. Invalid input raises
-/// JSONDecodeError (a ValueError) with msg, pos, lineno and colno (in
-/// characters for str input, in bytes otherwise).
-///
-/// With type=T, reads the text as T (typed decode, see jetjson.Decoder):
-/// strict and forbid_unknown_fields apply there; the decoder of T is
-/// compiled once and kept.
+pub(crate) use entry::register;
+
+/// `loads` with options: every call that is not `loads(data)`, handed over
+/// by entry.rs (which holds the documentation `help(jetjson.loads)` shows).
 #[pyfunction]
 #[pyo3(signature = (data, /, *, max_depth = Limit(512), max_size = None, duplicate_keys = Policy(DuplicateKeys::Error), allow_bom = Flag(false), decimal = Flag(false), r#type = None, strict = Flag(true), forbid_unknown_fields = Flag(false)))]
-#[pyo3(
-    text_signature = "(data, /, *, max_depth=512, max_size=None, duplicate_keys='error', allow_bom=False, decimal=False, type=None, strict=True, forbid_unknown_fields=False)"
-)]
 #[allow(clippy::too_many_arguments)]
 pub fn loads(
     py: Python<'_>,
@@ -98,6 +77,20 @@ pub fn loads(
     if let (Some(limit), Ok(text)) = (max_size, data.cast::<PyString>()) {
         oversized_str(py, text, limit.0)?;
     }
+    untyped(py, data, &options, decimal.0)
+}
+
+/// `loads(data)` with every option at its default (entry.rs calls it for
+/// calls without keywords).
+#[inline]
+pub(crate) fn plain(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    untyped(py, data, &ReadOptions::new(), false)
+}
+
+/// The untyped read of `data` with `options` (whose size limit the caller
+/// has already applied to a `str`'s characters).
+fn untyped(py: Python<'_>, data: &Bound<'_, PyAny>, options: &ReadOptions, decimal: bool) -> PyResult<Py<PyAny>> {
+    let policy = options.duplicate_key_policy();
     let (input, is_str) = match input::source(data)? {
         Source::Bytes(b) => (b, false),
         Source::Str(s) => (input::Input::Borrowed(s), true),
@@ -110,7 +103,7 @@ pub fn loads(
     let parse_options = if policy == DuplicateKeys::Error { options.clone().duplicate_keys(DuplicateKeys::Last) } else { options.clone() };
     let pause = gc::GcPause::new();
     let mut builder = Builder::new(py, policy);
-    if decimal.0 {
+    if decimal {
         builder.decimal = Some(decimal_class(py)?);
     }
     let result = jetjson::parse::parse(bytes, &parse_options, &mut builder);
@@ -137,7 +130,7 @@ pub fn loads(
             // again with the parser's own tracking stops at the first
             // repeated key in document order, with the parser's message
             // and position.
-            let exact = jetjson::parse::validate(bytes, &options).err().unwrap_or(e);
+            let exact = jetjson::parse::validate(bytes, options).err().unwrap_or(e);
             Err(location::decode_error_from(py, &exact, bytes, is_str, data))
         }
         (Err(e), None) => Err(location::decode_error_from(py, &e, bytes, is_str, data)),

@@ -383,7 +383,9 @@ impl<'a, C: Classify> Driver<'a, C> {
             Some(b't' | b'f' | b'n') => self.literal(v, i)?,
             _ => return Err(Stop::Syntax),
         };
-        if whole && self.skip_ws(end) < self.b.len() {
+        // (A value that ends the input needs no whitespace skip, nor the
+        // last block's masks, which a scalar document never loaded.)
+        if whole && end < self.b.len() && self.skip_ws(end) < self.b.len() {
             return Err(Stop::Syntax);
         }
         Ok(end)
@@ -699,9 +701,25 @@ fn string_with_escapes<'a>(b: &'a [u8], start: usize, mut at: usize, mut high: b
 
 /// A number the window does not take (near the end of the input, an
 /// exponent, a long literal, an error), byte by byte.
+///
+/// Near the end of the input (fewer than `WINDOW` bytes left, as in every
+/// small document) the window is tried first on a copy of what is left,
+/// padded with spaces: a space ends a literal as the end of the input
+/// does, so the window reads the same literal and value there, and
+/// refuses what it would refuse in place.
 #[inline(never)]
 fn number_general(b: &[u8], at: usize, lossless: bool) -> Flow<(NumberToken<'_>, usize)> {
-    let (len, value, is_integer) = scan_general(&b[at..]).map_err(|_| Stop::Syntax)?;
+    let rest = &b[at..];
+    if rest.len() < WINDOW {
+        let mut w = [b' '; WINDOW];
+        w[..rest.len()].copy_from_slice(rest);
+        // The literal ends before the padding (a space is no part of one),
+        // so it lies in `rest`; it is ASCII.
+        if let Some((text, (len, value, is_integer))) = scan_window(&w).and_then(|t| Some((rest.get(..t.0)?, t))) {
+            return Ok((NumberToken { text: ascii(text), is_integer, value }, at + len));
+        }
+    }
+    let (len, value, is_integer) = scan_general(rest).map_err(|_| Stop::Syntax)?;
     if value == NumberValue::Big && !is_integer && !lossless {
         // Beyond the double range: refused (the reference says so).
         return Err(Stop::Syntax);
@@ -856,6 +874,63 @@ mod tests {
         let mut files: Vec<_> = std::fs::read_dir(dir).expect("JSONTestSuite").map(|e| e.unwrap().path()).collect();
         files.sort();
         files.into_iter().map(|p| std::fs::read(p).unwrap()).collect()
+    }
+
+    /// Numbers near the end of the input (read through a padded copy of
+    /// the window): every literal, valid or not, alone, last in an array
+    /// or an object, followed by 0 to 40 spaces, is read as the reference
+    /// reads it (same token, text and value, or the same error).
+    #[test]
+    fn numbers_near_the_end_of_the_input() {
+        let literals = [
+            "0",
+            "-0",
+            "7",
+            "-7",
+            "10",
+            "01",
+            "-01",
+            "1.5",
+            "-0.25",
+            "1.",
+            "-",
+            "-.5",
+            ".5",
+            "1e5",
+            "1E+2",
+            "1e-2",
+            "1e",
+            "2.5e3",
+            "12345678901234567",
+            "1234567890123456789",
+            "12345678901234567890",
+            "0.1234567890123456789",
+            "1.00000000000000000001",
+            "9007199254740993",
+            "18446744073709551615",
+            "18446744073709551616",
+            "-9223372036854775808",
+            "1e400",
+            "-1e400",
+            "1e-400",
+            "123456789012345678901234567890",
+            "1x",
+            "1 2",
+            "1,",
+            "1]",
+            "+1",
+            "0x10",
+            "1.5.5",
+            "--1",
+        ];
+        for lit in literals {
+            for wrap in ["{}", "[{}]", "[1,{}]", "[1, {}]", "{{\"a\":{}}}", "[[1],[{}]]"] {
+                let doc = wrap.replace("{}", lit).replace("{{", "{").replace("}}", "}");
+                for spaces in 0..=40 {
+                    agree(format!("{doc}{}", " ".repeat(spaces)).as_bytes());
+                }
+            }
+        }
     }
 
     #[test]

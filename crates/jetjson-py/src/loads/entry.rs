@@ -1,0 +1,114 @@
+//! `loads` as CPython calls it: a `METH_FASTCALL | METH_KEYWORDS` function
+//! written against the C API, so that a call without options costs no
+//! argument parsing and no option resolution.
+//!
+//! `loads(data)` (one positional argument, no keywords: nearly every call)
+//! goes straight to the read with the default options. Any other call
+//! (keywords, a wrong number of arguments) is handed, arguments as they
+//! came, to the `#[pyfunction]` in mod.rs, kept in a static: pyo3 parses
+//! and checks its options there, with its own messages. The C function
+//! itself is pyo3's trampoline (as for `dumps`, entry.rs there): the thread
+//! is known to be attached, and no panic crosses the C boundary.
+
+use std::cell::UnsafeCell;
+
+use pyo3::ffi::{self, PyObject};
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::PyString;
+
+/// The text `help(jetjson.loads)` shows; its first line is the signature
+/// CPython gives `inspect.signature` (`__text_signature__`).
+const DOC: &std::ffi::CStr = c"loads($module, data, /, *, max_depth=512, max_size=None, duplicate_keys='error', allow_bom=False, decimal=False, type=None, strict=True, forbid_unknown_fields=False)
+--
+
+Parses one JSON text from bytes, bytearray, memoryview or str.
+
+Integers of any size come back exact as int (-0 is the int 0, as in
+json); floats are correctly rounded, whatever the literal's length or
+exponent (1e-400 is 0.0). A literal beyond the float range (1e400) is
+refused with its position, where json.loads would give inf. An int
+longer than sys.get_int_max_str_digits() is refused, as int() refuses
+it. max_depth bounds the nesting of arrays and objects; max_size
+bounds the input's size in bytes (of its UTF-8 form for str), checked
+before parsing; duplicate_keys is \"error\" (raise), \"first\" or \"last\";
+allow_bom skips a leading UTF-8 byte order mark. decimal=True reads
+every number with a fraction or an exponent as a decimal.Decimal of its
+exact text (then no literal is refused for the float range); flags take
+any object's truth value. Invalid input raises
+JSONDecodeError (a ValueError) with msg, pos, lineno and colno (in
+characters for str input, in bytes otherwise).
+
+With type=T, reads the text as T (typed decode, see jetjson.Decoder):
+strict and forbid_unknown_fields apply there; the decoder of T is
+compiled once and kept.";
+
+/// A `PyMethodDef` in a static: CPython keeps a pointer to it for as long
+/// as the function object lives.
+struct MethodDef(UnsafeCell<ffi::PyMethodDef>);
+
+// SAFETY: the definition is never written after it is made; CPython only
+// reads it (under the GIL).
+unsafe impl Sync for MethodDef {}
+
+static LOADS: MethodDef = MethodDef(UnsafeCell::new(ffi::PyMethodDef {
+    ml_name: c"loads".as_ptr(),
+    ml_meth: ffi::PyMethodDefPointer {
+        PyCFunctionFastWithKeywords: pyo3::impl_::trampoline::get_trampoline_function!(fastcall_cfunction_with_keywords, loads_fast),
+    },
+    ml_flags: ffi::METH_FASTCALL | ffi::METH_KEYWORDS,
+    ml_doc: DOC.as_ptr(),
+}));
+
+/// The `#[pyfunction]` that takes every call with options (a strong
+/// reference, made when the module is set up).
+static WITH_OPTIONS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+
+/// Adds `loads` to the module.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    let general = pyo3::wrap_pyfunction!(super::loads, m)?;
+    WITH_OPTIONS.get_or_init(py, || general.into_any().unbind());
+    // SAFETY: `LOADS` lives for the whole program; the module and its name
+    // are live objects; the new function is owned by the Bound.
+    let f = unsafe {
+        let name = PyString::new(py, "jetjson._jetjson");
+        let f = ffi::PyCFunction_NewEx(LOADS.0.get(), m.as_ptr(), name.as_ptr());
+        if f.is_null() {
+            return Err(PyErr::fetch(py));
+        }
+        Bound::from_owned_ptr(py, f)
+    };
+    m.add("loads", f)
+}
+
+/// The body pyo3's trampoline calls, attached to the interpreter.
+///
+/// # Safety
+/// CPython's `METH_FASTCALL | METH_KEYWORDS` convention: `args` holds
+/// `nargs` positional arguments, then one value per name in `kwnames`.
+unsafe fn loads_fast(
+    py: Python<'_>,
+    _module: *mut PyObject,
+    args: *const *mut PyObject,
+    nargs: ffi::Py_ssize_t,
+    kwnames: *mut PyObject,
+) -> PyResult<*mut PyObject> {
+    if nargs == 1 && kwnames.is_null() {
+        // SAFETY: one positional argument, held by the caller for the call.
+        let data = unsafe { Bound::from_borrowed_ptr(py, *args) };
+        return super::plain(py, &data).map(Py::into_ptr);
+    }
+    let Some(general) = WITH_OPTIONS.get(py) else {
+        return Err(pyo3::exceptions::PySystemError::new_err("jetjson.loads: the module was not set up"));
+    };
+    // SAFETY: the arguments as they came (the same convention, which
+    // `PyObject_Vectorcall` takes); `general` is a live function object.
+    // Returns a new reference or null with an exception set.
+    let r = unsafe { ffi::PyObject_Vectorcall(general.as_ptr(), args, nargs as usize, kwnames) };
+    if r.is_null() {
+        Err(PyErr::fetch(py))
+    } else {
+        Ok(r)
+    }
+}
