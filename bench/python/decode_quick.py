@@ -39,7 +39,6 @@ import json
 import random
 import statistics
 import sys
-import timeit
 import uuid
 from pathlib import Path
 from typing import Dict, List, Optional
@@ -49,6 +48,7 @@ import orjson
 import pydantic
 
 import jetjson
+from timing import best, calibrate  # next to this file
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -325,20 +325,6 @@ def check(name, stmts, g):
         if c == "msgspec Struct":
             got = msgspec.json.decode(msgspec.json.encode(got), type=type(want) if not isinstance(want, list) else List[type(want[0])])
         assert got == want, f"{name}: {c} read another value"
-
-
-def best(stmt, g, number, inner):
-    t = timeit.Timer(stmt, globals=g)
-    return min(t.timeit(number) for _ in range(inner)) / number
-
-
-def calibrate(stmt, g):
-    n = 1
-    while True:
-        t = timeit.Timer(stmt, globals=g).timeit(n)
-        if t > 0.01:
-            return max(1, int(n * 0.02 / t))
-        n *= 4
 
 
 def run(rounds, inner, only):

@@ -28,13 +28,13 @@ import re
 import statistics
 import subprocess
 import sys
-import timeit
 import uuid
 from pathlib import Path
 
 import jetjson
 import msgspec
 import orjson
+from timing import best, calibrate  # next to this file
 
 HERE = Path(__file__).resolve().parent
 OCI = HERE.parents[1] / ".." / "shared" / "corpus" / "oci"
@@ -173,20 +173,6 @@ def check(name, stmts, g, kind):
             assert json.loads(out) == json.loads(first), f"{name}: {c}"
         else:
             assert out == first, f"{name}: {c} read another value"
-
-
-def best(stmt, g, number, inner):
-    t = timeit.Timer(stmt, globals=g)
-    return min(t.timeit(number) for _ in range(inner)) / number
-
-
-def calibrate(stmt, g):
-    n = 1
-    while True:
-        t = timeit.Timer(stmt, globals=g).timeit(n)
-        if t > 0.01:
-            return max(1, int(n * 0.02 / t))
-        n *= 4
 
 
 def run(rounds, inner, only):

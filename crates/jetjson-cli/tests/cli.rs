@@ -7,47 +7,18 @@
 
 #[path = "../../jetjson/tests/common/mod.rs"]
 mod common;
+mod process;
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 
 use common::{corpus, document, show, Rng};
 use jetjson::{Map, Number, Profile, Value, WriteOptions};
+use process::{code, jetjson, run, stderr};
 
 // ---------------------------------------------------------------- helpers
-
-fn jetjson() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_jetjson"))
-}
-
-/// Runs the CLI with `args`, feeding `stdin` from a thread (so large inputs
-/// and large outputs cannot deadlock on full pipes).
-fn run(args: &[&str], stdin: &[u8]) -> Output {
-    run_cmd(jetjson().args(args), stdin)
-}
-
-fn run_cmd(cmd: &mut Command, stdin: &[u8]) -> Output {
-    let mut child = cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("start");
-    let mut pipe = child.stdin.take().expect("stdin");
-    let input = stdin.to_vec();
-    let feeder = std::thread::spawn(move || {
-        // The program may exit (and close stdin) before reading everything.
-        let _ = pipe.write_all(&input);
-    });
-    let out = child.wait_with_output().expect("wait");
-    feeder.join().expect("feeder");
-    out
-}
-
-fn code(o: &Output) -> i32 {
-    o.status.code().expect("exited normally")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 /// A fresh directory per test under Cargo's scratch space for tests.
 fn temp_dir(name: &str) -> PathBuf {

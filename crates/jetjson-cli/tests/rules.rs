@@ -5,36 +5,10 @@
 //! depth limit is `--max-write-depth` with the core's default, and error
 //! messages name options as the CLI spells them.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod process;
 
 use jetjson::{Profile, Value, WriteOption, WriteOptions, DEFAULT_MAX_WRITE_DEPTH};
-
-fn run(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_jetjson"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start");
-    let mut pipe = child.stdin.take().expect("stdin");
-    let input = stdin.to_vec();
-    let feeder = std::thread::spawn(move || {
-        let _ = pipe.write_all(&input);
-    });
-    let out = child.wait_with_output().expect("wait");
-    feeder.join().expect("feeder");
-    out
-}
-
-fn code(o: &Output) -> i32 {
-    o.status.code().expect("exited normally")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use process::{code, run, stderr};
 
 /// `depth` nested arrays around a 0.
 fn nested(depth: usize) -> Vec<u8> {

@@ -47,8 +47,6 @@ pub fn encode_error_type(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
 }
 
 /// A `JSONEncodeError` with `message` (which should start with the path).
-// Used by `dumps` (branch py-dumps); unused until that lands.
-#[allow(dead_code)]
 pub fn encode_error(py: Python<'_>, message: String) -> PyErr {
     match encode_error_type(py) {
         Ok(ty) => PyErr::from_type(ty.clone(), message),
@@ -62,18 +60,32 @@ pub fn encode_error(py: Python<'_>, message: String) -> PyErr {
 /// offset for bytes-like input; `lineno` and `colno` are 1-based.
 pub fn decode_error(py: Python<'_>, msg: &str, doc: &Bound<'_, PyAny>, pos: usize, lineno: usize, colno: usize) -> PyErr {
     let build = || -> PyResult<PyErr> {
-        let ty = decode_error_type(py)?;
         let text = format!("{msg}: line {lineno} column {colno} (char {pos})");
-        // BaseException.__new__ with the formatted message as args, then the
-        // attributes json.JSONDecodeError sets.
-        // (Interned names: a service rejecting bad bodies raises these often.)
-        let exc = ty.call_method1(intern!(py, "__new__"), (ty, text))?;
-        exc.setattr(intern!(py, "msg"), msg)?;
-        exc.setattr(intern!(py, "doc"), doc)?;
-        exc.setattr(intern!(py, "pos"), pos)?;
-        exc.setattr(intern!(py, "lineno"), lineno)?;
-        exc.setattr(intern!(py, "colno"), colno)?;
-        Ok(PyErr::from_value(exc))
+        Ok(PyErr::from_value(json_error(decode_error_type(py)?, text, msg, doc, pos, lineno, colno)?))
     };
     build().unwrap_or_else(|e| e)
+}
+
+/// An instance of `ty` (`JSONDecodeError` or a subclass) whose text is
+/// `text`, with the attributes `json.JSONDecodeError.__init__` sets:
+/// `BaseException.__new__` with the text as args, then `msg`, `doc`, `pos`,
+/// `lineno` and `colno` (interned names: a service rejecting bad bodies
+/// raises these often).
+pub fn json_error<'py>(
+    ty: &Bound<'py, PyType>,
+    text: String,
+    msg: &str,
+    doc: &Bound<'py, PyAny>,
+    pos: usize,
+    lineno: usize,
+    colno: usize,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = ty.py();
+    let exc = ty.call_method1(intern!(py, "__new__"), (ty, text))?;
+    exc.setattr(intern!(py, "msg"), msg)?;
+    exc.setattr(intern!(py, "doc"), doc)?;
+    exc.setattr(intern!(py, "pos"), pos)?;
+    exc.setattr(intern!(py, "lineno"), lineno)?;
+    exc.setattr(intern!(py, "colno"), colno)?;
+    Ok(exc)
 }

@@ -36,11 +36,6 @@ pub(crate) fn validation_error_type(py: Python<'_>) -> PyResult<&Bound<'_, PyTyp
         .map(|t| t.bind(py))
 }
 
-/// Characters in the valid UTF-8 `b`.
-fn chars(b: &[u8]) -> usize {
-    b.iter().filter(|&&c| (c as i8) >= -0x40).count()
-}
-
 /// A `ValidationError` saying `msg` about the value at `path`, found at
 /// byte `offset` of `input`.
 pub(crate) fn validation_error(
@@ -53,27 +48,10 @@ pub(crate) fn validation_error(
     doc: &Bound<'_, PyAny>,
 ) -> PyErr {
     let build = || -> PyResult<PyErr> {
-        let ty = validation_error_type(py)?;
-        let (pos, lineno, colno) = match offset {
-            Some(at) => {
-                let p = Position::locate(input, at);
-                if is_str {
-                    let at = p.offset;
-                    let line_start = at + 1 - p.column.min(at + 1);
-                    (chars(&input[..at]), p.line, chars(&input[line_start..at]) + 1)
-                } else {
-                    (p.offset, p.line, p.column)
-                }
-            }
-            None => (0, 1, 1),
-        };
+        let position = offset.map(|at| Position::locate(input, at));
+        let (pos, lineno, colno) = location::python_position(position, input, is_str);
         let text = format!("{msg} at {path} (line {lineno} column {colno})");
-        let exc = ty.call_method1(intern!(py, "__new__"), (ty, text))?;
-        exc.setattr(intern!(py, "msg"), msg)?;
-        exc.setattr(intern!(py, "doc"), doc)?;
-        exc.setattr(intern!(py, "pos"), pos)?;
-        exc.setattr(intern!(py, "lineno"), lineno)?;
-        exc.setattr(intern!(py, "colno"), colno)?;
+        let exc = crate::errors::json_error(validation_error_type(py)?, text, msg, doc, pos, lineno, colno)?;
         exc.setattr(intern!(py, "path"), path)?;
         Ok(PyErr::from_value(exc))
     };

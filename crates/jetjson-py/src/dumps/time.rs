@@ -196,6 +196,19 @@ impl Text {
             }
         }
     }
+
+    /// `HH:MM:SS[.ffffff][+HH:MM[:SS[.ffffff]]]`, as `isoformat` writes the
+    /// clock of a time or datetime.
+    fn iso_clock(&mut self, m: &Moment) {
+        self.clock(m);
+        if m.micro != 0 {
+            self.push(b'.');
+            self.six(m.micro);
+        }
+        if let Some(offset) = m.offset {
+            self.iso_offset(offset);
+        }
+    }
 }
 
 /// `datetime.isoformat()`: the layout of compact and jcs.
@@ -203,14 +216,7 @@ pub fn iso_datetime(m: &Moment) -> Text {
     let mut t = Text::new();
     t.date(m);
     t.push(b'T');
-    t.clock(m);
-    if m.micro != 0 {
-        t.push(b'.');
-        t.six(m.micro);
-    }
-    if let Some(offset) = m.offset {
-        t.iso_offset(offset);
-    }
+    t.iso_clock(m);
     t
 }
 
@@ -224,14 +230,7 @@ pub fn iso_date(m: &Moment) -> Text {
 /// `time.isoformat()`.
 pub fn iso_time(m: &Moment) -> Text {
     let mut t = Text::new();
-    t.clock(m);
-    if m.micro != 0 {
-        t.push(b'.');
-        t.six(m.micro);
-    }
-    if let Some(offset) = m.offset {
-        t.iso_offset(offset);
-    }
+    t.iso_clock(m);
     t
 }
 

@@ -27,17 +27,23 @@ pub(crate) fn decode_error_at(
     is_str: bool,
     doc: &Bound<'_, PyAny>,
 ) -> PyErr {
+    let (pos, lineno, colno) = python_position(position, input, is_str);
+    decode_error(py, msg, doc, pos, lineno, colno)
+}
+
+/// `pos`, `lineno` and `colno` of `position` in `input`, in Python's units:
+/// bytes for bytes-like input, characters for `str` input (whose UTF-8 form
+/// `input` is); the start of the input when there is no position.
+pub(crate) fn python_position(position: Option<Position>, input: &[u8], is_str: bool) -> (usize, usize, usize) {
     let (offset, line, column) = match position {
         Some(p) => (p.offset.min(input.len()), p.line, p.column),
         None => (0, 1, 1),
     };
     if !is_str {
-        return decode_error(py, msg, doc, offset, line, column);
+        return (offset, line, column);
     }
     let line_start = offset + 1 - column.min(offset + 1);
-    let pos = chars(&input[..offset]);
-    let colno = chars(&input[line_start..offset]) + 1;
-    decode_error(py, msg, doc, pos, line, colno)
+    (chars(&input[..offset]), line, chars(&input[line_start..offset]) + 1)
 }
 
 /// The `JSONDecodeError` for a `str` that has no UTF-8 form: a lone
