@@ -993,3 +993,48 @@ def test_lax_ints_from_number_literals_are_exact():
     assert dec(List[int], "[3.0, 0.1e1, 12300e-2]", strict=False) == [3, 1, 123]
     for bad in ("12345678901234567.5", "1e-400", "0.1", "1.00000000000000000001", "123e-2"):
         assert refused(int, bad, strict=False).msg == "Expected int, got float", bad
+
+
+def _collected_after_del(with_decoder, default_holder=False):
+    """Builds a class in a cycle with its own decoder (or not), drops it,
+    and tells whether the cyclic GC freed the class."""
+    import weakref
+
+    @dataclasses.dataclass
+    class Node:
+        x: int
+        tag: Literal["a", "b"] = "a"
+        extra: Annotated[int, Meta(ge=0)] = 0
+
+    if with_decoder:
+        dec = Decoder(Node)
+        assert dec.decode(b'{"x": 1}') == Node(1)
+        if default_holder:
+            # The cycle goes through a default value's dict, not the class.
+            holder = type("Holder", (), {})()
+            holder.decoder = dec
+
+            @dataclasses.dataclass
+            class Wrap:
+                h: Any = holder
+
+            holder.wrap_decoder = Decoder(Wrap)
+            Node.keep = holder
+            del holder, Wrap
+        else:
+            Node.decoder = dec
+        del dec
+    ref = weakref.ref(Node)
+    del Node
+    for _ in range(3):
+        gc.collect()
+    return ref() is None
+
+
+def test_a_decoder_kept_by_its_own_type_is_collected():
+    # Sanity: the class alone is collectable here, so the check can tell.
+    assert _collected_after_del(with_decoder=False)
+    # A Decoder reports the objects its plan holds to the cyclic GC: a
+    # class holding its own decoder (a common cache) is not leaked.
+    assert _collected_after_del(with_decoder=True)
+    assert _collected_after_del(with_decoder=True, default_holder=True)

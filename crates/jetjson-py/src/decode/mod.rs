@@ -22,6 +22,7 @@ mod errors;
 mod names;
 mod plan;
 mod text;
+mod traverse;
 
 use jetjson::{DuplicateKeys, ReadOptions};
 use pyo3::exceptions::PyRecursionError;
@@ -82,6 +83,12 @@ impl Decoder {
     /// decode(data, /): the JSON text `data` read as the decoder's type.
     fn decode(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         run(py, &self.plan, self.set, self.max_size, self.allow_bom, data)
+    }
+
+    /// The cyclic GC's view: the type and every object of the plan.
+    fn __traverse__(&self, visit: pyo3::pyclass::PyVisit<'_>) -> Result<(), pyo3::pyclass::PyTraverseError> {
+        visit.call(&self.ty)?;
+        self.plan.traverse(&visit)
     }
 
     /// The type the decoder reads.
