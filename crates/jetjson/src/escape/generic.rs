@@ -278,12 +278,12 @@ unsafe fn escape_chunks<V: Vector, const H: bool, const L: bool, const A: bool>(
             // SAFETY: both chunks end by `len`; the two
             // stores write 2 * BYTES bytes at `out`, within the room promised
             // for the `2 * BYTES <= len - i` input bytes they stand for.
-            let (first, both) = unsafe {
+            let (v0, first, both) = unsafe {
                 let (v0, candidates0) = chunk_mask::<V, H, L, A>(src.add(i));
                 let (v1, candidates1) = chunk_mask::<V, H, L, A>(src.add(i + V::BYTES));
                 v0.store_unaligned(out);
                 v1.store_unaligned(out.add(V::BYTES));
-                (candidates0, candidates0.or(candidates1).movemask())
+                (v0, candidates0, candidates0.or(candidates1).movemask())
             };
             if both.has_any() {
                 // SAFETY: lane-wise on a mask of V's ISA.
@@ -294,8 +294,15 @@ unsafe fn escape_chunks<V: Vector, const H: bool, const L: bool, const A: bool>(
                     i += V::BYTES;
                     // SAFETY: `i + BYTES < len`: within the room promised.
                     out = unsafe { out.add(V::BYTES) };
-                } else if !matches_separators(L, A) {
-                    // Without line separators the candidates are exact: the
+                } else if !matches_separators(L, A)
+                    // With line separators, the candidates are exact too
+                    // when the chunk holds no 0xE2 byte and compares are
+                    // exact (`flags` added only the 0xE2 lanes): the usual
+                    // case for a quote or a newline in go profile text.
+                    // SAFETY: lane-wise on a vector of V's ISA.
+                    || (V::CHEAP_COMPARE && !unsafe { v0.cmpeq(V::splat(0xE2)).movemask() }.has_any())
+                {
+                    // The candidates are exact: the
                     // first chunk's escapes start at its first candidate,
                     // with no second scan of the chunk (text dense in
                     // escapes comes here once per escape).
