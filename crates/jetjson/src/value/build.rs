@@ -347,6 +347,18 @@ impl ValueBuilder {
         Ok(())
     }
 
+    /// A string too long to be inline (out of line: its copy dwarfs a
+    /// call).
+    #[inline(never)]
+    fn long_string(&mut self, s: &str) {
+        // The text needs arena memory.
+        self.spill_if_open();
+        let s = self.str(s);
+        // SAFETY: an arena string, after a spill (or a heap one at the
+        // root).
+        unsafe { self.push(|| Value::String(s)) };
+    }
+
     #[inline]
     fn str(&mut self, s: &str) -> Str {
         if self.is_root() {
@@ -360,13 +372,15 @@ impl ValueBuilder {
 }
 
 impl Visitor for ValueBuilder {
-    #[inline]
+    // Always (as the other small tokens): a call from the driver costs it
+    // its registers around the call.
+    #[inline(always)]
     fn null(&mut self) -> Result<()> {
         // SAFETY: plain data.
         unsafe { self.push(|| Value::Null) };
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn bool(&mut self, v: bool) -> Result<()> {
         // SAFETY: plain data.
         unsafe { self.push(|| Value::Bool(v)) };
@@ -397,19 +411,14 @@ impl Visitor for ValueBuilder {
         unsafe { self.push(|| Value::Number(number)) };
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn string(&mut self, s: &str, _raw: &str) -> Result<()> {
         if s.len() <= INLINE_CAPACITY {
             // Made in its slot (see `push`).
             // SAFETY: an inline string.
             unsafe { self.push(|| Value::String(Str::short(s))) };
         } else {
-            // The text needs arena memory.
-            self.spill_if_open();
-            let s = self.str(s);
-            // SAFETY: an arena string, after a spill (or a heap one at the
-            // root).
-            unsafe { self.push(|| Value::String(s)) };
+            self.long_string(s);
         }
         Ok(())
     }
@@ -464,19 +473,19 @@ impl Visitor for ValueBuilder {
         self.push_on_stack(|| Value::Array(Array(items)));
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn empty_array(&mut self) -> Result<()> {
         // SAFETY: an empty owned container (no memory).
         unsafe { self.push(|| Value::Array(Array(Seq::Owned(Vec::new())))) };
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn empty_object(&mut self) -> Result<()> {
         // SAFETY: as above.
         unsafe { self.push(|| Value::Object(Map { members: Seq::Owned(Vec::new()) })) };
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn begin_object(&mut self) -> Result<()> {
         // The enclosing array now holds a container: it goes on the stack.
         self.spill_if_open();
@@ -557,6 +566,8 @@ impl Visitor for ValueBuilder {
 /// Keeps the first or the last value of each name, at the position where
 /// the name first appeared (as Python's dict and serde_json's IndexMap do).
 /// The names are builder-made (inline or arena) and duplicated bitwise.
+#[cold]
+#[inline(never)]
 fn dedupe(names: &[Str], values: impl Iterator<Item = Value>, policy: DuplicateKeys) -> Vec<(Str, Value)> {
     let mut index: HashMap<&str, usize> = HashMap::with_capacity(names.len());
     let mut out: Vec<(Str, Value)> = Vec::with_capacity(names.len());
