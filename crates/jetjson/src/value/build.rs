@@ -353,7 +353,13 @@ impl ValueBuilder {
     fn long_string(&mut self, s: &str) {
         // The text needs arena memory.
         self.spill_if_open();
-        let s = self.str(s);
+        let s = if self.is_root() {
+            Str::new(s)
+        } else {
+            // SAFETY: the string goes on the builder's stack or into a
+            // container in the arena (the root is never an arena string).
+            unsafe { Str::long_in_arena(s, &mut self.arena) }
+        };
         // SAFETY: an arena string, after a spill (or a heap one at the
         // root).
         unsafe { self.push(|| Value::String(s)) };

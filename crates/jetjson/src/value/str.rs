@@ -124,6 +124,17 @@ impl Str {
         }
     }
 
+    /// `s`, longer than `INLINE_CAPACITY`, copied into the arena (an
+    /// uncounted handle); made in the caller, as `in_arena` is.
+    ///
+    /// # Safety
+    /// As for `in_arena`.
+    #[inline(always)]
+    pub(crate) unsafe fn long_in_arena(s: &str, arena: &mut ArenaBuilder) -> Str {
+        debug_assert!(s.len() > INLINE_CAPACITY);
+        Str(Repr::Arena(arena.alloc_str(s), s.len()))
+    }
+
     /// A bitwise copy of a string that owns no memory (inline or arena).
     ///
     /// # Safety
