@@ -28,9 +28,22 @@ use crate::parse::{self, DuplicateKeys, FromJson, NumberToken, NumberValue, Read
 
 impl FromJson for Value {
     fn from_json(input: &[u8], options: &ReadOptions) -> Result<Value> {
-        let (value, result) = build(input.len(), options, |b| parse::parse(input, options, b));
-        result?;
-        Ok(value.unwrap_or(Value::Null))
+        if options.duplicate_key_policy() != DuplicateKeys::Error {
+            let (value, result) = build(input.len(), options, false, |b| parse::parse(input, options, b));
+            result?;
+            return Ok(value.unwrap_or(Value::Null));
+        }
+        // Repeated names are refused by the builder (`names.rs`, cheaper
+        // than the parser's check), so the parser is told not to look.
+        let unchecked = options.clone().duplicate_keys(DuplicateKeys::Last);
+        let (value, result) = build(input.len(), options, true, |b| parse::parse(input, &unchecked, b));
+        match result {
+            Ok(()) => Ok(value.unwrap_or(Value::Null)),
+            // Said as the checking parser says it: the first error in the
+            // text (a repeated name, or whatever comes before it), where it
+            // is.
+            Err(e) => Err(parse::validate(input, options).err().unwrap_or(e)),
+        }
     }
 }
 
@@ -44,7 +57,7 @@ impl FromJson for Value {
 /// one large text do not each reserve room for all of it.
 pub(crate) fn value_at(input: &[u8], from: usize, whole: bool, options: &ReadOptions) -> Result<Option<(Value, usize)>> {
     let size = if whole { input.len() - from } else { (input.len() - from).min(NESTED_ARENA_HINT) };
-    let (value, result) = build(size, options, |b| parse::walk_value_at(input, from, options, b));
+    let (value, result) = build(size, options, false, |b| parse::walk_value_at(input, from, options, b));
     Ok(result?.map(|end| (value.unwrap_or(Value::Null), end)))
 }
 
@@ -53,8 +66,14 @@ const NESTED_ARENA_HINT: usize = 1024;
 
 /// Runs `walk` with a builder for `options` and an arena sized for `size`
 /// input bytes, and makes its root a user-owned value when the walk
-/// succeeded.
-fn build<R>(size: usize, options: &ReadOptions, walk: impl FnOnce(&mut ValueBuilder) -> Result<R>) -> (Option<Value>, Result<R>) {
+/// succeeded. `check_names`: the builder refuses repeated names itself
+/// (the walk's parser does not).
+fn build<R>(
+    size: usize,
+    options: &ReadOptions,
+    check_names: bool,
+    walk: impl FnOnce(&mut ValueBuilder) -> Result<R>,
+) -> (Option<Value>, Result<R>) {
     let stacks = Stacks::take();
     let mut b = ValueBuilder {
         values: stacks.values,
@@ -65,6 +84,7 @@ fn build<R>(size: usize, options: &ReadOptions, walk: impl FnOnce(&mut ValueBuil
         lossless: options.keeps_numbers_lossless(),
         floats_aside: options.keeps_numbers_lossless() || options.negative_zero_int,
         duplicates: options.duplicate_key_policy(),
+        check_names,
     };
     let result = walk(&mut b);
     let value = if result.is_ok() { b.values.pop() } else { None };
@@ -221,6 +241,9 @@ struct ValueBuilder {
     /// int): the usual case tests this one flag, as it tested `lossless`.
     floats_aside: bool,
     duplicates: DuplicateKeys,
+    /// Under `DuplicateKeys::Error`, whether the builder checks each
+    /// object's names (the parser then does not).
+    check_names: bool,
 }
 
 impl ValueBuilder {
@@ -518,6 +541,11 @@ impl Visitor for ValueBuilder {
         let members = match self.duplicates {
             // The parser already refused duplicate names.
             DuplicateKeys::Error => {
+                if self.check_names {
+                    if let Some(i) = super::names::first_repeat(&self.names[n0..]) {
+                        return Err(repeated_name(&self.names[n0 + i]));
+                    }
+                }
                 if n == 0 {
                     Seq::Owned(Vec::new())
                 } else {
@@ -567,6 +595,14 @@ impl Visitor for ValueBuilder {
         self.push_on_stack(|| Value::Object(Map { members }));
         Ok(())
     }
+}
+
+/// The error for a repeated name found by the builder (the caller says it
+/// again with its place, from the parser).
+#[cold]
+#[inline(never)]
+fn repeated_name(name: &Str) -> crate::Error {
+    crate::Error::new(crate::error::ErrorKind::DuplicateKey { key: name.to_string() })
 }
 
 /// Keeps the first or the last value of each name, at the position where

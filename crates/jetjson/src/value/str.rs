@@ -135,6 +135,20 @@ impl Str {
         Str(Repr::Arena(arena.alloc_str(s), s.len()))
     }
 
+    /// The 24 bytes of an inline string as three words (every byte is set:
+    /// the tag, the length, the text and zeros after it, so two inline
+    /// strings have the same words exactly when they have the same text);
+    /// `None` for other strings.
+    #[inline(always)]
+    pub(crate) fn inline_words(&self) -> Option<[u64; 3]> {
+        match self.0 {
+            // SAFETY: `Str` is 24 bytes, 8-aligned (it holds pointers), and
+            // an inline one has all 24 bytes initialised (see `Repr`).
+            Repr::Inline { .. } => Some(unsafe { std::ptr::from_ref(self).cast::<[u64; 3]>().read() }),
+            _ => None,
+        }
+    }
+
     /// A bitwise copy of a string that owns no memory (inline or arena).
     ///
     /// # Safety
