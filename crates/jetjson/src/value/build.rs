@@ -57,8 +57,18 @@ impl FromJson for Value {
 /// one large text do not each reserve room for all of it.
 pub(crate) fn value_at(input: &[u8], from: usize, whole: bool, options: &ReadOptions) -> Result<Option<(Value, usize)>> {
     let size = if whole { input.len() - from } else { (input.len() - from).min(NESTED_ARENA_HINT) };
-    let (value, result) = build(size, options, false, |b| parse::walk_value_at(input, from, options, b));
-    Ok(result?.map(|end| (value.unwrap_or(Value::Null), end)))
+    // Repeated names: refused by the builder, as in `from_json`; then the
+    // caller reads the text again its own way, which says where.
+    let check_names = options.duplicate_key_policy() == DuplicateKeys::Error;
+    let unchecked = options.clone().duplicate_keys(DuplicateKeys::Last);
+    let walk_options = if check_names { &unchecked } else { options };
+    let (value, result) = build(size, options, check_names, |b| parse::walk_value_at(input, from, walk_options, b));
+    match result {
+        Ok(end) => Ok(end.map(|end| (value.unwrap_or(Value::Null), end))),
+        // The builder's only error is a repeated name.
+        Err(_) if check_names => Ok(None),
+        Err(e) => Err(e),
+    }
 }
 
 /// The input bytes a nested value's arena is first sized for.
