@@ -8,7 +8,7 @@
 //! compared with a few word comparisons instead of hashing its bytes, and
 //! no per-object bookkeeping is kept while the object is read.
 //!
-//! Each name sets one bit of a 256-bit filter by a hash of its words; only
+//! In an object of more than a few names, each name sets one bit of a 256-bit filter by a hash of its words; only
 //! a name whose bit was already set is compared with the names before it.
 //! The hash is not keyed, so a document can make every name collide: the
 //! comparisons are counted, and past a budget linear in the number of
@@ -20,6 +20,8 @@ use std::collections::HashSet;
 
 use super::Str;
 
+/// Objects with at most this many names (most objects) compare every pair.
+const PAIRWISE_MAX_NAMES: usize = 6;
 /// Objects with more names than this go to the hash set directly.
 const FILTER_MAX_NAMES: usize = 64;
 
@@ -28,6 +30,10 @@ pub(super) fn first_repeat(names: &[Str]) -> Option<usize> {
     let n = names.len();
     if n < 2 {
         return None;
+    }
+    if n <= PAIRWISE_MAX_NAMES {
+        // Every pair: fewer word comparisons than hashing each name.
+        return (1..n).find(|&i| names[..i].iter().any(|earlier| same(earlier, &names[i])));
     }
     if n > FILTER_MAX_NAMES {
         return first_repeat_hashed(names);
