@@ -204,3 +204,33 @@ fn the_private_name_is_refused_to_other_visitors() {
     // And the next value read is not affected.
     assert_eq!(jetjson::from_slice::<Value>(b"[3]").unwrap(), Value::from_slice(b"[3]").unwrap());
 }
+
+/// A repeated name inside a `Value` field (the builder refuses it; the
+/// door then reads the text again): refused, where the direct parser puts
+/// it, at any depth, in small and large objects.
+#[test]
+fn repeated_names_in_a_value_field_are_refused_where_they_are() {
+    #[derive(Deserialize, Debug)]
+    #[allow(dead_code)]
+    struct Holder {
+        id: u32,
+        data: Value,
+    }
+    let many: String = (0..80).map(|i| format!("\"k{i}\": {i}, ")).collect();
+    let docs = [
+        r#"{"id": 1, "data": {"a": 1, "a": 2}}"#.to_string(),
+        r#"{"id": 1, "data": [{"b": {"c": 1, "c": 2}}]}"#.to_string(),
+        format!(r#"{{"id": 1, "data": {{{many}"k9": 0}}}}"#),
+        r#"{"id": 1, "data": {"a": 1, "a": 2, ]}"#.to_string(),
+    ];
+    for doc in &docs {
+        let e = jetjson::from_str::<Holder>(doc).expect_err(doc);
+        let direct = Value::from_slice(doc.as_bytes()).unwrap_err();
+        assert!(matches!(e.kind(), ErrorKind::DuplicateKey { .. }), "{doc}: {e}");
+        assert_eq!(e.position().map(|p| p.offset), direct.position().map(|p| p.offset), "{doc}: {e} / {direct}");
+    }
+    // And accepted when the options allow repeats.
+    let last = ReadOptions::default().duplicate_keys(DuplicateKeys::Last);
+    let h: Holder = jetjson::from_str_with(&docs[0], &last).unwrap();
+    assert_eq!(h.data["a"], 2);
+}

@@ -28,9 +28,22 @@ use crate::parse::{self, DuplicateKeys, FromJson, NumberToken, NumberValue, Read
 
 impl FromJson for Value {
     fn from_json(input: &[u8], options: &ReadOptions) -> Result<Value> {
-        let (value, result) = build(input.len(), options, |b| parse::parse(input, options, b));
-        result?;
-        Ok(value.unwrap_or(Value::Null))
+        if options.duplicate_key_policy() != DuplicateKeys::Error {
+            let (value, result) = build(input.len(), options, false, |b| parse::parse(input, options, b));
+            result?;
+            return Ok(value.unwrap_or(Value::Null));
+        }
+        // Repeated names are refused by the builder (`names.rs`, cheaper
+        // than the parser's check), so the parser is told not to look.
+        let unchecked = options.clone().duplicate_keys(DuplicateKeys::Last);
+        let (value, result) = build(input.len(), options, true, |b| parse::parse(input, &unchecked, b));
+        match result {
+            Ok(()) => Ok(value.unwrap_or(Value::Null)),
+            // Said as the checking parser says it: the first error in the
+            // text (a repeated name, or whatever comes before it), where it
+            // is.
+            Err(e) => Err(parse::validate(input, options).err().unwrap_or(e)),
+        }
     }
 }
 
@@ -44,8 +57,18 @@ impl FromJson for Value {
 /// one large text do not each reserve room for all of it.
 pub(crate) fn value_at(input: &[u8], from: usize, whole: bool, options: &ReadOptions) -> Result<Option<(Value, usize)>> {
     let size = if whole { input.len() - from } else { (input.len() - from).min(NESTED_ARENA_HINT) };
-    let (value, result) = build(size, options, |b| parse::walk_value_at(input, from, options, b));
-    Ok(result?.map(|end| (value.unwrap_or(Value::Null), end)))
+    // Repeated names: refused by the builder, as in `from_json`; then the
+    // caller reads the text again its own way, which says where.
+    let check_names = options.duplicate_key_policy() == DuplicateKeys::Error;
+    let unchecked = options.clone().duplicate_keys(DuplicateKeys::Last);
+    let walk_options = if check_names { &unchecked } else { options };
+    let (value, result) = build(size, options, check_names, |b| parse::walk_value_at(input, from, walk_options, b));
+    match result {
+        Ok(end) => Ok(end.map(|end| (value.unwrap_or(Value::Null), end))),
+        // The builder's only error is a repeated name.
+        Err(_) if check_names => Ok(None),
+        Err(e) => Err(e),
+    }
 }
 
 /// The input bytes a nested value's arena is first sized for.
@@ -53,8 +76,14 @@ const NESTED_ARENA_HINT: usize = 1024;
 
 /// Runs `walk` with a builder for `options` and an arena sized for `size`
 /// input bytes, and makes its root a user-owned value when the walk
-/// succeeded.
-fn build<R>(size: usize, options: &ReadOptions, walk: impl FnOnce(&mut ValueBuilder) -> Result<R>) -> (Option<Value>, Result<R>) {
+/// succeeded. `check_names`: the builder refuses repeated names itself
+/// (the walk's parser does not).
+fn build<R>(
+    size: usize,
+    options: &ReadOptions,
+    check_names: bool,
+    walk: impl FnOnce(&mut ValueBuilder) -> Result<R>,
+) -> (Option<Value>, Result<R>) {
     let stacks = Stacks::take();
     let mut b = ValueBuilder {
         values: stacks.values,
@@ -65,6 +94,7 @@ fn build<R>(size: usize, options: &ReadOptions, walk: impl FnOnce(&mut ValueBuil
         lossless: options.keeps_numbers_lossless(),
         floats_aside: options.keeps_numbers_lossless() || options.negative_zero_int,
         duplicates: options.duplicate_key_policy(),
+        check_names,
     };
     let result = walk(&mut b);
     let value = if result.is_ok() { b.values.pop() } else { None };
@@ -221,6 +251,9 @@ struct ValueBuilder {
     /// int): the usual case tests this one flag, as it tested `lossless`.
     floats_aside: bool,
     duplicates: DuplicateKeys,
+    /// Under `DuplicateKeys::Error`, whether the builder checks each
+    /// object's names (the parser then does not).
+    check_names: bool,
 }
 
 impl ValueBuilder {
@@ -347,6 +380,24 @@ impl ValueBuilder {
         Ok(())
     }
 
+    /// A string too long to be inline (out of line: its copy dwarfs a
+    /// call).
+    #[inline(never)]
+    fn long_string(&mut self, s: &str) {
+        // The text needs arena memory.
+        self.spill_if_open();
+        let s = if self.is_root() {
+            Str::new(s)
+        } else {
+            // SAFETY: the string goes on the builder's stack or into a
+            // container in the arena (the root is never an arena string).
+            unsafe { Str::long_in_arena(s, &mut self.arena) }
+        };
+        // SAFETY: an arena string, after a spill (or a heap one at the
+        // root).
+        unsafe { self.push(|| Value::String(s)) };
+    }
+
     #[inline]
     fn str(&mut self, s: &str) -> Str {
         if self.is_root() {
@@ -360,13 +411,15 @@ impl ValueBuilder {
 }
 
 impl Visitor for ValueBuilder {
-    #[inline]
+    // Always (as the other small tokens): a call from the driver costs it
+    // its registers around the call.
+    #[inline(always)]
     fn null(&mut self) -> Result<()> {
         // SAFETY: plain data.
         unsafe { self.push(|| Value::Null) };
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn bool(&mut self, v: bool) -> Result<()> {
         // SAFETY: plain data.
         unsafe { self.push(|| Value::Bool(v)) };
@@ -397,19 +450,14 @@ impl Visitor for ValueBuilder {
         unsafe { self.push(|| Value::Number(number)) };
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn string(&mut self, s: &str, _raw: &str) -> Result<()> {
         if s.len() <= INLINE_CAPACITY {
             // Made in its slot (see `push`).
             // SAFETY: an inline string.
             unsafe { self.push(|| Value::String(Str::short(s))) };
         } else {
-            // The text needs arena memory.
-            self.spill_if_open();
-            let s = self.str(s);
-            // SAFETY: an arena string, after a spill (or a heap one at the
-            // root).
-            unsafe { self.push(|| Value::String(s)) };
+            self.long_string(s);
         }
         Ok(())
     }
@@ -464,19 +512,19 @@ impl Visitor for ValueBuilder {
         self.push_on_stack(|| Value::Array(Array(items)));
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn empty_array(&mut self) -> Result<()> {
         // SAFETY: an empty owned container (no memory).
         unsafe { self.push(|| Value::Array(Array(Seq::Owned(Vec::new())))) };
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn empty_object(&mut self) -> Result<()> {
         // SAFETY: as above.
         unsafe { self.push(|| Value::Object(Map { members: Seq::Owned(Vec::new()) })) };
         Ok(())
     }
-    #[inline]
+    #[inline(always)]
     fn begin_object(&mut self) -> Result<()> {
         // The enclosing array now holds a container: it goes on the stack.
         self.spill_if_open();
@@ -503,6 +551,11 @@ impl Visitor for ValueBuilder {
         let members = match self.duplicates {
             // The parser already refused duplicate names.
             DuplicateKeys::Error => {
+                if self.check_names {
+                    if let Some(i) = super::names::first_repeat(&self.names[n0..]) {
+                        return Err(repeated_name(&self.names[n0 + i]));
+                    }
+                }
                 if n == 0 {
                     Seq::Owned(Vec::new())
                 } else {
@@ -554,9 +607,19 @@ impl Visitor for ValueBuilder {
     }
 }
 
+/// The error for a repeated name found by the builder (the caller says it
+/// again with its place, from the parser).
+#[cold]
+#[inline(never)]
+fn repeated_name(name: &Str) -> crate::Error {
+    crate::Error::new(crate::error::ErrorKind::DuplicateKey { key: name.to_string() })
+}
+
 /// Keeps the first or the last value of each name, at the position where
 /// the name first appeared (as Python's dict and serde_json's IndexMap do).
 /// The names are builder-made (inline or arena) and duplicated bitwise.
+#[cold]
+#[inline(never)]
 fn dedupe(names: &[Str], values: impl Iterator<Item = Value>, policy: DuplicateKeys) -> Vec<(Str, Value)> {
     let mut index: HashMap<&str, usize> = HashMap::with_capacity(names.len());
     let mut out: Vec<(Str, Value)> = Vec::with_capacity(names.len());

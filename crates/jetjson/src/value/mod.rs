@@ -9,6 +9,7 @@ mod de;
 mod from;
 mod from_value;
 mod map;
+mod names;
 mod number;
 mod partial_eq;
 mod seq;

@@ -66,16 +66,25 @@ impl Str {
             return None;
         }
         let p = s.as_ptr();
+        let read8 = |at: usize| {
+            // SAFETY: callers pass `at + 8 <= n`: bytes of `s` only.
+            u64::from_le_bytes(unsafe { p.add(at).cast::<[u8; 8]>().read_unaligned() })
+        };
         // `text[k]`: bytes 8k.. of the text, little-endian, zero past `n`.
-        // SAFETY: each load reads bytes of `s` only (`n` bytes from `p`).
-        let text = unsafe {
-            if n <= 8 {
-                [load_le(p, n), 0, 0]
-            } else if n <= 16 {
-                [load_le(p, 8), load_le(p.add(8), n - 8), 0]
-            } else {
-                [load_le(p, 8), load_le(p.add(8), 8), load_le(p.add(16), n - 16)]
-            }
+        // Lengths 8 to 22 (most names and short values) take one path of
+        // three overlapping loads and shifts, with no branch on the length
+        // (a tree of branches by length mispredicted on names of mixed
+        // lengths).
+        let text = if n >= 8 {
+            let big = n >= 16;
+            // Bytes 0..8, 8..16 (or n-8..n if shorter) and n-8..n.
+            let (first, mid, last) = (read8(0), read8(if big { 8 } else { n - 8 }), read8(n - 8));
+            // Shifts of 64 give zero: `last` moved past its word.
+            let shr = |x: u64, by: usize| x.checked_shr(by as u32).unwrap_or(0);
+            [first, shr(mid, if big { 0 } else { 128 - 8 * n }), shr(last, if big { 192 - 8 * n } else { 64 })]
+        } else {
+            // SAFETY: `n <= 8` bytes of `s`.
+            [unsafe { load_le(p, n) }, 0, 0]
         };
         // The `Str`'s bytes: tag, length, then the text (`Repr`'s layout).
         let words = [
@@ -112,6 +121,31 @@ impl Str {
         match Str::inline(s) {
             Some(inline) => inline,
             None => Str(Repr::Arena(copy_to_arena(s, arena), s.len())),
+        }
+    }
+
+    /// `s`, longer than `INLINE_CAPACITY`, copied into the arena (an
+    /// uncounted handle); made in the caller, as `in_arena` is.
+    ///
+    /// # Safety
+    /// As for `in_arena`.
+    #[inline(always)]
+    pub(crate) unsafe fn long_in_arena(s: &str, arena: &mut ArenaBuilder) -> Str {
+        debug_assert!(s.len() > INLINE_CAPACITY);
+        Str(Repr::Arena(arena.alloc_str(s), s.len()))
+    }
+
+    /// The 24 bytes of an inline string as three words (every byte is set:
+    /// the tag, the length, the text and zeros after it, so two inline
+    /// strings have the same words exactly when they have the same text);
+    /// `None` for other strings.
+    #[inline(always)]
+    pub(crate) fn inline_words(&self) -> Option<[u64; 3]> {
+        match self.0 {
+            // SAFETY: `Str` is 24 bytes, 8-aligned (it holds pointers), and
+            // an inline one has all 24 bytes initialised (see `Repr`).
+            Repr::Inline { .. } => Some(unsafe { std::ptr::from_ref(self).cast::<[u64; 3]>().read() }),
+            _ => None,
         }
     }
 

@@ -164,3 +164,37 @@ fn root_scalars_and_strings() {
     assert_eq!(Value::from_slice(b"{}").unwrap(), Value::Object(Map::new()));
     assert_eq!(Value::from_slice(b"[[],{}]").unwrap()[1], Value::Object(Map::new()));
 }
+
+/// Repeated names are refused by the builder (the parser does not look
+/// under `Value::from_slice`): the error is the first one in the text, with
+/// its place, whether the repeat is in a small object, a large one, a long
+/// name, or followed by another error before its object ends.
+#[test]
+fn repeated_names_are_refused_at_the_first_error() {
+    use crate::error::ErrorKind;
+    let many: String = (0..100).map(|i| format!("\"k{i}\":{i},")).collect();
+    let long = "a name longer than the inline capacity";
+    let cases: Vec<(String, &str, usize)> = vec![
+        (r#"{"a":1,"a":2}"#.into(), "a", 7),
+        (r#"{"a":1,"b":{"c":1,"c":2},"a":3}"#.into(), "c", 18),
+        (format!(r#"{{"{long}":1,"x":2,"{long}":3}}"#), long, 50),
+        (format!(r#"{{{many}"k7":0}}"#), "k7", 1 + many.len()),
+        // The object is never finished: the repeat is still the first error.
+        (r#"{"a":1,"a":2,]"#.into(), "a", 7),
+        (r#"[{"a":1,"a":2}"#.into(), "a", 8),
+    ];
+    for (text, key, at) in cases {
+        let e = Value::from_slice(text.as_bytes()).expect_err(&text);
+        match e.kind() {
+            ErrorKind::DuplicateKey { key: k } => assert_eq!(k, key, "{text}"),
+            other => panic!("{text}: {other:?}"),
+        }
+        assert_eq!(e.position().map(|p| p.offset), Some(at), "{text}");
+    }
+    // An error before any repeat is that error.
+    let e = Value::from_slice(br#"{"a":tru,"a":1}"#).unwrap_err();
+    assert!(e.is_syntax(), "{e}");
+    // Distinct names (short, long, and same-prefix ones) are accepted.
+    let ok = format!(r#"{{"{long}1":1,"{long}2":2,"abcdefghijklmnopqrstu1":3,"abcdefghijklmnopqrstu2":4,{many}"z":0}}"#);
+    assert_eq!(Value::from_slice(ok.as_bytes()).unwrap().as_object().unwrap().len(), 105);
+}

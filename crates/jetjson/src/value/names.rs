@@ -1,0 +1,161 @@
+//! Repeated member names, found by the `Value` builder when an object ends.
+//!
+//! Under `DuplicateKeys::Error` the parser can check every name as it reads
+//! it (`parse/parser.rs`, `DuplicateNames`); `Value::from_slice` instead
+//! lets the parser skip that and checks each object's names here, where
+//! they already sit side by side as `Str`s: an inline name (most names) is
+//! three words whose equality is the equality of the text, so a name is
+//! compared with a few word comparisons instead of hashing its bytes, and
+//! no per-object bookkeeping is kept while the object is read.
+//!
+//! In an object of more than a few names, each name sets one bit of a 256-bit filter by a hash of its words; only
+//! a name whose bit was already set is compared with the names before it.
+//! The hash is not keyed, so a document can make every name collide: the
+//! comparisons are counted, and past a budget linear in the number of
+//! names (or in objects with many names) the check goes to a randomly
+//! keyed hash set, so it stays linear in the size of the object whatever
+//! the names are.
+
+use std::collections::HashSet;
+
+use super::Str;
+
+/// Objects with at most this many names (most objects) compare every pair.
+const PAIRWISE_MAX_NAMES: usize = 6;
+/// Objects with more names than this go to the hash set directly.
+const FILTER_MAX_NAMES: usize = 64;
+
+/// The index of the first name of `names` that repeats an earlier one.
+pub(super) fn first_repeat(names: &[Str]) -> Option<usize> {
+    let n = names.len();
+    if n < 2 {
+        return None;
+    }
+    if n <= PAIRWISE_MAX_NAMES {
+        // Every pair: fewer word comparisons than hashing each name.
+        return (1..n).find(|&i| names[..i].iter().any(|earlier| same(earlier, &names[i])));
+    }
+    if n > FILTER_MAX_NAMES {
+        return first_repeat_hashed(names);
+    }
+    let mut filter = [0u64; 4];
+    // Comparisons allowed before the hash set takes over.
+    let mut budget = 4 * n + 16;
+    for (i, name) in names.iter().enumerate() {
+        let h = filter_hash(name);
+        let (word, bit) = ((h >> 62) as usize, 1u64 << ((h >> 56) & 63));
+        if filter[word] & bit != 0 {
+            // Maybe seen: compared with every earlier name.
+            if budget < i {
+                return first_repeat_hashed(names);
+            }
+            budget -= i;
+            if names[..i].iter().any(|earlier| same(earlier, name)) {
+                return Some(i);
+            }
+        }
+        filter[word] |= bit;
+    }
+    None
+}
+
+/// Whether two names have the same text.
+#[inline(always)]
+fn same(a: &Str, b: &Str) -> bool {
+    match (a.inline_words(), b.inline_words()) {
+        (Some(x), Some(y)) => x == y,
+        // An inline name is shorter than any other.
+        (None, None) => a.as_str() == b.as_str(),
+        _ => false,
+    }
+}
+
+/// A hash of a name for the filter (top 8 bits used): of its words if
+/// inline, else of its length and first and last eight bytes (it is longer
+/// than 16 bytes).
+#[inline(always)]
+fn filter_hash(name: &Str) -> u64 {
+    const K: u64 = 0x9e37_79b9_7f4a_7c15;
+    let [a, b, c] = name.inline_words().unwrap_or_else(|| {
+        let t = name.as_bytes();
+        let word = |i: usize| u64::from_le_bytes(t[i..i + 8].try_into().expect("8 bytes"));
+        [t.len() as u64, word(0), word(t.len() - 8)]
+    });
+    (a ^ b.rotate_left(21) ^ c.rotate_left(42)).wrapping_mul(K)
+}
+
+/// `first_repeat` with a randomly keyed hash set (std's SipHash).
+#[cold]
+#[inline(never)]
+fn first_repeat_hashed(names: &[Str]) -> Option<usize> {
+    let mut seen: HashSet<&str> = HashSet::with_capacity(names.len());
+    names.iter().position(|name| !seen.insert(name.as_str()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(list: &[&str]) -> Vec<Str> {
+        list.iter().map(|s| Str::new(s)).collect()
+    }
+
+    #[test]
+    fn finds_the_first_repeat_of_short_and_long_names() {
+        let long = "a name longer than twenty-two bytes";
+        assert_eq!(first_repeat(&names(&[])), None);
+        assert_eq!(first_repeat(&names(&["a"])), None);
+        assert_eq!(first_repeat(&names(&["a", "b", "c"])), None);
+        assert_eq!(first_repeat(&names(&["a", "b", "a"])), Some(2));
+        assert_eq!(first_repeat(&names(&["", "x", ""])), Some(2));
+        assert_eq!(first_repeat(&names(&[long, "b", long])), Some(2));
+        // Same length and first bytes, different last byte.
+        assert_eq!(first_repeat(&names(&[&format!("{long}1"), &format!("{long}2")])), None);
+        assert_eq!(first_repeat(&names(&["abcdefghijklmnopqrstu1", "abcdefghijklmnopqrstu2"])), None);
+        assert_eq!(first_repeat(&names(&["abcdefghijklmnopqrstuv", "abcdefghijklmnopqrstuv"])), Some(1));
+    }
+
+    /// Every size up to past the filter's limit, with the repeat at every
+    /// place (and none): the answer is the position of the first repeat.
+    #[test]
+    fn agrees_with_a_set_at_every_size() {
+        for n in 0..FILTER_MAX_NAMES + 8 {
+            let distinct: Vec<String> =
+                (0..n).map(|i| if i % 3 == 0 { format!("name-{i}-{}", "x".repeat(20)) } else { format!("k{i}") }).collect();
+            let list: Vec<&str> = distinct.iter().map(String::as_str).collect();
+            assert_eq!(first_repeat(&names(&list)), None, "{n} distinct names");
+            for at in 1..n {
+                for of in 0..at {
+                    let mut with = list.clone();
+                    with[at] = list[of];
+                    let want = {
+                        let mut seen = HashSet::new();
+                        with.iter().position(|k| !seen.insert(*k))
+                    };
+                    assert_eq!(first_repeat(&names(&with)), want, "{n} names, {at} repeats {of}");
+                }
+            }
+        }
+    }
+
+    /// Names that all fall on one bit of the filter spend the budget and
+    /// go to the hash set: still the right answer.
+    #[test]
+    fn colliding_names_still_answer_right() {
+        let mut list: Vec<String> = Vec::new();
+        let mut i = 0u64;
+        let target = filter_hash(&Str::new("seed")) >> 56;
+        while list.len() < 60 {
+            let s = format!("n{i}");
+            if filter_hash(&Str::new(&s)) >> 56 == target {
+                list.push(s);
+            }
+            i += 1;
+        }
+        let strs: Vec<&str> = list.iter().map(String::as_str).collect();
+        assert_eq!(first_repeat(&names(&strs)), None);
+        let mut with = strs.clone();
+        with[59] = strs[3];
+        assert_eq!(first_repeat(&names(&with)), Some(59));
+    }
+}
