@@ -63,25 +63,11 @@ pub(crate) fn parse_at_level<V: Visitor + ?Sized>(
     buffers: &mut Buffers,
     level: drive::Level,
 ) -> Result<()> {
-    if visitor.takes_raw() {
-        return reference(input, options, visitor, buffers);
-    }
     match drive::drive(input, drive::Span::Document, options, visitor, buffers, level) {
         Ok(_) => Ok(()),
         Err(Stop::Visitor(e)) => Err(e),
         Err(Stop::Syntax) => Err(explain(input, options)),
     }
-}
-
-/// `parse` by the reference driver alone (builders that take containers
-/// as text: `Visitor::takes_raw`).
-#[cold]
-#[inline(never)]
-fn reference<V: Visitor + ?Sized>(input: &[u8], options: &ReadOptions, visitor: &mut V, buffers: &mut Buffers) -> Result<()> {
-    let mut p = Parser::with_buffers(input, options, std::mem::take(buffers))?;
-    let result = p.drive(visitor).and_then(|_| p.finish());
-    *buffers = p.into_buffers();
-    result
 }
 
 /// Walks the one value that starts at `from` in `input` (after whitespace)
@@ -205,15 +191,6 @@ impl<'a> Parser<'a> {
             p.i = BOM.len();
         }
         Ok(p)
-    }
-
-    /// The working memory, emptied, for the next document.
-    pub(crate) fn into_buffers(self) -> Buffers {
-        let Parser { mut scratch, mut dups, mut stack, .. } = self;
-        scratch.clear();
-        dups.clear();
-        stack.clear();
-        Buffers { scratch, dups, stack }
     }
 
     /// After the value: only whitespace may follow.
