@@ -55,6 +55,22 @@ pub(crate) fn parse_with_buffers<V: Visitor + ?Sized>(
     parse_at_level(input, options, visitor, buffers, drive::level())
 }
 
+/// Checks that `input` is one JSON text, building nothing: the validator
+/// (`validate.rs`), with this thread's kept working memory.
+pub(crate) fn check(input: &[u8], options: &ReadOptions) -> Result<()> {
+    with_pooled(|buffers| check_with_buffers(input, options, buffers, drive::level()))
+}
+
+/// `check` with working memory lent by the caller and the validator built
+/// for `level`; what it refuses, the reference driver explains.
+pub(crate) fn check_with_buffers(input: &[u8], options: &ReadOptions, buffers: &mut Buffers, level: drive::Level) -> Result<()> {
+    if super::validate::validate(input, options, &mut buffers.check, level) {
+        Ok(())
+    } else {
+        Err(explain(input, options))
+    }
+}
+
 /// `parse_with_buffers` with the fast driver built for `level` (tests).
 pub(crate) fn parse_at_level<V: Visitor + ?Sized>(
     input: &[u8],
@@ -126,6 +142,8 @@ pub(crate) struct Buffers {
     pub(super) scratch: String,
     pub(super) dups: DuplicateNames,
     pub(super) stack: Vec<bool>,
+    /// The validator's (`validate.rs`).
+    pub(super) check: super::validate::Work,
 }
 
 impl Buffers {
@@ -136,6 +154,7 @@ impl Buffers {
         self.scratch.shrink_to(KEEP * 4);
         self.stack.shrink_to(KEEP);
         self.dups.shrink_to(KEEP);
+        self.check.trim(KEEP);
     }
 }
 
@@ -976,7 +995,7 @@ impl DuplicateNames {
         self.frames.push(Frame { first: self.names.len(), arena: self.bytes.len(), index: None, filter: [0; 4] });
     }
 
-    fn shrink_to(&mut self, n: usize) {
+    pub(super) fn shrink_to(&mut self, n: usize) {
         self.bytes.shrink_to(n);
         self.names.shrink_to(n);
         self.frames.shrink_to(n / 16);
