@@ -19,9 +19,34 @@ use crate::writer::{Sink, Writer};
 pub(crate) const RAW_TOKEN: &str = "$jetjson::private::RawJson";
 
 /// A piece of JSON text, borrowed or owned.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone)]
 pub struct RawJson<'a> {
     json: Cow<'a, [u8]>,
+    /// The bytes are known to be UTF-8 (validated, or given as text), so
+    /// writing them needs no second pass to check (`Serialize`).
+    utf8: bool,
+}
+
+// Equal, hashed and shown by their bytes alone (`utf8` only says what is
+// already known about them).
+impl PartialEq for RawJson<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.json == other.json
+    }
+}
+
+impl Eq for RawJson<'_> {}
+
+impl std::hash::Hash for RawJson<'_> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.json.hash(state);
+    }
+}
+
+impl std::fmt::Debug for RawJson<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RawJson").field("json", &self.json).finish()
+    }
 }
 
 /// Raw JSON that owns its bytes.
@@ -29,17 +54,17 @@ pub type OwnedRawJson = RawJson<'static>;
 
 /// What [`RawJson::from_unchecked`] takes: JSON as text or as bytes,
 /// borrowed or owned.
-pub struct RawText<'a>(Cow<'a, [u8]>);
+pub struct RawText<'a>(Cow<'a, [u8]>, /* given as text (UTF-8) */ bool);
 
 impl<'a> From<&'a str> for RawText<'a> {
     fn from(text: &'a str) -> RawText<'a> {
-        RawText(Cow::Borrowed(text.as_bytes()))
+        RawText(Cow::Borrowed(text.as_bytes()), true)
     }
 }
 
 impl From<String> for RawText<'_> {
     fn from(text: String) -> RawText<'static> {
-        RawText(Cow::Owned(text.into_bytes()))
+        RawText(Cow::Owned(text.into_bytes()), true)
     }
 }
 
@@ -54,31 +79,31 @@ impl<'a> From<Cow<'a, str>> for RawText<'a> {
 
 impl<'a> From<&'a [u8]> for RawText<'a> {
     fn from(bytes: &'a [u8]) -> RawText<'a> {
-        RawText(Cow::Borrowed(bytes))
+        RawText(Cow::Borrowed(bytes), false)
     }
 }
 
 impl<'a, const N: usize> From<&'a [u8; N]> for RawText<'a> {
     fn from(bytes: &'a [u8; N]) -> RawText<'a> {
-        RawText(Cow::Borrowed(bytes))
+        RawText(Cow::Borrowed(bytes), false)
     }
 }
 
 impl<'a> From<&'a Vec<u8>> for RawText<'a> {
     fn from(bytes: &'a Vec<u8>) -> RawText<'a> {
-        RawText(Cow::Borrowed(bytes))
+        RawText(Cow::Borrowed(bytes), false)
     }
 }
 
 impl From<Vec<u8>> for RawText<'_> {
     fn from(bytes: Vec<u8>) -> RawText<'static> {
-        RawText(Cow::Owned(bytes))
+        RawText(Cow::Owned(bytes), false)
     }
 }
 
 impl<'a> From<Cow<'a, [u8]>> for RawText<'a> {
     fn from(bytes: Cow<'a, [u8]>) -> RawText<'a> {
-        RawText(bytes)
+        RawText(bytes, false)
     }
 }
 
@@ -102,7 +127,8 @@ impl<'a> RawJson<'a> {
     /// [`DuplicateKeys::Last`]: crate::DuplicateKeys::Last
     pub fn from_slice_with(json: &'a [u8], options: &ReadOptions) -> Result<RawJson<'a>> {
         parse::validate(json, options)?;
-        Ok(RawJson { json: Cow::Borrowed(json) })
+        // Valid JSON is UTF-8.
+        Ok(RawJson { json: Cow::Borrowed(json), utf8: true })
     }
 
     /// Trusts that `json` is valid JSON without looking at it: text
@@ -120,7 +146,8 @@ impl<'a> RawJson<'a> {
     /// assert_eq!(from_bytes.as_bytes(), b"[1]");
     /// ```
     pub fn from_unchecked(json: impl Into<RawText<'a>>) -> RawJson<'a> {
-        RawJson { json: json.into().0 }
+        let RawText(json, utf8) = json.into();
+        RawJson { json, utf8 }
     }
 
     /// The JSON text's bytes.
@@ -130,7 +157,7 @@ impl<'a> RawJson<'a> {
 
     /// The same JSON, owning its bytes.
     pub fn into_owned(self) -> OwnedRawJson {
-        RawJson { json: Cow::Owned(self.json.into_owned()) }
+        RawJson { json: Cow::Owned(self.json.into_owned()), utf8: self.utf8 }
     }
 }
 
@@ -143,12 +170,18 @@ impl OwnedRawJson {
     /// Validates `json` with the default [`ReadOptions`] and takes ownership of it.
     pub fn from_vec(json: Vec<u8>) -> Result<OwnedRawJson> {
         parse::validate(&json, &ReadOptions::default())?;
-        Ok(RawJson { json: Cow::Owned(json) })
+        Ok(RawJson { json: Cow::Owned(json), utf8: true })
     }
 }
 
 impl Serialize for RawJson<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        if self.utf8 {
+            // SAFETY: `utf8` is set only for bytes checked as JSON (which is
+            // UTF-8), made by the compact writer, or given as `str`/`String`.
+            let text = unsafe { std::str::from_utf8_unchecked(&self.json) };
+            return s.serialize_newtype_struct(RAW_TOKEN, text);
+        }
         match std::str::from_utf8(&self.json) {
             Ok(text) => s.serialize_newtype_struct(RAW_TOKEN, text),
             Err(_) => s.serialize_newtype_struct(RAW_TOKEN, &serde_bytes_ref(&self.json)),
@@ -178,7 +211,10 @@ impl<'de: 'a, 'a> de::Visitor<'de> for RawVisitor<'a> {
     /// jetjson's deserializer: one member, the private name and the bytes.
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> std::result::Result<RawJson<'a>, A::Error> {
         match map.next_key::<RawKey>()? {
-            Some(RawKey) => Ok(RawJson { json: map.next_value::<RawBytes<'a>>()?.0 }),
+            Some(RawKey) => {
+                let RawBytes(json, utf8) = map.next_value::<RawBytes<'a>>()?;
+                Ok(RawJson { json, utf8 })
+            }
             None => Err(de::Error::invalid_type(de::Unexpected::Map, &self)),
         }
     }
@@ -188,7 +224,8 @@ impl<'de: 'a, 'a> de::Visitor<'de> for RawVisitor<'a> {
     fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> std::result::Result<RawJson<'a>, D::Error> {
         let value = crate::Value::deserialize(d)?;
         let bytes = value.to_vec_with(&crate::WriteOptions::compact()).map_err(de::Error::custom)?;
-        Ok(RawJson { json: Cow::Owned(bytes) })
+        // The compact profile writes UTF-8.
+        Ok(RawJson { json: Cow::Owned(bytes), utf8: true })
     }
 }
 
@@ -215,8 +252,9 @@ impl<'de> Deserialize<'de> for RawKey {
     }
 }
 
-/// The raw bytes, borrowed when the deserializer lends them.
-struct RawBytes<'a>(Cow<'a, [u8]>);
+/// The raw bytes, borrowed when the deserializer lends them, and whether
+/// they came as text (UTF-8).
+struct RawBytes<'a>(Cow<'a, [u8]>, bool);
 
 impl<'de: 'a, 'a> Deserialize<'de> for RawBytes<'a> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<RawBytes<'a>, D::Error> {
@@ -227,16 +265,16 @@ impl<'de: 'a, 'a> Deserialize<'de> for RawBytes<'a> {
                 f.write_str("raw JSON bytes")
             }
             fn visit_borrowed_bytes<E: de::Error>(self, b: &'de [u8]) -> std::result::Result<RawBytes<'a>, E> {
-                Ok(RawBytes(Cow::Borrowed(b)))
+                Ok(RawBytes(Cow::Borrowed(b), false))
             }
             fn visit_bytes<E: de::Error>(self, b: &[u8]) -> std::result::Result<RawBytes<'a>, E> {
-                Ok(RawBytes(Cow::Owned(b.to_vec())))
+                Ok(RawBytes(Cow::Owned(b.to_vec()), false))
             }
             fn visit_borrowed_str<E: de::Error>(self, s: &'de str) -> std::result::Result<RawBytes<'a>, E> {
-                Ok(RawBytes(Cow::Borrowed(s.as_bytes())))
+                Ok(RawBytes(Cow::Borrowed(s.as_bytes()), true))
             }
             fn visit_str<E: de::Error>(self, s: &str) -> std::result::Result<RawBytes<'a>, E> {
-                Ok(RawBytes(Cow::Owned(s.as_bytes().to_vec())))
+                Ok(RawBytes(Cow::Owned(s.as_bytes().to_vec()), true))
             }
         }
         d.deserialize_bytes(BytesVisitor(std::marker::PhantomData))
@@ -364,5 +402,60 @@ impl<S: Sink> Visitor for GoCompact<'_, S> {
         let (_, n) = self.open.pop().unwrap_or_default();
         self.w.end_object(n == 0);
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hash(r: &RawJson<'_>) -> u64 {
+        use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
+        BuildHasherDefault::<DefaultHasher>::default().hash_one(r)
+    }
+
+    /// Which raw texts are known to be UTF-8 (and so written without a
+    /// second pass): checked ones, text, what jetjson's deserializer lends;
+    /// not bytes taken unchecked.
+    #[test]
+    fn raw_text_knows_when_its_bytes_are_utf8() {
+        let text = r#"{"a":[1,"é"]}"#;
+        assert!(RawJson::from_slice(text.as_bytes()).unwrap().utf8);
+        assert!(OwnedRawJson::from_vec(text.as_bytes().to_vec()).unwrap().utf8);
+        assert!(RawJson::from_unchecked(text).utf8);
+        assert!(RawJson::from_unchecked(text.to_owned()).utf8);
+        assert!(RawJson::from_unchecked(text).into_owned().utf8);
+        assert!(!RawJson::from_unchecked(text.as_bytes()).utf8);
+        assert!(!RawJson::from_unchecked(text.as_bytes().to_vec()).utf8);
+        #[derive(serde::Deserialize)]
+        struct Envelope<'a> {
+            #[serde(borrow)]
+            data: RawJson<'a>,
+        }
+        let input = format!(r#"{{"data": {text}}}"#);
+        let env: Envelope<'_> = crate::from_str(&input).unwrap();
+        assert_eq!(env.data.as_bytes(), text.as_bytes());
+        assert!(env.data.utf8, "lent by jetjson's deserializer as text");
+        let env: Envelope<'_> = serde_json::from_str(&input).unwrap();
+        assert!(env.data.utf8, "made by the compact writer");
+    }
+
+    /// The flag changes nothing else: equality, hashing, `Debug` and the
+    /// bytes written are those of the bytes alone.
+    #[test]
+    fn raw_text_is_its_bytes_whatever_is_known() {
+        let text = r#"{"a":[1,"é"]}"#;
+        let (known, unknown) = (RawJson::from_unchecked(text), RawJson::from_unchecked(text.as_bytes()));
+        assert_eq!(known, unknown);
+        assert_eq!(hash(&known), hash(&unknown));
+        assert_eq!(format!("{known:?}"), format!("{unknown:?}"));
+        for r in [&known, &unknown, &RawJson::from_slice(text.as_bytes()).unwrap()] {
+            assert_eq!(crate::to_vec(&[r]).unwrap(), format!("[{text}]").into_bytes());
+            // A foreign serializer gets the text (a JSON string there).
+            assert_eq!(serde_json::to_string(r).unwrap(), serde_json::to_string(text).unwrap());
+        }
+        // Bytes that are not UTF-8, unchecked: compact copies them as they are.
+        let bad = RawJson::from_unchecked(&b"\"\xff\""[..]);
+        assert_eq!(crate::to_vec(&bad).unwrap(), b"\"\xff\"");
     }
 }

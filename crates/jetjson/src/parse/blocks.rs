@@ -24,6 +24,24 @@ pub(crate) struct Masks {
     pub high: u64,
 }
 
+/// One block's masks for the validator (`validate.rs`), which finds the
+/// structure of the text from them: bit `k` is byte `base + k`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Structure {
+    /// `"`.
+    pub quote: u64,
+    /// `\`.
+    pub backslash: u64,
+    /// `{`, `}`, `[`, `]`, `:`, `,`.
+    pub op: u64,
+    /// `' '`, `\t`, `\n`, `\r`.
+    pub ws: u64,
+    /// Bytes below 0x20.
+    pub control: u64,
+    /// Bytes >= 0x80.
+    pub high: u64,
+}
+
 /// A block classifier for one ISA.
 pub(crate) trait Classify {
     /// The masks of the 64 bytes at `p`.
@@ -32,6 +50,12 @@ pub(crate) trait Classify {
     /// `p..p + 64` is readable, and the CPU supports the implementation's
     /// ISA (the caller runs with it enabled, so this inlines into it).
     unsafe fn block(p: *const u8) -> Masks;
+
+    /// The validator's masks of the 64 bytes at `p`.
+    ///
+    /// # Safety
+    /// As `block`.
+    unsafe fn structure(p: *const u8) -> Structure;
 }
 
 /// Any CPU: byte by byte.
@@ -45,6 +69,30 @@ impl Classify for Portable {
         let bytes = unsafe { &*p.cast::<[u8; 64]>() };
         classify_bytes(bytes)
     }
+
+    #[inline(always)]
+    unsafe fn structure(p: *const u8) -> Structure {
+        // SAFETY: the caller guarantees 64 readable bytes.
+        let bytes = unsafe { &*p.cast::<[u8; 64]>() };
+        structure_bytes(bytes)
+    }
+}
+
+/// The validator's masks of `bytes`, byte by byte.
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+#[inline]
+pub(crate) fn structure_bytes(bytes: &[u8; 64]) -> Structure {
+    let mut m = Structure { quote: 0, backslash: 0, op: 0, ws: 0, control: 0, high: 0 };
+    for (k, &c) in bytes.iter().enumerate() {
+        let bit = 1u64 << k;
+        m.quote |= if c == b'"' { bit } else { 0 };
+        m.backslash |= if c == b'\\' { bit } else { 0 };
+        m.op |= if matches!(c, b'{' | b'}' | b'[' | b']' | b':' | b',') { bit } else { 0 };
+        m.ws |= if matches!(c, b' ' | b'\t' | b'\n' | b'\r') { bit } else { 0 };
+        m.control |= if c < 0x20 { bit } else { 0 };
+        m.high |= if c >= 0x80 { bit } else { 0 };
+    }
+    m
 }
 
 /// The masks of `bytes`, byte by byte.
@@ -86,12 +134,28 @@ pub(crate) fn tail_masks(b: &[u8], base: usize) -> Masks {
     classify_bytes(&block)
 }
 
+/// The validator's masks of the last block of `b`, which starts at `base`
+/// and has fewer than 64 bytes: the missing bytes count as spaces (which
+/// end a literal as the end of the input does, and are no structure).
+#[cold]
+#[inline(never)]
+pub(crate) fn tail_structure(b: &[u8], base: usize) -> Structure {
+    let mut block = [b' '; 64];
+    let rest = &b[base.min(b.len())..];
+    block[..rest.len()].copy_from_slice(rest);
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: 64 bytes of `block`; SSE2 is part of the x86_64 baseline.
+    return unsafe { Sse2::structure(block.as_ptr()) };
+    #[cfg(not(target_arch = "x86_64"))]
+    structure_bytes(&block)
+}
+
 #[cfg(target_arch = "x86_64")]
 pub(crate) use x86::{Avx2, Sse2};
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
-    use super::{Classify, Masks};
+    use super::{Classify, Masks, Structure};
     use core::arch::x86_64::*;
 
     /// The x86_64 baseline.
@@ -124,6 +188,48 @@ mod x86 {
                 m
             }
         }
+
+        #[inline(always)]
+        unsafe fn structure(p: *const u8) -> Structure {
+            // SAFETY: 64 readable bytes (the caller's contract), read as four
+            // unaligned 16-byte loads; SSE2 is part of the x86_64 baseline.
+            unsafe {
+                let mut m = Structure { quote: 0, backslash: 0, op: 0, ws: 0, control: 0, high: 0 };
+                for k in 0..4 {
+                    let v = _mm_loadu_si128(p.add(16 * k).cast());
+                    let ws =
+                        _mm_or_si128(_mm_or_si128(sse2_eq(v, b' '), sse2_eq(v, b'\t')), _mm_or_si128(sse2_eq(v, b'\n'), sse2_eq(v, b'\r')));
+                    // `[` and `]` are `{` and `}` with the 0x20 bit clear.
+                    let folded = _mm_or_si128(v, _mm_set1_epi8(0x20));
+                    let brackets = _mm_or_si128(sse2_eq(folded, b'{'), sse2_eq(folded, b'}'));
+                    let op = _mm_or_si128(brackets, _mm_or_si128(sse2_eq(v, b':'), sse2_eq(v, b',')));
+                    // `v <= 0x1f` unsigned: the minimum of the two is `v`.
+                    let control = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v);
+                    let shift = 16 * k as u32;
+                    m.quote |= sse2_bits(sse2_eq(v, b'"')) << shift;
+                    m.backslash |= sse2_bits(sse2_eq(v, b'\\')) << shift;
+                    m.op |= sse2_bits(op) << shift;
+                    m.ws |= sse2_bits(ws) << shift;
+                    m.control |= sse2_bits(control) << shift;
+                    m.high |= sse2_bits(v) << shift;
+                }
+                m
+            }
+        }
+    }
+
+    /// Bytes of `v` equal to `c`.
+    #[inline(always)]
+    fn sse2_eq(v: __m128i, c: u8) -> __m128i {
+        // SAFETY: register operations; SSE2 is part of the x86_64 baseline.
+        unsafe { _mm_cmpeq_epi8(v, _mm_set1_epi8(c as i8)) }
+    }
+
+    /// The top bits of the 16 bytes of `x`.
+    #[inline(always)]
+    fn sse2_bits(x: __m128i) -> u64 {
+        // SAFETY: a register operation; SSE2 is part of the x86_64 baseline.
+        u64::from(unsafe { _mm_movemask_epi8(x) } as u16)
     }
 
     /// AVX2 (Haswell and later, Zen and later).
@@ -158,6 +264,69 @@ mod x86 {
                 Masks { ws: ws0 | ws1 << 32, special: sp0 | sp1 << 32, high: hi0 | hi1 << 32 }
             }
         }
+
+        #[inline(always)]
+        unsafe fn structure(p: *const u8) -> Structure {
+            // SAFETY: 64 readable bytes (the caller's contract), read as two
+            // unaligned 32-byte loads; AVX2 is enabled in the caller.
+            unsafe {
+                let lo = avx2_structure_half(_mm256_loadu_si256(p.cast()));
+                let hi = avx2_structure_half(_mm256_loadu_si256(p.add(32).cast()));
+                Structure {
+                    quote: lo.quote | hi.quote << 32,
+                    backslash: lo.backslash | hi.backslash << 32,
+                    op: lo.op | hi.op << 32,
+                    ws: lo.ws | hi.ws << 32,
+                    control: lo.control | hi.control << 32,
+                    high: lo.high | hi.high << 32,
+                }
+            }
+        }
+    }
+
+    /// The validator's masks of 32 bytes (in the low half of each field).
+    /// (Functions, not closures: closures are not inlined for sure, and out
+    /// of line they would not be built for AVX2.)
+    ///
+    /// # Safety
+    /// AVX2 is enabled in the caller.
+    #[inline(always)]
+    unsafe fn avx2_structure_half(v: __m256i) -> Structure {
+        // SAFETY: register operations only; AVX2 per the contract.
+        unsafe {
+            let table = _mm256_broadcastsi128_si256(_mm_loadu_si128(WS_TABLE.as_ptr().cast()));
+            let ws = _mm256_cmpeq_epi8(_mm256_shuffle_epi8(table, v), v);
+            let control = _mm256_cmpeq_epi8(_mm256_min_epu8(v, _mm256_set1_epi8(0x1f)), v);
+            let quote = _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b'"' as i8));
+            let backslash = _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b'\\' as i8));
+            // `[` and `]` are `{` and `}` with the 0x20 bit clear.
+            let folded = _mm256_or_si256(v, _mm256_set1_epi8(0x20));
+            let brackets = _mm256_or_si256(
+                _mm256_cmpeq_epi8(folded, _mm256_set1_epi8(b'{' as i8)),
+                _mm256_cmpeq_epi8(folded, _mm256_set1_epi8(b'}' as i8)),
+            );
+            let punct =
+                _mm256_or_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8(b':' as i8)), _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b',' as i8)));
+            let op = _mm256_or_si256(brackets, punct);
+            Structure {
+                quote: avx2_bits(quote),
+                backslash: avx2_bits(backslash),
+                op: avx2_bits(op),
+                ws: avx2_bits(ws),
+                control: avx2_bits(control),
+                high: avx2_bits(v),
+            }
+        }
+    }
+
+    /// The top bits of the 32 bytes of `x`.
+    ///
+    /// # Safety
+    /// AVX2 is enabled in the caller.
+    #[inline(always)]
+    unsafe fn avx2_bits(x: __m256i) -> u64 {
+        // SAFETY: a register operation; AVX2 per the contract.
+        u64::from(unsafe { _mm256_movemask_epi8(x) } as u32)
     }
 
     /// `x`, through an empty `asm!` the optimiser cannot see into. Built
@@ -225,6 +394,18 @@ mod tests {
             }
             let align = round % 64;
             let block: &[u8; 64] = buf[align..align + 64].try_into().unwrap();
+            let want_structure = structure_bytes(block);
+            // SAFETY: 64 bytes; the portable classifier needs no feature.
+            assert_eq!(unsafe { Portable::structure(block.as_ptr()) }, want_structure);
+            #[cfg(target_arch = "x86_64")]
+            {
+                // SAFETY: 64 readable bytes; SSE2 is baseline.
+                assert_eq!(unsafe { Sse2::structure(block.as_ptr()) }, want_structure, "{block:?}");
+                if std::is_x86_feature_detected!("avx2") {
+                    // SAFETY: as above, and the CPU has AVX2.
+                    assert_eq!(unsafe { avx2_structure(block.as_ptr()) }, want_structure, "{block:?}");
+                }
+            }
             let want = classify_bytes(block);
             // SAFETY: 64 bytes; the portable classifier needs no feature.
             assert_eq!(unsafe { Portable::block(block.as_ptr()) }, want);
@@ -253,11 +434,35 @@ mod tests {
                         assert_eq!(unsafe { avx2_block(block.as_ptr()) }, want, "byte {c:#x} at {lane}");
                     }
                 }
+                let want_structure = structure_bytes(&block);
+                #[cfg(target_arch = "x86_64")]
+                {
+                    // SAFETY: as above.
+                    assert_eq!(unsafe { Sse2::structure(block.as_ptr()) }, want_structure);
+                    if std::is_x86_feature_detected!("avx2") {
+                        // SAFETY: as above.
+                        assert_eq!(unsafe { avx2_structure(block.as_ptr()) }, want_structure, "byte {c:#x} at {lane}");
+                    }
+                }
+                let bit = |m: u64| m >> lane & 1 == 1;
+                assert_eq!(bit(want_structure.quote), c == b'"');
+                assert_eq!(bit(want_structure.backslash), c == b'\\');
+                assert_eq!(bit(want_structure.op), b"{}[]:,".contains(&c));
+                assert_eq!(bit(want_structure.ws), matches!(c, b' ' | b'\t' | b'\n' | b'\r'));
+                assert_eq!(bit(want_structure.control), c < 0x20);
+                assert_eq!(bit(want_structure.high), c >= 0x80);
                 assert_eq!(want.ws >> lane & 1 == 1, matches!(c, b' ' | b'\t' | b'\n' | b'\r'));
                 assert_eq!(want.special >> lane & 1 == 1, c == b'"' || c == b'\\' || c < 0x20);
                 assert_eq!(want.high >> lane & 1 == 1, c >= 0x80);
             }
         }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn avx2_structure(p: *const u8) -> Structure {
+        // SAFETY: passed on; AVX2 enabled here.
+        unsafe { Avx2::structure(p) }
     }
 
     #[cfg(target_arch = "x86_64")]

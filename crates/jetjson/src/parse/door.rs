@@ -17,8 +17,9 @@
 //! name is private.
 //!
 //! `RawJson` asks for `RAW_TOKEN`: the value is checked by the driver and
-//! lent to the visitor as the bytes of the input it spans (a map with one
-//! private key, as serde_json does for `RawValue`).
+//! lent to the visitor as the text of the input it spans (a map with one
+//! private key, as serde_json does for `RawValue`; text, so that the
+//! `RawJson` knows its bytes are UTF-8 and writes them without a check).
 //!
 //! When the driver finds the value invalid, the deserializer reads it again
 //! the generic way, which says what is wrong and where, as before.
@@ -93,7 +94,10 @@ pub(super) fn raw<'de, V: Visitor<'de>>(de: &mut Deserializer<'de>, visitor: V) 
     let b: &'de [u8] = de.p.b;
     if let Some(end) = super::parser::walk_value_at(b, start, &nested_options(de), &mut Ignore)? {
         de.p.i = end;
-        return visitor.visit_map(RawAccess { raw: Some(&b[start..end]) });
+        // SAFETY: the driver accepted `start..end` as one JSON value: ASCII
+        // outside strings, and every string body checked as UTF-8.
+        let text = unsafe { std::str::from_utf8_unchecked(&b[start..end]) };
+        return visitor.visit_map(RawAccess { raw: Some(text) });
     }
     // Invalid there: the generic way says what is wrong.
     generic(de, visitor)
@@ -116,9 +120,9 @@ impl<'de> de::Deserializer<'de> for Handed {
     }
 }
 
-/// The one member `{RAW_TOKEN: <the raw bytes>}`.
+/// The one member `{RAW_TOKEN: <the raw text>}`.
 struct RawAccess<'de> {
-    raw: Option<&'de [u8]>,
+    raw: Option<&'de str>,
 }
 
 impl<'de> de::MapAccess<'de> for RawAccess<'de> {
@@ -133,6 +137,6 @@ impl<'de> de::MapAccess<'de> for RawAccess<'de> {
 
     fn next_value_seed<S: de::DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value> {
         let raw = self.raw.take().ok_or_else(|| <Error as de::Error>::custom("raw JSON read twice"))?;
-        seed.deserialize(de::value::BorrowedBytesDeserializer::new(raw))
+        seed.deserialize(de::value::BorrowedStrDeserializer::new(raw))
     }
 }

@@ -31,7 +31,7 @@ use super::blocks::{tail_masks, Classify, Masks};
 use super::number::{scan_general, scan_window, NumberValue, WINDOW, WINDOW_LITERAL_MAX};
 use super::options::{DuplicateKeys, ReadOptions};
 use super::parser::{decode_escape, Buffers, DuplicateNames, BOM};
-use super::visitor::{NumberToken, Visitor};
+use super::visitor::{Ignore, NumberToken, Visitor};
 use crate::error::{Error, Position};
 
 /// Why the driver stopped before the end.
@@ -373,7 +373,10 @@ impl<'a, C: Classify> Driver<'a, C> {
     fn document<V: Visitor + ?Sized>(&mut self, v: &mut V, stack: &mut Vec<bool>, i: usize, whole: bool) -> Flow<usize> {
         let i = self.skip_ws(i);
         let end = match self.b.get(i) {
-            Some(b'{' | b'[') => self.containers(v, stack, i)?,
+            // Builders that take containers as text are asked at each one
+            // (a build of the loop of its own: the others never ask).
+            Some(b'{' | b'[') if v.takes_raw() => self.containers::<V, true>(v, stack, i)?,
+            Some(b'{' | b'[') => self.containers::<V, false>(v, stack, i)?,
             Some(b'"') => {
                 let (text, end) = self.string(i)?;
                 self.visit_string(v, text, i)?;
@@ -394,15 +397,25 @@ impl<'a, C: Classify> Driver<'a, C> {
     /// The container opening at `i` and everything in it: the position
     /// after its closing bracket.
     ///
-    /// `stack` holds the open containers (true: array), innermost last;
-    /// `in_array` is its last entry. `after` says the innermost container
-    /// has just had a value (a separator or its end comes next) rather than
-    /// just opened (its first item comes next).
+    /// `stack` holds the open containers (true: array), innermost last,
+    /// above those open around this one (a container taken as text is
+    /// walked on top of its parents, so depth counts them); `in_array` is
+    /// its last entry. `after` says the innermost container has just had a
+    /// value (a separator or its end comes next) rather than just opened
+    /// (its first item comes next).
+    ///
+    /// With `RAW`, `v.take_raw` is asked at every container, as the
+    /// reference driver asks it, and a container it wants is walked with no
+    /// visitor and handed over as text (`raw_text`).
     #[inline(always)]
-    fn containers<V: Visitor + ?Sized>(&mut self, v: &mut V, stack: &mut Vec<bool>, mut i: usize) -> Flow<usize> {
+    fn containers<V: Visitor + ?Sized, const RAW: bool>(&mut self, v: &mut V, stack: &mut Vec<bool>, mut i: usize) -> Flow<usize> {
         let b = self.b;
+        if RAW && v.take_raw(&b[i..]) {
+            return self.raw_text(v, stack, i);
+        }
         // The root container.
-        self.may_enter(0)?;
+        let base = stack.len();
+        self.may_enter(base)?;
         let mut in_array = b[i] == b'[';
         let open = i;
         i = self.skip_ws(i + 1);
@@ -438,11 +451,11 @@ impl<'a, C: Classify> Driver<'a, C> {
                                 i += 1;
                                 stack.pop();
                                 match stack.last() {
-                                    None => return Ok(i),
-                                    Some(&kind) => {
+                                    Some(&kind) if stack.len() > base => {
                                         in_array = kind;
                                         continue 'container;
                                     }
+                                    _ => return Ok(i),
                                 }
                             }
                             _ => return Err(Stop::Syntax),
@@ -458,8 +471,9 @@ impl<'a, C: Classify> Driver<'a, C> {
                             i = end;
                         }
                         Some(b'-' | b'0'..=b'9') => {
-                            i = self.number_run(v, stack, at)?;
+                            i = self.number_run::<V, RAW>(v, stack, base, at)?;
                         }
+                        Some(b'{' | b'[') if RAW && v.take_raw(&b[i..]) => i = self.raw_text(v, stack, i)?,
                         Some(b'{') => {
                             self.may_enter(stack.len())?;
                             i = self.skip_ws(i + 1);
@@ -508,11 +522,11 @@ impl<'a, C: Classify> Driver<'a, C> {
                                 i += 1;
                                 stack.pop();
                                 match stack.last() {
-                                    None => return Ok(i),
-                                    Some(&kind) => {
+                                    Some(&kind) if stack.len() > base => {
                                         in_array = kind;
                                         continue 'container;
                                     }
+                                    _ => return Ok(i),
                                 }
                             }
                             _ => return Err(Stop::Syntax),
@@ -548,6 +562,7 @@ impl<'a, C: Classify> Driver<'a, C> {
                             i = end;
                         }
                         Some(b'-' | b'0'..=b'9') => i = self.number(v, at)?,
+                        Some(b'{' | b'[') if RAW && v.take_raw(&b[i..]) => i = self.raw_text(v, stack, i)?,
                         Some(b'{') => {
                             self.may_enter(stack.len())?;
                             i = self.skip_ws(i + 1);
@@ -585,6 +600,21 @@ impl<'a, C: Classify> Driver<'a, C> {
         }
     }
 
+    /// The container at `at`, which `v.take_raw` asked for: checked by a
+    /// walk with no visitor (on top of `stack`, so depth counts the
+    /// containers around it; names repeated inside it are refused under
+    /// `DuplicateKeys::Error`) and handed to `v.raw` as text. The position
+    /// after it.
+    #[inline(always)]
+    fn raw_text<V: Visitor + ?Sized>(&mut self, v: &mut V, stack: &mut Vec<bool>, at: usize) -> Flow<usize> {
+        let end = self.containers::<Ignore, false>(&mut Ignore, stack, at)?;
+        // SAFETY: the walk accepted `at..end` as one JSON value: ASCII
+        // outside strings, and every string body checked as UTF-8.
+        let text = unsafe { std::str::from_utf8_unchecked(&self.b[at..end]) };
+        v.raw(text).map_err(|e| locate(self.b, at, e))?;
+        Ok(end)
+    }
+
     /// A number in an array at `at`, and the numbers that follow it in the
     /// same array (and, after `],[`, in the next array of the same parent):
     /// the position after the last one.
@@ -602,10 +632,11 @@ impl<'a, C: Classify> Driver<'a, C> {
     /// those loads: 5% slower on mesh; the two flags as one three-state
     /// value, selects again: 6% more instructions on mesh.)
     #[inline(always)]
-    fn number_run<V: Visitor + ?Sized>(&self, v: &mut V, stack: &[bool], mut at: usize) -> Flow<usize> {
+    fn number_run<V: Visitor + ?Sized, const RAW: bool>(&self, v: &mut V, stack: &[bool], base: usize, mut at: usize) -> Flow<usize> {
         let b = self.b;
-        // `],[` goes on in the parent only when that is an array.
-        let parent_is_array = stack.len() >= 2 && stack[stack.len() - 2];
+        // `],[` goes on in the parent only when that is an array of this
+        // walk, and the builder need not be asked about the next array.
+        let parent_is_array = !RAW && stack.len() >= base + 2 && stack[stack.len() - 2];
         loop {
             let window = b.get(at..).and_then(<[u8]>::first_chunk::<WINDOW>);
             let (token, end, next, another, reopen) = match window.and_then(|w| Some((w, scan_window(w)?))) {
@@ -821,6 +852,89 @@ mod tests {
         }
     }
 
+    /// A builder that takes some containers as text: those whose distance
+    /// from the end of the input is a multiple of three (so some at every
+    /// depth, the root included, empty or not), recording every call, every
+    /// question and every text.
+    #[derive(Default)]
+    struct TakeSome(Record);
+
+    impl Visitor for TakeSome {
+        fn null(&mut self) -> Result<()> {
+            self.0.null()
+        }
+        fn bool(&mut self, v: bool) -> Result<()> {
+            self.0.bool(v)
+        }
+        fn number(&mut self, n: NumberToken<'_>) -> Result<()> {
+            self.0.number(n)
+        }
+        fn string(&mut self, s: &str, raw: &str) -> Result<()> {
+            self.0.string(s, raw)
+        }
+        fn ascii_string(&mut self, s: &str) -> Result<()> {
+            self.0.ascii_string(s)
+        }
+        fn begin_array(&mut self) -> Result<()> {
+            self.0.begin_array()
+        }
+        fn end_array(&mut self) -> Result<()> {
+            self.0.end_array()
+        }
+        fn begin_object(&mut self) -> Result<()> {
+            self.0.begin_object()
+        }
+        fn key(&mut self, k: &str, raw: &str) -> Result<()> {
+            self.0.key(k, raw)
+        }
+        fn ascii_key(&mut self, k: &str) -> Result<()> {
+            self.0.ascii_key(k)
+        }
+        fn end_object(&mut self) -> Result<()> {
+            self.0.end_object()
+        }
+        fn takes_raw(&self) -> bool {
+            true
+        }
+        fn take_raw(&mut self, ahead: &[u8]) -> bool {
+            assert!(matches!(ahead.first(), Some(b'{' | b'[')));
+            self.0 .0.push(format!("take? {}", ahead.len()));
+            ahead.len() % 3 == 0
+        }
+        fn raw(&mut self, json: &str) -> Result<()> {
+            self.0 .0.push(format!("raw {json:?}"));
+            // A builder's own refusal, part way: reported at the text.
+            if json.len() == 7 {
+                return Err(crate::error::Error::syntax("seven"));
+            }
+            Ok(())
+        }
+    }
+
+    /// With a builder that takes containers as text, the fast driver at
+    /// every level asks and reports what the reference does, in order, with
+    /// its outcome.
+    fn agree_raw(input: &[u8]) {
+        for options in options() {
+            let mut r = TakeSome::default();
+            let want = Parser::new(input, &options).and_then(|mut p| {
+                p.drive(&mut r)?;
+                p.finish()
+            });
+            for level in levels() {
+                let mut got_calls = TakeSome::default();
+                let got = parse_at_level(input, &options, &mut got_calls, &mut Buffers::default(), level);
+                let what = || format!("{:?} at {level:?} with {options:?}", String::from_utf8_lossy(input));
+                assert_eq!(got_calls.0 .0, r.0 .0, "calls differ: {}", what());
+                match (&got, &want) {
+                    (Ok(()), Ok(())) => {}
+                    (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "{}", what()),
+                    _ => panic!("outcomes differ: fast {got:?}, reference {want:?}: {}", what()),
+                }
+            }
+        }
+    }
+
     fn levels() -> Vec<Level> {
         let mut l = vec![Level::Baseline];
         #[cfg(target_arch = "x86_64")]
@@ -928,6 +1042,7 @@ mod tests {
                 let doc = wrap.replace("{}", lit).replace("{{", "{").replace("}}", "}");
                 for spaces in 0..=40 {
                     agree(format!("{doc}{}", " ".repeat(spaces)).as_bytes());
+                    agree_raw(format!("{doc}{}", " ".repeat(spaces)).as_bytes());
                 }
             }
         }
@@ -937,6 +1052,7 @@ mod tests {
     fn the_test_suite_is_walked_as_the_reference_walks_it() {
         for doc in suite() {
             agree(&doc);
+            agree_raw(&doc);
         }
     }
 
@@ -1003,6 +1119,7 @@ mod tests {
             b"[1,2,3]",
             b"[1, 2, 3]",
             b"[[1,2],[3,4]]",
+            b"[[[1],[2,3]],[[4]],[5,6]]",
             b"{\"a\":1,\"b\":[true]}",
             b"{\"a\":1,\"a\":2}",
             b"\xEF\xBB\xBF",
@@ -1048,6 +1165,8 @@ mod tests {
             placed.extend_from_slice(&doc);
             agree(&placed);
             agree(&doc);
+            agree_raw(&placed);
+            agree_raw(&doc);
         }
     }
 
@@ -1067,8 +1186,10 @@ mod tests {
                 doc.extend(std::iter::repeat_n(b' ', len));
                 doc.extend_from_slice(b"1]");
                 agree(&doc);
+                agree_raw(&doc);
                 doc.truncate(doc.len() - 1);
                 agree(&doc);
+                agree_raw(&doc);
             }
         }
     }

@@ -14,6 +14,7 @@ mod number;
 mod options;
 mod parser;
 mod scan;
+mod validate;
 mod visitor;
 
 pub use de::Deserializer;
@@ -39,7 +40,7 @@ pub trait FromJson: Sized {
 
 /// Checks that `input` is one strict JSON text, building nothing.
 pub fn validate(input: &[u8], options: &ReadOptions) -> Result<()> {
-    parse(input, options, &mut visitor::Ignore)
+    parser::check(input, options)
 }
 
 /// Validates many documents (NDJSON lines, request bodies) with the same
@@ -56,7 +57,7 @@ impl Validator {
 
     /// As `validate(input, options)`.
     pub fn validate(&mut self, input: &[u8]) -> Result<()> {
-        parser::parse_with_buffers(input, &self.options, &mut visitor::Ignore, &mut self.buffers)
+        parser::check_with_buffers(input, &self.options, &mut self.buffers, drive::level())
     }
 }
 

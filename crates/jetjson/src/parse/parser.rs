@@ -55,6 +55,22 @@ pub(crate) fn parse_with_buffers<V: Visitor + ?Sized>(
     parse_at_level(input, options, visitor, buffers, drive::level())
 }
 
+/// Checks that `input` is one JSON text, building nothing: the validator
+/// (`validate.rs`), with this thread's kept working memory.
+pub(crate) fn check(input: &[u8], options: &ReadOptions) -> Result<()> {
+    with_pooled(|buffers| check_with_buffers(input, options, buffers, drive::level()))
+}
+
+/// `check` with working memory lent by the caller and the validator built
+/// for `level`; what it refuses, the reference driver explains.
+pub(crate) fn check_with_buffers(input: &[u8], options: &ReadOptions, buffers: &mut Buffers, level: drive::Level) -> Result<()> {
+    if super::validate::validate(input, options, &mut buffers.check, level) {
+        Ok(())
+    } else {
+        Err(explain(input, options))
+    }
+}
+
 /// `parse_with_buffers` with the fast driver built for `level` (tests).
 pub(crate) fn parse_at_level<V: Visitor + ?Sized>(
     input: &[u8],
@@ -63,25 +79,11 @@ pub(crate) fn parse_at_level<V: Visitor + ?Sized>(
     buffers: &mut Buffers,
     level: drive::Level,
 ) -> Result<()> {
-    if visitor.takes_raw() {
-        return reference(input, options, visitor, buffers);
-    }
     match drive::drive(input, drive::Span::Document, options, visitor, buffers, level) {
         Ok(_) => Ok(()),
         Err(Stop::Visitor(e)) => Err(e),
         Err(Stop::Syntax) => Err(explain(input, options)),
     }
-}
-
-/// `parse` by the reference driver alone (builders that take containers
-/// as text: `Visitor::takes_raw`).
-#[cold]
-#[inline(never)]
-fn reference<V: Visitor + ?Sized>(input: &[u8], options: &ReadOptions, visitor: &mut V, buffers: &mut Buffers) -> Result<()> {
-    let mut p = Parser::with_buffers(input, options, std::mem::take(buffers))?;
-    let result = p.drive(visitor).and_then(|_| p.finish());
-    *buffers = p.into_buffers();
-    result
 }
 
 /// Walks the one value that starts at `from` in `input` (after whitespace)
@@ -140,6 +142,8 @@ pub(crate) struct Buffers {
     pub(super) scratch: String,
     pub(super) dups: DuplicateNames,
     pub(super) stack: Vec<bool>,
+    /// The validator's (`validate.rs`).
+    pub(super) check: super::validate::Work,
 }
 
 impl Buffers {
@@ -150,6 +154,7 @@ impl Buffers {
         self.scratch.shrink_to(KEEP * 4);
         self.stack.shrink_to(KEEP);
         self.dups.shrink_to(KEEP);
+        self.check.trim(KEEP);
     }
 }
 
@@ -205,15 +210,6 @@ impl<'a> Parser<'a> {
             p.i = BOM.len();
         }
         Ok(p)
-    }
-
-    /// The working memory, emptied, for the next document.
-    pub(crate) fn into_buffers(self) -> Buffers {
-        let Parser { mut scratch, mut dups, mut stack, .. } = self;
-        scratch.clear();
-        dups.clear();
-        stack.clear();
-        Buffers { scratch, dups, stack }
     }
 
     /// After the value: only whitespace may follow.
@@ -999,7 +995,7 @@ impl DuplicateNames {
         self.frames.push(Frame { first: self.names.len(), arena: self.bytes.len(), index: None, filter: [0; 4] });
     }
 
-    fn shrink_to(&mut self, n: usize) {
+    pub(super) fn shrink_to(&mut self, n: usize) {
         self.bytes.shrink_to(n);
         self.names.shrink_to(n);
         self.frames.shrink_to(n / 16);

@@ -75,9 +75,9 @@ pub trait Visitor {
         false
     }
 
-    /// Whether `take_raw` may ever answer `true`. Such builders are walked
-    /// by the reference driver (`Parser::drive`), which asks `take_raw` at
-    /// every container; the fast driver never asks.
+    /// Whether `take_raw` may ever answer `true`. Both drivers ask
+    /// `take_raw` at every container of such builders (the fast driver in a
+    /// build of its loop of its own), and never for the others.
     #[inline(always)]
     fn takes_raw(&self) -> bool {
         false

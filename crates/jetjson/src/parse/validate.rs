@@ -1,0 +1,858 @@
+//! Validation only: whether a text is one strict JSON value, building
+//! nothing (checked `Raw` in Python, `RawJson::from_slice`, `parse::validate`).
+//!
+//! The push driver (`drive.rs`) finds the structure token by token, for
+//! builders that need every token's value. A validator needs none of them,
+//! so this one finds the structure of 64 bytes at a time from bit masks
+//! (`blocks.rs`), as simdjson's first stage does:
+//!
+//! 1. **Masks to structure.** Which quotes are escaped (a sequential walk
+//!    over the block's backslashes, only in blocks that have any), which
+//!    bytes are inside strings (a prefix xor of the unescaped quotes), and
+//!    from those: the structural characters outside strings, the opening
+//!    quotes, and the first byte of each run of other bytes outside strings
+//!    (a number or a literal, or garbage). A control byte inside a string is
+//!    refused here; each escape is checked where it starts.
+//! 2. **The grammar over those positions**, one block's positions at a
+//!    time (stage 1 runs when the walk needs the next block, so nothing is
+//!    stored but the open containers), in a loop per container kind with a
+//!    stack of open containers: numbers are checked for their grammar only
+//!    (converted only when they might be beyond the double range, which
+//!    loads refuses), literals compared, member names compared with the
+//!    names before them in their object (up to 16 bytes as one masked
+//!    word, linearly, up to `LINEAR_NAMES` names; longer names, names with
+//!    escapes and larger objects by the parser's hashed `DuplicateNames`,
+//!    escaped names decoded, so `"a"` and `"\u0061"` are one name).
+//! 3. **UTF-8** of the whole text at the end, only if a byte >= 0x80 was
+//!    seen: outside strings such a byte is refused by the grammar, and UTF-8
+//!    split by ASCII quotes is valid exactly when every piece is.
+//!
+//! This only answers valid or not. Whatever it refuses, the reference
+//! driver (`Parser::drive`) walks again to say what is wrong and where, so
+//! the errors are `loads`' errors; the two are tested to accept the same
+//! texts (the tests below, over the JSONTestSuite and generated documents).
+
+use super::blocks::{tail_structure, Classify, Structure};
+use super::drive::Level;
+use super::number::{scan_general, NumberValue};
+use super::options::{DuplicateKeys, ReadOptions};
+use super::parser::{decode_escape, DuplicateNames, BOM};
+
+/// Names an object compares linearly before they are hashed.
+const LINEAR_NAMES: usize = 16;
+
+/// The validator's working memory, kept between documents.
+#[derive(Default)]
+pub(crate) struct Work {
+    /// Open containers, innermost last: `ARRAY`, or for an object the index
+    /// of its first name in `names` shifted left by one, with the low bit
+    /// set once its names are in `dups` instead.
+    stack: Vec<usize>,
+    /// Names of the open objects that compare linearly.
+    names: Vec<u128>,
+    dups: DuplicateNames,
+    /// Decoded escapes.
+    scratch: String,
+}
+
+impl Work {
+    pub(crate) fn trim(&mut self, keep: usize) {
+        self.stack.shrink_to(keep);
+        self.names.shrink_to(keep);
+        self.scratch.shrink_to(keep);
+        self.dups.shrink_to(keep);
+    }
+}
+
+const ARRAY: usize = usize::MAX;
+const HASHED: usize = 1;
+
+/// For a name of `n` bytes (up to 16), the mask of its bytes in a
+/// little-endian word read from its first byte.
+const NAME_MASKS: [u128; 17] = {
+    let mut t = [0u128; 17];
+    let mut n = 1;
+    while n <= 16 {
+        t[n] = u128::MAX >> (8 * (16 - n));
+        n += 1;
+    }
+    t
+};
+
+/// Whether `input` is one JSON text under `options`, its structure found
+/// by the build of stage 1 for `level` (one this CPU runs:
+/// `drive::level()`, or `Baseline`).
+pub(crate) fn validate(input: &[u8], options: &ReadOptions, work: &mut Work, level: Level) -> bool {
+    if options.max_size.is_some_and(|limit| input.len() > limit) {
+        return false;
+    }
+    let b = match input.strip_prefix(BOM) {
+        Some(rest) if options.allow_bom => rest,
+        Some(_) => return false,
+        None => input,
+    };
+    let Work { stack, names, dups, scratch } = work;
+    let mut scan = Scan { carry_escape: false, carry_string: 0, carry_scalar: 0, high: 0, backslash: false, escapes_to: 0 };
+    let mut w = Walker {
+        b,
+        bits: 0,
+        block: 0,
+        next_block: 0,
+        level,
+        failed: false,
+        scan: &mut scan,
+        stack,
+        names,
+        dups,
+        scratch,
+        max_depth: options.max_depth,
+        track_names: options.duplicate_keys == DuplicateKeys::Error,
+        lossless: options.lossless_numbers,
+    };
+    let ok = w.document() && !w.failed;
+    let ok = ok && scan.carry_string == 0 && (scan.high == 0 || simdutf8::basic::from_utf8(b).is_ok());
+    stack.clear();
+    names.clear();
+    dups.clear();
+    ok
+}
+
+/// Stage 1 for the block of `b` at `at`: the positions of its structure
+/// (bit `k` for byte `at + k`), `None` if the block shows the text invalid.
+#[inline(always)]
+fn stage1<C: Classify>(b: &[u8], at: usize, scan: &mut Scan, scratch: &mut String) -> Option<u64> {
+    let m = if at + 64 <= b.len() {
+        // SAFETY: `at + 64 <= len`: the block is inside the input; the
+        // caller runs with `C`'s ISA enabled.
+        unsafe { C::structure(b.as_ptr().add(at)) }
+    } else {
+        tail_structure(b, at)
+    };
+    scan.block(m, b, at, scratch)
+}
+
+/// `stage1` built for `level` (one this CPU runs).
+#[inline(never)]
+fn stage1_at(level: Level, b: &[u8], at: usize, scan: &mut Scan, scratch: &mut String) -> Option<u64> {
+    match level {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `Level::Avx2` is only produced when the CPU has every
+        // feature `stage1_avx2` enables (see `drive::level`).
+        Level::Avx2 => unsafe { stage1_avx2(b, at, scan, scratch) },
+        #[cfg(target_arch = "x86_64")]
+        Level::Baseline => stage1::<super::blocks::Sse2>(b, at, scan, scratch),
+        #[cfg(not(target_arch = "x86_64"))]
+        Level::Baseline => stage1::<super::blocks::Portable>(b, at, scan, scratch),
+    }
+}
+
+/// # Safety
+/// The CPU supports AVX2, BMI1, BMI2, LZCNT and POPCNT.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+unsafe fn stage1_avx2(b: &[u8], at: usize, scan: &mut Scan, scratch: &mut String) -> Option<u64> {
+    stage1::<super::blocks::Avx2>(b, at, scan, scratch)
+}
+
+/// Stage 1's state between blocks.
+struct Scan {
+    /// The last byte of the previous block was a backslash that escapes
+    /// the first byte of this one.
+    carry_escape: bool,
+    /// All ones if the previous block ended inside a string.
+    carry_string: u64,
+    /// 1 if the previous block ended in a byte of a scalar (number,
+    /// literal, garbage) outside strings.
+    carry_scalar: u64,
+    /// Any byte >= 0x80 seen.
+    high: u64,
+    /// Any backslash seen (until then, no name has escapes).
+    backslash: bool,
+    /// Escapes are checked from here on (an escape already checked, such
+    /// as the second half of a surrogate pair, ends before it).
+    escapes_to: usize,
+}
+
+impl Scan {
+    /// The structure of the block at `at`, `None` if the block shows the
+    /// text invalid.
+    #[inline(always)]
+    fn block(&mut self, m: Structure, b: &[u8], at: usize, scratch: &mut String) -> Option<u64> {
+        let escaped = if m.backslash == 0 && !self.carry_escape { 0 } else { self.escapes(m.backslash, b, at, scratch)? };
+        let quote = m.quote & !escaped;
+        // From each opening quote (included) to its closing quote (not).
+        let in_string = prefix_xor(quote) ^ self.carry_string;
+        self.carry_string = ((in_string as i64) >> 63) as u64;
+        if m.control & in_string != 0 {
+            return None;
+        }
+        let outside = !(in_string | quote);
+        let scalar = outside & !(m.ws | m.op);
+        let starts = scalar & !(scalar << 1 | self.carry_scalar);
+        self.carry_scalar = scalar >> 63;
+        self.high |= m.high;
+        Some((m.op & outside) | (quote & in_string) | starts)
+    }
+
+    /// Which bytes of the block at `at` are escaped (the byte after a
+    /// backslash that is not itself escaped), checking each escape that
+    /// starts there: `None` if one is invalid.
+    #[cold]
+    #[inline(never)]
+    fn escapes(&mut self, backslash: u64, b: &[u8], at: usize, scratch: &mut String) -> Option<u64> {
+        self.backslash = true;
+        let mut escaped = u64::from(self.carry_escape);
+        self.carry_escape = false;
+        let mut left = backslash;
+        while left != 0 {
+            let k = left.trailing_zeros();
+            left &= left - 1;
+            if escaped >> k & 1 != 0 {
+                continue;
+            }
+            if k == 63 {
+                self.carry_escape = true;
+            } else {
+                escaped |= 1 << (k + 1);
+            }
+            let p = at + k as usize;
+            if p >= self.escapes_to {
+                scratch.clear();
+                self.escapes_to = decode_escape(b, p, scratch).ok()?;
+            }
+        }
+        Some(escaped)
+    }
+}
+
+/// Bit `k` of the result: the parity of bits `0..=k` of `x`.
+#[inline(always)]
+fn prefix_xor(mut x: u64) -> u64 {
+    x ^= x << 1;
+    x ^= x << 2;
+    x ^= x << 4;
+    x ^= x << 8;
+    x ^= x << 16;
+    x ^= x << 32;
+    x
+}
+
+/// Bytes that may end a number or a literal: whitespace, structural
+/// characters, a quote (which the grammar then refuses).
+const ENDS_SCALAR: [bool; 256] = {
+    let mut t = [false; 256];
+    let ends = b" \t\n\r{}[]:,\"";
+    let mut i = 0;
+    while i < ends.len() {
+        t[ends[i] as usize] = true;
+        i += 1;
+    }
+    t
+};
+
+/// `Walker::next` at the end of the input.
+const END: usize = usize::MAX;
+
+/// Stage 2: the grammar over the positions stage 1 finds, a chunk at a
+/// time.
+struct Walker<'a, 'w> {
+    b: &'a [u8],
+    /// The positions of structure of the block at `block` not yet walked.
+    bits: u64,
+    block: usize,
+    /// The block stage 1 reads next.
+    next_block: usize,
+    level: Level,
+    /// Stage 1 found the text invalid.
+    failed: bool,
+    scan: &'w mut Scan,
+    stack: &'w mut Vec<usize>,
+    names: &'w mut Vec<u128>,
+    dups: &'w mut DuplicateNames,
+    scratch: &'w mut String,
+    max_depth: usize,
+    track_names: bool,
+    lossless: bool,
+}
+
+impl Walker<'_, '_> {
+    /// The next position of structure and its byte (`END` and 0 at the end
+    /// of the input, or when stage 1 failed).
+    #[inline(always)]
+    fn next(&mut self) -> (usize, u8) {
+        while self.bits == 0 {
+            if !self.load() {
+                return (END, 0);
+            }
+        }
+        let p = self.block + self.bits.trailing_zeros() as usize;
+        self.bits &= self.bits - 1;
+        (p, self.b[p])
+    }
+
+    /// Runs stage 1 over the next block: false at the end of the input or
+    /// if it failed. (Inlined, passing only what stage 1 needs, so that the
+    /// walker's own fields can stay in registers.)
+    #[inline(always)]
+    fn load(&mut self) -> bool {
+        let at = self.next_block;
+        if at >= self.b.len() || self.failed {
+            return false;
+        }
+        self.block = at;
+        self.next_block = at + 64;
+        match stage1_at(self.level, self.b, at, self.scan, self.scratch) {
+            Some(bits) => {
+                self.bits = bits;
+                true
+            }
+            None => {
+                self.failed = true;
+                false
+            }
+        }
+    }
+
+    /// One value, then the end of the input.
+    #[inline(always)]
+    fn document(&mut self) -> bool {
+        let (p, c) = self.next();
+        let ok = match c {
+            b'{' | b'[' => self.containers(c),
+            b'"' => true,
+            _ => self.scalar(p, c),
+        };
+        ok && self.next().0 == END
+    }
+
+    /// Opens a container (`c` is `{` or `[`): false if too deep.
+    #[inline(always)]
+    fn open(&mut self, c: u8) -> bool {
+        if self.stack.len() >= self.max_depth {
+            return false;
+        }
+        self.stack.push(if c == b'[' { ARRAY } else { self.names.len() << 1 });
+        true
+    }
+
+    /// Closes the innermost container: `Some(true)` if its parent is an
+    /// array, `Some(false)` an object, `None` if it was the outermost.
+    #[inline(always)]
+    fn close(&mut self) -> Option<bool> {
+        let top = self.stack.pop().unwrap_or(ARRAY);
+        if top != ARRAY {
+            if top & HASHED != 0 {
+                self.dups.close();
+            } else {
+                self.names.truncate(top >> 1);
+            }
+        }
+        self.stack.last().map(|&t| t == ARRAY)
+    }
+
+    /// The container that `c` (`{` or `[`, just read) opens, and everything
+    /// in it.
+    ///
+    /// A loop per container kind, as the push driver's: inside an array,
+    /// what may come is known without a state to look up. `after` says a
+    /// value of the innermost container has just ended.
+    #[inline(always)]
+    fn containers(&mut self, c: u8) -> bool {
+        if !self.open(c) {
+            return false;
+        }
+        let mut in_array = c == b'[';
+        let mut after = false;
+        'container: loop {
+            if in_array {
+                loop {
+                    let (mut p, mut c) = self.next();
+                    if after {
+                        match c {
+                            b',' => (p, c) = self.next(),
+                            b']' => match self.close() {
+                                None => return true,
+                                Some(kind) => {
+                                    in_array = kind;
+                                    continue 'container;
+                                }
+                            },
+                            _ => return false,
+                        }
+                    } else if c == b']' {
+                        match self.close() {
+                            None => return true,
+                            Some(kind) => {
+                                in_array = kind;
+                                after = true;
+                                continue 'container;
+                            }
+                        }
+                    }
+                    after = true;
+                    match c {
+                        b'"' => {}
+                        b'[' => {
+                            if !self.open(c) {
+                                return false;
+                            }
+                            after = false;
+                        }
+                        b'{' => {
+                            if !self.open(c) {
+                                return false;
+                            }
+                            in_array = false;
+                            after = false;
+                            continue 'container;
+                        }
+                        _ => {
+                            if !self.scalar(p, c) {
+                                return false;
+                            }
+                        }
+                    }
+                }
+            } else {
+                loop {
+                    let (mut p, mut c) = self.next();
+                    if after {
+                        match c {
+                            b',' => (p, c) = self.next(),
+                            b'}' => match self.close() {
+                                None => return true,
+                                Some(kind) => {
+                                    in_array = kind;
+                                    continue 'container;
+                                }
+                            },
+                            _ => return false,
+                        }
+                    } else if c == b'}' {
+                        match self.close() {
+                            None => return true,
+                            Some(kind) => {
+                                in_array = kind;
+                                after = true;
+                                continue 'container;
+                            }
+                        }
+                    }
+                    // A name, ':', and the value.
+                    if c != b'"' {
+                        return false;
+                    }
+                    let (colon, sep) = self.next();
+                    if sep != b':' || (self.track_names && !self.name(p, colon)) {
+                        return false;
+                    }
+                    after = true;
+                    let (p, c) = self.next();
+                    match c {
+                        b'"' => {}
+                        b'{' => {
+                            if !self.open(c) {
+                                return false;
+                            }
+                            after = false;
+                        }
+                        b'[' => {
+                            if !self.open(c) {
+                                return false;
+                            }
+                            in_array = true;
+                            after = false;
+                            continue 'container;
+                        }
+                        _ => {
+                            if !self.scalar(p, c) {
+                                return false;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// A number or literal starting with `c` at `p` (or anything else
+    /// there, which is not valid).
+    #[inline(always)]
+    fn scalar(&self, p: usize, c: u8) -> bool {
+        match c {
+            b'-' | b'0'..=b'9' => self.number(p),
+            b't' => self.literal(p, b"true"),
+            b'f' => self.literal(p, b"false"),
+            b'n' => self.literal(p, b"null"),
+            _ => false,
+        }
+    }
+
+    /// The literal `word` at `p`, ended as a scalar ends.
+    #[inline(always)]
+    fn literal(&self, p: usize, word: &[u8]) -> bool {
+        self.b[p..].starts_with(word) && self.ends_scalar(p + word.len())
+    }
+
+    #[inline(always)]
+    fn ends_scalar(&self, at: usize) -> bool {
+        self.b.get(at).is_none_or(|&c| ENDS_SCALAR[c as usize])
+    }
+
+    /// The number at `p`: its grammar, then (only if it might be beyond
+    /// the double range, which is refused unless numbers are lossless) its
+    /// value.
+    #[inline(always)]
+    fn number(&self, p: usize) -> bool {
+        let b = self.b;
+        let digit = |i: usize| b.get(i).is_some_and(u8::is_ascii_digit);
+        let mut i = p + usize::from(b[p] == b'-');
+        let int_start = i;
+        match b.get(i) {
+            Some(b'0') => i += 1,
+            Some(b'1'..=b'9') => {
+                i += 1;
+                while digit(i) {
+                    i += 1;
+                }
+            }
+            _ => return false,
+        }
+        let int_digits = i - int_start;
+        if b.get(i) == Some(&b'.') {
+            i += 1;
+            if !digit(i) {
+                return false;
+            }
+            while digit(i) {
+                i += 1;
+            }
+        }
+        let mut exponent = false;
+        if matches!(b.get(i), Some(b'e' | b'E')) {
+            exponent = true;
+            i += 1;
+            if matches!(b.get(i), Some(b'+' | b'-')) {
+                i += 1;
+            }
+            if !digit(i) {
+                return false;
+            }
+            while digit(i) {
+                i += 1;
+            }
+        }
+        if !self.ends_scalar(i) {
+            return false;
+        }
+        // Without an exponent, a value of at most 300 integer digits is
+        // far below the largest double (about 1.8e308).
+        if (exponent || int_digits > 300) && !self.lossless {
+            return in_range(b, p);
+        }
+        true
+    }
+
+    /// The name whose opening quote is at `open`, before the `:` at
+    /// `colon`: false if its object has it already.
+    ///
+    /// A name of up to 16 bytes without escapes (nearly all) is its bytes
+    /// as one zero-padded word: no name has a zero byte (a control
+    /// character), so equal words are equal names, whatever their length.
+    /// Small objects keep such words in `names` and compare them all.
+    #[inline(always)]
+    fn name(&mut self, open: usize, colon: usize) -> bool {
+        let b = self.b;
+        // The closing quote: the last byte before the ':' that is not
+        // whitespace (stage 1 found nothing else between them).
+        let mut close = colon - 1;
+        if b[close] != b'"' {
+            while close > open && matches!(b[close], b' ' | b'\t' | b'\n' | b'\r') {
+                close -= 1;
+            }
+        }
+        let start = open + 1;
+        let len = close.saturating_sub(start);
+        let Some(&top) = self.stack.last() else { return false };
+        let first = top >> 1;
+        // (Stage 1 has seen the name, and so any backslash in it.)
+        if top & HASHED == 0 && len <= 16 && !self.scan.backslash && self.names.len() - first < LINEAR_NAMES {
+            if let Some(bytes) = b.get(start..start + 16) {
+                let word = u128::from_le_bytes(bytes.try_into().expect("16 bytes")) & NAME_MASKS[len];
+                if self.names[first..].contains(&word) {
+                    return false;
+                }
+                self.names.push(word);
+                return true;
+            }
+        }
+        general_name(b, self.names, self.dups, self.scratch, self.stack, start, len)
+    }
+}
+
+/// `Walker::name` for the rest: long names, names with escapes, names at
+/// the very end of the input, large objects (their names hashed in
+/// `dups`).
+#[inline(never)]
+fn general_name(
+    b: &[u8],
+    names: &mut Vec<u128>,
+    dups: &mut DuplicateNames,
+    scratch: &mut String,
+    stack: &mut [usize],
+    start: usize,
+    len: usize,
+) -> bool {
+    let Some(top) = stack.last_mut() else { return false };
+    let first = *top >> 1;
+    if *top & HASHED == 0 {
+        let body = &b[start..start + len];
+        if len <= 16 && names.len() - first < LINEAR_NAMES && !body.contains(&b'\\') {
+            let mut bytes = [0u8; 16];
+            bytes[..len].copy_from_slice(body);
+            let word = u128::from_le_bytes(bytes);
+            if names[first..].contains(&word) {
+                return false;
+            }
+            names.push(word);
+            return true;
+        }
+        // On to hashing: the words so far are names copied to `dups`.
+        dups.open();
+        for &word in &names[first..] {
+            let bytes = word.to_le_bytes();
+            let n = 16 - (word.leading_zeros() / 8) as usize;
+            dups.insert(b, &bytes[..n], None);
+        }
+        names.truncate(first);
+        *top |= HASHED;
+    }
+    hashed_name(b, dups, scratch, start, len)
+}
+
+/// Whether the number at `p` is not beyond the double range (integers
+/// always are: they are kept as text).
+#[cold]
+#[inline(never)]
+fn in_range(b: &[u8], p: usize) -> bool {
+    !matches!(scan_general(&b[p..]), Ok((_, NumberValue::Big, false)) | Err(_))
+}
+
+/// A name of a hashed object: false if the object has it already.
+#[inline(never)]
+fn hashed_name(b: &[u8], dups: &mut DuplicateNames, scratch: &mut String, start: usize, len: usize) -> bool {
+    let body = &b[start..start + len];
+    if !body.contains(&b'\\') {
+        return dups.insert(b, body, Some(start));
+    }
+    scratch.clear();
+    let mut run = 0;
+    while let Some(k) = body[run..].iter().position(|&c| c == b'\\') {
+        let Ok(piece) = std::str::from_utf8(&body[run..run + k]) else { return false };
+        scratch.push_str(piece);
+        let Ok(next) = decode_escape(body, run + k, scratch) else { return false };
+        run = next;
+    }
+    let Ok(piece) = std::str::from_utf8(&body[run..]) else { return false };
+    scratch.push_str(piece);
+    dups.insert(b, scratch.as_bytes(), None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::drive::level;
+    use super::super::parser::Parser;
+    use super::super::visitor::Ignore;
+    use super::*;
+
+    fn levels() -> Vec<Level> {
+        let mut l = vec![Level::Baseline];
+        #[cfg(target_arch = "x86_64")]
+        if level() == Level::Avx2 {
+            l.push(Level::Avx2);
+        }
+        l
+    }
+
+    fn options() -> Vec<ReadOptions> {
+        vec![
+            ReadOptions::default(),
+            ReadOptions::default().duplicate_keys(DuplicateKeys::Last),
+            ReadOptions::lossless(),
+            ReadOptions::default().max_depth(3),
+            ReadOptions::default().allow_bom(true).max_size(300),
+        ]
+    }
+
+    /// The validator accepts `input` exactly when the reference driver does,
+    /// at every level, with every set of options, with fresh and with
+    /// reused working memory.
+    fn agree(input: &[u8], work: &mut Work) {
+        for options in options() {
+            let want = Parser::new(input, &options).and_then(|mut p| {
+                p.drive(&mut Ignore)?;
+                p.finish()
+            });
+            for level in levels() {
+                let got = validate(input, &options, work, level);
+                assert_eq!(got, want.is_ok(), "{:?} at {level:?} with {options:?}: reference {want:?}", String::from_utf8_lossy(input));
+                assert_eq!(validate(input, &options, &mut Work::default(), level), got);
+            }
+        }
+    }
+
+    #[test]
+    fn the_test_suite_is_judged_as_the_reference_judges_it() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus/jsontestsuite/test_parsing");
+        let mut work = Work::default();
+        for e in std::fs::read_dir(dir).expect("JSONTestSuite") {
+            agree(&std::fs::read(e.unwrap().path()).unwrap(), &mut work);
+        }
+    }
+
+    /// Names repeated in every spelling (escaped or not, short and long,
+    /// in small and large objects, nested), at every offset of a block.
+    #[test]
+    fn repeated_names_in_every_spelling() {
+        let spellings: &[(&str, &str)] = &[
+            ("a", "\\u0061"),
+            ("a", "a"),
+            ("ab", "a\\u0062"),
+            ("é", "\\u00e9"),
+            ("😀", "\\ud83d\\ude00"),
+            ("longer than eight", "longer than eigh\\u0074"),
+            ("longer than eight", "longer than eight"),
+            ("q\\\"", "q\\u0022"),
+            ("x", "y"),
+            ("\\n", "\\u000a"),
+        ];
+        let mut work = Work::default();
+        for &(first, second) in spellings {
+            for filler in [0usize, 3, 15, 16, 40] {
+                let mut members: Vec<String> = (0..filler).map(|k| format!("\"f{k}\":{k}")).collect();
+                members.insert(filler / 2, format!("\"{first}\":1"));
+                members.push(format!("\"{second}\":2"));
+                let object = format!("{{{}}}", members.join(","));
+                for doc in
+                    [object.clone(), format!("[{object}]"), format!("{{\"outer\":{object},\"{second}\":3}}"), object.replace(',', " ,\n ")]
+                {
+                    for pad in 0..64 {
+                        agree(format!("{}{doc}", " ".repeat(pad)).as_bytes(), &mut work);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Small documents from a grammar of pieces, most valid, some cut
+    /// short or with one byte changed, placed at every offset of a block.
+    #[test]
+    fn random_documents_are_judged_as_the_reference_judges_them() {
+        let pieces: &[&[u8]] = &[
+            b"{",
+            b"}",
+            b"[",
+            b"]",
+            b",",
+            b":",
+            b" ",
+            b"\n  ",
+            b"\t",
+            b"\"a\"",
+            b"\"key\"",
+            b"\"\\u0061\"",
+            b"\"\\n\\u00e9\\ud83d\\ude00\"",
+            "\"é€😀\"".as_bytes(),
+            b"\"\\\"\"",
+            b"\"\\\\\"",
+            b"\"x\\",
+            b"\"",
+            b"0",
+            b"-1",
+            b"1.5",
+            b"12345678901234567890",
+            b"1e400",
+            b"-1e-400",
+            b"1E+2",
+            b"-0",
+            b"01",
+            b"1.",
+            b"true",
+            b"false",
+            b"null",
+            b"nul",
+            b"tru",
+            b"\x01",
+            b"\xff",
+            b"\"\xc3\"",
+            b"\"\\ud800\"",
+            b"\"\\udc00\"",
+            b"\"\\x\"",
+            b"[1,2,3]",
+            b"{\"a\":1,\"b\":[true]}",
+            b"{\"a\":1,\"a\":2}",
+            b"{\"a\":1,\"\\u0061\":2}",
+            b"\xEF\xBB\xBF",
+        ];
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: usize| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 11) as usize % n
+        };
+        let mut work = Work::default();
+        for round in 0..4000 {
+            let mut doc = Vec::new();
+            if round % 2 == 0 {
+                let object = next(2) == 0;
+                doc.push(if object { b'{' } else { b'[' });
+                for k in 0..next(12) {
+                    if k > 0 {
+                        doc.extend_from_slice(if next(3) == 0 { b",\n    " } else { b"," });
+                    }
+                    if object {
+                        doc.extend_from_slice(format!("\"k{}\" : ", next(6)).as_bytes());
+                    }
+                    doc.extend_from_slice(pieces[next(pieces.len())]);
+                }
+                doc.push(if object { b'}' } else { b']' });
+            } else {
+                for _ in 0..next(16) {
+                    doc.extend_from_slice(pieces[next(pieces.len())]);
+                }
+            }
+            match next(4) {
+                0 if !doc.is_empty() => {
+                    let at = next(doc.len());
+                    doc[at] = pieces[next(pieces.len())].first().copied().unwrap_or(b'x');
+                }
+                1 if !doc.is_empty() => doc.truncate(next(doc.len())),
+                _ => {}
+            }
+            let mut placed = vec![b' '; round % 64];
+            placed.extend_from_slice(&doc);
+            agree(&placed, &mut work);
+            agree(&doc, &mut work);
+        }
+    }
+
+    /// Strings, escapes and whitespace across block ends.
+    #[test]
+    fn strings_across_blocks() {
+        let mut work = Work::default();
+        for len in 0..140 {
+            for special in [&b""[..], b"\"", b"\\", b"\\\\", b"\\\"", b"\x1f", "é".as_bytes(), b"\\u00e9", b"\\ud83d\\ude00"] {
+                let mut doc = b"[\"".to_vec();
+                doc.extend(std::iter::repeat_n(b'a', len));
+                doc.extend_from_slice(special);
+                doc.extend_from_slice(b"\",");
+                doc.extend(std::iter::repeat_n(b' ', len));
+                doc.extend_from_slice(b"1]");
+                agree(&doc, &mut work);
+                doc.truncate(doc.len() - 1);
+                agree(&doc, &mut work);
+            }
+        }
+    }
+}
