@@ -715,19 +715,74 @@ fn string_with_escapes<'a>(b: &'a [u8], start: usize, mut at: usize, mut high: b
             }
             Some(b'\\') => {
                 let piece = &b[run..at];
-                scratch.push_str(if high { utf8(piece)? } else { ascii(piece) });
-                at = decode_escape(b, at, scratch).map_err(|_| Stop::Syntax)?;
+                if !piece.is_empty() {
+                    scratch.push_str(if high { utf8(piece)? } else { ascii(piece) });
+                }
+                // The one-letter escapes (`\"` in embedded JSON, `\n`) here;
+                // `\u` and errors through the general decoder.
+                match b.get(at + 1).map(|&c| SIMPLE_ESCAPES[c as usize]) {
+                    Some(c) if c != 0 => {
+                        scratch.push(c as char);
+                        at += 2;
+                    }
+                    _ => at = decode_escape(b, at, scratch).map_err(|_| Stop::Syntax)?,
+                }
                 run = at;
-                // Out of line, this function is not built for the
-                // driver's ISA, so not with the masks: the scanner
-                // dispatched on its own (the masks stay right, as a
-                // cache of the block they describe).
-                let stop = super::scan::string_stop(b, at);
-                (at, high) = (stop.at, stop.non_ascii);
+                // The next stop is often a few bytes on (text dense in
+                // escapes): eight bytes in a register first. Out of line,
+                // this function is not built for the driver's ISA, so not
+                // with the masks: past those eight bytes, the scanner
+                // dispatched on its own (the masks stay right, as a cache
+                // of the block they describe).
+                (at, high) = match near_stop(b, at) {
+                    Some(k) => (at + k, false),
+                    None => {
+                        let stop = super::scan::string_stop(b, at);
+                        (stop.at, stop.non_ascii)
+                    }
+                };
             }
             _ => return Err(Stop::Syntax),
         }
     }
+}
+
+/// What each one-letter escape stands for (0: not one; `\\u` is not).
+const SIMPLE_ESCAPES: [u8; 256] = {
+    let mut t = [0u8; 256];
+    t[b'"' as usize] = b'"';
+    t[b'\\' as usize] = b'\\';
+    t[b'/' as usize] = b'/';
+    t[b'b' as usize] = 0x08;
+    t[b'f' as usize] = 0x0C;
+    t[b'n' as usize] = b'\n';
+    t[b'r' as usize] = b'\r';
+    t[b't' as usize] = b'\t';
+    t
+};
+
+/// The offset from `at` of the first quote, backslash or control byte
+/// among the eight bytes at `at`, when those eight bytes exist and are all
+/// ASCII up to it; `None` otherwise (the vector scanner decides).
+#[inline(always)]
+fn near_stop(b: &[u8], at: usize) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let w: [u8; 8] = b.get(at..at.checked_add(8)?)?.try_into().ok()?;
+    let x = u64::from_le_bytes(w);
+    // A zero byte of `v` sets its lane's high bit in `zero(v)`; only lanes
+    // above a real match can be set falsely (by the borrow), so the lowest
+    // set lane is exact, and so is the lowest of the union.
+    let zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
+    let stops = zero(x ^ (ONES * b'"' as u64)) | zero(x ^ (ONES * b'\\' as u64)) | (x.wrapping_sub(ONES * 0x20) & !x & HIGH);
+    let first = (stops.trailing_zeros() / 8) as usize;
+    // Non-ASCII bytes before the stop (or anywhere, without one): let the
+    // scanner report them.
+    let before = if first >= 8 { u64::MAX } else { (1u64 << (first * 8)) - 1 };
+    if stops == 0 || x & HIGH & before != 0 {
+        return None;
+    }
+    Some(first)
 }
 
 /// A number the window does not take (near the end of the input, an
