@@ -280,6 +280,26 @@ def test_max_size_is_checked_before_parsing():
         loads(b"[]", max_size=1)
 
 
+def test_max_size_alone_behaves_as_with_other_options():
+    # loads(data, max_size=n) has a path of its own (no argument parsing);
+    # every value must fare as it does next to another keyword.
+    class Size(int):
+        pass
+
+    def outcome(call):
+        try:
+            return ("ok", call())
+        except Exception as e:  # noqa: BLE001 (the type and text are compared)
+            return (type(e), str(e))
+
+    name = "".join(["max_", "size"])  # a keyword name that is not interned
+    for data in (b"[1, 2]", "[1, 2]", bytearray(b"[1, 2]"), b"[1, 2", 7):
+        for v in (0, 5, 6, 2**62, 2**63, 2**100, -1, -(2**70), True, False, "6", 6.0, None, Size(5), Size(6)):
+            want = outcome(lambda: loads(data, max_size=v, allow_bom=False))
+            assert outcome(lambda: loads(data, max_size=v)) == want, (data, v)
+            assert outcome(lambda: loads(data, **{name: v})) == want, (data, v)
+
+
 def test_max_size_error_gives_the_line_and_column_of_the_limit():
     # The refusal points at byte max_size, with its line and column counted
     # over everything before it: long prefixes (the count runs in vector

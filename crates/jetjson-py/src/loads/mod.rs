@@ -73,9 +73,9 @@ pub fn loads(
     let mut options = ReadOptions::new().max_depth(max_depth.0).allow_bom(allow_bom).duplicate_keys(policy).lossless_numbers(decimal.0);
     if let Some(limit) = max_size {
         options = options.max_size(limit.0);
-    }
-    if let (Some(limit), Ok(text)) = (max_size, data.cast::<PyString>()) {
-        oversized_str(py, text, limit.0)?;
+        if let Ok(text) = data.cast::<PyString>() {
+            oversized_str(py, text, limit.0)?;
+        }
     }
     untyped(py, data, &options, decimal.0)
 }
@@ -85,6 +85,15 @@ pub fn loads(
 #[inline]
 pub(crate) fn plain(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     untyped(py, data, &ReadOptions::new(), false)
+}
+
+/// `loads(data, max_size=limit)` with every other option at its default
+/// (entry.rs calls it for calls whose only keyword is `max_size`).
+pub(crate) fn limited(py: Python<'_>, data: &Bound<'_, PyAny>, limit: usize) -> PyResult<Py<PyAny>> {
+    if let Ok(text) = data.cast::<PyString>() {
+        oversized_str(py, text, limit)?;
+    }
+    untyped(py, data, &ReadOptions::new().max_size(limit), false)
 }
 
 /// The untyped read of `data` with `options` (whose size limit the caller
