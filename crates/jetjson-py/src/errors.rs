@@ -91,8 +91,9 @@ pub fn push_decimal(out: &mut String, mut n: usize) {
             break;
         }
     }
-    for &d in &digits[i..] {
-        out.push(char::from(d));
+    // ASCII digits: always UTF-8.
+    if let Ok(text) = std::str::from_utf8(&digits[i..]) {
+        out.push_str(text);
     }
 }
 
