@@ -37,6 +37,20 @@ def test_uuids_at_every_int_digit_boundary():
         assert sorted(got) == sorted(str(u) for u in uuids)
 
 
+def test_uuids_with_every_hex_digit_at_every_place():
+    # The text is built eight digits at a time in a register: every digit
+    # value (0-9 and a-f, the edge at 9/a) at each of the 32 places, plus
+    # random values, read the same as str() in every profile.
+    import random
+
+    rng = random.Random(23)
+    ints = [sum(((i + k) % 16) << (4 * i) for i in range(32)) for k in range(16)]
+    ints += [rng.getrandbits(128) for _ in range(500)]
+    uuids = [uuid.UUID(int=i) for i in ints]
+    for p in PROFILES:
+        assert jetjson.dumps(uuids, profile=p) == json.dumps([str(u) for u in uuids], separators=(",", ":")).encode()
+
+
 def test_uuid_whose_int_slot_was_forced():
     # UUID refuses attribute changes, but object.__setattr__ can put
     # anything in its slot: the hot path declines it and `.hex` decides.

@@ -280,6 +280,63 @@ def test_max_size_is_checked_before_parsing():
         loads(b"[]", max_size=1)
 
 
+def test_max_size_alone_behaves_as_with_other_options():
+    # loads(data, max_size=n) has a path of its own (no argument parsing);
+    # every value must fare as it does next to another keyword.
+    class Size(int):
+        pass
+
+    def outcome(call):
+        try:
+            return ("ok", call())
+        except Exception as e:  # noqa: BLE001 (the type and text are compared)
+            return (type(e), str(e))
+
+    name = "".join(["max_", "size"])  # a keyword name that is not interned
+    for data in (b"[1, 2]", "[1, 2]", bytearray(b"[1, 2]"), b"[1, 2", 7):
+        for v in (0, 5, 6, 2**62, 2**63, 2**100, -1, -(2**70), True, False, "6", 6.0, None, Size(5), Size(6)):
+            want = outcome(lambda: loads(data, max_size=v, allow_bom=False))
+            assert outcome(lambda: loads(data, max_size=v)) == want, (data, v)
+            assert outcome(lambda: loads(data, **{name: v})) == want, (data, v)
+
+
+def test_max_size_error_gives_the_line_and_column_of_the_limit():
+    # The refusal points at byte max_size, with its line and column counted
+    # over everything before it: long prefixes (the count runs in vector
+    # blocks), newlines at every density, limits on and off block edges.
+    rng = __import__("random").Random(5)
+    for density in (0.0, 0.001, 0.05, 0.5, 1.0):
+        body = bytes(10 if rng.random() < density else rng.choice(b' "ab:,{}[]\x0b\x8a\xff') for _ in range(70_000))
+        for limit in (0, 1, 31, 32, 127, 128, 129, 8064, 8065, 16384, 65_535):
+            for data in (body, bytearray(body)):
+                with pytest.raises(jetjson.JSONDecodeError) as info:
+                    loads(data, max_size=limit)
+                e = info.value
+                want = (limit, *line_col(body, limit))
+                assert (e.pos, e.lineno, e.colno) == want, (density, limit)
+                assert str(e) == f"input larger than max_size {limit} bytes: line {want[1]} column {want[2]} (char {limit})"
+
+
+def test_decode_errors_are_the_objects_json_makes():
+    # Made without running json's __init__, but the same object: the text
+    # as the only arg, and msg, doc, pos, lineno, colno in json's order.
+    for doc in ('{"a": [1,', '[1,\n 2,\n x]', '["\u00e9\u00e9",\n  tru]', "[" * 600):
+        with pytest.raises(jetjson.JSONDecodeError) as info:
+            loads(doc)
+        e = info.value
+        assert type(e) is jetjson.JSONDecodeError and isinstance(e, json.JSONDecodeError) and isinstance(e, ValueError)
+        assert e.doc is doc and e.args == (str(e),)
+        ref = json.JSONDecodeError(e.msg, doc, e.pos)  # json counts lines over doc itself
+        assert list(vars(e).items()) == list(vars(ref).items())
+        assert str(e) == str(ref)
+    with pytest.raises(jetjson.ValidationError) as info:
+        loads('{"a":\n "x"}', type=dict[str, int])
+    v = info.value
+    assert list(vars(v)) == ["msg", "doc", "pos", "lineno", "colno", "path"]
+    assert (v.path, v.pos, v.lineno, v.colno) == ("$.a", 7, 2, 2) and v.args == (str(v),)
+    assert str(v) == f"{v.msg} at $.a (line 2 column 2)"
+
+
 def test_max_size_refuses_a_long_str_before_encoding_it():
     # A lone surrogate beyond the limit is never reached: the str is
     # refused by its length, before its UTF-8 form is made.

@@ -6,10 +6,11 @@
 //! cannot serialize.
 
 use pyo3::exceptions::PyTypeError;
+use pyo3::ffi;
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::PyType;
+use pyo3::types::{PyDict, PyString, PyTuple, PyType};
 
 static DECODE_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 static ENCODE_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
@@ -60,32 +61,95 @@ pub fn encode_error(py: Python<'_>, message: String) -> PyErr {
 /// offset for bytes-like input; `lineno` and `colno` are 1-based.
 pub fn decode_error(py: Python<'_>, msg: &str, doc: &Bound<'_, PyAny>, pos: usize, lineno: usize, colno: usize) -> PyErr {
     let build = || -> PyResult<PyErr> {
-        let text = format!("{msg}: line {lineno} column {colno} (char {pos})");
-        Ok(PyErr::from_value(json_error(decode_error_type(py)?, text, msg, doc, pos, lineno, colno)?))
+        // `{msg}: line {lineno} column {colno} (char {pos})`, as json words it.
+        let mut text = String::with_capacity(msg.len() + 48);
+        text.push_str(msg);
+        text.push_str(": line ");
+        push_decimal(&mut text, lineno);
+        text.push_str(" column ");
+        push_decimal(&mut text, colno);
+        text.push_str(" (char ");
+        push_decimal(&mut text, pos);
+        text.push(')');
+        let at = Place { pos, lineno, colno };
+        Ok(PyErr::from_value(json_error(decode_error_type(py)?, &text, msg, doc, at, None)?))
     };
     build().unwrap_or_else(|e| e)
 }
 
+/// Appends `n` in decimal (what `format!("{n}")` writes, without the
+/// formatting machinery: error paths are hot for a service refusing
+/// bodies).
+pub fn push_decimal(out: &mut String, mut n: usize) {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    // ASCII digits: always UTF-8.
+    if let Ok(text) = std::str::from_utf8(&digits[i..]) {
+        out.push_str(text);
+    }
+}
+
+/// Where a `JSONDecodeError` points: `pos` (characters for `str` input,
+/// bytes otherwise), `lineno` and `colno` (1-based).
+#[derive(Clone, Copy)]
+pub struct Place {
+    pub pos: usize,
+    pub lineno: usize,
+    pub colno: usize,
+}
+
 /// An instance of `ty` (`JSONDecodeError` or a subclass) whose text is
-/// `text`, with the attributes `json.JSONDecodeError.__init__` sets:
-/// `BaseException.__new__` with the text as args, then `msg`, `doc`, `pos`,
-/// `lineno` and `colno` (interned names: a service rejecting bad bodies
-/// raises these often).
+/// `text`, with the attributes `json.JSONDecodeError.__init__` sets, in
+/// its order: `msg`, `doc`, `pos`, `lineno`, `colno`, then `path` when
+/// given (`ValidationError`). No Python code runs: the type's `tp_new`
+/// (`BaseException`'s) makes the instance with `(text,)` as its args, and
+/// the attributes go into a dict made for them, installed as the
+/// instance's `__dict__` (what five `setattr` calls would leave, without
+/// their lookups: a service refusing bad bodies raises these often).
 pub fn json_error<'py>(
     ty: &Bound<'py, PyType>,
-    text: String,
+    text: &str,
     msg: &str,
     doc: &Bound<'py, PyAny>,
-    pos: usize,
-    lineno: usize,
-    colno: usize,
+    at: Place,
+    path: Option<&str>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = ty.py();
-    let exc = ty.call_method1(intern!(py, "__new__"), (ty, text))?;
-    exc.setattr(intern!(py, "msg"), msg)?;
-    exc.setattr(intern!(py, "doc"), doc)?;
-    exc.setattr(intern!(py, "pos"), pos)?;
-    exc.setattr(intern!(py, "lineno"), lineno)?;
-    exc.setattr(intern!(py, "colno"), colno)?;
+    let args = PyTuple::new(py, [PyString::new(py, text)])?;
+    let type_ptr = ty.as_type_ptr();
+    // SAFETY: `type_ptr` is a live type object (held by `ty`); `tp_new` is
+    // its slot, called as CPython calls it: the type, an args tuple (held
+    // by `args` for the call) and no keywords. It returns a new reference
+    // or null with an exception set.
+    let exc = unsafe {
+        let Some(new) = (*type_ptr).tp_new else {
+            return Err(pyo3::exceptions::PyTypeError::new_err("jetjson: the error type cannot be instantiated"));
+        };
+        Bound::from_owned_ptr_or_err(py, new(type_ptr, args.as_ptr(), std::ptr::null_mut()))?
+    };
+    let dict = PyDict::new(py);
+    dict.set_item(intern!(py, "msg"), msg)?;
+    dict.set_item(intern!(py, "doc"), doc)?;
+    dict.set_item(intern!(py, "pos"), at.pos)?;
+    dict.set_item(intern!(py, "lineno"), at.lineno)?;
+    dict.set_item(intern!(py, "colno"), at.colno)?;
+    if let Some(path) = path {
+        dict.set_item(intern!(py, "path"), path)?;
+    }
+    // SAFETY: `exc` is a live instance of an exception type (which has a
+    // `__dict__` slot) and `dict` a live dict; PyObject_GenericSetDict
+    // takes its own reference to the dict and releases the previous one
+    // (none: a new instance), returning -1 with an exception set on failure.
+    if unsafe { ffi::PyObject_GenericSetDict(exc.as_ptr(), dict.as_ptr(), std::ptr::null_mut()) } != 0 {
+        return Err(PyErr::fetch(py));
+    }
     Ok(exc)
 }

@@ -110,95 +110,10 @@ impl Position {
     pub fn locate(input: &[u8], offset: usize) -> Position {
         let offset = offset.min(input.len());
         let before = &input[..offset];
-        let (count, last) = newlines(before);
+        let (count, last) = crate::lines::newlines(before);
         let line_start = last.map_or(0, |i| i + 1);
         Position { offset, line: 1 + count, column: offset - line_start + 1 }
     }
-}
-
-/// The newlines in `b`: how many, and where the last one is. Error paths
-/// locate offsets deep into large inputs (a size limit, a late syntax
-/// error), so this is one pass of vector compares on x86_64 (SSE2 is
-/// baseline), eight bytes at a time elsewhere.
-fn newlines(b: &[u8]) -> (usize, Option<usize>) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        newlines_with::<core::arch::x86_64::__m128i>(b)
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        (count_newlines(b), last_newline(b))
-    }
-}
-
-/// `newlines` over a vector whose `movemask` gives one bit per lane.
-#[cfg(target_arch = "x86_64")]
-fn newlines_with<V: crate::escape::vector::Vector<Mask = crate::escape::vector::LaneMask<0>>>(b: &[u8]) -> (usize, Option<usize>) {
-    let (mut count, mut last) = (0, None);
-    let mut i = 0;
-    // SAFETY: every load reads `V::BYTES` bytes at `i` with `i + V::BYTES
-    // <= b.len()`; `V` is the target's baseline vector, always available.
-    unsafe {
-        let newline = V::splat(b'\n');
-        while i + V::BYTES <= b.len() {
-            let bits = V::load_unaligned(b.as_ptr().add(i)).cmpeq(newline).movemask().0;
-            if bits != 0 {
-                count += bits.count_ones() as usize;
-                last = Some(i + 63 - bits.leading_zeros() as usize);
-            }
-            i += V::BYTES;
-        }
-    }
-    for (j, &c) in b[i..].iter().enumerate() {
-        if c == b'\n' {
-            count += 1;
-            last = Some(i + j);
-        }
-    }
-    (count, last)
-}
-
-/// Eight bytes at a time: error paths locate offsets deep into large inputs
-/// (a size limit, a late syntax error), where a byte loop costs a
-/// nanosecond per byte.
-const WORD: usize = 8;
-const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
-const NEWLINES: u64 = 0x0A0A_0A0A_0A0A_0A0A;
-
-/// The high bit of each byte of `w` that equals `\n`, exactly (no borrow
-/// between bytes, unlike the usual "has a zero byte" test).
-#[inline]
-fn newline_bits(w: u64) -> u64 {
-    let x = w ^ NEWLINES;
-    !(((x & LOW7) + LOW7) | x | LOW7)
-}
-
-#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
-fn count_newlines(b: &[u8]) -> usize {
-    let mut words = b.chunks_exact(WORD);
-    let mut n = 0;
-    for w in &mut words {
-        n += newline_bits(u64::from_le_bytes(w.try_into().expect("8 bytes"))).count_ones() as usize;
-    }
-    n + words.remainder().iter().filter(|&&c| c == b'\n').count()
-}
-
-#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
-fn last_newline(b: &[u8]) -> Option<usize> {
-    let tail = b.len() % WORD;
-    if let Some(i) = b[b.len() - tail..].iter().rposition(|&c| c == b'\n') {
-        return Some(b.len() - tail + i);
-    }
-    let mut end = b.len() - tail;
-    while end >= WORD {
-        let bits = newline_bits(u64::from_le_bytes(b[end - WORD..end].try_into().expect("8 bytes")));
-        if bits != 0 {
-            // Little-endian: the last byte in memory is the most significant.
-            return Some(end - WORD + (63 - bits.leading_zeros() as usize) / 8);
-        }
-        end -= WORD;
-    }
-    None
 }
 
 /// One step of a path into a value.
@@ -557,10 +472,6 @@ mod tests {
                 for offset in 0..=len {
                     let want = slow(&input, offset);
                     assert_eq!(Position::locate(&input, offset), want, "{input:?} at {offset}");
-                    // The word-at-a-time fallback (the path off x86_64).
-                    let before = &input[..offset];
-                    assert_eq!(1 + super::count_newlines(before), want.line);
-                    assert_eq!(super::last_newline(before).map_or(0, |i| i + 1), offset + 1 - want.column);
                 }
             }
         }

@@ -78,6 +78,7 @@ mod bytestr;
 mod digest;
 mod error;
 mod keys;
+mod lines;
 mod options;
 mod pool;
 mod raw;

@@ -118,6 +118,14 @@ impl Writer<NoSink> {
         Writer::with_buffer(options.style(), NoSink, Buffer::external(memory))
     }
 
+    /// `with_memory` with the options already resolved (`WriteOptions::style`,
+    /// kept by the caller): a binding writing many small documents with the
+    /// same options resolves them once, not at every call.
+    #[doc(hidden)]
+    pub fn with_style_and_memory(style: Style, memory: Box<dyn OutputMemory>) -> Writer<NoSink> {
+        Writer::with_buffer(style, NoSink, Buffer::external(memory))
+    }
+
     /// The memory given to `with_memory`, holding the output in its first
     /// `len` bytes: `(memory, len)`.
     ///

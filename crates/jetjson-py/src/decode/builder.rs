@@ -164,7 +164,7 @@ impl<'p, 'i> Builder<'p, 'i> {
             stack: STACK.try_lock().ok().and_then(|mut slot| slot.take()).map_or_else(|| Vec::with_capacity(64), |p| p.0),
             frames: Vec::with_capacity(16),
             expect: root,
-            keys: KeyCache::acquire(),
+            keys: KeyCache::acquire(py),
             failure: None,
             input,
             base,

@@ -10,7 +10,6 @@
 
 use jetjson::Position;
 use pyo3::exceptions::{PyTypeError, PyValueError};
-use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::PyType;
@@ -51,9 +50,8 @@ pub(crate) fn validation_error(
         let position = offset.map(|at| Position::locate(input, at));
         let (pos, lineno, colno) = location::python_position(position, input, is_str);
         let text = format!("{msg} at {path} (line {lineno} column {colno})");
-        let exc = crate::errors::json_error(validation_error_type(py)?, text, msg, doc, pos, lineno, colno)?;
-        exc.setattr(intern!(py, "path"), path)?;
-        Ok(PyErr::from_value(exc))
+        let at = crate::errors::Place { pos, lineno, colno };
+        Ok(PyErr::from_value(crate::errors::json_error(validation_error_type(py)?, &text, msg, doc, at, Some(path))?))
     };
     build().unwrap_or_else(|e| e)
 }

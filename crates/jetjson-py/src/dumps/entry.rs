@@ -13,7 +13,7 @@
 
 use std::cell::UnsafeCell;
 
-use jetjson::{Profile, WriteOptions, Writer};
+use jetjson::{Profile, Style, WriteOptions, Writer};
 use pyo3::exceptions::{PyMemoryError, PySystemError, PyTypeError};
 use pyo3::ffi::{self, PyObject};
 use pyo3::prelude::*;
@@ -190,16 +190,18 @@ unsafe fn which(names: &Names, name: *mut PyObject) -> Option<usize> {
     all.iter().position(|n| unsafe { ffi::PyUnicode_Compare(n.as_ptr(), name) } == 0)
 }
 
-/// The options of calls without options, one per profile.
-static PLAIN: [PyOnceLock<WriteOptions>; 3] = [PyOnceLock::new(), PyOnceLock::new(), PyOnceLock::new()];
+/// The resolved options (`Style`) of calls without options, one per
+/// profile: resolving them (the escape kernels, orders, policies) was a
+/// fifth of the fixed cost of a call.
+static PLAIN: [PyOnceLock<Style>; 3] = [PyOnceLock::new(), PyOnceLock::new(), PyOnceLock::new()];
 
-fn plain(py: Python<'_>, profile: Profile) -> &'static WriteOptions {
+fn plain(py: Python<'_>, profile: Profile) -> Style {
     let i = match profile {
         Profile::Compact => 0,
         Profile::Go => 1,
         Profile::Jcs => 2,
     };
-    PLAIN[i].get_or_init(py, || WriteOptions::new(profile))
+    *PLAIN[i].get_or_init(py, || WriteOptions::new(profile).style())
 }
 
 /// The truth value of a keyword's value, as `json` reads its flags.
@@ -302,7 +304,7 @@ unsafe fn call<'py>(
         || nan.is_some()
         || none(max_write_depth).is_some();
     let mut resolved;
-    let options: &WriteOptions = if !custom && profile.is_none() {
+    let style: Style = if !custom && profile.is_none() {
         plain(py, Profile::Compact)
     } else if custom {
         // An int (spaces), or a str of spaces or of tabs, as json takes it.
@@ -351,7 +353,7 @@ unsafe fn call<'py>(
             };
             resolved = resolved.max_write_depth(crate::rules::write_depth(depth)?);
         }
-        &resolved
+        resolved.style()
     } else {
         plain(py, parse_profile(profile_name)?)
     };
@@ -364,7 +366,7 @@ unsafe fn call<'py>(
         None => Ok(false),
     };
     let how = super::Walking { non_str_keys: flag(non_str_keys)?, omit_defaults: flag(omit_defaults)? };
-    let mut w = Writer::with_memory(options, BytesMemory::boxed());
+    let mut w = Writer::with_style_and_memory(style, BytesMemory::boxed());
     write_object_with(&mut w, &obj, default.as_ref(), how)?;
     let (memory, len) = w.finish_into_memory().map_err(|e| PyMemoryError::new_err(e.message()))?;
     let Ok(mut memory) = memory.into_any().downcast::<BytesMemory>() else {

@@ -770,29 +770,43 @@ unsafe fn u128_of_int_311(int: *mut PyObject) -> Option<u128> {
     }
 }
 
-/// Two lowercase hex digits per byte value.
-const HEX_PAIRS: [[u8; 2]; 256] = {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    let mut t = [[0u8; 2]; 256];
-    let mut b = 0;
-    while b < 256 {
-        t[b] = [HEX[b >> 4], HEX[b & 15]];
-        b += 1;
-    }
-    t
-};
+/// The eight nibbles of `v` as eight bytes of 0..=15, most significant
+/// first in memory (the bytes of the little-endian result).
+#[inline(always)]
+fn spread_nibbles(v: u32) -> u64 {
+    let mut x = u64::from(v);
+    x = (x | x << 16) & 0x0000_FFFF_0000_FFFF;
+    x = (x | x << 8) & 0x00FF_00FF_00FF_00FF;
+    x = (x | x << 4) & 0x0F0F_0F0F_0F0F_0F0F;
+    // Byte k now holds nibble k (least significant first).
+    x.swap_bytes()
+}
+
+/// Eight lowercase hex digits of `v`, most significant first: the
+/// nibbles spread into bytes and turned into ASCII in one register
+/// (`'0' + n`, plus `'a' - '0' - 10` where `n > 9`), stored whole.
+#[inline(always)]
+fn hex8(v: u32) -> [u8; 8] {
+    let n = spread_nibbles(v);
+    // 0x01 in each byte whose nibble is above 9 (n + 6 carries into bit 4).
+    let letters = ((n + 0x0606_0606_0606_0606) >> 4) & 0x0101_0101_0101_0101;
+    (n + 0x3030_3030_3030_3030 + letters * u64::from(b'a' - b'0' - 10)).to_le_bytes()
+}
 
 /// `v` as a UUID's text: 32 lowercase hex digits, most significant first,
-/// grouped 8-4-4-4-12 by dashes.
+/// grouped 8-4-4-4-12 by dashes. Built eight digits at a time in
+/// registers: a table lookup and two byte stores per byte made the text
+/// byte by byte, and the writer's wide loads of it then waited on those
+/// narrow stores.
 #[inline]
 fn uuid_text_of(v: u128) -> [u8; 36] {
-    // Where each byte's two digits go, around the dashes.
-    const AT: [usize; 16] = [0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34];
+    let [a, b, c, d] = [(v >> 96) as u32, (v >> 64) as u32, (v >> 32) as u32, v as u32].map(hex8);
     let mut out = [b'-'; 36];
-    for (b, at) in v.to_be_bytes().into_iter().zip(AT) {
-        let [hi, lo] = HEX_PAIRS[usize::from(b)];
-        out[at] = hi;
-        out[at + 1] = lo;
-    }
+    out[0..8].copy_from_slice(&a);
+    out[9..13].copy_from_slice(&b[..4]);
+    out[14..18].copy_from_slice(&b[4..]);
+    out[19..23].copy_from_slice(&c[..4]);
+    out[24..28].copy_from_slice(&c[4..]);
+    out[28..36].copy_from_slice(&d);
     out
 }

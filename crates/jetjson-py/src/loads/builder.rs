@@ -92,7 +92,7 @@ impl<'py> Builder<'py> {
     pub(crate) fn new(py: Python<'py>, policy: DuplicateKeys) -> Builder<'py> {
         // A nested or concurrent call finds the pool empty and starts afresh.
         let (stack, frames) = STACKS.0.take().unwrap_or_else(|| (Vec::with_capacity(64), Vec::with_capacity(16)));
-        Builder { py, stack, frames, policy, keys: KeyCache::acquire(), failure: None, decimal: None }
+        Builder { py, stack, frames, policy, keys: KeyCache::acquire(py), failure: None, decimal: None }
     }
 
     /// The finished document (after a successful parse).

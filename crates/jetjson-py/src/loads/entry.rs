@@ -99,6 +99,16 @@ unsafe fn loads_fast(
         let data = unsafe { Bound::from_borrowed_ptr(py, *args) };
         return super::plain(py, &data).map(Py::into_ptr);
     }
+    if nargs == 1 && !kwnames.is_null() {
+        // SAFETY: `kwnames` is the call's tuple of keyword names and `args`
+        // holds one value per name after the positional one; all are held
+        // by the caller for the call.
+        if let Some(limit) = unsafe { only_max_size(py, args, kwnames) } {
+            // SAFETY: as above.
+            let data = unsafe { Bound::from_borrowed_ptr(py, *args) };
+            return super::limited(py, &data, limit).map(Py::into_ptr);
+        }
+    }
     let Some(general) = WITH_OPTIONS.get(py) else {
         return Err(pyo3::exceptions::PySystemError::new_err("jetjson.loads: the module was not set up"));
     };
@@ -110,5 +120,43 @@ unsafe fn loads_fast(
         Err(PyErr::fetch(py))
     } else {
         Ok(r)
+    }
+}
+
+/// The limit of a call whose only keyword is `max_size`, given an exact
+/// non-negative `int` that fits a `Py_ssize_t` (`loads(body,
+/// max_size=16384)`: how services call it), without pyo3's argument
+/// parsing; `None` for every other call, which the general function
+/// takes (and whose checks and messages then apply).
+///
+/// # Safety
+/// `kwnames` is a live tuple of keyword names and `args[1..]` holds one
+/// live value per name.
+unsafe fn only_max_size(py: Python<'_>, args: *const *mut PyObject, kwnames: *mut PyObject) -> Option<usize> {
+    // SAFETY: per the contract, `kwnames` is a tuple; its item 0 exists
+    // when its size is 1, and then `args[1]` is that keyword's value.
+    unsafe {
+        if ffi::PyTuple_GET_SIZE(kwnames) != 1 {
+            return None;
+        }
+        // Keyword names in compiled calls are interned, so the name is
+        // this very object; a name built at run time takes the general path.
+        if ffi::PyTuple_GET_ITEM(kwnames, 0) != pyo3::intern!(py, "max_size").as_ptr() {
+            return None;
+        }
+        let value = *args.add(1);
+        if ffi::PyLong_CheckExact(value) == 0 {
+            return None;
+        }
+        let limit = ffi::PyLong_AsSsize_t(value);
+        if limit < 0 {
+            // Negative (a ValueError there) or too large (-1 with
+            // OverflowError set: cleared, "no limit" there).
+            if !ffi::PyErr_Occurred().is_null() {
+                ffi::PyErr_Clear();
+            }
+            return None;
+        }
+        Some(limit as usize)
     }
 }

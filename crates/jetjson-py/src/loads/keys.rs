@@ -14,9 +14,10 @@
 //! hashes are not computed, since values are rarely hashed.
 //!
 //! Thread safety: one caller at a time holds the cache (`KeyCache::acquire`,
-//! an atomic flag). A call that finds it taken (another thread on a
-//! free-threaded build, or a nested `loads` from a callback) simply
-//! creates its strings without the cache.
+//! a flag read and set under the GIL: the extension refuses to build for
+//! free-threaded CPython, lib.rs). A call that finds it taken (a nested
+//! `loads` from a callback, or another thread that ran while a holder let
+//! the GIL go) simply creates its strings without the cache.
 
 use std::cell::UnsafeCell;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -51,9 +52,13 @@ struct Shared {
     values: UnsafeCell<[Slot; VALUE_SLOTS]>,
 }
 
-// SAFETY: `slots` and `values` are only touched through a `KeyCache`, and at most one
-// `KeyCache` exists at a time (the `busy` flag, taken with Acquire and
-// released with Release, orders the accesses of successive holders).
+// SAFETY: `slots` and `values` are only touched through a `KeyCache`, and at
+// most one `KeyCache` exists at a time: `busy` is read and set by `acquire`
+// with the GIL held (its `Python` token) and nothing in between can let
+// another thread run, so no two threads both see it clear; the GIL's own
+// handoff orders the accesses of successive holders. (An atomic only so the
+// static is `Sync`: relaxed loads and stores, plain moves, where a swap was
+// a locked instruction on every `loads` call.)
 unsafe impl Sync for Shared {}
 
 static SHARED: Shared =
@@ -66,11 +71,12 @@ pub(crate) struct KeyCache {
 }
 
 impl KeyCache {
-    /// The cache, unless another call is using it.
-    pub(crate) fn acquire() -> Option<KeyCache> {
-        if SHARED.busy.swap(true, Ordering::Acquire) {
+    /// The cache, unless another call is using it. The GIL is held (`_py`).
+    pub(crate) fn acquire(_py: pyo3::Python<'_>) -> Option<KeyCache> {
+        if SHARED.busy.load(Ordering::Relaxed) {
             return None;
         }
+        SHARED.busy.store(true, Ordering::Relaxed);
         Some(KeyCache { slots: SHARED.slots.get(), values: SHARED.values.get() })
     }
 
@@ -131,7 +137,8 @@ unsafe fn lookup<const N: usize>(table: &mut [Slot; N], k: &[u8], hash: bool) ->
 
 impl Drop for KeyCache {
     fn drop(&mut self) {
-        SHARED.busy.store(false, Ordering::Release);
+        // Dropped with the GIL held: a `KeyCache` lives inside one call.
+        SHARED.busy.store(false, Ordering::Relaxed);
     }
 }
 

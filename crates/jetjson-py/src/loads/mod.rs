@@ -73,23 +73,68 @@ pub fn loads(
     let mut options = ReadOptions::new().max_depth(max_depth.0).allow_bom(allow_bom).duplicate_keys(policy).lossless_numbers(decimal.0);
     if let Some(limit) = max_size {
         options = options.max_size(limit.0);
-    }
-    if let (Some(limit), Ok(text)) = (max_size, data.cast::<PyString>()) {
-        oversized_str(py, text, limit.0)?;
+        if let Ok(text) = data.cast::<PyString>() {
+            oversized_str(py, text, limit.0)?;
+        }
     }
     untyped(py, data, &options, decimal.0)
+}
+
+/// The default options, and what the parser is given for them (see
+/// `untyped`), made once: built on the stack at each call, they were read
+/// back before their stores had landed, a stall on every small `loads`.
+fn defaults() -> &'static (ReadOptions, ReadOptions) {
+    static DEFAULTS: std::sync::OnceLock<(ReadOptions, ReadOptions)> = std::sync::OnceLock::new();
+    DEFAULTS.get_or_init(|| {
+        let options = ReadOptions::new();
+        let parse = for_parser(&options);
+        (options, parse)
+    })
 }
 
 /// `loads(data)` with every option at its default (entry.rs calls it for
 /// calls without keywords).
 #[inline]
 pub(crate) fn plain(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-    untyped(py, data, &ReadOptions::new(), false)
+    let (options, parse) = defaults();
+    untyped_with(py, data, options, parse, false)
+}
+
+/// `loads(data, max_size=limit)` with every other option at its default
+/// (entry.rs calls it for calls whose only keyword is `max_size`).
+pub(crate) fn limited(py: Python<'_>, data: &Bound<'_, PyAny>, limit: usize) -> PyResult<Py<PyAny>> {
+    if let Ok(text) = data.cast::<PyString>() {
+        oversized_str(py, text, limit)?;
+    }
+    untyped(py, data, &ReadOptions::new().max_size(limit), false)
+}
+
+/// What the parser is given for `options`: under "error" the builder
+/// spots a repeated key itself (a dict that came out smaller than its
+/// member count), which costs nothing per key; the parser, told to let
+/// repeats through, then does no tracking.
+fn for_parser(options: &ReadOptions) -> ReadOptions {
+    if options.duplicate_key_policy() == DuplicateKeys::Error {
+        options.clone().duplicate_keys(DuplicateKeys::Last)
+    } else {
+        options.clone()
+    }
 }
 
 /// The untyped read of `data` with `options` (whose size limit the caller
 /// has already applied to a `str`'s characters).
 fn untyped(py: Python<'_>, data: &Bound<'_, PyAny>, options: &ReadOptions, decimal: bool) -> PyResult<Py<PyAny>> {
+    untyped_with(py, data, options, &for_parser(options), decimal)
+}
+
+/// `untyped` with the parser's options (`for_parser(options)`) given.
+fn untyped_with(
+    py: Python<'_>,
+    data: &Bound<'_, PyAny>,
+    options: &ReadOptions,
+    parse_options: &ReadOptions,
+    decimal: bool,
+) -> PyResult<Py<PyAny>> {
     let policy = options.duplicate_key_policy();
     let (input, is_str) = match input::source(data)? {
         Source::Bytes(b) => (b, false),
@@ -97,16 +142,12 @@ fn untyped(py: Python<'_>, data: &Bound<'_, PyAny>, options: &ReadOptions, decim
         Source::BadStr(index) => return Err(location::surrogate_error(py, data, index)),
     };
     let bytes = input.bytes();
-    // Under "error" the builder spots a repeated key itself (a dict that
-    // came out smaller than its member count), which costs nothing per key;
-    // the parser, told to let repeats through, then does no tracking.
-    let parse_options = if policy == DuplicateKeys::Error { options.clone().duplicate_keys(DuplicateKeys::Last) } else { options.clone() };
     let pause = gc::GcPause::new();
     let mut builder = Builder::new(py, policy);
     if decimal {
         builder.decimal = Some(decimal_class(py)?);
     }
-    let result = jetjson::parse::parse(bytes, &parse_options, &mut builder);
+    let result = jetjson::parse::parse(bytes, parse_options, &mut builder);
     let failure = builder.failure.take();
     let built = if result.is_ok() {
         builder.finish()
