@@ -64,7 +64,8 @@ pub(crate) fn check(input: &[u8], options: &ReadOptions) -> Result<()> {
 /// `check` with working memory lent by the caller and the validator built
 /// for `level`; what it refuses, the reference driver explains.
 pub(crate) fn check_with_buffers(input: &[u8], options: &ReadOptions, buffers: &mut Buffers, level: drive::Level) -> Result<()> {
-    if super::validate::validate(input, options, &mut buffers.check, level) {
+    let work = buffers.check.get_or_insert_with(Box::default);
+    if super::validate::validate(input, options, work, level) {
         Ok(())
     } else {
         Err(explain(input, options))
@@ -142,8 +143,11 @@ pub(crate) struct Buffers {
     pub(super) scratch: String,
     pub(super) dups: DuplicateNames,
     pub(super) stack: Vec<bool>,
-    /// The validator's (`validate.rs`).
-    pub(super) check: super::validate::Work,
+    /// The validator's (`validate.rs`), made the first time it runs and
+    /// boxed: `Buffers` moves in and out of the thread's pool on every
+    /// parse, and a second `DuplicateNames` inline doubled what each move
+    /// copies (`loads(b'1')` +150 instructions).
+    pub(super) check: Option<Box<super::validate::Work>>,
 }
 
 impl Buffers {
@@ -154,7 +158,9 @@ impl Buffers {
         self.scratch.shrink_to(KEEP * 4);
         self.stack.shrink_to(KEEP);
         self.dups.shrink_to(KEEP);
-        self.check.trim(KEEP);
+        if let Some(work) = &mut self.check {
+            work.trim(KEEP);
+        }
     }
 }
 
