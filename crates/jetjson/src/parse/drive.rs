@@ -1179,50 +1179,10 @@ mod tests {
             b"{\"a\":1,\"a\":2}",
             b"\xEF\xBB\xBF",
         ];
-        let mut x = 0x2545_f491_4f6c_dd1du64;
-        let mut next = |n: usize| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 11) as usize % n
-        };
-        for round in 0..6000 {
-            let mut doc = Vec::new();
-            if round % 2 == 0 {
-                // Mostly well formed: a container of members or items.
-                let object = next(2) == 0;
-                doc.push(if object { b'{' } else { b'[' });
-                for k in 0..next(12) {
-                    if k > 0 {
-                        doc.extend_from_slice(if next(3) == 0 { b",\n    " } else { b"," });
-                    }
-                    if object {
-                        doc.extend_from_slice(format!("\"k{}\": ", next(8)).as_bytes());
-                    }
-                    doc.extend_from_slice(pieces[next(pieces.len())]);
-                }
-                doc.push(if object { b'}' } else { b']' });
-            } else {
-                for _ in 0..next(16) {
-                    doc.extend_from_slice(pieces[next(pieces.len())]);
-                }
-            }
-            match next(4) {
-                0 if !doc.is_empty() => {
-                    let at = next(doc.len());
-                    doc[at] = pieces[next(pieces.len())].first().copied().unwrap_or(b'x');
-                }
-                1 if !doc.is_empty() => doc.truncate(next(doc.len())),
-                _ => {}
-            }
-            // Leading spaces move the tokens across block ends.
-            let mut placed = vec![b' '; round % 64];
-            placed.extend_from_slice(&doc);
-            agree(&placed);
-            agree(&doc);
-            agree_raw(&placed);
-            agree_raw(&doc);
-        }
+        super::super::test_documents::random_documents(pieces, 6000, 8, ": ", |doc| {
+            agree(doc);
+            agree_raw(doc);
+        });
     }
 
     /// Long strings and whitespace runs across many blocks, with the

@@ -14,6 +14,8 @@ mod number;
 mod options;
 mod parser;
 mod scan;
+#[cfg(test)]
+mod test_documents;
 mod validate;
 mod visitor;
 

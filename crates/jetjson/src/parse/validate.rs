@@ -794,47 +794,8 @@ mod tests {
             b"{\"a\":1,\"\\u0061\":2}",
             b"\xEF\xBB\xBF",
         ];
-        let mut x = 0x2545_f491_4f6c_dd1du64;
-        let mut next = |n: usize| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 11) as usize % n
-        };
         let mut work = Work::default();
-        for round in 0..4000 {
-            let mut doc = Vec::new();
-            if round % 2 == 0 {
-                let object = next(2) == 0;
-                doc.push(if object { b'{' } else { b'[' });
-                for k in 0..next(12) {
-                    if k > 0 {
-                        doc.extend_from_slice(if next(3) == 0 { b",\n    " } else { b"," });
-                    }
-                    if object {
-                        doc.extend_from_slice(format!("\"k{}\" : ", next(6)).as_bytes());
-                    }
-                    doc.extend_from_slice(pieces[next(pieces.len())]);
-                }
-                doc.push(if object { b'}' } else { b']' });
-            } else {
-                for _ in 0..next(16) {
-                    doc.extend_from_slice(pieces[next(pieces.len())]);
-                }
-            }
-            match next(4) {
-                0 if !doc.is_empty() => {
-                    let at = next(doc.len());
-                    doc[at] = pieces[next(pieces.len())].first().copied().unwrap_or(b'x');
-                }
-                1 if !doc.is_empty() => doc.truncate(next(doc.len())),
-                _ => {}
-            }
-            let mut placed = vec![b' '; round % 64];
-            placed.extend_from_slice(&doc);
-            agree(&placed, &mut work);
-            agree(&doc, &mut work);
-        }
+        super::super::test_documents::random_documents(pieces, 4000, 6, " : ", |doc| agree(doc, &mut work));
     }
 
     /// Strings, escapes and whitespace across block ends.

@@ -1,0 +1,52 @@
+//! Random documents for the parser's differential tests (the fast driver
+//! and the validator against the reference): containers of members or
+//! items built from `pieces`, or pieces run together, then sometimes one
+//! byte replaced or the text cut, to reach errors as well.
+
+/// Calls `check` with `rounds` documents made of `pieces`, each twice:
+/// as made, and after `round % 64` spaces (which move its tokens across
+/// the 64-byte block ends). Member names are `"k0"` to `"k{names - 1}"`
+/// followed by `colon`. The same seed every time: a failure repeats.
+pub(super) fn random_documents(pieces: &[&[u8]], rounds: usize, names: usize, colon: &str, mut check: impl FnMut(&[u8])) {
+    let mut x = 0x2545_f491_4f6c_dd1du64;
+    let mut next = |n: usize| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x >> 11) as usize % n
+    };
+    for round in 0..rounds {
+        let mut doc = Vec::new();
+        if round % 2 == 0 {
+            // Mostly well formed: a container of members or items.
+            let object = next(2) == 0;
+            doc.push(if object { b'{' } else { b'[' });
+            for k in 0..next(12) {
+                if k > 0 {
+                    doc.extend_from_slice(if next(3) == 0 { b",\n    " } else { b"," });
+                }
+                if object {
+                    doc.extend_from_slice(format!("\"k{}\"{colon}", next(names)).as_bytes());
+                }
+                doc.extend_from_slice(pieces[next(pieces.len())]);
+            }
+            doc.push(if object { b'}' } else { b']' });
+        } else {
+            for _ in 0..next(16) {
+                doc.extend_from_slice(pieces[next(pieces.len())]);
+            }
+        }
+        match next(4) {
+            0 if !doc.is_empty() => {
+                let at = next(doc.len());
+                doc[at] = pieces[next(pieces.len())].first().copied().unwrap_or(b'x');
+            }
+            1 if !doc.is_empty() => doc.truncate(next(doc.len())),
+            _ => {}
+        }
+        let mut placed = vec![b' '; round % 64];
+        placed.extend_from_slice(&doc);
+        check(&placed);
+        check(&doc);
+    }
+}
