@@ -990,24 +990,7 @@ mod tests {
         }
     }
 
-    fn levels() -> Vec<Level> {
-        let mut l = vec![Level::Baseline];
-        #[cfg(target_arch = "x86_64")]
-        if level() == Level::Avx2 {
-            l.push(Level::Avx2);
-        }
-        l
-    }
-
-    fn options() -> Vec<ReadOptions> {
-        vec![
-            ReadOptions::default(),
-            ReadOptions::default().duplicate_keys(DuplicateKeys::Last),
-            ReadOptions::lossless(),
-            ReadOptions::default().max_depth(3),
-            ReadOptions::default().allow_bom(true).max_size(300),
-        ]
-    }
+    use super::super::test_documents::{levels, options};
 
     /// The reference driver's calls and outcome for `input`.
     fn reference(input: &[u8], options: &ReadOptions) -> (Vec<String>, Result<()>) {

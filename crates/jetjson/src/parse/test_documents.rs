@@ -3,6 +3,30 @@
 //! items built from `pieces`, or pieces run together, then sometimes one
 //! byte replaced or the text cut, to reach errors as well.
 
+use super::drive::{level, Level};
+use crate::{DuplicateKeys, ReadOptions};
+
+/// The driver builds this CPU can run: the baseline, and AVX2 when present.
+pub(super) fn levels() -> Vec<Level> {
+    let mut l = vec![Level::Baseline];
+    #[cfg(target_arch = "x86_64")]
+    if level() == Level::Avx2 {
+        l.push(Level::Avx2);
+    }
+    l
+}
+
+/// Option sets that change what a parse accepts or how it ends.
+pub(super) fn options() -> Vec<ReadOptions> {
+    vec![
+        ReadOptions::default(),
+        ReadOptions::default().duplicate_keys(DuplicateKeys::Last),
+        ReadOptions::lossless(),
+        ReadOptions::default().max_depth(3),
+        ReadOptions::default().allow_bom(true).max_size(300),
+    ]
+}
+
 /// Calls `check` with `rounds` documents made of `pieces`, each twice:
 /// as made, and after `round % 64` spaces (which move its tokens across
 /// the 64-byte block ends). Member names are `"k0"` to `"k{names - 1}"`

@@ -660,29 +660,11 @@ fn hashed_name(b: &[u8], dups: &mut DuplicateNames, scratch: &mut String, start:
 
 #[cfg(test)]
 mod tests {
-    use super::super::drive::level;
     use super::super::parser::Parser;
     use super::super::visitor::Ignore;
     use super::*;
 
-    fn levels() -> Vec<Level> {
-        let mut l = vec![Level::Baseline];
-        #[cfg(target_arch = "x86_64")]
-        if level() == Level::Avx2 {
-            l.push(Level::Avx2);
-        }
-        l
-    }
-
-    fn options() -> Vec<ReadOptions> {
-        vec![
-            ReadOptions::default(),
-            ReadOptions::default().duplicate_keys(DuplicateKeys::Last),
-            ReadOptions::lossless(),
-            ReadOptions::default().max_depth(3),
-            ReadOptions::default().allow_bom(true).max_size(300),
-        ]
-    }
+    use super::super::test_documents::{levels, options};
 
     /// The validator accepts `input` exactly when the reference driver does,
     /// at every level, with every set of options, with fresh and with
