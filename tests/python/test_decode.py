@@ -158,10 +158,25 @@ def test_raw_keeps_the_members_text():
         assert bytes(dec(List[Raw], f"[{member}]")[0]) == member.encode()
     # Raw items in an array of numbers (the parser's number loop).
     assert [bytes(r) for r in dec(Tuple[List[int], Raw, Raw], "[[1,2],[3, 4],5]")[1:]] == [b"[3, 4]", b"5"]
-    # The text is checked as everything else.
-    with pytest.raises(jetjson.JSONDecodeError):
-        dec(Envelope, '{"id":"e1","data":{"a":1,"a":2}}')
-    assert bytes(dec(Envelope, '{"id":"e1","data":{"a":1,"a":2}}', duplicate_keys="last").data) == b'{"a":1,"a":2}'
+    # The text is checked as everything else: a name repeated in one of its
+    # objects is refused where the repeat starts, as `loads` refuses it.
+    for text in ['{"id":"e1","data":{"a":1,"a":2}}', '{"id":"e1","data":[{"a":{"b":1,"b":2}}]}',
+                 '{"id":"e1","data":{"x":[],"y":{},"x":0}}', '{"id":"e1","data":{"\\u0061":1,"a":2}}']:
+        with pytest.raises(jetjson.JSONDecodeError) as ei:
+            dec(Envelope, text)
+        with pytest.raises(jetjson.JSONDecodeError) as want:
+            jetjson.loads(text)
+        assert (ei.value.msg, ei.value.pos, ei.value.colno) == (want.value.msg, want.value.pos, want.value.colno), text
+        assert "duplicate object key" in ei.value.msg
+        assert bytes(dec(Envelope, text, duplicate_keys="last").data) == text[18:-1].encode()
+        assert bytes(dec(Envelope, text, duplicate_keys="first").data) == text[18:-1].encode()
+    # The same name in different objects, or in an object and one inside it.
+    for data in ['[{"a":1},{"a":2}]', '{"a":{"a":1}}', '{"a":{"b":1},"b":2}']:
+        assert bytes(dec(Envelope, '{"id":"e1","data":%s}' % data).data) == data.encode()
+    # Members skipped as unknown are checked the same way.
+    with pytest.raises(jetjson.JSONDecodeError, match="duplicate object key"):
+        dec(Envelope, '{"id":"e1","data":1,"extra":{"k":1,"k":2}}')
+    assert dec(Envelope, '{"id":"e1","data":1,"extra":{"k":1,"k":2}}', duplicate_keys="last").id == "e1"
 
 
 # ---------------------------------------------------------------- containers

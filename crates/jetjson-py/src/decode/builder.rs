@@ -993,26 +993,6 @@ impl<'p, 'i> Builder<'p, 'i> {
         }
     }
 
-    /// Text taken whole (a `Raw` member, a skipped one, a tagged object):
-    /// the parser walked it without tracking names, so under "error" it is
-    /// checked for repeated names here, with the parser's message and place.
-    fn check_names(&mut self, json: &str) -> jetjson::Result<()> {
-        if self.set.policy != DuplicateKeys::Error || !json.contains('{') {
-            return Ok(());
-        }
-        let options =
-            ReadOptions::new().max_depth(usize::MAX).duplicate_keys(DuplicateKeys::Error).lossless_numbers(self.plan.exact_numbers);
-        match jetjson::parse::validate(json.as_bytes(), &options) {
-            Ok(()) => Ok(()),
-            Err(e) => {
-                let at = json.as_ptr() as usize - self.input.as_ptr() as usize;
-                let msg = e.message();
-                self.failure = Some(Failure::Syntax { msg: msg.clone(), at: e.position().map(|p| at + p.offset) });
-                Err(Error::new(ErrorKind::Custom(msg)))
-            }
-        }
-    }
-
     /// Makes the record's instance from its slots.
     fn finish_record(&mut self, f: &Frame<'p>) -> jetjson::Result<*mut PyObject> {
         let rec = f.rec.expect("record frames have their record");
@@ -1895,8 +1875,16 @@ impl Visitor for Builder<'_, '_> {
         }
     }
 
+    /// Text taken whole (a `Raw` member, a skipped one, a tagged object):
+    /// the parser runs under "last" (records and dicts apply the policy
+    /// themselves), so under "error" it is asked to refuse repeated names
+    /// inside such text, with its own message and place.
+    #[inline]
+    fn refuses_repeats_in_raw(&self) -> bool {
+        self.set.policy == DuplicateKeys::Error
+    }
+
     fn raw(&mut self, json: &str) -> jetjson::Result<()> {
-        self.check_names(json)?;
         let (node, rules) = self.container(self.expect, json.starts_with('{'));
         let obj = match node {
             Node::Skip => return Ok(()),

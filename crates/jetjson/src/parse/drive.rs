@@ -158,6 +158,7 @@ fn run<C: Classify, V: Visitor + ?Sized>(input: &[u8], span: Span, options: &Rea
         scratch: std::mem::take(&mut buffers.scratch),
         dups: std::mem::take(&mut buffers.dups),
         track_names: options.duplicate_keys == DuplicateKeys::Error,
+        raw_names: false,
         max_depth: options.max_depth,
         lossless: options.lossless_numbers,
         isa: PhantomData,
@@ -187,6 +188,9 @@ struct Driver<'a, C> {
     scratch: String,
     dups: DuplicateNames,
     track_names: bool,
+    /// Names are tracked only for the text the visitor takes whole, at its
+    /// request (`Visitor::refuses_repeats_in_raw`).
+    raw_names: bool,
     max_depth: usize,
     lossless: bool,
     isa: PhantomData<C>,
@@ -284,9 +288,13 @@ impl<'a, C: Classify> Driver<'a, C> {
         string_with_escapes(b, start, stop, high, &mut self.scratch)
     }
 
-    /// Records a member name; `Syntax` if the open object has it already.
+    /// Records the member name at `at`; if the open object has it already,
+    /// `Syntax` (the reference driver explains it) or, when the names are
+    /// tracked only because the visitor asked (`raw_names`), the error
+    /// itself: the reference's explanation walks with no visitor, which
+    /// would not ask.
     #[inline(always)]
-    fn name(&mut self, text: &Text<'a>) -> Flow<()> {
+    fn name(&mut self, text: &Text<'a>, at: usize) -> Flow<()> {
         if !self.track_names {
             return Ok(());
         }
@@ -294,11 +302,23 @@ impl<'a, C: Classify> Driver<'a, C> {
             Text::Ascii(s) | Text::Plain(s) => self.dups.insert(self.b, s.as_bytes(), Some(s.as_ptr() as usize - self.b.as_ptr() as usize)),
             Text::Decoded(_) => self.dups.insert(self.b, self.scratch.as_bytes(), None),
         };
-        if fresh {
-            Ok(())
-        } else {
-            Err(Stop::Syntax)
+        match (fresh, self.raw_names) {
+            (true, _) => Ok(()),
+            (false, false) => Err(Stop::Syntax),
+            (false, true) => Err(Stop::Visitor(self.repeated(text, at))),
         }
+    }
+
+    /// The error for a repeat of the name `text`, at `at`, as the reference
+    /// driver words it under `DuplicateKeys::Error`.
+    #[cold]
+    #[inline(never)]
+    fn repeated(&self, text: &Text<'a>, at: usize) -> Error {
+        let key = match *text {
+            Text::Ascii(s) | Text::Plain(s) => s.to_owned(),
+            Text::Decoded(_) => self.scratch.clone(),
+        };
+        Error::new(crate::error::ErrorKind::DuplicateKey { key }).at(Position::locate(self.b, at))
     }
 
     /// Reports a string value.
@@ -539,7 +559,7 @@ impl<'a, C: Classify> Driver<'a, C> {
                         return Err(Stop::Syntax);
                     }
                     let (text, end) = self.string(i)?;
-                    self.name(&text)?;
+                    self.name(&text, at)?;
                     self.visit_key(v, text, at)?;
                     // `":"` then the value at once, or after one space (the
                     // common layouts), without the whitespace skip.
@@ -603,11 +623,21 @@ impl<'a, C: Classify> Driver<'a, C> {
     /// The container at `at`, which `v.take_raw` asked for: checked by a
     /// walk with no visitor (on top of `stack`, so depth counts the
     /// containers around it; names repeated inside it are refused under
-    /// `DuplicateKeys::Error`) and handed to `v.raw` as text. The position
-    /// after it.
+    /// `DuplicateKeys::Error` or when `v.refuses_repeats_in_raw()`) and
+    /// handed to `v.raw` as text. The position after it.
     #[inline(always)]
     fn raw_text<V: Visitor + ?Sized>(&mut self, v: &mut V, stack: &mut Vec<bool>, at: usize) -> Flow<usize> {
-        let end = self.containers::<Ignore, false>(&mut Ignore, stack, at)?;
+        let tracked = self.track_names;
+        if !tracked && v.refuses_repeats_in_raw() {
+            // The walk opens and closes its own objects' name sets, whether
+            // or not the objects around it had any.
+            self.track_names = true;
+            self.raw_names = true;
+        }
+        let end = self.containers::<Ignore, false>(&mut Ignore, stack, at);
+        self.track_names = tracked;
+        self.raw_names = false;
+        let end = end?;
         // SAFETY: the walk accepted `at..end` as one JSON value: ASCII
         // outside strings, and every string body checked as UTF-8.
         let text = unsafe { std::str::from_utf8_unchecked(&self.b[at..end]) };
@@ -852,7 +882,7 @@ mod tests {
     use super::super::parser::{parse_at_level, Parser};
     use super::super::visitor::NumberToken;
     use super::*;
-    use crate::error::Result;
+    use crate::error::{ErrorKind, Result};
 
     /// Every call, written down.
     #[derive(Default)]
@@ -912,7 +942,7 @@ mod tests {
     /// depth, the root included, empty or not), recording every call, every
     /// question and every text.
     #[derive(Default)]
-    struct TakeSome(Record);
+    struct TakeSome(Record, bool);
 
     impl Visitor for TakeSome {
         fn null(&mut self) -> Result<()> {
@@ -956,6 +986,9 @@ mod tests {
             self.0 .0.push(format!("take? {}", ahead.len()));
             ahead.len() % 3 == 0
         }
+        fn refuses_repeats_in_raw(&self) -> bool {
+            self.1
+        }
         fn raw(&mut self, json: &str) -> Result<()> {
             self.0 .0.push(format!("raw {json:?}"));
             // A builder's own refusal, part way: reported at the text.
@@ -966,18 +999,19 @@ mod tests {
         }
     }
 
-    /// With a builder that takes containers as text, the fast driver at
-    /// every level asks and reports what the reference does, in order, with
-    /// its outcome.
+    /// With a builder that takes containers as text (and, in turn, one that
+    /// asks for repeated names in them to be refused under every policy),
+    /// the fast driver at every level asks and reports what the reference
+    /// does, in order, with its outcome.
     fn agree_raw(input: &[u8]) {
-        for options in options() {
-            let mut r = TakeSome::default();
+        for (options, refuse) in options().into_iter().flat_map(|o| [(o.clone(), false), (o, true)]) {
+            let mut r = TakeSome(Record::default(), refuse);
             let want = Parser::new(input, &options).and_then(|mut p| {
                 p.drive(&mut r)?;
                 p.finish()
             });
             for level in levels() {
-                let mut got_calls = TakeSome::default();
+                let mut got_calls = TakeSome(Record::default(), refuse);
                 let got = parse_at_level(input, &options, &mut got_calls, &mut Buffers::default(), level);
                 let what = || format!("{:?} at {level:?} with {options:?}", String::from_utf8_lossy(input));
                 assert_eq!(got_calls.0 .0, r.0 .0, "calls differ: {}", what());
@@ -1188,6 +1222,104 @@ mod tests {
                 doc.truncate(doc.len() - 1);
                 agree(&doc);
                 agree_raw(&doc);
+            }
+        }
+    }
+
+    /// Takes every container as text, and asks for repeated names in it to
+    /// be refused when `.0` says so.
+    struct TakeAll(bool, Vec<String>);
+
+    impl Visitor for TakeAll {
+        fn null(&mut self) -> Result<()> {
+            Ok(())
+        }
+        fn bool(&mut self, _: bool) -> Result<()> {
+            Ok(())
+        }
+        fn number(&mut self, _: NumberToken<'_>) -> Result<()> {
+            Ok(())
+        }
+        fn string(&mut self, _: &str, _: &str) -> Result<()> {
+            Ok(())
+        }
+        fn begin_array(&mut self) -> Result<()> {
+            unreachable!("every container is taken as text")
+        }
+        fn end_array(&mut self) -> Result<()> {
+            unreachable!("every container is taken as text")
+        }
+        fn begin_object(&mut self) -> Result<()> {
+            unreachable!("every container is taken as text")
+        }
+        fn key(&mut self, _: &str, _: &str) -> Result<()> {
+            unreachable!("every container is taken as text")
+        }
+        fn end_object(&mut self) -> Result<()> {
+            unreachable!("every container is taken as text")
+        }
+        fn takes_raw(&self) -> bool {
+            true
+        }
+        fn take_raw(&mut self, _: &[u8]) -> bool {
+            true
+        }
+        fn refuses_repeats_in_raw(&self) -> bool {
+            self.0
+        }
+        fn raw(&mut self, json: &str) -> Result<()> {
+            self.1.push(json.to_owned());
+            Ok(())
+        }
+    }
+
+    /// `refuses_repeats_in_raw` turns on the name check inside text taken
+    /// whole under every policy, in both drivers and at every level: a name
+    /// repeated in one object is refused where the repeat starts; the same
+    /// name in different objects, or in an object and one nested in it, is
+    /// not. Without it, "last" lets every repeat through.
+    #[test]
+    fn repeats_in_text_taken_whole_are_refused_when_asked() {
+        // Each document with its repeated name: refused at its last
+        // spelling's opening quote.
+        let refused = [
+            (&b"{\"a\":1,\"a\":2}"[..], "\"a\""),
+            (b"[{\"a\":{\"b\":1,\"b\":2}}]", "\"b\""),
+            (b"[1,{\"x\":[],\"y\":{},\"x\":0}]", "\"x\""),
+        ];
+        let last =
+            |doc: &[u8], name: &str| doc.windows(name.len()).rposition(|w| w == name.as_bytes()).expect("the name is in the document");
+        let accepted: [&[u8]; 4] = [b"[{\"a\":1},{\"a\":2}]", b"{\"a\":{\"a\":1}}", b"{\"a\":{\"b\":1},\"b\":2}", b"[\"a\",\"a\"]"];
+        let cases = refused.iter().map(|&(doc, name)| (doc, Some(last(doc, name)))).chain(accepted.iter().map(|&doc| (doc, None)));
+        for (doc, at) in cases {
+            for policy in [DuplicateKeys::Last, DuplicateKeys::First, DuplicateKeys::Error] {
+                let options = ReadOptions::default().duplicate_keys(policy);
+                for refuse in [false, true] {
+                    let want_at = if refuse || policy == DuplicateKeys::Error { at } else { None };
+                    let mut reference = TakeAll(refuse, Vec::new());
+                    let r = Parser::new(doc, &options).and_then(|mut p| {
+                        p.drive(&mut reference)?;
+                        p.finish()
+                    });
+                    let mut outcomes = vec![("reference", r, reference.1)];
+                    for level in levels() {
+                        let mut fast = TakeAll(refuse, Vec::new());
+                        let r = parse_at_level(doc, &options, &mut fast, &mut Buffers::default(), level);
+                        outcomes.push(("fast", r, fast.1));
+                    }
+                    for (driver, r, texts) in outcomes {
+                        let what = format!("{} with {policy:?}, refuse {refuse}, {driver}", String::from_utf8_lossy(doc));
+                        match (want_at, r) {
+                            (None, Ok(())) => assert_eq!(texts, [String::from_utf8_lossy(doc)], "{what}"),
+                            (Some(at), Err(e)) => {
+                                assert!(matches!(e.kind(), ErrorKind::DuplicateKey { .. }), "{what}: {e}");
+                                assert_eq!(e.position().map(|p| p.offset), Some(at), "{what}: {e}");
+                                assert!(texts.is_empty(), "{what}");
+                            }
+                            (want, got) => panic!("{what}: wanted a repeat at {want:?}, got {got:?}"),
+                        }
+                    }
+                }
             }
         }
     }

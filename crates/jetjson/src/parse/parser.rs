@@ -733,7 +733,9 @@ impl<'a> Parser<'a> {
     }
 
     /// The container at the current position, checked by a walk of its own
-    /// (`depth` containers are open around it) and handed to `v` as text.
+    /// (`depth` containers are open around it; repeated names refused under
+    /// `DuplicateKeys::Error` or when `v.refuses_repeats_in_raw()`) and
+    /// handed to `v` as text.
     #[cold]
     #[inline(never)]
     fn raw_container<V: Visitor + ?Sized>(&mut self, v: &mut V, depth: usize) -> Result<()> {
@@ -743,14 +745,20 @@ impl<'a> Parser<'a> {
         // Its own stack is the one the push driver left in `self.stack`
         // (taken while it runs), so no allocation after the first time.
         let (max_depth, raw_depth) = (self.max_depth, self.raw_depth);
+        let (track_names, duplicates) = (self.track_names, self.duplicates);
         self.max_depth -= depth;
         self.raw_depth += depth;
+        if v.refuses_repeats_in_raw() {
+            self.track_names = true;
+            self.duplicates = DuplicateKeys::Error;
+        }
         let mut stack = std::mem::take(&mut self.stack);
         stack.clear();
         let walked = self.drive_with(&mut super::visitor::Ignore, &mut stack);
         self.stack = stack;
         self.max_depth = max_depth;
         self.raw_depth = raw_depth;
+        (self.track_names, self.duplicates) = (track_names, duplicates);
         walked?;
         // SAFETY: the walk accepted `at..self.i` as one JSON value: ASCII
         // outside strings and valid UTF-8 inside them (every string body

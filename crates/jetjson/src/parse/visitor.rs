@@ -83,9 +83,22 @@ pub trait Visitor {
         false
     }
 
+    /// Whether names repeated in an object inside the text of a container
+    /// `take_raw` asked for are refused whatever the parse's
+    /// `DuplicateKeys` policy: the walk that checks that text then refuses
+    /// them, with the parser's error and position. For a builder that
+    /// applies its own policy to the objects it builds (so parses under
+    /// `DuplicateKeys::Last`) but hands text on as it came, which no one
+    /// checks after it.
+    #[inline(always)]
+    fn refuses_repeats_in_raw(&self) -> bool {
+        false
+    }
+
     /// The text of the container `take_raw` asked for, from its opening to
     /// its closing bracket. It was checked as everything else is (syntax,
-    /// depth, repeated names under `DuplicateKeys::Error`), building nothing.
+    /// depth, repeated names under `DuplicateKeys::Error` or when
+    /// `refuses_repeats_in_raw`), building nothing.
     fn raw(&mut self, json: &str) -> Result<()> {
         let _ = json;
         Ok(())
