@@ -113,7 +113,7 @@ pub(crate) struct Builder<'p, 'i> {
     input: &'i [u8],
     base: usize,
     /// The path of this walk's root (`$` at the top).
-    prefix: String,
+    prefix: std::borrow::Cow<'static, str>,
     /// The record a tagged union's object reads as (chosen in `take_raw`).
     selected: Option<u32>,
     /// Absolute offset of the container `take_raw` was last asked about.
@@ -132,19 +132,70 @@ pub(crate) struct Builder<'p, 'i> {
 /// checked at the end instead (so checking stays linear).
 const TRACKED_OTHERS: usize = 32;
 
-/// The value stack, kept between calls so that a small document allocates
-/// nothing but its own objects (only capacity is kept: it is empty in the
-/// pool). A nested or concurrent call finds the pool empty and starts afresh.
-struct PooledStack(Vec<*mut PyObject>);
+/// The value stack's and the frame stack's memory, kept between calls so
+/// that a small document allocates nothing but its own objects (only
+/// capacity is kept: both are empty in the pool). Guarded by the GIL: taken
+/// and put back with no Python code in between; a nested call (a tagged
+/// object's text, a `__post_init__` decoding) finds the slot empty and
+/// starts afresh.
+struct Pool {
+    stack: Vec<*mut PyObject>,
+    /// `frames` of a `Builder`, with its lifetimes erased (see `take`).
+    frames: Vec<Frame<'static>>,
+}
 
-// SAFETY: a pooled stack is empty (see `Drop for Builder`): no object
-// pointer goes from one thread to another, only capacity.
-unsafe impl Send for PooledStack {}
+struct PoolSlot(std::cell::Cell<Option<Pool>>);
 
-static STACK: std::sync::Mutex<Option<PooledStack>> = std::sync::Mutex::new(None);
+// SAFETY: only touched with the GIL held (`Builder::new` and `Drop` run
+// with it: the builder holds `py`), and the extension is not built for
+// free-threaded CPython (lib.rs). A pooled `Pool` is empty: no object
+// pointer or borrowed plan goes from one call to another, only capacity.
+unsafe impl Sync for PoolSlot {}
 
-/// Stack entries kept at most between calls.
+static POOL: PoolSlot = PoolSlot(std::cell::Cell::new(None));
+
+/// Stack entries (and frames) kept at most between calls.
 const MAX_POOLED: usize = 1 << 16;
+/// Frames kept at most between calls (deeper documents are rare).
+const MAX_POOLED_FRAMES: usize = 1 << 10;
+
+impl Pool {
+    /// The pooled memory, or new vectors.
+    fn take<'p>() -> (Vec<*mut PyObject>, Vec<Frame<'p>>) {
+        match POOL.0.take() {
+            Some(pool) => {
+                let mut frames = std::mem::ManuallyDrop::new(pool.frames);
+                debug_assert!(frames.is_empty());
+                let (ptr, cap) = (frames.as_mut_ptr(), frames.capacity());
+                // SAFETY: an empty vector's allocation (`ptr`, `cap`) taken
+                // over as a vector of the same type but for its lifetimes
+                // (same size and alignment, so the same layout); it holds
+                // no element, so no reference outlives what it borrowed.
+                let frames = unsafe { Vec::from_raw_parts(ptr.cast::<Frame<'p>>(), 0, cap) };
+                (pool.stack, frames)
+            }
+            None => (Vec::with_capacity(64), Vec::with_capacity(16)),
+        }
+    }
+
+    /// Keeps the memory of `stack` and `frames` (emptied) for the next call.
+    fn put(mut stack: Vec<*mut PyObject>, frames: Vec<Frame<'_>>) {
+        stack.clear();
+        stack.shrink_to(MAX_POOLED);
+        // `Frame` holds references and plain data: nothing to drop.
+        const _: () = assert!(!std::mem::needs_drop::<Frame<'static>>());
+        let mut frames = std::mem::ManuallyDrop::new(frames);
+        frames.clear();
+        frames.shrink_to(MAX_POOLED_FRAMES);
+        let (ptr, cap) = (frames.as_mut_ptr(), frames.capacity());
+        // SAFETY: as in `take`: an empty vector's allocation, lifetimes
+        // erased; no element is ever read through the erased type.
+        let frames = unsafe { Vec::from_raw_parts(ptr.cast::<Frame<'static>>(), 0, cap) };
+        let pool = Pool { stack, frames };
+        // A nested call's pool, put back first, is replaced (and freed).
+        POOL.0.set(Some(pool));
+    }
+}
 
 impl<'p, 'i> Builder<'p, 'i> {
     pub(crate) fn new(
@@ -154,15 +205,16 @@ impl<'p, 'i> Builder<'p, 'i> {
         set: Settings,
         input: &'i [u8],
         text: &'i [u8],
-        prefix: String,
+        prefix: std::borrow::Cow<'static, str>,
     ) -> Builder<'p, 'i> {
         let base = text.as_ptr() as usize - input.as_ptr() as usize;
+        let (stack, frames) = Pool::take();
         Builder {
             py,
             plan,
             set,
-            stack: STACK.try_lock().ok().and_then(|mut slot| slot.take()).map_or_else(|| Vec::with_capacity(64), |p| p.0),
-            frames: Vec::with_capacity(16),
+            stack,
+            frames,
             expect: root,
             keys: KeyCache::acquire(py),
             failure: None,
@@ -258,7 +310,7 @@ impl<'p, 'i> Builder<'p, 'i> {
     /// with the item it is reading (the innermost one's too if `last`).
     fn path(&self, depth: usize, last: bool) -> String {
         use std::fmt::Write as _;
-        let mut s = self.prefix.clone();
+        let mut s = String::from(&*self.prefix);
         for (i, f) in self.frames[..depth].iter().enumerate() {
             if i + 1 == depth && !last {
                 break;
@@ -1373,7 +1425,7 @@ impl<'p, 'i> Builder<'p, 'i> {
         let plan: &'p Plan = self.plan;
         let prefix = self.path(self.frames.len(), true);
         let set = Settings { max_depth: self.set.max_depth.saturating_sub(self.frames.len()), ..self.set };
-        let mut sub = Builder::new(self.py, plan, &plan.record_nodes[index as usize], set, self.input, json.as_bytes(), prefix);
+        let mut sub = Builder::new(self.py, plan, &plan.record_nodes[index as usize], set, self.input, json.as_bytes(), prefix.into());
         let options =
             ReadOptions::new().max_depth(set.max_depth).duplicate_keys(parser_policy(set.policy)).lossless_numbers(self.plan.exact_numbers);
         let r = jetjson::parse::parse(json.as_bytes(), &options, &mut sub);
@@ -1414,14 +1466,7 @@ impl Drop for Builder<'_, '_> {
             // SAFETY: every non-null entry is an owned reference.
             unsafe { ffi::Py_XDECREF(obj) };
         }
-        let mut stack = std::mem::take(&mut self.stack);
-        stack.clear();
-        stack.shrink_to(MAX_POOLED);
-        if let Ok(mut slot) = STACK.try_lock() {
-            if slot.is_none() {
-                *slot = Some(PooledStack(stack));
-            }
-        }
+        Pool::put(std::mem::take(&mut self.stack), std::mem::take(&mut self.frames));
         for &(_, z) in &self.zones {
             // SAFETY: owned zones.
             unsafe { ffi::Py_DECREF(z) };

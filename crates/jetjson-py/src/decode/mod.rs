@@ -152,7 +152,7 @@ fn run(
         options = options.max_size(limit);
     }
     let pause = plan.pure.then(crate::loads::gc::GcPause::new);
-    let mut b = Builder::new(py, plan, &plan.root, set, bytes, bytes, "$".to_owned());
+    let mut b = Builder::new(py, plan, &plan.root, set, bytes, bytes, "$".into());
     let result = jetjson::parse::parse(bytes, &options, &mut b);
     let failure = b.failure.take();
     let recheck = b.recheck;
