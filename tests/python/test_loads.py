@@ -521,3 +521,46 @@ def test_flags_take_truth_values_as_json_does():
     for falsy in (0, None, ""):
         with pytest.raises(jetjson.JSONDecodeError):
             jetjson.loads(b"\xef\xbb\xbf[1]", allow_bom=falsy)
+
+
+def _objects_by_name(value, seen):
+    """Every object used as a dict key anywhere in `value`, by its text."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            seen.setdefault(k, set()).add(id(k))
+            _objects_by_name(v, seen)
+    elif isinstance(value, list):
+        for v in value:
+            _objects_by_name(v, seen)
+    return seen
+
+
+def test_keys_are_one_object_each_and_dicts_are_the_kind_json_makes():
+    # A key spelled the same is the same str object wherever it appears (as
+    # json.loads's memo makes it): dumps matches its cached shapes by key
+    # identity, and memory holds one copy. Timelines put colliding keys
+    # (`protected`, `profile_sidebar_fill_color`) in every user object. And
+    # each dict has the table json.loads makes (sys.getsizeof equal): a
+    # presized table is CPython's general kind, bigger and off dumps'
+    # fast path.
+    names = ("twitter.json", "citm_catalog.json", "github_events.json")
+    docs = [(label, data) for label, data in corpus_documents() if label.endswith(names)]
+    assert len(docs) >= len(names)
+    for path, data in docs:
+        got, want = jetjson.loads(data), json.loads(data)
+        seen = _objects_by_name(got, {})
+        assert seen.keys() == _objects_by_name(want, {}).keys()
+        several = {k: len(ids) for k, ids in seen.items() if len(ids) > 1}
+        assert not several, (path, sorted(several.items())[:5])
+
+        def sizes(v, out):
+            if isinstance(v, dict):
+                out.append(sys.getsizeof(v))
+                for x in v.values():
+                    sizes(x, out)
+            elif isinstance(v, list):
+                for x in v:
+                    sizes(x, out)
+            return out
+
+        assert sizes(got, []) == sizes(want, []), path

@@ -32,7 +32,6 @@ use crate::schema::Kind;
 use std::sync::atomic::Ordering::Relaxed;
 
 extern "C" {
-    fn _PyDict_NewPresized(minused: ffi::Py_ssize_t) -> *mut PyObject;
     fn _PyDict_SetItem_KnownHash(mp: *mut PyObject, key: *mut PyObject, item: *mut PyObject, hash: ffi::Py_hash_t) -> std::ffi::c_int;
 }
 
@@ -1013,7 +1012,8 @@ impl<'p, 'i> Builder<'p, 'i> {
         // dict takes its own references) and released once; the slots are
         // then dropped without another release.
         unsafe {
-            let dict = if n <= 5 { ffi::PyDict_New() } else { _PyDict_NewPresized(n as ffi::Py_ssize_t) };
+            // The str-keyed table kind, as `loads` makes (see there).
+            let dict = ffi::PyDict_New();
             if dict.is_null() {
                 return Err(self.python_error());
             }

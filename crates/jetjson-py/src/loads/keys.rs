@@ -3,8 +3,10 @@
 //! Documents repeat the same few keys thousands of times; creating each
 //! `str` once and handing out new references to it saves the allocation,
 //! the copy and, above all, the hash: the cached `str` carries its hash, so
-//! dict insertion never rehashes it. The cache is direct-mapped (one entry
-//! per slot, a colliding key replaces the previous one) and holds only
+//! dict insertion never rehashes it; and each key is one object wherever it
+//! appears, as with `json.loads`. The cache is two-way set-associative
+//! (a key's entry sits in one of the two slots of its set; a new one
+//! replaces the less recently used of the two) and holds only
 //! ASCII keys of at most `MAX_LEN` bytes, so a hit is confirmed by the
 //! length and first and last eight bytes kept in the slot (plus the
 //! cached string's own bytes for keys longer than 16).
@@ -26,7 +28,9 @@ use pyo3::ffi;
 
 use super::strings;
 
-const SLOTS: usize = 1024;
+/// 2048 sets of two: timelines and catalogs have a few hundred distinct
+/// keys, which then rarely put three in one set.
+const SLOTS: usize = 4096;
 /// Longer keys are rarely repeated, and comparing them costs more.
 pub(crate) const MAX_LEN: usize = 64;
 const VALUE_SLOTS: usize = 512;
@@ -103,7 +107,7 @@ impl KeyCache {
 }
 
 /// The cached str for `k` in `table`, created (and, for keys, hashed) on a
-/// miss, replacing the slot's previous entry.
+/// miss, replacing the less recently used entry of its set.
 ///
 /// # Safety
 /// The caller has exclusive use of `table` (a `KeyCache`), and `k` is ASCII.
@@ -111,13 +115,30 @@ impl KeyCache {
 unsafe fn lookup<const N: usize>(table: &mut [Slot; N], k: &[u8], hash: bool) -> *mut ffi::PyObject {
     let (first, last) = ends(k);
     let index = slot_index::<N>(k.len(), first, last);
-    // Nothing below calls code that could re-enter `loads` while the slot
-    // is borrowed: creating and hashing an ASCII str and freeing one run no
-    // Python code and trigger no garbage collection.
-    let slot = &mut table[index];
-    if slot.len == k.len() && slot.first == first && slot.last == last && !slot.obj.is_null() && (k.len() <= 16 || same(slot.obj, k)) {
-        ffi::Py_INCREF(slot.obj);
-        return slot.obj;
+    let holds = |slot: &Slot| {
+        // SAFETY (`same`): a slot's `obj`, when not null, is the live
+        // compact ASCII str of `slot.len` characters it holds a reference to.
+        slot.len == k.len()
+            && slot.first == first
+            && slot.last == last
+            && !slot.obj.is_null()
+            && (k.len() <= 16 || unsafe { same(slot.obj, k) })
+    };
+    // The key's set is the pair of slots `way..way + 2`, the more recently
+    // used entry first. Nothing below calls code that could re-enter
+    // `loads` while the table is borrowed: creating and hashing an ASCII str
+    // and freeing one run no Python code and trigger no garbage collection.
+    let way = index & !1;
+    if holds(&table[way]) {
+        let obj = table[way].obj;
+        ffi::Py_INCREF(obj);
+        return obj;
+    }
+    if holds(&table[way + 1]) {
+        table.swap(way, way + 1);
+        let obj = table[way].obj;
+        ffi::Py_INCREF(obj);
+        return obj;
     }
     let obj = strings::new_ascii(k);
     if obj.is_null() {
@@ -128,7 +149,12 @@ unsafe fn lookup<const N: usize>(table: &mut [Slot; N], k: &[u8], hash: bool) ->
         ffi::PyObject_Hash(obj);
     }
     ffi::Py_INCREF(obj);
-    let old = std::mem::replace(slot, Slot { len: k.len(), first, last, obj });
+    // The less recently used entry goes. Two keys of one set that come in
+    // turn (`protected` and `profile_sidebar_fill_color` in every user of a
+    // timeline) both stay: each key is then one str object wherever it
+    // appears, which `dumps`'s cached shapes and memory depend on.
+    let demoted = std::mem::replace(&mut table[way], Slot { len: k.len(), first, last, obj });
+    let old = std::mem::replace(&mut table[way + 1], demoted);
     if !old.obj.is_null() {
         ffi::Py_DECREF(old.obj);
     }
