@@ -40,6 +40,16 @@ pub fn write_u64(dst: &mut Vec<u8>, v: u64) {
 #[inline]
 pub(crate) unsafe fn put_u64(out: *mut u8, v: u64) -> usize {
     const E8: u64 = 100_000_000;
+    if v < 100 {
+        // Counts, quantities, flags, small ids: one or two digits from the
+        // pair table, with no digit count and no block to make.
+        let pair = u16::from_le_bytes([PAIRS[2 * v as usize], PAIRS[2 * v as usize + 1]]);
+        let n = 1 + usize::from(v >= 10);
+        // SAFETY: two bytes of the 20 of room (for one digit, the second
+        // is a zero byte past the length returned).
+        unsafe { out.cast::<u16>().write_unaligned((pair >> (8 * (2 - n))).to_le()) };
+        return n;
+    }
     let n = digit_count(v);
     // SAFETY (whole block): the stores end at `out + 8` (n <= 8), at
     // `out + n` (9 to 16 digits: the leading pair or block of n - 8 digits,
@@ -202,7 +212,8 @@ mod tests {
 
     #[test]
     fn matches_std_formatting_at_every_digit_count() {
-        let mut cases = vec![0u64, 1, 9, 10, 99, 100, 101, u64::MAX, u64::MAX - 1];
+        // Every value of the one- and two-digit path and past it.
+        let mut cases: Vec<u64> = (0..=1000).chain([u64::MAX, u64::MAX - 1]).collect();
         let mut p = 1u64;
         while let Some(next) = p.checked_mul(10) {
             cases.extend([p - 1, p, p + 1]);
