@@ -323,7 +323,8 @@ def test_max_size_error_gives_the_line_and_column_of_the_limit():
 def test_decode_errors_are_the_objects_json_makes():
     # Made without running json's __init__, but the same object: the text
     # as the only arg, and msg, doc, pos, lineno, colno in json's order.
-    for doc in ('{"a": [1,', '[1,\n 2,\n x]', '["\u00e9\u00e9",\n  tru]', "[" * 600):
+    # (A message with non-ASCII text too: a repeated name is quoted in it.)
+    for doc in ('{"a": [1,', '[1,\n 2,\n x]', '["\u00e9\u00e9",\n  tru]', "[" * 600, '{"\u65e5":1,\n"\u65e5":2}'):
         with pytest.raises(jetjson.JSONDecodeError) as info:
             loads(doc)
         e = info.value
@@ -332,6 +333,7 @@ def test_decode_errors_are_the_objects_json_makes():
         ref = json.JSONDecodeError(e.msg, doc, e.pos)  # json counts lines over doc itself
         assert list(vars(e).items()) == list(vars(ref).items())
         assert str(e) == str(ref)
+        assert e.msg.isascii() == ("\u65e5" not in doc) and ("\u65e5" in e.msg) == ("\u65e5" in doc)
     with pytest.raises(jetjson.ValidationError) as info:
         loads('{"a":\n "x"}', type=dict[str, int])
     v = info.value

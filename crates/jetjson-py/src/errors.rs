@@ -80,21 +80,19 @@ pub fn decode_error(py: Python<'_>, msg: &str, doc: &Bound<'_, PyAny>, pos: usiz
 /// Appends `n` in decimal (what `format!("{n}")` writes, without the
 /// formatting machinery: error paths are hot for a service refusing
 /// bodies).
-pub fn push_decimal(out: &mut String, mut n: usize) {
-    let mut digits = [0u8; 20];
-    let mut i = digits.len();
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
+pub fn push_decimal(out: &mut String, n: usize) {
+    out.push_str(itoa::Buffer::new().format(n));
+}
+
+/// A `str` of `text`: made and filled as compact ASCII when it is ASCII
+/// (messages nearly always are), which skips the UTF-8 decoder.
+fn new_str<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyString>> {
+    if !text.is_ascii() {
+        return Ok(PyString::new(py, text));
     }
-    // ASCII digits: always UTF-8.
-    if let Ok(text) = std::str::from_utf8(&digits[i..]) {
-        out.push_str(text);
-    }
+    // SAFETY: `text` is ASCII, as `new_ascii` requires; it returns a new
+    // reference to an exact str, or null with an exception set.
+    unsafe { Ok(Bound::from_owned_ptr_or_err(py, crate::loads::strings::new_ascii(text.as_bytes()))?.cast_into_unchecked()) }
 }
 
 /// Where a `JSONDecodeError` points: `pos` (characters for `str` input,
@@ -123,7 +121,7 @@ pub fn json_error<'py>(
     path: Option<&str>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = ty.py();
-    let args = PyTuple::new(py, [PyString::new(py, text)])?;
+    let args = PyTuple::new(py, [new_str(py, text)?])?;
     let type_ptr = ty.as_type_ptr();
     // SAFETY: `type_ptr` is a live type object (held by `ty`); `tp_new` is
     // its slot, called as CPython calls it: the type, an args tuple (held
@@ -136,7 +134,7 @@ pub fn json_error<'py>(
         Bound::from_owned_ptr_or_err(py, new(type_ptr, args.as_ptr(), std::ptr::null_mut()))?
     };
     let dict = PyDict::new(py);
-    dict.set_item(intern!(py, "msg"), msg)?;
+    dict.set_item(intern!(py, "msg"), new_str(py, msg)?)?;
     dict.set_item(intern!(py, "doc"), doc)?;
     dict.set_item(intern!(py, "pos"), at.pos)?;
     dict.set_item(intern!(py, "lineno"), at.lineno)?;
