@@ -32,8 +32,15 @@ pub(super) fn first_repeat(names: &[Str]) -> Option<usize> {
         return None;
     }
     if n <= PAIRWISE_MAX_NAMES {
-        // Every pair: fewer word comparisons than hashing each name.
-        return (1..n).find(|&i| names[..i].iter().any(|earlier| same(earlier, &names[i])));
+        // Every pair: fewer word comparisons than hashing each name. The
+        // head words (length and first bytes) tell almost every pair apart
+        // with one comparison of registers; only pairs that share one are
+        // compared whole.
+        let mut heads = [0u64; PAIRWISE_MAX_NAMES];
+        for (head, name) in heads.iter_mut().zip(names) {
+            *head = name.head_word();
+        }
+        return (1..n).find(|&i| (0..i).any(|j| heads[j] == heads[i] && same(&names[j], &names[i])));
     }
     if n > FILTER_MAX_NAMES {
         return first_repeat_hashed(names);
@@ -157,5 +164,31 @@ mod tests {
         let mut with = strs.clone();
         with[59] = strs[3];
         assert_eq!(first_repeat(&names(&with)), Some(59));
+    }
+
+    /// Through the parser (arena names past the inline capacity), at every
+    /// length around it: a name given twice is refused, and two names that
+    /// differ only in their last byte (same length and head word) are not.
+    #[test]
+    fn parsed_repeats_are_found_at_every_length() {
+        for len in 1..40 {
+            let name: String = (0..len).map(|i| (b'a' + (i % 26) as u8) as char).collect();
+            let other = format!("{}!", &name[..len - 1]);
+            assert_eq!(Str::new(&name).head_word() == Str::new(&other).head_word(), len > 6);
+            for count in [2, 5, 9] {
+                // `count` members: the last repeats the first, or differs
+                // from it in its last byte only.
+                let members = |last: &str| {
+                    let mut m: Vec<String> = (1..count - 1).map(|k| format!("\"m{k}\":{k}")).collect();
+                    m.insert(0, format!("\"{name}\":0"));
+                    m.push(format!("\"{last}\":1"));
+                    format!("{{{}}}", m.join(","))
+                };
+                let repeated = crate::Value::from_slice(members(&name).as_bytes());
+                assert!(repeated.is_err(), "length {len}, {count} members: {repeated:?}");
+                let distinct = crate::Value::from_slice(members(&other).as_bytes());
+                assert!(distinct.is_ok(), "length {len}, {count} members: {distinct:?}");
+            }
+        }
     }
 }
