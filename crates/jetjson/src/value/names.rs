@@ -8,8 +8,11 @@
 //! compared with a few word comparisons instead of hashing its bytes, and
 //! no per-object bookkeeping is kept while the object is read.
 //!
-//! In an object of more than a few names, each name sets one bit of a 256-bit filter by a hash of its words; only
-//! a name whose bit was already set is compared with the names before it.
+//! Each name's first word (its length and first bytes, `Str::head_word`)
+//! is compared before the whole name. In an object of more than eight
+//! names, each name sets one bit of a 256-bit filter by a hash of its
+//! words; only a name whose bit was already set is compared with the names
+//! before it.
 //! The hash is not keyed, so a document can make every name collide: the
 //! comparisons are counted, and past a budget linear in the number of
 //! names (or in objects with many names) the check goes to a randomly
@@ -21,7 +24,7 @@ use std::collections::HashSet;
 use super::Str;
 
 /// Objects with at most this many names (most objects) compare every pair.
-const PAIRWISE_MAX_NAMES: usize = 6;
+const PAIRWISE_MAX_NAMES: usize = 8;
 /// Objects with more names than this go to the hash set directly.
 const FILTER_MAX_NAMES: usize = 64;
 
@@ -57,7 +60,8 @@ pub(super) fn first_repeat(names: &[Str]) -> Option<usize> {
                 return first_repeat_hashed(names);
             }
             budget -= i;
-            if names[..i].iter().any(|earlier| same(earlier, name)) {
+            let head = name.head_word();
+            if names[..i].iter().any(|earlier| earlier.head_word() == head && same(earlier, name)) {
                 return Some(i);
             }
         }
