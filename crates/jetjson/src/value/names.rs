@@ -34,6 +34,10 @@ pub(super) fn first_repeat(names: &[Str]) -> Option<usize> {
     if n < 2 {
         return None;
     }
+    if n == 2 {
+        // The commonest size after one: no table of head words.
+        return (names[0].head_word() == names[1].head_word() && same(&names[0], &names[1])).then_some(1);
+    }
     if n <= PAIRWISE_MAX_NAMES {
         // Every pair: fewer word comparisons than hashing each name. The
         // head words (length and first bytes) tell almost every pair apart
