@@ -114,15 +114,99 @@ pub(crate) unsafe fn release(arena: NonNull<ChunkHeader>) {
     // (uncounted ones live only inside it and are unreachable now). Each
     // chunk was allocated by `ArenaBuilder::new_chunk` with the layout its
     // header records, and the list visits each once; `next` is read before
-    // the chunk holding it is freed. Arena memory holds no owned heap
-    // memory, so nothing needs dropping.
+    // the chunk holding it is freed; the first chunk, read before the
+    // others and freed (or kept by `spare::put`) after them, is no longer
+    // used by anything. Arena memory holds no owned heap memory, so nothing
+    // needs dropping.
     unsafe {
-        let mut chunk = arena.as_ptr();
+        let mut chunk = (*arena.as_ptr()).next;
         while !chunk.is_null() {
             let next = (*chunk).next;
             dealloc(chunk.cast::<u8>(), chunk_layout((*chunk).size));
             chunk = next;
         }
+        // The first chunk last: kept for this thread's next arena if it is
+        // small enough and the thread keeps none yet.
+        spare::put(arena.as_ptr());
+    }
+}
+
+/// One freed first chunk kept per thread for the next arena, so that
+/// parsing small documents one after another does not take a chunk from
+/// the allocator and give it back every time (a `malloc` and a `free` of a
+/// few KiB were 2-3% of the instructions of parsing a 1 KiB document).
+mod spare {
+    use super::{chunk_layout, ChunkHeader};
+    use std::alloc::dealloc;
+    use std::cell::Cell;
+
+    /// The largest chunk kept (the first chunk of a document of up to
+    /// 256 KiB): what a thread pins at most when it parses no more.
+    pub(super) const MAX_SPARE: usize = 1 << 20;
+
+    /// A chunk owned by the thread (null if none), freed when the thread
+    /// ends.
+    struct Slot(Cell<*mut ChunkHeader>);
+
+    impl Drop for Slot {
+        fn drop(&mut self) {
+            let chunk = self.0.replace(std::ptr::null_mut());
+            if !chunk.is_null() {
+                // SAFETY: a kept chunk was allocated with the layout its
+                // header records (`put`) and is owned by this slot alone.
+                unsafe { dealloc(chunk.cast::<u8>(), chunk_layout((*chunk).size)) }
+            }
+        }
+    }
+
+    thread_local! {
+        static SLOT: Slot = const { Slot(Cell::new(std::ptr::null_mut())) };
+    }
+
+    /// Keeps `chunk` for this thread, or frees it.
+    ///
+    /// # Safety
+    /// `chunk` is a chunk no arena uses any more (nothing refers to it),
+    /// allocated with the layout of the size its header records.
+    pub(super) unsafe fn put(chunk: *mut ChunkHeader) {
+        // SAFETY: the header is readable (caller).
+        let size = unsafe { (*chunk).size };
+        let kept = size <= MAX_SPARE
+            && SLOT
+                .try_with(|slot| {
+                    if slot.0.get().is_null() {
+                        slot.0.set(chunk);
+                        true
+                    } else {
+                        false
+                    }
+                })
+                .unwrap_or(false);
+        if !kept {
+            // SAFETY: the caller's promise; nothing else holds it.
+            unsafe { dealloc(chunk.cast::<u8>(), chunk_layout(size)) }
+        }
+    }
+
+    /// This thread's kept chunk and its size, if it has one of at least
+    /// `size` bytes; the caller then owns it.
+    #[inline]
+    pub(super) fn take(size: usize) -> Option<(*mut ChunkHeader, usize)> {
+        SLOT.try_with(|slot| {
+            let chunk = slot.0.get();
+            if chunk.is_null() {
+                return None;
+            }
+            // SAFETY: the slot owns a chunk whose header is initialised.
+            let have = unsafe { (*chunk).size };
+            if have < size {
+                return None;
+            }
+            slot.0.set(std::ptr::null_mut());
+            Some((chunk, have))
+        })
+        .ok()
+        .flatten()
     }
 }
 
@@ -140,17 +224,29 @@ pub(crate) unsafe fn arena_of<T>(items: NonNull<T>) -> NonNull<ChunkHeader> {
 }
 
 /// Copies `n` bytes from `src` to `dst` (not overlapping). The sizes of
-/// most strings too long to be inline (up to 64 bytes: digests, URLs, media
-/// types) are copied with two or four overlapping 16-byte moves, not a call
-/// to `memcpy` (a call and its size dispatch were half the cost of such a
-/// string).
+/// most strings too long to be inline (up to 128 bytes: digests, URLs,
+/// media types) are copied with two to eight overlapping 16-byte moves, not
+/// a call to `memcpy` (a call and its size dispatch were half the cost of
+/// such a string; `sha256:` digests are 71 bytes).
 ///
 /// # Safety
 /// `src..src + n` is readable and `dst..dst + n` writable.
 #[inline(always)]
 unsafe fn copy_bytes(src: *const u8, dst: *mut u8, n: usize) {
     type Chunk = [u8; 16];
-    if (16..=64).contains(&n) {
+    if (65..=128).contains(&n) {
+        // SAFETY: offsets `0..64` step 16 and `n - 64..n` step 16 are at
+        // most `n - 16` (as `n > 64`), so each 16-byte move lies within the
+        // `n` bytes of both.
+        unsafe {
+            let head: [Chunk; 4] = std::array::from_fn(|k| src.add(16 * k).cast::<Chunk>().read_unaligned());
+            let tail: [Chunk; 4] = std::array::from_fn(|k| src.add(n - 64 + 16 * k).cast::<Chunk>().read_unaligned());
+            for k in 0..4 {
+                dst.add(16 * k).cast::<Chunk>().write_unaligned(head[k]);
+                dst.add(n - 64 + 16 * k).cast::<Chunk>().write_unaligned(tail[k]);
+            }
+        }
+    } else if (16..=64).contains(&n) {
         // SAFETY: every offset below is at most `n - 16` (as `n >= 16`, and
         // `n > 32` for the middle pair), so each 16-byte move lies within
         // the `n` bytes of both.
@@ -231,31 +327,42 @@ impl ArenaBuilder {
         let need = n.checked_add(HEADER).expect("an arena request fits usize");
         if need > self.next_size / 4 && need > MIN_CHUNK {
             // A chunk of its own; the current chunk stays in use.
-            let chunk = self.new_chunk(need);
-            // SAFETY: the chunk has `HEADER + n` bytes.
+            let (chunk, _) = self.new_chunk(need);
+            // SAFETY: the chunk has at least `HEADER + n` bytes.
             return unsafe { NonNull::new_unchecked(chunk.add(HEADER)) };
         }
         let size = self.next_size.max(need);
         self.next_size = (self.next_size * 2).min(MAX_CHUNK);
-        self.chunk = self.new_chunk(size);
+        let (chunk, size) = self.new_chunk(size);
+        self.chunk = chunk;
         self.cap = size;
         self.used = HEADER + n;
         // SAFETY: the chunk has `size >= HEADER + n` bytes.
         unsafe { NonNull::new_unchecked(self.chunk.add(HEADER)) }
     }
 
-    /// Allocates a chunk of `size` bytes (header included) and links it
-    /// into the arena (creating the arena if this is the first).
-    fn new_chunk(&mut self, size: usize) -> *mut u8 {
-        let layout = chunk_layout(size);
-        // SAFETY: `size >= HEADER > 0`.
-        let p = unsafe { alloc(layout) };
-        if p.is_null() {
-            handle_alloc_error(layout);
-        }
+    /// Allocates a chunk of at least `size` bytes (header included) and
+    /// links it into the arena (creating the arena if this is the first:
+    /// then the thread's spare chunk is taken if it is large enough).
+    /// Returns it and its size.
+    fn new_chunk(&mut self, size: usize) -> (*mut u8, usize) {
+        let (p, size) = match self.first.is_null().then(|| spare::take(size)).flatten() {
+            Some((chunk, have)) => (chunk.cast::<u8>(), have),
+            None => {
+                let layout = chunk_layout(size);
+                // SAFETY: `size >= HEADER > 0`.
+                let p = unsafe { alloc(layout) };
+                if p.is_null() {
+                    handle_alloc_error(layout);
+                }
+                (p, size)
+            }
+        };
         let header = p.cast::<ChunkHeader>();
         if self.first.is_null() {
-            // SAFETY: `p` is a fresh, aligned block of at least `HEADER` bytes.
+            // SAFETY: `p` is an aligned block of `size >= HEADER` bytes
+            // allocated with `chunk_layout(size)`, fresh or the thread's
+            // spare (which nothing else refers to once taken).
             unsafe { header.write(ChunkHeader { refs: AtomicUsize::new(1), next: std::ptr::null_mut(), size }) };
             self.first = header;
         } else {
@@ -267,7 +374,7 @@ impl ArenaBuilder {
                 (*self.first).next = header;
             }
         }
-        p
+        (p, size)
     }
 
     /// Copies `s` into the arena (`s` non-empty).
@@ -307,7 +414,8 @@ impl ArenaBuilder {
         let need = min.checked_add(HEADER + PREFIX).expect("an arena request fits usize");
         let size = self.next_size.max(need);
         self.next_size = (self.next_size * 2).min(MAX_CHUNK);
-        self.chunk = self.new_chunk(size);
+        let (chunk, size) = self.new_chunk(size);
+        self.chunk = chunk;
         self.cap = size;
         self.used = HEADER;
         // SAFETY: the chunk has `size >= HEADER + PREFIX + min` bytes;
@@ -418,6 +526,69 @@ mod tests {
             assert_eq!(*items.as_ptr().add(2), 14);
             assert_eq!(*big.as_ptr().add(9_999), 5);
             release(arena);
+        }
+    }
+
+    /// The first chunk of a freed arena is the thread's spare, and the next
+    /// arena starts in it (once: two arenas never share it); a chunk past
+    /// `MAX_SPARE` is not kept.
+    #[test]
+    fn spare_first_chunk_is_reused_once() {
+        // Whatever an earlier test left in this thread's slot goes.
+        let _ = spare::take(0).map(|(chunk, size)| {
+            // SAFETY: the slot gave the chunk to us, allocated with `size`.
+            unsafe { dealloc(chunk.cast::<u8>(), chunk_layout(size)) }
+        });
+        let first_of = |b: &mut ArenaBuilder| {
+            b.alloc_str("x");
+            b.arena().expect("allocated")
+        };
+        let mut a = ArenaBuilder::new(100);
+        let chunk_a = first_of(&mut a);
+        drop(a);
+        let mut b = ArenaBuilder::new(100);
+        let chunk_b = first_of(&mut b);
+        assert_eq!(chunk_b, chunk_a, "the spare chunk is reused");
+        let mut c = ArenaBuilder::new(100);
+        let chunk_c = first_of(&mut c);
+        assert_ne!(chunk_c, chunk_b, "a spare chunk is handed out once");
+        drop(b);
+        drop(c);
+        // Only one is kept: the slot holds `b`'s, `c`'s was freed.
+        assert!(spare::take(0).is_some_and(|(chunk, size)| {
+            // SAFETY: as above.
+            unsafe { dealloc(chunk.cast::<u8>(), chunk_layout(size)) };
+            chunk == chunk_b.as_ptr()
+        }));
+        assert!(spare::take(0).is_none());
+        // Too large to keep.
+        let mut big = ArenaBuilder::new(spare::MAX_SPARE);
+        first_of(&mut big);
+        drop(big);
+        assert!(spare::take(0).is_none(), "a chunk past MAX_SPARE is freed");
+    }
+
+    /// Strings of every length up to past the longest copied without
+    /// `memcpy` keep their bytes, from sources at every alignment, with
+    /// nothing written past their end.
+    #[test]
+    fn copies_of_every_length_keep_their_bytes() {
+        let text: String = (0..300).map(|i| (b'!' + (i * 7 % 90) as u8) as char).collect();
+        let mut b = ArenaBuilder::new(1 << 16);
+        for len in 1..=200 {
+            for from in [0, 1, 5, 8, 13] {
+                let s = &text[from..from + len];
+                let p = b.alloc_str(s);
+                // The next allocation follows right after (no alignment
+                // for strings): a byte written past `len` would be in it.
+                let guard = b.alloc_str("#");
+                // SAFETY: `len` bytes and one were placed there; the
+                // builder's reference keeps the arena alive.
+                unsafe {
+                    assert_eq!(std::slice::from_raw_parts(p.as_ptr(), len), s.as_bytes(), "length {len}");
+                    assert_eq!(*guard.as_ptr(), b'#', "length {len}");
+                }
+            }
         }
     }
 }

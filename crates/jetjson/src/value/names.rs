@@ -8,8 +8,11 @@
 //! compared with a few word comparisons instead of hashing its bytes, and
 //! no per-object bookkeeping is kept while the object is read.
 //!
-//! In an object of more than a few names, each name sets one bit of a 256-bit filter by a hash of its words; only
-//! a name whose bit was already set is compared with the names before it.
+//! Each name's first word (its length and first bytes, `Str::head_word`)
+//! is compared before the whole name. In an object of more than eight
+//! names, each name sets one bit of a 256-bit filter by a hash of its
+//! words; only a name whose bit was already set is compared with the names
+//! before it.
 //! The hash is not keyed, so a document can make every name collide: the
 //! comparisons are counted, and past a budget linear in the number of
 //! names (or in objects with many names) the check goes to a randomly
@@ -21,7 +24,7 @@ use std::collections::HashSet;
 use super::Str;
 
 /// Objects with at most this many names (most objects) compare every pair.
-const PAIRWISE_MAX_NAMES: usize = 6;
+const PAIRWISE_MAX_NAMES: usize = 8;
 /// Objects with more names than this go to the hash set directly.
 const FILTER_MAX_NAMES: usize = 64;
 
@@ -31,12 +34,23 @@ pub(super) fn first_repeat(names: &[Str]) -> Option<usize> {
     if n < 2 {
         return None;
     }
+    if n == 2 {
+        // The commonest size after one: no table of head words.
+        return (names[0].head_word() == names[1].head_word() && same(&names[0], &names[1])).then_some(1);
+    }
     if n <= PAIRWISE_MAX_NAMES {
-        // Every pair: fewer word comparisons than hashing each name.
-        return (1..n).find(|&i| names[..i].iter().any(|earlier| same(earlier, &names[i])));
+        // Every pair: fewer word comparisons than hashing each name. The
+        // head words (length and first bytes) tell almost every pair apart
+        // with one comparison of registers; only pairs that share one are
+        // compared whole.
+        let mut heads = [0u64; PAIRWISE_MAX_NAMES];
+        for (head, name) in heads.iter_mut().zip(names) {
+            *head = name.head_word();
+        }
+        return (1..n).find(|&i| (0..i).any(|j| heads[j] == heads[i] && same(&names[j], &names[i])));
     }
     if n > FILTER_MAX_NAMES {
-        return first_repeat_hashed(names);
+        return first_repeat_table(names);
     }
     let mut filter = [0u64; 4];
     // Comparisons allowed before the hash set takes over.
@@ -50,7 +64,8 @@ pub(super) fn first_repeat(names: &[Str]) -> Option<usize> {
                 return first_repeat_hashed(names);
             }
             budget -= i;
-            if names[..i].iter().any(|earlier| same(earlier, name)) {
+            let head = name.head_word();
+            if names[..i].iter().any(|earlier| earlier.head_word() == head && same(earlier, name)) {
                 return Some(i);
             }
         }
@@ -82,6 +97,49 @@ fn filter_hash(name: &Str) -> u64 {
         [t.len() as u64, word(0), word(t.len() - 8)]
     });
     (a ^ b.rotate_left(21) ^ c.rotate_left(42)).wrapping_mul(K)
+}
+
+/// `first_repeat` for a large object: a table of name indices by
+/// `filter_hash` (open addressing), with each probe compared by head word
+/// first. The hash is not keyed, so the probes are counted, and past a
+/// budget linear in the number of names the randomly keyed hash set takes
+/// over. SipHash alone was 245 instructions a name (gsoc-2018.json's root
+/// object of 1,264 names: 2.7% of its parse).
+#[cold]
+#[inline(never)]
+fn first_repeat_table(names: &[Str]) -> Option<usize> {
+    let n = names.len();
+    // At most half full; indices fit `u32` below this size.
+    if n > (u32::MAX as usize) / 4 {
+        return first_repeat_hashed(names);
+    }
+    let bits = (2 * n).next_power_of_two().trailing_zeros();
+    let mask = (1usize << bits) - 1;
+    // Slot values: name index + 1 (0 is empty).
+    let mut table = vec![0u32; mask + 1];
+    let mut budget = 4 * n + 16;
+    for (i, name) in names.iter().enumerate() {
+        let head = name.head_word();
+        // The top bits of the multiplicative hash (its best mixed).
+        let mut slot = (filter_hash(name) >> (64 - bits)) as usize & mask;
+        loop {
+            let held = table[slot];
+            if held == 0 {
+                table[slot] = i as u32 + 1;
+                break;
+            }
+            let earlier = &names[held as usize - 1];
+            if earlier.head_word() == head && same(earlier, name) {
+                return Some(i);
+            }
+            if budget == 0 {
+                return first_repeat_hashed(names);
+            }
+            budget -= 1;
+            slot = (slot + 1) & mask;
+        }
+    }
+    None
 }
 
 /// `first_repeat` with a randomly keyed hash set (std's SipHash).
@@ -157,5 +215,64 @@ mod tests {
         let mut with = strs.clone();
         with[59] = strs[3];
         assert_eq!(first_repeat(&names(&with)), Some(59));
+    }
+
+    /// Through the parser (arena names past the inline capacity), at every
+    /// length around it: a name given twice is refused, and two names that
+    /// differ only in their last byte (same length and head word) are not.
+    #[test]
+    fn parsed_repeats_are_found_at_every_length() {
+        for len in 1..40 {
+            let name: String = (0..len).map(|i| (b'a' + (i % 26) as u8) as char).collect();
+            let other = format!("{}!", &name[..len - 1]);
+            assert_eq!(Str::new(&name).head_word() == Str::new(&other).head_word(), len > 6);
+            for count in [2, 5, 9] {
+                // `count` members: the last repeats the first, or differs
+                // from it in its last byte only.
+                let members = |last: &str| {
+                    let mut m: Vec<String> = (1..count - 1).map(|k| format!("\"m{k}\":{k}")).collect();
+                    m.insert(0, format!("\"{name}\":0"));
+                    m.push(format!("\"{last}\":1"));
+                    format!("{{{}}}", m.join(","))
+                };
+                let repeated = crate::Value::from_slice(members(&name).as_bytes());
+                assert!(repeated.is_err(), "length {len}, {count} members: {repeated:?}");
+                let distinct = crate::Value::from_slice(members(&other).as_bytes());
+                assert!(distinct.is_ok(), "length {len}, {count} members: {distinct:?}");
+            }
+        }
+    }
+
+    /// Large objects (the table): a repeat at the start, the middle and the
+    /// end of 65 to 3,000 names, and none; with names past the inline size.
+    #[test]
+    fn large_objects_agree_with_a_set() {
+        for n in [FILTER_MAX_NAMES + 1, 300, 3000] {
+            let distinct: Vec<String> =
+                (0..n).map(|i| if i % 5 == 0 { format!("{}-{i}", "long".repeat(7)) } else { format!("k{i}") }).collect();
+            let list: Vec<&str> = distinct.iter().map(String::as_str).collect();
+            assert_eq!(first_repeat(&names(&list)), None, "{n} distinct names");
+            for (at, of) in [(1, 0), (n / 2, n / 3), (n - 1, 5), (n - 1, n - 2)] {
+                let mut with = list.clone();
+                with[at] = list[of];
+                assert_eq!(first_repeat(&names(&with)), Some(at), "{n} names, {at} repeats {of}");
+            }
+        }
+    }
+
+    /// Names that all land on one slot of the table spend its budget and
+    /// go to the keyed hash set: still the right answer.
+    #[test]
+    fn colliding_names_in_a_large_object_still_answer_right() {
+        let n = 200;
+        // The table for 200 names has 512 slots: the top 9 bits pick one.
+        let top = |s: &str| filter_hash(&Str::new(s)) >> 55;
+        let target = top("seed");
+        let list: Vec<String> = (0u64..).map(|i| format!("n{i}")).filter(|s| top(s) == target).take(n).collect();
+        let strs: Vec<&str> = list.iter().map(String::as_str).collect();
+        assert_eq!(first_repeat(&names(&strs)), None);
+        let mut with = strs.clone();
+        with[n - 1] = strs[7];
+        assert_eq!(first_repeat(&names(&with)), Some(n - 1));
     }
 }

@@ -149,6 +149,21 @@ impl Str {
         }
     }
 
+    /// The first of the three words of an inline string (tag, length and
+    /// the first six bytes of text); for any other string, a word with its
+    /// length and a low byte (1) that no inline string has. Two strings of
+    /// the same text have the same head word, so strings whose head words
+    /// differ differ (`names.rs` compares these first).
+    #[inline(always)]
+    pub(crate) fn head_word(&self) -> u64 {
+        match self.0 {
+            // SAFETY: `Str` is 8-aligned (it holds pointers), and an inline
+            // one has all its bytes initialised (see `Repr`).
+            Repr::Inline { .. } => unsafe { std::ptr::from_ref(self).cast::<u64>().read() },
+            _ => (self.len() as u64) << 8 | 1,
+        }
+    }
+
     /// A bitwise copy of a string that owns no memory (inline or arena).
     ///
     /// # Safety

@@ -198,3 +198,30 @@ fn repeated_names_are_refused_at_the_first_error() {
     let ok = format!(r#"{{"{long}1":1,"{long}2":2,"abcdefghijklmnopqrstu1":3,"abcdefghijklmnopqrstu2":4,{many}"z":0}}"#);
     assert_eq!(Value::from_slice(ok.as_bytes()).unwrap().as_object().unwrap().len(), 105);
 }
+
+/// Documents parsed one after another on a thread start in the chunk the
+/// last freed one left (`arena.rs`, `spare`): a tree kept across later
+/// parses, and one dropped between them, leave every other tree intact.
+#[test]
+fn trees_kept_and_dropped_between_parses_stay_intact() {
+    let text = |i: usize| format!(r#"{{"k{i}":["{LONG_A} {i}",{{"{LONG_B} {i}":{i}}}],"n":{i}}}"#);
+    let mut kept = Vec::new();
+    for i in 0..12 {
+        let v = Value::from_slice(text(i).as_bytes()).unwrap();
+        if i % 3 == 0 {
+            // Dropped right away: its chunk becomes the spare.
+            drop(v);
+        } else {
+            kept.push((i, v));
+        }
+        if i % 4 == 1 {
+            // A kept tree dropped later, on another thread.
+            let (_, v) = kept.remove(0);
+            std::thread::spawn(move || drop(v)).join().unwrap();
+        }
+    }
+    for (i, v) in &kept {
+        assert_eq!(*v, Value::from_slice(text(*i).as_bytes()).unwrap(), "document {i}");
+        assert_eq!(v.to_string(), text(*i), "document {i}");
+    }
+}
