@@ -248,7 +248,7 @@ unsafe fn call<'py>(
     nargs: ffi::Py_ssize_t,
     kwnames: *mut PyObject,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    if nargs == 1 && kwnames.is_null() && super::output::expects_small() {
+    if nargs == 1 && kwnames.is_null() && super::kept::fits() {
         // `dumps(obj)`, the most common call, with a small output expected.
         // SAFETY: one positional argument, held by the caller for the call.
         let obj = unsafe { Bound::from_borrowed_ptr(py, *args) };
@@ -378,7 +378,7 @@ unsafe fn call<'py>(
     };
     let how = super::Walking { non_str_keys: flag(non_str_keys)?, omit_defaults: flag(omit_defaults)? };
     if let Some(p) = plain_profile {
-        if super::output::expects_small() {
+        if super::kept::fits() {
             return super::kept::write(&obj, p, || style, default.as_ref(), how);
         }
     }

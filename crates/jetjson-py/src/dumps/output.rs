@@ -123,10 +123,10 @@ pub struct BytesMemory {
 // GIL from start to end; the object it owns is touched by nobody else.
 unsafe impl Send for BytesMemory {}
 
-/// Whether this thread's last output was small (at most `SMALL_OUTPUT`
-/// bytes, or none yet): the next one is then expected small too.
-pub fn expects_small() -> bool {
-    SHARED.0.next_cap.get() <= SMALL_OUTPUT
+/// Whether this thread's last output was at most about `len` bytes (or
+/// there was none yet): the next one is then expected as small.
+pub fn expects_at_most(len: usize) -> bool {
+    SHARED.0.next_cap.get() <= len
 }
 
 /// Records the length of an output made without a `BytesMemory` (written
