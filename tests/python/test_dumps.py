@@ -1007,3 +1007,53 @@ def test_list_item_runs_leave_errors_and_indents_to_the_general_path():
     assert jetjson.dumps([1, "a", None, True, "b\ud800", 2], profile="go") == b'[1,"a",null,true,"b\\ufffd\\ufffd\\ufffd",2]'
     lst = [1, "a", None, True, 2.5, "x" * 40, 10**20]
     assert jetjson.dumps(lst, indent=2) == json.dumps(lst, indent=2).encode()
+
+
+def test_a_failed_write_leaves_nothing_for_the_next_call_in_every_profile():
+    # Calls with a profile's default options write in a writer kept between
+    # calls (dumps/kept.rs). A write that fails half way (inside a list, a
+    # dict, a sorted dict with members pending) must not leave its bytes,
+    # open containers or pending members to the next call.
+    class Boom(Exception):
+        pass
+
+    def boom(o):
+        raise Boom()
+
+    failing = [
+        {"z": 1, "a": [1, 2, {"k": float("nan")}]},
+        [{"b": 2, "a": [object()]}],
+        {"y": {"x": {"w": object()}}},
+    ]
+    for profile in PROFILES:
+        for doc in failing:
+            for default in (None, boom):
+                with pytest.raises((jetjson.JSONEncodeError, Boom)):
+                    jetjson.dumps(doc, profile, default=default)
+                for small in ([1], {"b": 1, "a": 2}, "x", 12):
+                    want = jetjson.dumps(small, profile, sort_keys=profile != "compact")
+                    assert jetjson.dumps(small, profile) == want
+                    assert jetjson.dumps(small) == orjson.dumps(small)
+
+
+def test_dumps_inside_default_gets_its_own_writer():
+    # A `default` that calls dumps runs while the outer call's kept writer is
+    # in use: the inner call must write elsewhere, and both results be whole,
+    # in every profile and with outputs small and large.
+    class Wrapped:
+        def __init__(self, v):
+            self.v = v
+
+    def default(o):
+        return {"inner": jetjson.dumps(o.v, "go").decode(), "again": jetjson.dumps(o.v).decode()}
+
+    for big in (0, 5000):
+        v = {"b": [1, "<x>"], "a": "y" * big}
+        inner_go = json.dumps(dict(sorted(v.items())), separators=(",", ":")).replace("<", "\\u003c").replace(">", "\\u003e")
+        inner = json.dumps(v, separators=(",", ":"))
+        for profile in PROFILES:
+            doc = {"k": [Wrapped(v), Wrapped(v)], "j": 1}
+            got = json.loads(jetjson.dumps(doc, profile, default=default))
+            assert got["k"] == [{"inner": inner_go, "again": inner}] * 2
+            assert got["j"] == 1
+        assert jetjson.dumps(doc, default=default) == orjson.dumps(doc, default=default)

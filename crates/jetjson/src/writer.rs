@@ -126,6 +126,28 @@ impl Writer<NoSink> {
         Writer::with_buffer(style, NoSink, Buffer::external(memory))
     }
 
+    /// A writer with the options already resolved, into a pooled buffer (as
+    /// `new`): for a binding that keeps one writer for many small documents
+    /// (`as_bytes`, then `restart`).
+    #[doc(hidden)]
+    pub fn with_style(style: Style) -> Writer<NoSink> {
+        Writer::with_buffer(style, NoSink, Buffer::take_zeroing(false))
+    }
+
+    /// Makes a writer whose document is complete ready for the next one:
+    /// the output is emptied, the buffer's capacity and the caches kept.
+    /// False (and nothing changed) when a container is still open or a
+    /// sorted object pending, as after a failed write: such a writer is
+    /// dropped, not reused.
+    #[doc(hidden)]
+    pub fn restart(&mut self) -> bool {
+        if self.depth != 0 || self.holds != 0 || !self.sorting.members.is_empty() {
+            return false;
+        }
+        self.buf.clear();
+        true
+    }
+
     /// The memory given to `with_memory`, holding the output in its first
     /// `len` bytes: `(memory, len)`.
     ///
@@ -1431,6 +1453,49 @@ mod short_str_tests {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod restart_tests {
+    use super::Writer;
+    use crate::options::{KeyOrder, Profile, WriteOptions};
+
+    #[test]
+    fn a_restarted_writer_writes_the_next_document_alone() {
+        for profile in [Profile::Compact, Profile::Go, Profile::Jcs] {
+            let mut w = Writer::with_style(WriteOptions::new(profile).style());
+            for round in 0..3 {
+                let obj = w.begin_sorted_object();
+                w.sorted_key(&obj, "b").unwrap();
+                w.i64(round).unwrap();
+                w.sorted_value_done(&obj);
+                w.sorted_key(&obj, "a").unwrap();
+                w.bool(true);
+                w.sorted_value_done(&obj);
+                w.end_sorted_object(obj, KeyOrder::Utf8).unwrap();
+                let want = format!("{{\"a\":true,\"b\":{round}}}");
+                assert_eq!(w.as_bytes(), want.as_bytes(), "{profile:?}");
+                assert!(w.restart());
+                assert_eq!(w.as_bytes(), b"");
+            }
+        }
+    }
+
+    #[test]
+    fn an_unfinished_document_is_not_restarted() {
+        let mut w = Writer::with_style(WriteOptions::new(Profile::Compact).style());
+        w.begin_array();
+        w.array_item(true);
+        w.null();
+        assert!(!w.restart(), "an open array");
+        assert_eq!(w.as_bytes(), b"[null");
+        let mut w = Writer::with_style(WriteOptions::new(Profile::Go).style());
+        let obj = w.begin_sorted_object();
+        w.sorted_key(&obj, "k").unwrap();
+        w.null();
+        w.sorted_value_done(&obj);
+        assert!(!w.restart(), "a sorted object pending");
     }
 }
 

@@ -248,6 +248,12 @@ unsafe fn call<'py>(
     nargs: ffi::Py_ssize_t,
     kwnames: *mut PyObject,
 ) -> PyResult<Bound<'py, PyBytes>> {
+    if nargs == 1 && kwnames.is_null() && super::kept::fits() {
+        // `dumps(obj)`, the most common call, with a small output expected.
+        // SAFETY: one positional argument, held by the caller for the call.
+        let obj = unsafe { Bound::from_borrowed_ptr(py, *args) };
+        return super::kept::write(&obj, Profile::Compact, || plain(py, Profile::Compact), None, super::Walking::default());
+    }
     if nargs < 1 {
         return Err(PyTypeError::new_err("dumps() missing required argument 'obj' (pos 1)"));
     }
@@ -304,9 +310,16 @@ unsafe fn call<'py>(
         || nan.is_some()
         || none(max_write_depth).is_some();
     let mut resolved;
-    let style: Style = if !custom && profile.is_none() {
-        plain(py, Profile::Compact)
-    } else if custom {
+    // A profile's default options: its kept writer, unless the output is
+    // expected large.
+    let plain_profile = match (custom, profile) {
+        (true, _) => None,
+        (false, None) => Some(Profile::Compact),
+        (false, Some(_)) => Some(parse_profile(profile_name)?),
+    };
+    let style: Style = if let Some(p) = plain_profile {
+        plain(py, p)
+    } else {
         // An int (spaces), or a str of spaces or of tabs, as json takes it.
         let (indent, tabs) = match none(indent) {
             None => (None, false),
@@ -354,8 +367,6 @@ unsafe fn call<'py>(
             resolved = resolved.max_write_depth(crate::rules::write_depth(depth)?);
         }
         resolved.style()
-    } else {
-        plain(py, parse_profile(profile_name)?)
     };
     // SAFETY: `obj` and `default` are live arguments, held by the caller for
     // the call.
@@ -366,6 +377,11 @@ unsafe fn call<'py>(
         None => Ok(false),
     };
     let how = super::Walking { non_str_keys: flag(non_str_keys)?, omit_defaults: flag(omit_defaults)? };
+    if let Some(p) = plain_profile {
+        if super::kept::fits() {
+            return super::kept::write(&obj, p, || style, default.as_ref(), how);
+        }
+    }
     let mut w = Writer::with_style_and_memory(style, BytesMemory::boxed());
     write_object_with(&mut w, &obj, default.as_ref(), how)?;
     let (memory, len) = w.finish_into_memory().map_err(|e| PyMemoryError::new_err(e.message()))?;

@@ -13,6 +13,7 @@ mod dataclass;
 mod dictiter;
 mod entry;
 mod fail;
+mod kept;
 mod other;
 mod output;
 mod shapes;

@@ -14,7 +14,9 @@
 //! than that (a shrink in CPython's small-object allocator is a new block
 //! and a copy anyway), and keeping the slack would make small results larger
 //! than they need to be. An output that outgrows the stage moves into a
-//! `bytes` object once and carries on there.
+//! `bytes` object once and carries on there. (Calls with a profile's
+//! default options write small outputs in a writer kept between calls
+//! instead, `kept.rs`, which is made from its buffer the same way.)
 
 use std::cell::Cell;
 use std::ptr::NonNull;
@@ -120,6 +122,18 @@ pub struct BytesMemory {
 // SAFETY: a `BytesMemory` lives inside one `dumps` call, which holds the
 // GIL from start to end; the object it owns is touched by nobody else.
 unsafe impl Send for BytesMemory {}
+
+/// Whether this thread's last output was at most about `len` bytes (or
+/// there was none yet): the next one is then expected as small.
+pub fn expects_at_most(len: usize) -> bool {
+    SHARED.0.next_cap.get() <= len
+}
+
+/// Records the length of an output made without a `BytesMemory` (written
+/// in a kept writer and copied, `kept.rs`), for the next call's choice.
+pub fn wrote(len: usize) {
+    SHARED.0.next_cap.set(len + len / 4);
+}
 
 impl BytesMemory {
     pub fn new() -> BytesMemory {

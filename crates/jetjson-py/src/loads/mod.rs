@@ -10,6 +10,7 @@ mod builder;
 mod entry;
 pub(crate) mod gc;
 pub(crate) mod input;
+mod kept;
 pub(crate) mod keys;
 pub(crate) mod location;
 pub(crate) mod numbers;
@@ -147,7 +148,7 @@ fn untyped_with(
     if decimal {
         builder.decimal = Some(decimal_class(py)?);
     }
-    let result = jetjson::parse::parse(bytes, parse_options, &mut builder);
+    let result = kept::parse(py, bytes, parse_options, &mut builder);
     let failure = builder.failure.take();
     let built = if result.is_ok() {
         builder.finish()

@@ -937,6 +937,41 @@ mod tests {
         }
     }
 
+    #[test]
+    fn kept_memory_parses_every_document_as_the_threads_does() {
+        // One `ParseMemory` through documents that use every part of it
+        // (escaped strings, names checked for repeats, deep nesting) and
+        // through failures that leave it mid-use: each result and every
+        // call must be what `parse`, with the thread's memory, gives.
+        let deep = format!("{}1{}", "[".repeat(300), "]".repeat(300));
+        let wide = format!("{{{}}}", (0..500).map(|i| format!("\"k{i}\":{i}")).collect::<Vec<_>>().join(","));
+        let docs: Vec<&[u8]> = vec![
+            br#"{"a":"x\u00e9\n","b":[1,2.5,-3e2,true,null],"c":{"d":"\ud83d\ude00"}}"#,
+            br#"{"a":1,"b":2,"a":3}"#,
+            br#"[1,2,"#,
+            deep.as_bytes(),
+            br#"{"a":{"b":{"a":1,"b":2}},"b":"\"q\""}"#,
+            wide.as_bytes(),
+            br#"{"k1":1,"k1":2}"#,
+            b"  12  ",
+            br#""\ud800""#,
+            br#"{"x":"caf\u00e9","x2":"plain"}"#,
+        ];
+        let mut memory = super::super::parser::ParseMemory::default();
+        for policy in [DuplicateKeys::Error, DuplicateKeys::Last] {
+            let options = ReadOptions::new().duplicate_keys(policy);
+            for _ in 0..2 {
+                for doc in &docs {
+                    let (mut kept, mut pooled) = (Record::default(), Record::default());
+                    let a = super::super::parser::parse_with_memory(doc, &options, &mut kept, &mut memory);
+                    let b = super::super::parser::parse(doc, &options, &mut pooled);
+                    assert_eq!(a.map_err(|e| e.to_string()), b.map_err(|e| e.to_string()), "{}", String::from_utf8_lossy(doc));
+                    assert_eq!(kept.0, pooled.0, "{}", String::from_utf8_lossy(doc));
+                }
+            }
+        }
+    }
+
     /// A builder that takes some containers as text: those whose distance
     /// from the end of the input is a multiple of three (so some at every
     /// depth, the root included, empty or not), recording every call, every

@@ -26,6 +26,8 @@ pub use number::{is_json_number, NumberValue};
 pub use options::{DuplicateKeys, ReadOptions};
 pub use parser::parse;
 pub(crate) use parser::walk_value_at;
+#[doc(hidden)]
+pub use parser::{parse_with_memory, ParseMemory};
 pub use visitor::{NumberToken, Visitor};
 
 use crate::error::Result;

@@ -27,6 +27,28 @@ pub fn parse<V: Visitor + ?Sized>(input: &[u8], options: &ReadOptions, visitor: 
     with_pooled(|buffers| parse_with_buffers(input, options, visitor, buffers))
 }
 
+/// The parser's working memory, kept by a caller that parses many
+/// documents in a row under its own lock (a language binding holding its
+/// interpreter's lock): `parse_with_memory` then needs no thread-local
+/// access and moves nothing in and out of the thread's pool.
+#[doc(hidden)]
+#[derive(Default)]
+pub struct ParseMemory(Buffers);
+
+/// `parse` with the caller's kept working memory (trimmed afterwards as
+/// the thread's is).
+#[doc(hidden)]
+pub fn parse_with_memory<V: Visitor + ?Sized>(
+    input: &[u8],
+    options: &ReadOptions,
+    visitor: &mut V,
+    memory: &mut ParseMemory,
+) -> Result<()> {
+    let result = parse_with_buffers(input, options, visitor, &mut memory.0);
+    memory.0.trim();
+    result
+}
+
 /// Runs `f` with this thread's kept working memory (fresh memory when it is
 /// already lent out, or the thread is ending), then keeps it again, trimmed.
 fn with_pooled<R>(f: impl FnOnce(&mut Buffers) -> R) -> R {
