@@ -91,14 +91,40 @@ pub(crate) fn validate(input: &[u8], options: &ReadOptions, work: &mut Work, lev
         Some(_) => return false,
         None => input,
     };
+    match level {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `Level::Avx2` is only produced when the CPU has every
+        // feature `validate_avx2` enables (see `drive::level`).
+        Level::Avx2 => unsafe { validate_avx2(b, options, work) },
+        #[cfg(target_arch = "x86_64")]
+        Level::Baseline => validate_with::<super::blocks::Sse2>(b, options, work),
+        #[cfg(not(target_arch = "x86_64"))]
+        Level::Baseline => validate_with::<super::blocks::Portable>(b, options, work),
+    }
+}
+
+/// `validate_with` built for AVX2: both stages, so that stage 1 inlines
+/// into the walk.
+///
+/// # Safety
+/// The CPU supports AVX2, BMI1, BMI2, LZCNT, POPCNT and PCLMULQDQ.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt,pclmulqdq")]
+unsafe fn validate_avx2(b: &[u8], options: &ReadOptions, work: &mut Work) -> bool {
+    validate_with::<super::blocks::Avx2>(b, options, work)
+}
+
+/// `validate` after the size limit and the BOM, with stage 1 by `C`
+/// (whose ISA the caller runs with).
+#[inline(always)]
+fn validate_with<C: Classify>(b: &[u8], options: &ReadOptions, work: &mut Work) -> bool {
     let Work { stack, names, dups, scratch } = work;
     let mut scan = Scan { carry_escape: false, carry_string: 0, carry_scalar: 0, high: 0, backslash: false, escapes_to: 0 };
-    let mut w = Walker {
+    let mut w = Walker::<C> {
         b,
         bits: 0,
         block: 0,
         next_block: 0,
-        level,
         failed: false,
         scan: &mut scan,
         stack,
@@ -108,6 +134,7 @@ pub(crate) fn validate(input: &[u8], options: &ReadOptions, work: &mut Work, lev
         max_depth: options.max_depth,
         track_names: options.duplicate_keys == DuplicateKeys::Error,
         lossless: options.lossless_numbers,
+        classify: std::marker::PhantomData,
     };
     let ok = w.document() && !w.failed;
     let ok = ok && scan.carry_string == 0 && (scan.high == 0 || simdutf8::basic::from_utf8(b).is_ok());
@@ -118,40 +145,21 @@ pub(crate) fn validate(input: &[u8], options: &ReadOptions, work: &mut Work, lev
 }
 
 /// Stage 1 for the block of `b` at `at`: the positions of its structure
-/// (bit `k` for byte `at + k`), `None` if the block shows the text invalid.
+/// (bit `k` for byte `at + k`, only bytes of `b`), `None` if the block
+/// shows the text invalid.
 #[inline(always)]
 fn stage1<C: Classify>(b: &[u8], at: usize, scan: &mut Scan, scratch: &mut String) -> Option<u64> {
-    let m = if at + 64 <= b.len() {
+    if at + 64 <= b.len() {
         // SAFETY: `at + 64 <= len`: the block is inside the input; the
         // caller runs with `C`'s ISA enabled.
-        unsafe { C::structure(b.as_ptr().add(at)) }
+        let m = unsafe { C::structure(b.as_ptr().add(at)) };
+        scan.block::<C>(m, b, at, scratch)
     } else {
-        tail_structure(b, at)
-    };
-    scan.block(m, b, at, scratch)
-}
-
-/// `stage1` built for `level` (one this CPU runs).
-#[inline(never)]
-fn stage1_at(level: Level, b: &[u8], at: usize, scan: &mut Scan, scratch: &mut String) -> Option<u64> {
-    match level {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: `Level::Avx2` is only produced when the CPU has every
-        // feature `stage1_avx2` enables (see `drive::level`).
-        Level::Avx2 => unsafe { stage1_avx2(b, at, scan, scratch) },
-        #[cfg(target_arch = "x86_64")]
-        Level::Baseline => stage1::<super::blocks::Sse2>(b, at, scan, scratch),
-        #[cfg(not(target_arch = "x86_64"))]
-        Level::Baseline => stage1::<super::blocks::Portable>(b, at, scan, scratch),
+        // The bytes past the end are spaces, never structure; their bits
+        // are cleared all the same (`Walker::next` relies on it).
+        let m = tail_structure(b, at);
+        Some(scan.block::<C>(m, b, at, scratch)? & (u64::MAX >> (64 - (b.len() - at))))
     }
-}
-
-/// # Safety
-/// The CPU supports AVX2, BMI1, BMI2, LZCNT and POPCNT.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-unsafe fn stage1_avx2(b: &[u8], at: usize, scan: &mut Scan, scratch: &mut String) -> Option<u64> {
-    stage1::<super::blocks::Avx2>(b, at, scan, scratch)
 }
 
 /// Stage 1's state between blocks.
@@ -177,11 +185,12 @@ impl Scan {
     /// The structure of the block at `at`, `None` if the block shows the
     /// text invalid.
     #[inline(always)]
-    fn block(&mut self, m: Structure, b: &[u8], at: usize, scratch: &mut String) -> Option<u64> {
+    fn block<C: Classify>(&mut self, m: Structure, b: &[u8], at: usize, scratch: &mut String) -> Option<u64> {
         let escaped = if m.backslash == 0 && !self.carry_escape { 0 } else { self.escapes(m.backslash, b, at, scratch)? };
         let quote = m.quote & !escaped;
         // From each opening quote (included) to its closing quote (not).
-        let in_string = prefix_xor(quote) ^ self.carry_string;
+        // SAFETY: the caller runs with `C`'s ISA enabled.
+        let in_string = unsafe { C::prefix_xor(quote) } ^ self.carry_string;
         self.carry_string = ((in_string as i64) >> 63) as u64;
         if m.control & in_string != 0 {
             return None;
@@ -225,18 +234,6 @@ impl Scan {
     }
 }
 
-/// Bit `k` of the result: the parity of bits `0..=k` of `x`.
-#[inline(always)]
-fn prefix_xor(mut x: u64) -> u64 {
-    x ^= x << 1;
-    x ^= x << 2;
-    x ^= x << 4;
-    x ^= x << 8;
-    x ^= x << 16;
-    x ^= x << 32;
-    x
-}
-
 /// Bytes that may end a number or a literal: whitespace, structural
 /// characters, a quote (which the grammar then refuses).
 const ENDS_SCALAR: [bool; 256] = {
@@ -255,14 +252,13 @@ const END: usize = usize::MAX;
 
 /// Stage 2: the grammar over the positions stage 1 finds, a chunk at a
 /// time.
-struct Walker<'a, 'w> {
+struct Walker<'a, 'w, C> {
     b: &'a [u8],
     /// The positions of structure of the block at `block` not yet walked.
     bits: u64,
     block: usize,
     /// The block stage 1 reads next.
     next_block: usize,
-    level: Level,
     /// Stage 1 found the text invalid.
     failed: bool,
     scan: &'w mut Scan,
@@ -273,9 +269,11 @@ struct Walker<'a, 'w> {
     max_depth: usize,
     track_names: bool,
     lossless: bool,
+    /// Stage 1's classifier (the ISA the walk is built for).
+    classify: std::marker::PhantomData<C>,
 }
 
-impl Walker<'_, '_> {
+impl<C: Classify> Walker<'_, '_, C> {
     /// The next position of structure and its byte (`END` and 0 at the end
     /// of the input, or when stage 1 failed).
     #[inline(always)]
@@ -287,7 +285,10 @@ impl Walker<'_, '_> {
         }
         let p = self.block + self.bits.trailing_zeros() as usize;
         self.bits &= self.bits - 1;
-        (p, self.b[p])
+        debug_assert!(p < self.b.len());
+        // SAFETY: stage 1 sets bits only for bytes of `b` (`stage1` clears
+        // those past the end of the last block).
+        (p, unsafe { *self.b.get_unchecked(p) })
     }
 
     /// Runs stage 1 over the next block: false at the end of the input or
@@ -301,7 +302,7 @@ impl Walker<'_, '_> {
         }
         self.block = at;
         self.next_block = at + 64;
-        match stage1_at(self.level, self.b, at, self.scan, self.scratch) {
+        match stage1::<C>(self.b, at, self.scan, self.scratch) {
             Some(bits) => {
                 self.bits = bits;
                 true
