@@ -167,6 +167,8 @@ struct Scan {
     /// The last byte of the previous block was a backslash that escapes
     /// the first byte of this one.
     carry_escape: bool,
+    /// Any backslash seen (until then, no name has escapes).
+    backslash: bool,
     /// All ones if the previous block ended inside a string.
     carry_string: u64,
     /// 1 if the previous block ended in a byte of a scalar (number,
@@ -174,8 +176,6 @@ struct Scan {
     carry_scalar: u64,
     /// Any byte >= 0x80 seen.
     high: u64,
-    /// Any backslash seen (until then, no name has escapes).
-    backslash: bool,
     /// Escapes are checked from here on (an escape already checked, such
     /// as the second half of a surrogate pair, ends before it).
     escapes_to: usize,
@@ -525,9 +525,7 @@ impl<C: Classify> Walker<'_, '_, C> {
             if !digit(i) {
                 return false;
             }
-            while digit(i) {
-                i += 1;
-            }
+            i += digits(b, i);
         }
         let mut exponent = false;
         if matches!(b.get(i), Some(b'e' | b'E')) {
@@ -539,9 +537,7 @@ impl<C: Classify> Walker<'_, '_, C> {
             if !digit(i) {
                 return false;
             }
-            while digit(i) {
-                i += 1;
-            }
+            i += digits(b, i);
         }
         if !self.ends_scalar(i) {
             return false;
@@ -576,19 +572,54 @@ impl<C: Classify> Walker<'_, '_, C> {
         let len = close.saturating_sub(start);
         let Some(&top) = self.stack.last() else { return false };
         let first = top >> 1;
-        // (Stage 1 has seen the name, and so any backslash in it.)
-        if top & HASHED == 0 && len <= 16 && !self.scan.backslash && self.names.len() - first < LINEAR_NAMES {
+        if top & HASHED == 0 && len <= 16 && self.names.len() - first < LINEAR_NAMES {
             if let Some(bytes) = b.get(start..start + 16) {
                 let word = u128::from_le_bytes(bytes.try_into().expect("16 bytes")) & NAME_MASKS[len];
-                if self.names[first..].contains(&word) {
-                    return false;
+                // (Stage 1 has seen the name, and so any backslash in it;
+                // names with escapes are decoded in `general_name`.)
+                if !self.scan.backslash || !has_backslash(word) {
+                    if self.names[first..].contains(&word) {
+                        return false;
+                    }
+                    self.names.push(word);
+                    return true;
                 }
-                self.names.push(word);
-                return true;
             }
         }
         general_name(b, self.names, self.dups, self.scratch, self.stack, start, len)
     }
+}
+
+/// How many ASCII digits `b[from..]` starts with: 8 bytes at a time while
+/// 8 are left, then byte by byte.
+#[inline(always)]
+fn digits(b: &[u8], from: usize) -> usize {
+    const ONES: u64 = u64::MAX / 255;
+    let mut i = from;
+    while let Some(chunk) = b.get(i..i + 8) {
+        // Digits become 0..=9; a byte is not a digit exactly when that is
+        // above 9: the top bit of its byte in `(x & 0x7f..) + 0x76..` (no
+        // carry between bytes) or of `x` itself.
+        let x = u64::from_le_bytes(chunk.try_into().expect("8 bytes")) ^ (ONES * 0x30);
+        let other = (((x & (ONES * 0x7f)) + ONES * 0x76) | x) & (ONES * 0x80);
+        if other != 0 {
+            return i - from + (other.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while b.get(i).is_some_and(u8::is_ascii_digit) {
+        i += 1;
+    }
+    i - from
+}
+
+/// Whether a byte of `word` is a backslash.
+#[inline(always)]
+fn has_backslash(word: u128) -> bool {
+    const ONES: u128 = u128::MAX / 255;
+    let x = word ^ (ONES * u128::from(b'\\'));
+    // A zero byte of `x` (exactly: no false positive without one).
+    x.wrapping_sub(ONES) & !x & (ONES << 7) != 0
 }
 
 /// `Walker::name` for the rest: long names, names with escapes, names at
@@ -779,6 +810,86 @@ mod tests {
         ];
         let mut work = Work::default();
         super::super::test_documents::random_documents(pieces, 4000, 6, " : ", |doc| agree(doc, &mut work));
+    }
+
+    /// Documents whose last byte (structure, a quote, a scalar) falls at
+    /// every offset of the last block, whole, cut one byte short and with
+    /// one byte too many: the last, partial block is read from a copy and
+    /// its bits past the end are dropped.
+    #[test]
+    fn documents_end_at_every_offset_of_a_block() {
+        let mut work = Work::default();
+        let shapes: &[(&str, &str, &str)] =
+            &[("[", "0,", "0]"), ("{\"k\":[", "1,", "2]}"), ("[", "\"a\",", "\"b\"]"), ("[", "true,", "null]"), ("", " ", "12")];
+        for &(open, item, close) in shapes {
+            for pad in 0..2 {
+                for n in 0..100 {
+                    let doc = format!("{}{open}{}{close}", " ".repeat(pad), item.repeat(n));
+                    agree(doc.as_bytes(), &mut work);
+                    agree(&doc.as_bytes()[..doc.len() - 1], &mut work);
+                    agree(format!("{doc}]").as_bytes(), &mut work);
+                }
+            }
+        }
+    }
+
+    /// Numbers whose digit runs (integer, fraction, exponent) are of every
+    /// length up to 20, followed by every kind of byte, inside a document
+    /// and at its very end: the fraction and exponent digits are counted 8
+    /// bytes at a time.
+    #[test]
+    fn digit_runs_of_every_length_and_what_follows_them() {
+        let mut work = Work::default();
+        // Around the digits' byte values too ('/' and ':' ';' '?' '@',
+        // and 0xb0..0xb9, the digits with the top bit set).
+        let after: &[&[u8]] =
+            &[b"", b",", b"]", b" ", b"/", b":", b";", b"?", b"@", b"a", b"e5", b".5", b"\x00", b"\x80", b"\xb5", b"\"", b"0"];
+        for n in 1..=20 {
+            let run = "1234567890".repeat(2)[..n].to_string();
+            for shape in [format!("-{run}"), format!("0.{run}"), format!("1.5e{run}"), format!("-2.{run}E-{run}"), format!("3e+{run}")] {
+                for &tail in after {
+                    let mut doc = shape.clone().into_bytes();
+                    doc.extend_from_slice(tail);
+                    agree(&doc, &mut work);
+                    let mut inside = b"[".to_vec();
+                    inside.extend_from_slice(&doc);
+                    inside.extend_from_slice(b",1]");
+                    agree(&inside, &mut work);
+                }
+            }
+        }
+    }
+
+    /// Names with an escape at every position of a name of up to 18 bytes,
+    /// repeated in their decoded spelling or not, after a backslash elsewhere in
+    /// the text (from then on each short name is checked for one), and
+    /// names without escapes repeated after it.
+    #[test]
+    fn names_with_and_without_escapes_after_a_backslash() {
+        let mut work = Work::default();
+        for len in 1..=18 {
+            for at in 0..len {
+                let plain: String = (0..len).map(|k| if k == at { 'n' } else { (b'a' + k as u8) as char }).collect();
+                let escaped: String =
+                    (0..len).map(|k| if k == at { "\\u006e".to_string() } else { ((b'a' + k as u8) as char).to_string() }).collect();
+                // One letter different: not a repeat.
+                let other = plain.to_uppercase();
+                let pairs = [
+                    (&plain, &escaped),
+                    (&escaped, &plain),
+                    (&plain, &plain),
+                    (&escaped, &escaped),
+                    (&escaped, &other),
+                    (&other, &escaped),
+                ];
+                for (first, second) in pairs {
+                    for before in ["", "\"x\\ty\",", "\"\\\\\","] {
+                        let doc = format!("[{before}{{\"{first}\":1,\"z\":2,\"{second}\":3}}]");
+                        agree(doc.as_bytes(), &mut work);
+                    }
+                }
+            }
+        }
     }
 
     /// Strings, escapes and whitespace across block ends.
