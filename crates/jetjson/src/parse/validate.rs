@@ -8,8 +8,9 @@
 //!
 //! 1. **Masks to structure.** Which quotes are escaped (a sequential walk
 //!    over the block's backslashes, only in blocks that have any), which
-//!    bytes are inside strings (a prefix xor of the unescaped quotes), and
-//!    from those: the structural characters outside strings, the opening
+//!    bytes are inside strings (a prefix xor of the unescaped quotes: one
+//!    carry-less multiplication with AVX2), and from those: the
+//!    structural characters outside strings, the opening
 //!    quotes, and the first byte of each run of other bytes outside strings
 //!    (a number or a literal, or garbage). A control byte inside a string is
 //!    refused here; each escape is checked where it starts.
@@ -17,15 +18,19 @@
 //!    time (stage 1 runs when the walk needs the next block, so nothing is
 //!    stored but the open containers), in a loop per container kind with a
 //!    stack of open containers: numbers are checked for their grammar only
-//!    (converted only when they might be beyond the double range, which
-//!    loads refuses), literals compared, member names compared with the
-//!    names before them in their object (up to 16 bytes as one masked
+//!    (fraction and exponent digits 8 at a time; converted only when they
+//!    might be beyond the double range, which loads refuses), literals
+//!    compared, member names compared with the names before them in their
+//!    object (up to 16 bytes as one masked
 //!    word, linearly, up to `LINEAR_NAMES` names; longer names, names with
 //!    escapes and larger objects by the parser's hashed `DuplicateNames`,
 //!    escaped names decoded, so `"a"` and `"\u0061"` are one name).
 //! 3. **UTF-8** of the whole text at the end, only if a byte >= 0x80 was
 //!    seen: outside strings such a byte is refused by the grammar, and UTF-8
 //!    split by ASCII quotes is valid exactly when every piece is.
+//!
+//! Both stages are built once per ISA (`validate_avx2`, and the baseline),
+//! so that stage 1 inlines into the walk.
 //!
 //! This only answers valid or not. Whatever it refuses, the reference
 //! driver (`Parser::drive`) walks again to say what is wrong and where, so
