@@ -93,6 +93,22 @@ fn group<T: Serialize + DeserializeOwned>(name: &str, docs: &[Vec<u8>], rounds: 
     ];
     row(name, "value", size, jobs, rounds, filter);
 
+    // Validation only (checked `Raw` in Python, `RawJson::from_slice`):
+    // the whole text checked, nothing built. jetjson with its default
+    // options (duplicate names are errors); sonic-rs and serde_json reading
+    // `IgnoredAny` (sonic-rs skips it "with full validation") as the
+    // nearest peers (neither looks for duplicate names).
+    let options = jetjson::ReadOptions::default();
+    for bytes in docs {
+        jetjson::parse::validate(bytes, &options).expect("jetjson validates");
+    }
+    let jobs: Vec<Job<'_>> = vec![
+        ("jetjson", Box::new(move || each(&|b| jetjson::parse::validate(b, &options).is_ok() as usize))),
+        ("sonic-rs", Box::new(move || each(&|b| sonic_rs::from_slice::<serde::de::IgnoredAny>(b).map(|_| 1).unwrap()))),
+        ("serde_json", Box::new(move || each(&|b| serde_json::from_slice::<serde::de::IgnoredAny>(b).map(|_| 1).unwrap()))),
+    ];
+    row(name, "validate", size, jobs, rounds, filter);
+
     for bytes in docs {
         let reference: T = serde_json::from_slice(bytes).unwrap();
         let want = serde_json::to_vec(&reference).unwrap();

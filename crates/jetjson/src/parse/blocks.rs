@@ -56,6 +56,28 @@ pub(crate) trait Classify {
     /// # Safety
     /// As `block`.
     unsafe fn structure(p: *const u8) -> Structure;
+
+    /// Bit `k` of the result: the parity of bits `0..=k` of `x` (from each
+    /// opening quote to its closing quote, given the quotes).
+    ///
+    /// # Safety
+    /// The CPU supports the implementation's ISA.
+    #[inline(always)]
+    unsafe fn prefix_xor(x: u64) -> u64 {
+        prefix_xor_shifts(x)
+    }
+}
+
+/// `Classify::prefix_xor` by shifts, on any CPU.
+#[inline(always)]
+pub(crate) fn prefix_xor_shifts(mut x: u64) -> u64 {
+    x ^= x << 1;
+    x ^= x << 2;
+    x ^= x << 4;
+    x ^= x << 8;
+    x ^= x << 16;
+    x ^= x << 32;
+    x
 }
 
 /// Any CPU: byte by byte.
@@ -253,6 +275,16 @@ mod x86 {
     };
 
     impl Classify for Avx2 {
+        /// One carry-less multiplication by all ones.
+        ///
+        /// # Safety
+        /// The CPU supports PCLMULQDQ (with AVX2, `drive::level` checks it).
+        #[inline(always)]
+        unsafe fn prefix_xor(x: u64) -> u64 {
+            // SAFETY: register operations; PCLMULQDQ per the contract.
+            unsafe { _mm_cvtsi128_si64(_mm_clmulepi64_si128(_mm_set_epi64x(0, x as i64), _mm_set1_epi8(-1), 0)) as u64 }
+        }
+
         #[inline(always)]
         unsafe fn block(p: *const u8) -> Masks {
             // SAFETY: 64 readable bytes (the caller's contract), read as two
@@ -272,6 +304,18 @@ mod x86 {
             unsafe {
                 let lo = avx2_structure_half(_mm256_loadu_si256(p.cast()));
                 let hi = avx2_structure_half(_mm256_loadu_si256(p.add(32).cast()));
+                // (Through `opaque`: otherwise LLVM may move the halves'
+                // masks between vector lanes byte by byte, `vpextrb` and
+                // `vpinsrb` 32 times a block, as it did in one build of the
+                // validator's stage 1.)
+                let hi = Structure {
+                    quote: opaque(hi.quote),
+                    backslash: opaque(hi.backslash),
+                    op: opaque(hi.op),
+                    ws: opaque(hi.ws),
+                    control: opaque(hi.control),
+                    high: opaque(hi.high),
+                };
                 Structure {
                     quote: lo.quote | hi.quote << 32,
                     backslash: lo.backslash | hi.backslash << 32,
@@ -456,6 +500,41 @@ mod tests {
                 assert_eq!(want.high >> lane & 1 == 1, c >= 0x80);
             }
         }
+    }
+
+    /// The prefix xor of every implementation is the parity of the bits
+    /// up to each, bit by bit.
+    #[test]
+    fn every_prefix_xor_is_the_running_parity() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for round in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            // Sparse words too, as quotes are.
+            let q = if round % 2 == 0 { x } else { x & x >> 7 & x >> 19 };
+            let mut want = 0u64;
+            let mut parity = 0u64;
+            for k in 0..64 {
+                parity ^= q >> k & 1;
+                want |= parity << k;
+            }
+            assert_eq!(prefix_xor_shifts(q), want);
+            // SAFETY: the portable classifier needs no feature.
+            assert_eq!(unsafe { Portable::prefix_xor(q) }, want);
+            #[cfg(target_arch = "x86_64")]
+            if std::is_x86_feature_detected!("pclmulqdq") {
+                // SAFETY: the CPU has PCLMULQDQ.
+                assert_eq!(unsafe { clmul_prefix_xor(q) }, want, "{q:#x}");
+            }
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "pclmulqdq")]
+    unsafe fn clmul_prefix_xor(x: u64) -> u64 {
+        // SAFETY: passed on; PCLMULQDQ enabled here.
+        unsafe { Avx2::prefix_xor(x) }
     }
 
     #[cfg(target_arch = "x86_64")]

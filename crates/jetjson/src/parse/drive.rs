@@ -49,7 +49,7 @@ type Flow<T> = std::result::Result<T, Stop>;
 pub(crate) enum Level {
     /// The ISA's baseline (SSE2 on x86_64; byte by byte elsewhere).
     Baseline,
-    /// x86_64 with AVX2, BMI1, BMI2, LZCNT and POPCNT.
+    /// x86_64 with AVX2, BMI1, BMI2, LZCNT, POPCNT and PCLMULQDQ.
     #[cfg(target_arch = "x86_64")]
     Avx2,
 }
@@ -72,7 +72,9 @@ pub(crate) fn level() -> Level {
             && std::is_x86_feature_detected!("bmi1")
             && std::is_x86_feature_detected!("bmi2")
             && std::is_x86_feature_detected!("lzcnt")
-            && std::is_x86_feature_detected!("popcnt");
+            && std::is_x86_feature_detected!("popcnt")
+            // (For the validator's carry-less prefix xor, `blocks.rs`.)
+            && std::is_x86_feature_detected!("pclmulqdq");
         LEVEL.store(if avx2 { 2 } else { 1 }, Ordering::Relaxed);
         if avx2 {
             Level::Avx2

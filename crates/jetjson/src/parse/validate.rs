@@ -8,8 +8,9 @@
 //!
 //! 1. **Masks to structure.** Which quotes are escaped (a sequential walk
 //!    over the block's backslashes, only in blocks that have any), which
-//!    bytes are inside strings (a prefix xor of the unescaped quotes), and
-//!    from those: the structural characters outside strings, the opening
+//!    bytes are inside strings (a prefix xor of the unescaped quotes: one
+//!    carry-less multiplication with AVX2), and from those: the
+//!    structural characters outside strings, the opening
 //!    quotes, and the first byte of each run of other bytes outside strings
 //!    (a number or a literal, or garbage). A control byte inside a string is
 //!    refused here; each escape is checked where it starts.
@@ -17,15 +18,19 @@
 //!    time (stage 1 runs when the walk needs the next block, so nothing is
 //!    stored but the open containers), in a loop per container kind with a
 //!    stack of open containers: numbers are checked for their grammar only
-//!    (converted only when they might be beyond the double range, which
-//!    loads refuses), literals compared, member names compared with the
-//!    names before them in their object (up to 16 bytes as one masked
+//!    (fraction and exponent digits 8 at a time; converted only when they
+//!    might be beyond the double range, which loads refuses), literals
+//!    compared, member names compared with the names before them in their
+//!    object (up to 16 bytes as one masked
 //!    word, linearly, up to `LINEAR_NAMES` names; longer names, names with
 //!    escapes and larger objects by the parser's hashed `DuplicateNames`,
 //!    escaped names decoded, so `"a"` and `"\u0061"` are one name).
 //! 3. **UTF-8** of the whole text at the end, only if a byte >= 0x80 was
 //!    seen: outside strings such a byte is refused by the grammar, and UTF-8
 //!    split by ASCII quotes is valid exactly when every piece is.
+//!
+//! Both stages are built once per ISA (`validate_avx2`, and the baseline),
+//! so that stage 1 inlines into the walk.
 //!
 //! This only answers valid or not. Whatever it refuses, the reference
 //! driver (`Parser::drive`) walks again to say what is wrong and where, so
@@ -91,14 +96,40 @@ pub(crate) fn validate(input: &[u8], options: &ReadOptions, work: &mut Work, lev
         Some(_) => return false,
         None => input,
     };
+    match level {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `Level::Avx2` is only produced when the CPU has every
+        // feature `validate_avx2` enables (see `drive::level`).
+        Level::Avx2 => unsafe { validate_avx2(b, options, work) },
+        #[cfg(target_arch = "x86_64")]
+        Level::Baseline => validate_with::<super::blocks::Sse2>(b, options, work),
+        #[cfg(not(target_arch = "x86_64"))]
+        Level::Baseline => validate_with::<super::blocks::Portable>(b, options, work),
+    }
+}
+
+/// `validate_with` built for AVX2: both stages, so that stage 1 inlines
+/// into the walk.
+///
+/// # Safety
+/// The CPU supports AVX2, BMI1, BMI2, LZCNT, POPCNT and PCLMULQDQ.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt,pclmulqdq")]
+unsafe fn validate_avx2(b: &[u8], options: &ReadOptions, work: &mut Work) -> bool {
+    validate_with::<super::blocks::Avx2>(b, options, work)
+}
+
+/// `validate` after the size limit and the BOM, with stage 1 by `C`
+/// (whose ISA the caller runs with).
+#[inline(always)]
+fn validate_with<C: Classify>(b: &[u8], options: &ReadOptions, work: &mut Work) -> bool {
     let Work { stack, names, dups, scratch } = work;
     let mut scan = Scan { carry_escape: false, carry_string: 0, carry_scalar: 0, high: 0, backslash: false, escapes_to: 0 };
-    let mut w = Walker {
+    let mut w = Walker::<C> {
         b,
         bits: 0,
         block: 0,
         next_block: 0,
-        level,
         failed: false,
         scan: &mut scan,
         stack,
@@ -108,6 +139,7 @@ pub(crate) fn validate(input: &[u8], options: &ReadOptions, work: &mut Work, lev
         max_depth: options.max_depth,
         track_names: options.duplicate_keys == DuplicateKeys::Error,
         lossless: options.lossless_numbers,
+        classify: std::marker::PhantomData,
     };
     let ok = w.document() && !w.failed;
     let ok = ok && scan.carry_string == 0 && (scan.high == 0 || simdutf8::basic::from_utf8(b).is_ok());
@@ -118,40 +150,21 @@ pub(crate) fn validate(input: &[u8], options: &ReadOptions, work: &mut Work, lev
 }
 
 /// Stage 1 for the block of `b` at `at`: the positions of its structure
-/// (bit `k` for byte `at + k`), `None` if the block shows the text invalid.
+/// (bit `k` for byte `at + k`, only bytes of `b`), `None` if the block
+/// shows the text invalid.
 #[inline(always)]
 fn stage1<C: Classify>(b: &[u8], at: usize, scan: &mut Scan, scratch: &mut String) -> Option<u64> {
-    let m = if at + 64 <= b.len() {
+    if at + 64 <= b.len() {
         // SAFETY: `at + 64 <= len`: the block is inside the input; the
         // caller runs with `C`'s ISA enabled.
-        unsafe { C::structure(b.as_ptr().add(at)) }
+        let m = unsafe { C::structure(b.as_ptr().add(at)) };
+        scan.block::<C>(m, b, at, scratch)
     } else {
-        tail_structure(b, at)
-    };
-    scan.block(m, b, at, scratch)
-}
-
-/// `stage1` built for `level` (one this CPU runs).
-#[inline(never)]
-fn stage1_at(level: Level, b: &[u8], at: usize, scan: &mut Scan, scratch: &mut String) -> Option<u64> {
-    match level {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: `Level::Avx2` is only produced when the CPU has every
-        // feature `stage1_avx2` enables (see `drive::level`).
-        Level::Avx2 => unsafe { stage1_avx2(b, at, scan, scratch) },
-        #[cfg(target_arch = "x86_64")]
-        Level::Baseline => stage1::<super::blocks::Sse2>(b, at, scan, scratch),
-        #[cfg(not(target_arch = "x86_64"))]
-        Level::Baseline => stage1::<super::blocks::Portable>(b, at, scan, scratch),
+        // The bytes past the end are spaces, never structure; their bits
+        // are cleared all the same (`Walker::next` relies on it).
+        let m = tail_structure(b, at);
+        Some(scan.block::<C>(m, b, at, scratch)? & (u64::MAX >> (64 - (b.len() - at))))
     }
-}
-
-/// # Safety
-/// The CPU supports AVX2, BMI1, BMI2, LZCNT and POPCNT.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-unsafe fn stage1_avx2(b: &[u8], at: usize, scan: &mut Scan, scratch: &mut String) -> Option<u64> {
-    stage1::<super::blocks::Avx2>(b, at, scan, scratch)
 }
 
 /// Stage 1's state between blocks.
@@ -159,6 +172,8 @@ struct Scan {
     /// The last byte of the previous block was a backslash that escapes
     /// the first byte of this one.
     carry_escape: bool,
+    /// Any backslash seen (until then, no name has escapes).
+    backslash: bool,
     /// All ones if the previous block ended inside a string.
     carry_string: u64,
     /// 1 if the previous block ended in a byte of a scalar (number,
@@ -166,8 +181,6 @@ struct Scan {
     carry_scalar: u64,
     /// Any byte >= 0x80 seen.
     high: u64,
-    /// Any backslash seen (until then, no name has escapes).
-    backslash: bool,
     /// Escapes are checked from here on (an escape already checked, such
     /// as the second half of a surrogate pair, ends before it).
     escapes_to: usize,
@@ -177,11 +190,12 @@ impl Scan {
     /// The structure of the block at `at`, `None` if the block shows the
     /// text invalid.
     #[inline(always)]
-    fn block(&mut self, m: Structure, b: &[u8], at: usize, scratch: &mut String) -> Option<u64> {
+    fn block<C: Classify>(&mut self, m: Structure, b: &[u8], at: usize, scratch: &mut String) -> Option<u64> {
         let escaped = if m.backslash == 0 && !self.carry_escape { 0 } else { self.escapes(m.backslash, b, at, scratch)? };
         let quote = m.quote & !escaped;
         // From each opening quote (included) to its closing quote (not).
-        let in_string = prefix_xor(quote) ^ self.carry_string;
+        // SAFETY: the caller runs with `C`'s ISA enabled.
+        let in_string = unsafe { C::prefix_xor(quote) } ^ self.carry_string;
         self.carry_string = ((in_string as i64) >> 63) as u64;
         if m.control & in_string != 0 {
             return None;
@@ -225,18 +239,6 @@ impl Scan {
     }
 }
 
-/// Bit `k` of the result: the parity of bits `0..=k` of `x`.
-#[inline(always)]
-fn prefix_xor(mut x: u64) -> u64 {
-    x ^= x << 1;
-    x ^= x << 2;
-    x ^= x << 4;
-    x ^= x << 8;
-    x ^= x << 16;
-    x ^= x << 32;
-    x
-}
-
 /// Bytes that may end a number or a literal: whitespace, structural
 /// characters, a quote (which the grammar then refuses).
 const ENDS_SCALAR: [bool; 256] = {
@@ -255,14 +257,13 @@ const END: usize = usize::MAX;
 
 /// Stage 2: the grammar over the positions stage 1 finds, a chunk at a
 /// time.
-struct Walker<'a, 'w> {
+struct Walker<'a, 'w, C> {
     b: &'a [u8],
     /// The positions of structure of the block at `block` not yet walked.
     bits: u64,
     block: usize,
     /// The block stage 1 reads next.
     next_block: usize,
-    level: Level,
     /// Stage 1 found the text invalid.
     failed: bool,
     scan: &'w mut Scan,
@@ -273,9 +274,11 @@ struct Walker<'a, 'w> {
     max_depth: usize,
     track_names: bool,
     lossless: bool,
+    /// Stage 1's classifier (the ISA the walk is built for).
+    classify: std::marker::PhantomData<C>,
 }
 
-impl Walker<'_, '_> {
+impl<C: Classify> Walker<'_, '_, C> {
     /// The next position of structure and its byte (`END` and 0 at the end
     /// of the input, or when stage 1 failed).
     #[inline(always)]
@@ -287,7 +290,10 @@ impl Walker<'_, '_> {
         }
         let p = self.block + self.bits.trailing_zeros() as usize;
         self.bits &= self.bits - 1;
-        (p, self.b[p])
+        debug_assert!(p < self.b.len());
+        // SAFETY: stage 1 sets bits only for bytes of `b` (`stage1` clears
+        // those past the end of the last block).
+        (p, unsafe { *self.b.get_unchecked(p) })
     }
 
     /// Runs stage 1 over the next block: false at the end of the input or
@@ -301,7 +307,7 @@ impl Walker<'_, '_> {
         }
         self.block = at;
         self.next_block = at + 64;
-        match stage1_at(self.level, self.b, at, self.scan, self.scratch) {
+        match stage1::<C>(self.b, at, self.scan, self.scratch) {
             Some(bits) => {
                 self.bits = bits;
                 true
@@ -524,9 +530,7 @@ impl Walker<'_, '_> {
             if !digit(i) {
                 return false;
             }
-            while digit(i) {
-                i += 1;
-            }
+            i += digits(b, i);
         }
         let mut exponent = false;
         if matches!(b.get(i), Some(b'e' | b'E')) {
@@ -538,9 +542,7 @@ impl Walker<'_, '_> {
             if !digit(i) {
                 return false;
             }
-            while digit(i) {
-                i += 1;
-            }
+            i += digits(b, i);
         }
         if !self.ends_scalar(i) {
             return false;
@@ -575,19 +577,54 @@ impl Walker<'_, '_> {
         let len = close.saturating_sub(start);
         let Some(&top) = self.stack.last() else { return false };
         let first = top >> 1;
-        // (Stage 1 has seen the name, and so any backslash in it.)
-        if top & HASHED == 0 && len <= 16 && !self.scan.backslash && self.names.len() - first < LINEAR_NAMES {
+        if top & HASHED == 0 && len <= 16 && self.names.len() - first < LINEAR_NAMES {
             if let Some(bytes) = b.get(start..start + 16) {
                 let word = u128::from_le_bytes(bytes.try_into().expect("16 bytes")) & NAME_MASKS[len];
-                if self.names[first..].contains(&word) {
-                    return false;
+                // (Stage 1 has seen the name, and so any backslash in it;
+                // names with escapes are decoded in `general_name`.)
+                if !self.scan.backslash || !has_backslash(word) {
+                    if self.names[first..].contains(&word) {
+                        return false;
+                    }
+                    self.names.push(word);
+                    return true;
                 }
-                self.names.push(word);
-                return true;
             }
         }
         general_name(b, self.names, self.dups, self.scratch, self.stack, start, len)
     }
+}
+
+/// How many ASCII digits `b[from..]` starts with: 8 bytes at a time while
+/// 8 are left, then byte by byte.
+#[inline(always)]
+fn digits(b: &[u8], from: usize) -> usize {
+    const ONES: u64 = u64::MAX / 255;
+    let mut i = from;
+    while let Some(chunk) = b.get(i..i + 8) {
+        // Digits become 0..=9; a byte is not a digit exactly when that is
+        // above 9: the top bit of its byte in `(x & 0x7f..) + 0x76..` (no
+        // carry between bytes) or of `x` itself.
+        let x = u64::from_le_bytes(chunk.try_into().expect("8 bytes")) ^ (ONES * 0x30);
+        let other = (((x & (ONES * 0x7f)) + ONES * 0x76) | x) & (ONES * 0x80);
+        if other != 0 {
+            return i - from + (other.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while b.get(i).is_some_and(u8::is_ascii_digit) {
+        i += 1;
+    }
+    i - from
+}
+
+/// Whether a byte of `word` is a backslash.
+#[inline(always)]
+fn has_backslash(word: u128) -> bool {
+    const ONES: u128 = u128::MAX / 255;
+    let x = word ^ (ONES * u128::from(b'\\'));
+    // A zero byte of `x` (exactly: no false positive without one).
+    x.wrapping_sub(ONES) & !x & (ONES << 7) != 0
 }
 
 /// `Walker::name` for the rest: long names, names with escapes, names at
@@ -778,6 +815,86 @@ mod tests {
         ];
         let mut work = Work::default();
         super::super::test_documents::random_documents(pieces, 4000, 6, " : ", |doc| agree(doc, &mut work));
+    }
+
+    /// Documents whose last byte (structure, a quote, a scalar) falls at
+    /// every offset of the last block, whole, cut one byte short and with
+    /// one byte too many: the last, partial block is read from a copy and
+    /// its bits past the end are dropped.
+    #[test]
+    fn documents_end_at_every_offset_of_a_block() {
+        let mut work = Work::default();
+        let shapes: &[(&str, &str, &str)] =
+            &[("[", "0,", "0]"), ("{\"k\":[", "1,", "2]}"), ("[", "\"a\",", "\"b\"]"), ("[", "true,", "null]"), ("", " ", "12")];
+        for &(open, item, close) in shapes {
+            for pad in 0..2 {
+                for n in 0..100 {
+                    let doc = format!("{}{open}{}{close}", " ".repeat(pad), item.repeat(n));
+                    agree(doc.as_bytes(), &mut work);
+                    agree(&doc.as_bytes()[..doc.len() - 1], &mut work);
+                    agree(format!("{doc}]").as_bytes(), &mut work);
+                }
+            }
+        }
+    }
+
+    /// Numbers whose digit runs (integer, fraction, exponent) are of every
+    /// length up to 20, followed by every kind of byte, inside a document
+    /// and at its very end: the fraction and exponent digits are counted 8
+    /// bytes at a time.
+    #[test]
+    fn digit_runs_of_every_length_and_what_follows_them() {
+        let mut work = Work::default();
+        // Around the digits' byte values too ('/' and ':' ';' '?' '@',
+        // and 0xb0..0xb9, the digits with the top bit set).
+        let after: &[&[u8]] =
+            &[b"", b",", b"]", b" ", b"/", b":", b";", b"?", b"@", b"a", b"e5", b".5", b"\x00", b"\x80", b"\xb5", b"\"", b"0"];
+        for n in 1..=20 {
+            let run = "1234567890".repeat(2)[..n].to_string();
+            for shape in [format!("-{run}"), format!("0.{run}"), format!("1.5e{run}"), format!("-2.{run}E-{run}"), format!("3e+{run}")] {
+                for &tail in after {
+                    let mut doc = shape.clone().into_bytes();
+                    doc.extend_from_slice(tail);
+                    agree(&doc, &mut work);
+                    let mut inside = b"[".to_vec();
+                    inside.extend_from_slice(&doc);
+                    inside.extend_from_slice(b",1]");
+                    agree(&inside, &mut work);
+                }
+            }
+        }
+    }
+
+    /// Names with an escape at every position of a name of up to 18 bytes,
+    /// repeated in their decoded spelling or not, after a backslash elsewhere in
+    /// the text (from then on each short name is checked for one), and
+    /// names without escapes repeated after it.
+    #[test]
+    fn names_with_and_without_escapes_after_a_backslash() {
+        let mut work = Work::default();
+        for len in 1..=18 {
+            for at in 0..len {
+                let plain: String = (0..len).map(|k| if k == at { 'n' } else { (b'a' + k as u8) as char }).collect();
+                let escaped: String =
+                    (0..len).map(|k| if k == at { "\\u006e".to_string() } else { ((b'a' + k as u8) as char).to_string() }).collect();
+                // One letter different: not a repeat.
+                let other = plain.to_uppercase();
+                let pairs = [
+                    (&plain, &escaped),
+                    (&escaped, &plain),
+                    (&plain, &plain),
+                    (&escaped, &escaped),
+                    (&escaped, &other),
+                    (&other, &escaped),
+                ];
+                for (first, second) in pairs {
+                    for before in ["", "\"x\\ty\",", "\"\\\\\","] {
+                        let doc = format!("[{before}{{\"{first}\":1,\"z\":2,\"{second}\":3}}]");
+                        agree(doc.as_bytes(), &mut work);
+                    }
+                }
+            }
+        }
     }
 
     /// Strings, escapes and whitespace across block ends.
