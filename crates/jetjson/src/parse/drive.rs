@@ -176,6 +176,13 @@ fn run<C: Classify, V: Visitor + ?Sized>(input: &[u8], span: Span, options: &Rea
     result
 }
 
+/// The reference driver's error for text after the value, at `at`.
+#[cold]
+#[inline(never)]
+fn trailing(b: &[u8], at: usize) -> Error {
+    Error::syntax(super::parser::TRAILING).at(Position::locate(b, at)).note_input_end(b)
+}
+
 /// `Driver::base` before the first block: `i - NO_BLOCK` (wrapping) is
 /// `i + 64`, never below 64, so no position is taken for inside it.
 const NO_BLOCK: usize = usize::MAX & !63;
@@ -410,8 +417,15 @@ impl<'a, C: Classify> Driver<'a, C> {
         };
         // (A value that ends the input needs no whitespace skip, nor the
         // last block's masks, which a scalar document never loaded.)
-        if whole && end < self.b.len() && self.skip_ws(end) < self.b.len() {
-            return Err(Stop::Syntax);
+        if whole && end < self.b.len() {
+            let rest = self.skip_ws(end);
+            if rest < self.b.len() {
+                // The value was accepted whole, so this is the first error:
+                // reported here, without the reference driver's second
+                // parse of the whole document (a service refusing bodies
+                // with trailing data pays for that on every refusal).
+                return Err(Stop::Visitor(trailing(self.b, rest)));
+            }
         }
         Ok(end)
     }
@@ -1355,6 +1369,32 @@ mod tests {
                             }
                             (want, got) => panic!("{what}: wanted a repeat at {want:?}, got {got:?}"),
                         }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Text after the value is reported by the fast driver itself: the
+    /// reference's error exactly (message, position, category), after
+    /// values of every kind, at every offset across a block end, after
+    /// whitespace or none, and before the end or right at it.
+    #[test]
+    fn trailing_text_is_the_references_error() {
+        for value in [&b"1"[..], b"-2.5e3", b"\"s\"", b"true", b"null", b"[1,[2]]", b"{\"a\":{}}"] {
+            for pad in [0, 1, 30, 60, 61, 62, 63, 64, 65, 127, 128] {
+                for rest in [&b"x"[..], b" x", b"\n\n ]", b" 1", b" {", b"\"", b"\x01", b"\xff"] {
+                    let mut doc = b" ".repeat(pad);
+                    doc.extend_from_slice(value);
+                    doc.extend_from_slice(rest);
+                    agree(&doc);
+                    let options = ReadOptions::default();
+                    let (_, want) = reference(&doc, &options);
+                    let want = want.expect_err("text after the value");
+                    for level in levels() {
+                        let got = parse_at_level(&doc, &options, &mut Record::default(), &mut Buffers::default(), level)
+                            .expect_err("text after the value");
+                        assert_eq!(format!("{got:?}"), format!("{want:?}"), "{:?} at {level:?}", String::from_utf8_lossy(&doc));
                     }
                 }
             }

@@ -128,6 +128,9 @@ pub(crate) fn walk_value_at<V: Visitor + ?Sized>(
     }
 }
 
+/// The error for text after the document's value (both drivers).
+pub(crate) const TRAILING: &str = "trailing characters after the JSON value";
+
 /// What is wrong with `input`, which the fast driver refused: the
 /// reference driver's error.
 #[cold]
@@ -241,10 +244,12 @@ impl<'a> Parser<'a> {
     }
 
     /// After the value: only whitespace may follow.
+    /// After the value, only whitespace; else `TRAILING` where the rest
+    /// starts.
     pub(crate) fn finish(&mut self) -> Result<()> {
         self.skip_ws();
         if self.i < self.b.len() {
-            return Err(self.error_at(self.i, "trailing characters after the JSON value"));
+            return Err(self.error_at(self.i, TRAILING));
         }
         Ok(())
     }
