@@ -53,7 +53,13 @@ pub fn compare_utf16(a: &[u8], b: &[u8]) -> Ordering {
 /// exactly those characters and continuation bytes compare the same in both.
 #[inline]
 pub fn sort_prefix(order: KeyOrder, key: &[u8]) -> u128 {
-    let prefix = load_prefix(key);
+    order_prefix(order, load_prefix(key))
+}
+
+/// The sort prefix of a key whose first 16 bytes, zero-padded, are `prefix`
+/// as a big-endian integer.
+#[inline(always)]
+pub(crate) fn order_prefix(order: KeyOrder, prefix: u128) -> u128 {
     const HIGH_BITS: u128 = u128::from_ne_bytes([0x80; 16]);
     if order == KeyOrder::Utf16 && prefix & HIGH_BITS != 0 {
         return remap_for_utf16(prefix);
@@ -270,6 +276,20 @@ mod tests {
             let k = n.min(16);
             b[..k].copy_from_slice(&text[..k]);
             assert_eq!(load_prefix(&text[..n]), u128::from_be_bytes(b), "length {n}");
+        }
+    }
+
+    #[test]
+    fn a_str_has_the_sort_prefix_of_its_text() {
+        // Inline strings (up to 22 bytes) take theirs from the padded
+        // buffer; longer ones from their text.
+        for text in ["abcdefghijklmnopqrstuvwxyz0123", "é\u{e000}😂\u{ffff}\u{fb33}\u{10ffff}abcdefghijklmnop"] {
+            for n in (0..=text.len()).filter(|&n| text.is_char_boundary(n)) {
+                let s = crate::value::Str::new(&text[..n]);
+                for order in [KeyOrder::Utf8, KeyOrder::Utf16] {
+                    assert_eq!(s.sort_prefix(order), sort_prefix(order, &text.as_bytes()[..n]), "{order:?} {:?}", &text[..n]);
+                }
+            }
         }
     }
 
