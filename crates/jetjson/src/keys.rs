@@ -208,31 +208,39 @@ fn name_set(addr: u64, len: u64) -> usize {
     ((addr ^ len).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 57) as usize * 2
 }
 
-#[inline]
+#[inline(always)]
 pub fn static_name_facts(name: &'static str) -> NameFacts {
     let addr = name.as_ptr() as u64;
     let len = name.len() as u64;
-    if addr >> ADDR_BITS != 0 || len >> LEN_BITS != 0 {
-        return NameFacts::of(name);
-    }
-    let tag = (addr << (64 - ADDR_BITS)) | (len << 5);
-    // An entry holds its facts in the low 5 bits, KNOWN always among them
-    // (an empty slot, 0, never matches).
-    let known = tag | u64::from(NameFacts::KNOWN);
-    let hit = |entry: u64| entry & !0x0F == known;
     let set = name_set(addr, len);
-    let (newest, older) = (&NAME_CACHE[set], &NAME_CACHE[set + 1]);
-    let first = newest.load(AtomicOrdering::Relaxed);
-    if hit(first) {
-        return NameFacts(first as u8 & 0x1F);
+    let first = NAME_CACHE[set].load(AtomicOrdering::Relaxed);
+    // Only addresses of 48 bits and lengths of 11 bits fit an entry.
+    if (addr >> ADDR_BITS) | (len >> LEN_BITS) == 0 {
+        // An entry holds its facts in the low 5 bits, KNOWN always among
+        // them (an empty slot, 0, never matches).
+        let known = (addr << (64 - ADDR_BITS)) | (len << 5) | u64::from(NameFacts::KNOWN);
+        if first & !0x0F == known {
+            return NameFacts(first as u8 & 0x1F);
+        }
+        let second = NAME_CACHE[set + 1].load(AtomicOrdering::Relaxed);
+        if second & !0x0F == known {
+            return NameFacts(second as u8 & 0x1F);
+        }
     }
-    let second = older.load(AtomicOrdering::Relaxed);
-    if hit(second) {
-        return NameFacts(second as u8 & 0x1F);
-    }
+    name_facts_missed(name, set, first)
+}
+
+/// A name not in the cache: its facts, cached in the newest slot of its
+/// set (the entry there, `first`, moves to the older slot) when it fits.
+#[cold]
+#[inline(never)]
+fn name_facts_missed(name: &'static str, set: usize, first: u64) -> NameFacts {
     let facts = NameFacts::of(name);
-    older.store(first, AtomicOrdering::Relaxed);
-    newest.store(tag | u64::from(facts.0), AtomicOrdering::Relaxed);
+    let (addr, len) = (name.as_ptr() as u64, name.len() as u64);
+    if (addr >> ADDR_BITS) | (len >> LEN_BITS) == 0 {
+        NAME_CACHE[set + 1].store(first, AtomicOrdering::Relaxed);
+        NAME_CACHE[set].store((addr << (64 - ADDR_BITS)) | (len << 5) | u64::from(facts.0), AtomicOrdering::Relaxed);
+    }
     facts
 }
 

@@ -782,13 +782,23 @@ impl<S: Sink> Writer<S> {
     /// A member key that is a `&'static str` field name: its escaping is
     /// looked up once per name, and clean names are copied whole together
     /// with their quotes and separators.
-    #[inline]
+    ///
+    /// Inlined into every field's serialization: the out-of-line call cost
+    /// more than the rest (saving and restoring registers around a few
+    /// instructions); the other cases are out of line.
+    #[inline(always)]
     pub fn static_key(&mut self, key: &'static str, first: bool) -> Result<()> {
         if self.style.indent == 0 && keys::static_name_facts(key).is_clean_under(self.name_mask) {
             // SAFETY: `put_clean_name` writes at most k.len() + 4 bytes.
             unsafe { self.buf.append_raw(key.len() + 4, |p| put_clean_name(p, key.as_bytes(), !first)) };
             return Ok(());
         }
+        self.static_key_other(key, first)
+    }
+
+    /// A field name that needs escaping, or in an indented layout.
+    #[inline(never)]
+    fn static_key_other(&mut self, key: &'static str, first: bool) -> Result<()> {
         self.array_item(first);
         self.static_key_body(key)
     }
