@@ -28,6 +28,9 @@ const INSERTION_SORT: usize = 16;
 #[derive(Default)]
 pub(crate) struct ShapeCache {
     slots: Vec<Shape>,
+    /// (prefix, member index) pairs of an object sorted by insertion too
+    /// large: sorted in place, without an indirection per comparison.
+    pairs: Vec<(u128, u32)>,
     /// Some slot holds a shape of more than `POOLED_SHAPE` members.
     holds_large: bool,
 }
@@ -67,7 +70,7 @@ impl ShapeCache {
         let n = prefixes.len();
         let start = order.len();
         if !(2..=MAX_MEMBERS).contains(&n) {
-            sort_fresh(prefixes, order, &full);
+            sort_fresh(prefixes, order, &full, &mut self.pairs);
             return;
         }
         if self.slots.is_empty() {
@@ -84,7 +87,7 @@ impl ShapeCache {
             // Same prefixes, different keys beyond them: start over.
             order.truncate(start);
         }
-        sort_fresh(prefixes, order, &full);
+        sort_fresh(prefixes, order, &full, &mut self.pairs);
         let sorted = &order[start..];
         slot.prefixes.clear();
         slot.prefixes.extend_from_slice(prefixes);
@@ -157,6 +160,9 @@ impl Drop for PooledSortMemory {
         memory.prefixes.clear();
         memory.order.clear();
         let shapes = &mut memory.shapes;
+        if shapes.pairs.capacity() > POOLED_MEMBERS {
+            shapes.pairs = Vec::new();
+        }
         if shapes.holds_large {
             for slot in &mut shapes.slots {
                 if slot.prefixes.capacity() > POOLED_SHAPE {
@@ -176,23 +182,38 @@ fn in_order(prefixes: &[u128], a: u32, b: u32, full: &impl Fn(u32, u32) -> Order
     pa < pb || (pa == pb && full(a, b).then(a.cmp(&b)) == Ordering::Less)
 }
 
-/// Appends the indices of `prefixes`, sorted by prefix, full key, index.
-fn sort_fresh(prefixes: &[u128], order: &mut Vec<u32>, full: &impl Fn(u32, u32) -> Ordering) {
-    let start = order.len();
-    order.extend(0..prefixes.len() as u32);
-    let idx = &mut order[start..];
-    if idx.len() <= INSERTION_SORT {
-        for i in 1..idx.len() {
-            let x = idx[i];
-            let mut j = i;
-            while j > 0 && in_order(prefixes, x, idx[j - 1], full) {
-                idx[j] = idx[j - 1];
-                j -= 1;
+/// Appends the indices of `prefixes`, sorted by prefix, full key, index:
+/// by insertion when they are few, otherwise as (prefix, index) pairs in
+/// `pairs` (one integer comparison each, no indirection), then each run of
+/// equal prefixes (rare) again by full key and index.
+fn sort_fresh(prefixes: &[u128], order: &mut Vec<u32>, full: &impl Fn(u32, u32) -> Ordering, pairs: &mut Vec<(u128, u32)>) {
+    let n = prefixes.len();
+    if n > INSERTION_SORT {
+        pairs.clear();
+        pairs.extend(prefixes.iter().enumerate().map(|(i, &p)| (p, i as u32)));
+        pairs.sort_unstable();
+        let mut run = 0;
+        while run < n {
+            let end = run + pairs[run..].iter().take_while(|p| p.0 == pairs[run].0).count();
+            if end - run > 1 {
+                pairs[run..end].sort_unstable_by(|a, b| full(a.1, b.1).then(a.1.cmp(&b.1)));
             }
-            idx[j] = x;
+            run = end;
         }
-    } else {
-        idx.sort_unstable_by(|&a, &b| prefixes[a as usize].cmp(&prefixes[b as usize]).then_with(|| full(a, b)).then(a.cmp(&b)));
+        order.extend(pairs.iter().map(|p| p.1));
+        return;
+    }
+    let start = order.len();
+    order.extend(0..n as u32);
+    let idx = &mut order[start..];
+    for i in 1..idx.len() {
+        let x = idx[i];
+        let mut j = i;
+        while j > 0 && in_order(prefixes, x, idx[j - 1], full) {
+            idx[j] = idx[j - 1];
+            j -= 1;
+        }
+        idx[j] = x;
     }
 }
 
