@@ -6,85 +6,227 @@
 //! profile, so the writer remembers recent shapes and their sorted order.
 //!
 //! A shape is the list of 16-byte key prefixes (`keys::sort_prefix`) in
-//! member order. A remembered order is only a proposal: it is checked with
-//! one comparison per adjacent pair (prefixes first, full keys only where
-//! prefixes tie) and used only if it is sorted, so the output never depends
-//! on the cache; a failed check falls back to sorting.
+//! member order. Prefixes decide the order wherever they differ (the full
+//! keys only break ties between equal prefixes, the member index only ties
+//! between equal keys), so for an object with the same prefixes in the same
+//! member order the remembered order is right everywhere except between
+//! neighbours with equal prefixes: those pairs (remembered with the shape)
+//! are checked with the full keys, and a failed check falls back to
+//! sorting. The output never depends on the cache.
 
+use std::cell::Cell;
 use std::cmp::Ordering;
 
 const SLOTS: usize = 64;
 /// Objects larger than this are sorted every time (rare, and the cache
 /// would hold too much).
 const MAX_MEMBERS: usize = 256;
+/// Objects up to this size are sorted by insertion (fewer comparisons and
+/// no set-up for the few members objects usually have).
+const INSERTION_SORT: usize = 16;
 
 #[derive(Default)]
 pub(crate) struct ShapeCache {
     slots: Vec<Shape>,
+    /// (prefix, member index) pairs of an object sorted by insertion too
+    /// large: sorted in place, without an indirection per comparison.
+    pairs: Vec<(u128, u32)>,
+    /// Some slot holds a shape of more than `POOLED_SHAPE` members.
+    holds_large: bool,
 }
 
 #[derive(Default)]
 struct Shape {
     prefixes: Vec<u128>,
     order: Vec<u32>,
+    /// The positions `j` of `order` whose member's prefix equals the next
+    /// one's: only there may another object of this shape need another order.
+    ties: Vec<u32>,
+}
+
+/// A hash of an object's prefixes, fed one prefix at a time while they are
+/// computed (`ShapeCache::sort_into` takes the result).
+#[derive(Clone, Copy, Default)]
+pub(crate) struct ShapeHash(u64);
+
+impl ShapeHash {
+    #[inline(always)]
+    pub(crate) fn new() -> ShapeHash {
+        ShapeHash(0)
+    }
+
+    #[inline(always)]
+    pub(crate) fn add(self, p: u128) -> ShapeHash {
+        ShapeHash((self.0 ^ (p as u64) ^ ((p >> 64) as u64)).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+    }
 }
 
 impl ShapeCache {
-    /// Sorts `(prefix, member index)` pairs by prefix, then by the full key
-    /// (`full`), then by index: from the cache when this shape was seen.
-    pub(crate) fn sort(&mut self, pairs: &mut [(u128, u32)], full: impl Fn(u32, u32) -> Ordering) {
-        let n = pairs.len();
-        if n < 2 {
-            return;
-        }
-        if n > MAX_MEMBERS {
-            sort_pairs(pairs, &full);
+    /// Appends to `order` the member indices of an object whose keys have
+    /// the sort prefixes `prefixes` (in member order, hashed into `hash`),
+    /// sorted by prefix, then by full key (`full`), then by index: from the
+    /// cache when this shape was seen.
+    pub(crate) fn sort_into(&mut self, prefixes: &[u128], hash: ShapeHash, order: &mut Vec<u32>, full: impl Fn(u32, u32) -> Ordering) {
+        let n = prefixes.len();
+        let start = order.len();
+        if !(2..=MAX_MEMBERS).contains(&n) {
+            sort_fresh(prefixes, order, &full, &mut self.pairs);
             return;
         }
         if self.slots.is_empty() {
             self.slots.resize_with(SLOTS, Shape::default);
         }
-        let mut h = n as u64;
-        for &(p, _) in pairs.iter() {
-            h = (h ^ (p as u64) ^ ((p >> 64) as u64)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        }
+        let h = hash.0 ^ (n as u64).wrapping_mul(0xD6E8_FEB8_6659_FD93);
         let slot = &mut self.slots[(h >> 58) as usize % SLOTS];
-        if slot.prefixes.len() == n && slot.prefixes.iter().zip(pairs.iter()).all(|(a, b)| *a == b.0) {
-            for (pair, &i) in pairs.iter_mut().zip(&slot.order) {
-                *pair = (slot.prefixes[i as usize], i);
-            }
-            if pairs.windows(2).all(|w| in_order(w[0], w[1], &full)) {
+        if slot.prefixes[..] == *prefixes {
+            order.extend_from_slice(&slot.order);
+            let proposed = &order[start..];
+            if slot.ties.iter().all(|&j| in_order(prefixes, proposed[j as usize], proposed[j as usize + 1], &full)) {
                 return;
             }
             // Same prefixes, different keys beyond them: start over.
-            for (k, pair) in pairs.iter_mut().enumerate() {
-                *pair = (slot.prefixes[k], k as u32);
-            }
+            order.truncate(start);
         }
+        sort_fresh(prefixes, order, &full, &mut self.pairs);
+        let sorted = &order[start..];
         slot.prefixes.clear();
-        slot.prefixes.extend(pairs.iter().map(|p| p.0));
-        sort_pairs(pairs, &full);
+        slot.prefixes.extend_from_slice(prefixes);
         slot.order.clear();
-        slot.order.extend(pairs.iter().map(|p| p.1));
+        slot.order.extend_from_slice(sorted);
+        slot.ties.clear();
+        slot.ties.extend((0..n - 1).filter(|&j| prefixes[sorted[j] as usize] == prefixes[sorted[j + 1] as usize]).map(|j| j as u32));
+        self.holds_large |= slot.prefixes.capacity() > POOLED_SHAPE;
     }
 }
 
-/// The order `sort_pairs` produces, for one adjacent pair.
-#[inline]
-fn in_order(a: (u128, u32), b: (u128, u32), full: &impl Fn(u32, u32) -> Ordering) -> bool {
-    a.0 < b.0 || (a.0 == b.0 && full(a.1, b.1).then(a.1.cmp(&b.1)) == Ordering::Less)
+/// The working memory of key sorting, stacks shared by all nesting levels
+/// (an inner object ends before its parent): the sort prefixes of the
+/// members of the objects being sorted, their sorted orders, and the shape
+/// cache.
+#[derive(Default)]
+pub(crate) struct SortMemory {
+    pub(crate) prefixes: Vec<u128>,
+    /// The hash of the prefixes pushed last (handed from the pass that
+    /// computes them to `ShapeCache::sort_into`).
+    pub(crate) hash: ShapeHash,
+    pub(crate) order: Vec<u32>,
+    pub(crate) shapes: ShapeCache,
 }
 
-fn sort_pairs(pairs: &mut [(u128, u32)], full: &impl Fn(u32, u32) -> Ordering) {
-    pairs.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| full(a.1, b.1)).then(a.1.cmp(&b.1)));
+/// Members kept in a pooled `SortMemory`'s stacks: more are freed, not kept.
+const POOLED_MEMBERS: usize = 1024;
+/// Members of a shape kept in a pooled cache: larger shapes are forgotten.
+const POOLED_SHAPE: usize = 64;
+
+thread_local! {
+    static POOL: Cell<Option<SortMemory>> = const { Cell::new(None) };
+}
+
+/// A writer's `SortMemory`, taken from the thread's pool when its first
+/// sorted object starts and given back when the writer is dropped: small
+/// documents written one per call then neither allocate it (64 cache slots,
+/// the stacks) every time nor forget the shapes of the last document.
+/// Writers that zero their buffers keep their own and drop it (the stacks
+/// and the cache hold key prefixes).
+pub(crate) struct PooledSortMemory {
+    memory: Option<SortMemory>,
+    pooled: bool,
+}
+
+impl PooledSortMemory {
+    pub(crate) fn new(pooled: bool) -> PooledSortMemory {
+        PooledSortMemory { memory: None, pooled }
+    }
+
+    #[inline]
+    pub(crate) fn get(&mut self) -> &mut SortMemory {
+        let pooled = self.pooled;
+        self.memory.get_or_insert_with(|| {
+            if pooled {
+                POOL.try_with(Cell::take).ok().flatten().unwrap_or_default()
+            } else {
+                SortMemory::default()
+            }
+        })
+    }
+}
+
+impl Drop for PooledSortMemory {
+    fn drop(&mut self) {
+        let Some(mut memory) = self.memory.take() else { return };
+        if !self.pooled || memory.prefixes.capacity() > POOLED_MEMBERS || memory.order.capacity() > POOLED_MEMBERS {
+            return;
+        }
+        memory.prefixes.clear();
+        memory.order.clear();
+        let shapes = &mut memory.shapes;
+        if shapes.pairs.capacity() > POOLED_MEMBERS {
+            shapes.pairs = Vec::new();
+        }
+        if shapes.holds_large {
+            for slot in &mut shapes.slots {
+                if slot.prefixes.capacity() > POOLED_SHAPE {
+                    *slot = Shape::default();
+                }
+            }
+            shapes.holds_large = false;
+        }
+        let _ = POOL.try_with(|p| p.set(Some(memory)));
+    }
+}
+
+/// The order `sort_fresh` produces, for one adjacent pair.
+#[inline]
+fn in_order(prefixes: &[u128], a: u32, b: u32, full: &impl Fn(u32, u32) -> Ordering) -> bool {
+    let (pa, pb) = (prefixes[a as usize], prefixes[b as usize]);
+    pa < pb || (pa == pb && full(a, b).then(a.cmp(&b)) == Ordering::Less)
+}
+
+/// Appends the indices of `prefixes`, sorted by prefix, full key, index:
+/// by insertion when they are few, otherwise as (prefix, index) pairs in
+/// `pairs` (one integer comparison each, no indirection), then each run of
+/// equal prefixes (rare) again by full key and index.
+fn sort_fresh(prefixes: &[u128], order: &mut Vec<u32>, full: &impl Fn(u32, u32) -> Ordering, pairs: &mut Vec<(u128, u32)>) {
+    let n = prefixes.len();
+    if n > INSERTION_SORT {
+        pairs.clear();
+        pairs.extend(prefixes.iter().enumerate().map(|(i, &p)| (p, i as u32)));
+        pairs.sort_unstable();
+        let mut run = 0;
+        while run < n {
+            let end = run + pairs[run..].iter().take_while(|p| p.0 == pairs[run].0).count();
+            if end - run > 1 {
+                pairs[run..end].sort_unstable_by(|a, b| full(a.1, b.1).then(a.1.cmp(&b.1)));
+            }
+            run = end;
+        }
+        order.extend(pairs.iter().map(|p| p.1));
+        return;
+    }
+    let start = order.len();
+    order.extend(0..n as u32);
+    let idx = &mut order[start..];
+    for i in 1..idx.len() {
+        let x = idx[i];
+        let mut j = i;
+        while j > 0 && in_order(prefixes, x, idx[j - 1], full) {
+            idx[j] = idx[j - 1];
+            j -= 1;
+        }
+        idx[j] = x;
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn pairs(prefixes: &[u128]) -> Vec<(u128, u32)> {
-        prefixes.iter().enumerate().map(|(i, &p)| (p, i as u32)).collect()
+    fn sorted(cache: &mut ShapeCache, prefixes: &[u128], full: impl Fn(u32, u32) -> Ordering) -> Vec<u32> {
+        let hash = prefixes.iter().fold(ShapeHash::new(), |h, &p| h.add(p));
+        let mut order = vec![99];
+        cache.sort_into(prefixes, hash, &mut order, full);
+        assert_eq!(order.remove(0), 99, "what was on the stack stays");
+        order
     }
 
     #[test]
@@ -92,10 +234,7 @@ mod tests {
         let mut cache = ShapeCache::default();
         let shape = [5u128, 3, 9, 1, 7];
         for _ in 0..3 {
-            let mut p = pairs(&shape);
-            cache.sort(&mut p, |_, _| Ordering::Equal);
-            assert_eq!(p.iter().map(|x| x.1).collect::<Vec<_>>(), vec![3, 1, 0, 4, 2]);
-            assert_eq!(p.iter().map(|x| x.0).collect::<Vec<_>>(), vec![1, 3, 5, 7, 9]);
+            assert_eq!(sorted(&mut cache, &shape, |_, _| Ordering::Equal), vec![3, 1, 0, 4, 2]);
         }
     }
 
@@ -104,11 +243,10 @@ mod tests {
         let mut cache = ShapeCache::default();
         // Members 0 and 1 share a prefix; the full comparison decides, and
         // may decide differently for two objects with the same prefixes.
-        for flip in [false, true, false] {
-            let mut p = pairs(&[4, 4, 2]);
-            cache.sort(&mut p, |a, b| if flip { b.cmp(&a) } else { a.cmp(&b) });
+        for flip in [false, true, false, true] {
+            let got = sorted(&mut cache, &[4, 4, 2], |a, b| if flip { b.cmp(&a) } else { a.cmp(&b) });
             let want = if flip { vec![2, 1, 0] } else { vec![2, 0, 1] };
-            assert_eq!(p.iter().map(|x| x.1).collect::<Vec<_>>(), want);
+            assert_eq!(got, want);
         }
     }
 }

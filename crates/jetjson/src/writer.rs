@@ -14,7 +14,7 @@ use crate::number::{EsPlan, FloatLayout};
 use crate::options::{BytesPolicy, IntegerPolicy, InvalidText, KeyOrder, NonFinite, RawPolicy, Style, WriteOptions, MAX_INDENT};
 use crate::pool::Buffer;
 use crate::pool::OutputMemory;
-use crate::shape::ShapeCache;
+use crate::shape::{PooledSortMemory, ShapeHash, SortMemory};
 
 /// Where output goes once the buffer holds enough of it.
 #[doc(hidden)]
@@ -72,11 +72,9 @@ pub struct Writer<S: Sink = NoSink> {
     name_mask: u8,
     /// Members of the objects being sorted, shared by all nesting levels.
     sorting: SortStacks,
-    /// (sort prefix, member index) of `Value` objects being written in
-    /// order, shared by all nesting levels.
-    pub(crate) order_stack: Vec<(u128, u32)>,
-    /// Sorted orders of recently seen object shapes.
-    shapes: ShapeCache,
+    /// (sort prefix, member index) of the objects being sorted, and the
+    /// sorted orders of recently seen object shapes.
+    order: PooledSortMemory,
     /// Scratch for text laid out before it is copied to the output (floats
     /// in the go and jcs layouts, repaired invalid text).
     num: Vec<u8>,
@@ -169,28 +167,19 @@ impl<S: Sink> Writer<S> {
     pub(crate) fn with_buffer(mut style: Style, sink: S, buf: Buffer) -> Writer<S> {
         let name_mask = NameFacts::mask(style.escaper.set());
         let refused_indent = if style.indent > MAX_INDENT { std::mem::take(&mut style.indent) } else { 0 };
-        Writer {
-            buf,
-            style,
-            depth: 0,
-            holds: 0,
-            name_mask,
-            sorting: SortStacks::default(),
-            order_stack: Vec::new(),
-            shapes: ShapeCache::default(),
-            num: Vec::new(),
-            refused_indent,
-            sink,
-        }
+        let order = PooledSortMemory::new(!buf.zeroes());
+        Writer { buf, style, depth: 0, holds: 0, name_mask, sorting: SortStacks::default(), order, num: Vec::new(), refused_indent, sink }
     }
 
     pub fn style(&self) -> &Style {
         &self.style
     }
 
-    /// The order pairs from `base` on, and the shape cache that sorts them.
-    pub(crate) fn order_scratch(&mut self, base: usize) -> (&mut [(u128, u32)], &mut ShapeCache) {
-        (&mut self.order_stack[base..], &mut self.shapes)
+    /// The order pairs of the objects being sorted, and the shape cache
+    /// that sorts them.
+    #[inline]
+    pub(crate) fn sort_memory(&mut self) -> &mut SortMemory {
+        self.order.get()
     }
 
     /// How many containers are open.
@@ -815,13 +804,23 @@ impl<S: Sink> Writer<S> {
     /// A member key that is a `&'static str` field name: its escaping is
     /// looked up once per name, and clean names are copied whole together
     /// with their quotes and separators.
-    #[inline]
+    ///
+    /// Inlined into every field's serialization: the out-of-line call cost
+    /// more than the rest (saving and restoring registers around a few
+    /// instructions); the other cases are out of line.
+    #[inline(always)]
     pub fn static_key(&mut self, key: &'static str, first: bool) -> Result<()> {
         if self.style.indent == 0 && keys::static_name_facts(key).is_clean_under(self.name_mask) {
             // SAFETY: `put_clean_name` writes at most k.len() + 4 bytes.
             unsafe { self.buf.append_raw(key.len() + 4, |p| put_clean_name(p, key.as_bytes(), !first)) };
             return Ok(());
         }
+        self.static_key_other(key, first)
+    }
+
+    /// A field name that needs escaping, or in an indented layout.
+    #[inline(never)]
+    fn static_key_other(&mut self, key: &'static str, first: bool) -> Result<()> {
         self.array_item(first);
         self.static_key_body(key)
     }
@@ -963,19 +962,26 @@ impl<S: Sink> Writer<S> {
 
     pub fn end_sorted_object(&mut self, obj: SortedObject, order: KeyOrder) -> Result<()> {
         let count = self.sorting.members.len() - obj.first_member;
-        let ob = self.order_stack.len();
+        let sm = self.order.get();
+        let (pb, ob) = (sm.prefixes.len(), sm.order.len());
         let mut moved = false;
         {
             let st = &self.sorting;
             let keys = &st.keys;
             let members = &st.members[obj.first_member..];
-            self.order_stack.extend(members.iter().enumerate().map(|(i, m)| (keys::sort_prefix(order, m.key.bytes(keys)), i as u32)));
+            let mut hash = ShapeHash::new();
+            sm.prefixes.extend(members.iter().map(|m| {
+                let p = keys::sort_prefix(order, m.key.bytes(keys));
+                hash = hash.add(p);
+                p
+            }));
             let full = |a: u32, b: u32| keys::compare(order, members[a as usize].key.bytes(keys), members[b as usize].key.bytes(keys));
-            let pairs = &mut self.order_stack[ob..];
+            let prefixes = &sm.prefixes[pb..];
             // Maps from ordered containers (BTreeMap) arrive sorted: keep them.
-            let in_order = pairs.windows(2).all(|w| w[0].0 < w[1].0 || (w[0].0 == w[1].0 && full(w[0].1, w[1].1).is_le()));
+            let in_order = (1..prefixes.len())
+                .all(|i| prefixes[i - 1] < prefixes[i] || (prefixes[i - 1] == prefixes[i] && full(i as u32 - 1, i as u32).is_le()));
             if !in_order {
-                self.shapes.sort(pairs, full);
+                sm.shapes.sort_into(prefixes, hash, &mut sm.order, full);
                 moved = true;
             }
         }
@@ -984,7 +990,7 @@ impl<S: Sink> Writer<S> {
             let base = scratch.len();
             self.buf.move_tail_to(obj.start, &mut scratch);
             for i in 0..count {
-                let span = self.sorting.members[obj.first_member + self.order_stack[ob + i].1 as usize].span.clone();
+                let span = self.sorting.members[obj.first_member + self.order.get().order[ob + i] as usize].span.clone();
                 self.array_item(i == 0);
                 self.buf.extend(&scratch[base + span.start - obj.start..base + span.end - obj.start]);
             }
@@ -994,7 +1000,9 @@ impl<S: Sink> Writer<S> {
             scratch.truncate(base);
             self.sorting.scratch = scratch;
         }
-        self.order_stack.truncate(ob);
+        let sm = self.order.get();
+        sm.prefixes.truncate(pb);
+        sm.order.truncate(ob);
         self.sorting.members.truncate(obj.first_member);
         self.sorting.keys.truncate(obj.first_key);
         self.end_object(count == 0);

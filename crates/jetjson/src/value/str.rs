@@ -192,6 +192,21 @@ impl Str {
         }
     }
 
+    /// `keys::sort_prefix(order, self.as_bytes())`: for an inline string,
+    /// straight from its zero-padded buffer.
+    #[inline(always)]
+    pub(crate) fn sort_prefix(&self, order: crate::options::KeyOrder) -> u128 {
+        match &self.0 {
+            Repr::Inline { buf, .. } => {
+                // `buf[len..]` is zero, so its first 16 bytes are the text's
+                // first 16 bytes zero-padded.
+                let head: [u8; 16] = buf[..16].try_into().expect("16 bytes");
+                crate::keys::order_prefix(order, u128::from_be_bytes(head))
+            }
+            _ => crate::keys::sort_prefix(order, self.as_bytes()),
+        }
+    }
+
     /// Whether the text is stored inside the `Str` itself.
     pub fn is_inline(&self) -> bool {
         matches!(self.0, Repr::Inline { .. })

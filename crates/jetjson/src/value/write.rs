@@ -4,6 +4,7 @@ use super::{Map, Number, Str, Value};
 use crate::error::Result;
 use crate::keys;
 use crate::options::KeyOrder;
+use crate::shape::ShapeHash;
 use crate::writer::{Sink, Writer};
 
 pub(crate) fn write_value<S: Sink>(w: &mut Writer<S>, v: &Value) -> Result<()> {
@@ -120,27 +121,61 @@ fn write_object<S: Sink>(w: &mut Writer<S>, map: &Map) -> Result<()> {
     }
     w.begin_object();
     let order = w.style().map_order;
-    if order == KeyOrder::Insertion || members.len() < 2 {
-        for (i, (k, v)) in members.iter().enumerate() {
-            w.key(k, i == 0)?;
-            write_element(w, v).map_err(|e| e.in_key(k))?;
-            w.spill_if_full()?;
-        }
+    if order == KeyOrder::Insertion || members.len() < 2 || rises(w, members, order) {
+        write_members(w, members)?;
     } else {
-        // Sort (prefix, index) pairs on the writer's order stack: no
-        // allocation, and nested objects stack their pairs above ours.
-        let base = w.order_stack.len();
-        w.order_stack.extend(members.iter().enumerate().map(|(i, (k, _))| (keys::sort_prefix(order, k.as_bytes()), i as u32)));
-        let (pairs, shapes) = w.order_scratch(base);
-        shapes.sort(pairs, |a, b| keys::compare(order, members[a as usize].0.as_bytes(), members[b as usize].0.as_bytes()));
+        // The order on the writer's stack: no allocation, and nested
+        // objects stack theirs above ours.
+        let sm = w.sort_memory();
+        let (pb, ob) = (sm.prefixes.len() - members.len(), sm.order.len());
+        sm.shapes.sort_into(&sm.prefixes[pb..], sm.hash, &mut sm.order, |a, b| {
+            keys::compare(order, members[a as usize].0.as_bytes(), members[b as usize].0.as_bytes())
+        });
+        sm.prefixes.truncate(pb);
         for n in 0..members.len() {
-            let (k, v) = &members[w.order_stack[base + n].1 as usize];
+            let (k, v) = &members[w.sort_memory().order[ob + n] as usize];
             w.key(k, n == 0)?;
             write_element(w, v).map_err(|e| e.in_key(k))?;
             w.spill_if_full()?;
         }
-        w.order_stack.truncate(base);
+        w.sort_memory().order.truncate(ob);
     }
     w.end_object(members.is_empty());
+    Ok(())
+}
+
+/// Pushes the sort prefixes of the keys on the writer's prefix stack (and
+/// their hash in `SortMemory::hash`), and tells whether they strictly rise:
+/// such an object (written by a sorted writer, as Go writes maps) is in
+/// order already, and its prefixes are popped again.
+#[inline]
+fn rises<S: Sink>(w: &mut Writer<S>, members: &[(Str, Value)], order: KeyOrder) -> bool {
+    let sm = w.sort_memory();
+    let base = sm.prefixes.len();
+    let mut hash = ShapeHash::new();
+    let mut rising = true;
+    let mut last = 0;
+    sm.prefixes.extend(members.iter().enumerate().map(|(i, (k, _))| {
+        let p = k.sort_prefix(order);
+        hash = hash.add(p);
+        rising &= i == 0 || last < p;
+        last = p;
+        p
+    }));
+    if rising {
+        sm.prefixes.truncate(base);
+    }
+    sm.hash = hash;
+    rising
+}
+
+/// The members of an object, in the order given.
+#[inline(always)]
+fn write_members<S: Sink>(w: &mut Writer<S>, members: &[(Str, Value)]) -> Result<()> {
+    for (i, (k, v)) in members.iter().enumerate() {
+        w.key(k, i == 0)?;
+        write_element(w, v).map_err(|e| e.in_key(k))?;
+        w.spill_if_full()?;
+    }
     Ok(())
 }
