@@ -397,6 +397,34 @@ pub fn wipe(v: &mut Vec<u8>) {
     zero_all(v);
 }
 
+/// Overwrites the whole allocation of a vector of plain data (length and
+/// spare capacity) with zeros and empties it: for working memory that held
+/// text of the output (object names, their sort prefixes) in a writer that
+/// zeroes buffers.
+pub(crate) fn wipe_plain<T: Copy>(v: &mut Vec<T>) {
+    let bytes = v.capacity() * std::mem::size_of::<T>();
+    // SAFETY: the pointer is valid for `capacity * size_of::<T>()` bytes of
+    // writes (the allocation of `v`); `v` is emptied before anyone could
+    // read an element, and `T: Copy` has no destructor to run.
+    unsafe { std::ptr::write_bytes(v.as_mut_ptr().cast::<u8>(), 0, bytes) };
+    std::hint::black_box(v.as_mut_ptr());
+    v.clear();
+}
+
+/// `v.reserve(additional)` that, when the allocation must move, copies the
+/// elements into a new one itself and zeroes the old one before it is
+/// freed (a `Vec`'s own growth frees it as it is).
+pub(crate) fn reserve_wiping<T: Copy>(v: &mut Vec<T>, additional: usize) {
+    if v.capacity() - v.len() >= additional {
+        return;
+    }
+    let want = v.len().checked_add(additional).expect("capacity overflow").max(v.capacity() * 2).max(4);
+    let mut grown = Vec::with_capacity(want);
+    grown.extend_from_slice(v);
+    let mut old = std::mem::replace(v, grown);
+    wipe_plain(&mut old);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

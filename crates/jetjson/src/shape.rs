@@ -33,6 +33,9 @@ pub(crate) struct ShapeCache {
     pairs: Vec<(u128, u32)>,
     /// Some slot holds a shape of more than `POOLED_SHAPE` members.
     holds_large: bool,
+    /// The writer zeroes buffers: nothing is remembered (the slots would
+    /// keep names' prefixes), and `pairs` is grown and freed zeroed.
+    zero: bool,
 }
 
 #[derive(Default)]
@@ -69,8 +72,8 @@ impl ShapeCache {
     pub(crate) fn sort_into(&mut self, prefixes: &[u128], hash: ShapeHash, order: &mut Vec<u32>, full: impl Fn(u32, u32) -> Ordering) {
         let n = prefixes.len();
         let start = order.len();
-        if !(2..=MAX_MEMBERS).contains(&n) {
-            sort_fresh(prefixes, order, &full, &mut self.pairs);
+        if !(2..=MAX_MEMBERS).contains(&n) || self.zero {
+            sort_fresh(prefixes, order, &full, &mut self.pairs, self.zero);
             return;
         }
         if self.slots.is_empty() {
@@ -87,7 +90,7 @@ impl ShapeCache {
             // Same prefixes, different keys beyond them: start over.
             order.truncate(start);
         }
-        sort_fresh(prefixes, order, &full, &mut self.pairs);
+        sort_fresh(prefixes, order, &full, &mut self.pairs, false);
         let sorted = &order[start..];
         slot.prefixes.clear();
         slot.prefixes.extend_from_slice(prefixes);
@@ -111,6 +114,15 @@ pub(crate) struct SortMemory {
     pub(crate) hash: ShapeHash,
     pub(crate) order: Vec<u32>,
     pub(crate) shapes: ShapeCache,
+}
+
+impl SortMemory {
+    /// Whether the writer zeroes buffers (see `ShapeCache::zero`): the
+    /// prefix stack is then grown with `pool::reserve_wiping`.
+    #[inline(always)]
+    pub(crate) fn zero(&self) -> bool {
+        self.shapes.zero
+    }
 }
 
 /// Members kept in a pooled `SortMemory`'s stacks: more are freed, not kept.
@@ -145,7 +157,9 @@ impl PooledSortMemory {
             if pooled {
                 POOL.try_with(Cell::take).ok().flatten().unwrap_or_default()
             } else {
-                SortMemory::default()
+                let mut memory = SortMemory::default();
+                memory.shapes.zero = true;
+                memory
             }
         })
     }
@@ -154,7 +168,13 @@ impl PooledSortMemory {
 impl Drop for PooledSortMemory {
     fn drop(&mut self) {
         let Some(mut memory) = self.memory.take() else { return };
-        if !self.pooled || memory.prefixes.capacity() > POOLED_MEMBERS || memory.order.capacity() > POOLED_MEMBERS {
+        if !self.pooled {
+            // A writer that zeroes buffers: the prefixes are names' text.
+            crate::pool::wipe_plain(&mut memory.prefixes);
+            crate::pool::wipe_plain(&mut memory.shapes.pairs);
+            return;
+        }
+        if memory.prefixes.capacity() > POOLED_MEMBERS || memory.order.capacity() > POOLED_MEMBERS {
             return;
         }
         memory.prefixes.clear();
@@ -186,10 +206,13 @@ fn in_order(prefixes: &[u128], a: u32, b: u32, full: &impl Fn(u32, u32) -> Order
 /// by insertion when they are few, otherwise as (prefix, index) pairs in
 /// `pairs` (one integer comparison each, no indirection), then each run of
 /// equal prefixes (rare) again by full key and index.
-fn sort_fresh(prefixes: &[u128], order: &mut Vec<u32>, full: &impl Fn(u32, u32) -> Ordering, pairs: &mut Vec<(u128, u32)>) {
+fn sort_fresh(prefixes: &[u128], order: &mut Vec<u32>, full: &impl Fn(u32, u32) -> Ordering, pairs: &mut Vec<(u128, u32)>, zero: bool) {
     let n = prefixes.len();
     if n > INSERTION_SORT {
         pairs.clear();
+        if zero {
+            crate::pool::reserve_wiping(pairs, n);
+        }
         pairs.extend(prefixes.iter().enumerate().map(|(i, &p)| (p, i as u32)));
         pairs.sort_unstable();
         let mut run = 0;

@@ -99,6 +99,18 @@ struct SortStacks {
     keys: Vec<u8>,
     /// Members moved aside while their object is reordered.
     scratch: Vec<u8>,
+    /// The writer zeroes buffers: `keys` (output text) is grown and freed
+    /// zeroed.
+    zero: bool,
+}
+
+impl Drop for SortStacks {
+    fn drop(&mut self) {
+        if self.zero {
+            crate::pool::wipe(&mut self.keys);
+            crate::pool::wipe(&mut self.scratch);
+        }
+    }
 }
 
 impl Writer<NoSink> {
@@ -168,7 +180,9 @@ impl<S: Sink> Writer<S> {
         let name_mask = NameFacts::mask(style.escaper.set());
         let refused_indent = if style.indent > MAX_INDENT { std::mem::take(&mut style.indent) } else { 0 };
         let order = PooledSortMemory::new(!buf.zeroes());
-        Writer { buf, style, depth: 0, holds: 0, name_mask, sorting: SortStacks::default(), order, num: Vec::new(), refused_indent, sink }
+        let mut sorting = SortStacks::default();
+        sorting.zero = buf.zeroes();
+        Writer { buf, style, depth: 0, holds: 0, name_mask, sorting, order, num: Vec::new(), refused_indent, sink }
     }
 
     pub fn style(&self) -> &Style {
@@ -956,6 +970,9 @@ impl<S: Sink> Writer<S> {
 
     fn push_owned_member(&mut self, key: &[u8], span: usize) {
         let at = self.sorting.keys.len();
+        if self.sorting.zero {
+            crate::pool::reserve_wiping(&mut self.sorting.keys, key.len());
+        }
         self.sorting.keys.extend_from_slice(key);
         self.sorting.members.push(Member { key: MemberKey::Owned { at, len: key.len() }, span: span..span });
     }
@@ -970,6 +987,9 @@ impl<S: Sink> Writer<S> {
             let keys = &st.keys;
             let members = &st.members[obj.first_member..];
             let mut hash = ShapeHash::new();
+            if sm.zero() {
+                crate::pool::reserve_wiping(&mut sm.prefixes, count);
+            }
             sm.prefixes.extend(members.iter().map(|m| {
                 let p = keys::sort_prefix(order, m.key.bytes(keys));
                 hash = hash.add(p);

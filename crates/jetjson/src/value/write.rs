@@ -155,6 +155,9 @@ fn rises<S: Sink>(w: &mut Writer<S>, members: &[(Str, Value)], order: KeyOrder) 
     let mut hash = ShapeHash::new();
     let mut rising = true;
     let mut last = 0;
+    if sm.zero() {
+        crate::pool::reserve_wiping(&mut sm.prefixes, members.len());
+    }
     sm.prefixes.extend(members.iter().enumerate().map(|(i, (k, _))| {
         let p = k.sort_prefix(order);
         hash = hash.add(p);
