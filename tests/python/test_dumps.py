@@ -1057,3 +1057,87 @@ def test_dumps_inside_default_gets_its_own_writer():
             assert got["k"] == [{"inner": inner_go, "again": inner}] * 2
             assert got["j"] == 1
         assert jetjson.dumps(doc, default=default) == orjson.dumps(doc, default=default)
+
+
+def test_calls_with_options_take_the_writer_and_style_of_their_own_options():
+    # Calls with options share a resolved style and a kept writer with the
+    # calls of the same options (dumps/kept.rs, Kind::Custom; entry.rs,
+    # option_key): at most four writers and eight styles are kept, so more
+    # sets of options than that, interleaved, replace each other. Every
+    # call must still give the bytes of its own options (each checked
+    # against json, which has no such cache), options that differ only in
+    # one field must not share, and a refused option set must still be
+    # refused after a near one was kept.
+    doc = {"z": [1, 2.5, "<é>"], "a": {"y": None, "b": True}}
+
+    def json_bytes(sort_keys=False, indent=None, ascii_only=False):
+        return json.dumps(doc, sort_keys=sort_keys, indent=indent, ensure_ascii=ascii_only, separators=None if indent is not None else (",", ":")).encode()
+
+    sets = [
+        ({"sort_keys": True}, json_bytes(sort_keys=True)),
+        ({"indent": 2}, json_bytes(indent=2)),
+        ({"indent": "  "}, json_bytes(indent=2)),
+        ({"indent": "\t"}, json_bytes(indent="\t")),
+        ({"indent": 1}, json_bytes(indent=1)),
+        ({"indent": 3, "sort_keys": True}, json_bytes(sort_keys=True, indent=3)),
+        ({"ascii_only": True}, json_bytes(ascii_only=True)),
+        ({"ascii_only": True, "sort_keys": True}, json_bytes(sort_keys=True, ascii_only=True)),
+        ({"indent": 0}, json_bytes()),
+        ({"nan": "null"}, json_bytes()),
+        ({"max_write_depth": 3}, json_bytes()),
+    ]
+    go_sorted = json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e").encode()
+    go_sets = [
+        ({"profile": "go", "escape_html": False}, go_sorted.replace(b"\\u003c", b"<").replace(b"\\u003e", b">")),
+        ({"profile": "go", "escape_html": True}, go_sorted),
+        ({"profile": "go", "sort_keys": True}, go_sorted),
+    ]
+    for rounds in range(3):
+        for kw, want in sets + go_sets:
+            assert jetjson.dumps(doc, **kw) == want, kw
+            assert jetjson.dumps(doc) == orjson.dumps(doc)
+    # The same options as a kept set, but refused: still refused.
+    assert jetjson.dumps([1], nan="null") == b"[1]"
+    with pytest.raises(ValueError, match="nan must be"):
+        jetjson.dumps([1], nan="nul")
+    assert jetjson.dumps([1], indent=16) == json.dumps([1], indent=16).encode()
+    with pytest.raises(ValueError, match="indent must be None or an int from 0 to 16, got 17"):
+        jetjson.dumps([1], indent=17)
+    with pytest.raises(ValueError, match="jcs"):
+        jetjson.dumps([1], profile="jcs", indent=2)
+    # max_write_depth is part of the options: a depth of 3 refuses what the
+    # default depth writes, whichever was kept first.
+    deep = [[[[1]]]]
+    for _ in range(2):
+        assert jetjson.dumps(deep, max_write_depth=512) == b"[[[[1]]]]"
+        with pytest.raises(jetjson.JSONEncodeError):
+            jetjson.dumps(deep, max_write_depth=3)
+        assert jetjson.dumps(deep, max_write_depth=4) == b"[[[[1]]]]"
+    # NaN: null on request, refused by default, whatever was kept.
+    for _ in range(2):
+        assert jetjson.dumps([float("nan")], nan="null") == b"[null]"
+        with pytest.raises(jetjson.JSONEncodeError):
+            jetjson.dumps([float("nan")], sort_keys=True)
+
+
+def test_options_writer_inside_default_and_after_a_failure():
+    # A `default` calling dumps with the same options as the outer call
+    # finds that options' kept writer in use and makes its own; a failed
+    # write with options leaves nothing behind for the next call with them.
+    class Wrapped:
+        def __init__(self, v):
+            self.v = v
+
+    def default(o):
+        return jetjson.dumps(o.v, sort_keys=True, indent=1).decode()
+
+    for big in (0, 9000):
+        v = {"b": 1, "a": "x" * big}
+        doc = {"k": [Wrapped(v)] * 2, "j": 1}
+        inner = json.dumps(v, sort_keys=True, indent=1)
+        got = jetjson.dumps(doc, sort_keys=True, indent=1, default=default)
+        assert got == json.dumps({"j": 1, "k": [inner, inner]}, sort_keys=True, indent=1).encode()
+    for _ in range(3):
+        with pytest.raises(jetjson.JSONEncodeError):
+            jetjson.dumps({"b": [1, {"c": object()}], "a": 1}, sort_keys=True, indent=1)
+        assert jetjson.dumps({"b": [1], "a": 1}, sort_keys=True, indent=1) == json.dumps({"b": [1], "a": 1}, sort_keys=True, indent=1).encode()

@@ -21,6 +21,7 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyString};
 
 use super::config::{parse_profile, OutputOptions};
+use super::kept::Kind;
 use super::output::BytesMemory;
 use super::write_object_with;
 
@@ -204,6 +205,79 @@ fn plain(py: Python<'_>, profile: Profile) -> Style {
     *PLAIN[i].get_or_init(py, || WriteOptions::new(profile).style())
 }
 
+/// The key of a call's options, every one that makes its `Style` (profile,
+/// flags, indent, `nan`, `max_write_depth`): calls with the same key share a
+/// resolved `Style` (`cached_style`) and a kept writer (`kept::Kind::Custom`).
+/// `None` for values that `resolve` refuses (it says why) or that have no
+/// key. The top bit is set in every key.
+fn option_key(o: &OutputOptions<'_>, depth: Option<usize>) -> Option<u64> {
+    let profile = match parse_profile(o.profile).ok()? {
+        Profile::Compact => 0,
+        Profile::Go => 1,
+        Profile::Jcs => 2,
+    };
+    let html = match o.escape_html {
+        None => 0,
+        Some(false) => 1,
+        Some(true) => 2,
+    };
+    let indent = match o.indent {
+        None => 31,
+        Some(n) if (0..=i64::from(jetjson::MAX_INDENT)).contains(&n) => n as u64,
+        Some(_) => return None,
+    };
+    let nan = match o.nan {
+        "error" => 0,
+        "null" => 1,
+        _ => return None,
+    };
+    let depth = match depth {
+        None => 0,
+        Some(d) if (d as u64) < 1 << 40 => d as u64 + 1,
+        Some(_) => return None,
+    };
+    Some(
+        1 << 63
+            | profile
+            | (o.sort_keys as u64) << 2
+            | html << 3
+            | (o.ascii_only as u64) << 5
+            | (o.tabs as u64) << 6
+            | indent << 7
+            | nan << 12
+            | depth << 13,
+    )
+}
+
+/// Resolved options of recent calls with options, by `option_key`, and
+/// the entry the next new key replaces.
+struct StyleCache {
+    entries: [(u64, Option<Style>); 8],
+    next: usize,
+}
+
+struct Styles(UnsafeCell<StyleCache>);
+
+// SAFETY: only touched under the GIL, by `cached_style` and `remember_style`,
+// which run no Python code; the extension is not built for free-threaded
+// CPython (lib.rs).
+unsafe impl Sync for Styles {}
+
+static STYLES: Styles = Styles(UnsafeCell::new(StyleCache { entries: [(0, None); 8], next: 0 }));
+
+fn cached_style(key: u64) -> Option<Style> {
+    // SAFETY: GIL held (only called from `call`); the borrow ends here.
+    let cache = unsafe { &*STYLES.0.get() };
+    cache.entries.iter().find(|(k, _)| *k == key).and_then(|(_, s)| *s)
+}
+
+fn remember_style(key: u64, style: Style) {
+    // SAFETY: as in `cached_style`.
+    let cache = unsafe { &mut *STYLES.0.get() };
+    cache.entries[cache.next] = (key, Some(style));
+    cache.next = (cache.next + 1) % cache.entries.len();
+}
+
 /// The truth value of a keyword's value, as `json` reads its flags.
 ///
 /// # Safety
@@ -252,7 +326,7 @@ unsafe fn call<'py>(
         // `dumps(obj)`, the most common call, with a small output expected.
         // SAFETY: one positional argument, held by the caller for the call.
         let obj = unsafe { Bound::from_borrowed_ptr(py, *args) };
-        return super::kept::write(&obj, Profile::Compact, || plain(py, Profile::Compact), None, super::Walking::default());
+        return super::kept::write(&obj, Kind::Plain(Profile::Compact), || plain(py, Profile::Compact), None, super::Walking::default());
     }
     if nargs < 1 {
         return Err(PyTypeError::new_err("dumps() missing required argument 'obj' (pos 1)"));
@@ -309,7 +383,6 @@ unsafe fn call<'py>(
         || none(indent).is_some()
         || nan.is_some()
         || none(max_write_depth).is_some();
-    let mut resolved;
     // A profile's default options: its kept writer, unless the output is
     // expected large.
     let plain_profile = match (custom, profile) {
@@ -317,8 +390,8 @@ unsafe fn call<'py>(
         (false, None) => Some(Profile::Compact),
         (false, Some(_)) => Some(parse_profile(profile_name)?),
     };
-    let style: Style = if let Some(p) = plain_profile {
-        plain(py, p)
+    let (style, kind): (Style, Option<Kind>) = if let Some(p) = plain_profile {
+        (plain(py, p), Some(Kind::Plain(p)))
     } else {
         // An int (spaces), or a str of spaces or of tabs, as json takes it.
         let (indent, tabs) = match none(indent) {
@@ -326,7 +399,7 @@ unsafe fn call<'py>(
             // SAFETY: a live argument, held by the caller for the call.
             Some(v) => super::config::parse_indent(unsafe { &Bound::from_borrowed_ptr(py, v) })?,
         };
-        resolved = OutputOptions {
+        let options = OutputOptions {
             profile: profile_name,
             // SAFETY (three calls): live arguments.
             sort_keys: match sort_keys {
@@ -348,11 +421,11 @@ unsafe fn call<'py>(
                 Some(v) => unsafe { text(v, "nan") }?,
                 None => "error",
             },
-        }
-        .resolve()?;
-        if let Some(v) = none(max_write_depth) {
+        };
+        let depth = match none(max_write_depth) {
+            None => None,
             // SAFETY: a live argument, read as an int only when it is one.
-            let depth = unsafe {
+            Some(v) => Some(crate::rules::write_depth(unsafe {
                 if ffi::PyBool_Check(v) != 0 || ffi::PyLong_Check(v) == 0 {
                     return Err(PyTypeError::new_err(format!("max_write_depth must be an int, not {}", type_name(v))));
                 }
@@ -363,10 +436,24 @@ unsafe fn call<'py>(
                 } else {
                     n
                 }
-            };
-            resolved = resolved.max_write_depth(crate::rules::write_depth(depth)?);
+            })?),
+        };
+        // Every value is read: no Python code runs from here to the write.
+        let key = option_key(&options, depth);
+        match key.and_then(cached_style) {
+            Some(style) => (style, key.map(Kind::Custom)),
+            None => {
+                let mut resolved = options.resolve()?;
+                if let Some(depth) = depth {
+                    resolved = resolved.max_write_depth(depth);
+                }
+                let style = resolved.style();
+                if let Some(key) = key {
+                    remember_style(key, style);
+                }
+                (style, key.map(Kind::Custom))
+            }
         }
-        resolved.style()
     };
     // SAFETY: `obj` and `default` are live arguments, held by the caller for
     // the call.
@@ -377,9 +464,9 @@ unsafe fn call<'py>(
         None => Ok(false),
     };
     let how = super::Walking { non_str_keys: flag(non_str_keys)?, omit_defaults: flag(omit_defaults)? };
-    if let Some(p) = plain_profile {
+    if let Some(kind) = kind {
         if super::kept::fits() {
-            return super::kept::write(&obj, p, || style, default.as_ref(), how);
+            return super::kept::write(&obj, kind, || style, default.as_ref(), how);
         }
     }
     let mut w = Writer::with_style_and_memory(style, BytesMemory::boxed());

@@ -1,5 +1,6 @@
-//! Small outputs of calls with a profile's default options: one writer per
-//! profile, kept between calls.
+//! Small outputs: one writer per profile for calls with its default
+//! options, and a few for other options (`sort_keys=True`, an indent, ...),
+//! kept between calls.
 //!
 //! Making a writer for every call (its fields, the boxed output memory,
 //! moving it into `finish_into_memory`, handing the memory back) was about
@@ -35,19 +36,48 @@ pub fn fits() -> bool {
 /// would stay that large).
 const KEEP_UP_TO: usize = 64 * 1024;
 
-/// The kept writers, one per profile, guarded by the GIL: a slot is only
-/// touched by `write`, which holds the GIL and runs no Python code between
-/// taking a writer out and putting one back (the object is written in
-/// between, with the writer out of its slot: a nested call, from a
-/// `default` callback or another thread the callback let run, finds the
-/// slot empty and makes its own). A writer holds no Python objects.
-struct Slots(UnsafeCell<[Option<Box<Writer<NoSink>>>; 3]>);
+/// Which kept writer a call uses: the one of a profile's default options,
+/// or one of a few kept for other options, found by the options' key
+/// (`entry::option_key`: every option that makes the `Style`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Kind {
+    Plain(Profile),
+    Custom(u64),
+}
 
-// SAFETY: every access holds the GIL (see `Slots`); the extension is not
+/// How many writers are kept for options other than a profile's defaults
+/// (the least recently made one makes room for a new set of options).
+const CUSTOM: usize = 4;
+
+/// The kept writers, guarded by the GIL: a slot is only touched by
+/// `write`, which holds the GIL and runs no Python code between taking a
+/// writer out and putting one back (the object is written in between, with
+/// the writer out of its slot: a nested call, from a `default` callback or
+/// another thread the callback let run, finds the slot empty and makes its
+/// own). A writer holds no Python objects.
+struct Writers {
+    plain: [Option<Box<Writer<NoSink>>>; 3],
+    /// (options key, its writer while not in use).
+    custom: [(u64, Option<Box<Writer<NoSink>>>); CUSTOM],
+    /// The custom slot the next new set of options takes.
+    next: usize,
+}
+
+struct Slots(UnsafeCell<Writers>);
+
+// SAFETY: every access holds the GIL (see `Writers`); the extension is not
 // built for free-threaded CPython (lib.rs).
 unsafe impl Sync for Slots {}
 
-static KEPT: Slots = Slots(UnsafeCell::new([None, None, None]));
+/// No options key is this (`entry::option_key` sets the top bit of every
+/// key): an unused custom slot.
+const NO_KEY: u64 = 0;
+
+static KEPT: Slots = Slots(UnsafeCell::new(Writers {
+    plain: [None, None, None],
+    custom: [(NO_KEY, None), (NO_KEY, None), (NO_KEY, None), (NO_KEY, None)],
+    next: 0,
+}));
 
 fn index(profile: Profile) -> usize {
     match profile {
@@ -57,20 +87,64 @@ fn index(profile: Profile) -> usize {
     }
 }
 
-/// `obj` written with `profile`'s default options (`style` makes them, for
-/// a new writer) as a new `bytes` object.
+/// The kept writer of `kind`, out of its slot (`None` if there is none,
+/// or it is in use).
+///
+/// # Safety
+/// The GIL is held, and no Python code runs while the slots are borrowed
+/// (see `Writers`).
+unsafe fn take(kind: Kind) -> Option<Box<Writer<NoSink>>> {
+    // SAFETY: as the caller guarantees; the borrow ends in this function.
+    let slots = unsafe { &mut *KEPT.0.get() };
+    match kind {
+        Kind::Plain(p) => slots.plain[index(p)].take(),
+        Kind::Custom(key) => slots.custom.iter_mut().find(|(k, _)| *k == key).and_then(|(_, w)| w.take()),
+    }
+}
+
+/// Puts a writer (emptied, between documents) back as the kept one of
+/// `kind`, unless a nested call kept one there while this one was out.
+///
+/// # Safety
+/// As for `take`.
+unsafe fn put_back(kind: Kind, w: Box<Writer<NoSink>>) {
+    // SAFETY: as the caller guarantees; the borrow ends in this function.
+    let slots = unsafe { &mut *KEPT.0.get() };
+    match kind {
+        Kind::Plain(p) => {
+            let slot = &mut slots.plain[index(p)];
+            if slot.is_none() {
+                *slot = Some(w);
+            }
+        }
+        Kind::Custom(key) => {
+            if let Some((_, slot)) = slots.custom.iter_mut().find(|(k, _)| *k == key) {
+                if slot.is_none() {
+                    *slot = Some(w);
+                }
+                return;
+            }
+            // New options: they take the oldest slot (its writer, if kept,
+            // is dropped).
+            let i = slots.next;
+            slots.next = (i + 1) % CUSTOM;
+            slots.custom[i] = (key, Some(w));
+        }
+    }
+}
+
+/// `obj` written with the options of `kind` (`style` makes them, for a
+/// new writer) as a new `bytes` object.
 pub fn write<'py>(
     obj: &Bound<'py, PyAny>,
-    profile: Profile,
+    kind: Kind,
     style: impl FnOnce() -> Style,
     default: Option<&Bound<'py, PyAny>>,
     how: Walking,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let py = obj.py();
-    let i = index(profile);
-    // SAFETY: the GIL is held (we have `py`) and no Python code runs
-    // before the borrow ends (see `Slots`).
-    let kept = unsafe { (*KEPT.0.get())[i].take() };
+    // SAFETY: the GIL is held (we have `py`); `take` runs no Python code.
+    let kept = unsafe { take(kind) };
     let mut w = kept.unwrap_or_else(|| Box::new(Writer::with_style(style())));
     // On failure the writer is dropped: it may hold a partial document.
     write_object_with(&mut w, obj, default, how)?;
@@ -84,13 +158,9 @@ pub fn write<'py>(
         return Err(PyErr::fetch(py));
     }
     if out.len() <= KEEP_UP_TO && w.restart() {
-        // SAFETY: as above: GIL held, no Python code ran since `take`
-        // other than what ran while the writer was out (which may have
-        // filled the slot: then this writer is dropped).
-        let slot = unsafe { &mut (*KEPT.0.get())[i] };
-        if slot.is_none() {
-            *slot = Some(w);
-        }
+        // SAFETY: as above: GIL held; what ran while the writer was out
+        // may have filled the slot (then this writer is dropped).
+        unsafe { put_back(kind, w) };
     }
     // SAFETY: a new bytes object whose one reference we hand over.
     Ok(unsafe { Bound::from_owned_ptr(py, bytes).cast_into_unchecked::<PyBytes>() })
