@@ -58,6 +58,10 @@ const ESCAPE_PIECE: usize = 64 * 1024;
 const SPACES: &[u8; 128] = &[b' '; 128];
 const TABS: &[u8; 128] = &[b'\t'; 128];
 
+/// Indentation up to this many bytes (`depth * indent`) is written with its
+/// newline and separators in one fixed-size move (`Writer::indented_name`).
+const INDENT_WINDOW: usize = 64;
+
 /// The one writer every output goes through (internal: the bindings
 /// drive it token by token).
 #[doc(hidden)]
@@ -723,11 +727,10 @@ impl<S: Sink> Writer<S> {
     /// Before each element: the separator and, when indenting, the newline.
     #[inline]
     pub fn array_item(&mut self, first: bool) {
-        if !first {
-            self.buf.push(b',');
-        }
         if self.style.indent != 0 {
-            self.newline();
+            self.indented_name(!first, None);
+        } else if !first {
+            self.buf.push(b',');
         }
     }
 
@@ -735,7 +738,7 @@ impl<S: Sink> Writer<S> {
     pub fn end_array(&mut self, empty: bool) {
         self.depth -= 1;
         if !empty && self.style.indent != 0 {
-            self.newline();
+            self.indented_name(false, None);
         }
         self.buf.push(b']');
     }
@@ -778,9 +781,14 @@ impl<S: Sink> Writer<S> {
     pub fn encoded_key(&mut self, names: &[u8], at: usize, len: usize, first: bool) {
         let name = &names[at..at + len];
         if self.style.indent != 0 {
-            self.array_item(first);
-            self.buf.extend(&name[1..len - 1]);
-            self.colon();
+            // `,"name":` as encoded: the name between the quotes is escaped.
+            if len > 4 {
+                self.indented_name(!first, Some(&name[2..len - 2]));
+            } else {
+                self.array_item(first);
+                self.buf.extend(&name[1..len - 1]);
+                self.colon();
+            }
             return;
         }
         let (from, n, windowed) = name_span(names, at, len, first);
@@ -809,6 +817,10 @@ impl<S: Sink> Writer<S> {
     /// A key that needs escaping or indentation (out of line, as `escaped_str`).
     #[inline(never)]
     fn escaped_key(&mut self, key: &str, first: bool) -> Result<()> {
+        if self.style.indent != 0 && !key.is_empty() && short_and_clean(key.as_bytes(), self.style.escaper.set().html) {
+            self.indented_name(!first, Some(key.as_bytes()));
+            return Ok(());
+        }
         self.array_item(first);
         self.str(key)?;
         self.colon();
@@ -835,6 +847,10 @@ impl<S: Sink> Writer<S> {
     /// A field name that needs escaping, or in an indented layout.
     #[inline(never)]
     fn static_key_other(&mut self, key: &'static str, first: bool) -> Result<()> {
+        if self.style.indent != 0 && !key.is_empty() && keys::static_name_facts(key).is_clean_under(self.name_mask) {
+            self.indented_name(!first, Some(key.as_bytes()));
+            return Ok(());
+        }
         self.array_item(first);
         self.static_key_body(key)
     }
@@ -890,12 +906,68 @@ impl<S: Sink> Writer<S> {
     pub fn end_object(&mut self, empty: bool) {
         self.depth -= 1;
         if !empty && self.style.indent != 0 {
-            self.newline();
+            self.indented_name(false, None);
         }
         self.buf.push(b'}');
     }
 
+    /// In an indented layout, before an element: the separator (when
+    /// `comma`), the newline and the indentation of the current depth, then
+    /// for a member `name` (its bytes as written between the quotes, so
+    /// needing no escaping) the quoted name and `": "`, all in one
+    /// reservation: the indentation is one fixed move of `INDENT_WINDOW`
+    /// bytes of which the output counts the depth's share. Deeper
+    /// indentation goes the long way (`newline`).
+    #[inline]
+    fn indented_name(&mut self, comma: bool, name: Option<&[u8]>) {
+        let n = self.depth * usize::from(self.style.indent);
+        if n > INDENT_WINDOW {
+            return self.indented_name_wide(comma, name);
+        }
+        let fill = if self.style.indent_byte == b'\t' { TABS } else { SPACES };
+        let name = name.unwrap_or(&[]);
+        let quoted = !name.is_empty() as usize;
+        let room = 2 + INDENT_WINDOW + name.len() + 4;
+        // SAFETY: `room` bytes are reserved from `p`: the comma (1), the
+        // newline (1), `INDENT_WINDOW` fill bytes from `p + at + 1`, then from
+        // `p + at + 1 + n` (`n <= INDENT_WINDOW`) at most `name.len() + 4`
+        // bytes (quotes, colon, space); the count returned is exactly the
+        // bytes meant as output, all written (the fill past `n` is either
+        // overwritten by the name or not counted).
+        unsafe {
+            self.buf.append_raw(room, |p| {
+                let at = comma as usize;
+                *p = b',';
+                *p.add(at) = b'\n';
+                std::ptr::copy_nonoverlapping(fill.as_ptr(), p.add(at + 1), INDENT_WINDOW);
+                let mut end = at + 1 + n;
+                if quoted == 1 {
+                    *p.add(end) = b'"';
+                    crate::pool::copy_bytes(p.add(end + 1), name);
+                    end += 1 + name.len();
+                    p.add(end).cast::<[u8; 3]>().write_unaligned(*b"\": ");
+                    end += 3;
+                }
+                end
+            })
+        };
+    }
+
+    /// `indented_name` for an indentation wider than `INDENT_WINDOW`.
     #[cold]
+    #[inline(never)]
+    fn indented_name_wide(&mut self, comma: bool, name: Option<&[u8]>) {
+        if comma {
+            self.buf.push(b',');
+        }
+        self.newline();
+        if let Some(name) = name.filter(|n| !n.is_empty()) {
+            self.buf.push(b'"');
+            self.buf.extend(name);
+            self.buf.extend(b"\": ");
+        }
+    }
+
     fn newline(&mut self) {
         let mut n = self.depth * usize::from(self.style.indent);
         let fill = if self.style.indent_byte == b'\t' { TABS } else { SPACES };
