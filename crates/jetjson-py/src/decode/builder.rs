@@ -1663,6 +1663,10 @@ unsafe fn inline_values(rec: &Record, obj: *mut PyObject, empty: *mut PyObject) 
 }
 
 /// Learns the record's inline indexes under the class's current tag.
+///
+/// # Safety
+/// As `inline_values`: GIL held; `ty` is the live class of a new instance
+/// of `rec`'s class (which has `rec.inline`), `empty` the empty tuple.
 #[cold]
 #[inline(never)]
 unsafe fn relearn(rec: &Record, inline: &super::plan::Inline, ty: *mut ffi::PyTypeObject, empty: *mut PyObject) -> Option<()> {

@@ -336,6 +336,7 @@ unsafe fn call<'py>(
     }
     // SAFETY: `nargs >= 1` positional arguments are there.
     let obj = unsafe { *args };
+    // SAFETY: read only when `nargs == 2`: the second positional argument.
     let mut profile: Option<*mut PyObject> = (nargs == 2).then(|| unsafe { *args.add(1) });
     let (mut sort_keys, mut escape_html, mut ascii_only, mut indent, mut default, mut nan) = (None, None, None, None, None, None);
     let (mut non_str_keys, mut omit_defaults, mut max_write_depth) = (None, None, None);
@@ -359,17 +360,21 @@ unsafe fn call<'py>(
                 Some(8) => &mut omit_defaults,
                 Some(9) => &mut max_write_depth,
                 _ => {
+                    // SAFETY: `name` is a live str (an item of `kwnames`);
+                    // its text is copied before anything else runs.
                     let shown = unsafe { super::text::utf8_of(name) }.unwrap_or("?").to_owned();
                     return Err(PyTypeError::new_err(format!("dumps() got an unexpected keyword argument '{shown}'")));
                 }
             };
             if slot.is_some() {
+                // SAFETY: as above.
                 let shown = unsafe { super::text::utf8_of(name) }.unwrap_or("?").to_owned();
                 return Err(PyTypeError::new_err(format!("dumps() got multiple values for argument '{shown}'")));
             }
             *slot = Some(value);
         }
     }
+    // SAFETY: `Py_None` only takes the address of the `None` singleton.
     let none = |v: Option<*mut PyObject>| v.filter(|&p| p != unsafe { ffi::Py_None() });
     // The options: from the cache when there are none but the profile.
     let profile_name = match profile {

@@ -8,8 +8,9 @@
 //! emptied (`Writer::restart`); it writes into its own buffer, and the
 //! result `bytes` is made from it at its exact size, as the staging buffer
 //! of `output.rs` does for small outputs. Large outputs (expected from the
-//! thread's last one, `fits`) still go straight into the result object
-//! (`output.rs`): copying them would cost more than the writer's set-up.
+//! last output, of any thread, `fits`) still go straight into the result
+//! object (`output.rs`): copying them would cost more than the writer's
+//! set-up.
 
 use std::cell::UnsafeCell;
 
@@ -20,9 +21,9 @@ use pyo3::types::PyBytes;
 
 use super::{output, write_object_with, Walking};
 
-/// Outputs expected to be at most this long (from the thread's last one,
-/// plus a quarter) are written in a kept writer and copied; longer ones
-/// straight into the result object. The copy costs less than making a
+/// Outputs expected to be at most this long (from the last output, of any
+/// thread, plus a quarter) are written in a kept writer and copied; longer
+/// ones straight into the result object. The copy costs less than making a
 /// writer up to here: an envelope around a 1.6 KiB `Raw.unchecked` payload
 /// took 1.16x less time than written in place.
 pub const EXPECTED_UP_TO: usize = 8192;

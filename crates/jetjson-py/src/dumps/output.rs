@@ -6,9 +6,9 @@
 //! so every output byte is written once, into its final memory, as orjson
 //! does. No intermediate buffer, no copy.
 //!
-//! Except for small outputs: when this thread's last output was small, the
-//! writer starts in a staging buffer kept by the thread, and the result is
-//! made at its exact size from it at the end (an allocation and a copy of a
+//! Except for small outputs: when the last output was small, the writer
+//! starts in a staging buffer kept between calls, and the result is made at
+//! its exact size from it at the end (an allocation and a copy of a
 //! few hundred bytes at most). Making a `bytes` object big enough for the
 //! writer's worst-case reservations and shrinking it afterwards costs more
 //! than that (a shrink in CPython's small-object allocator is a new block
@@ -37,8 +37,9 @@ extern "C" {
 /// shrink and free than a malloc'd one.
 const INITIAL: usize = 256;
 
-/// Outputs expected to be at most this long (from the thread's last one)
-/// start in the staging buffer.
+/// Outputs expected to be at most this long (from the last one, whichever
+/// thread wrote it: `Shared` is one process-wide record) start in the
+/// staging buffer.
 const SMALL_OUTPUT: usize = 2048;
 
 /// Capacity of the staging buffer: room for the writer's reservations
@@ -80,7 +81,7 @@ fn keeps_slack(len: usize, cap: usize) -> bool {
     cap - len <= cap / 4
 }
 
-/// The first allocation of the next call on this thread, after one that
+/// The first allocation of the next call (on any thread), after one that
 /// wrote `len` bytes into an object of capacity `cap`, first made with
 /// `first_cap`.
 ///
@@ -123,8 +124,9 @@ pub struct BytesMemory {
 // GIL from start to end; the object it owns is touched by nobody else.
 unsafe impl Send for BytesMemory {}
 
-/// Whether this thread's last output was at most about `len` bytes (or
-/// there was none yet): the next one is then expected as small.
+/// Whether the last output (of any thread: `Shared` is process-wide) was at
+/// most about `len` bytes (or there was none yet): the next one is then
+/// expected as small.
 pub fn expects_at_most(len: usize) -> bool {
     SHARED.0.next_cap.get() <= len
 }
@@ -148,7 +150,7 @@ impl BytesMemory {
         SHARED.0.spare.take().unwrap_or_else(|| Box::new(BytesMemory::new()))
     }
 
-    /// Keeps an emptied box for the next call on this thread.
+    /// Keeps an emptied box for the next call (on any thread).
     pub fn recycle(mut boxed: Box<BytesMemory>) {
         if !boxed.obj.is_null() {
             // SAFETY: we own the only reference (GIL held, inside dumps).
@@ -268,7 +270,7 @@ unsafe impl OutputMemory for BytesMemory {
 }
 
 impl BytesMemory {
-    /// Returns the staging buffer to the thread (for the next call).
+    /// Returns the staging buffer to `Shared` (for the next call).
     fn give_back_stage(&mut self) {
         if self.stage.capacity() != 0 {
             let stage = std::mem::take(&mut self.stage);

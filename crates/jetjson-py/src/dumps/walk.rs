@@ -913,6 +913,10 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
 
     /// A member whose key is not a UTF-8-encodable str: a str with lone
     /// surrogates (repaired in go), or not a str at all (an error).
+    ///
+    /// # Safety
+    /// GIL held; `dict` is the live dict being walked and `k`, `v` one of
+    /// its members, borrowed from it and live when this is called.
     #[cold]
     #[inline(never)]
     unsafe fn odd_key_member(&mut self, dict: *mut PyObject, k: *mut PyObject, v: *mut PyObject, first: bool) -> Walk {

@@ -21,8 +21,9 @@
 //! range, ...) it stops with `Stop::Syntax`, and `parser::parse` runs the
 //! reference driver (`Parser::drive`, byte by byte, with its messages) with
 //! no visitor to say what is wrong and where. Both accept exactly the same
-//! texts (tested differentially: `tests/drive_differential.rs`, the
-//! conformance suites, fuzz `differential`), and both report tokens in the
+//! texts (tested differentially: this file's tests, against the reference
+//! on generated documents, the test suite and the corpus; the conformance
+//! suites; fuzz `parse`, `differential`), and both report tokens in the
 //! same order, so a visitor sees the same calls up to the error either way.
 
 use std::marker::PhantomData;

@@ -568,6 +568,34 @@ mod tests {
         assert!(spare::take(0).is_none(), "a chunk past MAX_SPARE is freed");
     }
 
+    /// `copy_bytes` at every length up to past the longest copied by
+    /// overlapping 16-byte moves, at several source and destination
+    /// offsets: the `n` bytes arrive and not one byte around them is
+    /// written. (The test below cannot see a write past the end: the
+    /// string after it is placed later and covers it.) Around the copy, two
+    /// fillings (0x00, 0xff), so that no stray byte can pass for one. The
+    /// source is a block of exactly `n` bytes, so under ASan a read past it
+    /// is a report.
+    #[test]
+    fn copies_write_exactly_their_bytes() {
+        const GUARD: usize = 32;
+        for n in 0..=200usize {
+            let src: Box<[u8]> = (0..n).map(|i| (i * 7 + n) as u8).collect();
+            for at in [0, 1, 7, 8, 13] {
+                for fill in [0x00u8, 0xff] {
+                    let mut dst = vec![fill; GUARD + at + n + GUARD];
+                    let start = GUARD + at;
+                    // SAFETY: `src` has `n` readable bytes, `dst[start..]`
+                    // at least `n` writable ones; two allocations.
+                    unsafe { copy_bytes(src.as_ptr(), dst.as_mut_ptr().add(start), n) };
+                    assert_eq!(&dst[start..start + n], &src[..], "length {n} at {at}");
+                    assert!(dst[..start].iter().all(|&b| b == fill), "length {n} at {at}: written before the start");
+                    assert!(dst[start + n..].iter().all(|&b| b == fill), "length {n} at {at}: written past the end");
+                }
+            }
+        }
+    }
+
     /// Strings of every length up to past the longest copied without
     /// `memcpy` keep their bytes, from sources at every alignment, with
     /// nothing written past their end.
