@@ -437,7 +437,10 @@ typedef struct jetjson_visitor {
  * already been reported when the error is found. With duplicate_keys ERROR
  * a repeated key fails (JETJSON_ERR_DUPLICATE_KEY); with FIRST or LAST every
  * member is reported and the choice is the visitor's. Errors: ARGUMENT,
- * SYNTAX, LIMIT, DUPLICATE_KEY, CALLBACK, each with its position. */
+ * SYNTAX, LIMIT, DUPLICATE_KEY, CALLBACK, each with its position.
+ * While the parse runs, `json[0..len)` and `*visitor` must not change and
+ * stay valid: a callback must not write to the input or to the visitor
+ * table, nor free either (the parser reads both between callbacks). */
 jetjson_status jetjson_parse(const unsigned char *json, size_t len,
                              const jetjson_read_options *read,
                              const jetjson_visitor *visitor, void *user,

@@ -306,8 +306,13 @@ unsafe fn text<'a>(v: *mut PyObject, what: &str) -> PyResult<&'a str> {
     }
 }
 
-fn type_name(v: *mut PyObject) -> String {
-    // SAFETY: `v` is live; tp_name is a NUL-terminated C string.
+/// The name of `v`'s type.
+///
+/// # Safety
+/// `v` is a live object; GIL held.
+unsafe fn type_name(v: *mut PyObject) -> String {
+    // SAFETY: `v` is live (the caller's contract); tp_name is a
+    // NUL-terminated C string.
     unsafe { std::ffi::CStr::from_ptr((*ffi::Py_TYPE(v)).tp_name).to_string_lossy().into_owned() }
 }
 

@@ -86,9 +86,13 @@ impl Fail {
     /// tuple or object written as one): for a depth limit, the first such
     /// container is the one that could not be entered, and meeting it again
     /// further out means the document contains itself.
+    ///
+    /// # Safety
+    /// `container` is a live object (the caller holds it while its error
+    /// unwinds); GIL held.
     #[cold]
     #[inline(never)]
-    pub fn seen_in(mut self, container: *mut pyo3::ffi::PyObject) -> Fail {
+    pub unsafe fn seen_in(mut self, container: *mut pyo3::ffi::PyObject) -> Fail {
         let at = container as usize;
         let deep = match &self.0.kind {
             Kind::Core(e) => matches!(e.kind(), jetjson::ErrorKind::DepthLimit { .. } | jetjson::ErrorKind::WriteDepthLimit { .. }),

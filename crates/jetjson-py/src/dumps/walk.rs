@@ -345,13 +345,20 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
             }
             ffi::Py_INCREF(obj);
             let Some((key, text)) = name else {
-                let r = self.compound(obj, ty).map_err(|e| e.seen_in(obj));
+                let r = self.compound(obj, ty).map_err(|e| {
+                    // SAFETY: `obj` is the live container being written
+                    // (held by its parent, or the caller); GIL held.
+                    e.seen_in(obj)
+                });
                 ffi::Py_DECREF(obj);
                 return r;
             };
             ffi::Py_INCREF(key);
             // `text` is the held key's: valid until the release below.
-            let r = self.compound(obj, ty).map_err(|e| e.seen_in(obj).in_key(text));
+            let r = self.compound(obj, ty).map_err(|e| {
+                // SAFETY: as above: `obj` is live while its error unwinds.
+                e.seen_in(obj).in_key(text)
+            });
             ffi::Py_DECREF(key);
             ffi::Py_DECREF(obj);
             r
@@ -397,7 +404,11 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
                 }
                 self.w.array_item(first);
                 ffi::Py_INCREF(obj);
-                let r = self.list(obj).map_err(|e| e.seen_in(obj));
+                let r = self.list(obj).map_err(|e| {
+                    // SAFETY: `obj` is the live container being written
+                    // (held by its parent, or the caller); GIL held.
+                    e.seen_in(obj)
+                });
                 ffi::Py_DECREF(obj);
                 return r;
             }
@@ -408,7 +419,11 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
                     return Ok(());
                 }
                 ffi::Py_INCREF(obj);
-                let r = self.dict_in(obj, last, Some(first)).map_err(|e| e.seen_in(obj));
+                let r = self.dict_in(obj, last, Some(first)).map_err(|e| {
+                    // SAFETY: `obj` is the live container being written
+                    // (held by its parent, or the caller); GIL held.
+                    e.seen_in(obj)
+                });
                 ffi::Py_DECREF(obj);
                 return r;
             }
