@@ -2,11 +2,13 @@
 (a UUID's 128-bit int, an Enum member's `_value_`), against what Python's
 own str()/`.value` give, and the subclasses that keep the slow path."""
 
+import dataclasses
 import enum
 import json
 import random
 import uuid
 
+import orjson
 import pytest
 
 import jetjson
@@ -150,3 +152,53 @@ def test_dataclass_fields_read_in_place_follow_every_change():
     assert jetjson.dumps(q) == b'{"x":5,"y":"d"}'
     P.x = property(lambda self: 99)
     assert jetjson.dumps(q) == b'{"x":99,"y":"d"}'
+
+
+def test_dataclass_instances_whose_dict_was_made_are_read_as_their_attributes():
+    # vars(obj) (or orjson, which reads obj.__dict__) turns a CPython 3.11
+    # instance's inline values into a dict that keeps them (a split table
+    # over the class's shared keys), which dumps reads in place; every
+    # change to such a dict must show, and a dict that left the shared keys
+    # (combined, replaced) must be read as a dict.
+    @dataclasses.dataclass
+    class D:
+        a: int
+        b: str = "x"
+        c: list = dataclasses.field(default_factory=list)
+
+    def ref(d):
+        return json.dumps({"a": d.a, "b": d.b, "c": d.c}, separators=(",", ":")).encode()
+
+    @dataclasses.dataclass
+    class E:  # the same names, set in another order: other shared keys
+        c: list
+        b: str
+        a: int
+
+    objs = [D(i, str(i), [i]) for i in range(10)]
+    for d in objs:
+        vars(d)
+    objs[1].b = "changed"
+    del objs[2].b  # the class attribute (the default) is found instead
+    objs[3].extra = 1
+    vars(objs[4])["a"] = 40
+    objs[5].__dict__ = {"c": [], "a": 5, "b": "a dict of its own"}
+    d6 = vars(objs[6])
+    d6.clear()
+    d6.update(c=[6], b="re-added", a=66)  # other order: not the shared keys' any more
+    for k in range(30):
+        setattr(objs[7], f"x{k}", k)  # more names than the shared keys take
+    objs[8].__dict__.pop("a")
+    objs[8].a = 88
+    objs[9].__dict__ = vars(E(["e"], "from an E", 99))  # E's split table
+    for _ in range(2):
+        for d in objs:
+            assert jetjson.dumps(d) == ref(d)
+            assert jetjson.dumps(d, profile="go") == json.dumps({"a": d.a, "b": d.b, "c": d.c}, separators=(",", ":")).encode()
+    # orjson writes __dict__ as it is (extra names, its order, no class
+    # defaults): the same bytes where the dict holds the fields in order.
+    for d in (objs[1], objs[4]):
+        assert jetjson.dumps(d) == orjson.dumps(d)
+    del vars(objs[0])["a"]
+    with pytest.raises(AttributeError):
+        jetjson.dumps(objs[0])

@@ -394,12 +394,23 @@ impl Plan {
                 Read::Slot(off) => return *((obj as *mut u8).offset(off) as *mut *mut PyObject),
                 Read::Managed(index) => {
                     let (values, dict) = super::dictiter::managed(obj);
+                    let keys = (*(ty as *mut ffi::PyHeapTypeObject)).ht_cached_keys as *const std::ffi::c_void;
                     if !values.is_null() {
-                        let keys = (*(ty as *mut ffi::PyHeapTypeObject)).ht_cached_keys as *const std::ffi::c_void;
                         return match index {
                             Some(ix) if keys == self.keys && ix < super::dictiter::split_len(keys) => *values.add(ix),
                             _ => std::ptr::null_mut(),
                         };
+                    }
+                    // A dict made from the inline values (`vars(obj)`)
+                    // keeps them: read in place while it still uses the
+                    // shared keys (`split_values`); else looked up.
+                    if !dict.is_null() && keys == self.keys {
+                        if let Some(ix) = index.filter(|&ix| ix < super::dictiter::split_len(keys)) {
+                            let values = super::dictiter::split_values(dict, keys);
+                            if !values.is_null() {
+                                return *values.add(ix);
+                            }
+                        }
                     }
                     dict
                 }

@@ -224,6 +224,29 @@ pub unsafe fn split_len(keys: *const std::ffi::c_void) -> usize {
     unsafe { (*(keys as *const DictKeys)).dk_nentries as usize }
 }
 
+/// The values array of `dict` when it is a split table over the shared
+/// keys `keys`, else null. On CPython 3.11 an instance's dict made from its
+/// inline values (`vars(obj)`, `obj.__dict__`, as orjson reads dataclasses)
+/// is such a table: it takes over the instance's values array, so value `i`
+/// is that of the keys' entry `i` (null when deleted), as for inline values.
+/// Any change that leaves the shared keys (a key they cannot take, a dict
+/// assigned to `__dict__`) makes the table combined or gives it other keys.
+///
+/// # Safety
+/// `dict` is a live dict (or subclass) on an interpreter with this layout;
+/// GIL held.
+pub unsafe fn split_values(dict: *mut PyObject, keys: *const std::ffi::c_void) -> *const *mut PyObject {
+    // SAFETY: the caller guarantees the layout; only two fields are read.
+    unsafe {
+        let d = dict as *const Dict;
+        if (*d).ma_keys as *const std::ffi::c_void == keys && !keys.is_null() {
+            (*d).ma_values as *const *mut PyObject
+        } else {
+            std::ptr::null()
+        }
+    }
+}
+
 /// An instance's inline values array and its dict, for a type with
 /// `Py_TPFLAGS_MANAGED_DICT` on CPython 3.11: the two words before the
 /// object's GC header. At most one is set: the values array until a dict
