@@ -1652,7 +1652,8 @@ unsafe fn inline_values(rec: &Record, obj: *mut PyObject, empty: *mut PyObject) 
     unsafe {
         let ty = ffi::Py_TYPE(obj);
         let tag = (*ty).tp_version_tag;
-        let valid = ffi::PyType_GetFlags(ty) & ffi::Py_TPFLAGS_VALID_VERSION_TAG != 0;
+        // The field itself, not `PyType_GetFlags` (a call per record).
+        let valid = (*ty).tp_flags & ffi::Py_TPFLAGS_VALID_VERSION_TAG != 0;
         if !valid || tag != inline.version.load(Relaxed) {
             relearn(rec, inline, ty, empty)?;
         }

@@ -158,7 +158,8 @@ impl Drop for Held {
 unsafe fn version_of(ty: *mut ffi::PyTypeObject) -> u32 {
     // SAFETY: reads two fields of a live type object.
     unsafe {
-        if ffi::PyType_GetFlags(ty) & ffi::Py_TPFLAGS_VALID_VERSION_TAG == 0 {
+        // The field itself, not `PyType_GetFlags` (a call per field read).
+        if (*ty).tp_flags & ffi::Py_TPFLAGS_VALID_VERSION_TAG == 0 {
             return 0;
         }
         (*ty).tp_version_tag
