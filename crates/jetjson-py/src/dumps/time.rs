@@ -125,34 +125,46 @@ const PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
 6061626364656667686970717273747576777879\
 8081828384858687888990919293949596979899";
 
+/// `v` (below 100) as two ASCII digits.
+#[inline(always)]
+fn pair(v: u32) -> [u8; 2] {
+    let i = (v as usize % 100) * 2;
+    [PAIRS[i], PAIRS[i + 1]]
+}
+
 impl Text {
     fn new() -> Text {
         Text { buf: [0; TEXT_MAX], len: 0 }
     }
 
+    /// Appends the `N` bytes of a piece put together in registers (the
+    /// layouts never write more than `TEXT_MAX` bytes): one store and one
+    /// length update per piece, not per byte.
+    #[inline(always)]
+    fn put<const N: usize>(&mut self, piece: [u8; N]) {
+        if let Some(dst) = self.buf.get_mut(self.len..self.len + N) {
+            dst.copy_from_slice(&piece);
+            self.len += N;
+        }
+    }
+
     /// Appends `b` (the layouts never write more than `TEXT_MAX` bytes).
     #[inline(always)]
     fn push(&mut self, b: u8) {
-        if let Some(slot) = self.buf.get_mut(self.len) {
-            *slot = b;
-            self.len += 1;
-        }
+        self.put([b]);
     }
 
     /// `v` (below 100) as two digits.
     #[inline(always)]
     fn two(&mut self, v: u32) {
-        let i = (v as usize % 100) * 2;
-        self.push(PAIRS[i]);
-        self.push(PAIRS[i + 1]);
+        self.put(pair(v));
     }
 
-    /// Six digits of microseconds, as three pairs.
+    /// `.` and six digits of microseconds.
     #[inline(always)]
-    fn six(&mut self, v: u32) {
-        self.two(v / 10_000);
-        self.two(v / 100 % 100);
-        self.two(v % 100);
+    fn dot_six(&mut self, v: u32) {
+        let ([a, b], [c, d], [e, f]) = (pair(v / 10_000), pair(v / 100 % 100), pair(v % 100));
+        self.put([b'.', a, b, c, d, e, f]);
     }
 
     pub fn as_str(&self) -> &str {
@@ -160,39 +172,37 @@ impl Text {
         unsafe { std::str::from_utf8_unchecked(&self.buf[..self.len]) }
     }
 
+    /// `YYYY-MM-DD`.
     fn date(&mut self, m: &Moment) {
         let y = u32::from(m.year);
-        self.two(y / 100);
-        self.two(y % 100);
-        self.push(b'-');
-        self.two(u32::from(m.month));
-        self.push(b'-');
-        self.two(u32::from(m.day));
+        let ([a, b], [c, d]) = (pair(y / 100), pair(y % 100));
+        let ([e, f], [g, h]) = (pair(u32::from(m.month)), pair(u32::from(m.day)));
+        self.put([a, b, c, d, b'-', e, f, b'-', g, h]);
     }
 
+    /// `HH:MM:SS`.
     fn clock(&mut self, m: &Moment) {
-        self.two(u32::from(m.hour));
-        self.push(b':');
-        self.two(u32::from(m.minute));
-        self.push(b':');
-        self.two(u32::from(m.second));
+        let ([a, b], [c, d], [e, f]) = (pair(u32::from(m.hour)), pair(u32::from(m.minute)), pair(u32::from(m.second)));
+        self.put([a, b, b':', c, d, b':', e, f]);
+    }
+
+    /// `+HH:MM` (or `-`).
+    fn zone(&mut self, negative: bool, hours: u32, minutes: u32) {
+        let ([a, b], [c, d]) = (pair(hours), pair(minutes));
+        self.put([if negative { b'-' } else { b'+' }, a, b, b':', c, d]);
     }
 
     /// Python's `isoformat()` offset: `+HH:MM`, then `:SS` when there are
     /// seconds or microseconds, then `.ffffff` when there are microseconds.
     fn iso_offset(&mut self, offset: i64) {
-        self.push(if offset < 0 { b'-' } else { b'+' });
         let o = offset.unsigned_abs();
         let (seconds, micro) = (o / 1_000_000, (o % 1_000_000) as u32);
-        self.two((seconds / 3600) as u32);
-        self.push(b':');
-        self.two((seconds / 60 % 60) as u32);
+        self.zone(offset < 0, (seconds / 3600) as u32, (seconds / 60 % 60) as u32);
         if seconds % 60 != 0 || micro != 0 {
             self.push(b':');
             self.two((seconds % 60) as u32);
             if micro != 0 {
-                self.push(b'.');
-                self.six(micro);
+                self.dot_six(micro);
             }
         }
     }
@@ -202,8 +212,7 @@ impl Text {
     fn iso_clock(&mut self, m: &Moment) {
         self.clock(m);
         if m.micro != 0 {
-            self.push(b'.');
-            self.six(m.micro);
+            self.dot_six(m.micro);
         }
         if let Some(offset) = m.offset {
             self.iso_offset(offset);
@@ -243,8 +252,7 @@ pub fn go_datetime(m: &Moment) -> Text {
     t.push(b'T');
     t.clock(m);
     if m.micro != 0 {
-        t.push(b'.');
-        t.six(m.micro);
+        t.dot_six(m.micro);
         // Go drops the fraction's trailing zeros (not all are: micro != 0).
         while t.len > 0 && t.buf[t.len - 1] == b'0' {
             t.len -= 1;
@@ -258,11 +266,9 @@ pub fn go_datetime(m: &Moment) -> Text {
             t.push(b'Z');
         } else {
             let minutes = seconds / 60;
-            t.push(if minutes < 0 { b'-' } else { b'+' });
+            let negative = minutes < 0;
             let minutes = minutes.unsigned_abs() as u32;
-            t.two(minutes / 60);
-            t.push(b':');
-            t.two(minutes % 60);
+            t.zone(negative, minutes / 60, minutes % 60);
         }
     }
     t
