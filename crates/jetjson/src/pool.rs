@@ -463,7 +463,16 @@ mod tests {
             assert_eq!(v.capacity(), len, "exactly sized");
             let next = Buffer::take();
             if len >= HAND_OVER {
-                assert_eq!(v.as_ptr(), ptr, "len {len}: the allocation itself");
+                // The buffer's own block, shrunk: in place with allocators
+                // that shrink in place (glibc's), as a probe shows;
+                // AddressSanitizer's moves every reallocation.
+                let mut probe: Vec<u8> = Vec::with_capacity(cap);
+                probe.push(1);
+                let before = probe.as_ptr();
+                probe.shrink_to(len.min(cap));
+                if probe.as_ptr() == before {
+                    assert_eq!(v.as_ptr(), ptr, "len {len}: the allocation itself");
+                }
                 assert_eq!(next.cap, cap, "len {len}: a buffer as large for the next call");
             } else {
                 assert_ne!(v.as_ptr(), ptr, "len {len}: a copy");
