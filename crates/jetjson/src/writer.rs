@@ -620,6 +620,58 @@ impl<S: Sink> Writer<S> {
         self.f64(v)
     }
 
+    /// A float value for the serde path: the usual case, zmij's digits in
+    /// one reservation, in line and small, so that its callers (one per
+    /// float field or element type) stay small enough to be inlined
+    /// themselves; integers in the go layout, the re-laid bands and
+    /// non-finite values out of line.
+    #[inline(always)]
+    pub(crate) fn lean_f64(&mut self, v: f64) -> Result<()> {
+        if self.lean_zmij(v, false) {
+            return Ok(());
+        }
+        self.other_f64(v)
+    }
+
+    /// A float array element for the serde path, with its separator (as
+    /// `lean_f64`).
+    #[inline(always)]
+    pub(crate) fn lean_item_f64(&mut self, v: f64, first: bool) -> Result<()> {
+        if self.lean_zmij(v, !first) {
+            return Ok(());
+        }
+        self.other_item_f64(v, first)
+    }
+
+    /// Writes `v` (after a `,` when `comma`) when it is finite, unindented
+    /// and laid out as zmij writes it; false, having written nothing,
+    /// otherwise.
+    #[inline(always)]
+    fn lean_zmij(&mut self, v: f64, comma: bool) -> bool {
+        if self.style.indent != 0 || !v.is_finite() {
+            return false;
+        }
+        let zmij = match self.style.float_layout {
+            FloatLayout::Compact => true,
+            layout => matches!(number::es_plan(v, layout == FloatLayout::Go), EsPlan::Zmij),
+        };
+        if zmij {
+            // SAFETY: `put_zmij` writes at most `ZMIJ_ROOM` bytes.
+            unsafe { self.append_separated(comma, number::ZMIJ_ROOM, |p| number::put_zmij(p, v)) };
+        }
+        zmij
+    }
+
+    #[inline(never)]
+    fn other_f64(&mut self, v: f64) -> Result<()> {
+        self.f64(v)
+    }
+
+    #[inline(never)]
+    fn other_item_f64(&mut self, v: f64, first: bool) -> Result<()> {
+        self.item_f64(v, first)
+    }
+
     /// A string array element with its separator: short clean strings in
     /// one reservation, others as `array_item` then `str`.
     #[inline(always)]
