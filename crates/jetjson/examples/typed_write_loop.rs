@@ -26,16 +26,32 @@ fn run<T: Serialize + DeserializeOwned>(docs: Vec<Vec<u8>>, n: usize, profile: &
     let values: Vec<jetjson::Value> = docs.iter().map(|b| jetjson::Value::from_slice(b).expect("JSON")).collect();
     let sonic: Vec<sonic_rs::Value> = docs.iter().map(|b| sonic_rs::from_slice(b).expect("JSON")).collect();
     let typed: Vec<T> = docs.iter().map(|b| serde_json::from_slice(b).expect("typed model fits the document")).collect();
+    let libraries: Vec<&str> = library.split(',').collect();
+    let mut times: Vec<Vec<f64>> = vec![Vec::with_capacity(n); libraries.len()];
     let mut total = 0;
     for _ in 0..n {
-        for library in library.split(',') {
-            total += match library {
+        for (l, library) in libraries.iter().enumerate() {
+            let start = std::time::Instant::now();
+            total += match *library {
                 "value" => values.iter().map(|v| v.to_vec_with(&options).expect("writable").len()).sum::<usize>(),
                 "sonic-value" => sonic.iter().map(|v| sonic_rs::to_vec(v).expect("writable").len()).sum::<usize>(),
                 "jetjson" => typed.iter().map(|t| jetjson::to_vec_with(t, &options).expect("writable").len()).sum::<usize>(),
                 "sonic-rs" => typed.iter().map(|t| sonic_rs::to_vec(t).expect("writable").len()).sum::<usize>(),
                 other => panic!("unknown library {other}"),
             };
+            times[l].push(start.elapsed().as_secs_f64());
+        }
+    }
+    // With several libraries: each one's median time, and the median over
+    // rounds of the first one's time / each other's in the same round.
+    if libraries.len() > 1 {
+        let median = |mut v: Vec<f64>| {
+            v.sort_by(f64::total_cmp);
+            v[v.len() / 2]
+        };
+        for (l, library) in libraries.iter().enumerate() {
+            let paired = median(times[0].iter().zip(&times[l]).map(|(a, b)| b / a).collect());
+            eprintln!("{library:>12}: {:9.1} us, {paired:.3}x the time of {}", median(times[l].clone()) * 1e6, libraries[0]);
         }
     }
     println!("{total}");
