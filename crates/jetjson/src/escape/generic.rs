@@ -253,6 +253,50 @@ unsafe fn escape_run<const H: bool, const L: bool, const A: bool>(
     }
 }
 
+/// Escapes every flagged lane of the chunk at `base`, whose bytes were
+/// stored verbatim at `out` and whose exact needs-escape mask is `mask`
+/// (not empty): the clean bytes before each flagged character are already
+/// in place, each escape is written from the table, and the rest of the
+/// chunk is stored again after it, from the input, while another flagged
+/// lane follows. Returns the positions after the last escape.
+///
+/// # Safety
+/// `src..src + base + 2 * V::BYTES` is readable valid UTF-8 with `base` at
+/// a character boundary; `mask` flags exactly the lanes of the chunk that
+/// `needs_at` flags and that start a character; `out` has room for
+/// `MAX_EXPANSION * (len - base) + SLACK` bytes (the caller's contract,
+/// `len >= base + 2 * V::BYTES`); the CPU supports `V`.
+#[inline(always)]
+unsafe fn escape_masked<V: Vector, const A: bool>(src: *const u8, base: usize, mut mask: V::Mask, mut out: *mut u8) -> (usize, *mut u8) {
+    let end = base + V::BYTES;
+    let mut i = base;
+    loop {
+        let k = base + mask.first_offset();
+        // SAFETY: bytes `i..k` are clean and were stored at `out` (with the
+        // chunk, or again after the last escape); the character at `k`
+        // needs escaping (the mask is exact) and lies in the input; each
+        // step keeps at most `MAX_EXPANSION` bytes per input byte, so the
+        // room left covers the escape's padded store and a whole chunk.
+        unsafe {
+            out = out.add(k - i);
+            (i, out) = write_escape::<A>(src, k, out);
+        }
+        if i >= end {
+            return (i, out);
+        }
+        mask = mask.clear_below(i - base);
+        if !mask.has_any() {
+            // The rest of the chunk is clean: the caller's scan goes on
+            // from here.
+            return (i, out);
+        }
+        // SAFETY: `i < base + V::BYTES`, so the load ends before
+        // `base + 2 * V::BYTES`, inside the input; the store is within the
+        // room left (at least `SLACK >= V::BYTES` bytes).
+        unsafe { V::load_unaligned(src.add(i)).store_unaligned(out) };
+    }
+}
+
 /// Escapes whole `V` chunks while one fits before `len`; returns the new
 /// positions.
 ///
@@ -302,19 +346,13 @@ unsafe fn escape_chunks<V: Vector, const H: bool, const L: bool, const A: bool>(
                     // SAFETY: lane-wise on a vector of V's ISA.
                     || (V::CHEAP_COMPARE && !unsafe { v0.cmpeq(V::splat(0xE2)).movemask() }.has_any())
                 {
-                    // The candidates are exact: the
-                    // first chunk's escapes start at its first candidate,
-                    // with no second scan of the chunk (text dense in
-                    // escapes comes here once per escape).
-                    let clean = first.first_offset();
-                    i += clean;
-                    // SAFETY: the clean prefix was stored with the chunk;
-                    // the flagged byte at `i < len` needs escaping, as in
-                    // the chunk-by-chunk step below.
-                    unsafe {
-                        out = out.add(clean);
-                        (i, out) = escape_run::<H, L, A>(src, len, len, i, out);
-                    }
+                    // The candidates are exact: every flagged lane of
+                    // the first chunk is escaped from this one mask, with
+                    // no second scan of the chunk (text dense in escapes,
+                    // such as JSON inside a string, has several a chunk).
+                    // SAFETY: the chunk was stored verbatim at `out`, its
+                    // mask is exact, and the second chunk ends by `len`.
+                    unsafe { (i, out) = escape_masked::<V, A>(src, i, first, out) };
                     continue;
                 }
                 break;

@@ -356,6 +356,32 @@ fn escapes_around_block_boundaries() {
     }
 }
 
+/// Several characters to escape in one chunk, apart by clean runs of every
+/// width: the vector loops escape all the flagged lanes of a chunk from one
+/// mask, storing the chunk's rest again after each escape (JSON inside a
+/// string: a quote every few bytes). Every kind of escape, including
+/// multi-byte characters that may end past the chunk.
+#[test]
+fn several_escapes_per_chunk_at_every_spacing() {
+    let kernels = kernels();
+    for piece in ["\"", "\x01", "<", "\u{e9}", "\u{2028}", "\u{1F600}", "\\\n"] {
+        for gap in 0..=40 {
+            for lead in [0, 1, 5, 31, 33] {
+                let mut s = "l".repeat(lead);
+                for k in 0..12 {
+                    s.push_str(piece);
+                    s.push_str(&"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMN"[..gap]);
+                    if k % 5 == 4 {
+                        s.push('"');
+                    }
+                }
+                let s: Box<str> = s.into_boxed_str();
+                check_all_kernels(&kernels, &s);
+            }
+        }
+    }
+}
+
 #[test]
 fn reservation_is_bounded() {
     // A clean 1 MiB string must not trigger a 6 MiB reservation.

@@ -78,6 +78,9 @@ pub(crate) trait MoveMask: Copy {
     /// The mask with only its lowest `lanes` lanes kept; `lanes` is below
     /// the register's lane count.
     fn below(self, lanes: usize) -> Self;
+    /// The mask with its lowest `lanes` lanes cleared (the others stay
+    /// where they are); `lanes` is below the register's lane count.
+    fn clear_below(self, lanes: usize) -> Self;
     /// The lanes set in either mask.
     fn union(self, other: Self) -> Self;
     /// The mask with only the set lanes for which `keep(lane)` holds.
@@ -110,6 +113,12 @@ impl<const SHIFT: u32> MoveMask for LaneMask<SHIFT> {
     fn below(self, lanes: usize) -> Self {
         // Fewer lanes than the register has: fewer than 64 bits.
         LaneMask(self.0 & ((1u64 << ((lanes as u32) << SHIFT)) - 1))
+    }
+
+    #[inline(always)]
+    fn clear_below(self, lanes: usize) -> Self {
+        // Fewer lanes than the register has: fewer than 64 bits.
+        LaneMask(self.0 & !((1u64 << ((lanes as u32) << SHIFT)) - 1))
     }
 
     #[inline(always)]

@@ -5,6 +5,7 @@ use serde::ser::{
     SerializeTupleVariant,
 };
 
+use super::item::ItemSerializer;
 use super::key::{KeyTarget, MapKeySerializer};
 use crate::error::{Error, Result};
 use crate::options::KeyOrder;
@@ -26,11 +27,13 @@ enum State {
 
 impl<'a, S: Sink> Compound<'a, S> {
     /// After `begin_array`.
+    #[inline]
     pub(super) fn array(w: &'a mut Writer<S>, close_variant: bool) -> Self {
         Compound { w, state: State::Array { len: 0 }, close_variant }
     }
 
     /// Opens an object whose members come in `order`.
+    #[inline]
     pub(super) fn object(w: &'a mut Writer<S>, order: KeyOrder, close_variant: bool) -> Self {
         let state = if order == KeyOrder::Insertion {
             w.begin_object();
@@ -41,16 +44,17 @@ impl<'a, S: Sink> Compound<'a, S> {
         Compound { w, state, close_variant }
     }
 
+    #[inline(always)]
     fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         let State::Array { len } = &mut self.state else { unreachable!("element in an object") };
         let index = *len;
         *len += 1;
-        self.w.array_item(index == 0);
-        value.serialize(&mut *self.w).map_err(|e| e.in_index(index))?;
+        value.serialize(ItemSerializer { w: &mut *self.w, first: index == 0 }).map_err(|e| e.in_index(index))?;
         // Numbers and literals do not spill by themselves (see `Writer::spill_if_full`).
         self.w.spill_if_full()
     }
 
+    #[inline]
     fn field<T: ?Sized + Serialize>(&mut self, key: &'static str, value: &T) -> Result<()> {
         match &mut self.state {
             State::Object { len } => {
@@ -69,7 +73,21 @@ impl<'a, S: Sink> Compound<'a, S> {
         }
     }
 
+    /// Closes the container: arrays and objects in line (a tuple such as a
+    /// coordinate pair ends once per few elements, where a call cost more
+    /// than the bracket), sorted objects and variants out of line.
+    #[inline(always)]
     fn finish(self) -> Result<()> {
+        match self.state {
+            State::Array { len } if !self.close_variant => self.w.end_array(len == 0),
+            State::Object { len } if !self.close_variant => self.w.end_object(len == 0),
+            _ => return self.finish_other(),
+        }
+        Ok(())
+    }
+
+    #[inline(never)]
+    fn finish_other(self) -> Result<()> {
         match self.state {
             State::Array { len } => self.w.end_array(len == 0),
             State::Object { len } => self.w.end_object(len == 0),
@@ -85,10 +103,11 @@ impl<'a, S: Sink> Compound<'a, S> {
 impl<S: Sink> SerializeSeq for Compound<'_, S> {
     type Ok = ();
     type Error = Error;
-    #[inline]
+    #[inline(always)]
     fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         self.element(value)
     }
+    #[inline(always)]
     fn end(self) -> Result<()> {
         self.finish()
     }
@@ -97,9 +116,11 @@ impl<S: Sink> SerializeSeq for Compound<'_, S> {
 impl<S: Sink> SerializeTuple for Compound<'_, S> {
     type Ok = ();
     type Error = Error;
+    #[inline(always)]
     fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         self.element(value)
     }
+    #[inline(always)]
     fn end(self) -> Result<()> {
         self.finish()
     }
@@ -108,9 +129,11 @@ impl<S: Sink> SerializeTuple for Compound<'_, S> {
 impl<S: Sink> SerializeTupleStruct for Compound<'_, S> {
     type Ok = ();
     type Error = Error;
+    #[inline]
     fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         self.element(value)
     }
+    #[inline(always)]
     fn end(self) -> Result<()> {
         self.finish()
     }
@@ -119,9 +142,11 @@ impl<S: Sink> SerializeTupleStruct for Compound<'_, S> {
 impl<S: Sink> SerializeTupleVariant for Compound<'_, S> {
     type Ok = ();
     type Error = Error;
+    #[inline]
     fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         self.element(value)
     }
+    #[inline(always)]
     fn end(self) -> Result<()> {
         self.finish()
     }
@@ -131,6 +156,7 @@ impl<S: Sink> SerializeMap for Compound<'_, S> {
     type Ok = ();
     type Error = Error;
 
+    #[inline]
     fn serialize_key<T: ?Sized + Serialize>(&mut self, key: &T) -> Result<()> {
         let target = match &mut self.state {
             State::Object { len } => {
@@ -143,6 +169,7 @@ impl<S: Sink> SerializeMap for Compound<'_, S> {
         key.serialize(MapKeySerializer { w: &mut *self.w, target })
     }
 
+    #[inline]
     fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         value.serialize(&mut *self.w)?;
         if let State::Sorted { obj, .. } = &mut self.state {
@@ -152,6 +179,7 @@ impl<S: Sink> SerializeMap for Compound<'_, S> {
         self.w.spill_if_full()
     }
 
+    #[inline(always)]
     fn end(self) -> Result<()> {
         self.finish()
     }
@@ -164,6 +192,7 @@ impl<S: Sink> SerializeStruct for Compound<'_, S> {
     fn serialize_field<T: ?Sized + Serialize>(&mut self, key: &'static str, value: &T) -> Result<()> {
         self.field(key, value)
     }
+    #[inline(always)]
     fn end(self) -> Result<()> {
         self.finish()
     }
@@ -172,9 +201,11 @@ impl<S: Sink> SerializeStruct for Compound<'_, S> {
 impl<S: Sink> SerializeStructVariant for Compound<'_, S> {
     type Ok = ();
     type Error = Error;
+    #[inline]
     fn serialize_field<T: ?Sized + Serialize>(&mut self, key: &'static str, value: &T) -> Result<()> {
         self.field(key, value)
     }
+    #[inline(always)]
     fn end(self) -> Result<()> {
         self.finish()
     }

@@ -7,6 +7,7 @@
 //! JSON, a number's literal text and byte strings that may be invalid UTF-8.
 
 mod compound;
+mod item;
 mod key;
 
 use serde::ser::{Serialize, Serializer};
@@ -79,7 +80,7 @@ impl<'a, S: Sink> Serializer for &'a mut Writer<S> {
     }
     #[inline]
     fn serialize_f64(self, v: f64) -> Result<()> {
-        self.f64(v)
+        self.lean_f64(v)
     }
     fn serialize_char(self, v: char) -> Result<()> {
         self.str(v.encode_utf8(&mut [0; 4]))

@@ -86,6 +86,34 @@ fn prefetch_members(members: &[(Str, Value)]) {
     }
 }
 
+/// How many members ahead of the one being written a large sorted
+/// object's writer prefetches (measured: 4 beat 8 and a two-level
+/// look-ahead on gsoc-2018).
+const AHEAD: usize = 4;
+
+/// Sorted objects with more members than this prefetch as they go: in
+/// smaller ones the prefetches at the start cover every member in time
+/// (the look-ahead cost twitter's 20-40 member objects time).
+const ROLLING_FROM: usize = 64;
+
+/// A member's key and the first lines of its value's data (the member
+/// array of an object value: what its writing reads first).
+#[inline(always)]
+fn prefetch_deep((k, v): &(Str, Value)) {
+    prefetch(k.as_ptr());
+    let (p, bytes) = match v {
+        Value::String(s) => (s.as_ptr(), s.len()),
+        Value::Array(a) => (a.as_ptr() as *const u8, std::mem::size_of_val(a.as_slice())),
+        Value::Object(o) => (o.members().as_ptr() as *const u8, std::mem::size_of_val(o.members())),
+        _ => return,
+    };
+    let mut at = 0;
+    while at < bytes.min(4 * 64) {
+        prefetch(p.wrapping_add(at));
+        at += 64;
+    }
+}
+
 #[inline]
 fn prefetch_elements(items: &[Value]) {
     items.iter().for_each(prefetch_value);
@@ -132,8 +160,19 @@ fn write_object<S: Sink>(w: &mut Writer<S>, map: &Map) -> Result<()> {
             keys::compare(order, members[a as usize].0.as_bytes(), members[b as usize].0.as_bytes())
         });
         sm.prefixes.truncate(pb);
+        let rolling = members.len() > ROLLING_FROM;
         for n in 0..members.len() {
-            let (k, v) = &members[w.sort_memory().order[ob + n] as usize];
+            let order = &w.sort_memory().order;
+            // Members go out in another order than they lie in memory (and
+            // than the prefetches at the start asked for them), so the
+            // hardware's own prefetching, which follows the addresses, does
+            // not help: ask for the data of the member `AHEAD` places on.
+            if rolling {
+                if let Some(&ahead) = order.get(ob + n + AHEAD) {
+                    prefetch_deep(&members[ahead as usize]);
+                }
+            }
+            let (k, v) = &members[order[ob + n] as usize];
             w.key(k, n == 0)?;
             write_element(w, v).map_err(|e| e.in_key(k))?;
             w.spill_if_full()?;
