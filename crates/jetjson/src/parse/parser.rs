@@ -454,42 +454,16 @@ impl<'a> Parser<'a> {
         Ok(unsafe { std::str::from_utf8_unchecked(bytes) })
     }
 
+    /// The rest of a string whose scan stopped at `at` (a backslash, a
+    /// control byte or the end of the input), decoded into `scratch`.
     #[cold]
-    fn string_with_escapes(&mut self, start: usize, mut at: usize, mut non_ascii: bool) -> Result<Str<'a>> {
-        self.scratch.clear();
-        let mut run = start;
-        loop {
-            match self.b.get(at) {
-                Some(b'"') => {
-                    let tail = self.body(run, at, non_ascii)?;
-                    self.scratch.push_str(tail);
-                    let raw = self.body(start, at, false).ok();
-                    // The raw body holds the same bytes as the decoded runs,
-                    // which were each checked above.
-                    // SAFETY: every non-escape byte of `start..at` was
-                    // validated in its run; escapes are ASCII.
-                    let raw = raw.unwrap_or_else(|| unsafe { std::str::from_utf8_unchecked(&self.b[start..at]) });
-                    self.i = at + 1;
-                    return Ok(Str { borrowed: None, raw, ascii: false });
-                }
-                Some(b'\\') => {
-                    let piece = self.body(run, at, non_ascii)?;
-                    self.scratch.push_str(piece);
-                    at = self.escape(at)?;
-                    run = at;
-                    let stop = string_stop(self.b, at);
-                    at = stop.at;
-                    non_ascii = stop.non_ascii;
-                }
-                Some(_) => return Err(self.error_at(at, "control character in string (must be escaped)")),
-                None => return Err(self.error_at(start - 1, "unterminated string")),
-            }
-        }
-    }
-
-    /// Decodes the escape at `i` (a backslash) into scratch; returns the next index.
-    fn escape(&mut self, i: usize) -> Result<usize> {
-        decode_escape(self.b, i, &mut self.scratch).map_err(|(at, msg)| self.error_at(at, msg))
+    fn string_with_escapes(&mut self, start: usize, at: usize, non_ascii: bool) -> Result<Str<'a>> {
+        let end = decode_string(self.b, start, at, non_ascii, &mut self.scratch).map_err(|(at, msg)| self.error_at(at, msg))?;
+        // SAFETY: `decode_string` accepted `start..end`: every byte outside
+        // the escapes was checked as UTF-8 in its run; escapes are ASCII.
+        let raw = unsafe { std::str::from_utf8_unchecked(&self.b[start..end]) };
+        self.i = end + 1;
+        Ok(Str { borrowed: None, raw, ascii: false })
     }
 
     // ---- duplicate names -----------------------------------------------
@@ -816,6 +790,14 @@ impl<'a> Parser<'a> {
 /// Decodes the escape at `b[i]` (a backslash) onto `out`: the index after
 /// it, or where it is wrong and why.
 pub(crate) fn decode_escape(b: &[u8], i: usize, out: &mut String) -> std::result::Result<usize, (usize, &'static str)> {
+    let (c, next) = escape_char(b, i)?;
+    out.push(c);
+    Ok(next)
+}
+
+/// The character the escape at `b[i]` (a backslash) stands for, and the
+/// index after it; or where it is wrong and why.
+fn escape_char(b: &[u8], i: usize) -> std::result::Result<(char, usize), (usize, &'static str)> {
     let c = match b.get(i + 1) {
         Some(b'"') => '"',
         Some(b'\\') => '\\',
@@ -841,14 +823,170 @@ pub(crate) fn decode_escape(b: &[u8], i: usize, out: &mut String) -> std::result
                 0xDC00..=0xDFFF => return Err((i, "lone surrogate escape (a low surrogate without a high one)")),
                 _ => (hi, i + 6),
             };
-            out.push(char::from_u32(cp).expect("surrogates are handled above"));
-            return Ok(next);
+            return Ok((char::from_u32(cp).expect("surrogates are handled above"), next));
         }
         Some(_) => return Err((i, "invalid escape in string")),
         None => return Err((i, "unterminated string")),
     };
-    out.push(c);
-    Ok(i + 2)
+    Ok((c, i + 2))
+}
+
+/// What each one-letter escape stands for (0: not one; `\\u` is not).
+pub(crate) const SIMPLE_ESCAPES: [u8; 256] = {
+    let mut t = [0u8; 256];
+    t[b'"' as usize] = b'"';
+    t[b'\\' as usize] = b'\\';
+    t[b'/' as usize] = b'/';
+    t[b'b' as usize] = 0x08;
+    t[b'f' as usize] = 0x0C;
+    t[b'n' as usize] = b'\n';
+    t[b'r' as usize] = b'\r';
+    t[b't' as usize] = b'\t';
+    t
+};
+
+/// Decodes the body of a string that has escapes into `scratch` (cleared
+/// first): `start` is the body's first byte, `at` the first stop the
+/// caller's scan found there (a backslash, a control byte or the end of
+/// the input) and `high` whether a byte >= 0x80 came before it. Returns the
+/// index of the closing quote, or where the body is wrong and why, as the
+/// reference driver has always said it: a run of text is checked as UTF-8
+/// when the escape or quote that ends it is reached (so a bad escape after
+/// bad UTF-8 reports the UTF-8), a control byte is reported as such, and an
+/// input that ends inside the string is reported at its opening quote.
+///
+/// After each escape, the next 16 bytes of the input are stored into
+/// `scratch` whether or not all of them belong to the run (the length then
+/// stops at the run's end), so a text dense in escapes (JSON embedded in a
+/// string) costs no copy call and no scanner call per escape; longer runs
+/// go to the dispatched scanner and one copy.
+#[inline(never)]
+pub(crate) fn decode_string(
+    b: &[u8],
+    start: usize,
+    at: usize,
+    high: bool,
+    scratch: &mut String,
+) -> std::result::Result<usize, (usize, &'static str)> {
+    let mut out = std::mem::take(scratch).into_bytes();
+    out.clear();
+    let result = decode_into(b, start, at, high, &mut out);
+    if result.is_err() {
+        out.clear();
+    }
+    // SAFETY: on success `out` holds the runs of the body, each checked as
+    // UTF-8 (or ASCII, as the scans saw), and the characters of its escapes;
+    // no run crosses an escape (escapes are ASCII), so the whole is UTF-8.
+    // On failure it is empty.
+    *scratch = unsafe { String::from_utf8_unchecked(out) };
+    result
+}
+
+#[inline(always)]
+fn decode_into(
+    b: &[u8],
+    start: usize,
+    mut at: usize,
+    mut high: bool,
+    out: &mut Vec<u8>,
+) -> std::result::Result<usize, (usize, &'static str)> {
+    out.extend_from_slice(&b[start..at]);
+    let mut run = start;
+    loop {
+        match b.get(at) {
+            Some(b'"') => {
+                check_run(b, run, at, high)?;
+                return Ok(at);
+            }
+            Some(b'\\') => {
+                check_run(b, run, at, high)?;
+                at = match b.get(at + 1).map(|&c| SIMPLE_ESCAPES[c as usize]) {
+                    Some(c) if c != 0 => {
+                        out.push(c);
+                        at + 2
+                    }
+                    _ => {
+                        let (c, next) = escape_char(b, at)?;
+                        out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+                        next
+                    }
+                };
+                run = at;
+                (at, high) = copy_to_stop(b, at, out);
+            }
+            Some(_) => return Err((at, "control character in string (must be escaped)")),
+            None => return Err((start - 1, "unterminated string")),
+        }
+    }
+}
+
+/// `b[run..at]`, a run of string text between escapes, checked as UTF-8
+/// when it has bytes >= 0x80 (`high`).
+#[inline(always)]
+fn check_run(b: &[u8], run: usize, at: usize, high: bool) -> std::result::Result<(), (usize, &'static str)> {
+    if high && simdutf8::basic::from_utf8(&b[run..at]).is_err() {
+        return Err(utf8_error(b, run, at));
+    }
+    Ok(())
+}
+
+#[cold]
+fn utf8_error(b: &[u8], run: usize, at: usize) -> (usize, &'static str) {
+    let valid = std::str::from_utf8(&b[run..at]).map_or_else(|e| e.valid_up_to(), |_| at - run);
+    (run + valid, "invalid UTF-8 in string")
+}
+
+/// Copies string text from `b[i..]` onto `out` up to the next quote,
+/// backslash or control byte (or the end of the input): where that is, and
+/// whether a byte >= 0x80 came before it.
+#[inline(always)]
+fn copy_to_stop(b: &[u8], mut i: usize, out: &mut Vec<u8>) -> (usize, bool) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use crate::escape::vector::{MoveMask, Vector};
+        use core::arch::x86_64::__m128i;
+        if i + 16 <= b.len() {
+            out.reserve(16);
+            // SAFETY: 16 bytes from `i` are in bounds (checked above) and 16
+            // bytes from `out`'s length are allocated (reserved above); SSE2
+            // is part of the x86_64 baseline.
+            let (special, non_ascii) = unsafe {
+                let v = __m128i::load_unaligned(b.as_ptr().add(i));
+                v.store_unaligned(out.as_mut_ptr().add(out.len()));
+                let special = v.cmpeq(__m128i::splat(b'"')).or(v.cmpeq(__m128i::splat(b'\\'))).or(v.lt(0x20)).movemask();
+                (special, v.high_bit().movemask())
+            };
+            if special.has_any() {
+                let k = special.first_offset();
+                // SAFETY: the `k` bytes past the length were written above.
+                unsafe { out.set_len(out.len() + k) };
+                return (i + k, non_ascii.below(k).has_any());
+            }
+            // SAFETY: the 16 bytes past the length were written above.
+            unsafe { out.set_len(out.len() + 16) };
+            // A longer run: the dispatched scanner and one copy.
+            let stop = string_stop(b, i + 16);
+            out.extend_from_slice(&b[i + 16..stop.at]);
+            return (stop.at, non_ascii.has_any() || stop.non_ascii);
+        }
+        // The last bytes of the input, one by one.
+        let mut high = false;
+        while let Some(&c) = b.get(i) {
+            if c == b'"' || c == b'\\' || c < 0x20 {
+                break;
+            }
+            high |= c >= 0x80;
+            out.push(c);
+            i += 1;
+        }
+        (i, high)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let stop = string_stop(b, i);
+        out.extend_from_slice(&b[i..stop.at]);
+        (stop.at, stop.non_ascii)
+    }
 }
 
 /// The four hex digits of a `\u` escape at `b[at..]`.
