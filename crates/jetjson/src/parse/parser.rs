@@ -208,7 +208,19 @@ pub(crate) struct Parser<'a> {
     /// Containers open around a container being checked for `Visitor::raw`
     /// (its walk counts depth from zero, against `max_depth` less these).
     raw_depth: usize,
+    /// Which bytes of the 64 from `ws_at` are not whitespace (bit k for
+    /// `b[ws_at + k]`; bytes past the end of the input count as not
+    /// whitespace): pretty-printed input has a run of whitespace every few
+    /// dozen bytes, and most of those runs are skipped from this mask,
+    /// computed once per 64 bytes, instead of from loads at each run.
+    /// `ws_at` is `NO_BLOCK` until the first run longer than one space.
+    ws_at: usize,
+    ws_bits: u64,
 }
+
+/// `Parser::ws_at` before any block is classified: no offset is within 64
+/// bytes after it.
+const NO_BLOCK: usize = usize::MAX >> 1;
 
 impl<'a> Parser<'a> {
     pub(crate) fn new(input: &'a [u8], options: &ReadOptions) -> Result<Parser<'a>> {
@@ -233,6 +245,8 @@ impl<'a> Parser<'a> {
             stack: buffers.stack,
             lossless_numbers: options.lossless_numbers,
             raw_depth: 0,
+            ws_at: NO_BLOCK,
+            ws_bits: 0,
         };
         if input.starts_with(BOM) {
             if !options.allow_bom {
@@ -303,38 +317,36 @@ impl<'a> Parser<'a> {
     }
 
     /// Whitespace runs of pretty-printed input: a newline and indentation.
-    /// Sixteen bytes at a time where sixteen remain (SSE2, baseline on
-    /// x86_64): the run ends at the first byte that is not one of the four
-    /// whitespace bytes, so a control character stops it exactly where a
-    /// bytewise loop would. The last bytes of the input go bytewise.
-    #[inline(never)]
+    /// From the mask of the block classified last when the run starts in
+    /// it; otherwise (and when the run reaches that block's end) the next
+    /// 64 bytes are classified.
+    #[inline(always)]
     fn skip_ws_run(&mut self) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use crate::escape::vector::Vector;
-            use core::arch::x86_64::__m128i;
-            while self.i + 16 <= self.b.len() {
-                // SAFETY: 16 bytes from `self.i` are in bounds (checked by
-                // the loop condition), and SSE2 is part of the x86_64 baseline.
-                let ws = unsafe {
-                    let v = __m128i::load_unaligned(self.b.as_ptr().add(self.i));
-                    v.cmpeq(__m128i::splat(b' '))
-                        .or(v.cmpeq(__m128i::splat(b'\n')))
-                        .or(v.cmpeq(__m128i::splat(b'\r')))
-                        .or(v.cmpeq(__m128i::splat(b'\t')))
-                        .movemask()
-                };
-                // Lanes that are not whitespace: bits clear in `ws`.
-                let stop = !ws.0 & 0xFFFF;
-                if stop != 0 {
-                    self.i += stop.trailing_zeros() as usize;
-                    return;
-                }
-                self.i += 16;
+        let off = self.i.wrapping_sub(self.ws_at);
+        if off < 64 {
+            let rest = self.ws_bits >> off;
+            if rest != 0 {
+                self.i += rest.trailing_zeros() as usize;
+                return;
             }
+            self.i = self.ws_at + 64;
         }
-        while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.b.get(self.i) {
-            self.i += 1;
+        self.skip_ws_blocks();
+    }
+
+    /// Classifies 64 bytes from the position at a time until one is not
+    /// whitespace (or the input ends), keeping the last block's mask.
+    #[inline(never)]
+    fn skip_ws_blocks(&mut self) {
+        loop {
+            let bits = non_ws_block(self.b, self.i);
+            self.ws_at = self.i;
+            self.ws_bits = bits;
+            if bits != 0 {
+                self.i += bits.trailing_zeros() as usize;
+                return;
+            }
+            self.i += 64;
         }
     }
 
@@ -1056,6 +1068,52 @@ fn short_string_stop(b: &[u8], start: usize) -> Option<super::scan::Stop> {
     {
         let _ = (b, start);
         None
+    }
+}
+
+/// Bit k set when `b[at + k]` is not JSON whitespace (space, tab, line
+/// feed, carriage return) or lies past the end of `b`.
+#[inline(always)]
+fn non_ws_block(b: &[u8], at: usize) -> u64 {
+    let mut pad = [b'!'; 64];
+    let block: &[u8; 64] = match b.get(at..).and_then(<[u8]>::first_chunk::<64>) {
+        Some(block) => block,
+        None => {
+            // The input's last bytes, padded with bytes that stop a run.
+            let rest = b.get(at..).unwrap_or(&[]);
+            pad[..rest.len()].copy_from_slice(rest);
+            &pad
+        }
+    };
+    #[cfg(target_arch = "x86_64")]
+    {
+        use crate::escape::vector::Vector;
+        use core::arch::x86_64::__m128i;
+        let mut ws = 0u64;
+        for k in 0..4 {
+            // SAFETY: `block` is 64 readable bytes, so 16 from `16 k` are
+            // in bounds; SSE2 is part of the x86_64 baseline.
+            let lanes = unsafe {
+                let v = __m128i::load_unaligned(block.as_ptr().add(16 * k));
+                v.cmpeq(__m128i::splat(b' '))
+                    .or(v.cmpeq(__m128i::splat(b'\n')))
+                    .or(v.cmpeq(__m128i::splat(b'\r')))
+                    .or(v.cmpeq(__m128i::splat(b'\t')))
+                    .movemask()
+            };
+            ws |= (lanes.0 & 0xFFFF) << (16 * k);
+        }
+        !ws
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let mut bits = 0u64;
+        for (k, &c) in block.iter().enumerate() {
+            if !matches!(c, b' ' | b'\n' | b'\r' | b'\t') {
+                bits |= 1 << k;
+            }
+        }
+        bits
     }
 }
 
