@@ -1,5 +1,5 @@
 //! Whitespace between tokens on the serde path, which skips runs from a
-//! mask of the 64 bytes classified last (`Parser::skip_ws_run`,
+//! mask of the 128 bytes classified last (`Parser::skip_ws_run`,
 //! `parse/parser.rs`): random documents written with random runs of
 //! whitespace (none, one space, pretty-printing's newline and indentation,
 //! long mixed runs across block edges) read as serde_json reads them, and a
@@ -88,12 +88,12 @@ fn whitespace_runs_read_as_serde_json_reads_them() {
     }
 }
 
-/// Runs of every length to 200 starting at every offset of a block, in an
+/// Runs of every length to 300 starting at every offset of a block, in an
 /// array of numbers and an object, ending the input or not.
 #[test]
 fn runs_of_every_length_at_every_block_offset() {
-    for lead in 0..64 {
-        for len in 0..200 {
+    for lead in 0..128 {
+        for len in 0..300 {
             let ws: Vec<u8> = (0..len).map(|k| if k % 9 == 0 { b'\n' } else { b' ' }).collect();
             let pad = " ".repeat(lead);
             let mut doc = format!("{pad}[1,").into_bytes();
