@@ -4,7 +4,10 @@
 //!
 //! `cargo run --release -p jetjson --example typed_loop -- DOC [ITERATIONS [LIBRARIES]]`
 //! with DOC one of twitter, citm_catalog, canada, github_events, gsoc-2018,
-//! mesh (read from `../shared/corpus/bench/`) and LIBRARIES jetjson (the
+//! mesh (read from `../shared/corpus/bench/`), or one of the OCI groups
+//! oci-manifests, oci-indexes, oci-configs, docker-v2s1 (every document of
+//! `../shared/corpus/oci` of that kind, each parsed once per iteration, as
+//! the groups of `benches/read_ratios.rs`), and LIBRARIES jetjson (the
 //! default), sonic-rs or serde_json, or several joined by commas: then each
 //! round runs each once, rotating which goes first, and prints per library
 //! the median time and `ratio A B X` lines (A's time ÷ B's, paired by round,
@@ -12,6 +15,9 @@
 //! program named by `JETJSON_TWIN` (a build of this example without target
 //! flags, this one being built with `-C target-cpu=native`), in the same
 //! rounds (`bench/typed_pairs.sh`).
+//!
+//! `TYPED_FILE=PATH` parses that file into DOC's model instead of the corpus
+//! document (a compacted copy of it, say, to see what whitespace costs).
 #[allow(dead_code)]
 #[path = "../benches/schema/mod.rs"]
 mod schema;
@@ -35,10 +41,22 @@ fn parse<T: serde::de::DeserializeOwned>(bytes: &[u8], library: &str) -> usize {
 
 fn run<T: serde::de::DeserializeOwned>(rel: &str, n: usize, libraries: &str) {
     let path = format!("{}/../../../shared/corpus/bench/{rel}", env!("CARGO_MANIFEST_DIR"));
+    let path = std::env::var("TYPED_FILE").unwrap_or(path);
     let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    run_group::<T>(&[bytes], n, libraries);
+}
+
+fn oci<T: serde::de::DeserializeOwned>(kind: schema::oci::Kind, n: usize, libraries: &str) {
+    let docs: Vec<Vec<u8>> = schema::oci::documents().into_iter().filter(|(_, k, _)| *k == kind).map(|(_, _, b)| b).collect();
+    run_group::<T>(&docs, n, libraries);
+}
+
+/// Each iteration parses every document of `docs` once.
+fn run_group<T: serde::de::DeserializeOwned>(docs: &[Vec<u8>], n: usize, libraries: &str) {
+    let parse_all = |library: &str| docs.iter().map(|d| parse::<T>(d, library)).sum::<usize>();
     if let Some(mut server) = twin::Server::from_env() {
         type Job<'a> = (&'a str, Box<dyn Fn() -> usize + 'a>);
-        let jobs: Vec<Job<'_>> = LIBRARIES.iter().map(|&l| (l, Box::new(|| parse::<T>(&bytes, l)) as Box<dyn Fn() -> usize>)).collect();
+        let jobs: Vec<Job<'_>> = LIBRARIES.iter().map(|&l| (l, Box::new(|| parse_all(l)) as Box<dyn Fn() -> usize>)).collect();
         let jobs: Vec<(&str, &dyn Fn() -> usize)> = jobs.iter().map(|(m, f)| (*m, f.as_ref())).collect();
         server.serve_row("typed", &jobs);
         return;
@@ -47,7 +65,7 @@ fn run<T: serde::de::DeserializeOwned>(rel: &str, n: usize, libraries: &str) {
     let mut kept = 0usize;
     if libraries.len() == 1 && !libraries[0].starts_with("portable:") {
         for _ in 0..n {
-            kept += parse::<T>(&bytes, libraries[0]);
+            kept += parse_all(libraries[0]);
         }
         println!("{kept}");
         return;
@@ -58,7 +76,7 @@ fn run<T: serde::de::DeserializeOwned>(rel: &str, n: usize, libraries: &str) {
             Some(l) => twin.as_ref().expect("a twin").time("typed", l, 1),
             None => {
                 let t = Instant::now();
-                std::hint::black_box(parse::<T>(&bytes, library));
+                std::hint::black_box(parse_all(library));
                 t.elapsed()
             }
         }
@@ -103,6 +121,10 @@ fn main() {
         "github_events" => run::<schema::github_events::Events>("simdjson/github_events.json", n, libraries),
         "gsoc-2018" => run::<schema::gsoc_2018::Projects>("simdjson/gsoc-2018.json", n, libraries),
         "mesh" => run::<schema::mesh::Mesh>("simdjson/mesh.json", n, libraries),
+        "oci-manifests" => oci::<schema::oci::Manifest>(schema::oci::Kind::Manifest, n, libraries),
+        "oci-indexes" => oci::<schema::oci::Index>(schema::oci::Kind::Index, n, libraries),
+        "oci-configs" => oci::<schema::oci::ImageConfig>(schema::oci::Kind::Config, n, libraries),
+        "docker-v2s1" => oci::<schema::oci::SignedManifestV1>(schema::oci::Kind::SignedV1, n, libraries),
         other => panic!("unknown document {other}"),
     }
 }

@@ -31,7 +31,7 @@ use std::marker::PhantomData;
 use super::blocks::{tail_masks, Classify, Masks};
 use super::number::{scan_general, scan_window, NumberValue, WINDOW, WINDOW_LITERAL_MAX};
 use super::options::{DuplicateKeys, ReadOptions};
-use super::parser::{decode_escape, Buffers, DuplicateNames, BOM};
+use super::parser::{decode_escape, Buffers, DuplicateNames, BOM, SIMPLE_ESCAPES};
 use super::visitor::{Ignore, NumberToken, Visitor};
 use crate::error::{Error, Position};
 
@@ -793,20 +793,6 @@ fn string_with_escapes<'a>(b: &'a [u8], start: usize, mut at: usize, mut high: b
         }
     }
 }
-
-/// What each one-letter escape stands for (0: not one; `\\u` is not).
-const SIMPLE_ESCAPES: [u8; 256] = {
-    let mut t = [0u8; 256];
-    t[b'"' as usize] = b'"';
-    t[b'\\' as usize] = b'\\';
-    t[b'/' as usize] = b'/';
-    t[b'b' as usize] = 0x08;
-    t[b'f' as usize] = 0x0C;
-    t[b'n' as usize] = b'\n';
-    t[b'r' as usize] = b'\r';
-    t[b't' as usize] = b'\t';
-    t
-};
 
 /// The offset from `at` of the first quote, backslash or control byte
 /// among the eight bytes at `at`, when those eight bytes exist and are all
