@@ -44,6 +44,11 @@ pub(crate) struct Structure {
 
 /// A block classifier for one ISA.
 pub(crate) trait Classify {
+    /// The driver and validator builds this classifier belongs to: the
+    /// validator's for a container the driver takes whole (`drive.rs`,
+    /// `raw_text`) is the one of the driver's own ISA.
+    const LEVEL: super::drive::Level;
+
     /// The masks of the 64 bytes at `p`.
     ///
     /// # Safety
@@ -85,6 +90,8 @@ pub(crate) fn prefix_xor_shifts(mut x: u64) -> u64 {
 pub(crate) struct Portable;
 
 impl Classify for Portable {
+    const LEVEL: super::drive::Level = super::drive::Level::Baseline;
+
     #[inline(always)]
     unsafe fn block(p: *const u8) -> Masks {
         // SAFETY: the caller guarantees 64 readable bytes.
@@ -184,6 +191,8 @@ mod x86 {
     pub(crate) struct Sse2;
 
     impl Classify for Sse2 {
+        const LEVEL: crate::parse::drive::Level = crate::parse::drive::Level::Baseline;
+
         #[inline(always)]
         unsafe fn block(p: *const u8) -> Masks {
             // SAFETY: 64 readable bytes (the caller's contract), read as four
@@ -275,6 +284,8 @@ mod x86 {
     };
 
     impl Classify for Avx2 {
+        const LEVEL: crate::parse::drive::Level = crate::parse::drive::Level::Avx2;
+
         /// One carry-less multiplication by all ones.
         ///
         /// # Safety
