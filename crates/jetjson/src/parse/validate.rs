@@ -51,8 +51,9 @@ const LINEAR_NAMES: usize = 16;
 pub(crate) struct Work {
     /// Open containers, innermost last: `ARRAY`, or for an object the index
     /// of its first name in `names` shifted left by one, with the low bit
-    /// set once its names are in `dups` instead.
-    stack: Vec<usize>,
+    /// (`HASHED`) set once its names are in `dups` instead; and for an
+    /// object whose names are in `names`, the union of their `name_bit`s.
+    stack: Vec<(usize, u64)>,
     /// Names of the open objects that compare linearly.
     names: Vec<u128>,
     dups: DuplicateNames,
@@ -71,6 +72,14 @@ impl Work {
 
 const ARRAY: usize = usize::MAX;
 const HASHED: usize = 1;
+/// The bit of a name's word in its object's entry of `Work::stack`: a hash of the
+/// word, so that a name that is not yet in a small object (nearly every
+/// name) is known so from one bit, without comparing it with the others.
+#[inline(always)]
+fn name_bit(word: u128) -> u64 {
+    let folded = (word as u64) ^ ((word >> 64) as u64).rotate_left(29);
+    1 << (folded.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 58)
+}
 
 /// For a name of `n` bytes (up to 16), the mask of its bytes in a
 /// little-endian word read from its first byte.
@@ -207,12 +216,12 @@ fn container_end_with<C: Classify>(b: &[u8], at: usize, nested: Nested, work: &m
     // start of a document.
     let first = at & !63;
     let keep = u64::MAX << (at - first);
-    let m = if first + 64 <= b.len() {
+    let (m, within) = if first + 64 <= b.len() {
         // SAFETY: `first + 64 <= len`: the block is inside the input; the
         // caller runs with `C`'s ISA enabled.
-        unsafe { C::structure(b.as_ptr().add(first)) }
+        (unsafe { C::structure(b.as_ptr().add(first)) }, u64::MAX)
     } else {
-        tail_structure(b, first)
+        (tail_structure(b, first), u64::MAX >> (64 - (b.len() - first)))
     };
     let m = Structure {
         quote: m.quote & keep,
@@ -222,7 +231,6 @@ fn container_end_with<C: Classify>(b: &[u8], at: usize, nested: Nested, work: &m
         control: m.control & keep,
         high: m.high & keep,
     };
-    let within = if first + 64 <= b.len() { u64::MAX } else { u64::MAX >> (64 - (b.len() - first)) };
     let bits = scan.block::<C>(m, b, first, scratch).map(|bits| bits & keep & within);
     let mut w = Walker::<C> {
         b,
@@ -263,8 +271,8 @@ fn stage1<C: Classify>(b: &[u8], at: usize, scan: &mut Scan, scratch: &mut Strin
         let m = unsafe { C::structure(b.as_ptr().add(at)) };
         scan.block::<C>(m, b, at, scratch)
     } else {
-        // The bytes past the end are spaces, never structure; their bits
-        // are cleared all the same (`Walker::next` relies on it).
+        // Bits past the end of the input are cleared (`Walker::next`
+        // relies on it; `tail_structure` may set some).
         let m = tail_structure(b, at);
         Some(scan.block::<C>(m, b, at, scratch)? & (u64::MAX >> (64 - (b.len() - at))))
     }
@@ -372,7 +380,7 @@ struct Walker<'a, 'w, C> {
     /// The offset after the outermost container, once it is closed.
     end: usize,
     scan: &'w mut Scan,
-    stack: &'w mut Vec<usize>,
+    stack: &'w mut Vec<(usize, u64)>,
     names: &'w mut Vec<u128>,
     dups: &'w mut DuplicateNames,
     scratch: &'w mut String,
@@ -442,7 +450,7 @@ impl<C: Classify> Walker<'_, '_, C> {
         if self.stack.len() >= self.max_depth {
             return false;
         }
-        self.stack.push(if c == b'[' { ARRAY } else { self.names.len() << 1 });
+        self.stack.push((if c == b'[' { ARRAY } else { self.names.len() << 1 }, 0));
         true
     }
 
@@ -450,7 +458,7 @@ impl<C: Classify> Walker<'_, '_, C> {
     /// array, `Some(false)` an object, `None` if it was the outermost.
     #[inline(always)]
     fn close(&mut self) -> Option<bool> {
-        let top = self.stack.pop().unwrap_or(ARRAY);
+        let (top, _) = self.stack.pop().unwrap_or((ARRAY, 0));
         if top != ARRAY {
             if top & HASHED != 0 {
                 self.dups.close();
@@ -458,7 +466,7 @@ impl<C: Classify> Walker<'_, '_, C> {
                 self.names.truncate(top >> 1);
             }
         }
-        self.stack.last().map(|&t| t == ARRAY)
+        self.stack.last().map(|&(t, _)| t == ARRAY)
     }
 
     /// The container that `c` (`{` or `[`, just read) opens, and everything
@@ -692,7 +700,7 @@ impl<C: Classify> Walker<'_, '_, C> {
         }
         let start = open + 1;
         let len = close.saturating_sub(start);
-        let Some(&top) = self.stack.last() else { return false };
+        let Some(&mut (top, ref mut bloom)) = self.stack.last_mut() else { return false };
         let first = top >> 1;
         if top & HASHED == 0 && len <= 16 && self.names.len() - first < LINEAR_NAMES {
             if let Some(bytes) = b.get(start..start + 16) {
@@ -700,9 +708,11 @@ impl<C: Classify> Walker<'_, '_, C> {
                 // (Stage 1 has seen the name, and so any backslash in it;
                 // names with escapes are decoded in `general_name`.)
                 if !self.scan.backslash || !has_backslash(word) {
-                    if self.names[first..].contains(&word) {
+                    let bit = name_bit(word);
+                    if *bloom & bit != 0 && self.names[first..].contains(&word) {
                         return false;
                     }
+                    *bloom |= bit;
                     self.names.push(word);
                     return true;
                 }
@@ -753,11 +763,11 @@ fn general_name(
     names: &mut Vec<u128>,
     dups: &mut DuplicateNames,
     scratch: &mut String,
-    stack: &mut [usize],
+    stack: &mut [(usize, u64)],
     start: usize,
     len: usize,
 ) -> bool {
-    let Some(top) = stack.last_mut() else { return false };
+    let Some((top, bloom)) = stack.last_mut() else { return false };
     let first = *top >> 1;
     if *top & HASHED == 0 {
         let body = &b[start..start + len];
@@ -768,6 +778,7 @@ fn general_name(
             if names[first..].contains(&word) {
                 return false;
             }
+            *bloom |= name_bit(word);
             names.push(word);
             return true;
         }
