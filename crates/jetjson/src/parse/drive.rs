@@ -164,6 +164,7 @@ fn run<C: Classify, V: Visitor + ?Sized>(input: &[u8], span: Span, options: &Rea
         track_names: options.duplicate_keys == DuplicateKeys::Error,
         raw_names: false,
         check: if v.takes_raw() { buffers.check.take() } else { None },
+        raw_small: false,
         max_depth: options.max_depth,
         lossless: options.lossless_numbers,
         isa: PhantomData,
@@ -189,6 +190,14 @@ fn trailing(b: &[u8], at: usize) -> Error {
     Error::syntax(super::parser::TRAILING).at(Position::locate(b, at)).note_input_end(b)
 }
 
+/// Containers taken whole shorter than this (in bytes) are cheaper to walk
+/// with the driver than to check with the validator (`Driver::raw_text`):
+/// the validator costs about 250 instructions more to start (the masks of
+/// the first block, its working memory) and about 1.8 fewer per byte of
+/// typical records (callgrind, `examples/raw_loop.rs`: 1000 small members
+/// taken whole, 430 instructions each walked, 600 each validated).
+const RAW_SMALL: usize = 192;
+
 /// `Driver::base` before the first block: `i - NO_BLOCK` (wrapping) is
 /// `i + 64`, never below 64, so no position is taken for inside it.
 const NO_BLOCK: usize = usize::MAX & !63;
@@ -209,6 +218,9 @@ struct Driver<'a, C> {
     /// The validator's working memory, for containers taken whole (taken
     /// from the buffers only for builders that take any).
     check: Option<Box<Work>>,
+    /// The last container taken whole was shorter than `RAW_SMALL`: the
+    /// next one is walked here rather than checked by the validator.
+    raw_small: bool,
     max_depth: usize,
     lossless: bool,
     isa: PhantomData<C>,
@@ -651,24 +663,34 @@ impl<'a, C: Classify> Driver<'a, C> {
     /// `DuplicateKeys::Error` or when `v.refuses_repeats_in_raw()`) and
     /// handed to `v.raw` as text. The position after it.
     ///
+    ///
     /// The validator checks it (`validate::container_end`, built for this
-    /// driver's ISA: about a third of this walk's instructions); only what
-    /// it does not accept is walked here, which finds the same error the
-    /// walk always found (the first one: the validator accepts nothing the
-    /// walk refuses, and stops its text where the walk does).
+    /// driver's ISA: fewer instructions per byte than this walk, but a few
+    /// hundred more to start, the first block's masks among them); only
+    /// what it does not accept is walked here, which finds the same error
+    /// the walk always found (the first one: the validator accepts nothing
+    /// the walk refuses, and stops its text where the walk does). After a
+    /// container shorter than `RAW_SMALL`, the next is walked here at once
+    /// (builders that skip many small members); after a longer one, the
+    /// validator checks the next.
     #[inline(always)]
     fn raw_text<V: Visitor + ?Sized>(&mut self, v: &mut V, stack: &mut Vec<bool>, at: usize) -> Flow<usize> {
-        let nested = Nested {
-            depth: stack.len(),
-            max_depth: self.max_depth,
-            track_names: self.track_names || v.refuses_repeats_in_raw(),
-            lossless: self.lossless,
+        let end = if self.raw_small {
+            self.raw_walk(v, stack, at)?
+        } else {
+            let nested = Nested {
+                depth: stack.len(),
+                max_depth: self.max_depth,
+                track_names: self.track_names || v.refuses_repeats_in_raw(),
+                lossless: self.lossless,
+            };
+            let work = self.check.get_or_insert_with(Box::default);
+            match super::validate::container_end(self.b, at, nested, work, C::LEVEL) {
+                Some(end) => end,
+                None => self.raw_walk(v, stack, at)?,
+            }
         };
-        let work = self.check.get_or_insert_with(Box::default);
-        let end = match super::validate::container_end(self.b, at, nested, work, C::LEVEL) {
-            Some(end) => end,
-            None => self.raw_walk(v, stack, at)?,
-        };
+        self.raw_small = end - at < RAW_SMALL;
         // SAFETY: the validator accepted `at..end` as one JSON value (ASCII
         // outside strings, UTF-8 checked whenever a byte >= 0x80 was in
         // one of its blocks), or the walk did (every string body checked
@@ -679,9 +701,9 @@ impl<'a, C: Classify> Driver<'a, C> {
     }
 
     /// The container at `at` walked with no visitor, as `raw_text` checks
-    /// it: the position after it, or the first error.
-    #[cold]
-    #[inline(never)]
+    /// it: the position after it, or the first error. (Inlined: out of
+    /// line, it would not be built for the driver's ISA.)
+    #[inline(always)]
     fn raw_walk<V: Visitor + ?Sized>(&mut self, v: &mut V, stack: &mut Vec<bool>, at: usize) -> Flow<usize> {
         let tracked = self.track_names;
         if !tracked && v.refuses_repeats_in_raw() {
