@@ -672,10 +672,11 @@ impl<'a, C: Classify> Driver<'a, C> {
     /// the walk refuses, and stops its text where the walk does). After a
     /// container shorter than `RAW_SMALL`, the next is walked here at once
     /// (builders that skip many small members); after a longer one, the
-    /// validator checks the next.
+    /// validator checks the next. (And one that cannot be as long, so
+    /// near the end of the input, is walked here too.)
     #[inline(always)]
     fn raw_text<V: Visitor + ?Sized>(&mut self, v: &mut V, stack: &mut Vec<bool>, at: usize) -> Flow<usize> {
-        let end = if self.raw_small {
+        let end = if self.raw_small || self.b.len() - at < RAW_SMALL {
             self.raw_walk(v, stack, at)?
         } else {
             let nested = Nested {
@@ -1111,7 +1112,19 @@ mod tests {
     /// asks for repeated names in them to be refused under every policy),
     /// the fast driver at every level asks and reports what the reference
     /// does, in order, with its outcome.
+    ///
+    /// Each text also with `RAW_SMALL` spaces after it: the first container
+    /// taken is then checked by the validator (one that ends within
+    /// `RAW_SMALL` bytes of the end of the input, and each after a short
+    /// one, is walked by the driver).
     fn agree_raw(input: &[u8]) {
+        agree_raw_once(input);
+        let mut spaced = input.to_vec();
+        spaced.extend_from_slice(&[b' '; RAW_SMALL]);
+        agree_raw_once(&spaced);
+    }
+
+    fn agree_raw_once(input: &[u8]) {
         for (options, refuse) in options().into_iter().flat_map(|o| [(o.clone(), false), (o, true)]) {
             let mut r = TakeSome(Record::default(), refuse);
             let want = Parser::new(input, &options).and_then(|mut p| {
@@ -1513,10 +1526,12 @@ mod tests {
     /// With `TakeAt(depth, refuse)`, the fast driver at every level makes
     /// the reference's calls and ends as it does (the same error, message
     /// and position), under each of `sets`, after 0 to 63 spaces (so the
-    /// text taken starts and ends at every offset of a block).
+    /// text taken starts and ends at every offset of a block), and with
+    /// `RAW_SMALL` spaces after it or none (so that the first text taken
+    /// is checked by the validator, or walked by the driver).
     fn agree_taking_at(doc: &str, depth: usize, sets: &[ReadOptions]) {
-        for pad in 0..64 {
-            let input = format!("{}{doc}", " ".repeat(pad));
+        for (pad, after) in (0..64).flat_map(|pad| [(pad, 0), (pad, RAW_SMALL)]) {
+            let input = format!("{}{doc}{}", " ".repeat(pad), " ".repeat(after));
             let input = input.as_bytes();
             for options in sets {
                 for refuse in [false, true] {
@@ -1528,7 +1543,11 @@ mod tests {
                     for level in levels() {
                         let mut fast = TakeAt(depth, refuse, 0, Record::default());
                         let got = parse_at_level(input, options, &mut fast, &mut Buffers::default(), level);
-                        let what = || format!("{doc:?} after {pad} spaces, taken at {depth}, refuse {refuse}, {level:?}, {options:?}");
+                        let what = || {
+                            format!(
+                                "{doc:?} after {pad} spaces, {after} after it, taken at {depth}, refuse {refuse}, {level:?}, {options:?}"
+                            )
+                        };
                         assert_eq!(fast.3 .0, r.3 .0, "calls differ: {}", what());
                         match (&got, &want) {
                             (Ok(()), Ok(())) => {}
