@@ -234,3 +234,83 @@ fn repeated_names_in_a_value_field_are_refused_where_they_are() {
     let h: Holder = jetjson::from_str_with(&docs[0], &last).unwrap();
     assert_eq!(h.data["a"], 2);
 }
+
+/// `RawJson` fields (the validator checks a container there in place; the
+/// driver walks it again only when the validator refuses it) accept what
+/// the direct parser accepts in their place, with the bytes of the value,
+/// and refuse the rest at the direct parser's offset: repeated names at
+/// every nesting and in every spelling, literals beyond the double range,
+/// depth counted from the document's root, invalid text after the value,
+/// all with the value at every offset of a block.
+#[test]
+fn raw_json_fields_are_judged_as_the_direct_parser_judges_them() {
+    #[derive(Deserialize)]
+    struct Listed<'a> {
+        #[serde(borrow)]
+        list: Vec<RawEnvelope<'a>>,
+    }
+    let many: String = (0..20).map(|i| format!("\"k{i}\":{i},")).collect();
+    let long = format!("1{}", "0".repeat(400));
+    let payloads: Vec<Vec<u8>> = [
+        r#"{"a":1,"a":2}"#.to_string(),
+        r#"{"a":1,"\u0061":2}"#.to_string(),
+        r#"[{"b":{"c":1,"c":2}}]"#.to_string(),
+        r#"{"a":{"a":{"a":1}},"b":[{"a":1},{"a":2}]}"#.to_string(),
+        r#"[{"x":{"y":[{"z":1,"z":2}]}}]"#.to_string(),
+        format!("{{{many}\"k7\":0}}"),
+        format!("{{{many}\"z\":0}}"),
+        "[1e400]".to_string(),
+        r#"{"n":-1e400}"#.to_string(),
+        r#"[1.7976931348623157e308, 1e-400]"#.to_string(),
+        format!("[{long}, -{long}]"),
+        format!("[{long}.5]"),
+        "[[[[1]]]]".to_string(),
+        r#"{"a":[{"b":[{}]}]}"#.to_string(),
+        "[1,]".to_string(),
+        r#"{"a" 1}"#.to_string(),
+        r#"[ "é", "\ud83d\ude00", {"k\n": "\"q\""} ]"#.to_string(),
+        r#"["\ud800"]"#.to_string(),
+        "[\"a\"]\x01".to_string(),
+    ]
+    .into_iter()
+    .map(String::into_bytes)
+    .chain([b"[\"\xc3\"]".to_vec(), b"{\"\xff\":1}".to_vec(), b"[\"ok\"], \"x\": \"\\q\"".to_vec()])
+    .collect();
+    let sets = [
+        ReadOptions::default(),
+        ReadOptions::default().duplicate_keys(DuplicateKeys::Last),
+        ReadOptions::default().max_depth(4),
+        ReadOptions::default().max_depth(5),
+        ReadOptions::default().max_depth(6),
+    ];
+    for payload in &payloads {
+        for pad in 0..64 {
+            let spaces = " ".repeat(pad);
+            let mut flat = format!("{spaces}{{\"id\": 1, \"data\": ").into_bytes();
+            flat.extend_from_slice(payload);
+            flat.extend_from_slice(b"}");
+            let mut listed = format!("{{\"list\": [{spaces}{{\"id\": 2, \"data\": ").into_bytes();
+            listed.extend_from_slice(payload);
+            listed.extend_from_slice(b"}]}");
+            for options in &sets {
+                let what = |doc: &[u8]| format!("{} with {options:?}", String::from_utf8_lossy(doc));
+                let direct = Value::from_slice_with(&flat, options);
+                match (jetjson::from_slice_with::<RawEnvelope<'_>>(&flat, options), direct) {
+                    (Ok(e), Ok(_)) => assert_eq!(e.data.as_bytes(), &payload[..], "{}", what(&flat)),
+                    (Err(a), Err(b)) => {
+                        assert_eq!(a.position().map(|p| p.offset), b.position().map(|p| p.offset), "{}: {a} / {b}", what(&flat))
+                    }
+                    (a, b) => panic!("{}: door {:?}, direct {b:?}", what(&flat), a.map(|e| e.id)),
+                }
+                let direct = Value::from_slice_with(&listed, options);
+                match (jetjson::from_slice_with::<Listed<'_>>(&listed, options), direct) {
+                    (Ok(l), Ok(_)) => assert_eq!(l.list[0].data.as_bytes(), &payload[..], "{}", what(&listed)),
+                    (Err(a), Err(b)) => {
+                        assert_eq!(a.position().map(|p| p.offset), b.position().map(|p| p.offset), "{}: {a} / {b}", what(&listed))
+                    }
+                    (a, b) => panic!("{}: door {:?}, direct {b:?}", what(&listed), a.map(|l| l.list.len())),
+                }
+            }
+        }
+    }
+}

@@ -44,6 +44,11 @@ pub(crate) struct Structure {
 
 /// A block classifier for one ISA.
 pub(crate) trait Classify {
+    /// The driver and validator builds this classifier belongs to: the
+    /// validator's for a container the driver takes whole (`drive.rs`,
+    /// `raw_text`) is the one of the driver's own ISA.
+    const LEVEL: super::drive::Level;
+
     /// The masks of the 64 bytes at `p`.
     ///
     /// # Safety
@@ -85,6 +90,8 @@ pub(crate) fn prefix_xor_shifts(mut x: u64) -> u64 {
 pub(crate) struct Portable;
 
 impl Classify for Portable {
+    const LEVEL: super::drive::Level = super::drive::Level::Baseline;
+
     #[inline(always)]
     unsafe fn block(p: *const u8) -> Masks {
         // SAFETY: the caller guarantees 64 readable bytes.
@@ -157,11 +164,33 @@ pub(crate) fn tail_masks(b: &[u8], base: usize) -> Masks {
 }
 
 /// The validator's masks of the last block of `b`, which starts at `base`
-/// and has fewer than 64 bytes: the missing bytes count as spaces (which
-/// end a literal as the end of the input does, and are no structure).
+/// and has fewer than 64 bytes. When the input has 64 bytes or more, the
+/// 64 that end it are classified in place and the masks shifted down: the
+/// bytes past the end have no bits (no whitespace, no structure, no quote,
+/// so such a byte may look like the start of a scalar: the validator clears
+/// every bit past the end). A shorter input is copied, padded with spaces
+/// (which end a literal as the end of the input does, and are no
+/// structure).
 #[cold]
 #[inline(never)]
 pub(crate) fn tail_structure(b: &[u8], base: usize) -> Structure {
+    if let Some(from) = b.len().checked_sub(64).filter(|&from| from < base) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `from + 64 == len`: the 64 bytes are inside the input;
+        // SSE2 is part of the x86_64 baseline.
+        let m = unsafe { Sse2::structure(b.as_ptr().add(from)) };
+        #[cfg(not(target_arch = "x86_64"))]
+        let m = structure_bytes(b[from..].try_into().expect("64 bytes"));
+        let shift = base - from;
+        return Structure {
+            quote: m.quote >> shift,
+            backslash: m.backslash >> shift,
+            op: m.op >> shift,
+            ws: m.ws >> shift,
+            control: m.control >> shift,
+            high: m.high >> shift,
+        };
+    }
     let mut block = [b' '; 64];
     let rest = &b[base.min(b.len())..];
     block[..rest.len()].copy_from_slice(rest);
@@ -184,6 +213,8 @@ mod x86 {
     pub(crate) struct Sse2;
 
     impl Classify for Sse2 {
+        const LEVEL: crate::parse::drive::Level = crate::parse::drive::Level::Baseline;
+
         #[inline(always)]
         unsafe fn block(p: *const u8) -> Masks {
             // SAFETY: 64 readable bytes (the caller's contract), read as four
@@ -275,6 +306,8 @@ mod x86 {
     };
 
     impl Classify for Avx2 {
+        const LEVEL: crate::parse::drive::Level = crate::parse::drive::Level::Avx2;
+
         /// One carry-less multiplication by all ones.
         ///
         /// # Safety

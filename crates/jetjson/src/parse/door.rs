@@ -29,7 +29,6 @@ use std::cell::Cell;
 use serde::de::{self, Visitor};
 
 use super::de::Deserializer;
-use super::visitor::Ignore;
 use super::ReadOptions;
 use crate::error::{Error, Result};
 use crate::value::Value;
@@ -92,7 +91,7 @@ pub(super) fn raw<'de, V: Visitor<'de>>(de: &mut Deserializer<'de>, visitor: V) 
     de.p.skip_ws();
     let start = de.p.i;
     let b: &'de [u8] = de.p.b;
-    if let Some(end) = super::parser::walk_value_at(b, start, &nested_options(de), &mut Ignore)? {
+    if let Some(end) = super::parser::check_value_at(b, start, &nested_options(de))? {
         de.p.i = end;
         // SAFETY: the driver accepted `start..end` as one JSON value: ASCII
         // outside strings, and every string body checked as UTF-8.

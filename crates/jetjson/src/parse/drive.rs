@@ -32,6 +32,7 @@ use super::blocks::{tail_masks, Classify, Masks};
 use super::number::{scan_general, scan_window, NumberValue, WINDOW, WINDOW_LITERAL_MAX};
 use super::options::{DuplicateKeys, ReadOptions};
 use super::parser::{decode_escape, Buffers, DuplicateNames, BOM, SIMPLE_ESCAPES};
+use super::validate::{Nested, Work};
 use super::visitor::{Ignore, NumberToken, Visitor};
 use crate::error::{Error, Position};
 
@@ -162,6 +163,8 @@ fn run<C: Classify, V: Visitor + ?Sized>(input: &[u8], span: Span, options: &Rea
         dups: std::mem::take(&mut buffers.dups),
         track_names: options.duplicate_keys == DuplicateKeys::Error,
         raw_names: false,
+        check: if v.takes_raw() { buffers.check.take() } else { None },
+        raw_small: false,
         max_depth: options.max_depth,
         lossless: options.lossless_numbers,
         isa: PhantomData,
@@ -174,6 +177,9 @@ fn run<C: Classify, V: Visitor + ?Sized>(input: &[u8], span: Span, options: &Rea
     buffers.scratch = d.scratch;
     buffers.dups = d.dups;
     buffers.stack = stack;
+    if d.check.is_some() {
+        buffers.check = d.check;
+    }
     result
 }
 
@@ -183,6 +189,14 @@ fn run<C: Classify, V: Visitor + ?Sized>(input: &[u8], span: Span, options: &Rea
 fn trailing(b: &[u8], at: usize) -> Error {
     Error::syntax(super::parser::TRAILING).at(Position::locate(b, at)).note_input_end(b)
 }
+
+/// Containers taken whole shorter than this (in bytes) are cheaper to walk
+/// with the driver than to check with the validator (`Driver::raw_text`):
+/// the validator costs about 250 instructions more to start (the masks of
+/// the first block, its working memory) and about 1.8 fewer per byte of
+/// typical records (callgrind, `examples/raw_loop.rs`: 1000 small members
+/// taken whole, 430 instructions each walked, 600 each validated).
+const RAW_SMALL: usize = 192;
 
 /// `Driver::base` before the first block: `i - NO_BLOCK` (wrapping) is
 /// `i + 64`, never below 64, so no position is taken for inside it.
@@ -201,6 +215,12 @@ struct Driver<'a, C> {
     /// Names are tracked only for the text the visitor takes whole, at its
     /// request (`Visitor::refuses_repeats_in_raw`).
     raw_names: bool,
+    /// The validator's working memory, for containers taken whole (taken
+    /// from the buffers only for builders that take any).
+    check: Option<Box<Work>>,
+    /// The last container taken whole was shorter than `RAW_SMALL`: the
+    /// next one is walked here rather than checked by the validator.
+    raw_small: bool,
     max_depth: usize,
     lossless: bool,
     isa: PhantomData<C>,
@@ -642,8 +662,50 @@ impl<'a, C: Classify> Driver<'a, C> {
     /// containers around it; names repeated inside it are refused under
     /// `DuplicateKeys::Error` or when `v.refuses_repeats_in_raw()`) and
     /// handed to `v.raw` as text. The position after it.
+    ///
+    ///
+    /// The validator checks it (`validate::container_end`, built for this
+    /// driver's ISA: fewer instructions per byte than this walk, but a few
+    /// hundred more to start, the first block's masks among them); only
+    /// what it does not accept is walked here, which finds the same error
+    /// the walk always found (the first one: the validator accepts nothing
+    /// the walk refuses, and stops its text where the walk does). After a
+    /// container shorter than `RAW_SMALL`, the next is walked here at once
+    /// (builders that skip many small members); after a longer one, the
+    /// validator checks the next. (And one that cannot be as long, so
+    /// near the end of the input, is walked here too.)
     #[inline(always)]
     fn raw_text<V: Visitor + ?Sized>(&mut self, v: &mut V, stack: &mut Vec<bool>, at: usize) -> Flow<usize> {
+        let end = if self.raw_small || self.b.len() - at < RAW_SMALL {
+            self.raw_walk(v, stack, at)?
+        } else {
+            let nested = Nested {
+                depth: stack.len(),
+                max_depth: self.max_depth,
+                track_names: self.track_names || v.refuses_repeats_in_raw(),
+                lossless: self.lossless,
+            };
+            let work = self.check.get_or_insert_with(Box::default);
+            match super::validate::container_end(self.b, at, nested, work, C::LEVEL) {
+                Some(end) => end,
+                None => self.raw_walk(v, stack, at)?,
+            }
+        };
+        self.raw_small = end - at < RAW_SMALL;
+        // SAFETY: the validator accepted `at..end` as one JSON value (ASCII
+        // outside strings, UTF-8 checked whenever a byte >= 0x80 was in
+        // one of its blocks), or the walk did (every string body checked
+        // as UTF-8).
+        let text = unsafe { std::str::from_utf8_unchecked(&self.b[at..end]) };
+        v.raw(text).map_err(|e| locate(self.b, at, e))?;
+        Ok(end)
+    }
+
+    /// The container at `at` walked with no visitor, as `raw_text` checks
+    /// it: the position after it, or the first error. (Inlined: out of
+    /// line, it would not be built for the driver's ISA.)
+    #[inline(always)]
+    fn raw_walk<V: Visitor + ?Sized>(&mut self, v: &mut V, stack: &mut Vec<bool>, at: usize) -> Flow<usize> {
         let tracked = self.track_names;
         if !tracked && v.refuses_repeats_in_raw() {
             // The walk opens and closes its own objects' name sets, whether
@@ -654,12 +716,7 @@ impl<'a, C: Classify> Driver<'a, C> {
         let end = self.containers::<Ignore, false>(&mut Ignore, stack, at);
         self.track_names = tracked;
         self.raw_names = false;
-        let end = end?;
-        // SAFETY: the walk accepted `at..end` as one JSON value: ASCII
-        // outside strings, and every string body checked as UTF-8.
-        let text = unsafe { std::str::from_utf8_unchecked(&self.b[at..end]) };
-        v.raw(text).map_err(|e| locate(self.b, at, e))?;
-        Ok(end)
+        end
     }
 
     /// A number in an array at `at`, and the numbers that follow it in the
@@ -1041,7 +1098,19 @@ mod tests {
     /// asks for repeated names in them to be refused under every policy),
     /// the fast driver at every level asks and reports what the reference
     /// does, in order, with its outcome.
+    ///
+    /// Each text also with `RAW_SMALL` spaces after it: the first container
+    /// taken is then checked by the validator (one that ends within
+    /// `RAW_SMALL` bytes of the end of the input, and each after a short
+    /// one, is walked by the driver).
     fn agree_raw(input: &[u8]) {
+        agree_raw_once(input);
+        let mut spaced = input.to_vec();
+        spaced.extend_from_slice(&[b' '; RAW_SMALL]);
+        agree_raw_once(&spaced);
+    }
+
+    fn agree_raw_once(input: &[u8]) {
         for (options, refuse) in options().into_iter().flat_map(|o| [(o.clone(), false), (o, true)]) {
             let mut r = TakeSome(Record::default(), refuse);
             let want = Parser::new(input, &options).and_then(|mut p| {
@@ -1383,6 +1452,179 @@ mod tests {
                             .expect_err("text after the value");
                         assert_eq!(format!("{got:?}"), format!("{want:?}"), "{:?} at {level:?}", String::from_utf8_lossy(&doc));
                     }
+                }
+            }
+        }
+    }
+
+    /// Takes the containers that open `.0` containers deep as text (the
+    /// root at 0), recording every call, and asks for repeated names in
+    /// them to be refused when `.1` says so.
+    struct TakeAt(usize, bool, usize, Record);
+
+    impl Visitor for TakeAt {
+        fn null(&mut self) -> Result<()> {
+            self.3.null()
+        }
+        fn bool(&mut self, v: bool) -> Result<()> {
+            self.3.bool(v)
+        }
+        fn number(&mut self, n: NumberToken<'_>) -> Result<()> {
+            self.3.number(n)
+        }
+        fn string(&mut self, s: &str, raw: &str) -> Result<()> {
+            self.3.string(s, raw)
+        }
+        fn begin_array(&mut self) -> Result<()> {
+            self.2 += 1;
+            self.3.begin_array()
+        }
+        fn end_array(&mut self) -> Result<()> {
+            self.2 -= 1;
+            self.3.end_array()
+        }
+        fn begin_object(&mut self) -> Result<()> {
+            self.2 += 1;
+            self.3.begin_object()
+        }
+        fn key(&mut self, k: &str, raw: &str) -> Result<()> {
+            self.3.key(k, raw)
+        }
+        fn end_object(&mut self) -> Result<()> {
+            self.2 -= 1;
+            self.3.end_object()
+        }
+        fn takes_raw(&self) -> bool {
+            true
+        }
+        fn take_raw(&mut self, _: &[u8]) -> bool {
+            self.2 == self.0
+        }
+        fn refuses_repeats_in_raw(&self) -> bool {
+            self.1
+        }
+        fn raw(&mut self, json: &str) -> Result<()> {
+            self.3 .0.push(format!("raw {json:?}"));
+            Ok(())
+        }
+    }
+
+    /// With `TakeAt(depth, refuse)`, the fast driver at every level makes
+    /// the reference's calls and ends as it does (the same error, message
+    /// and position), under each of `sets`, after 0 to 63 spaces (so the
+    /// text taken starts and ends at every offset of a block), and with
+    /// `RAW_SMALL` spaces after it or none (so that the first text taken
+    /// is checked by the validator, or walked by the driver).
+    fn agree_taking_at(doc: &str, depth: usize, sets: &[ReadOptions]) {
+        for (pad, after) in (0..64).flat_map(|pad| [(pad, 0), (pad, RAW_SMALL)]) {
+            let input = format!("{}{doc}{}", " ".repeat(pad), " ".repeat(after));
+            let input = input.as_bytes();
+            for options in sets {
+                for refuse in [false, true] {
+                    let mut r = TakeAt(depth, refuse, 0, Record::default());
+                    let want = Parser::new(input, options).and_then(|mut p| {
+                        p.drive(&mut r)?;
+                        p.finish()
+                    });
+                    for level in levels() {
+                        let mut fast = TakeAt(depth, refuse, 0, Record::default());
+                        let got = parse_at_level(input, options, &mut fast, &mut Buffers::default(), level);
+                        let what = || {
+                            format!(
+                                "{doc:?} after {pad} spaces, {after} after it, taken at {depth}, refuse {refuse}, {level:?}, {options:?}"
+                            )
+                        };
+                        assert_eq!(fast.3 .0, r.3 .0, "calls differ: {}", what());
+                        match (&got, &want) {
+                            (Ok(()), Ok(())) => {}
+                            (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "{}", what()),
+                            _ => panic!("outcomes differ: fast {got:?}, reference {want:?}: {}", what()),
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// `depth` containers around `inner`, alternating objects and arrays.
+    fn nest(depth: usize, inner: &str) -> String {
+        let mut doc = inner.to_owned();
+        for k in 0..depth {
+            doc = if k % 2 == 0 { format!("{{\"d{k}\":{doc},\"z\":1}}") } else { format!("[0,{doc}]") };
+        }
+        doc
+    }
+
+    /// Text taken whole `outer` containers deep, itself `inner` deep, under
+    /// limits just below, at and above the sum: the containers around it
+    /// count toward the limit, as in the reference.
+    #[test]
+    fn depth_limits_count_across_text_taken_whole() {
+        for outer in 0..4 {
+            for inner in 1..5 {
+                let taken = nest(inner - 1, "[1,{\"a\":[]}]");
+                let doc = nest(outer, &taken);
+                let total = outer + inner + 1;
+                let sets: Vec<ReadOptions> =
+                    (total.saturating_sub(2).max(1)..=total + 1).map(|m| ReadOptions::default().max_depth(m)).collect();
+                agree_taking_at(&doc, outer, &sets);
+            }
+        }
+    }
+
+    /// Names repeated inside text taken whole, in an object at every
+    /// nesting inside it (the taken container itself included), in every
+    /// spelling (escaped, long, in objects of more than 16 names), with the
+    /// text itself at every nesting: refused under `Error` or when the
+    /// builder asks, where the reference refuses them.
+    #[test]
+    fn repeated_names_inside_text_taken_whole_at_every_nesting() {
+        let sets = [
+            ReadOptions::default(),
+            ReadOptions::default().duplicate_keys(DuplicateKeys::Last),
+            ReadOptions::default().duplicate_keys(DuplicateKeys::First),
+        ];
+        let spellings = [("a", "a"), ("a", "\\u0061"), ("longer than sixteen bytes", "longer than sixteen byte\\u0073"), ("x", "y")];
+        for (first, second) in spellings {
+            for filler in [0, 20] {
+                let mut members: Vec<String> = (0..filler).map(|k| format!("\"f{k}\":{k}")).collect();
+                members.insert(filler / 2, format!("\"{first}\":1"));
+                members.push(format!("\"{second}\":[2]"));
+                let object = format!("{{{}}}", members.join(","));
+                for inside in 0..3 {
+                    for outer in 0..3 {
+                        agree_taking_at(&nest(outer, &nest(inside, &object)), outer, &sets);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Literals beyond the double range (and just inside it) in text taken
+    /// whole, as items and member values, at every offset of a block:
+    /// refused as the reference refuses them, unless numbers are lossless.
+    #[test]
+    fn literals_beyond_the_double_range_in_text_taken_whole() {
+        let long = format!("1{}", "0".repeat(400));
+        let literals = [
+            "1e400",
+            "-1e400",
+            "1E+400",
+            "1e2147483648",
+            "1.7976931348623157e308",
+            "1.7976931348623159e308",
+            "-1.8e308",
+            "1e-400",
+            long.as_str(),
+            &format!("{long}.5"),
+            &format!("-{long}e0"),
+            &format!("0.{long}e-100"),
+        ];
+        let sets = [ReadOptions::default(), ReadOptions::lossless()];
+        for lit in literals {
+            for shape in [format!("[{lit}]"), format!("{{\"n\":{lit}}}"), format!("[1,[{lit},2],{{\"a\":{lit}}}]")] {
+                for outer in 0..3 {
+                    agree_taking_at(&nest(outer, &shape), outer, &sets);
                 }
             }
         }

@@ -128,6 +128,32 @@ pub(crate) fn walk_value_at<V: Visitor + ?Sized>(
     }
 }
 
+/// `walk_value_at` with no visitor, for a value taken as text (`RawJson`):
+/// a container there is checked by the validator
+/// (`validate::container_end`), and walked only if it does not accept it.
+pub(crate) fn check_value_at(input: &[u8], from: usize, options: &ReadOptions) -> Result<Option<usize>> {
+    with_pooled(|buffers| {
+        let level = drive::level();
+        if matches!(input.get(from), Some(b'{' | b'[')) {
+            let nested = super::validate::Nested {
+                depth: 0,
+                max_depth: options.max_depth,
+                track_names: options.duplicate_keys == DuplicateKeys::Error,
+                lossless: options.lossless_numbers,
+            };
+            let work = buffers.check.get_or_insert_with(Box::default);
+            if let Some(end) = super::validate::container_end(input, from, nested, work, level) {
+                return Ok(Some(end));
+            }
+        }
+        match drive::drive(input, drive::Span::ValueAt(from), options, &mut super::visitor::Ignore, buffers, level) {
+            Ok(end) => Ok(Some(end)),
+            Err(Stop::Visitor(e)) => Err(e),
+            Err(Stop::Syntax) => Ok(None),
+        }
+    })
+}
+
 /// The error for text after the document's value (both drivers).
 pub(crate) const TRAILING: &str = "trailing characters after the JSON value";
 

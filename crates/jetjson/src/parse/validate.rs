@@ -51,8 +51,9 @@ const LINEAR_NAMES: usize = 16;
 pub(crate) struct Work {
     /// Open containers, innermost last: `ARRAY`, or for an object the index
     /// of its first name in `names` shifted left by one, with the low bit
-    /// set once its names are in `dups` instead.
-    stack: Vec<usize>,
+    /// (`HASHED`) set once its names are in `dups` instead; and for an
+    /// object whose names are in `names`, the union of their `name_bit`s.
+    stack: Vec<(usize, u64)>,
     /// Names of the open objects that compare linearly.
     names: Vec<u128>,
     dups: DuplicateNames,
@@ -71,6 +72,14 @@ impl Work {
 
 const ARRAY: usize = usize::MAX;
 const HASHED: usize = 1;
+/// The bit of a name's word in its object's entry of `Work::stack`: a hash of the
+/// word, so that a name that is not yet in a small object (nearly every
+/// name) is known so from one bit, without comparing it with the others.
+#[inline(always)]
+fn name_bit(word: u128) -> u64 {
+    let folded = (word as u64) ^ ((word >> 64) as u64).rotate_left(29);
+    1 << (folded.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 58)
+}
 
 /// For a name of `n` bytes (up to 16), the mask of its bytes in a
 /// little-endian word read from its first byte.
@@ -131,6 +140,7 @@ fn validate_with<C: Classify>(b: &[u8], options: &ReadOptions, work: &mut Work) 
         block: 0,
         next_block: 0,
         failed: false,
+        end: 0,
         scan: &mut scan,
         stack,
         names,
@@ -149,6 +159,107 @@ fn validate_with<C: Classify>(b: &[u8], options: &ReadOptions, work: &mut Work) 
     ok
 }
 
+/// What a container taken whole (`container_end`) is checked against: the
+/// limits of the parse it is part of.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Nested {
+    /// Containers open around it (they count toward `max_depth`).
+    pub depth: usize,
+    pub max_depth: usize,
+    /// Names repeated in one of its objects are refused.
+    pub track_names: bool,
+    /// Literals beyond the double range are accepted (kept as text).
+    pub lossless: bool,
+}
+
+/// The container that opens at `b[at]` (`{` or `[`), checked as `validate`
+/// checks a document, inside a larger text (`nested` says how): the offset
+/// after its closing bracket. `None` when it is not valid there, and also
+/// when stage 1 refuses something in the rest of the block the container
+/// ends in (a control byte or a bad escape in a later string): so a caller
+/// that needs to know walks it again its own way; what this accepts, the
+/// push driver accepts, ending at the same offset (tested below).
+pub(crate) fn container_end(b: &[u8], at: usize, nested: Nested, work: &mut Work, level: Level) -> Option<usize> {
+    if !matches!(b.get(at), Some(b'{' | b'[')) {
+        return None;
+    }
+    match level {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `Level::Avx2` is only produced when the CPU has every
+        // feature `container_end_avx2` enables (see `drive::level`).
+        Level::Avx2 => unsafe { container_end_avx2(b, at, nested, work) },
+        #[cfg(target_arch = "x86_64")]
+        Level::Baseline => container_end_with::<super::blocks::Sse2>(b, at, nested, work),
+        #[cfg(not(target_arch = "x86_64"))]
+        Level::Baseline => container_end_with::<super::blocks::Portable>(b, at, nested, work),
+    }
+}
+
+/// `container_end_with` built for AVX2.
+///
+/// # Safety
+/// The CPU supports AVX2, BMI1, BMI2, LZCNT, POPCNT and PCLMULQDQ.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt,pclmulqdq")]
+unsafe fn container_end_avx2(b: &[u8], at: usize, nested: Nested, work: &mut Work) -> Option<usize> {
+    container_end_with::<super::blocks::Avx2>(b, at, nested, work)
+}
+
+/// `container_end` with stage 1 by `C` (whose ISA the caller runs with);
+/// `b[at]` is `{` or `[`.
+#[inline(always)]
+fn container_end_with<C: Classify>(b: &[u8], at: usize, nested: Nested, work: &mut Work) -> Option<usize> {
+    let Work { stack, names, dups, scratch } = work;
+    let mut scan = Scan { carry_escape: false, carry_string: 0, carry_scalar: 0, high: 0, backslash: false, escapes_to: 0 };
+    // The block `at` is in, with every byte before `at` dropped from the
+    // masks: stage 1 starts at the bracket, outside any string, as at the
+    // start of a document.
+    let first = at & !63;
+    let keep = u64::MAX << (at - first);
+    let (m, within) = if first + 64 <= b.len() {
+        // SAFETY: `first + 64 <= len`: the block is inside the input; the
+        // caller runs with `C`'s ISA enabled.
+        (unsafe { C::structure(b.as_ptr().add(first)) }, u64::MAX)
+    } else {
+        (tail_structure(b, first), u64::MAX >> (64 - (b.len() - first)))
+    };
+    let m = Structure {
+        quote: m.quote & keep,
+        backslash: m.backslash & keep,
+        op: m.op & keep,
+        ws: m.ws,
+        control: m.control & keep,
+        high: m.high & keep,
+    };
+    let bits = scan.block::<C>(m, b, first, scratch).map(|bits| bits & keep & within);
+    let mut w = Walker::<C> {
+        b,
+        bits: bits.unwrap_or(0),
+        block: first,
+        next_block: first + 64,
+        failed: bits.is_none(),
+        end: 0,
+        scan: &mut scan,
+        stack,
+        names,
+        dups,
+        scratch,
+        max_depth: nested.max_depth.saturating_sub(nested.depth),
+        track_names: nested.track_names,
+        lossless: nested.lossless,
+        classify: std::marker::PhantomData,
+    };
+    let (p, c) = w.next();
+    debug_assert!(w.failed || p == at);
+    let ok = p == at && w.containers(c) && !w.failed;
+    let end = w.end;
+    let ok = ok && (scan.high == 0 || simdutf8::basic::from_utf8(&b[at..end]).is_ok());
+    stack.clear();
+    names.clear();
+    dups.clear();
+    ok.then_some(end)
+}
+
 /// Stage 1 for the block of `b` at `at`: the positions of its structure
 /// (bit `k` for byte `at + k`, only bytes of `b`), `None` if the block
 /// shows the text invalid.
@@ -160,8 +271,8 @@ fn stage1<C: Classify>(b: &[u8], at: usize, scan: &mut Scan, scratch: &mut Strin
         let m = unsafe { C::structure(b.as_ptr().add(at)) };
         scan.block::<C>(m, b, at, scratch)
     } else {
-        // The bytes past the end are spaces, never structure; their bits
-        // are cleared all the same (`Walker::next` relies on it).
+        // Bits past the end of the input are cleared (`Walker::next`
+        // relies on it; `tail_structure` may set some).
         let m = tail_structure(b, at);
         Some(scan.block::<C>(m, b, at, scratch)? & (u64::MAX >> (64 - (b.len() - at))))
     }
@@ -266,8 +377,10 @@ struct Walker<'a, 'w, C> {
     next_block: usize,
     /// Stage 1 found the text invalid.
     failed: bool,
+    /// The offset after the outermost container, once it is closed.
+    end: usize,
     scan: &'w mut Scan,
-    stack: &'w mut Vec<usize>,
+    stack: &'w mut Vec<(usize, u64)>,
     names: &'w mut Vec<u128>,
     dups: &'w mut DuplicateNames,
     scratch: &'w mut String,
@@ -337,7 +450,7 @@ impl<C: Classify> Walker<'_, '_, C> {
         if self.stack.len() >= self.max_depth {
             return false;
         }
-        self.stack.push(if c == b'[' { ARRAY } else { self.names.len() << 1 });
+        self.stack.push((if c == b'[' { ARRAY } else { self.names.len() << 1 }, 0));
         true
     }
 
@@ -345,7 +458,7 @@ impl<C: Classify> Walker<'_, '_, C> {
     /// array, `Some(false)` an object, `None` if it was the outermost.
     #[inline(always)]
     fn close(&mut self) -> Option<bool> {
-        let top = self.stack.pop().unwrap_or(ARRAY);
+        let (top, _) = self.stack.pop().unwrap_or((ARRAY, 0));
         if top != ARRAY {
             if top & HASHED != 0 {
                 self.dups.close();
@@ -353,7 +466,7 @@ impl<C: Classify> Walker<'_, '_, C> {
                 self.names.truncate(top >> 1);
             }
         }
-        self.stack.last().map(|&t| t == ARRAY)
+        self.stack.last().map(|&(t, _)| t == ARRAY)
     }
 
     /// The container that `c` (`{` or `[`, just read) opens, and everything
@@ -377,7 +490,10 @@ impl<C: Classify> Walker<'_, '_, C> {
                         match c {
                             b',' => (p, c) = self.next(),
                             b']' => match self.close() {
-                                None => return true,
+                                None => {
+                                    self.end = p + 1;
+                                    return true;
+                                }
                                 Some(kind) => {
                                     in_array = kind;
                                     continue 'container;
@@ -387,7 +503,10 @@ impl<C: Classify> Walker<'_, '_, C> {
                         }
                     } else if c == b']' {
                         match self.close() {
-                            None => return true,
+                            None => {
+                                self.end = p + 1;
+                                return true;
+                            }
                             Some(kind) => {
                                 in_array = kind;
                                 after = true;
@@ -426,7 +545,10 @@ impl<C: Classify> Walker<'_, '_, C> {
                         match c {
                             b',' => (p, c) = self.next(),
                             b'}' => match self.close() {
-                                None => return true,
+                                None => {
+                                    self.end = p + 1;
+                                    return true;
+                                }
                                 Some(kind) => {
                                     in_array = kind;
                                     continue 'container;
@@ -436,7 +558,10 @@ impl<C: Classify> Walker<'_, '_, C> {
                         }
                     } else if c == b'}' {
                         match self.close() {
-                            None => return true,
+                            None => {
+                                self.end = p + 1;
+                                return true;
+                            }
                             Some(kind) => {
                                 in_array = kind;
                                 after = true;
@@ -575,7 +700,7 @@ impl<C: Classify> Walker<'_, '_, C> {
         }
         let start = open + 1;
         let len = close.saturating_sub(start);
-        let Some(&top) = self.stack.last() else { return false };
+        let Some(&mut (top, ref mut bloom)) = self.stack.last_mut() else { return false };
         let first = top >> 1;
         if top & HASHED == 0 && len <= 16 && self.names.len() - first < LINEAR_NAMES {
             if let Some(bytes) = b.get(start..start + 16) {
@@ -583,9 +708,11 @@ impl<C: Classify> Walker<'_, '_, C> {
                 // (Stage 1 has seen the name, and so any backslash in it;
                 // names with escapes are decoded in `general_name`.)
                 if !self.scan.backslash || !has_backslash(word) {
-                    if self.names[first..].contains(&word) {
+                    let bit = name_bit(word);
+                    if *bloom & bit != 0 && self.names[first..].contains(&word) {
                         return false;
                     }
+                    *bloom |= bit;
                     self.names.push(word);
                     return true;
                 }
@@ -636,11 +763,11 @@ fn general_name(
     names: &mut Vec<u128>,
     dups: &mut DuplicateNames,
     scratch: &mut String,
-    stack: &mut [usize],
+    stack: &mut [(usize, u64)],
     start: usize,
     len: usize,
 ) -> bool {
-    let Some(top) = stack.last_mut() else { return false };
+    let Some((top, bloom)) = stack.last_mut() else { return false };
     let first = *top >> 1;
     if *top & HASHED == 0 {
         let body = &b[start..start + len];
@@ -651,6 +778,7 @@ fn general_name(
             if names[first..].contains(&word) {
                 return false;
             }
+            *bloom |= name_bit(word);
             names.push(word);
             return true;
         }
@@ -702,6 +830,7 @@ mod tests {
     use super::*;
 
     use super::super::test_documents::{levels, options};
+    use crate::DuplicateKeys;
 
     /// The validator accepts `input` exactly when the reference driver does,
     /// at every level, with every set of options, with fresh and with
@@ -716,6 +845,48 @@ mod tests {
                 let got = validate(input, &options, work, level);
                 assert_eq!(got, want.is_ok(), "{:?} at {level:?} with {options:?}: reference {want:?}", String::from_utf8_lossy(input));
                 assert_eq!(validate(input, &options, &mut Work::default(), level), got);
+            }
+        }
+        agree_nested(input, work);
+    }
+
+    /// `container_end` at every `{` and `[` of `input` (in strings too: it
+    /// starts wherever it is asked), with 0 to 2 containers open around it
+    /// and names tracked or not, ends where the reference driver ends the
+    /// one value there under the same limits, or refuses; and whenever the
+    /// reference accepts it, accepts it with nothing after it.
+    fn agree_nested(input: &[u8], work: &mut Work) {
+        let sets = [
+            ReadOptions::default(),
+            ReadOptions::default().duplicate_keys(DuplicateKeys::Last),
+            ReadOptions::lossless(),
+            ReadOptions::default().max_depth(3),
+        ];
+        for (at, _) in input.iter().enumerate().filter(|&(_, &c)| c == b'{' || c == b'[') {
+            for options in &sets {
+                for depth in [0, 2] {
+                    let nested = Nested {
+                        depth,
+                        max_depth: options.max_depth,
+                        track_names: options.duplicate_keys == DuplicateKeys::Error,
+                        lossless: options.lossless_numbers,
+                    };
+                    let limited = options.clone().max_depth(options.max_depth.saturating_sub(depth)).allow_bom(true);
+                    let want = Parser::new(input, &limited).and_then(|mut p| {
+                        p.i = at;
+                        p.drive(&mut Ignore)?;
+                        Ok(p.i)
+                    });
+                    for level in levels() {
+                        let what = || format!("{:?} at {at}, {level:?}, {nested:?}: reference {want:?}", String::from_utf8_lossy(input));
+                        if let Some(end) = container_end(input, at, nested, work, level) {
+                            assert_eq!(want.as_ref().ok(), Some(&end), "{}", what());
+                        }
+                        if let Ok(end) = want {
+                            assert_eq!(container_end(&input[..end], at, nested, work, level), Some(end), "cut after it: {}", what());
+                        }
+                    }
+                }
             }
         }
     }
