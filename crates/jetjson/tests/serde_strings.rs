@@ -1,6 +1,8 @@
 //! Strings with escapes read by the serde path (`from_slice::<String>`, a
-//! struct's `String` field): the decoder that copies text 16 bytes at a
-//! time and decodes escapes in place (`parse/parser.rs`, `decode_string`).
+//! struct's `String` field) and by the fast driver (`Value::from_slice`):
+//! the decoder that copies text 16 bytes at a time, takes runs of escapes
+//! from 32-byte windows and decodes escapes in place (`parse/parser.rs`,
+//! `decode_string`, `escape_runs`).
 //!
 //! Differential: generated bodies dense in escapes (one-letter, `\u`,
 //! surrogate pairs), raw non-ASCII text and runs of every length, decoded
@@ -171,16 +173,23 @@ fn check(doc: &[u8], tail: usize) {
         padded.extend(std::iter::repeat_n(b' ', tail));
         for d in [doc, &padded[..]] {
             let buf = placed(d, align);
+            // The serde path, and the fast driver building a `Value` (the
+            // same decoder behind it; its errors told by the reference).
             let got = jetjson::from_slice::<String>(&buf[align..]);
+            let value = jetjson::Value::from_slice(&buf[align..]);
             // Whitespace after an unterminated string is part of it.
             let want = if d.len() == doc.len() { want.clone() } else { reference(d).map(|(s, _)| s) };
             match &want {
-                Ok(s) => assert_eq!(got.as_ref(), Ok(s), "{:?}", String::from_utf8_lossy(doc)),
+                Ok(s) => {
+                    assert_eq!(got.as_ref(), Ok(s), "{:?}", String::from_utf8_lossy(doc));
+                    assert_eq!(value.as_ref().ok().and_then(|v| v.as_str()), Some(s.as_str()), "Value of {:?}", String::from_utf8_lossy(doc));
+                }
                 Err((at, msg)) => {
-                    let e = got.expect_err("refused");
-                    assert!(matches!(e.kind(), ErrorKind::Syntax { .. }), "{e:?}");
-                    assert_eq!(e.position().map(|p| p.offset), Some(*at), "{:?}: {e}", String::from_utf8_lossy(doc));
-                    assert!(e.to_string().contains(msg), "{:?}: {e}, expected {msg}", String::from_utf8_lossy(doc));
+                    for e in [got.expect_err("refused"), value.expect_err("Value refused")] {
+                        assert!(matches!(e.kind(), ErrorKind::Syntax { .. }), "{e:?}");
+                        assert_eq!(e.position().map(|p| p.offset), Some(*at), "{:?}: {e}", String::from_utf8_lossy(doc));
+                        assert!(e.to_string().contains(msg), "{:?}: {e}, expected {msg}", String::from_utf8_lossy(doc));
+                    }
                 }
             }
         }
@@ -263,6 +272,35 @@ fn every_run_length_and_stop_after_an_escape() {
                 check(&doc, 0);
                 doc.push(b'"');
                 check(&doc, 3);
+            }
+        }
+    }
+}
+
+/// Runs of escapes (as in JSON embedded in a string) of every length and
+/// at every offset from the start of the input, ending at the end of the
+/// input in every way: closed, unterminated, in a lone backslash, in a
+/// `\u` escape, or followed by text with bytes >= 0x80 or a control byte
+/// (the 32-byte windows of `escape_runs` must stop short of the end).
+#[test]
+fn escape_runs_end_anywhere() {
+    let runs: [&[u8]; 4] = [br#"\""#, br#"\\"#, br#"a\":\"b"#, br#"\n\t"#];
+    let ends: [&[u8]; 9] = [b"\"", b"", b"\\", b"\\u00", b"\\u00e9\"", "é\"".as_bytes(), b"\xc3\"", b"\x01\"", b"xyz\\/\""];
+    for lead in 0..3 {
+        for run in runs {
+            for count in 0..40 {
+                for end in ends {
+                    let mut doc = b"\"".to_vec();
+                    doc.extend(std::iter::repeat_n(b'x', lead));
+                    for _ in 0..count {
+                        doc.extend_from_slice(run);
+                    }
+                    if !doc[1..].contains(&b'\\') {
+                        doc.extend_from_slice(b"\\n");
+                    }
+                    doc.extend_from_slice(end);
+                    check(&doc, 0);
+                }
             }
         }
     }

@@ -31,7 +31,7 @@ use std::marker::PhantomData;
 use super::blocks::{tail_masks, Classify, Masks};
 use super::number::{scan_general, scan_window, NumberValue, WINDOW, WINDOW_LITERAL_MAX};
 use super::options::{DuplicateKeys, ReadOptions};
-use super::parser::{decode_escape, Buffers, DuplicateNames, BOM, SIMPLE_ESCAPES};
+use super::parser::{decode_string, Buffers, DuplicateNames, BOM};
 use super::validate::{Nested, Work};
 use super::visitor::{Ignore, NumberToken, Visitor};
 use crate::error::{Error, Position};
@@ -798,81 +798,19 @@ impl<'a, C: Classify> Driver<'a, C> {
     }
 }
 
-/// A string body with escapes, decoded into `scratch`.
+/// A string body with escapes, decoded into `scratch` by the reference
+/// driver's decoder (`parser::decode_string`: the 16 bytes after each
+/// escape stored whole, so text dense in escapes, as JSON embedded in a
+/// string, makes no copy call and no scanner call per escape). Any error
+/// is left to the reference driver, which says what and where.
 #[cold]
 #[inline(never)]
-fn string_with_escapes<'a>(b: &'a [u8], start: usize, mut at: usize, mut high: bool, scratch: &mut String) -> Flow<(Text<'a>, usize)> {
-    scratch.clear();
-    let mut run = start;
-    loop {
-        match b.get(at) {
-            Some(b'"') => {
-                let piece = &b[run..at];
-                scratch.push_str(if high { utf8(piece)? } else { ascii(piece) });
-                // The raw body: its runs were each checked, escapes are
-                // ASCII, so it is UTF-8.
-                let raw = &b[start..at];
-                // SAFETY: every byte of `raw` outside the escapes was
-                // checked in its run above; escapes are ASCII.
-                let raw = unsafe { std::str::from_utf8_unchecked(raw) };
-                return Ok((Text::Decoded(raw), at + 1));
-            }
-            Some(b'\\') => {
-                let piece = &b[run..at];
-                if !piece.is_empty() {
-                    scratch.push_str(if high { utf8(piece)? } else { ascii(piece) });
-                }
-                // The one-letter escapes (`\"` in embedded JSON, `\n`) here;
-                // `\u` and errors through the general decoder.
-                match b.get(at + 1).map(|&c| SIMPLE_ESCAPES[c as usize]) {
-                    Some(c) if c != 0 => {
-                        scratch.push(c as char);
-                        at += 2;
-                    }
-                    _ => at = decode_escape(b, at, scratch).map_err(|_| Stop::Syntax)?,
-                }
-                run = at;
-                // The next stop is often a few bytes on (text dense in
-                // escapes): eight bytes in a register first. Out of line,
-                // this function is not built for the driver's ISA, so not
-                // with the masks: past those eight bytes, the scanner
-                // dispatched on its own (the masks stay right, as a cache
-                // of the block they describe).
-                (at, high) = match near_stop(b, at) {
-                    Some(k) => (at + k, false),
-                    None => {
-                        let stop = super::scan::string_stop(b, at);
-                        (stop.at, stop.non_ascii)
-                    }
-                };
-            }
-            _ => return Err(Stop::Syntax),
-        }
-    }
-}
-
-/// The offset from `at` of the first quote, backslash or control byte
-/// among the eight bytes at `at`, when those eight bytes exist and are all
-/// ASCII up to it; `None` otherwise (the vector scanner decides).
-#[inline(always)]
-fn near_stop(b: &[u8], at: usize) -> Option<usize> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let w: [u8; 8] = b.get(at..at.checked_add(8)?)?.try_into().ok()?;
-    let x = u64::from_le_bytes(w);
-    // A zero byte of `v` sets its lane's high bit in `zero(v)`; only lanes
-    // above a real match can be set falsely (by the borrow), so the lowest
-    // set lane is exact, and so is the lowest of the union.
-    let zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
-    let stops = zero(x ^ (ONES * b'"' as u64)) | zero(x ^ (ONES * b'\\' as u64)) | (x.wrapping_sub(ONES * 0x20) & !x & HIGH);
-    let first = (stops.trailing_zeros() / 8) as usize;
-    // Non-ASCII bytes before the stop (or anywhere, without one): let the
-    // scanner report them.
-    let before = if first >= 8 { u64::MAX } else { (1u64 << (first * 8)) - 1 };
-    if stops == 0 || x & HIGH & before != 0 {
-        return None;
-    }
-    Some(first)
+fn string_with_escapes<'a>(b: &'a [u8], start: usize, at: usize, high: bool, scratch: &mut String) -> Flow<(Text<'a>, usize)> {
+    let end = decode_string(b, start, at, high, scratch).map_err(|_| Stop::Syntax)?;
+    // SAFETY: `decode_string` accepted `start..end`: every byte outside the
+    // escapes was checked as UTF-8 in its run, and escapes are ASCII.
+    let raw = unsafe { std::str::from_utf8_unchecked(&b[start..end]) };
+    Ok((Text::Decoded(raw), end + 1))
 }
 
 /// A number the window does not take (near the end of the input, an

@@ -940,15 +940,24 @@ fn decode_into(
             }
             Some(b'\\') => {
                 check_run(b, run, at, high)?;
-                at = match b.get(at + 1).map(|&c| SIMPLE_ESCAPES[c as usize]) {
-                    Some(c) if c != 0 => {
-                        out.push(c);
-                        at + 2
-                    }
-                    _ => {
-                        let (c, next) = escape_char(b, at)?;
-                        out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
-                        next
+                // Runs of one-letter escapes and ASCII text between them
+                // (JSON embedded in a string) in 32-byte windows; what they
+                // leave (a `\u`, a run with bytes >= 0x80 or past a window,
+                // the input's last 32 bytes) goes on below.
+                let done = escape_runs(b, at, out);
+                at = if done != at {
+                    done
+                } else {
+                    match b.get(at + 1).map(|&c| SIMPLE_ESCAPES[c as usize]) {
+                        Some(c) if c != 0 => {
+                            out.push(c);
+                            at + 2
+                        }
+                        _ => {
+                            let (c, next) = escape_char(b, at)?;
+                            out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+                            next
+                        }
                     }
                 };
                 run = at;
@@ -975,6 +984,119 @@ fn utf8_error(b: &[u8], run: usize, at: usize) -> (usize, &'static str) {
     let valid = std::str::from_utf8(&b[run..at]).map_or_else(|e| e.valid_up_to(), |_| at - run);
     (run + valid, "invalid UTF-8 in string")
 }
+
+/// From the backslash at `b[at]`: decodes one-letter escapes and the
+/// ASCII text between them onto `out`, and returns how far it got (`at`
+/// itself when it took nothing). Everything before the returned position
+/// is decoded onto `out`; the position is a stop byte or the start of a run
+/// of text that is left to the caller.
+///
+/// In text dense in escapes the position of each escape was a chain of a
+/// load, compares and a mask per escape (`copy_to_stop` from the byte after
+/// it). Here one 32-byte window is classified once, and the escapes and
+/// runs inside it are taken from its masks: each next stop is a bit
+/// operation away; the loads and stores that copy the runs are off that
+/// chain. The output's length stays in a register (no call in the loop).
+///
+/// It stops, leaving the rest to the exact byte-by-byte path, at a quote or
+/// control byte, a `\u` or unknown escape, a run with a byte >= 0x80 (to
+/// be checked as UTF-8 there), and within 32 bytes of the input's end.
+#[inline(always)]
+fn escape_runs(b: &[u8], at: usize, out: &mut Vec<u8>) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use crate::escape::vector::Vector;
+        use core::arch::x86_64::{__m128i, _mm_movemask_epi8};
+        // How far `out` is complete, as a position in `b`.
+        let mut r = at;
+        'window: while r + WINDOW_SPAN <= b.len() {
+            out.reserve(2 * WINDOW_SPAN);
+            let base = r;
+            // SAFETY: `base + 32 <= b.len()` (loop condition); SSE2 is part
+            // of the x86_64 baseline.
+            let (special, high) = unsafe {
+                let p = b.as_ptr().add(base);
+                let (lo, hi) = (__m128i::load_unaligned(p), __m128i::load_unaligned(p.add(16)));
+                let stops = |v: __m128i| v.cmpeq(__m128i::splat(b'"')).or(v.cmpeq(__m128i::splat(b'\\'))).or(v.lt(0x20));
+                let mask = |v: __m128i| _mm_movemask_epi8(v) as u32;
+                (mask(stops(lo)) | mask(stops(hi)) << 16, mask(lo) | mask(hi) << 16)
+            };
+            let dst = out.as_mut_ptr();
+            let mut len = out.len();
+            // `r - base`: the window's bytes before it are done.
+            let mut off = 0u32;
+            loop {
+                let m = special & (u32::MAX << off);
+                // The run from `off` to the next stop (or the window's end).
+                let end = if m == 0 { 32 } else { m.trailing_zeros() };
+                if end > off {
+                    let run = (u32::MAX << off) & !(u32::MAX.checked_shl(end).unwrap_or(0));
+                    let from = base + off as usize;
+                    if high & run != 0 || from + WINDOW_SPAN > b.len() {
+                        // SAFETY: `len` bytes of `out` are written (below).
+                        unsafe { out.set_len(len) };
+                        return from;
+                    }
+                    // SAFETY: 32 bytes from `from` are in `b` (checked just
+                    // above). `out` had `2 * WINDOW_SPAN` bytes free at the
+                    // window's start and has grown by at most the 32 bytes
+                    // of the window since, so 32 bytes from `len` are
+                    // allocated. Only the run's bytes count (`len` grows by
+                    // its length), the rest is overwritten or left unused.
+                    unsafe {
+                        let s = b.as_ptr().add(from);
+                        let d = dst.add(len);
+                        __m128i::load_unaligned(s).store_unaligned(d);
+                        __m128i::load_unaligned(s.add(16)).store_unaligned(d.add(16));
+                    }
+                    len += (end - off) as usize;
+                }
+                let p = base + end as usize;
+                if end == 32 {
+                    // The window ends in the run: a new one from there.
+                    // SAFETY: `len` bytes of `out` are written.
+                    unsafe { out.set_len(len) };
+                    r = p;
+                    continue 'window;
+                }
+                // The stop (in the window: `p < base + 32 <= b.len()`): a
+                // backslash whose letter is one of the simple escapes goes
+                // on here (its letter may be the window's next byte);
+                // anything else is the caller's.
+                let c = match (b[p], b.get(p + 1)) {
+                    (b'\\', Some(&letter)) => SIMPLE_ESCAPES[letter as usize],
+                    _ => 0,
+                };
+                if c == 0 {
+                    // SAFETY: `len` bytes of `out` are written.
+                    unsafe { out.set_len(len) };
+                    return p;
+                }
+                // SAFETY: at most 31 bytes were added since the window's
+                // start (its bytes before `end`, one or two per byte), so
+                // `len` is inside the reserved room.
+                unsafe { dst.add(len).write(c) };
+                len += 1;
+                off = end + 2;
+                if off >= 32 {
+                    // SAFETY: `len` bytes of `out` are written.
+                    unsafe { out.set_len(len) };
+                    r = base + off as usize;
+                    continue 'window;
+                }
+            }
+        }
+        r
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (b, out);
+        at
+    }
+}
+
+/// The window of `escape_runs`.
+const WINDOW_SPAN: usize = 32;
 
 /// Copies string text from `b[i..]` onto `out` up to the next quote,
 /// backslash or control byte (or the end of the input): where that is, and
