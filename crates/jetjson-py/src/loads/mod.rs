@@ -101,6 +101,21 @@ pub(crate) fn plain(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<Py<PyAn
     untyped_with(py, data, options, parse, false)
 }
 
+/// `options`, and what the parser is given for them (for a caller that
+/// keeps both: `Decoder(Any)`).
+pub(crate) fn untyped_options(options: ReadOptions) -> (ReadOptions, ReadOptions) {
+    let parse = for_parser(&options);
+    (options, parse)
+}
+
+/// The untyped read of `data` with `options` (as `untyped_options` made
+/// them; a `str`'s size is checked by the parser on its UTF-8 form), or
+/// `None` if it fails in any way (the error dropped): `Decoder(Any)` then
+/// reads it again its own way, for its own error.
+pub(crate) fn untyped_or_none(py: Python<'_>, data: &Bound<'_, PyAny>, options: &ReadOptions, parse: &ReadOptions) -> Option<Py<PyAny>> {
+    untyped_with(py, data, options, parse, false).ok()
+}
+
 /// `loads(data, max_size=limit)` with every other option at its default
 /// (entry.rs calls it for calls whose only keyword is `max_size`).
 pub(crate) fn limited(py: Python<'_>, data: &Bound<'_, PyAny>, limit: usize) -> PyResult<Py<PyAny>> {
