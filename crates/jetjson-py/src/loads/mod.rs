@@ -165,12 +165,8 @@ fn untyped_with(
     }
     let result = kept::parse(py, bytes, parse_options, &mut builder);
     let failure = builder.failure.take();
-    let built = if result.is_ok() {
-        builder.finish()
-    } else {
-        drop(builder);
-        None
-    };
+    let built = if result.is_ok() { builder.finish() } else { None };
+    drop(builder);
     drop(pause);
     match (result, failure) {
         (Ok(()), _) => Ok(built.unwrap_or_else(|| py.None())),

@@ -177,8 +177,11 @@ fn run<C: Classify, V: Visitor + ?Sized>(input: &[u8], span: Span, options: &Rea
     buffers.scratch = d.scratch;
     buffers.dups = d.dups;
     buffers.stack = stack;
-    if d.check.is_some() {
-        buffers.check = d.check;
+    // Taken only for builders that take containers whole (the slot is then
+    // empty): moved back without the drop of the slot's old value that an
+    // assignment would make on every parse.
+    if let Some(work) = d.check {
+        buffers.check.get_or_insert(work);
     }
     result
 }
@@ -887,6 +890,11 @@ fn near_stop(b: &[u8], at: usize) -> Option<usize> {
 fn number_general(b: &[u8], at: usize, lossless: bool) -> Flow<(NumberToken<'_>, usize)> {
     let rest = &b[at..];
     if rest.len() < WINDOW {
+        // A short integer near the end of the input (`1`, `{"a":1}`): read
+        // byte by byte, without the padded window's copy and masks.
+        if let Some((len, value)) = tail_integer(rest) {
+            return Ok((NumberToken { text: ascii(&rest[..len]), is_integer: true, value }, at + len));
+        }
         let mut w = [b' '; WINDOW];
         w[..rest.len()].copy_from_slice(rest);
         // The literal ends before the padding (a space is no part of one),
@@ -903,6 +911,38 @@ fn number_general(b: &[u8], at: usize, lossless: bool) -> Flow<(NumberToken<'_>,
     // SAFETY: a number literal is ASCII.
     let text = unsafe { std::str::from_utf8_unchecked(&b[at..at + len]) };
     Ok((NumberToken { text, is_integer, value }, at + len))
+}
+
+/// The integer literal of at most 18 digits at the start of `rest` (so
+/// that it fits an `i64`) and its length, when it is one whole: a digit,
+/// no leading zero before another digit, and no fraction, exponent or
+/// 19th digit after it. `None` for anything else (`-0` too, which is
+/// `F64(-0.0)`), valid or not, which the caller's general scans decide.
+#[inline(always)]
+fn tail_integer(rest: &[u8]) -> Option<(usize, NumberValue)> {
+    let negative = rest.first() == Some(&b'-');
+    let start = usize::from(negative);
+    let mut i = start;
+    let mut value: i64 = 0;
+    while let Some(&c) = rest.get(i) {
+        let d = c.wrapping_sub(b'0');
+        if d > 9 {
+            break;
+        }
+        if i - start == 18 {
+            return None;
+        }
+        value = value * 10 + i64::from(d);
+        i += 1;
+    }
+    let digits = i - start;
+    if digits == 0 || (digits > 1 && rest[start] == b'0') || (negative && value == 0) {
+        return None;
+    }
+    if matches!(rest.get(i), Some(b'.' | b'e' | b'E')) {
+        return None;
+    }
+    Some((i, NumberValue::I64(if negative { -value } else { value })))
 }
 
 /// A visitor's error, with the position `at` if it has none. (Free
@@ -939,6 +979,62 @@ fn utf8(bytes: &[u8]) -> Flow<&str> {
 
 #[cfg(test)]
 mod tests {
+    /// `tail_integer` reads what the general scan reads, or declines: every
+    /// string of up to 5 bytes over digits, signs, '.', 'e' and a space,
+    /// and integers around the 18/19-digit edge.
+    #[test]
+    fn tail_integer_agrees_with_general_scan() {
+        let alphabet = b"0123456789-.eE +x";
+        let mut cases: Vec<Vec<u8>> = Vec::new();
+        let mut frontier: Vec<Vec<u8>> = vec![Vec::new()];
+        for _ in 0..4 {
+            let mut next = Vec::new();
+            for prefix in &frontier {
+                for &c in alphabet {
+                    let mut v = prefix.clone();
+                    v.push(c);
+                    next.push(v);
+                }
+            }
+            cases.extend(next.iter().cloned());
+            frontier = next;
+        }
+        for n in [17usize, 18, 19, 20] {
+            for lead in [b"1", b"9", b"0"] {
+                let mut v = lead.to_vec();
+                v.extend(std::iter::repeat_n(b'9', n - 1));
+                cases.push(v.clone());
+                let mut neg = b"-".to_vec();
+                neg.extend(&v);
+                cases.push(neg.clone());
+                neg.push(b'}');
+                cases.push(neg);
+            }
+        }
+        cases.push(b"-999999999999999999".to_vec());
+        cases.push(b"123,".to_vec());
+        cases.push(b"-0".to_vec());
+        cases.push(b"-0]".to_vec());
+        let mut taken = 0;
+        for case in &cases {
+            if let Some((len, value)) = tail_integer(case) {
+                taken += 1;
+                let general = scan_general(case);
+                assert_eq!(general, Ok((len, value, true)), "{:?}", String::from_utf8_lossy(case));
+                assert!(len <= case.len());
+            }
+        }
+        assert!(taken > 1000, "{taken}");
+        assert_eq!(tail_integer(b"-0"), None);
+        assert_eq!(tail_integer(b"01"), None);
+        assert_eq!(tail_integer(b"1.5"), None);
+        assert_eq!(tail_integer(b"1e5"), None);
+        assert_eq!(tail_integer(b"-"), None);
+        assert_eq!(tail_integer(b"1234567890123456789"), None);
+        assert_eq!(tail_integer(b"-123456789012345678}"), Some((19, NumberValue::I64(-123456789012345678))));
+        assert_eq!(tail_integer(b"0}"), Some((1, NumberValue::I64(0))));
+    }
+
     use super::super::parser::{parse_at_level, Parser};
     use super::super::visitor::NumberToken;
     use super::*;
