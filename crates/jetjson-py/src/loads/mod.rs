@@ -158,15 +158,18 @@ fn untyped_with(
         Source::BadStr(index) => return Err(location::surrogate_error(py, data, index)),
     };
     let bytes = input.bytes();
+    let decimal = if decimal { Some(decimal_class(py)?) } else { None };
     let pause = gc::GcPause::new();
-    let mut builder = Builder::new(py, policy);
-    if decimal {
-        builder.decimal = Some(decimal_class(py)?);
-    }
-    let result = kept::parse(py, bytes, parse_options, &mut builder);
-    let failure = builder.failure.take();
-    let built = if result.is_ok() { builder.finish() } else { None };
-    drop(builder);
+    // The builder is dropped in place at the end of this block (under the
+    // pause): `drop(builder)` moved all of it first, a memcpy per call.
+    let (result, failure, built) = {
+        let mut builder = Builder::new(py, policy);
+        builder.decimal = decimal;
+        let result = kept::parse(py, bytes, parse_options, &mut builder);
+        let failure = builder.failure.take();
+        let built = if result.is_ok() { builder.finish() } else { None };
+        (result, failure, built)
+    };
     drop(pause);
     match (result, failure) {
         (Ok(()), _) => Ok(built.unwrap_or_else(|| py.None())),
