@@ -155,12 +155,14 @@ fn run<C: Classify, V: Visitor + ?Sized>(input: &[u8], span: Span, options: &Rea
         }
         Span::ValueAt(from) => i = from,
     }
+    // The kept buffers are borrowed, not moved out and back: for a small
+    // document the moves were a good part of a parse.
     let mut d = Driver::<C> {
         b: input,
         base: NO_BLOCK,
         m: Masks { ws: 0, special: 0, high: 0 },
-        scratch: std::mem::take(&mut buffers.scratch),
-        dups: std::mem::take(&mut buffers.dups),
+        scratch: &mut buffers.scratch,
+        dups: &mut buffers.dups,
         track_names: options.duplicate_keys == DuplicateKeys::Error,
         raw_names: false,
         check: if v.takes_raw() { buffers.check.take() } else { None },
@@ -169,14 +171,11 @@ fn run<C: Classify, V: Visitor + ?Sized>(input: &[u8], span: Span, options: &Rea
         lossless: options.lossless_numbers,
         isa: PhantomData,
     };
-    let mut stack = std::mem::take(&mut buffers.stack);
-    let result = d.document(v, &mut stack, i, span == Span::Document);
+    let stack = &mut buffers.stack;
+    let result = d.document(v, stack, i, span == Span::Document);
     d.scratch.clear();
     d.dups.clear();
     stack.clear();
-    buffers.scratch = d.scratch;
-    buffers.dups = d.dups;
-    buffers.stack = stack;
     // Taken only for builders that take containers whole (the slot is then
     // empty): moved back without the drop of the slot's old value that an
     // assignment would make on every parse.
@@ -212,8 +211,8 @@ struct Driver<'a, C> {
     base: usize,
     m: Masks,
     /// Decoded text of the last string with escapes.
-    scratch: String,
-    dups: DuplicateNames,
+    scratch: &'a mut String,
+    dups: &'a mut DuplicateNames,
     track_names: bool,
     /// Names are tracked only for the text the visitor takes whole, at its
     /// request (`Visitor::refuses_repeats_in_raw`).
@@ -318,7 +317,7 @@ impl<'a, C: Classify> Driver<'a, C> {
             }
             return Ok((Text::Plain(utf8(body)?), stop + 1));
         }
-        string_with_escapes(b, start, stop, high, &mut self.scratch)
+        string_with_escapes(b, start, stop, high, self.scratch)
     }
 
     /// Records the member name at `at`; if the open object has it already,
@@ -360,7 +359,7 @@ impl<'a, C: Classify> Driver<'a, C> {
         let r = match text {
             Text::Ascii(s) => v.ascii_string(s),
             Text::Plain(s) => v.string(s, s),
-            Text::Decoded(raw) => v.string(&self.scratch, raw),
+            Text::Decoded(raw) => v.string(self.scratch, raw),
         };
         r.map_err(|e| locate(self.b, at, e))
     }
@@ -371,7 +370,7 @@ impl<'a, C: Classify> Driver<'a, C> {
         let r = match text {
             Text::Ascii(s) => v.ascii_key(s),
             Text::Plain(s) => v.key(s, s),
-            Text::Decoded(raw) => v.key(&self.scratch, raw),
+            Text::Decoded(raw) => v.key(self.scratch, raw),
         };
         r.map_err(|e| locate(self.b, at, e))
     }
@@ -402,7 +401,12 @@ impl<'a, C: Classify> Driver<'a, C> {
                 let text = unsafe { std::str::from_utf8_unchecked(w.get_unchecked(..len)) };
                 (NumberToken { text, is_integer, value }, at + len)
             }
-            None => number_general(self.b, at, self.lossless)?,
+            // Near the end of the input: a short integer read here, in
+            // line (`1`, `{"a":1}`); anything else out of line.
+            None => match b.get(at..).and_then(tail_integer) {
+                Some((len, value)) => (NumberToken { text: ascii(&b[at..at + len]), is_integer: true, value }, at + len),
+                None => number_general(self.b, at, self.lossless)?,
+            },
         };
         v.number(token).map_err(|e| locate(self.b, at, e))?;
         Ok(end)
