@@ -171,3 +171,20 @@ def test_decoder_any_nests_and_repeats():
 
     got = jetjson.Decoder(Outer).decode(b'{"raw":"[1,{\\"b\\":2}]"}')
     assert got.inner == [1, {"b": 2}]
+
+
+def test_decode_method_takes_exactly_one_positional_argument():
+    import inspect
+
+    assert str(inspect.signature(jetjson.Decoder.decode)) == "(self, data, /)"
+    for call in (lambda: ANY.decode(), lambda: ANY.decode(b"1", b"2"), lambda: ANY.decode(data=b"1"),
+                 lambda: ANY.decode(b"1", max_size=1)):
+        with pytest.raises(TypeError, match="exactly one positional argument"):
+            call()
+    with pytest.raises(TypeError):
+        jetjson.Decoder.decode(1, b"1")
+    # Unbound and bound, typed and untyped, the same method.
+    assert jetjson.Decoder.decode(ANY, b"[1]") == [1]
+    assert jetjson.Decoder(typing.List[int]).decode(b"[1, 2]") == [1, 2]
+    with pytest.raises(jetjson.ValidationError):
+        jetjson.Decoder(typing.List[int]).decode(b'["x"]')

@@ -18,6 +18,7 @@
 
 mod builder;
 mod compile;
+mod entry;
 mod errors;
 mod names;
 mod plan;
@@ -33,6 +34,7 @@ use crate::loads::input::{self, Source};
 use crate::loads::location;
 use crate::loads::{Flag, Limit, Policy};
 use builder::{Builder, Settings};
+pub(crate) use entry::register as register_decode;
 pub(crate) use errors::validation_error_type;
 use plan::Plan;
 
@@ -93,22 +95,6 @@ impl Decoder {
         })
     }
 
-    /// decode(data, /): the JSON text `data` read as the decoder's type.
-    fn decode(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        if let Some(options) = &self.untyped {
-            // Read as `loads` reads (the same objects as the typed builder
-            // makes for `Any`). Whatever it refuses is read again by the
-            // typed path below, so that the error is the decoder's own
-            // (a ValidationError at its path for an int beyond CPython's
-            // digit limit, for one): the cost of an error is a second
-            // read, the success path sets up nothing typed.
-            if let Some(obj) = crate::loads::untyped_or_none(py, data, &options.0, &options.1) {
-                return Ok(obj);
-            }
-        }
-        run(py, &self.plan, self.set, self.max_size, self.allow_bom, data)
-    }
-
     /// The cyclic GC's view: the type and every object of the plan.
     fn __traverse__(&self, visit: pyo3::pyclass::PyVisit<'_>) -> Result<(), pyo3::pyclass::PyTraverseError> {
         visit.call(&self.ty)?;
@@ -129,6 +115,25 @@ impl Decoder {
     #[classmethod]
     fn __class_getitem__(cls: &Bound<'_, PyType>, _item: &Bound<'_, PyAny>) -> Py<PyType> {
         cls.clone().unbind()
+    }
+}
+
+impl Decoder {
+    /// decode(data, /): the JSON text `data` read as the decoder's type
+    /// (the class's `decode` is entry.rs's descriptor, which calls this).
+    pub(crate) fn decode(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        if let Some(options) = &self.untyped {
+            // Read as `loads` reads (the same objects as the typed builder
+            // makes for `Any`). Whatever it refuses is read again by the
+            // typed path below, so that the error is the decoder's own
+            // (a ValidationError at its path for an int beyond CPython's
+            // digit limit, for one): the cost of an error is a second
+            // read, the success path sets up nothing typed.
+            if let Some(obj) = crate::loads::untyped_or_none(py, data, &options.0, &options.1) {
+                return Ok(obj);
+            }
+        }
+        run(py, &self.plan, self.set, self.max_size, self.allow_bom, data)
     }
 }
 

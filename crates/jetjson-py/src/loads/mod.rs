@@ -7,7 +7,7 @@
 //! error positions in location.rs.
 
 mod builder;
-mod entry;
+pub(crate) mod entry;
 pub(crate) mod gc;
 pub(crate) mod input;
 mod kept;
