@@ -5,7 +5,7 @@ start-up and the first call's one-off costs (callgrind_small.sh does that).
     .venv/bin/python bench/python/callgrind_small.py "jl(b'1')" 200
 
 The statement is evaluated in small_quick's globals (jd/jl: jetjson
-dumps/loads, od/ol: orjson, me/md: msgspec Encoder/Decoder, and its
+dumps/loads, jx: jetjson.Decoder(typing.Any).decode, od/ol: orjson, me/md: msgspec Encoder/Decoder, and its
 inputs: manifest, manifest_bytes, body, body_bytes, event, uids, record,
 rstruct, env, payload, raw_unchecked, fragment, one_dict, Raw, Fragment).
 """

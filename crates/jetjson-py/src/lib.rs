@@ -35,6 +35,7 @@ fn _jetjson(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<raw::Raw>()?;
     m.add("ValidationError", decode::validation_error_type(py)?)?;
     m.add_class::<decode::Decoder>()?;
+    decode::register_decode(m)?;
     dumps::register(m)?;
     loads::register(m)?;
     m.add_function(wrap_pyfunction!(canon::canonicalize, m)?)?;

@@ -18,6 +18,7 @@
 
 mod builder;
 mod compile;
+mod entry;
 mod errors;
 mod names;
 mod plan;
@@ -33,6 +34,7 @@ use crate::loads::input::{self, Source};
 use crate::loads::location;
 use crate::loads::{Flag, Limit, Policy};
 use builder::{Builder, Settings};
+pub(crate) use entry::register as register_decode;
 pub(crate) use errors::validation_error_type;
 use plan::Plan;
 
@@ -52,6 +54,10 @@ pub struct Decoder {
     set: Settings,
     max_size: Option<usize>,
     allow_bom: bool,
+    /// For `Decoder(Any)`: the options of the untyped read (`loads`'s,
+    /// made once, and what its parser is given), which builds what the
+    /// typed builder would, with less to set up per call.
+    untyped: Option<Box<(ReadOptions, ReadOptions)>>,
 }
 
 #[pymethods]
@@ -71,18 +77,22 @@ impl Decoder {
         let (strict, forbid_unknown_fields, allow_bom) = (strict.0, forbid_unknown_fields.0, allow_bom.0);
         api(r#type.py())?;
         let plan = compile::compile(r#type)?;
+        let max_size = max_size.map(|l| l.0);
+        let untyped = matches!(plan.root, plan::Node::Any).then(|| {
+            let mut options = ReadOptions::new().max_depth(max_depth.0).allow_bom(allow_bom).duplicate_keys(duplicate_keys.0);
+            if let Some(limit) = max_size {
+                options = options.max_size(limit);
+            }
+            Box::new(crate::loads::untyped_options(options))
+        });
         Ok(Decoder {
             plan,
             ty: r#type.clone().unbind(),
             set: Settings { strict, forbid_unknown: forbid_unknown_fields, policy: duplicate_keys.0, max_depth: max_depth.0 },
-            max_size: max_size.map(|l| l.0),
+            max_size,
             allow_bom,
+            untyped,
         })
-    }
-
-    /// decode(data, /): the JSON text `data` read as the decoder's type.
-    fn decode(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        run(py, &self.plan, self.set, self.max_size, self.allow_bom, data)
     }
 
     /// The cyclic GC's view: the type and every object of the plan.
@@ -105,6 +115,25 @@ impl Decoder {
     #[classmethod]
     fn __class_getitem__(cls: &Bound<'_, PyType>, _item: &Bound<'_, PyAny>) -> Py<PyType> {
         cls.clone().unbind()
+    }
+}
+
+impl Decoder {
+    /// decode(data, /): the JSON text `data` read as the decoder's type
+    /// (the class's `decode` is entry.rs's descriptor, which calls this).
+    pub(crate) fn decode(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        if let Some(options) = &self.untyped {
+            // Read as `loads` reads (the same objects as the typed builder
+            // makes for `Any`). Whatever it refuses is read again by the
+            // typed path below, so that the error is the decoder's own
+            // (a ValidationError at its path for an int beyond CPython's
+            // digit limit, for one): the cost of an error is a second
+            // read, the success path sets up nothing typed.
+            if let Some(obj) = crate::loads::untyped_or_none(py, data, &options.0, &options.1) {
+                return Ok(obj);
+            }
+        }
+        run(py, &self.plan, self.set, self.max_size, self.allow_bom, data)
     }
 }
 

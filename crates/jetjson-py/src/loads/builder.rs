@@ -94,7 +94,10 @@ impl<'py> Builder<'py> {
     }
 
     /// The finished document (after a successful parse).
-    pub(crate) fn finish(mut self) -> Option<Py<PyAny>> {
+    ///
+    /// By reference: taking the builder by value moved all of it (a call
+    /// to memcpy on every `loads`).
+    pub(crate) fn finish(&mut self) -> Option<Py<PyAny>> {
         let obj = self.stack.pop()?;
         // SAFETY: `obj` is an owned reference taken off the stack.
         Some(unsafe { Bound::from_owned_ptr(self.py, obj) }.unbind())

@@ -45,7 +45,7 @@ compiled once and kept.";
 
 /// A `PyMethodDef` in a static: CPython keeps a pointer to it for as long
 /// as the function object lives.
-struct MethodDef(UnsafeCell<ffi::PyMethodDef>);
+pub(crate) struct MethodDef(pub(crate) UnsafeCell<ffi::PyMethodDef>);
 
 // SAFETY: the definition is never written after it is made; CPython only
 // reads it (under the GIL).

@@ -7,7 +7,7 @@
 //! error positions in location.rs.
 
 mod builder;
-mod entry;
+pub(crate) mod entry;
 pub(crate) mod gc;
 pub(crate) mod input;
 mod kept;
@@ -101,6 +101,21 @@ pub(crate) fn plain(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<Py<PyAn
     untyped_with(py, data, options, parse, false)
 }
 
+/// `options`, and what the parser is given for them (for a caller that
+/// keeps both: `Decoder(Any)`).
+pub(crate) fn untyped_options(options: ReadOptions) -> (ReadOptions, ReadOptions) {
+    let parse = for_parser(&options);
+    (options, parse)
+}
+
+/// The untyped read of `data` with `options` (as `untyped_options` made
+/// them; a `str`'s size is checked by the parser on its UTF-8 form), or
+/// `None` if it fails in any way (the error dropped): `Decoder(Any)` then
+/// reads it again its own way, for its own error.
+pub(crate) fn untyped_or_none(py: Python<'_>, data: &Bound<'_, PyAny>, options: &ReadOptions, parse: &ReadOptions) -> Option<Py<PyAny>> {
+    untyped_with(py, data, options, parse, false).ok()
+}
+
 /// `loads(data, max_size=limit)` with every other option at its default
 /// (entry.rs calls it for calls whose only keyword is `max_size`).
 pub(crate) fn limited(py: Python<'_>, data: &Bound<'_, PyAny>, limit: usize) -> PyResult<Py<PyAny>> {
@@ -143,18 +158,17 @@ fn untyped_with(
         Source::BadStr(index) => return Err(location::surrogate_error(py, data, index)),
     };
     let bytes = input.bytes();
+    let decimal = if decimal { Some(decimal_class(py)?) } else { None };
     let pause = gc::GcPause::new();
-    let mut builder = Builder::new(py, policy);
-    if decimal {
-        builder.decimal = Some(decimal_class(py)?);
-    }
-    let result = kept::parse(py, bytes, parse_options, &mut builder);
-    let failure = builder.failure.take();
-    let built = if result.is_ok() {
-        builder.finish()
-    } else {
-        drop(builder);
-        None
+    // The builder is dropped in place at the end of this block (under the
+    // pause): `drop(builder)` moved all of it first, a memcpy per call.
+    let (result, failure, built) = {
+        let mut builder = Builder::new(py, policy);
+        builder.decimal = decimal;
+        let result = kept::parse(py, bytes, parse_options, &mut builder);
+        let failure = builder.failure.take();
+        let built = if result.is_ok() { builder.finish() } else { None };
+        (result, failure, built)
     };
     drop(pause);
     match (result, failure) {

@@ -155,12 +155,14 @@ fn run<C: Classify, V: Visitor + ?Sized>(input: &[u8], span: Span, options: &Rea
         }
         Span::ValueAt(from) => i = from,
     }
+    // The kept buffers are borrowed, not moved out and back: for a small
+    // document the moves were a good part of a parse.
     let mut d = Driver::<C> {
         b: input,
         base: NO_BLOCK,
         m: Masks { ws: 0, special: 0, high: 0 },
-        scratch: std::mem::take(&mut buffers.scratch),
-        dups: std::mem::take(&mut buffers.dups),
+        scratch: &mut buffers.scratch,
+        dups: &mut buffers.dups,
         track_names: options.duplicate_keys == DuplicateKeys::Error,
         raw_names: false,
         check: if v.takes_raw() { buffers.check.take() } else { None },
@@ -169,16 +171,16 @@ fn run<C: Classify, V: Visitor + ?Sized>(input: &[u8], span: Span, options: &Rea
         lossless: options.lossless_numbers,
         isa: PhantomData,
     };
-    let mut stack = std::mem::take(&mut buffers.stack);
-    let result = d.document(v, &mut stack, i, span == Span::Document);
+    let stack = &mut buffers.stack;
+    let result = d.document(v, stack, i, span == Span::Document);
     d.scratch.clear();
     d.dups.clear();
     stack.clear();
-    buffers.scratch = d.scratch;
-    buffers.dups = d.dups;
-    buffers.stack = stack;
-    if d.check.is_some() {
-        buffers.check = d.check;
+    // Taken only for builders that take containers whole (the slot is then
+    // empty): moved back without the drop of the slot's old value that an
+    // assignment would make on every parse.
+    if let Some(work) = d.check {
+        buffers.check.get_or_insert(work);
     }
     result
 }
@@ -209,8 +211,8 @@ struct Driver<'a, C> {
     base: usize,
     m: Masks,
     /// Decoded text of the last string with escapes.
-    scratch: String,
-    dups: DuplicateNames,
+    scratch: &'a mut String,
+    dups: &'a mut DuplicateNames,
     track_names: bool,
     /// Names are tracked only for the text the visitor takes whole, at its
     /// request (`Visitor::refuses_repeats_in_raw`).
@@ -315,7 +317,7 @@ impl<'a, C: Classify> Driver<'a, C> {
             }
             return Ok((Text::Plain(utf8(body)?), stop + 1));
         }
-        string_with_escapes(b, start, stop, high, &mut self.scratch)
+        string_with_escapes(b, start, stop, high, self.scratch)
     }
 
     /// Records the member name at `at`; if the open object has it already,
@@ -357,7 +359,7 @@ impl<'a, C: Classify> Driver<'a, C> {
         let r = match text {
             Text::Ascii(s) => v.ascii_string(s),
             Text::Plain(s) => v.string(s, s),
-            Text::Decoded(raw) => v.string(&self.scratch, raw),
+            Text::Decoded(raw) => v.string(self.scratch, raw),
         };
         r.map_err(|e| locate(self.b, at, e))
     }
@@ -368,7 +370,7 @@ impl<'a, C: Classify> Driver<'a, C> {
         let r = match text {
             Text::Ascii(s) => v.ascii_key(s),
             Text::Plain(s) => v.key(s, s),
-            Text::Decoded(raw) => v.key(&self.scratch, raw),
+            Text::Decoded(raw) => v.key(self.scratch, raw),
         };
         r.map_err(|e| locate(self.b, at, e))
     }
@@ -399,7 +401,12 @@ impl<'a, C: Classify> Driver<'a, C> {
                 let text = unsafe { std::str::from_utf8_unchecked(w.get_unchecked(..len)) };
                 (NumberToken { text, is_integer, value }, at + len)
             }
-            None => number_general(self.b, at, self.lossless)?,
+            // Near the end of the input: a short integer read here, in
+            // line (`1`, `{"a":1}`); anything else out of line.
+            None => match b.get(at..).and_then(tail_integer) {
+                Some((len, value)) => (NumberToken { text: ascii(&b[at..at + len]), is_integer: true, value }, at + len),
+                None => number_general(self.b, at, self.lossless)?,
+            },
         };
         v.number(token).map_err(|e| locate(self.b, at, e))?;
         Ok(end)
@@ -825,6 +832,11 @@ fn string_with_escapes<'a>(b: &'a [u8], start: usize, at: usize, high: bool, scr
 fn number_general(b: &[u8], at: usize, lossless: bool) -> Flow<(NumberToken<'_>, usize)> {
     let rest = &b[at..];
     if rest.len() < WINDOW {
+        // A short integer near the end of the input (`1`, `{"a":1}`): read
+        // byte by byte, without the padded window's copy and masks.
+        if let Some((len, value)) = tail_integer(rest) {
+            return Ok((NumberToken { text: ascii(&rest[..len]), is_integer: true, value }, at + len));
+        }
         let mut w = [b' '; WINDOW];
         w[..rest.len()].copy_from_slice(rest);
         // The literal ends before the padding (a space is no part of one),
@@ -841,6 +853,38 @@ fn number_general(b: &[u8], at: usize, lossless: bool) -> Flow<(NumberToken<'_>,
     // SAFETY: a number literal is ASCII.
     let text = unsafe { std::str::from_utf8_unchecked(&b[at..at + len]) };
     Ok((NumberToken { text, is_integer, value }, at + len))
+}
+
+/// The integer literal of at most 18 digits at the start of `rest` (so
+/// that it fits an `i64`) and its length, when it is one whole: a digit,
+/// no leading zero before another digit, and no fraction, exponent or
+/// 19th digit after it. `None` for anything else (`-0` too, which is
+/// `F64(-0.0)`), valid or not, which the caller's general scans decide.
+#[inline(always)]
+fn tail_integer(rest: &[u8]) -> Option<(usize, NumberValue)> {
+    let negative = rest.first() == Some(&b'-');
+    let start = usize::from(negative);
+    let mut i = start;
+    let mut value: i64 = 0;
+    while let Some(&c) = rest.get(i) {
+        let d = c.wrapping_sub(b'0');
+        if d > 9 {
+            break;
+        }
+        if i - start == 18 {
+            return None;
+        }
+        value = value * 10 + i64::from(d);
+        i += 1;
+    }
+    let digits = i - start;
+    if digits == 0 || (digits > 1 && rest[start] == b'0') || (negative && value == 0) {
+        return None;
+    }
+    if matches!(rest.get(i), Some(b'.' | b'e' | b'E')) {
+        return None;
+    }
+    Some((i, NumberValue::I64(if negative { -value } else { value })))
 }
 
 /// A visitor's error, with the position `at` if it has none. (Free
@@ -877,6 +921,62 @@ fn utf8(bytes: &[u8]) -> Flow<&str> {
 
 #[cfg(test)]
 mod tests {
+    /// `tail_integer` reads what the general scan reads, or declines: every
+    /// string of up to 5 bytes over digits, signs, '.', 'e' and a space,
+    /// and integers around the 18/19-digit edge.
+    #[test]
+    fn tail_integer_agrees_with_general_scan() {
+        let alphabet = b"0123456789-.eE +x";
+        let mut cases: Vec<Vec<u8>> = Vec::new();
+        let mut frontier: Vec<Vec<u8>> = vec![Vec::new()];
+        for _ in 0..4 {
+            let mut next = Vec::new();
+            for prefix in &frontier {
+                for &c in alphabet {
+                    let mut v = prefix.clone();
+                    v.push(c);
+                    next.push(v);
+                }
+            }
+            cases.extend(next.iter().cloned());
+            frontier = next;
+        }
+        for n in [17usize, 18, 19, 20] {
+            for lead in [b"1", b"9", b"0"] {
+                let mut v = lead.to_vec();
+                v.extend(std::iter::repeat_n(b'9', n - 1));
+                cases.push(v.clone());
+                let mut neg = b"-".to_vec();
+                neg.extend(&v);
+                cases.push(neg.clone());
+                neg.push(b'}');
+                cases.push(neg);
+            }
+        }
+        cases.push(b"-999999999999999999".to_vec());
+        cases.push(b"123,".to_vec());
+        cases.push(b"-0".to_vec());
+        cases.push(b"-0]".to_vec());
+        let mut taken = 0;
+        for case in &cases {
+            if let Some((len, value)) = tail_integer(case) {
+                taken += 1;
+                let general = scan_general(case);
+                assert_eq!(general, Ok((len, value, true)), "{:?}", String::from_utf8_lossy(case));
+                assert!(len <= case.len());
+            }
+        }
+        assert!(taken > 1000, "{taken}");
+        assert_eq!(tail_integer(b"-0"), None);
+        assert_eq!(tail_integer(b"01"), None);
+        assert_eq!(tail_integer(b"1.5"), None);
+        assert_eq!(tail_integer(b"1e5"), None);
+        assert_eq!(tail_integer(b"-"), None);
+        assert_eq!(tail_integer(b"1234567890123456789"), None);
+        assert_eq!(tail_integer(b"-123456789012345678}"), Some((19, NumberValue::I64(-123456789012345678))));
+        assert_eq!(tail_integer(b"0}"), Some((1, NumberValue::I64(0))));
+    }
+
     use super::super::parser::{parse_at_level, Parser};
     use super::super::visitor::NumberToken;
     use super::*;

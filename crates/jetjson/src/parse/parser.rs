@@ -204,13 +204,29 @@ pub(crate) struct Buffers {
 impl Buffers {
     /// Capacity beyond what a thread keeps between documents (a few dozen
     /// KiB) is given back: one huge document pins no memory.
+    ///
+    /// Inline, a few capacity compares (nearly always nothing to give
+    /// back); the shrinking itself is out of line.
+    #[inline]
     fn trim(&mut self) {
         const KEEP: usize = 4096;
-        self.scratch.shrink_to(KEEP * 4);
-        self.stack.shrink_to(KEEP);
-        self.dups.shrink_to(KEEP);
+        if self.scratch.capacity() > KEEP * 4
+            || self.stack.capacity() > KEEP
+            || self.dups.above(KEEP)
+            || self.check.as_ref().is_some_and(|work| work.above(KEEP))
+        {
+            self.shrink(KEEP);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn shrink(&mut self, keep: usize) {
+        self.scratch.shrink_to(keep * 4);
+        self.stack.shrink_to(keep);
+        self.dups.shrink_to(keep);
         if let Some(work) = &mut self.check {
-            work.trim(KEEP);
+            work.trim(keep);
         }
     }
 }
@@ -1448,6 +1464,12 @@ impl DuplicateNames {
             self.seed = hash_seed();
         }
         self.frames.push(Frame { first: self.names.len(), arena: self.bytes.len(), index: None, filter: [0; 4] });
+    }
+
+    /// Whether `shrink_to(n)` would give anything back.
+    #[inline]
+    pub(super) fn above(&self, n: usize) -> bool {
+        self.bytes.capacity() > n || self.names.capacity() > n || self.frames.capacity() > n / 16
     }
 
     pub(super) fn shrink_to(&mut self, n: usize) {

@@ -62,6 +62,12 @@ pub(crate) struct Work {
 }
 
 impl Work {
+    /// Whether `trim(keep)` would give anything back.
+    #[inline]
+    pub(crate) fn above(&self, keep: usize) -> bool {
+        self.stack.capacity() > keep || self.names.capacity() > keep || self.scratch.capacity() > keep || self.dups.above(keep)
+    }
+
     pub(crate) fn trim(&mut self, keep: usize) {
         self.stack.shrink_to(keep);
         self.names.shrink_to(keep);
