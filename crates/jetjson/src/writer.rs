@@ -282,6 +282,22 @@ impl<S: Sink> Writer<S> {
         self.buf.as_slice()
     }
 
+    /// How many bytes the buffer holds (for `NoSink`, the output so far;
+    /// with refused options, what `as_bytes` would hold were they not).
+    #[inline(always)]
+    pub fn buffered(&self) -> usize {
+        self.buf.len()
+    }
+
+    /// Whether bytes already written may still move: an object being
+    /// sorted in place (`begin_sorted_object`) is open, whose members'
+    /// bytes its end permutes. Bytes written while this is false stay
+    /// where they are, whatever comes after them.
+    #[inline(always)]
+    pub fn reordering(&self) -> bool {
+        self.holds != 0
+    }
+
     /// Fails when the options were refused (an indent over `MAX_INDENT`).
     #[cold]
     fn check_refused(&self) -> Result<()> {
