@@ -1419,7 +1419,7 @@ unsafe fn list_changed(list: *mut PyObject, n: ffi::Py_ssize_t) -> Walk {
 /// # Safety
 /// `obj` is a live int (or subclass) on CPython 3.11.
 #[inline(always)]
-unsafe fn small_int_311(obj: *mut PyObject) -> Option<i64> {
+pub(super) unsafe fn small_int_311(obj: *mut PyObject) -> Option<i64> {
     // SAFETY: a 3.11 int is a PyVarObject followed by |ob_size| u32 digits
     // (at least one allocated); only digits below |ob_size| are read.
     unsafe {
