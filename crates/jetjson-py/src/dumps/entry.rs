@@ -329,7 +329,7 @@ unsafe fn call<'py>(
 ) -> PyResult<Bound<'py, PyBytes>> {
     if nargs == 1 && kwnames.is_null() && super::kept::fits() {
         // `dumps(obj)`, the most common call, with a small output expected;
-        // a scalar straight through the kept writer.
+        // a str, int or bool straight through the kept writer.
         // SAFETY: one positional argument, held by the caller for the call.
         if let Some(r) = unsafe { super::kept::write_scalar(py, *args, Profile::Compact) } {
             return r;

@@ -219,32 +219,31 @@ fn write_with_holes<'py>(
 /// A top-level scalar, read before a writer is taken.
 enum Scalar<'s> {
     Int(i64),
-    Float(f64),
     Str(&'s str),
     Bool(bool),
-    Null,
 }
 
 /// `dumps(obj)` with a profile's default options when `obj` is an exact
-/// str, int of up to 64 bits, finite float, bool or None: the kept writer
-/// writes it directly, without the walker, whose set-up (its working
-/// memory, the type table) was most of the cost of such a call. `None`
-/// for anything else and for what the walker reports or repairs (a str with
-/// lone surrogates, a wider int, NaN or an infinity, a writer error): the
-/// caller then takes the general path, which writes it from the start.
+/// str, int of up to 64 bits or bool: the kept writer writes it directly,
+/// without the walker, whose set-up (its working memory, the type table)
+/// was most of the cost of such a call. `None` for anything else (found
+/// by one test of the type's flags, so that other objects pay next to
+/// nothing) and for what the walker reports or repairs (a str with lone
+/// surrogates, a wider int, a writer error): the caller then takes the
+/// general path, which writes it from the start.
 ///
 /// # Safety
 /// `obj` is a live object, held by the caller for the call; GIL held.
 #[inline(always)]
 pub unsafe fn write_scalar<'py>(py: Python<'py>, obj: *mut ffi::PyObject, profile: Profile) -> Option<PyResult<Bound<'py, PyBytes>>> {
     use std::ptr::addr_of_mut;
-    // SAFETY: `obj` is live; the type statics are only compared; an int's
-    // digits and a str's text are read only for exact ints and strs. No
-    // Python code runs from here to the end.
+    // SAFETY: `obj` is live and its type a live type object, whose flags
+    // are read; the type statics are only compared; an int's digits and a
+    // str's text are read only for exact ints and strs. No Python code
+    // runs from here to the end.
     let scalar = unsafe {
         let ty = ffi::Py_TYPE(obj);
-        // Containers first: they leave at once.
-        if ty == addr_of_mut!(ffi::PyDict_Type) || ty == addr_of_mut!(ffi::PyList_Type) {
+        if (*ty).tp_flags & (ffi::Py_TPFLAGS_LONG_SUBCLASS | ffi::Py_TPFLAGS_UNICODE_SUBCLASS) == 0 {
             return None;
         }
         if ty == addr_of_mut!(ffi::PyUnicode_Type) {
@@ -258,8 +257,8 @@ pub unsafe fn write_scalar<'py>(py: Python<'py>, obj: *mut ffi::PyObject, profil
                 Some(v) => Scalar::Int(v),
                 None => {
                     let mut overflow = 0;
-                    // SAFETY: an exact int (nothing is called); a value
-                    // outside i64 is reported through `overflow`, not an error.
+                    // An exact int (nothing is called); a value outside
+                    // i64 is reported through `overflow`, not an error.
                     let v = ffi::PyLong_AsLongLongAndOverflow(obj, &mut overflow);
                     if overflow != 0 || (v == -1 && !ffi::PyErr_Occurred().is_null()) {
                         return None;
@@ -267,16 +266,8 @@ pub unsafe fn write_scalar<'py>(py: Python<'py>, obj: *mut ffi::PyObject, profil
                     Scalar::Int(v)
                 }
             }
-        } else if ty == addr_of_mut!(ffi::PyFloat_Type) {
-            let v = ffi::PyFloat_AS_DOUBLE(obj);
-            if !v.is_finite() {
-                return None;
-            }
-            Scalar::Float(v)
         } else if ty == addr_of_mut!(ffi::PyBool_Type) {
             Scalar::Bool(obj == ffi::Py_True())
-        } else if obj == ffi::Py_None() {
-            Scalar::Null
         } else {
             return None;
         }
@@ -287,14 +278,9 @@ pub unsafe fn write_scalar<'py>(py: Python<'py>, obj: *mut ffi::PyObject, profil
     let mut w = kept.unwrap_or_else(|| Box::new(Writer::with_style(super::entry::plain(py, profile))));
     let written = match scalar {
         Scalar::Int(v) => w.i64(v),
-        Scalar::Float(v) => w.f64(v),
         Scalar::Str(s) => w.str(s),
         Scalar::Bool(b) => {
             w.bool(b);
-            Ok(())
-        }
-        Scalar::Null => {
-            w.null();
             Ok(())
         }
     };
