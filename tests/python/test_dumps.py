@@ -1141,3 +1141,39 @@ def test_options_writer_inside_default_and_after_a_failure():
         with pytest.raises(jetjson.JSONEncodeError):
             jetjson.dumps({"b": [1, {"c": object()}], "a": 1}, sort_keys=True, indent=1)
         assert jetjson.dumps({"b": [1], "a": 1}, sort_keys=True, indent=1) == json.dumps({"b": [1], "a": 1}, sort_keys=True, indent=1).encode()
+
+
+# ---- a top-level scalar with no options: the kept writer without the walker
+
+
+def test_top_level_scalars_give_the_bytes_of_the_general_path():
+    class S(str):
+        pass
+
+    class I(int):
+        pass
+
+    ints = [0, 1, -1, 7, 2**30 - 1, 2**30, -(2**30), 2**60 - 1, 2**60, 2**62, 2**63 - 1, -(2**63), 2**63, -(2**63) - 1, 2**64, 10**40, -(10**40)]
+    floats = [0.0, -0.0, 1.5, -2.25, 1e300, 5e-324, 1e16, 123456789.125, 0.1 + 0.2]
+    strs = ["", "x", "abc", "a" * 95, "a" * 96, "a" * 97, "a" * 500, 'q"uote', "back\\slash", "tab\t", "\x00\x1f\x7f",
+            "<&>", "é€😂", "\u2028\u2029", "x" * 40 + "é"]
+    values = ints + floats + strs + [True, False, None, S("sub"), I(5), [1], {"a": 1}]
+    for v in values:
+        # Ints at any size as their exact digits (orjson stops at 64 bits).
+        want = str(int(v)).encode() if type(v) in (int, I) else orjson.dumps(v)
+        assert jetjson.dumps(v) == want, v
+        # After a large output too (a different expected size).
+        jetjson.dumps("y" * 3000)
+        assert jetjson.dumps(v) == want, v
+        # The same value inside a list goes through the walker.
+        assert jetjson.dumps([v]) == b"[" + want + b"]", v
+    # What the general path reports or repairs, reported or repaired the same.
+    for bad in [float("nan"), float("inf"), -float("inf"), "\ud800"]:
+        with pytest.raises(jetjson.JSONEncodeError) as e:
+            jetjson.dumps(bad)
+        with pytest.raises(jetjson.JSONEncodeError) as e2:
+            jetjson.dumps(bad, sort_keys=False, nan="error")
+        assert str(e.value) == str(e2.value)
+        assert jetjson.dumps(1) == b"1"  # the kept writer still works
+    assert jetjson.dumps("\ud800", "go") == jetjson.dumps(["\ud800"], "go")[1:-1]
+    assert jetjson.dumps(float("nan"), nan="null") == b"null"

@@ -1,6 +1,7 @@
 """jetjson.Raw: pre-serialized JSON embedded in dumps output."""
 
 import base64
+import sys
 import json
 
 import pytest
@@ -102,3 +103,125 @@ def test_raw_bom_error_does_not_point_to_an_option_raw_lacks():
     # loads, which has the option, still names it.
     with pytest.raises(jetjson.JSONDecodeError, match="allow_bom"):
         jetjson.loads(b"\xef\xbb\xbf[1]")
+
+
+# ---- large Raw texts copied once into the result (dumps/holes.rs)
+#
+# After an output of 512 bytes or more, a Raw text of 512 bytes or more that
+# the profile embeds as it is (compact) is left out of the kept writer's
+# buffer and copied straight into the result. Every test primes that path
+# with a large output first, and compares with the bytes written without it.
+
+_BIG = json.dumps({"items": [{"id": i, "name": f"item {i}", "tags": ["a", "b"]} for i in range(30)]}, separators=(",", ":")).encode()
+
+
+def _prime():
+    jetjson.dumps("x" * 2000)
+
+
+def _reference(obj, **kw):
+    """The bytes of `obj` with every Raw replaced by its decoded value: the
+    same text in compact, since _BIG is compact already."""
+
+    def plain(o):
+        if isinstance(o, jetjson.Raw):
+            return json.loads(bytes(o))
+        if isinstance(o, dict):
+            return {k: plain(v) for k, v in o.items()}
+        if isinstance(o, (list, tuple)):
+            return [plain(v) for v in o]
+        return o
+
+    return jetjson.dumps(plain(obj), **kw)
+
+
+def test_large_raws_in_every_place_give_the_same_bytes():
+    r = jetjson.Raw(_BIG)
+    small = jetjson.Raw(b'{"s":1}')
+    shapes = [
+        r,
+        [r],
+        {"id": "evt_1", "type": "order.created", "data": r},
+        [r, r, r, r, r, r, r],  # more than the four holes an output keeps
+        {"a": [r, {"b": r, "c": small}], "d": "x" * 40, "e": [small, r]},
+        [small, 1, r, None, r, "tail"],
+        {"deep": [[[[r]]]], "after": list(range(100))},
+    ]
+    for obj in shapes:
+        for kw in [{}, {"sort_keys": True}, {"indent": 2}, {"nan": "null"}, {"profile": "compact"}]:
+            # Written with the texts in the buffer: after a small output.
+            jetjson.dumps(1)
+            want = jetjson.dumps(obj, **kw)
+            if "indent" not in kw:  # (compact embeds Raw text as it is, unindented)
+                assert want == _reference(obj, **kw)
+            _prime()
+            got = jetjson.dumps(obj, **kw)
+            assert got == want, (kw, got[:80], want[:80])
+            # And again, the writer kept from the call before.
+            assert jetjson.dumps(obj, **kw) == want
+        # go and jcs re-encode Raw text: not left out, same bytes as the value.
+        for profile in ["go", "jcs"]:
+            _prime()
+            assert jetjson.dumps(obj, profile) == _reference(obj, profile=profile)
+
+
+def test_large_raw_from_str_and_bytes_subclass():
+    class B(bytes):
+        pass
+
+    text = _BIG.decode()
+    for r in [jetjson.Raw.unchecked(text), jetjson.Raw.unchecked(B(_BIG)), jetjson.Raw(B(_BIG)), jetjson.Raw(text)]:
+        _prime()
+        assert jetjson.dumps({"data": r, "n": 1}) == b'{"data":' + _BIG + b',"n":1}'
+
+
+def test_raws_made_by_default_and_dropped_are_copied_whole():
+    # Each Raw (and, for the str input, its bytes) lives only until default's
+    # result is written: the text left out must stay alive until the end.
+    class Opaque:
+        def __init__(self, i):
+            self.i = i
+
+    def default2(o):
+        payload = (_BIG.decode() if o.i % 2 else bytes(_BIG))
+        return jetjson.Raw.unchecked(payload)
+
+    items = [Opaque(i) for i in range(7)]
+    _prime()
+    got = jetjson.dumps({"items": items, "tail": "x" * 10}, default=default2)
+    assert got == b'{"items":[' + b",".join([_BIG] * 7) + b'],"tail":"xxxxxxxxxx"}'
+    json.loads(got)
+
+
+def test_no_reference_is_kept_or_lost_around_a_large_raw():
+    payload = bytes(_BIG)
+    r = jetjson.Raw.unchecked(payload)
+    before = sys.getrefcount(payload)
+    for _ in range(3):
+        _prime()
+        jetjson.dumps([r, r, {"x": r}])
+    assert sys.getrefcount(payload) == before
+    # A failure after texts were left out releases them too.
+    for _ in range(3):
+        _prime()
+        with pytest.raises(TypeError):
+            jetjson.dumps([r, r, object()])
+        _prime()
+        with pytest.raises(TypeError):
+            jetjson.dumps({"a": r, "b": {1, 2}})
+    assert sys.getrefcount(payload) == before
+
+
+def test_large_raw_inside_a_nested_dumps_call():
+    r = jetjson.Raw(_BIG)
+
+    class Inner:
+        pass
+
+    def default(o):
+        # A dumps inside default, itself with a large Raw: its own holes.
+        return jetjson.Raw(jetjson.dumps({"inner": r}))
+
+    _prime()
+    got = jetjson.dumps([r, Inner(), r], default=default)
+    assert got == b"[" + _BIG + b',{"inner":' + _BIG + b"}," + _BIG + b"]"

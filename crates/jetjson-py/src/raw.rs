@@ -38,6 +38,11 @@ impl Raw {
         self.json.as_bytes(py)
     }
 
+    /// The `bytes` object holding the text (borrowed: alive while the Raw is).
+    pub fn json_object(&self) -> *mut pyo3::ffi::PyObject {
+        self.json.as_ptr()
+    }
+
     /// A new `Raw` holding `json`, which the caller has checked (typed
     /// decode: a member's text as the parser accepted it).
     pub(crate) fn checked(py: Python<'_>, json: &[u8]) -> PyResult<Py<Raw>> {

@@ -282,6 +282,22 @@ impl<S: Sink> Writer<S> {
         self.buf.as_slice()
     }
 
+    /// How many bytes the buffer holds (for `NoSink`, the output so far;
+    /// with refused options, what `as_bytes` would hold were they not).
+    #[inline(always)]
+    pub fn buffered(&self) -> usize {
+        self.buf.len()
+    }
+
+    /// Whether bytes already written may still move: an object being
+    /// sorted in place (`begin_sorted_object`) is open, whose members'
+    /// bytes its end permutes. Bytes written while this is false stay
+    /// where they are, whatever comes after them.
+    #[inline(always)]
+    pub fn reordering(&self) -> bool {
+        self.holds != 0
+    }
+
     /// Fails when the options were refused (an indent over `MAX_INDENT`).
     #[cold]
     fn check_refused(&self) -> Result<()> {
@@ -555,11 +571,23 @@ impl<S: Sink> Writer<S> {
         // Short strings that need no escaping (most keys and many values) are
         // copied with their quotes in one step, without the call into the
         // escape kernel, whose set-up costs more than such a string.
-        if short_and_clean(s.as_bytes(), self.style.escaper.set().html) {
-            let b = s.as_bytes();
-            // SAFETY: `put_quoted` writes exactly b.len() + 2 bytes.
-            unsafe { self.buf.append_raw(b.len() + 2, |p| put_quoted(p, b)) };
-            return self.maybe_spill();
+        let b = s.as_bytes();
+        if b.len() <= SHORT_STR {
+            let html = self.style.escaper.set().html;
+            let mut clean = false;
+            // SAFETY: `put_quoted_if_clean` writes within b.len() + 2 bytes
+            // and counts them only when it wrote the string (else 0).
+            unsafe {
+                self.buf.append_raw(b.len() + 2, |p| {
+                    put_quoted_if_clean(p, b, html).map_or(0, |n| {
+                        clean = true;
+                        n
+                    })
+                })
+            };
+            if clean {
+                return self.maybe_spill();
+            }
         }
         self.escaped_str(s)
     }
@@ -745,11 +773,28 @@ impl<S: Sink> Writer<S> {
     /// one reservation, others as `array_item` then `str`.
     #[inline(always)]
     pub fn item_str(&mut self, s: &str, first: bool) -> Result<()> {
-        if self.style.indent == 0 && short_and_clean(s.as_bytes(), self.style.escaper.set().html) {
-            let b = s.as_bytes();
-            // SAFETY: `put_quoted` writes b.len() + 2 bytes.
-            unsafe { self.append_separated(!first, b.len() + 2, |p| put_quoted(p, b)) };
-            return self.maybe_spill();
+        let b = s.as_bytes();
+        if self.style.indent == 0 && b.len() <= SHORT_STR {
+            let html = self.style.escaper.set().html;
+            let mut clean = false;
+            // SAFETY: `put_quoted_if_clean` writes within b.len() + 2 bytes
+            // and counts them only when it wrote the string; a declined one
+            // counts nothing, not even the separator.
+            unsafe {
+                self.buf.append_raw(b.len() + 3, |p| {
+                    *p = b',';
+                    let c = usize::from(!first);
+                    put_quoted_if_clean(p.add(c), b, html).map_or(0, |n| {
+                        clean = true;
+                        c + n
+                    })
+                })
+            };
+            if clean {
+                return self.maybe_spill();
+            }
+            self.array_item(first);
+            return self.escaped_str(s);
         }
         self.array_item(first);
         self.str(s)
@@ -1322,6 +1367,92 @@ fn short_and_clean(b: &[u8], html: bool) -> bool {
     word_is_clean(x | (x << 24) | (x << 48), html)
 }
 
+/// `"` + `b` + `"` written at `p` when `b` is what `short_and_clean`
+/// accepts, checked and copied in one pass: each block is stored as soon as
+/// it is checked (the same overlapping loads, no second read of `b`), so a
+/// clean string costs no separate copy, and no `memcpy` call with its
+/// length-dependent dispatch for strings of 32 bytes and up (digests, media
+/// types). Returns the count written (`b.len() + 2`), or `None` for any
+/// other string, having written nothing past `p + b.len() + 2` (possibly
+/// some bytes before it, which the caller does not count as output).
+///
+/// # Safety
+/// When `b.len() <= SHORT_STR`, `p` must be valid for `b.len() + 2` bytes
+/// of writes (nothing is written otherwise).
+#[inline(always)]
+unsafe fn put_quoted_if_clean(p: *mut u8, b: &[u8], html: bool) -> Option<usize> {
+    use std::ptr::{read_unaligned as rd, write_unaligned as wr};
+    let n = b.len();
+    if n > SHORT_STR {
+        return None;
+    }
+    let s = b.as_ptr();
+    // SAFETY (whole block): every load reads bytes of `b` (blocks overlap
+    // rather than read past its end, as in `short_and_clean`), and every
+    // store lands at the same offset in `p + 1 ..= p + n` or is one of the
+    // two quotes at `p` and `p + n + 1`: all inside the `n + 2` writable
+    // bytes the caller guarantees.
+    unsafe {
+        let d = p.add(1);
+        if n >= 16 {
+            let mut at = 0;
+            while at + 16 < n {
+                let block = rd(s.add(at) as *const u128);
+                if !block_is_clean(block, html) {
+                    return None;
+                }
+                wr(d.add(at) as *mut u128, block);
+                at += 16;
+            }
+            let block = rd(s.add(n - 16) as *const u128);
+            if !block_is_clean(block, html) {
+                return None;
+            }
+            wr(d.add(n - 16) as *mut u128, block);
+        } else if n >= 8 {
+            let (a, z) = (rd(s as *const u64), rd(s.add(n - 8) as *const u64));
+            if !block_is_clean(u128::from(a) | (u128::from(z) << 64), html) {
+                return None;
+            }
+            wr(d as *mut u64, a);
+            wr(d.add(n - 8) as *mut u64, z);
+        } else if n >= 4 {
+            let (a, z) = (rd(s as *const u32), rd(s.add(n - 4) as *const u32));
+            if !word_is_clean(u64::from(a) | (u64::from(z) << 32), html) {
+                return None;
+            }
+            wr(d as *mut u32, a);
+            wr(d.add(n - 4) as *mut u32, z);
+        } else if n > 0 {
+            let (x0, x1, x2) = (*s, *s.add(n / 2), *s.add(n - 1));
+            // 1 to 3 bytes, repeated to fill the word.
+            let x = u64::from(x0) | (u64::from(x1) << 8) | (u64::from(x2) << 16);
+            if !word_is_clean(x | (x << 24) | (x << 48), html) {
+                return None;
+            }
+            *d = x0;
+            *d.add(n / 2) = x1;
+            *d.add(n - 1) = x2;
+        }
+        *p = b'"';
+        *d.add(n) = b'"';
+    }
+    Some(n + 2)
+}
+
+/// Sixteen bytes (all of them bytes of the string) need no escaping.
+#[inline(always)]
+fn block_is_clean(block: u128, html: bool) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        sse2_is_clean(block, html)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        word_is_clean(block as u64, html) && word_is_clean((block >> 64) as u64, html)
+    }
+}
+
 /// Sixteen bytes at once with SSE2 (part of the x86-64 baseline), through the
 /// escaper's vector trait rather than a second set of intrinsics.
 #[cfg(target_arch = "x86_64")]
@@ -1363,22 +1494,6 @@ fn word_is_clean(w: u64, html: bool) -> bool {
         bad |= eq(b'<') | eq(b'>') | eq(b'&');
     }
     bad == 0
-}
-
-/// Writes `"` + `b` + `"`; returns the count.
-///
-/// # Safety
-/// `p` must be valid for `b.len() + 2` bytes of writes.
-#[inline(always)]
-unsafe fn put_quoted(p: *mut u8, b: &[u8]) -> usize {
-    // SAFETY: writes bytes 0, 1..=b.len() and b.len() + 1 from `p`, which the
-    // caller guarantees are writable.
-    unsafe {
-        *p = b'"';
-        crate::pool::copy_bytes(p.add(1), b);
-        *p.add(b.len() + 1) = b'"';
-    }
-    b.len() + 2
 }
 
 /// Array items written through a local cursor into room reserved once
@@ -1466,17 +1581,23 @@ impl ItemRun<'_> {
     #[inline(always)]
     pub fn str(&mut self, s: &str, first: bool) -> bool {
         let b = s.as_bytes();
-        if self.left() < SHORT_STR + 3 || !short_and_clean(b, self.html) {
+        if self.left() < SHORT_STR + 3 {
             return false;
         }
         // SAFETY: `SHORT_STR + 3` bytes are left: the separator and the
-        // quoted string of at most `SHORT_STR` bytes.
+        // quoted string of at most `SHORT_STR` bytes (a declined string
+        // writes within them too, and is not counted).
         unsafe {
             *self.at = b',';
             let c = usize::from(!first);
-            self.at = self.at.add(c + put_quoted(self.at.add(c), b));
+            match put_quoted_if_clean(self.at.add(c), b, self.html) {
+                Some(n) => {
+                    self.at = self.at.add(c + n);
+                    true
+                }
+                None => false,
+            }
         }
-        true
     }
 
     /// `{`, after a `,` when `comma`: an object whose members follow as
@@ -1630,7 +1751,7 @@ impl Literal {
 
 #[cfg(test)]
 mod short_str_tests {
-    use super::{short_and_clean, SHORT_STR};
+    use super::{put_quoted_if_clean, short_and_clean, SHORT_STR};
     use crate::escape::{EscapeSet, Escaper};
 
     #[test]
@@ -1654,6 +1775,43 @@ mod short_str_tests {
                     // Non-ASCII text always goes to the escaper.
                     let s = "é".repeat(n.div_ceil(2));
                     assert!(!short_and_clean(s.as_bytes(), html));
+                }
+            }
+        }
+    }
+
+    /// The fused check-and-copy writes exactly what `short_and_clean` and a
+    /// quoted copy would, declines exactly what it declines, and never
+    /// writes past the quoted string.
+    #[test]
+    fn put_quoted_if_clean_agrees_with_short_and_clean() {
+        for html in [false, true] {
+            for n in 0usize..=SHORT_STR + 2 {
+                for byte in [b'a', 0x00, 0x1F, b'"', b'\\', b'<', b'>', b'&', 0x7F, 0x20, b'~'] {
+                    for pos in [0, n / 3, n / 2, n.saturating_sub(17), n.saturating_sub(16), n.saturating_sub(9), n.saturating_sub(1)] {
+                        let mut v: Vec<u8> = (0..n).map(|i| b'a' + (i % 26) as u8).collect();
+                        if n > 0 {
+                            v[pos] = byte;
+                        }
+                        let mut out = vec![0xEEu8; n + 2 + 40];
+                        // SAFETY: `out` has n + 2 bytes and more.
+                        let got = unsafe { put_quoted_if_clean(out.as_mut_ptr(), &v, html) };
+                        assert!(out[n + 2..].iter().all(|&b| b == 0xEE), "wrote past the end: n={n} html={html}");
+                        if short_and_clean(&v, html) {
+                            assert_eq!(got, Some(n + 2), "n={n} html={html} {v:?}");
+                            assert_eq!(out[0], b'"');
+                            assert_eq!(&out[1..n + 1], &v[..]);
+                            assert_eq!(out[n + 1], b'"');
+                        } else {
+                            assert_eq!(got, None, "n={n} html={html} {v:?}");
+                        }
+                    }
+                }
+                if n > 0 {
+                    let s = "é".repeat(n.div_ceil(2));
+                    let mut out = vec![0u8; s.len() + 2];
+                    // SAFETY: `out` has s.len() + 2 bytes.
+                    assert_eq!(unsafe { put_quoted_if_clean(out.as_mut_ptr(), s.as_bytes(), html) }, None);
                 }
             }
         }

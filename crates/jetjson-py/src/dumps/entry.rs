@@ -196,7 +196,7 @@ unsafe fn which(names: &Names, name: *mut PyObject) -> Option<usize> {
 /// fifth of the fixed cost of a call.
 static PLAIN: [PyOnceLock<Style>; 3] = [PyOnceLock::new(), PyOnceLock::new(), PyOnceLock::new()];
 
-fn plain(py: Python<'_>, profile: Profile) -> Style {
+pub(super) fn plain(py: Python<'_>, profile: Profile) -> Style {
     let i = match profile {
         Profile::Compact => 0,
         Profile::Go => 1,
@@ -328,8 +328,13 @@ unsafe fn call<'py>(
     kwnames: *mut PyObject,
 ) -> PyResult<Bound<'py, PyBytes>> {
     if nargs == 1 && kwnames.is_null() && super::kept::fits() {
-        // `dumps(obj)`, the most common call, with a small output expected.
+        // `dumps(obj)`, the most common call, with a small output expected;
+        // a str, int or bool straight through the kept writer.
         // SAFETY: one positional argument, held by the caller for the call.
+        if let Some(r) = unsafe { super::kept::write_scalar(py, *args, Profile::Compact) } {
+            return r;
+        }
+        // SAFETY: as above.
         let obj = unsafe { Bound::from_borrowed_ptr(py, *args) };
         return super::kept::write(&obj, Kind::Plain(Profile::Compact), || plain(py, Profile::Compact), None, super::Walking::default());
     }

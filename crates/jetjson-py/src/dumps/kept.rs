@@ -19,7 +19,8 @@ use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use super::{output, write_object_with, Walking};
+use super::holes::{Holes, DEFER_AT};
+use super::{output, write_object_in, Walking};
 
 /// Outputs expected to be at most this long (from the last output, of any
 /// thread, plus a quarter) are written in a kept writer and copied; longer
@@ -143,12 +144,19 @@ pub fn write<'py>(
     default: Option<&Bound<'py, PyAny>>,
     how: Walking,
 ) -> PyResult<Bound<'py, PyBytes>> {
+    // After an output of `DEFER_AT` bytes or more, large Raw texts may come
+    // again: they are left out of the writer's buffer and copied once,
+    // straight into the result (`holes.rs`). Smaller outputs, which cannot
+    // hold such a text, pay nothing for that.
+    if !output::expects_at_most(DEFER_AT) {
+        return write_with_holes(obj, kind, style, default, how);
+    }
     let py = obj.py();
     // SAFETY: the GIL is held (we have `py`); `take` runs no Python code.
     let kept = unsafe { take(kind) };
     let mut w = kept.unwrap_or_else(|| Box::new(Writer::with_style(style())));
     // On failure the writer is dropped: it may hold a partial document.
-    write_object_with(&mut w, obj, default, how)?;
+    write_object_in(&mut w, obj, default, how, None)?;
     let out = w.as_bytes();
     // SAFETY: `out` is the writer's output, `out.len()` initialised bytes;
     // CPython copies them into a new bytes object of that size (null with
@@ -158,11 +166,134 @@ pub fn write<'py>(
     if bytes.is_null() {
         return Err(PyErr::fetch(py));
     }
-    if out.len() <= KEEP_UP_TO && w.restart() {
+    finish(py, kind, w, bytes)
+}
+
+/// The writer put back (when it may be kept) and the result handed over.
+#[inline(always)]
+fn finish(py: Python<'_>, kind: Kind, mut w: Box<Writer<NoSink>>, bytes: *mut ffi::PyObject) -> PyResult<Bound<'_, PyBytes>> {
+    if w.as_bytes().len() <= KEEP_UP_TO && w.restart() {
         // SAFETY: as above: GIL held; what ran while the writer was out
         // may have filled the slot (then this writer is dropped).
         unsafe { put_back(kind, w) };
     }
     // SAFETY: a new bytes object whose one reference we hand over.
     Ok(unsafe { Bound::from_owned_ptr(py, bytes).cast_into_unchecked::<PyBytes>() })
+}
+
+/// `write`, leaving Raw texts of `DEFER_AT` bytes or more out of the
+/// writer's buffer, to be copied once into the result (`holes.rs`).
+#[inline(never)]
+fn write_with_holes<'py>(
+    obj: &Bound<'py, PyAny>,
+    kind: Kind,
+    style: impl FnOnce() -> Style,
+    default: Option<&Bound<'py, PyAny>>,
+    how: Walking,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let py = obj.py();
+    // SAFETY: the GIL is held (we have `py`); `take` runs no Python code.
+    let kept = unsafe { take(kind) };
+    let mut w = kept.unwrap_or_else(|| Box::new(Writer::with_style(style())));
+    // The texts left out, held (released on every way out of this
+    // function, with the GIL).
+    let mut holes = Holes::new();
+    // On failure the writer is dropped: it may hold a partial document.
+    write_object_in(&mut w, obj, default, how, Some(&mut holes))?;
+    let out = w.as_bytes();
+    let (bytes, len) = if holes.is_empty() {
+        // SAFETY: as in `write`.
+        let bytes = unsafe { ffi::PyBytes_FromStringAndSize(out.as_ptr().cast(), out.len() as ffi::Py_ssize_t) };
+        if bytes.is_null() {
+            return Err(PyErr::fetch(py));
+        }
+        (bytes, out.len())
+    } else {
+        holes.assemble(py, out)?
+    };
+    output::wrote(len);
+    drop(holes);
+    finish(py, kind, w, bytes)
+}
+
+/// A top-level scalar, read before a writer is taken.
+enum Scalar<'s> {
+    Int(i64),
+    Str(&'s str),
+    Bool(bool),
+}
+
+/// `dumps(obj)` with a profile's default options when `obj` is an exact
+/// str, int of up to 64 bits or bool: the kept writer writes it directly,
+/// without the walker, whose set-up (its working memory, the type table)
+/// was most of the cost of such a call. `None` for anything else (found
+/// by one test of the type's flags, so that other objects pay next to
+/// nothing) and for what the walker reports or repairs (a str with lone
+/// surrogates, a wider int, a writer error): the caller then takes the
+/// general path, which writes it from the start.
+///
+/// # Safety
+/// `obj` is a live object, held by the caller for the call; GIL held.
+#[inline(always)]
+pub unsafe fn write_scalar<'py>(py: Python<'py>, obj: *mut ffi::PyObject, profile: Profile) -> Option<PyResult<Bound<'py, PyBytes>>> {
+    use std::ptr::addr_of_mut;
+    // SAFETY: `obj` is live and its type a live type object, whose flags
+    // are read; the type statics are only compared; an int's digits and a
+    // str's text are read only for exact ints and strs. No Python code
+    // runs from here to the end.
+    let scalar = unsafe {
+        let ty = ffi::Py_TYPE(obj);
+        if (*ty).tp_flags & (ffi::Py_TPFLAGS_LONG_SUBCLASS | ffi::Py_TPFLAGS_UNICODE_SUBCLASS) == 0 {
+            return None;
+        }
+        if ty == addr_of_mut!(ffi::PyUnicode_Type) {
+            Scalar::Str(super::text::utf8_of(obj)?)
+        } else if ty == addr_of_mut!(ffi::PyLong_Type) {
+            let small = match super::types::known(py) {
+                Ok(k) if k.ints_311 => super::walk::small_int_311(obj),
+                _ => None,
+            };
+            match small {
+                Some(v) => Scalar::Int(v),
+                None => {
+                    let mut overflow = 0;
+                    // An exact int (nothing is called); a value outside
+                    // i64 is reported through `overflow`, not an error.
+                    let v = ffi::PyLong_AsLongLongAndOverflow(obj, &mut overflow);
+                    if overflow != 0 || (v == -1 && !ffi::PyErr_Occurred().is_null()) {
+                        return None;
+                    }
+                    Scalar::Int(v)
+                }
+            }
+        } else if ty == addr_of_mut!(ffi::PyBool_Type) {
+            Scalar::Bool(obj == ffi::Py_True())
+        } else {
+            return None;
+        }
+    };
+    let kind = Kind::Plain(profile);
+    // SAFETY: GIL held; `take` runs no Python code.
+    let kept = unsafe { take(kind) };
+    let mut w = kept.unwrap_or_else(|| Box::new(Writer::with_style(super::entry::plain(py, profile))));
+    let written = match scalar {
+        Scalar::Int(v) => w.i64(v),
+        Scalar::Str(s) => w.str(s),
+        Scalar::Bool(b) => {
+            w.bool(b);
+            Ok(())
+        }
+    };
+    if written.is_err() {
+        // The general path writes it again, and reports what failed.
+        return None;
+    }
+    let out = w.as_bytes();
+    // SAFETY: as in `write`.
+    let bytes = unsafe { ffi::PyBytes_FromStringAndSize(out.as_ptr().cast(), out.len() as ffi::Py_ssize_t) };
+    output::wrote(out.len());
+    if bytes.is_null() {
+        return Some(Err(PyErr::fetch(py)));
+    }
+    Some(finish(py, kind, w, bytes))
 }

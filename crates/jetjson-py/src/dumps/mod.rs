@@ -13,6 +13,7 @@ mod dataclass;
 mod dictiter;
 mod entry;
 mod fail;
+mod holes;
 mod kept;
 mod other;
 mod output;
@@ -46,6 +47,18 @@ pub fn write_object_with<'py, S: Sink>(
     default: Option<&Bound<'py, PyAny>>,
     how: Walking,
 ) -> PyResult<()> {
+    write_object_in(w, obj, default, how, None)
+}
+
+/// `write_object_with`, leaving large `Raw` texts out of the output into
+/// `holes` when given (a kept writer's output, `kept.rs`).
+fn write_object_in<'py, S: Sink>(
+    w: &mut Writer<S>,
+    obj: &Bound<'py, PyAny>,
+    default: Option<&Bound<'py, PyAny>>,
+    how: Walking,
+    holes: Option<&mut holes::Holes>,
+) -> PyResult<()> {
     let py = obj.py();
     if let Some(d) = default {
         if !d.is_callable() {
@@ -56,5 +69,6 @@ pub fn write_object_with<'py, S: Sink>(
     let mut walker = walk::Walker::new(py, w, default, known);
     walker.non_str_keys = how.non_str_keys;
     walker.omit_defaults = how.omit_defaults;
+    walker.holes = holes;
     walker.write(obj).map_err(|f| f.into_pyerr(py))
 }

@@ -204,7 +204,21 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
         let any = unsafe { Bound::from_borrowed_ptr(self.py, obj) };
         // SAFETY: the exact type is Raw's type object.
         let raw = unsafe { any.cast_unchecked::<Raw>() };
-        self.w.raw(raw.get().json(self.py)).map_err(Fail::core)
+        let json = raw.get().json(self.py);
+        // A large text embedded as it is: left out, and copied once into
+        // the result at the end (`holes.rs`), unless bytes written so far
+        // may still move.
+        if json.len() >= super::holes::DEFER_AT && self.w.style().raw == jetjson::RawPolicy::Verbatim && !self.w.reordering() {
+            let at = self.w.buffered();
+            if let Some(holes) = self.holes.as_deref_mut() {
+                // SAFETY: the Raw's `bytes` object is live (the Raw holds it);
+                // GIL held.
+                if unsafe { holes.push(at, raw.get().json_object()) } {
+                    return Ok(());
+                }
+            }
+        }
+        self.w.raw(json).map_err(Fail::core)
     }
 
     /// A datetime, date or time (`base` its datetime type), written from its

@@ -115,6 +115,9 @@ pub struct Walker<'a, 'py, S: Sink> {
     /// Working memory kept between calls (boxed, so taking it from and
     /// giving it back to the process-wide slot moves one pointer).
     scratch: std::mem::ManuallyDrop<Box<Scratch>>,
+    /// Where large `Raw` texts are left out of the output, to be copied
+    /// once into the result (`holes.rs`); only for a kept writer's output.
+    pub(super) holes: Option<&'a mut super::holes::Holes>,
 }
 
 /// Most keys of a shape `LastShape` remembers.
@@ -273,6 +276,7 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
             struct_order,
             repairs_text,
             scratch: std::mem::ManuallyDrop::new(scratch),
+            holes: None,
         }
     }
 
@@ -1415,7 +1419,7 @@ unsafe fn list_changed(list: *mut PyObject, n: ffi::Py_ssize_t) -> Walk {
 /// # Safety
 /// `obj` is a live int (or subclass) on CPython 3.11.
 #[inline(always)]
-unsafe fn small_int_311(obj: *mut PyObject) -> Option<i64> {
+pub(super) unsafe fn small_int_311(obj: *mut PyObject) -> Option<i64> {
     // SAFETY: a 3.11 int is a PyVarObject followed by |ob_size| u32 digits
     // (at least one allocated); only digits below |ob_size| are read.
     unsafe {
