@@ -5,14 +5,41 @@ use std::ptr::NonNull;
 
 use super::arena::{self, ArenaBuilder};
 
+/// 16 bytes: a tag byte, the length of arena items in the seven bytes
+/// after it (`Len`), and a pointer (a `Seq` was 24 bytes, `Vec`'s three
+/// words; at 16, `Value` is 24 bytes and an object member 40).
 pub(crate) enum Seq<T> {
-    /// Ordinary ownership.
-    Owned(Vec<T>),
+    /// No items, no memory.
+    Empty,
+    /// Ordinary ownership (boxed, so that the handle is one pointer).
+    Owned(Box<Vec<T>>),
     /// `len > 0` items in an arena, on which this handle holds a reference.
-    Counted(NonNull<T>, usize),
+    Counted(Len, NonNull<T>),
     /// `len > 0` items in an arena, holding no reference: lives only in
     /// arena memory or on the builder's stack (never owned by a user).
-    Uncounted(NonNull<T>, usize),
+    Uncounted(Len, NonNull<T>),
+}
+
+/// The length of arena items in 56 bits, as seven bytes of alignment 1,
+/// which the enum lays out after its tag byte (bytes 1 to 7), so that
+/// `Seq` is 16 bytes. Items are at least 16 bytes each, so 2^56 of them
+/// would be 2^60 bytes of arena: more than any machine's address space
+/// (x86-64 and AArch64 have at most 57 bits).
+#[derive(Clone, Copy)]
+pub(crate) struct Len([u8; 7]);
+
+impl Len {
+    #[inline(always)]
+    pub(crate) fn new(n: usize) -> Len {
+        assert!(n >> 56 == 0, "arena items fit 56 bits (see `Len`)");
+        let b = (n as u64).to_le_bytes();
+        Len([b[0], b[1], b[2], b[3], b[4], b[5], b[6]])
+    }
+    #[inline(always)]
+    pub(crate) fn get(self) -> usize {
+        let b = self.0;
+        u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], 0]) as usize
+    }
 }
 
 // SAFETY: an owned `Seq` is a `Vec<T>`. An arena `Seq` shares immutable
@@ -26,14 +53,33 @@ unsafe impl<T: Send + Sync> Sync for Seq<T> {}
 
 impl<T> Default for Seq<T> {
     fn default() -> Self {
-        Seq::Owned(Vec::new())
+        Seq::Empty
     }
 }
 
 impl<T> Seq<T> {
+    /// An owned container of `v`'s items (no allocation when `v` has
+    /// none).
+    #[inline]
+    pub(crate) fn from_vec(v: Vec<T>) -> Seq<T> {
+        if v.capacity() == 0 {
+            Seq::Empty
+        } else {
+            Seq::Owned(Box::new(v))
+        }
+    }
+
+    /// Items `p..p + n` of an arena, as an uncounted handle (`n > 0`).
+    #[inline(always)]
+    pub(crate) fn uncounted(p: NonNull<T>, n: usize) -> Seq<T> {
+        debug_assert!(n > 0);
+        Seq::Uncounted(Len::new(n), p)
+    }
+
     #[inline]
     pub(crate) fn as_slice(&self) -> &[T] {
         match self {
+            Seq::Empty => &[],
             Seq::Owned(v) => v,
             // SAFETY: the items were all written by the builder before this
             // handle existed and are never written again. The arena is
@@ -42,15 +88,16 @@ impl<T> Seq<T> {
             // through `&` from a counted handle (or on the stack of the
             // builder, which holds a reference), and the returned borrow is
             // tied to that of `self`.
-            Seq::Counted(p, n) | Seq::Uncounted(p, n) => unsafe { std::slice::from_raw_parts(p.as_ptr(), *n) },
+            Seq::Counted(n, p) | Seq::Uncounted(n, p) => unsafe { std::slice::from_raw_parts(p.as_ptr(), n.get()) },
         }
     }
 
     #[inline]
     pub(crate) fn len(&self) -> usize {
         match self {
+            Seq::Empty => 0,
             Seq::Owned(v) => v.len(),
-            Seq::Counted(_, n) | Seq::Uncounted(_, n) => *n,
+            Seq::Counted(n, _) | Seq::Uncounted(n, _) => n.get(),
         }
     }
 
@@ -58,12 +105,12 @@ impl<T> Seq<T> {
     pub(crate) fn clear(&mut self) {
         match self {
             Seq::Owned(v) => v.clear(),
-            _ => *self = Seq::Owned(Vec::new()),
+            _ => *self = Seq::Empty,
         }
     }
 
     /// Moves `items` into the arena (one copy) as an uncounted handle; an
-    /// empty container is an owned empty `Vec` (no allocation).
+    /// empty container is `Empty` (no allocation).
     ///
     /// # Safety
     /// Every item is plain data or holds only uncounted / memory-free
@@ -73,7 +120,7 @@ impl<T> Seq<T> {
         assert!(from <= stack.len(), "a container starts within the stack");
         let n = stack.len() - from;
         if n == 0 {
-            return Seq::Owned(Vec::new());
+            return Seq::Empty;
         }
         let p = arena.alloc_items::<T>(n);
         // SAFETY: `stack[from..]` are `n` initialised items; `p` has room
@@ -83,7 +130,7 @@ impl<T> Seq<T> {
             std::ptr::copy_nonoverlapping(stack.as_ptr().add(from), p.as_ptr(), n);
             stack.set_len(from);
         }
-        Seq::Uncounted(p, n)
+        Seq::uncounted(p, n)
     }
 
     /// Turns the builder's root container into a counted handle, taking
@@ -95,10 +142,10 @@ impl<T> Seq<T> {
     pub(crate) unsafe fn into_counted(self, reference: NonNull<arena::ChunkHeader>) -> Seq<T> {
         let this = std::mem::ManuallyDrop::new(self);
         match &*this {
-            Seq::Uncounted(p, n) => {
+            Seq::Uncounted(n, p) => {
                 // SAFETY: the items' arena is `reference` (caller's promise).
                 debug_assert_eq!(unsafe { arena::arena_of(*p) }, reference);
-                Seq::Counted(*p, *n)
+                Seq::Counted(*n, *p)
             }
             _ => {
                 // SAFETY: the caller gave us the reference; nothing else of
@@ -113,7 +160,8 @@ impl<T> Seq<T> {
 
 impl<T: Clone> Seq<T> {
     /// The owned `Vec`, after copying the items out of an arena if they are
-    /// there (child containers become counted handles, strings owned).
+    /// there (child containers become counted handles, strings owned); an
+    /// empty container gets an empty `Vec` (boxed).
     #[inline]
     pub(crate) fn make_mut(&mut self) -> &mut Vec<T> {
         if !matches!(self, Seq::Owned(_)) {
@@ -130,13 +178,13 @@ impl<T: Clone> Seq<T> {
         // `Clone` of each item makes it user-ownable; the old handle is
         // dropped (giving back its reference) after the copy is made.
         let v = self.as_slice().to_vec();
-        *self = Seq::Owned(v);
+        *self = Seq::Owned(Box::new(v));
     }
 
     pub(crate) fn into_vec(self) -> Vec<T> {
         let mut this = self;
         if let Seq::Owned(v) = &mut this {
-            return std::mem::take(v);
+            return std::mem::take(&mut **v);
         }
         this.as_slice().to_vec()
     }
@@ -145,13 +193,14 @@ impl<T: Clone> Seq<T> {
 impl<T: Clone> Clone for Seq<T> {
     fn clone(&self) -> Self {
         match self {
-            Seq::Owned(v) => Seq::Owned(v.clone()),
-            Seq::Counted(p, n) | Seq::Uncounted(p, n) => {
+            Seq::Empty => Seq::Empty,
+            Seq::Owned(v) => Seq::from_vec((**v).clone()),
+            Seq::Counted(n, p) | Seq::Uncounted(n, p) => {
                 // SAFETY: arena handles are non-empty containers placed by
                 // `from_stack_tail`, and `self` keeps the arena alive (see
                 // `as_slice`); the new reference belongs to the new handle.
                 unsafe { arena::retain(arena::arena_of(*p)) };
-                Seq::Counted(*p, *n)
+                Seq::Counted(*n, *p)
             }
         }
     }
@@ -159,7 +208,7 @@ impl<T: Clone> Clone for Seq<T> {
 
 impl<T> Drop for Seq<T> {
     fn drop(&mut self) {
-        if let Seq::Counted(p, _) = *self {
+        if let Seq::Counted(_, p) = *self {
             // SAFETY: this handle holds a reference on the arena of its
             // items (placed by `from_stack_tail`), which it gives back and
             // never uses again.

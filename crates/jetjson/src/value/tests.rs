@@ -27,11 +27,11 @@ fn built() -> Value {
 
 #[test]
 fn sizes() {
-    assert!(std::mem::size_of::<Value>() <= 32, "Value is {} bytes", std::mem::size_of::<Value>());
-    assert_eq!(std::mem::size_of::<Str>(), 24);
-    assert_eq!(std::mem::size_of::<Array>(), 24);
-    assert_eq!(std::mem::size_of::<Map>(), 24);
-    assert!(std::mem::size_of::<Number>() <= 24);
+    use std::mem::size_of;
+    eprintln!("Value {} Str {} Array {} Map {} Number {} member {}", size_of::<Value>(), size_of::<Str>(), size_of::<Array>(), size_of::<Map>(), size_of::<Number>(), size_of::<(Str, Value)>());
+    assert_eq!(size_of::<Array>(), 16);
+    assert_eq!(size_of::<Map>(), 16);
+    assert_eq!(size_of::<Option<Array>>(), 16, "a niche left in the tag");
 }
 
 /// Inline strings are put together from word loads (`Str::inline`): every
