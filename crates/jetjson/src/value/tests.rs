@@ -29,6 +29,11 @@ fn built() -> Value {
 fn sizes() {
     use std::mem::size_of;
     eprintln!("Value {} Str {} Array {} Map {} Number {} member {}", size_of::<Value>(), size_of::<Str>(), size_of::<Array>(), size_of::<Map>(), size_of::<Number>(), size_of::<(Str, Value)>());
+    assert_eq!(size_of::<Value>(), 24);
+    assert_eq!(size_of::<Str>(), 16);
+    assert_eq!(size_of::<Number>(), 16);
+    assert_eq!(size_of::<(Str, Value)>(), 40);
+    assert_eq!(size_of::<Option<Str>>(), 16, "a niche left in the tag");
     assert_eq!(size_of::<Array>(), 16);
     assert_eq!(size_of::<Map>(), 16);
     assert_eq!(size_of::<Option<Array>>(), 16, "a niche left in the tag");
