@@ -94,9 +94,9 @@ fn filter_hash(name: &Str) -> u64 {
     let [a, b] = name.inline_words().unwrap_or_else(|| {
         let t = name.as_bytes();
         let word = |i: usize| t.get(i..i + 8).map_or(0, |w| u64::from_le_bytes(w.try_into().expect("8 bytes")));
-        [t.len() as u64 ^ word(0).rotate_left(21), word(t.len().saturating_sub(8))]
+        [t.len() as u64 ^ word(0).rotate_left(42), word(t.len().saturating_sub(8))]
     });
-    (a ^ b.rotate_left(42)).wrapping_mul(K)
+    (a ^ b.rotate_left(21)).wrapping_mul(K)
 }
 
 /// `first_repeat` for a large object: a table of name indices by

@@ -8,37 +8,44 @@ use super::arena::{self, ArenaBuilder};
 /// 16 bytes: a tag byte, the length of arena items in the seven bytes
 /// after it (`Len`), and a pointer (a `Seq` was 24 bytes, `Vec`'s three
 /// words; at 16, `Value` is 24 bytes and an object member 40).
+///
+/// `repr(u8)` fixes the layout (RFC 2195: each variant a `repr(C)` struct
+/// after the `u8` tag), so an arena handle is made as two words, one store
+/// each (`Seq::arena`).
+#[repr(u8)]
+#[allow(dead_code)] // arena variants are made by `Seq::arena`'s transmute
 pub(crate) enum Seq<T> {
     /// No items, no memory.
-    Empty,
+    Empty = 0,
     /// Ordinary ownership (boxed, so that the handle is one pointer).
-    Owned(Box<Vec<T>>),
+    Owned(Box<Vec<T>>) = 1,
     /// `len > 0` items in an arena, on which this handle holds a reference.
-    Counted(Len, NonNull<T>),
+    Counted(Len, NonNull<T>) = COUNTED,
     /// `len > 0` items in an arena, holding no reference: lives only in
     /// arena memory or on the builder's stack (never owned by a user).
-    Uncounted(Len, NonNull<T>),
+    Uncounted(Len, NonNull<T>) = UNCOUNTED,
 }
 
-/// The length of arena items in 56 bits, as seven bytes of alignment 1,
-/// which the enum lays out after its tag byte (bytes 1 to 7), so that
-/// `Seq` is 16 bytes. Items are at least 16 bytes each, so 2^56 of them
-/// would be 2^60 bytes of arena: more than any machine's address space
-/// (x86-64 and AArch64 have at most 57 bits).
+const COUNTED: u8 = 2;
+const UNCOUNTED: u8 = 3;
+
+/// The length of arena items in 56 bits: the seven bytes after the tag.
+/// Items are at least 16 bytes each, so 2^56 of them would be 2^60 bytes of
+/// arena: more than any machine's address space (x86-64 and AArch64 have
+/// at most 57 bits).
 #[derive(Clone, Copy)]
+#[allow(dead_code)] // read whole, with the tag (`Len::get`)
 pub(crate) struct Len([u8; 7]);
 
 impl Len {
     #[inline(always)]
-    pub(crate) fn new(n: usize) -> Len {
-        assert!(n >> 56 == 0, "arena items fit 56 bits (see `Len`)");
-        let b = (n as u64).to_le_bytes();
-        Len([b[0], b[1], b[2], b[3], b[4], b[5], b[6]])
-    }
-    #[inline(always)]
-    pub(crate) fn get(self) -> usize {
-        let b = self.0;
-        u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], 0]) as usize
+    pub(crate) fn get(&self) -> usize {
+        // SAFETY: `Len` sits at byte 1 of its `Seq` (after the tag, see
+        // `Seq`), so the word that ends with it starts one byte before it,
+        // inside the same `Seq`, and every byte of that word is an
+        // initialised integer (the tag and the length).
+        let word = unsafe { std::ptr::from_ref(self).cast::<u8>().sub(1).cast::<u64>().read_unaligned() };
+        (u64::from_le(word) >> 8) as usize
     }
 }
 
@@ -73,7 +80,26 @@ impl<T> Seq<T> {
     #[inline(always)]
     pub(crate) fn uncounted(p: NonNull<T>, n: usize) -> Seq<T> {
         debug_assert!(n > 0);
-        Seq::Uncounted(Len::new(n), p)
+        Seq::arena(UNCOUNTED, p, n)
+    }
+
+    /// An arena handle (`tag` `COUNTED` or `UNCOUNTED`) made as two words.
+    #[inline(always)]
+    fn arena(tag: u8, p: NonNull<T>, n: usize) -> Seq<T> {
+        /// An arena variant's layout as a word and a pointer.
+        #[repr(C)]
+        struct Words<T> {
+            head: u64,
+            ptr: NonNull<T>,
+        }
+        assert!((n as u64) >> 56 == 0, "arena items fit 56 bits (see `Len`)");
+        debug_assert!(tag == COUNTED || tag == UNCOUNTED);
+        let words = Words { head: (tag as u64 | (n as u64) << 8).to_le(), ptr: p };
+        // SAFETY: `Seq` is `repr(u8)`: the arena variants are laid out as
+        // `repr(C)` structs `{ tag: u8, Len, NonNull<T> }`, 16 bytes, no
+        // padding, as `Words`; its first byte in memory is `tag`, an arena
+        // variant's, then the length's seven bytes, then the pointer.
+        unsafe { std::mem::transmute::<Words<T>, Seq<T>>(words) }
     }
 
     #[inline]
@@ -145,7 +171,7 @@ impl<T> Seq<T> {
             Seq::Uncounted(n, p) => {
                 // SAFETY: the items' arena is `reference` (caller's promise).
                 debug_assert_eq!(unsafe { arena::arena_of(*p) }, reference);
-                Seq::Counted(*n, *p)
+                Seq::arena(COUNTED, *p, n.get())
             }
             _ => {
                 // SAFETY: the caller gave us the reference; nothing else of
@@ -200,7 +226,7 @@ impl<T: Clone> Clone for Seq<T> {
                 // `from_stack_tail`, and `self` keeps the arena alive (see
                 // `as_slice`); the new reference belongs to the new handle.
                 unsafe { arena::retain(arena::arena_of(*p)) };
-                Seq::Counted(*n, *p)
+                Seq::arena(COUNTED, *p, n.get())
             }
         }
     }

@@ -82,7 +82,28 @@ impl Str {
     fn heap(b: Box<str>) -> Str {
         let n = b.len();
         let ptr = NonNull::from(Box::leak(b)).cast::<u8>();
-        Str { tag: Tag::Heap, head: len_bytes(n), tail: Tail { ptr } }
+        Str::long(Tag::Heap, ptr, n)
+    }
+
+    /// A string that is not inline: tag, length and pointer, made as two
+    /// words (one store each: built field by field, the length's seven
+    /// bytes were split and joined again with a dozen shifts, and stored
+    /// in parts that a whole-word load of the `Str` cannot be forwarded).
+    #[inline(always)]
+    fn long(tag: Tag, ptr: NonNull<u8>, n: usize) -> Str {
+        /// `Str`'s layout as a word and a pointer.
+        #[repr(C)]
+        struct Words {
+            head: u64,
+            ptr: NonNull<u8>,
+        }
+        assert!((n as u64) >> MAX_LEN_BITS == 0, "strings are shorter than 2^56 bytes");
+        let words = Words { head: (tag as u64 | (n as u64) << 8).to_le(), ptr };
+        // SAFETY: `Words` is 16 bytes, 8-aligned, no padding, as `Str`
+        // (`repr(C)`); its first byte in memory is `tag`, a valid `Tag`,
+        // bytes 1 to 7 the length (any bytes are valid in `head`), and the
+        // pointer lands in `tail` (a union: it keeps its provenance).
+        unsafe { std::mem::transmute::<Words, Str>(words) }
     }
 
     /// `s` inline if it fits.
@@ -164,7 +185,7 @@ impl Str {
     /// The arena string of the `n > INLINE_CAPACITY` bytes of UTF-8 at `ptr`.
     #[inline(always)]
     fn arena(ptr: NonNull<u8>, n: usize) -> Str {
-        Str { tag: Tag::Arena, head: len_bytes(n), tail: Tail { ptr } }
+        Str::long(Tag::Arena, ptr, n)
     }
 
     /// Bytes 0 to 7 as a little-endian word: for an inline string the tag
@@ -270,14 +291,6 @@ impl Str {
     pub fn is_inline(&self) -> bool {
         (self.tag as u8) <= INLINE_CAPACITY as u8
     }
-}
-
-/// The seven bytes of the length `n` of a string that is not inline.
-#[inline(always)]
-fn len_bytes(n: usize) -> [u8; 7] {
-    assert!((n as u64) >> MAX_LEN_BITS == 0, "strings are shorter than 2^56 bytes");
-    let b = (n as u64).to_le_bytes();
-    [b[0], b[1], b[2], b[3], b[4], b[5], b[6]]
 }
 
 impl Drop for Str {
