@@ -53,10 +53,15 @@ pub(super) fn first_repeat(names: &[Str]) -> Option<usize> {
         return first_repeat_table(names);
     }
     let mut filter = [0u64; 4];
+    // Head words so far, compared from registers and this table (a long
+    // name's head word reads its text).
+    let mut heads = [0u64; FILTER_MAX_NAMES];
     // Comparisons allowed before the hash set takes over.
     let mut budget = 4 * n + 16;
     for (i, name) in names.iter().enumerate() {
         let h = filter_hash(name);
+        let head = name.head_word();
+        heads[i] = head;
         let (word, bit) = ((h >> 62) as usize, 1u64 << ((h >> 56) & 63));
         if filter[word] & bit != 0 {
             // Maybe seen: compared with every earlier name.
@@ -64,8 +69,7 @@ pub(super) fn first_repeat(names: &[Str]) -> Option<usize> {
                 return first_repeat_hashed(names);
             }
             budget -= i;
-            let head = name.head_word();
-            if names[..i].iter().any(|earlier| earlier.head_word() == head && same(earlier, name)) {
+            if (0..i).any(|j| heads[j] == head && same(&names[j], name)) {
                 return Some(i);
             }
         }

@@ -214,17 +214,22 @@ impl Str {
     }
 
     /// The first of the two words of an inline string (length and the
-    /// first seven bytes of text); for any other string, a word with its
-    /// length and a low byte (0xff) that no inline string has. Two strings
-    /// of the same text have the same head word, so strings whose head
-    /// words differ differ (`names.rs` compares these first).
+    /// first seven bytes of text); for any other string (longer than 15
+    /// bytes), its first eight bytes of text mixed with its length. Two
+    /// strings of the same text have the same head word, so strings whose
+    /// head words differ differ (`names.rs` compares these first; a long
+    /// name's head word may equal a short one's, which only costs a
+    /// comparison).
     #[inline(always)]
     pub(crate) fn head_word(&self) -> u64 {
         let w = self.word0();
         if self.is_inline() {
             w
         } else {
-            w | 0xff
+            let t = self.as_bytes();
+            // A long string has more than 8 bytes.
+            let first = t.first_chunk::<8>().map_or(0, |b| u64::from_le_bytes(*b));
+            first ^ (w >> 8).rotate_left(32)
         }
     }
 
