@@ -308,7 +308,7 @@ mod tests {
 
     #[test]
     fn a_str_has_the_sort_prefix_of_its_text() {
-        // Inline strings (up to 15 bytes) take theirs from the padded
+        // Inline strings (up to 22 bytes) take theirs from the padded
         // buffer; longer ones from their text.
         for text in ["abcdefghijklmnopqrstuvwxyz0123", "é\u{e000}😂\u{ffff}\u{fb33}\u{10ffff}abcdefghijklmnop"] {
             for n in (0..=text.len()).filter(|&n| text.is_char_boundary(n)) {

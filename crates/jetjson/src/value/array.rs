@@ -20,11 +20,11 @@ pub struct Array(pub(crate) Seq<Value>);
 impl Array {
     /// An empty array (allocates nothing).
     pub fn new() -> Array {
-        Array(Seq::Empty)
+        Array(Seq::Owned(Vec::new()))
     }
     /// An empty array with room for `n` items.
     pub fn with_capacity(n: usize) -> Array {
-        Array(Seq::from_vec(Vec::with_capacity(n)))
+        Array(Seq::Owned(Vec::with_capacity(n)))
     }
     /// The number of items.
     #[inline]
@@ -170,7 +170,7 @@ impl IndexMut<usize> for Array {
 
 impl From<Vec<Value>> for Array {
     fn from(v: Vec<Value>) -> Array {
-        Array(Seq::from_vec(v))
+        Array(Seq::Owned(v))
     }
 }
 
@@ -182,7 +182,7 @@ impl From<Array> for Vec<Value> {
 
 impl FromIterator<Value> for Array {
     fn from_iter<I: IntoIterator<Item = Value>>(iter: I) -> Array {
-        Array(Seq::from_vec(iter.into_iter().collect()))
+        Array(Seq::Owned(iter.into_iter().collect()))
     }
 }
 

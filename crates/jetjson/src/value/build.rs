@@ -489,7 +489,7 @@ impl Visitor for ValueBuilder {
             // The enclosing container is not written in place (it was moved
             // to the stack when this array began). The value is made here,
             // in the one branch, so it is stored straight into its slot.
-            self.push_on_stack(|| Value::Array(Array(Seq::uncounted(first, n))));
+            self.push_on_stack(|| Value::Array(Array(Seq::Uncounted(first, n))));
             return Ok(());
         }
         // SAFETY: the items on the stack were made by this builder: plain
@@ -515,13 +515,13 @@ impl Visitor for ValueBuilder {
     #[inline(always)]
     fn empty_array(&mut self) -> Result<()> {
         // SAFETY: an empty owned container (no memory).
-        unsafe { self.push(|| Value::Array(Array(Seq::Empty))) };
+        unsafe { self.push(|| Value::Array(Array(Seq::Owned(Vec::new())))) };
         Ok(())
     }
     #[inline(always)]
     fn empty_object(&mut self) -> Result<()> {
         // SAFETY: as above.
-        unsafe { self.push(|| Value::Object(Map { members: Seq::Empty })) };
+        unsafe { self.push(|| Value::Object(Map { members: Seq::Owned(Vec::new()) })) };
         Ok(())
     }
     #[inline(always)]
@@ -557,7 +557,7 @@ impl Visitor for ValueBuilder {
                     }
                 }
                 if n == 0 {
-                    Seq::Empty
+                    Seq::Owned(Vec::new())
                 } else {
                     let dst = self.arena.alloc_items::<(Str, Value)>(n);
                     // SAFETY: `names[n0..]` and `values[v0..]` are `n`
@@ -584,7 +584,7 @@ impl Visitor for ValueBuilder {
                         // that it is stored straight into it: a `Seq` made
                         // in the match and moved would go through stack
                         // memory (see `push_on_stack`).
-                        self.values.as_mut_ptr().add(v0).write(Value::Object(Map { members: Seq::uncounted(dst, n) }));
+                        self.values.as_mut_ptr().add(v0).write(Value::Object(Map { members: Seq::Uncounted(dst, n) }));
                         self.values.set_len(v0 + 1);
                     }
                     return Ok(());

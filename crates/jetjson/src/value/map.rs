@@ -45,7 +45,7 @@ impl Map {
     }
     /// An empty map with room for `n` members.
     pub fn with_capacity(n: usize) -> Map {
-        Map { members: Seq::from_vec(Vec::with_capacity(n)) }
+        Map { members: Seq::Owned(Vec::with_capacity(n)) }
     }
     /// The number of members.
     pub fn len(&self) -> usize {
@@ -128,7 +128,7 @@ impl Map {
         &mut self.members.make_mut()[i].1
     }
     pub(crate) fn from_members(members: Vec<(Str, Value)>) -> Map {
-        Map { members: Seq::from_vec(members) }
+        Map { members: Seq::Owned(members) }
     }
     #[inline]
     pub(crate) fn members(&self) -> &[(Str, Value)] {
@@ -138,7 +138,7 @@ impl Map {
 
 impl FromIterator<(Str, Value)> for Map {
     fn from_iter<I: IntoIterator<Item = (Str, Value)>>(iter: I) -> Map {
-        Map { members: Seq::from_vec(iter.into_iter().collect()) }
+        Map { members: Seq::Owned(iter.into_iter().collect()) }
     }
 }
 

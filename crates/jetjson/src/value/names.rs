@@ -53,15 +53,10 @@ pub(super) fn first_repeat(names: &[Str]) -> Option<usize> {
         return first_repeat_table(names);
     }
     let mut filter = [0u64; 4];
-    // Head words so far, compared from registers and this table (a long
-    // name's head word reads its text).
-    let mut heads = [0u64; FILTER_MAX_NAMES];
     // Comparisons allowed before the hash set takes over.
     let mut budget = 4 * n + 16;
     for (i, name) in names.iter().enumerate() {
         let h = filter_hash(name);
-        let head = name.head_word();
-        heads[i] = head;
         let (word, bit) = ((h >> 62) as usize, 1u64 << ((h >> 56) & 63));
         if filter[word] & bit != 0 {
             // Maybe seen: compared with every earlier name.
@@ -69,7 +64,8 @@ pub(super) fn first_repeat(names: &[Str]) -> Option<usize> {
                 return first_repeat_hashed(names);
             }
             budget -= i;
-            if (0..i).any(|j| heads[j] == head && same(&names[j], name)) {
+            let head = name.head_word();
+            if names[..i].iter().any(|earlier| earlier.head_word() == head && same(earlier, name)) {
                 return Some(i);
             }
         }
@@ -91,16 +87,16 @@ fn same(a: &Str, b: &Str) -> bool {
 
 /// A hash of a name for the filter (top 8 bits used): of its words if
 /// inline, else of its length and first and last eight bytes (it is longer
-/// than 15 bytes).
+/// than 16 bytes).
 #[inline(always)]
 fn filter_hash(name: &Str) -> u64 {
     const K: u64 = 0x9e37_79b9_7f4a_7c15;
-    let [a, b] = name.inline_words().unwrap_or_else(|| {
+    let [a, b, c] = name.inline_words().unwrap_or_else(|| {
         let t = name.as_bytes();
-        let word = |i: usize| t.get(i..i + 8).map_or(0, |w| u64::from_le_bytes(w.try_into().expect("8 bytes")));
-        [t.len() as u64 ^ word(0).rotate_left(42), word(t.len().saturating_sub(8))]
+        let word = |i: usize| u64::from_le_bytes(t[i..i + 8].try_into().expect("8 bytes"));
+        [t.len() as u64, word(0), word(t.len() - 8)]
     });
-    (a ^ b.rotate_left(21)).wrapping_mul(K)
+    (a ^ b.rotate_left(21) ^ c.rotate_left(42)).wrapping_mul(K)
 }
 
 /// `first_repeat` for a large object: a table of name indices by
@@ -229,7 +225,7 @@ mod tests {
         for len in 1..40 {
             let name: String = (0..len).map(|i| (b'a' + (i % 26) as u8) as char).collect();
             let other = format!("{}!", &name[..len - 1]);
-            assert_eq!(Str::new(&name).head_word() == Str::new(&other).head_word(), len > 7);
+            assert_eq!(Str::new(&name).head_word() == Str::new(&other).head_word(), len > 6);
             for count in [2, 5, 9] {
                 // `count` members: the last repeats the first, or differs
                 // from it in its last byte only.

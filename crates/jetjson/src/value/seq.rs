@@ -5,48 +5,14 @@ use std::ptr::NonNull;
 
 use super::arena::{self, ArenaBuilder};
 
-/// 16 bytes: a tag byte, the length of arena items in the seven bytes
-/// after it (`Len`), and a pointer (a `Seq` was 24 bytes, `Vec`'s three
-/// words; at 16, `Value` is 24 bytes and an object member 40).
-///
-/// `repr(u8)` fixes the layout (RFC 2195: each variant a `repr(C)` struct
-/// after the `u8` tag), so an arena handle is made as two words, one store
-/// each (`Seq::arena`).
-#[repr(u8)]
-#[allow(dead_code)] // arena variants are made by `Seq::arena`'s transmute
 pub(crate) enum Seq<T> {
-    /// No items, no memory.
-    Empty = 0,
-    /// Ordinary ownership (boxed, so that the handle is one pointer).
-    Owned(Box<Vec<T>>) = 1,
+    /// Ordinary ownership.
+    Owned(Vec<T>),
     /// `len > 0` items in an arena, on which this handle holds a reference.
-    Counted(Len, NonNull<T>) = COUNTED,
+    Counted(NonNull<T>, usize),
     /// `len > 0` items in an arena, holding no reference: lives only in
     /// arena memory or on the builder's stack (never owned by a user).
-    Uncounted(Len, NonNull<T>) = UNCOUNTED,
-}
-
-const COUNTED: u8 = 2;
-const UNCOUNTED: u8 = 3;
-
-/// The length of arena items in 56 bits: the seven bytes after the tag.
-/// Items are at least 16 bytes each, so 2^56 of them would be 2^60 bytes of
-/// arena: more than any machine's address space (x86-64 and AArch64 have
-/// at most 57 bits).
-#[derive(Clone, Copy)]
-#[allow(dead_code)] // read whole, with the tag (`Len::get`)
-pub(crate) struct Len([u8; 7]);
-
-impl Len {
-    #[inline(always)]
-    pub(crate) fn get(&self) -> usize {
-        // SAFETY: `Len` sits at byte 1 of its `Seq` (after the tag, see
-        // `Seq`), so the word that ends with it starts one byte before it,
-        // inside the same `Seq`, and every byte of that word is an
-        // initialised integer (the tag and the length).
-        let word = unsafe { std::ptr::from_ref(self).cast::<u8>().sub(1).cast::<u64>().read_unaligned() };
-        (u64::from_le(word) >> 8) as usize
-    }
+    Uncounted(NonNull<T>, usize),
 }
 
 // SAFETY: an owned `Seq` is a `Vec<T>`. An arena `Seq` shares immutable
@@ -60,52 +26,14 @@ unsafe impl<T: Send + Sync> Sync for Seq<T> {}
 
 impl<T> Default for Seq<T> {
     fn default() -> Self {
-        Seq::Empty
+        Seq::Owned(Vec::new())
     }
 }
 
 impl<T> Seq<T> {
-    /// An owned container of `v`'s items (no allocation when `v` has
-    /// none).
-    #[inline]
-    pub(crate) fn from_vec(v: Vec<T>) -> Seq<T> {
-        if v.capacity() == 0 {
-            Seq::Empty
-        } else {
-            Seq::Owned(Box::new(v))
-        }
-    }
-
-    /// Items `p..p + n` of an arena, as an uncounted handle (`n > 0`).
-    #[inline(always)]
-    pub(crate) fn uncounted(p: NonNull<T>, n: usize) -> Seq<T> {
-        debug_assert!(n > 0);
-        Seq::arena(UNCOUNTED, p, n)
-    }
-
-    /// An arena handle (`tag` `COUNTED` or `UNCOUNTED`) made as two words.
-    #[inline(always)]
-    fn arena(tag: u8, p: NonNull<T>, n: usize) -> Seq<T> {
-        /// An arena variant's layout as a word and a pointer.
-        #[repr(C)]
-        struct Words<T> {
-            head: u64,
-            ptr: NonNull<T>,
-        }
-        assert!((n as u64) >> 56 == 0, "arena items fit 56 bits (see `Len`)");
-        debug_assert!(tag == COUNTED || tag == UNCOUNTED);
-        let words = Words { head: (tag as u64 | (n as u64) << 8).to_le(), ptr: p };
-        // SAFETY: `Seq` is `repr(u8)`: the arena variants are laid out as
-        // `repr(C)` structs `{ tag: u8, Len, NonNull<T> }`, 16 bytes, no
-        // padding, as `Words`; its first byte in memory is `tag`, an arena
-        // variant's, then the length's seven bytes, then the pointer.
-        unsafe { std::mem::transmute::<Words<T>, Seq<T>>(words) }
-    }
-
     #[inline]
     pub(crate) fn as_slice(&self) -> &[T] {
         match self {
-            Seq::Empty => &[],
             Seq::Owned(v) => v,
             // SAFETY: the items were all written by the builder before this
             // handle existed and are never written again. The arena is
@@ -114,16 +42,15 @@ impl<T> Seq<T> {
             // through `&` from a counted handle (or on the stack of the
             // builder, which holds a reference), and the returned borrow is
             // tied to that of `self`.
-            Seq::Counted(n, p) | Seq::Uncounted(n, p) => unsafe { std::slice::from_raw_parts(p.as_ptr(), n.get()) },
+            Seq::Counted(p, n) | Seq::Uncounted(p, n) => unsafe { std::slice::from_raw_parts(p.as_ptr(), *n) },
         }
     }
 
     #[inline]
     pub(crate) fn len(&self) -> usize {
         match self {
-            Seq::Empty => 0,
             Seq::Owned(v) => v.len(),
-            Seq::Counted(n, _) | Seq::Uncounted(n, _) => n.get(),
+            Seq::Counted(_, n) | Seq::Uncounted(_, n) => *n,
         }
     }
 
@@ -131,12 +58,12 @@ impl<T> Seq<T> {
     pub(crate) fn clear(&mut self) {
         match self {
             Seq::Owned(v) => v.clear(),
-            _ => *self = Seq::Empty,
+            _ => *self = Seq::Owned(Vec::new()),
         }
     }
 
     /// Moves `items` into the arena (one copy) as an uncounted handle; an
-    /// empty container is `Empty` (no allocation).
+    /// empty container is an owned empty `Vec` (no allocation).
     ///
     /// # Safety
     /// Every item is plain data or holds only uncounted / memory-free
@@ -146,7 +73,7 @@ impl<T> Seq<T> {
         assert!(from <= stack.len(), "a container starts within the stack");
         let n = stack.len() - from;
         if n == 0 {
-            return Seq::Empty;
+            return Seq::Owned(Vec::new());
         }
         let p = arena.alloc_items::<T>(n);
         // SAFETY: `stack[from..]` are `n` initialised items; `p` has room
@@ -156,7 +83,7 @@ impl<T> Seq<T> {
             std::ptr::copy_nonoverlapping(stack.as_ptr().add(from), p.as_ptr(), n);
             stack.set_len(from);
         }
-        Seq::uncounted(p, n)
+        Seq::Uncounted(p, n)
     }
 
     /// Turns the builder's root container into a counted handle, taking
@@ -168,10 +95,10 @@ impl<T> Seq<T> {
     pub(crate) unsafe fn into_counted(self, reference: NonNull<arena::ChunkHeader>) -> Seq<T> {
         let this = std::mem::ManuallyDrop::new(self);
         match &*this {
-            Seq::Uncounted(n, p) => {
+            Seq::Uncounted(p, n) => {
                 // SAFETY: the items' arena is `reference` (caller's promise).
                 debug_assert_eq!(unsafe { arena::arena_of(*p) }, reference);
-                Seq::arena(COUNTED, *p, n.get())
+                Seq::Counted(*p, *n)
             }
             _ => {
                 // SAFETY: the caller gave us the reference; nothing else of
@@ -186,8 +113,7 @@ impl<T> Seq<T> {
 
 impl<T: Clone> Seq<T> {
     /// The owned `Vec`, after copying the items out of an arena if they are
-    /// there (child containers become counted handles, strings owned); an
-    /// empty container gets an empty `Vec` (boxed).
+    /// there (child containers become counted handles, strings owned).
     #[inline]
     pub(crate) fn make_mut(&mut self) -> &mut Vec<T> {
         if !matches!(self, Seq::Owned(_)) {
@@ -204,13 +130,13 @@ impl<T: Clone> Seq<T> {
         // `Clone` of each item makes it user-ownable; the old handle is
         // dropped (giving back its reference) after the copy is made.
         let v = self.as_slice().to_vec();
-        *self = Seq::Owned(Box::new(v));
+        *self = Seq::Owned(v);
     }
 
     pub(crate) fn into_vec(self) -> Vec<T> {
         let mut this = self;
         if let Seq::Owned(v) = &mut this {
-            return std::mem::take(&mut **v);
+            return std::mem::take(v);
         }
         this.as_slice().to_vec()
     }
@@ -219,14 +145,13 @@ impl<T: Clone> Seq<T> {
 impl<T: Clone> Clone for Seq<T> {
     fn clone(&self) -> Self {
         match self {
-            Seq::Empty => Seq::Empty,
-            Seq::Owned(v) => Seq::from_vec((**v).clone()),
-            Seq::Counted(n, p) | Seq::Uncounted(n, p) => {
+            Seq::Owned(v) => Seq::Owned(v.clone()),
+            Seq::Counted(p, n) | Seq::Uncounted(p, n) => {
                 // SAFETY: arena handles are non-empty containers placed by
                 // `from_stack_tail`, and `self` keeps the arena alive (see
                 // `as_slice`); the new reference belongs to the new handle.
                 unsafe { arena::retain(arena::arena_of(*p)) };
-                Seq::arena(COUNTED, *p, n.get())
+                Seq::Counted(*p, *n)
             }
         }
     }
@@ -234,7 +159,7 @@ impl<T: Clone> Clone for Seq<T> {
 
 impl<T> Drop for Seq<T> {
     fn drop(&mut self) {
-        if let Seq::Counted(_, p) = *self {
+        if let Seq::Counted(p, _) = *self {
             // SAFETY: this handle holds a reference on the arena of its
             // items (placed by `from_stack_tail`), which it gives back and
             // never uses again.
