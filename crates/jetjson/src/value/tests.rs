@@ -225,3 +225,163 @@ fn trees_kept_and_dropped_between_parses_stay_intact() {
         assert_eq!(v.to_string(), text(*i), "document {i}");
     }
 }
+
+/// A text of `len` bytes: ASCII and multi-byte characters mixed, different
+/// for each `seed` (and ending with `tail`'s byte when `len > 0`).
+fn text_of(len: usize, seed: usize, tail: u8) -> String {
+    let alphabet: Vec<char> = "abcdefghijklmnopqrstuvwxyzé€😂".chars().collect();
+    let mut text = String::new();
+    let mut k = seed;
+    while text.len() + 1 < len {
+        let c = alphabet[k % alphabet.len()];
+        text.push(if text.len() + c.len_utf8() + 1 > len { 'z' } else { c });
+        k += 1;
+    }
+    if len > 0 {
+        text.push(tail as char);
+    }
+    text
+}
+
+fn hash_of<T: std::hash::Hash + ?Sized>(x: &T) -> u64 {
+    use std::hash::{BuildHasher, BuildHasherDefault};
+    BuildHasherDefault::<std::collections::hash_map::DefaultHasher>::default().hash_one(x)
+}
+
+/// Every length 0..40 across the inline boundary (22 bytes), made every
+/// way (new, from a `String`, a `Box<str>`, a `char` sequence, parsed as a
+/// name and as a value, cloned): the same text, inline exactly up to the
+/// capacity, equal, ordered and hashed as the `str`, and converted back.
+#[test]
+fn strings_of_every_length_across_the_inline_boundary() {
+    for len in 0..40 {
+        for seed in [0, 7, 26] {
+            let text = text_of(len, seed, b'q');
+            let smaller = text_of(len, seed, b'p');
+            assert_eq!(text.len(), len);
+            let parsed = Value::from_slice(format!(r#"{{"{text}":["{text}", "{smaller}"]}}"#).as_bytes()).unwrap();
+            let (name, items) = parsed.as_object().unwrap().iter().next().unwrap();
+            let Value::String(value) = &items[0] else { panic!() };
+            let Value::String(parsed_smaller) = &items[1] else { panic!() };
+            let made = [
+                Str::new(&text),
+                Str::from(text.clone()),
+                Str::from(text.clone().into_boxed_str()),
+                text.chars().collect::<Str>(),
+                name.clone(),
+                value.clone(),
+            ];
+            for s in made.iter().chain([name, value]) {
+                assert_eq!(s.as_str(), text, "length {len}");
+                assert_eq!(s.len(), len);
+                assert_eq!(s.is_inline(), len <= INLINE_CAPACITY, "length {len}");
+                assert_eq!(*s, made[0]);
+                assert_eq!(hash_of(s), hash_of(text.as_str()), "length {len}");
+                assert_eq!(s.cmp(&made[0]), std::cmp::Ordering::Equal);
+                assert_eq!(s.cmp(parsed_smaller), text.as_str().cmp(smaller.as_str()));
+                assert_eq!(s.clone(), *s);
+                assert_eq!(String::from(s.clone()), text);
+                assert_eq!(s.head_word(), made[0].head_word());
+                assert_eq!(s.inline_words(), made[0].inline_words());
+            }
+            // Equality only by text.
+            assert_eq!(Str::new(&smaller) == made[0], len == 0);
+            assert!(Some(made[0].clone()).is_some_and(|s| s == text.as_str()));
+            // Parsed strings past the capacity are in the arena; their
+            // clones and `new` ones on the heap (owned).
+            if len > INLINE_CAPACITY {
+                assert_ne!(value.as_ptr(), made[5].as_ptr());
+                assert_ne!(made[0].as_ptr(), made[1].as_ptr());
+            }
+            // Numbers keep long literal texts (`Big`) of the same layout.
+            let digits = "1".repeat(len.max(1));
+            let lossless = ReadOptions::new().lossless_numbers(true);
+            let n = Value::from_slice_with(format!("[{digits}]").as_bytes(), &lossless).unwrap();
+            let Value::Number(Number::Big(b)) = &n[0] else { panic!("{n:?}") };
+            assert_eq!(b.as_str(), digits);
+            let root = Value::from_slice_with(digits.as_bytes(), &lossless).unwrap();
+            assert_eq!(root, n[0]);
+        }
+    }
+}
+
+/// Long strings: a megabyte (heap and arena), an empty one, and strings
+/// dropped, cloned and converted in every representation.
+#[test]
+fn long_strings_heap_and_arena() {
+    let big = "x€".repeat(1 << 18);
+    let heap = Str::new(&big);
+    assert!(!heap.is_inline());
+    let parsed = Value::from_slice(format!(r#"["{big}", "{big}"]"#).as_bytes()).unwrap();
+    let Value::String(arena) = &parsed[1] else { panic!() };
+    assert_eq!(*arena, heap);
+    assert_eq!(arena.as_str(), big);
+    let owned: String = arena.clone().into();
+    assert_eq!(owned, big);
+    let back: String = heap.into();
+    assert_eq!(back, big);
+    let kept = parsed[0].clone();
+    drop(parsed);
+    assert_eq!(kept.as_str(), Some(big.as_str()));
+    assert_eq!(Str::default(), "");
+    assert!(Str::default().is_inline());
+}
+
+/// Arrays and maps, owned (empty or not) and from an arena: lengths,
+/// clones, mutation (a push onto a parsed array copies it out, its arena
+/// children staying valid after the document is dropped), `into_vec`.
+#[test]
+fn containers_owned_and_from_the_arena() {
+    use super::seq::Seq;
+    assert!(matches!(&Array::new().0, Seq::Owned(v) if v.capacity() == 0));
+    assert!(matches!(Array::with_capacity(3).0, Seq::Owned(_)));
+    assert!(matches!(Array::from(vec![Value::Null]).0, Seq::Owned(_)));
+    let mut empty = Array::new();
+    empty.push(Value::from(1));
+    assert!(matches!(empty.0, Seq::Owned(_)));
+    assert_eq!(empty.len(), 1);
+    empty.clear();
+    assert!(empty.is_empty());
+    let mut m = Map::new();
+    assert!(matches!(&m.members, Seq::Owned(v) if v.capacity() == 0));
+    m.insert("k", Value::from(LONG_A));
+    assert_eq!(m.clone().get("k").and_then(Value::as_str), Some(LONG_A));
+
+    let text = format!(r#"{{"a":[1,"{LONG_A}",[2,3],{{"{LONG_B}":[]}}],"e":[],"o":{{}}}}"#);
+    let v = Value::from_slice(text.as_bytes()).unwrap();
+    assert!(matches!(&v["e"].as_array().unwrap().0, Seq::Owned(v) if v.capacity() == 0));
+    assert!(matches!(&v["o"].as_object().unwrap().members, Seq::Owned(v) if v.capacity() == 0));
+    let mut a = v["a"].clone();
+    assert!(matches!(a.as_array().unwrap().0, Seq::Counted(..)));
+    let arr = a.as_array_mut().unwrap();
+    arr.push(Value::from(LONG_B));
+    assert!(matches!(arr.0, Seq::Owned(_)));
+    assert_eq!(arr.len(), 5);
+    drop(v);
+    assert_eq!(a[1].as_str(), Some(LONG_A));
+    assert_eq!(a[2][1].as_i64(), Some(3));
+    assert_eq!(a[3][LONG_B].as_array().map(|x| x.len()), Some(0));
+    assert_eq!(a[4].as_str(), Some(LONG_B));
+    let items = a.as_array().unwrap().clone().into_vec();
+    assert_eq!(items.len(), 5);
+}
+
+#[test]
+fn values_are_send_and_sync() {
+    fn check<T: Send + Sync>() {}
+    check::<Str>();
+    check::<Array>();
+    check::<Map>();
+    check::<Value>();
+    let v = Value::from_slice(format!(r#"{{"{LONG_A}":"{LONG_B}","s":"short"}}"#).as_bytes()).unwrap();
+    let threads: Vec<_> = (0..2)
+        .map(|_| {
+            let v = v.clone();
+            std::thread::spawn(move || (v[LONG_A].as_str().map(str::to_owned), v["s"].as_str().map(str::to_owned)))
+        })
+        .collect();
+    drop(v);
+    for t in threads {
+        assert_eq!(t.join().unwrap(), (Some(LONG_B.to_owned()), Some("short".to_owned())));
+    }
+}
