@@ -182,7 +182,12 @@ fn check(doc: &[u8], tail: usize) {
             match &want {
                 Ok(s) => {
                     assert_eq!(got.as_ref(), Ok(s), "{:?}", String::from_utf8_lossy(doc));
-                    assert_eq!(value.as_ref().ok().and_then(|v| v.as_str()), Some(s.as_str()), "Value of {:?}", String::from_utf8_lossy(doc));
+                    assert_eq!(
+                        value.as_ref().ok().and_then(|v| v.as_str()),
+                        Some(s.as_str()),
+                        "Value of {:?}",
+                        String::from_utf8_lossy(doc)
+                    );
                 }
                 Err((at, msg)) => {
                     for e in [got.expect_err("refused"), value.expect_err("Value refused")] {
