@@ -1043,10 +1043,23 @@ fn escape_runs(b: &[u8], at: usize, out: &mut Vec<u8>) -> usize {
             let mut off = 0u32;
             loop {
                 let m = special & (u32::MAX << off);
-                // The run from `off` to the next stop (or the window's end).
-                let end = if m == 0 { 32 } else { m.trailing_zeros() };
+                if m == 0 {
+                    // No stop in the rest of the window. A run that fills a
+                    // whole window is long text: the caller's dispatched
+                    // scanner and one copy take it faster. Otherwise a new
+                    // window from the run's start, which sees where it ends.
+                    // SAFETY: `len` bytes of `out` are written.
+                    unsafe { out.set_len(len) };
+                    if off == 0 {
+                        return base;
+                    }
+                    r = base + off as usize;
+                    continue 'window;
+                }
+                // The run from `off` to the next stop.
+                let end = m.trailing_zeros();
                 if end > off {
-                    let run = (u32::MAX << off) & !(u32::MAX.checked_shl(end).unwrap_or(0));
+                    let run = (u32::MAX << off) & !(u32::MAX << end);
                     let from = base + off as usize;
                     if high & run != 0 || from + WINDOW_SPAN > b.len() {
                         // SAFETY: `len` bytes of `out` are written (below).
@@ -1068,13 +1081,6 @@ fn escape_runs(b: &[u8], at: usize, out: &mut Vec<u8>) -> usize {
                     len += (end - off) as usize;
                 }
                 let p = base + end as usize;
-                if end == 32 {
-                    // The window ends in the run: a new one from there.
-                    // SAFETY: `len` bytes of `out` are written.
-                    unsafe { out.set_len(len) };
-                    r = p;
-                    continue 'window;
-                }
                 // The stop (in the window: `p < base + 32 <= b.len()`): a
                 // backslash whose letter is one of the simple escapes goes
                 // on here (its letter may be the window's next byte);
