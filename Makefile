@@ -214,7 +214,7 @@ fuzz-cmin: fuzz-build
 # Go or Node oracle) under AddressSanitizer, which checks the unsafe SIMD
 # paths (escaper, string scan) at every alignment and tail length. Its own
 # target directory, so it never mixes with normal builds.
-ASAN_TESTS := limits conformance corpus profiles string_scan write_faults allocations fuzz_replay direct_arrays value_arena serde_door indent_depths
+ASAN_TESTS := limits conformance corpus profiles string_scan write_faults allocations fuzz_replay direct_arrays value_arena serde_door indent_depths serde_strings serde_whitespace
 sanitize:
 	RUSTFLAGS="-Zsanitizer=address -Cunsafe-allow-abi-mismatch=sanitizer" \
 	ASAN_OPTIONS=detect_leaks=0 \
