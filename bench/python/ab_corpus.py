@@ -25,14 +25,9 @@ import orjson
 
 import jetjson
 
-CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "bench"
-FILES = {
-    "twitter": "nativejson-benchmark/twitter.json",
-    "citm_catalog": "nativejson-benchmark/citm_catalog.json",
-    "canada": "nativejson-benchmark/canada.json",
-    "github_events": "simdjson/github_events.json",
-    "gsoc-2018": "simdjson/gsoc-2018.json",
-}
+sys.path.insert(0, str(Path(__file__).parent))
+from dumps_quick import CORPUS, FILES  # noqa: E402
+
 
 
 def main():

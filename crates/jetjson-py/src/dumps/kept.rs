@@ -152,9 +152,7 @@ pub fn write<'py>(
         return write_with_holes(obj, kind, style, default, how);
     }
     let py = obj.py();
-    // SAFETY: the GIL is held (we have `py`); `take` runs no Python code.
-    let kept = unsafe { take(kind) };
-    let mut w = kept.unwrap_or_else(|| Box::new(Writer::with_style(style())));
+    let mut w = take_or_make(py, kind, style);
     // On failure the writer is dropped: it may hold a partial document.
     write_object_in(&mut w, obj, default, how, None)?;
     let out = w.as_bytes();
@@ -167,6 +165,15 @@ pub fn write<'py>(
         return Err(PyErr::fetch(py));
     }
     finish(py, kind, w, bytes)
+}
+
+/// The kept writer of `kind`, or a new one (when it is in use further up
+/// the stack, or none was kept yet).
+#[inline(always)]
+fn take_or_make(_py: Python<'_>, kind: Kind, style: impl FnOnce() -> Style) -> Box<Writer<NoSink>> {
+    // SAFETY: the GIL is held (the caller's `py`); `take` runs no Python code.
+    let kept = unsafe { take(kind) };
+    kept.unwrap_or_else(|| Box::new(Writer::with_style(style())))
 }
 
 /// The writer put back (when it may be kept) and the result handed over.
@@ -192,9 +199,7 @@ fn write_with_holes<'py>(
     how: Walking,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let py = obj.py();
-    // SAFETY: the GIL is held (we have `py`); `take` runs no Python code.
-    let kept = unsafe { take(kind) };
-    let mut w = kept.unwrap_or_else(|| Box::new(Writer::with_style(style())));
+    let mut w = take_or_make(py, kind, style);
     // The texts left out, held (released on every way out of this
     // function, with the GIL).
     let mut holes = Holes::new();

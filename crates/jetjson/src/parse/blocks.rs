@@ -256,6 +256,7 @@ mod x86 {
                         _mm_or_si128(_mm_cmpeq_epi8(v, space), _mm_cmpeq_epi8(v, tab)),
                         _mm_or_si128(_mm_cmpeq_epi8(v, lf), _mm_cmpeq_epi8(v, cr)),
                     );
+                    // `v <= 0x1f` unsigned: the minimum of the two is `v`.
                     let control = _mm_cmpeq_epi8(_mm_min_epu8(v, below), v);
                     let special = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)), control);
                     let shift = 16 * k as u32;
@@ -273,29 +274,9 @@ mod x86 {
 
         #[inline(always)]
         unsafe fn block(p: *const u8) -> Masks {
-            // SAFETY: 64 readable bytes (the caller's contract), read as four
-            // unaligned 16-byte loads; SSE2 is part of the x86_64 baseline.
-            unsafe {
-                let (quote, backslash, below) = (_mm_set1_epi8(b'"' as i8), _mm_set1_epi8(b'\\' as i8), _mm_set1_epi8(0x1f));
-                let (space, tab, lf, cr) =
-                    (_mm_set1_epi8(b' ' as i8), _mm_set1_epi8(b'\t' as i8), _mm_set1_epi8(b'\n' as i8), _mm_set1_epi8(b'\r' as i8));
-                let mut m = Masks { ws: 0, special: 0, high: 0 };
-                for k in 0..4 {
-                    let v = _mm_loadu_si128(p.add(16 * k).cast());
-                    let ws = _mm_or_si128(
-                        _mm_or_si128(_mm_cmpeq_epi8(v, space), _mm_cmpeq_epi8(v, tab)),
-                        _mm_or_si128(_mm_cmpeq_epi8(v, lf), _mm_cmpeq_epi8(v, cr)),
-                    );
-                    // `v <= 0x1f` unsigned: the minimum of the two is `v`.
-                    let control = _mm_cmpeq_epi8(_mm_min_epu8(v, below), v);
-                    let special = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)), control);
-                    let shift = 16 * k as u32;
-                    m.ws |= u64::from(_mm_movemask_epi8(ws) as u16) << shift;
-                    m.special |= u64::from(_mm_movemask_epi8(special) as u16) << shift;
-                    m.high |= u64::from(_mm_movemask_epi8(v) as u16) << shift;
-                }
-                m
-            }
+            // SAFETY: 64 readable bytes (the caller's contract): `chunks`'
+            // contract for four chunks.
+            unsafe { Sse2::chunks(p, 4) }
         }
 
         #[inline(always)]
