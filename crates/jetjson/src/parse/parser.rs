@@ -258,6 +258,11 @@ pub(crate) struct Parser<'a> {
     /// `ws_at` is `NO_BLOCK` until the first run longer than one space.
     ws_at: usize,
     ws_bits: u128,
+    /// Whether whitespace blocks are classified with AVX2 (`skip_ws_blocks`):
+    /// set when the CPU level, probed once per process, has it, so a build
+    /// with no target flags classifies as one built for the machine.
+    #[cfg(target_arch = "x86_64")]
+    ws_avx2: bool,
 }
 
 /// `Parser::ws_at` before any block is classified: no offset is within
@@ -289,6 +294,8 @@ impl<'a> Parser<'a> {
             raw_depth: 0,
             ws_at: NO_BLOCK,
             ws_bits: 0,
+            #[cfg(target_arch = "x86_64")]
+            ws_avx2: drive::level() == drive::Level::Avx2,
         };
         if input.starts_with(BOM) {
             if !options.allow_bom {
@@ -379,11 +386,34 @@ impl<'a> Parser<'a> {
     }
 
     /// Classifies `WS_SPAN` bytes from the position at a time until one is not
-    /// whitespace (or the input ends), keeping the last block's mask.
+    /// whitespace (or the input ends), keeping the last block's mask: the
+    /// loop built for AVX2 when the CPU has it (`ws_avx2`), else for the
+    /// baseline.
     #[inline(never)]
     fn skip_ws_blocks(&mut self) {
+        #[cfg(target_arch = "x86_64")]
+        if self.ws_avx2 {
+            // SAFETY: `ws_avx2` is only set when the CPU has AVX2
+            // (`drive::level()` probed it).
+            return unsafe { self.skip_ws_blocks_avx2() };
+        }
+        self.skip_ws_blocks_with::<BaseWs>();
+    }
+
+    /// `skip_ws_blocks` with the AVX2 classifier.
+    ///
+    /// # Safety
+    /// The CPU supports AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn skip_ws_blocks_avx2(&mut self) {
+        self.skip_ws_blocks_with::<Avx2Ws>();
+    }
+
+    #[inline(always)]
+    fn skip_ws_blocks_with<C: NonWs>(&mut self) {
         loop {
-            let bits = non_ws_block(self.b, self.i);
+            let bits = non_ws_block::<C>(self.b, self.i);
             self.ws_at = self.i;
             self.ws_bits = bits;
             if bits != 0 {
@@ -1259,50 +1289,73 @@ const WS_SPAN: usize = 128;
 /// Bit k set when `b[at + k]` is not JSON whitespace (space, tab, line
 /// feed, carriage return) or lies past the end of `b`.
 #[inline(always)]
-fn non_ws_block(b: &[u8], at: usize) -> u128 {
+fn non_ws_block<C: NonWs>(b: &[u8], at: usize) -> u128 {
     match b.get(at..).and_then(<[u8]>::first_chunk::<WS_SPAN>) {
-        Some(block) => non_ws(block),
-        None => non_ws_tail(b, at),
+        // SAFETY: `C` is a classifier this CPU runs (the callers' contract:
+        // `Avx2Ws` only inside `skip_ws_blocks_avx2`).
+        Some(block) => unsafe { C::non_ws(block) },
+        None => non_ws_tail::<C>(b, at),
     }
 }
 
 /// `non_ws_block` of the input's last bytes, padded with bytes that stop a run.
 #[cold]
 #[inline(never)]
-fn non_ws_tail(b: &[u8], at: usize) -> u128 {
+fn non_ws_tail<C: NonWs>(b: &[u8], at: usize) -> u128 {
     let mut pad = [b'!'; WS_SPAN];
     let rest = b.get(at..).unwrap_or(&[]);
     pad[..rest.len()].copy_from_slice(rest);
-    non_ws(&pad)
+    // SAFETY: as in `non_ws_block`.
+    unsafe { C::non_ws(&pad) }
 }
 
-#[inline(always)]
-fn non_ws(block: &[u8; WS_SPAN]) -> u128 {
-    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
-    {
-        // SAFETY: this code is only built with AVX2 enabled.
+/// A whitespace classifier of one ISA: bit k of `non_ws` set when
+/// `block[k]` is not JSON whitespace.
+trait NonWs {
+    /// # Safety
+    /// The CPU supports the classifier's ISA.
+    unsafe fn non_ws(block: &[u8; WS_SPAN]) -> u128;
+}
+
+/// The baseline's classifier: SSE2 on x86_64, byte by byte elsewhere.
+struct BaseWs;
+
+impl NonWs for BaseWs {
+    #[inline(always)]
+    unsafe fn non_ws(block: &[u8; WS_SPAN]) -> u128 {
+        #[cfg(target_arch = "x86_64")]
+        {
+            non_ws_sse2(block)
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            non_ws_scalar(block)
+        }
+    }
+}
+
+/// The AVX2 classifier, for `skip_ws_blocks_avx2`.
+#[cfg(target_arch = "x86_64")]
+struct Avx2Ws;
+
+#[cfg(target_arch = "x86_64")]
+impl NonWs for Avx2Ws {
+    #[inline(always)]
+    unsafe fn non_ws(block: &[u8; WS_SPAN]) -> u128 {
+        // SAFETY: the caller's contract (the CPU supports AVX2).
         unsafe { non_ws_avx2(block) }
     }
-    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
-    {
-        non_ws_sse2(block)
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        non_ws_scalar(block)
-    }
 }
 
-/// `non_ws` for builds with AVX2 (`-C target-cpu=native` on an AVX2
-/// machine): each byte looked up by its low nibble in a table of the
-/// whitespace byte with that nibble (0 elsewhere, and the lookup gives 0 for
-/// bytes >= 0x80) and compared with itself, two operations per 32 bytes.
+/// The AVX2 classifier: each byte looked up by its low nibble in a table
+/// of the whitespace byte with that nibble (0 elsewhere, and the lookup
+/// gives 0 for bytes >= 0x80) and compared with itself, two operations per
+/// 32 bytes.
 ///
 /// # Safety
 /// The CPU supports AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-#[cfg_attr(not(target_feature = "avx2"), allow(dead_code))]
 unsafe fn non_ws_avx2(block: &[u8; WS_SPAN]) -> u128 {
     use core::arch::x86_64::*;
     const T: i8 = b'\t' as i8;
@@ -1321,9 +1374,9 @@ unsafe fn non_ws_avx2(block: &[u8; WS_SPAN]) -> u128 {
     !ws
 }
 
-/// `non_ws` with SSE2 (the x86_64 baseline): four comparisons per 16 bytes.
+/// The classifier with SSE2 (the x86_64 baseline): four comparisons per 16
+/// bytes.
 #[cfg(target_arch = "x86_64")]
-#[cfg_attr(target_feature = "avx2", allow(dead_code))]
 #[inline(always)]
 fn non_ws_sse2(block: &[u8; WS_SPAN]) -> u128 {
     use crate::escape::vector::Vector;
@@ -1345,7 +1398,7 @@ fn non_ws_sse2(block: &[u8; WS_SPAN]) -> u128 {
     !ws
 }
 
-/// `non_ws` byte by byte: other targets, and the tests' reference.
+/// The classifier byte by byte: other targets, and the tests' reference.
 #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
 fn non_ws_scalar(block: &[u8; WS_SPAN]) -> u128 {
     let mut bits = 0u128;
@@ -1776,13 +1829,76 @@ mod tests {
         }
         for block in &blocks {
             let want = non_ws_scalar(block);
-            assert_eq!(non_ws(block), want, "{block:?}");
+            // SAFETY: the baseline classifier runs on every CPU.
+            assert_eq!(unsafe { BaseWs::non_ws(block) }, want, "{block:?}");
             #[cfg(target_arch = "x86_64")]
             {
                 assert_eq!(non_ws_sse2(block), want, "{block:?}");
                 if std::is_x86_feature_detected!("avx2") {
                     // SAFETY: the CPU supports AVX2 (checked above).
                     assert_eq!(unsafe { non_ws_avx2(block) }, want, "{block:?}");
+                }
+            }
+        }
+    }
+
+    /// The parser's whitespace skip, with the baseline classifier and (where
+    /// the CPU has it) the AVX2 one, stops where a byte loop stops: runs of
+    /// every length up to three blocks, starting at every offset of a block,
+    /// ending in a token or at the end of the input, several runs per block
+    /// (the kept mask answers the later ones).
+    #[test]
+    fn whitespace_skips_agree_with_a_byte_loop() {
+        let mut levels = vec![false];
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("avx2") {
+            levels.push(true);
+        }
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let is_space = |c: u8| matches!(c, b' ' | b'\n' | b'\r' | b'\t');
+        let mut inputs = Vec::new();
+        for lead in 0..WS_SPAN + 2 {
+            for run in (0..3 * WS_SPAN + 3).step_by(if lead % 16 == 0 { 1 } else { 7 }) {
+                let mut b = vec![b'1'; lead];
+                b.extend((0..run).map(|_| b" \n\r\t"[(next() % 4) as usize]));
+                inputs.push(b.clone());
+                b.push(b'}');
+                inputs.push(b);
+            }
+        }
+        // Many short runs between tokens.
+        for _ in 0..200 {
+            let n = (next() % 700) as usize;
+            inputs.push((0..n).map(|_| if next() % 3 == 0 { b'x' } else { b" \n\r\t"[(next() % 4) as usize] }).collect());
+        }
+        for b in &inputs {
+            for &wide in &levels {
+                let mut p = Parser::new(b, &ReadOptions::default()).unwrap();
+                #[cfg(target_arch = "x86_64")]
+                {
+                    p.ws_avx2 = wide;
+                }
+                #[cfg(not(target_arch = "x86_64"))]
+                let _ = wide;
+                let mut i = 0;
+                loop {
+                    while i < b.len() && is_space(b[i]) {
+                        i += 1;
+                    }
+                    p.skip_ws();
+                    assert_eq!(p.i, i, "avx2 {wide}, {:?}", String::from_utf8_lossy(b));
+                    if i == b.len() {
+                        break;
+                    }
+                    // Step over the token byte.
+                    i += 1;
+                    p.i = i;
                 }
             }
         }
