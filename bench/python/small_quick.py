@@ -227,7 +227,7 @@ def memory(only):
     contenders = ["jetjson", "orjson", "msgspec", "msgspec Struct"]
     child = (
         "import resource, sys; sys.path.insert(0, %r); import small_quick as s; table, g = s.cases()\n"
-        "stmt = dict((n, st) for n, st, _ in table)[%r][%r]\n"
+        "stmt = %r\n"
         "f = compile(stmt, 'x', 'eval')\n"
         "def rss_kib():\n"
         "    with open('/proc/self/statm') as fh:\n"
@@ -238,6 +238,15 @@ def memory(only):
         "for _ in range(200000): eval(f, g)\n"
         "print(max(0, first - before), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - first)\n"
     )
+    def run(stmt):
+        out = subprocess.run([sys.executable, "-c", child % (str(HERE), stmt)], capture_output=True, text=True, check=True)
+        return out.stdout.split()
+
+    # The same loop around a builtin call that allocates nothing: what the
+    # interpreter itself takes (the figures above it are not the library's).
+    base = [run("len(payload)") for _ in range(3)]
+    print(f"Eval loop alone (len(payload)), three processes: first {', '.join(b[0] for b in base)} KiB; steady {', '.join(b[1] for b in base)} KiB.")
+    print()
     print("| case | " + " | ".join(f"{c} first" for c in contenders) + " | " + " | ".join(f"{c} steady" for c in contenders) + " |")
     print("|---|" + "---:|" * (2 * len(contenders)))
     for name, stmts, _ in table:
@@ -245,9 +254,7 @@ def memory(only):
             continue
         first, steady = {}, {}
         for c in stmts:
-            code = child % (str(HERE), name, c)
-            out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
-            first[c], steady[c] = out
+            first[c], steady[c] = run(stmts[c])
         cells = [first.get(c, "-") for c in contenders] + [steady.get(c, "-") for c in contenders]
         print(f"| {name} | " + " | ".join(cells) + " |")
 
