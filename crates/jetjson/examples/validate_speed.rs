@@ -35,8 +35,8 @@ fn main() {
                 _ => sonic_rs::from_slice::<sonic_rs::Value>(std::hint::black_box(b)).is_ok(),
             }
         };
-        for k in 0..names.len() {
-            assert!(run(k), "{path}: {} refuses it", names[k]);
+        for (k, name) in names.iter().enumerate() {
+            assert!(run(k), "{path}: {name} refuses it");
         }
         // Calls per batch: about 200 µs of validation.
         let t = Instant::now();
@@ -63,10 +63,10 @@ fn main() {
         };
         let name = std::path::Path::new(&path).file_name().map_or(path.clone(), |n| n.to_string_lossy().into_owned());
         println!("{name} ({} B):", bytes.len());
-        for k in 0..names.len() {
+        for (k, name) in names.iter().enumerate() {
             let t = median(times[k].clone());
             let paired = median(times[k].iter().zip(&times[0]).map(|(a, b)| a / b).collect());
-            println!("  {:>18}: {:10.1} ns  {:6.2} GB/s  {paired:.3}x validate's time", names[k], t * 1e9, bytes.len() as f64 / t / 1e9);
+            println!("  {name:>18}: {:10.1} ns  {:6.2} GB/s  {paired:.3}x validate's time", t * 1e9, bytes.len() as f64 / t / 1e9);
         }
     }
 }

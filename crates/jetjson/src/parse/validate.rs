@@ -725,7 +725,7 @@ impl<C: Classify> Walker<'_, '_, C> {
                 }
             }
         }
-        general_name(b, self.names, self.dups, self.scratch, self.stack, start, len, self.scan.backslash)
+        general_name(b, self.names, self.dups, self.scratch, self.stack, (start, len), self.scan.backslash)
     }
 }
 
@@ -771,8 +771,7 @@ fn general_name(
     dups: &mut DuplicateNames,
     scratch: &mut String,
     stack: &mut [(usize, u64)],
-    start: usize,
-    len: usize,
+    (start, len): (usize, usize),
     backslash_seen: bool,
 ) -> bool {
     let Some((top, bloom)) = stack.last_mut() else { return false };
