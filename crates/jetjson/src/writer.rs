@@ -172,7 +172,7 @@ impl Drop for SortStacks {
 impl Writer<NoSink> {
     /// A writer whose result is its buffer.
     pub fn new(options: &WriteOptions) -> Writer<NoSink> {
-        Writer::with_buffer(options.style(), NoSink, Buffer::take_zeroing(options.zeroes_buffers()))
+        Writer::with_buffer(options.style(), NoSink, Buffer::take_for_vec(options.zeroes_buffers()))
     }
 }
 
