@@ -3,9 +3,12 @@
 //! `typed_write_loop DOC N PROFILE [LIBRARY]` with DOC one of twitter,
 //! citm_catalog, canada, github_events, gsoc-2018, mesh, oci-manifests,
 //! oci-indexes, oci-configs, docker-v2s1; PROFILE compact, go or jcs;
-//! LIBRARY jetjson (the default), sonic-rs (compact bytes, whatever the
-//! profile), or value / sonic-value: the document's `Value` instead (each
-//! library's own DOM); several joined by commas write in turn.
+//! LIBRARY jetjson (the default), jetjson-compact, jetjson-go or
+//! jetjson-jcs (that profile whatever PROFILE says; `+nohtml`, `+nosort`
+//! or `+sort` appended set those options), sonic-rs (compact
+//! bytes, whatever the profile), or value / sonic-value: the document's
+//! `Value` instead (each library's own DOM); several joined by commas write
+//! in turn.
 #[allow(dead_code)]
 #[path = "../benches/schema/mod.rs"]
 mod schema;
@@ -36,6 +39,27 @@ fn run<T: Serialize + DeserializeOwned>(docs: Vec<Vec<u8>>, n: usize, profile: &
                 "value" => values.iter().map(|v| v.to_vec_with(&options).expect("writable").len()).sum::<usize>(),
                 "sonic-value" => sonic.iter().map(|v| sonic_rs::to_vec(v).expect("writable").len()).sum::<usize>(),
                 "jetjson" => typed.iter().map(|t| jetjson::to_vec_with(t, &options).expect("writable").len()).sum::<usize>(),
+                // A named profile whatever PROFILE says (several profiles in
+                // one run), `+nohtml` / `+nosort` / `+sort` appended for
+                // `escape_html(false)` / `sort_keys(false)` / `sort_keys(true)`.
+                named if named.starts_with("jetjson-") => {
+                    let mut parts = named["jetjson-".len()..].split('+');
+                    let mut named = match parts.next() {
+                        Some("compact") => jetjson::WriteOptions::compact(),
+                        Some("go") => jetjson::WriteOptions::go(),
+                        Some("jcs") => jetjson::WriteOptions::jcs(),
+                        other => panic!("unknown profile {other:?}"),
+                    };
+                    for part in parts {
+                        named = match part {
+                            "nohtml" => named.escape_html(false),
+                            "nosort" => named.sort_keys(false),
+                            "sort" => named.sort_keys(true),
+                            other => panic!("unknown option {other}"),
+                        };
+                    }
+                    typed.iter().map(|t| jetjson::to_vec_with(t, &named).expect("writable").len()).sum::<usize>()
+                }
                 "sonic-rs" => typed.iter().map(|t| sonic_rs::to_vec(t).expect("writable").len()).sum::<usize>(),
                 other => panic!("unknown library {other}"),
             };

@@ -23,6 +23,13 @@ const POOLED_PER_THREAD: usize = 4;
 
 thread_local! {
     static POOL: RefCell<Vec<Vec<u8>>> = const { RefCell::new(Vec::new()) };
+    /// The capacity the thread's next `to_vec` output starts with: set by
+    /// `into_vec` after an output too large for the pool (a quarter more
+    /// than it, so the same document again needs no growth), 0 otherwise.
+    /// A large document written again and again (a feed, a report) then
+    /// takes its room once instead of growing by doubling, where each
+    /// step that cannot grow in place copies everything written so far.
+    static NEXT_CAPACITY: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 /// Buffers whose capacity exceeds this many bytes are freed instead of pooled.
@@ -167,6 +174,20 @@ impl Buffer {
 
     pub fn take_zeroing(zero: bool) -> Buffer {
         Buffer::from_vec(take_pooled(), zero)
+    }
+
+    /// A buffer for an output handed over whole (`into_vec`): pooled, with
+    /// the room the thread's last large output suggests (see
+    /// `NEXT_CAPACITY`; not when zeroing, whose growth copies anyway).
+    pub fn take_for_vec(zero: bool) -> Buffer {
+        let mut v = take_pooled();
+        if !zero {
+            let hint = NEXT_CAPACITY.try_with(std::cell::Cell::get).unwrap_or(0);
+            if hint > v.capacity() {
+                v.reserve(hint);
+            }
+        }
+        Buffer::from_vec(v, zero)
     }
 
     /// A buffer writing straight into `memory`.
@@ -335,10 +356,23 @@ impl Buffer {
     /// to its length (in place with most allocators), and a new one of the
     /// same capacity goes to the pool: a second copy of the whole output was
     /// most of the time of writing an envelope around a 13 KB `RawJson`.
+    ///
+    /// A large output also sets the room the thread's next output starts
+    /// with (`NEXT_CAPACITY`); a buffer that started with such room and was
+    /// left more than half empty is shrunk to its length (in place), so the
+    /// `Vec` handed over holds no more spare room than doubling leaves.
     pub fn into_vec(mut self) -> Vec<u8> {
         if matches!(self.memory, Memory::Pooled) && !self.zero {
-            if self.cap > max_pooled_capacity() {
-                return self.take_vec();
+            let cap_limit = max_pooled_capacity();
+            let len = self.len;
+            let next = if len > cap_limit { len.saturating_add(len / 4) } else { 0 };
+            let _ = NEXT_CAPACITY.try_with(|c| c.set(next));
+            if self.cap > cap_limit {
+                let mut v = self.take_vec();
+                if v.capacity() / 2 > len {
+                    v.shrink_to_fit();
+                }
+                return v;
             }
             if self.len >= HAND_OVER {
                 let cap = self.cap;
@@ -445,6 +479,45 @@ mod tests {
         drop(big);
         let again = Buffer::take();
         assert!(again.cap <= max_pooled_capacity());
+    }
+
+    /// After an output too large for the pool, the thread's next output
+    /// buffer starts with room for it and a quarter more; an output smaller
+    /// than that room is handed over shrunk to its length, and the one after
+    /// it starts small again. Zeroing buffers never take the room.
+    #[test]
+    fn a_large_output_gives_the_next_one_its_room() {
+        let big = 3 * max_pooled_capacity();
+        let content: Vec<u8> = (0..big).map(|k| (k % 253) as u8).collect();
+        let mut b = Buffer::take_for_vec(false);
+        b.extend(&content);
+        assert_eq!(b.into_vec(), content);
+
+        let zeroing = Buffer::take_for_vec(true);
+        assert!(zeroing.cap <= max_pooled_capacity(), "a zeroing buffer took the room");
+        drop(zeroing);
+
+        let mut next = Buffer::take_for_vec(false);
+        assert!(next.cap >= big + big / 4, "room {} after an output of {big}", next.cap);
+        next.extend(b"small");
+        let v = next.into_vec();
+        assert_eq!(v, b"small");
+        assert_eq!(v.capacity(), 5, "a small output keeps no spare room");
+
+        let after = Buffer::take_for_vec(false);
+        assert!(after.cap <= max_pooled_capacity(), "room {} after a small output", after.cap);
+        drop(after);
+
+        // An output a little larger than its room grows as usual.
+        let mut b = Buffer::take_for_vec(false);
+        b.extend(&content);
+        drop(b.into_vec());
+        let mut b = Buffer::take_for_vec(false);
+        b.extend(&content);
+        b.extend(&content);
+        let v = b.into_vec();
+        assert_eq!(v.len(), 2 * big);
+        assert_eq!(&v[big..], &content[..]);
     }
 
     /// Output from `HAND_OVER` bytes leaves in the buffer's allocation

@@ -172,7 +172,7 @@ impl Drop for SortStacks {
 impl Writer<NoSink> {
     /// A writer whose result is its buffer.
     pub fn new(options: &WriteOptions) -> Writer<NoSink> {
-        Writer::with_buffer(options.style(), NoSink, Buffer::take_zeroing(options.zeroes_buffers()))
+        Writer::with_buffer(options.style(), NoSink, Buffer::take_for_vec(options.zeroes_buffers()))
     }
 }
 
@@ -1357,14 +1357,14 @@ fn short_and_clean(b: &[u8], html: bool) -> bool {
     }
     if n >= 4 {
         let half = |at: usize| u64::from(u32::from_le_bytes(b[at..at + 4].try_into().expect("4 bytes")));
-        return word_is_clean(half(0) | (half(n - 4) << 32), html);
+        return short_word_is_clean(half(0) | (half(n - 4) << 32), html);
     }
     if n == 0 {
         return true;
     }
     // 1 to 3 bytes, repeated to fill the word.
     let x = u64::from(b[0]) | (u64::from(b[n / 2]) << 8) | (u64::from(b[n - 1]) << 16);
-    word_is_clean(x | (x << 24) | (x << 48), html)
+    short_word_is_clean(x | (x << 24) | (x << 48), html)
 }
 
 /// `"` + `b` + `"` written at `p` when `b` is what `short_and_clean`
@@ -1418,7 +1418,7 @@ unsafe fn put_quoted_if_clean(p: *mut u8, b: &[u8], html: bool) -> Option<usize>
             wr(d.add(n - 8) as *mut u64, z);
         } else if n >= 4 {
             let (a, z) = (rd(s as *const u32), rd(s.add(n - 4) as *const u32));
-            if !word_is_clean(u64::from(a) | (u64::from(z) << 32), html) {
+            if !short_word_is_clean(u64::from(a) | (u64::from(z) << 32), html) {
                 return None;
             }
             wr(d as *mut u32, a);
@@ -1427,7 +1427,7 @@ unsafe fn put_quoted_if_clean(p: *mut u8, b: &[u8], html: bool) -> Option<usize>
             let (x0, x1, x2) = (*s, *s.add(n / 2), *s.add(n - 1));
             // 1 to 3 bytes, repeated to fill the word.
             let x = u64::from(x0) | (u64::from(x1) << 8) | (u64::from(x2) << 16);
-            if !word_is_clean(x | (x << 24) | (x << 48), html) {
+            if !short_word_is_clean(x | (x << 24) | (x << 48), html) {
                 return None;
             }
             *d = x0;
@@ -1453,26 +1453,46 @@ fn block_is_clean(block: u128, html: bool) -> bool {
     }
 }
 
-/// Sixteen bytes at once with SSE2 (part of the x86-64 baseline), through the
-/// escaper's vector trait rather than a second set of intrinsics.
+/// Sixteen bytes at once with SSE2 (part of the x86-64 baseline).
+///
+/// Control bytes, DEL and every byte >= 0x80 (left to the escaper: U+2028/9,
+/// ascii_only) are the bytes `b` whose `b + 1` (wrapping) is below 0x21 as a
+/// signed byte: one add and one compare. `"`/`&` (0x22, 0x26) differ only in
+/// bit 2 and `<`/`>` (0x3C, 0x3E) only in bit 1, so forcing that bit on
+/// matches each pair with one compare.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn sse2_is_clean(bytes: u128, html: bool) -> bool {
-    use crate::escape::vector::{MoveMask, Vector};
-    use core::arch::x86_64::__m128i;
-    let lanes = bytes.to_le_bytes();
-    // SAFETY: the load reads the 16 bytes of `lanes`; SSE2 is part of the
-    // x86-64 baseline, so the trait's SSE2 methods may run anywhere.
+    use core::arch::x86_64::{__m128i, _mm_add_epi8, _mm_cmpeq_epi8, _mm_cmpgt_epi8, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8};
+    // SAFETY: SSE2 is part of the x86-64 baseline; `transmute` between
+    // `u128` and `__m128i` (both 16 plain bytes) is a register move.
     unsafe {
-        let v = __m128i::load_unaligned(lanes.as_ptr());
-        // Control bytes, and non-ASCII and DEL (left to the escaper: U+2028/9,
-        // ascii_only).
-        let mut bad = v.lt(0x20).or(v.high_bit()).or(v.cmpeq(__m128i::splat(0x7F)));
-        bad = bad.or(v.cmpeq(__m128i::splat(b'"'))).or(v.cmpeq(__m128i::splat(b'\\')));
+        let v: __m128i = core::mem::transmute::<u128, __m128i>(bytes);
+        let splat = |b: u8| _mm_set1_epi8(b as i8);
+        let mut bad = _mm_cmpgt_epi8(splat(0x21), _mm_add_epi8(v, splat(1)));
+        bad = _mm_or_si128(bad, _mm_cmpeq_epi8(v, splat(b'\\')));
         if html {
-            bad = bad.or(v.cmpeq(__m128i::splat(b'<'))).or(v.cmpeq(__m128i::splat(b'>'))).or(v.cmpeq(__m128i::splat(b'&')));
+            bad = _mm_or_si128(bad, _mm_cmpeq_epi8(_mm_or_si128(v, splat(0x04)), splat(b'&')));
+            bad = _mm_or_si128(bad, _mm_cmpeq_epi8(_mm_or_si128(v, splat(0x02)), splat(b'>')));
+        } else {
+            bad = _mm_or_si128(bad, _mm_cmpeq_epi8(v, splat(b'"')));
         }
-        !bad.movemask().has_any()
+        _mm_movemask_epi8(bad) == 0
+    }
+}
+
+/// Eight bytes (all of them bytes of the string) need no escaping: on
+/// x86-64 the word twice in one SSE2 register (fewer instructions than
+/// SWAR's per-character compares), elsewhere SWAR.
+#[inline(always)]
+fn short_word_is_clean(w: u64, html: bool) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        sse2_is_clean(u128::from(w) | (u128::from(w) << 64), html)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        word_is_clean(w, html)
     }
 }
 
@@ -1759,16 +1779,17 @@ mod short_str_tests {
         for html in [false, true] {
             let reference = Escaper::scalar(EscapeSet { html, line_separators: true, ascii_only: false });
             for n in 0usize..=SHORT_STR + 2 {
-                for byte in 0u8..=0x7F {
-                    for pos in [0, n / 3, n / 2, n.saturating_sub(17), n.saturating_sub(16), n.saturating_sub(1)] {
+                for byte in 0u8..=0xFF {
+                    for pos in [0, n / 3, n / 2, n.saturating_sub(17), n.saturating_sub(16), n.saturating_sub(9), n.saturating_sub(1)] {
                         let mut v = vec![b'a'; n];
                         if n > 0 {
                             v[pos] = byte;
                         }
-                        let s = std::str::from_utf8(&v).expect("ASCII");
-                        // DEL is left to the escaper (ascii_only escapes it).
-                        let expected = n <= SHORT_STR && !reference.needs_escape(s) && !s.contains('\x7f');
-                        assert_eq!(short_and_clean(&v, html), expected, "html={html} {s:?}");
+                        // Every byte >= 0x80 (of any character or none) is
+                        // left to the escaper, as is DEL (ascii_only escapes it).
+                        let expected = n <= SHORT_STR
+                            && std::str::from_utf8(&v).is_ok_and(|s| s.is_ascii() && !reference.needs_escape(s) && !s.contains('\x7f'));
+                        assert_eq!(short_and_clean(&v, html), expected, "html={html} {v:?}");
                     }
                 }
                 if n > 0 {
@@ -1787,7 +1808,7 @@ mod short_str_tests {
     fn put_quoted_if_clean_agrees_with_short_and_clean() {
         for html in [false, true] {
             for n in 0usize..=SHORT_STR + 2 {
-                for byte in [b'a', 0x00, 0x1F, b'"', b'\\', b'<', b'>', b'&', 0x7F, 0x20, b'~'] {
+                for byte in [b'a', 0x00, 0x1F, b'"', b'\\', b'<', b'>', b'&', 0x7F, 0x20, b'~', b'#', b'\'', b'=', b'?', 0x80, 0xE2, 0xFF] {
                     for pos in [0, n / 3, n / 2, n.saturating_sub(17), n.saturating_sub(16), n.saturating_sub(9), n.saturating_sub(1)] {
                         let mut v: Vec<u8> = (0..n).map(|i| b'a' + (i % 26) as u8).collect();
                         if n > 0 {
