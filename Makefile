@@ -14,7 +14,7 @@ VPY := $(VENV)/bin/python
 export GOTOOLCHAIN := local
 export GOPROXY := off
 
-.PHONY: all build demo msrv test test-rust test-python python oracles lint bench bench-quick bench-suite bench-go bench-python bench-report test-bench-go bench-escape c-build c-install test-c bench-c clean fuzz fuzz-build fuzz-seed fuzz-cmin sanitize memcheck-python
+.PHONY: all build demo msrv test test-rust test-python python python-pgo oracles lint bench bench-quick bench-suite bench-go bench-python bench-report test-bench-go bench-escape c-build c-install test-c bench-c clean fuzz fuzz-build fuzz-seed fuzz-cmin sanitize memcheck-python
 
 all: build
 
@@ -90,6 +90,15 @@ $(VENV)/.installed: requirements-dev.txt
 
 python: $(VENV)/.installed
 	cd $(CURDIR) && VIRTUAL_ENV=$(VENV) PATH=$(VENV)/bin:$$PATH $(VENV)/bin/maturin develop --release --quiet
+
+# The same extension built with profile-guided optimisation
+# (scripts/pgo-python.sh: instrumented build, training run of
+# bench/python/pgo_train.py, optimised build; target/pgo-gen and
+# target/pgo-use) and installed in place of `make python`'s, which puts the
+# plain build back. Not part of `make test` or `make demo`: it builds the
+# extension twice more. Numbers: bench/results/pgo-2026-11-28.md.
+python-pgo: $(VENV)/.installed $(VENV)/.bench-installed
+	sh scripts/pgo-python.sh $(VENV)
 
 # The Python suite twice: as users run it, then under CPython's debug
 # allocator, which fills freed memory with 0xDD and checks buffer ends, so

@@ -12,12 +12,16 @@ its inputs: manifest, index, body, raw_unchecked, ...); it is run with the
 new build's functions and, as a twin statement, with jetjson_old's. Each
 round times both (best of --inner batches, order alternating) and keeps
 the ratio old time / new time (above 1: the change made it faster); the
-median over rounds is printed with the median times.
+median over rounds is printed with the median times. `--cpu` times the
+thread's CPU time instead of wall time, as envelope_quick.py does (a
+machine shared with other jobs distorts it far less).
 """
 
 import argparse
 import statistics
 import sys
+import time
+import timeit
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -31,7 +35,13 @@ def main():
     ap.add_argument("stmts", nargs="+")
     ap.add_argument("--rounds", type=int, default=15)
     ap.add_argument("--inner", type=int, default=5)
+    ap.add_argument("--cpu", action="store_true", help="time the thread's CPU time, not wall time (a loaded machine)")
     a = ap.parse_args()
+    timed = best
+    if a.cpu:
+        def timed(stmt, g, number, inner):
+            t = timeit.Timer(stmt, timer=time.thread_time, globals=g)
+            return min(t.timeit(number) for _ in range(inner)) / number
     sys.path.append(a.old_dir)
     import jetjson_old  # noqa: E402
 
@@ -49,7 +59,7 @@ def main():
         ratios = []
         for r in range(a.rounds):
             order = [("old", old), ("new", g)] if r % 2 == 0 else [("new", g), ("old", old)]
-            got = {name: best(stmt, env, n, a.inner) for name, env in order}
+            got = {name: timed(stmt, env, n, a.inner) for name, env in order}
             for k, v in got.items():
                 times[k].append(v)
             ratios.append(got["old"] / got["new"])
