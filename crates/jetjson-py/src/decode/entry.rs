@@ -25,9 +25,7 @@ decoder's type.";
 
 static DECODE: MethodDef = MethodDef(UnsafeCell::new(ffi::PyMethodDef {
     ml_name: c"decode".as_ptr(),
-    ml_meth: ffi::PyMethodDefPointer {
-        PyCFunctionFastWithKeywords: decode_entry,
-    },
+    ml_meth: ffi::PyMethodDefPointer { PyCFunctionFastWithKeywords: decode_entry },
     ml_flags: ffi::METH_FASTCALL | ffi::METH_KEYWORDS,
     ml_doc: DOC.as_ptr(),
 }));

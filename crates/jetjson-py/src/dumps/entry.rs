@@ -95,9 +95,7 @@ unsafe impl Sync for MethodDef {}
 
 static DUMPS: MethodDef = MethodDef(UnsafeCell::new(ffi::PyMethodDef {
     ml_name: c"dumps".as_ptr(),
-    ml_meth: ffi::PyMethodDefPointer {
-        PyCFunctionFastWithKeywords: dumps_entry,
-    },
+    ml_meth: ffi::PyMethodDefPointer { PyCFunctionFastWithKeywords: dumps_entry },
     ml_flags: ffi::METH_FASTCALL | ffi::METH_KEYWORDS,
     ml_doc: DOC.as_ptr(),
 }));
@@ -131,9 +129,37 @@ unsafe extern "C" fn dumps_entry(
     kwnames: *mut PyObject,
 ) -> *mut PyObject {
     let slow: crate::fast::Slow = pyo3::impl_::trampoline::get_trampoline_function!(fastcall_cfunction_with_keywords, dumps_fast);
+    // Anything but one positional str or int (bool included) goes straight
+    // to the general path, before anything else is looked at.
+    // SAFETY: read only when there is one positional argument, a live
+    // object (held by the caller for the call) whose type's flags are read.
+    if nargs != 1
+        || !kwnames.is_null()
+        || unsafe { (*ffi::Py_TYPE(*args)).tp_flags & (ffi::Py_TPFLAGS_LONG_SUBCLASS | ffi::Py_TPFLAGS_UNICODE_SUBCLASS) } == 0
+    {
+        // SAFETY: the arguments as CPython gave them to this call.
+        return unsafe { slow(module, args, nargs, kwnames) };
+    }
+    // SAFETY: as this function's contract.
+    unsafe { dumps_scalar(slow, module, args, nargs, kwnames) }
+}
+
+/// `dumps_entry` for one positional str or int: apart, so that the
+/// general path's call does not pay for its frame.
+///
+/// # Safety
+/// As `dumps_fast`, with `nargs == 1` and no keywords.
+#[inline(never)]
+unsafe fn dumps_scalar(
+    slow: crate::fast::Slow,
+    module: *mut PyObject,
+    args: *const *mut PyObject,
+    nargs: ffi::Py_ssize_t,
+    kwnames: *mut PyObject,
+) -> *mut PyObject {
     let quick = |py: Python<'_>| {
         // The type table made (by an earlier call through the general path).
-        if nargs != 1 || !kwnames.is_null() || !super::kept::fits() || super::types::known_if_made(py).is_none() {
+        if !super::kept::fits() || super::types::known_if_made(py).is_none() {
             return None;
         }
         // SAFETY: one positional argument, held by the caller for the call.

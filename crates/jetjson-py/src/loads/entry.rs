@@ -55,9 +55,7 @@ unsafe impl Sync for MethodDef {}
 
 static LOADS: MethodDef = MethodDef(UnsafeCell::new(ffi::PyMethodDef {
     ml_name: c"loads".as_ptr(),
-    ml_meth: ffi::PyMethodDefPointer {
-        PyCFunctionFastWithKeywords: loads_entry,
-    },
+    ml_meth: ffi::PyMethodDefPointer { PyCFunctionFastWithKeywords: loads_entry },
     ml_flags: ffi::METH_FASTCALL | ffi::METH_KEYWORDS,
     ml_doc: DOC.as_ptr(),
 }));

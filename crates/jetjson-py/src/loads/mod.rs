@@ -117,7 +117,12 @@ pub(crate) const QUICK_UP_TO: usize = 512;
 /// # Safety
 /// `data` is a live object, held by the caller for the call; GIL held.
 #[inline(always)]
-pub(crate) unsafe fn quick(py: Python<'_>, data: *mut pyo3::ffi::PyObject, options: &ReadOptions, parse: &ReadOptions) -> Option<*mut pyo3::ffi::PyObject> {
+pub(crate) unsafe fn quick(
+    py: Python<'_>,
+    data: *mut pyo3::ffi::PyObject,
+    options: &ReadOptions,
+    parse: &ReadOptions,
+) -> Option<*mut pyo3::ffi::PyObject> {
     use pyo3::ffi;
     // SAFETY: `data` is live, held by the caller for the call; a bytes
     // object's buffer holds its size in bytes, and a compact str its text
