@@ -33,8 +33,10 @@ def calls():
     for data in (b"1", b"", b" ", b"x", b"[1,", b'{"a":1}', b'{"a":1,"a":2}', "1", "", "\u00e9", '"\u00e9"', "\ud800",
                  '"\ud800"', S("1"), B(b"1"), bytearray(b"[1]"), memoryview(b"[2]"), 1, None, 1.5, [b"1"],
                  b"1" * 600, b"[" + b"1," * 300 + b"]", b"9" * 5000, b'"' + b"a" * 511, b" " * 511 + b"1",
-                 b"\xef\xbb\xbf1", b"\xff", b"1 2", b"nul", b"-", b"1e400", b"[" * 600 + b"]" * 600):
-        shown = f"{type(data).__name__}:{bytes(data) if isinstance(data, memoryview) else data!r:.60}"
+                 b"\xef\xbb\xbf1", b"\xff", b" " * 512 + b"1", " " * 512 + "1", " " * 510 + "1", '"' + "\u00e9" * 200 + '"',
+                 '["\u00e9", ' + "1" * 400 + "]", "\u00e9" * 300, b"[" * 100 + b"]" * 99, b"1 2", b"nul", b"-", b"1e400", b"[" * 600 + b"]" * 600):
+        size = len(data) if isinstance(data, (bytes, str, bytearray, memoryview)) else "-"
+        shown = f"{type(data).__name__}:{size}:{bytes(data) if isinstance(data, memoryview) else data!r:.60}"
         c.append((f"loads({shown})", lambda data=data: L(data)))
         c.append((f"Decoder(Any).decode({shown})", lambda data=data: ANY.decode(data)))
         c.append((f"Decoder(List[int]).decode({shown})", lambda data=data: LIST.decode(data)))
