@@ -1621,6 +1621,34 @@ impl DuplicateNames {
 mod tests {
     use super::*;
 
+    #[test]
+    fn kept_memory_is_trimmed_after_long_inputs_only() {
+        let deep = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n)).into_bytes();
+        let options = ReadOptions::new().max_depth(100_000);
+        let mut memory = ParseMemory::default();
+        let mut visitor = super::super::visitor::Ignore;
+        // 50,000 levels grow the stack far past what is kept; trimmed.
+        parse_with_memory(&deep(50_000), &options, &mut visitor, &mut memory).unwrap();
+        assert!(memory.0.stack.capacity() <= 4096, "{}", memory.0.stack.capacity());
+        // An input of at most UNTRIMMED_UP_TO bytes leaves the memory as it
+        // was (here: grown by a parse, then not trimmed) ...
+        memory.0.stack.reserve(10_000);
+        let grown = memory.0.stack.capacity();
+        let small = deep(UNTRIMMED_UP_TO / 2);
+        assert_eq!(small.len(), UNTRIMMED_UP_TO);
+        parse_with_memory(&small, &options, &mut visitor, &mut memory).unwrap();
+        assert_eq!(memory.0.stack.capacity(), grown);
+        // ... and cannot grow any vector past twice its size.
+        let mut fresh = ParseMemory::default();
+        parse_with_memory(&small, &options, &mut visitor, &mut fresh).unwrap();
+        assert!(fresh.0.stack.capacity() <= 2 * UNTRIMMED_UP_TO);
+        // One byte more, and it is trimmed.
+        let mut longer = deep(UNTRIMMED_UP_TO / 2);
+        longer.push(b' ');
+        parse_with_memory(&longer, &options, &mut visitor, &mut memory).unwrap();
+        assert!(memory.0.stack.capacity() <= 4096);
+    }
+
     impl DuplicateNames {
         /// `insert` of a name that is not in the input (copied).
         fn insert_copied(&mut self, name: &str) -> bool {
