@@ -320,6 +320,29 @@ def test_max_size_error_gives_the_line_and_column_of_the_limit():
                 assert str(e) == f"input larger than max_size {limit} bytes: line {want[1]} column {want[2]} (char {limit})"
 
 
+def test_max_size_refusal_of_str_input_counts_characters():
+    # A str of at most max_size characters whose UTF-8 form is longer: the
+    # refusal points at byte max_size of that form, given in characters
+    # (the character holding that byte counts as before it when the byte
+    # is inside it), on every path to the check.
+    doc = '["\u00e9\u00e9",\n "\u65e5\u672c", "\U0001F600"]'
+    starts = []  # the byte offset where each character starts
+    at = 0
+    for ch in doc:
+        starts.append(at)
+        at += len(ch.encode("utf-8"))
+    for limit in range(len(doc), at):
+        chars_before = sum(1 for s in starts if s < limit)
+        line_start = doc.rfind("\n", 0, chars_before) + 1
+        want = (chars_before, doc.count("\n", 0, chars_before) + 1, chars_before - line_start + 1)
+        for call in (lambda: loads(doc, max_size=limit), lambda: loads(doc, max_size=limit, max_depth=9)):
+            with pytest.raises(jetjson.JSONDecodeError) as info:
+                call()
+            e = info.value
+            assert e.msg == f"input larger than max_size {limit} bytes" and e.doc is doc
+            assert (e.pos, e.lineno, e.colno) == want, limit
+
+
 def test_decode_errors_are_the_objects_json_makes():
     # Made without running json's __init__, but the same object: the text
     # as the only arg, and msg, doc, pos, lineno, colno in json's order.

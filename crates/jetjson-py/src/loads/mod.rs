@@ -235,6 +235,9 @@ fn untyped_with(
         Source::BadStr(index) => return Err(location::surrogate_error(py, data, index)),
     };
     let bytes = input.bytes();
+    if let Some(limit) = options.size_limit().filter(|&limit| bytes.len() > limit) {
+        return Err(oversized(py, limit, bytes, is_str, data));
+    }
     let decimal = if decimal { Some(decimal_class(py)?) } else { None };
     let pause = gc::GcPause::new();
     // The builder is dropped in place at the end of this block (under the
@@ -268,6 +271,17 @@ fn untyped_with(
         }
         (Err(e), None) => Err(location::decode_error_from(py, &e, bytes, is_str, data)),
     }
+}
+
+/// The error for an input of more than `limit` bytes, made before any
+/// parsing: the parser would refuse it at its first step with the same
+/// message and place (byte `limit`, its line and column), but a service
+/// refusing hostile bodies should not pay for setting up a parse, nor
+/// for explaining its failure again.
+#[cold]
+fn oversized(py: Python<'_>, limit: usize, bytes: &[u8], is_str: bool, data: &Bound<'_, PyAny>) -> PyErr {
+    let msg = jetjson::Error::new(ErrorKind::SizeLimit { limit }).message();
+    location::decode_error_at(py, &msg, Some(Position::locate(bytes, limit)), bytes, is_str, data)
 }
 
 /// `decimal.Decimal`, looked up once.

@@ -104,4 +104,8 @@ impl ReadOptions {
     pub fn keeps_numbers_lossless(&self) -> bool {
         self.lossless_numbers
     }
+    /// The limit set by [`max_size`](ReadOptions::max_size), if any.
+    pub fn size_limit(&self) -> Option<usize> {
+        self.max_size
+    }
 }
