@@ -21,6 +21,7 @@ mod decode;
 mod digest;
 mod dumps;
 mod errors;
+mod fast;
 mod json_text;
 mod loads;
 mod raw;

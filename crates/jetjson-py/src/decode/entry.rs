@@ -2,9 +2,9 @@
 //! method descriptor written against the C API and put in the class in
 //! place of a `#[pymethods]` one, so that `decoder.decode(data)` costs no
 //! argument parsing (pyo3's took as much as the rest of a small decode's
-//! set-up). As for `loads` (loads/entry.rs), the C function is pyo3's
-//! trampoline: the thread is known to be attached, and no panic crosses
-//! the C boundary.
+//! set-up). As for `loads` (loads/entry.rs), an untyped decoder reads a
+//! small `bytes` or `str` without pyo3's trampoline (fast.rs); every other
+//! call goes through it.
 
 use std::cell::UnsafeCell;
 
@@ -25,9 +25,7 @@ decoder's type.";
 
 static DECODE: MethodDef = MethodDef(UnsafeCell::new(ffi::PyMethodDef {
     ml_name: c"decode".as_ptr(),
-    ml_meth: ffi::PyMethodDefPointer {
-        PyCFunctionFastWithKeywords: pyo3::impl_::trampoline::get_trampoline_function!(fastcall_cfunction_with_keywords, decode_fast),
-    },
+    ml_meth: ffi::PyMethodDefPointer { PyCFunctionFastWithKeywords: decode_entry },
     ml_flags: ffi::METH_FASTCALL | ffi::METH_KEYWORDS,
     ml_doc: DOC.as_ptr(),
 }));
@@ -46,6 +44,39 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         Bound::from_owned_ptr(py, d)
     };
     ty.setattr("decode", descr)
+}
+
+/// The C function: `Decoder(Any).decode(data)` of a small `bytes` or
+/// `str` without pyo3's trampoline (fast.rs, `loads::quick`), everything
+/// else through it (`decode_fast`).
+///
+/// # Safety
+/// As `decode_fast`.
+unsafe extern "C" fn decode_entry(
+    slf: *mut PyObject,
+    args: *const *mut PyObject,
+    nargs: ffi::Py_ssize_t,
+    kwnames: *mut PyObject,
+) -> *mut PyObject {
+    let slow: crate::fast::Slow = pyo3::impl_::trampoline::get_trampoline_function!(fastcall_cfunction_with_keywords, decode_fast);
+    let quick = |py: Python<'_>| {
+        if nargs != 1 || !kwnames.is_null() {
+            return None;
+        }
+        // SAFETY: `slf` is the instance, held by the caller for the call
+        // (borrowed: no reference taken or released).
+        let instance = unsafe { pyo3::Borrowed::from_ptr(py, slf) };
+        // Checked (a compare with the type pyo3 made when the module was
+        // set up); a failed cast holds no `Py<T>`.
+        let decoder = instance.cast::<Decoder>().ok()?;
+        let options = decoder.get().untyped.as_deref()?;
+        // SAFETY: one positional argument, held by the caller for the call.
+        unsafe { crate::loads::quick(py, *args, &options.0, &options.1) }
+    };
+    // SAFETY: called by CPython as a method of this convention; `quick`
+    // makes and drops no `Py<T>` or `PyErr` and declines with no exception
+    // set.
+    unsafe { crate::fast::run(quick, slow, slf, args, nargs, kwnames) }
 }
 
 /// The body pyo3's trampoline calls, attached to the interpreter.

@@ -5,8 +5,9 @@
 //! names are compared by address with interned strs (CPython interns the
 //! names written at call sites) before their text. A call with no options,
 //! or with a profile only, takes its `WriteOptions` from a per-profile cache
-//! instead of resolving them. The C function itself is pyo3's trampoline
-//! (the one `#[pyfunction]`s get): it tells pyo3 the thread is attached
+//! instead of resolving them. `dumps(obj)` of a str, int or bool is
+//! written without pyo3's trampoline (fast.rs, `dumps_entry`); every other
+//! call goes through it (the one `#[pyfunction]`s get): it tells pyo3 the thread is attached
 //! (so references pyo3 drops are released at once, not queued), and runs
 //! the body under `catch_unwind`, so no panic crosses the C boundary
 //! (nothing in it should panic; a panic would be a bug).
@@ -94,9 +95,7 @@ unsafe impl Sync for MethodDef {}
 
 static DUMPS: MethodDef = MethodDef(UnsafeCell::new(ffi::PyMethodDef {
     ml_name: c"dumps".as_ptr(),
-    ml_meth: ffi::PyMethodDefPointer {
-        PyCFunctionFastWithKeywords: pyo3::impl_::trampoline::get_trampoline_function!(fastcall_cfunction_with_keywords, dumps_fast),
-    },
+    ml_meth: ffi::PyMethodDefPointer { PyCFunctionFastWithKeywords: dumps_entry },
     ml_flags: ffi::METH_FASTCALL | ffi::METH_KEYWORDS,
     ml_doc: DOC.as_ptr(),
 }));
@@ -115,6 +114,73 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         Bound::from_owned_ptr(py, f)
     };
     m.add("dumps", f)
+}
+
+/// The C function: `dumps(obj)` of an exact str, int or bool without
+/// pyo3's trampoline (fast.rs, `kept::write_scalar`), everything else
+/// through it (`dumps_fast`).
+///
+/// # Safety
+/// As `dumps_fast`.
+unsafe extern "C" fn dumps_entry(
+    module: *mut PyObject,
+    args: *const *mut PyObject,
+    nargs: ffi::Py_ssize_t,
+    kwnames: *mut PyObject,
+) -> *mut PyObject {
+    let slow: crate::fast::Slow = pyo3::impl_::trampoline::get_trampoline_function!(fastcall_cfunction_with_keywords, dumps_fast);
+    // Anything but one positional str or int (bool included) goes straight
+    // to the general path, before anything else is looked at.
+    // SAFETY: read only when there is one positional argument, a live
+    // object (held by the caller for the call) whose type's flags are read.
+    if nargs != 1
+        || !kwnames.is_null()
+        || unsafe { (*ffi::Py_TYPE(*args)).tp_flags & (ffi::Py_TPFLAGS_LONG_SUBCLASS | ffi::Py_TPFLAGS_UNICODE_SUBCLASS) } == 0
+    {
+        // SAFETY: the arguments as CPython gave them to this call.
+        return unsafe { slow(module, args, nargs, kwnames) };
+    }
+    // SAFETY: as this function's contract.
+    unsafe { dumps_scalar(slow, module, args, nargs, kwnames) }
+}
+
+/// `dumps_entry` for one positional str or int: apart, so that the
+/// general path's call does not pay for its frame.
+///
+/// # Safety
+/// As `dumps_fast`, with `nargs == 1` and no keywords.
+#[inline(never)]
+unsafe fn dumps_scalar(
+    slow: crate::fast::Slow,
+    module: *mut PyObject,
+    args: *const *mut PyObject,
+    nargs: ffi::Py_ssize_t,
+    kwnames: *mut PyObject,
+) -> *mut PyObject {
+    let quick = |py: Python<'_>| {
+        // The type table made (by an earlier call through the general path).
+        if !super::kept::fits() || super::types::known_if_made(py).is_none() {
+            return None;
+        }
+        // SAFETY: one positional argument, held by the caller for the call.
+        match unsafe { super::kept::write_scalar(py, *args, Profile::Compact) }? {
+            Ok(bytes) => Some(bytes.into_ptr()),
+            Err(err) => {
+                // Fetched from CPython (no bytes object could be made):
+                // restored (no `Py<T>` dropped) and cleared, for the general
+                // path, which meets it again.
+                err.restore(py);
+                // SAFETY: GIL held.
+                unsafe { ffi::PyErr_Clear() };
+                None
+            }
+        }
+    };
+    // SAFETY: called by CPython as a C function of this convention; `quick`
+    // makes and drops no `Py<T>` or `PyErr` and declines with no exception
+    // set (`write_scalar` runs no Python code and reads no type table it
+    // would have to make).
+    unsafe { crate::fast::run(quick, slow, module, args, nargs, kwnames) }
 }
 
 /// The body pyo3's trampoline calls, attached to the interpreter.

@@ -50,6 +50,14 @@ unsafe impl Sync for Known {}
 
 static KNOWN: PyOnceLock<Known> = PyOnceLock::new();
 
+/// `known`, only once it has been made (no Python code run, nothing made
+/// or dropped): for fast.rs, where making it (imports; `Py<T>`s dropped on
+/// failure) is left to the general path.
+#[inline(always)]
+pub fn known_if_made(py: Python<'_>) -> Option<&'static Known> {
+    KNOWN.get(py)
+}
+
 pub fn known(py: Python<'_>) -> PyResult<&'static Known> {
     KNOWN.get_or_try_init(py, || {
         let class =

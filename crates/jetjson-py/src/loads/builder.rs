@@ -103,6 +103,12 @@ impl<'py> Builder<'py> {
         Some(unsafe { Bound::from_owned_ptr(self.py, obj) }.unbind())
     }
 
+    /// `finish` as an owned pointer (for fast.rs, where no `Py<T>` may be
+    /// made and dropped).
+    pub(crate) fn finish_raw(&mut self) -> Option<*mut ffi::PyObject> {
+        self.stack.pop()
+    }
+
     #[inline(always)]
     fn push(&mut self, obj: *mut ffi::PyObject) -> jetjson::Result<()> {
         if obj.is_null() {

@@ -7,8 +7,10 @@
 //! (keywords, a wrong number of arguments) is handed, arguments as they
 //! came, to the `#[pyfunction]` in mod.rs, kept in a static: pyo3 parses
 //! and checks its options there, with its own messages. The C function
-//! itself is pyo3's trampoline (as for `dumps`, entry.rs there): the thread
-//! is known to be attached, and no panic crosses the C boundary.
+//! (`loads_entry`) reads a small `bytes` or `str` without pyo3's trampoline
+//! (fast.rs) and hands every other call to the trampoline over
+//! `loads_fast` (the thread known to be attached, no panic crossing the C
+//! boundary).
 
 use std::cell::UnsafeCell;
 
@@ -53,9 +55,7 @@ unsafe impl Sync for MethodDef {}
 
 static LOADS: MethodDef = MethodDef(UnsafeCell::new(ffi::PyMethodDef {
     ml_name: c"loads".as_ptr(),
-    ml_meth: ffi::PyMethodDefPointer {
-        PyCFunctionFastWithKeywords: pyo3::impl_::trampoline::get_trampoline_function!(fastcall_cfunction_with_keywords, loads_fast),
-    },
+    ml_meth: ffi::PyMethodDefPointer { PyCFunctionFastWithKeywords: loads_entry },
     ml_flags: ffi::METH_FASTCALL | ffi::METH_KEYWORDS,
     ml_doc: DOC.as_ptr(),
 }));
@@ -80,6 +80,32 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         Bound::from_owned_ptr(py, f)
     };
     m.add("loads", f)
+}
+
+/// The C function: `loads(data)` of a small `bytes` or `str` without
+/// pyo3's trampoline (fast.rs), everything else through it (`loads_fast`).
+///
+/// # Safety
+/// CPython's `METH_FASTCALL | METH_KEYWORDS` convention, as `loads_fast`.
+unsafe extern "C" fn loads_entry(
+    module: *mut PyObject,
+    args: *const *mut PyObject,
+    nargs: ffi::Py_ssize_t,
+    kwnames: *mut PyObject,
+) -> *mut PyObject {
+    let slow: crate::fast::Slow = pyo3::impl_::trampoline::get_trampoline_function!(fastcall_cfunction_with_keywords, loads_fast);
+    let quick = |py: Python<'_>| {
+        if nargs != 1 || !kwnames.is_null() {
+            return None;
+        }
+        let (options, parse) = super::defaults();
+        // SAFETY: one positional argument, held by the caller for the call.
+        unsafe { super::quick(py, *args, options, parse) }
+    };
+    // SAFETY: called by CPython as a C function of this convention; `quick`
+    // makes and drops no `Py<T>` or `PyErr` and declines with no exception
+    // set (`loads::quick`).
+    unsafe { crate::fast::run(quick, slow, module, args, nargs, kwnames) }
 }
 
 /// The body pyo3's trampoline calls, attached to the interpreter.

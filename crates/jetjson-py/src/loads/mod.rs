@@ -84,7 +84,7 @@ pub fn loads(
 /// The default options, and what the parser is given for them (see
 /// `untyped`), made once: built on the stack at each call, they were read
 /// back before their stores had landed, a stall on every small `loads`.
-fn defaults() -> &'static (ReadOptions, ReadOptions) {
+pub(crate) fn defaults() -> &'static (ReadOptions, ReadOptions) {
     static DEFAULTS: std::sync::OnceLock<(ReadOptions, ReadOptions)> = std::sync::OnceLock::new();
     DEFAULTS.get_or_init(|| {
         let options = ReadOptions::new();
@@ -99,6 +99,83 @@ fn defaults() -> &'static (ReadOptions, ReadOptions) {
 pub(crate) fn plain(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     let (options, parse) = defaults();
     untyped_with(py, data, options, parse, false)
+}
+
+/// The largest input `quick` reads: a call it declines (a failure) is
+/// read again from the start by the general path, which costs at most this
+/// much parsing more, and a larger input's parse outweighs what the quick
+/// path saves (fast.rs) many times.
+pub(crate) const QUICK_UP_TO: usize = 512;
+
+/// `loads(data)` for an exact `bytes`, or an exact `str` whose UTF-8 form
+/// CPython has at hand, of at most `QUICK_UP_TO` bytes, read with `options`
+/// (and `parse`, as `untyped_options` made them): a new reference, or
+/// `None`, with no exception set and no `Py<T>` or `PyErr` dropped, for
+/// anything else, failures included (fast.rs: the general path then reads
+/// it again, for its error).
+///
+/// # Safety
+/// `data` is a live object, held by the caller for the call; GIL held.
+#[inline(always)]
+pub(crate) unsafe fn quick(
+    py: Python<'_>,
+    data: *mut pyo3::ffi::PyObject,
+    options: &ReadOptions,
+    parse: &ReadOptions,
+) -> Option<*mut pyo3::ffi::PyObject> {
+    use pyo3::ffi;
+    // SAFETY: `data` is live, held by the caller for the call; a bytes
+    // object's buffer holds its size in bytes, and a compact str its text
+    // (ASCII after the header, or the cached UTF-8 form), for as long as it
+    // lives, unchanged (both are immutable).
+    let bytes: &[u8] = unsafe {
+        if ffi::PyBytes_CheckExact(data) != 0 {
+            std::slice::from_raw_parts(ffi::PyBytes_AS_STRING(data).cast::<u8>(), ffi::Py_SIZE(data) as usize)
+        } else if ffi::PyUnicode_CheckExact(data) != 0 {
+            // A compact ASCII str's text follows its header; another
+            // compact str may carry its UTF-8 form. Else the general path
+            // makes that form (and reports lone surrogates).
+            if ffi::PyUnicode_IS_COMPACT_ASCII(data) != 0 {
+                let header = data as *mut ffi::PyASCIIObject;
+                std::slice::from_raw_parts(header.add(1) as *const u8, (*header).length as usize)
+            } else if ffi::PyUnicode_IS_COMPACT(data) != 0 && !(*(data as *mut ffi::PyCompactUnicodeObject)).utf8.is_null() {
+                let compact = data as *mut ffi::PyCompactUnicodeObject;
+                std::slice::from_raw_parts((*compact).utf8 as *const u8, (*compact).utf8_length as usize)
+            } else {
+                return None;
+            }
+        } else {
+            return None;
+        }
+    };
+    if bytes.len() > QUICK_UP_TO {
+        return None;
+    }
+    let pause = gc::GcPause::new();
+    let (result, failure, built) = {
+        let mut builder = Builder::new(py, options.duplicate_key_policy());
+        let result = kept::parse(py, bytes, parse, &mut builder);
+        let failure = builder.failure.take();
+        let built = if result.is_ok() { builder.finish_raw() } else { None };
+        (result, failure, built)
+    };
+    drop(pause);
+    if let Some(Failure::Python(err)) = failure {
+        // A fetched error holds its objects as they came from CPython:
+        // restoring hands them back (no `Py<T>` dropped); cleared, as the
+        // general path meets it again.
+        err.restore(py);
+        // SAFETY: GIL held.
+        unsafe { ffi::PyErr_Clear() };
+        return None;
+    }
+    match result {
+        Ok(()) => Some(built.unwrap_or_else(|| {
+            // SAFETY: GIL held; a new reference to None.
+            unsafe { ffi::Py_NewRef(ffi::Py_None()) }
+        })),
+        Err(_) => None,
+    }
 }
 
 /// `options`, and what the parser is given for them (for a caller that

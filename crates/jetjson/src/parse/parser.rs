@@ -36,7 +36,7 @@ pub fn parse<V: Visitor + ?Sized>(input: &[u8], options: &ReadOptions, visitor: 
 pub struct ParseMemory(Buffers);
 
 /// `parse` with the caller's kept working memory (trimmed afterwards as
-/// the thread's is).
+/// the thread's is, after any input longer than `UNTRIMMED_UP_TO`).
 #[doc(hidden)]
 pub fn parse_with_memory<V: Visitor + ?Sized>(
     input: &[u8],
@@ -45,9 +45,18 @@ pub fn parse_with_memory<V: Visitor + ?Sized>(
     memory: &mut ParseMemory,
 ) -> Result<()> {
     let result = parse_with_buffers(input, options, visitor, &mut memory.0);
-    memory.0.trim();
+    if input.len() > UNTRIMMED_UP_TO {
+        memory.0.trim();
+    }
     result
 }
+
+/// Inputs up to this size leave the kept memory untrimmed: each of its
+/// vectors holds at most one entry per input byte, so such a parse grows
+/// none of them past twice that (a few KiB at most), and every longer
+/// input's parse trims them again. The capacity compares were a tenth of
+/// a `loads(b'1')` (Python) outside the driver.
+const UNTRIMMED_UP_TO: usize = 256;
 
 /// Runs `f` with this thread's kept working memory (fresh memory when it is
 /// already lent out, or the thread is ending), then keeps it again, trimmed.
@@ -1664,6 +1673,34 @@ impl DuplicateNames {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn kept_memory_is_trimmed_after_long_inputs_only() {
+        let deep = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n)).into_bytes();
+        let options = ReadOptions::new().max_depth(100_000);
+        let mut memory = ParseMemory::default();
+        let mut visitor = super::super::visitor::Ignore;
+        // 50,000 levels grow the stack far past what is kept; trimmed.
+        parse_with_memory(&deep(50_000), &options, &mut visitor, &mut memory).unwrap();
+        assert!(memory.0.stack.capacity() <= 4096, "{}", memory.0.stack.capacity());
+        // An input of at most UNTRIMMED_UP_TO bytes leaves the memory as it
+        // was (here: grown by a parse, then not trimmed) ...
+        memory.0.stack.reserve(10_000);
+        let grown = memory.0.stack.capacity();
+        let small = deep(UNTRIMMED_UP_TO / 2);
+        assert_eq!(small.len(), UNTRIMMED_UP_TO);
+        parse_with_memory(&small, &options, &mut visitor, &mut memory).unwrap();
+        assert_eq!(memory.0.stack.capacity(), grown);
+        // ... and cannot grow any vector past twice its size.
+        let mut fresh = ParseMemory::default();
+        parse_with_memory(&small, &options, &mut visitor, &mut fresh).unwrap();
+        assert!(fresh.0.stack.capacity() <= 2 * UNTRIMMED_UP_TO);
+        // One byte more, and it is trimmed.
+        let mut longer = deep(UNTRIMMED_UP_TO / 2);
+        longer.push(b' ');
+        parse_with_memory(&longer, &options, &mut visitor, &mut memory).unwrap();
+        assert!(memory.0.stack.capacity() <= 4096);
+    }
 
     impl DuplicateNames {
         /// `insert` of a name that is not in the input (copied).
