@@ -259,16 +259,19 @@ unsafe fn which(names: &Names, name: *mut PyObject) -> Option<usize> {
 
 /// The resolved options (`Style`) of calls without options, one per
 /// profile: resolving them (the escape kernels, orders, policies) was a
-/// fifth of the fixed cost of a call.
-static PLAIN: [PyOnceLock<Style>; 3] = [PyOnceLock::new(), PyOnceLock::new(), PyOnceLock::new()];
+/// fifth of the fixed cost of a call. A std `OnceLock` (resolving is pure
+/// Rust and never waits on the GIL): `dumps(obj)`'s quick path (fast.rs)
+/// reaches it with the thread not counted as attached by pyo3, where a
+/// `PyOnceLock`'s first initialisation would detach and re-attach.
+static PLAIN: [std::sync::OnceLock<Style>; 3] = [std::sync::OnceLock::new(), std::sync::OnceLock::new(), std::sync::OnceLock::new()];
 
-pub(super) fn plain(py: Python<'_>, profile: Profile) -> Style {
+pub(super) fn plain(_py: Python<'_>, profile: Profile) -> Style {
     let i = match profile {
         Profile::Compact => 0,
         Profile::Go => 1,
         Profile::Jcs => 2,
     };
-    *PLAIN[i].get_or_init(py, || WriteOptions::new(profile).style())
+    *PLAIN[i].get_or_init(|| WriteOptions::new(profile).style())
 }
 
 /// The key of a call's options, every one that makes its `Style` (profile,

@@ -265,7 +265,13 @@ pub unsafe fn write_scalar<'py>(py: Python<'py>, obj: *mut ffi::PyObject, profil
                     // An exact int (nothing is called); a value outside
                     // i64 is reported through `overflow`, not an error.
                     let v = ffi::PyLong_AsLongLongAndOverflow(obj, &mut overflow);
-                    if overflow != 0 || (v == -1 && !ffi::PyErr_Occurred().is_null()) {
+                    if overflow != 0 {
+                        return None;
+                    }
+                    if v == -1 && !ffi::PyErr_Occurred().is_null() {
+                        // Not expected of an exact int; a caller that
+                        // declines must leave no exception set.
+                        ffi::PyErr_Clear();
                         return None;
                     }
                     Scalar::Int(v)
@@ -298,7 +304,13 @@ pub unsafe fn write_scalar<'py>(py: Python<'py>, obj: *mut ffi::PyObject, profil
     let bytes = unsafe { ffi::PyBytes_FromStringAndSize(out.as_ptr().cast(), out.len() as ffi::Py_ssize_t) };
     output::wrote(out.len());
     if bytes.is_null() {
-        return Some(Err(PyErr::fetch(py)));
+        // Out of memory: cleared, and the general path writes it again and
+        // raises what it meets (no `PyErr` is made here: `dumps(obj)`'s
+        // quick path runs this with the thread not counted as attached by
+        // pyo3, fast.rs).
+        // SAFETY: GIL held.
+        unsafe { ffi::PyErr_Clear() };
+        return None;
     }
     Some(finish(py, kind, w, bytes))
 }

@@ -49,6 +49,12 @@ pub(crate) enum Failure {
     /// A Python exception (out of memory, an int beyond CPython's digit
     /// limit) raised while creating an object.
     Python(PyErr),
+    /// The same, left set in CPython, neither fetched nor formatted: a
+    /// builder made for a quick call (fast.rs), which runs with the thread
+    /// not counted as attached by pyo3, where fetching or formatting a
+    /// `PyErr` would attach through `PyGILState_Ensure`. The quick call
+    /// clears it and declines; the general path meets it again.
+    Pending,
     /// An object had the same key twice under `DuplicateKeys::Error` (the
     /// caller asks the parser for the exact error and position).
     DuplicateKey,
@@ -66,6 +72,9 @@ pub(crate) struct Builder<'py> {
     /// `decimal.Decimal` when non-integers are read as Decimals (`loads(...,
     /// decimal=True)`, with the parser keeping every literal's text).
     pub(crate) decimal: Option<*mut ffi::PyObject>,
+    /// Made for a quick call: a Python exception is left pending
+    /// (`Failure::Pending`), not fetched.
+    quick: bool,
 }
 
 /// The builder's two stacks, kept between calls so that a small document
@@ -90,7 +99,15 @@ impl<'py> Builder<'py> {
     pub(crate) fn new(py: Python<'py>, policy: DuplicateKeys) -> Builder<'py> {
         // A nested or concurrent call finds the pool empty and starts afresh.
         let (stack, frames) = STACKS.0.take().unwrap_or_else(|| (Vec::with_capacity(64), Vec::with_capacity(16)));
-        Builder { py, stack, frames, policy, keys: KeyCache::acquire(py), failure: None, decimal: None }
+        Builder { py, stack, frames, policy, keys: KeyCache::acquire(py), failure: None, decimal: None, quick: false }
+    }
+
+    /// A builder for a quick call (fast.rs): a Python exception raised
+    /// while creating an object is left set (`Failure::Pending`).
+    pub(crate) fn new_quick(py: Python<'py>, policy: DuplicateKeys) -> Builder<'py> {
+        let mut builder = Builder::new(py, policy);
+        builder.quick = true;
+        builder
     }
 
     /// The finished document (after a successful parse).
@@ -121,6 +138,10 @@ impl<'py> Builder<'py> {
     #[cold]
     #[inline(never)]
     fn python_error(&mut self) -> Error {
+        if self.quick {
+            self.failure = Some(Failure::Pending);
+            return Error::new(ErrorKind::Custom("a Python exception (left pending)".to_owned()));
+        }
         let err = PyErr::fetch(self.py);
         let msg = err.to_string();
         self.failure = Some(Failure::Python(err));

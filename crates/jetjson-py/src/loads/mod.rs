@@ -153,18 +153,16 @@ pub(crate) unsafe fn quick(
     }
     let pause = gc::GcPause::new();
     let (result, failure, built) = {
-        let mut builder = Builder::new(py, options.duplicate_key_policy());
+        let mut builder = Builder::new_quick(py, options.duplicate_key_policy());
         let result = kept::parse(py, bytes, parse, &mut builder);
         let failure = builder.failure.take();
         let built = if result.is_ok() { builder.finish_raw() } else { None };
         (result, failure, built)
     };
     drop(pause);
-    if let Some(Failure::Python(err)) = failure {
-        // A fetched error holds its objects as they came from CPython:
-        // restoring hands them back (no `Py<T>` dropped); cleared, as the
-        // general path meets it again.
-        err.restore(py);
+    if let Some(Failure::Pending) = failure {
+        // An exception left set by the quick builder (out of memory):
+        // cleared, as the general path meets it again.
         // SAFETY: GIL held.
         unsafe { ffi::PyErr_Clear() };
         return None;
@@ -261,6 +259,9 @@ fn untyped_with(
         }
         // Out of memory and the like propagate unchanged.
         (Err(_), Some(Failure::Python(err))) => Err(err),
+        // Only quick builders leave an exception pending; fetched here all
+        // the same.
+        (Err(_), Some(Failure::Pending)) => Err(PyErr::fetch(py)),
         (Err(e), Some(Failure::DuplicateKey)) => {
             // Everything before the object's end was valid JSON, so parsing
             // again with the parser's own tracking stops at the first
