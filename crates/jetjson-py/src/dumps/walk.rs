@@ -762,6 +762,7 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
 
     /// # Safety
     /// `dict` is a live dict (or subclass), held by the caller; GIL held.
+    #[inline(always)]
     pub(super) unsafe fn dict(&mut self, dict: *mut PyObject) -> Walk {
         // SAFETY: as the caller guarantees.
         unsafe { self.dict_in(dict, None, None) }
@@ -780,9 +781,14 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
     /// `item` is `Some(first)` when the dict is an array item, whose
     /// separator is then written here (with the dict, for a cached shape).
     ///
+    /// One copy, out of line, for a dict anywhere (an array item, a member's
+    /// value): inlined into `dict` and into each list's `item`, the shape
+    /// lookup was laid out, and touched, once per caller
+    /// (bench/results/py-footprint-2026-11-28.md).
+    ///
     /// # Safety
     /// As `dict`.
-    #[inline(always)]
+    #[inline(never)]
     unsafe fn dict_in(&mut self, dict: *mut PyObject, last: Option<&mut LastShape>, item: Option<bool>) -> Walk {
         self.enter()?;
         // SAFETY: `dict` is live and the interpreter has the layout.
