@@ -809,7 +809,9 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
                 // should run Python code, and nothing may rely on that).
                 // SAFETY: as above.
                 let version = unsafe { dictiter::version(dict) };
-                if n >= 2 {
+                // Single-member dicts too: `write_shape` is hot anyway, and
+                // `dict_members` would be a second path to touch per call.
+                if n >= 1 {
                     let Some(last) = last else {
                         // SAFETY: as the caller guarantees.
                         return match unsafe { self.insertion_shape(entries, n) } {
