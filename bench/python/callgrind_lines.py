@@ -11,7 +11,9 @@ Runs callgrind_small.py under `valgrind --tool=callgrind --dump-instr=yes
 cancels out; a code line counts when it ran at least once per call. Why:
 jetjson's dumps can run fewer instructions than orjson's and still take
 longer, when its hot path is spread over more code (bench/results/
-rawenv-2026-11-28.md); the simulated misses follow the host's L1i size.
+rawenv-2026-11-28.md); the simulated misses follow the host's L1i size
+unless --I1 gives one (`--I1 32768,8,64`: a 32 KiB, 8-way L1i; a host with
+64 KiB shows almost no misses).
 Needs valgrind; no timing lock needed.
 """
 
@@ -76,9 +78,10 @@ def parse(path, only):
     return cost
 
 
-def run(stmt, n, out):
+def run(stmt, n, out, i1=None):
     env = dict(os.environ, PYTHONHASHSEED=os.environ.get("PYTHONHASHSEED", "0"))
-    subprocess.run(["valgrind", "--tool=callgrind", "--dump-instr=yes", "--cache-sim=yes", f"--callgrind-out-file={out}",
+    cache = [f"--I1={i1}"] if i1 else []
+    subprocess.run(["valgrind", "--tool=callgrind", "--dump-instr=yes", "--cache-sim=yes", *cache, f"--callgrind-out-file={out}",
                     sys.executable, str(HERE / "callgrind_small.py"), stmt, str(n)],
                    env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
@@ -87,13 +90,15 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("stmts", nargs="+")
     ap.add_argument("-n", type=int, default=1000)
+    ap.add_argument("--I1", dest="i1", metavar="SIZE,ASSOC,LINE", default=None,
+                    help="simulated L1i (valgrind's --I1), e.g. 32768,8,64; default: the host's")
     ap.add_argument("--functions", metavar="OBJECT", default=None, help="per function of the object whose path contains this")
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         for stmt in a.stmts:
             lo, hi = os.path.join(tmp, "lo"), os.path.join(tmp, "hi")
-            run(stmt, a.n, lo)
-            run(stmt, 3 * a.n, hi)
+            run(stmt, a.n, lo, a.i1)
+            run(stmt, 3 * a.n, hi, a.i1)
             c1, c3 = parse(lo, a.functions), parse(hi, a.functions)
             calls = 2 * a.n
             rows = collections.defaultdict(lambda: [0.0, 0.0, set()])

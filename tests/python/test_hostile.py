@@ -279,6 +279,43 @@ def test_any_change_to_a_dict_being_written_is_the_same_error_every_call(profile
             assert str(r) == "$.outer[0]: dict changed while dumps was writing it", (name, str(r))
 
 
+@pytest.mark.parametrize("profile", PROFILES)
+def test_a_single_member_dict_changed_while_its_value_is_written_is_an_error(profile):
+    # Single-member dicts have a path of their own (`dict_one`): the key is
+    # held with the value, and a change is noticed as on the other paths.
+    for name, change in [("clear", lambda d: d.clear()), ("add", lambda d: d.update(e=5)),
+                         ("replace", lambda d: d.update({next(iter(d)): 7})),
+                         ("clear and rebuild", lambda d: (d.clear(), d.update({"z" + "q" * 3: 1})))]:
+        for _ in range(3):
+            key = "".join(["k", "ey", str(len(name))])  # a key only this dict holds
+            d = {key: Marker()}
+
+            def default(o, d=d):
+                change(d)
+                return 0
+
+            for obj, where in (({"outer": [d, d]}, "$.outer[0]"), ({"outer": d}, "$.outer"), (d, "$")):
+                r = outcome(lambda: jetjson.dumps(obj, profile=profile, default=default))
+                assert isinstance(r, RuntimeError), (name, r)
+                assert str(r) == f"{where}: dict changed while dumps was writing it", (name, str(r))
+                d.clear()
+                d[key] = Marker()
+
+
+def test_single_member_dicts_give_the_bytes_of_the_general_path():
+    values = ["x", "é", "a\"b", "\ud800", 1, -(2**70), 1.5, None, True, [], {}, [1, {"a": {"b": {}}}], {"c": 1}]
+    for v in values:
+        for obj in ({"k": v}, [{"k": v}, {"k": v}], {"o": {"k": v}, "p": [{"é": v}]}):
+            for profile in PROFILES:
+                try:
+                    want = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), sort_keys=profile != "compact")
+                except Exception:
+                    continue
+                r = outcome(lambda: jetjson.dumps(obj, profile=profile))
+                if isinstance(r, bytes) and profile == "compact":
+                    assert r.decode() == want, (obj, r)
+
+
 # ------------------------------------------------------------ 4. UUID text
 
 

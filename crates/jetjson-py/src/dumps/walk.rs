@@ -762,6 +762,7 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
 
     /// # Safety
     /// `dict` is a live dict (or subclass), held by the caller; GIL held.
+    #[inline(always)]
     pub(super) unsafe fn dict(&mut self, dict: *mut PyObject) -> Walk {
         // SAFETY: as the caller guarantees.
         unsafe { self.dict_in(dict, None, None) }
@@ -780,9 +781,14 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
     /// `item` is `Some(first)` when the dict is an array item, whose
     /// separator is then written here (with the dict, for a cached shape).
     ///
+    /// One copy, out of line, for a dict anywhere (an array item, a member's
+    /// value): inlined into `dict` and into each list's `item`, the shape
+    /// lookup was laid out, and touched, once per caller
+    /// (bench/results/py-footprint-2026-11-28.md).
+    ///
     /// # Safety
     /// As `dict`.
-    #[inline(always)]
+    #[inline(never)]
     unsafe fn dict_in(&mut self, dict: *mut PyObject, last: Option<&mut LastShape>, item: Option<bool>) -> Walk {
         self.enter()?;
         // SAFETY: `dict` is live and the interpreter has the layout.
@@ -803,6 +809,11 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
                 // should run Python code, and nothing may rely on that).
                 // SAFETY: as above.
                 let version = unsafe { dictiter::version(dict) };
+                if n == 1 {
+                    // SAFETY: as the caller guarantees; `entries` is the
+                    // table just read, of one member, at `version`.
+                    return unsafe { self.dict_one(dict, entries, version, item) };
+                }
                 if n >= 2 {
                     let Some(last) = last else {
                         // SAFETY: as the caller guarantees.
@@ -834,6 +845,40 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
         self.item_sep(item);
         // SAFETY: as the caller guarantees.
         unsafe { self.dict_members(dict) }
+    }
+
+    /// A dict of one member in insertion order, whose table (`entries`, its
+    /// key an exact str) was read at `version` just now: the member written
+    /// straight from the table, without `dict_members`' cursor or a cached
+    /// shape (both cost more code per call than such a dict is worth). As
+    /// on every path, the key is held with the value while it is written
+    /// (`element_in`), and a dict changed meanwhile is an error.
+    ///
+    /// # Safety
+    /// As `dict`; `entries` is the table of `dict` at `version`, of one member.
+    unsafe fn dict_one(&mut self, dict: *mut PyObject, entries: *const *mut PyObject, version: u64, item: Option<bool>) -> Walk {
+        // SAFETY: the table holds one member: its key, then its value.
+        let (k, v) = unsafe { (*entries, *entries.add(1)) };
+        // SAFETY: `k` is a live exact str, held by the dict.
+        let Some(key) = (unsafe { utf8_of(k) }) else {
+            // Lone surrogates: repaired or reported member by member.
+            self.item_sep(item);
+            // SAFETY: as the caller guarantees.
+            return unsafe { self.dict_members(dict) };
+        };
+        self.item_sep(item);
+        self.w.begin_object();
+        self.w.key(key, true).map_err(Fail::core)?;
+        // SAFETY: `v` and `k` are live members of the held dict, borrowed;
+        // `element_in` holds both while Python code may run, and `key` is
+        // `k`'s own text.
+        unsafe { self.element_in(v, Some((k, key))) }?;
+        // SAFETY: `dict` is live (held by the caller), with the layout.
+        if unsafe { dictiter::version(dict) } != version {
+            return Err(Fail::changed("dict changed"));
+        }
+        self.w.end_object(false);
+        self.w.spill_if_full().map_err(Fail::core)
     }
 
     /// A dict written member by member, in insertion order: read from its
