@@ -62,6 +62,26 @@ pub(crate) trait Classify {
     /// As `block`.
     unsafe fn structure(p: *const u8) -> Structure;
 
+    /// Whether the block of `b` at `base` (a multiple of 64 inside `b`; the
+    /// bytes `base..base + 64`, or to the end of `b` for the last block)
+    /// shows no UTF-8 error: each of its bytes is checked against the up
+    /// to three before it (which may lie in the block before), and a
+    /// character begun in the block and not finished in it against the
+    /// bytes that finish it (in the next block; missing at the end of `b`
+    /// is an error). So if every block of `b` with a byte >= 0x80 passes,
+    /// `b` is UTF-8 (a block of ASCII can hold an error only at a byte
+    /// that ends a character begun before it, which the block before
+    /// checks); and an error anywhere makes a JSON text invalid (outside
+    /// strings only ASCII is allowed), so the driver checks the blocks it
+    /// loads instead of each string (`drive.rs`).
+    ///
+    /// # Safety
+    /// The CPU supports the implementation's ISA.
+    #[inline(always)]
+    unsafe fn utf8_block(b: &[u8], base: usize) -> bool {
+        utf8_block_bytes(b, base)
+    }
+
     /// Bit `k` of the result: the parity of bits `0..=k` of `x` (from each
     /// opening quote to its closing quote, given the quotes).
     ///
@@ -83,6 +103,33 @@ pub(crate) fn prefix_xor_shifts(mut x: u64) -> u64 {
     x ^= x << 16;
     x ^= x << 32;
     x
+}
+
+/// `Classify::utf8_block` on any CPU: the bytes of the block, from the
+/// start of the character holding its first byte to the end of the one
+/// holding its last, checked by the standard library.
+#[inline(never)]
+pub(crate) fn utf8_block_bytes(b: &[u8], base: usize) -> bool {
+    utf8_around(b, base, (base + 64).min(b.len()))
+}
+
+/// Whether `b[start..end]` (`start < end <= b.len()`) is UTF-8 once the
+/// character `start` is in is taken from its first byte (at most three
+/// continuation bytes back) and the one `end - 1` is in to its last (at most
+/// three continuation bytes on).
+#[inline]
+fn utf8_around(b: &[u8], start: usize, end: usize) -> bool {
+    let continuation = |c: u8| c & 0xc0 == 0x80;
+    let mut from = start;
+    while from > start.saturating_sub(3) && continuation(b[from]) {
+        from -= 1;
+    }
+    let mut to = end;
+    let limit = (end + 3).min(b.len());
+    while to < limit && continuation(b[to]) {
+        to += 1;
+    }
+    std::str::from_utf8(&b[from..to]).is_ok()
 }
 
 /// Any CPU: byte by byte.
@@ -368,6 +415,12 @@ mod x86 {
         }
 
         #[inline(always)]
+        unsafe fn utf8_block(b: &[u8], base: usize) -> bool {
+            // SAFETY: the CPU has AVX2 (the caller's contract).
+            unsafe { avx2_utf8_block(b, base) }
+        }
+
+        #[inline(always)]
         unsafe fn structure(p: *const u8) -> Structure {
             // SAFETY: 64 readable bytes (the caller's contract), read as two
             // unaligned 32-byte loads; AVX2 is enabled in the caller.
@@ -395,6 +448,156 @@ mod x86 {
                     high: lo.high | hi.high << 32,
                 }
             }
+        }
+    }
+
+    // UTF-8 errors, found per byte from the byte and the three before it
+    // (the lookup method of Keiser and Lemire, "Validating UTF-8 in less
+    // than one instruction per byte", 2021): three tables, indexed by the
+    // high and low nibble of the byte before and the high nibble of the
+    // byte, each give the errors possible under their condition; their
+    // AND is the errors that hold. One bit per kind of error:
+    /// A lead byte not followed by a continuation byte.
+    const TOO_SHORT: u8 = 0x01;
+    /// A continuation byte after ASCII.
+    const TOO_LONG: u8 = 0x02;
+    /// E0 then 80..9F (a 3-byte form of a shorter character).
+    const OVERLONG_3: u8 = 0x04;
+    /// F4 then 90..BF (above U+10FFFF), or F5..FF then 90..BF.
+    const TOO_LARGE: u8 = 0x08;
+    /// ED then A0..BF (a surrogate).
+    const SURROGATE: u8 = 0x10;
+    /// C0 or C1 then a continuation byte (a 2-byte form of ASCII).
+    const OVERLONG_2: u8 = 0x20;
+    /// F0 then 80..8F (a 4-byte form of a shorter character), or F5..FF
+    /// then 80..8F.
+    const OVERLONG_4: u8 = 0x40;
+    /// A continuation byte after a continuation byte: an error unless the
+    /// byte two back starts a 3- or 4-byte character or the byte three back
+    /// a 4-byte one, and then required (checked apart).
+    const TWO_CONTINUATIONS: u8 = 0x80;
+    /// By the high nibble of the byte before.
+    const BEFORE_HIGH: [u8; 16] = {
+        let mut t = [0u8; 16];
+        let mut i = 0;
+        while i < 16 {
+            t[i] = match i {
+                0..=7 => TOO_LONG,
+                8..=11 => TWO_CONTINUATIONS,
+                12 => TOO_SHORT | OVERLONG_2,
+                13 => TOO_SHORT,
+                14 => TOO_SHORT | OVERLONG_3 | SURROGATE,
+                _ => TOO_SHORT | TOO_LARGE | OVERLONG_4,
+            };
+            i += 1;
+        }
+        t
+    };
+    /// By the low nibble of the byte before.
+    const BEFORE_LOW: [u8; 16] = {
+        let any = TOO_SHORT | TOO_LONG | TWO_CONTINUATIONS;
+        let mut t = [0u8; 16];
+        let mut i = 0;
+        while i < 16 {
+            t[i] = any
+                | match i {
+                    0 => OVERLONG_2 | OVERLONG_3 | OVERLONG_4,
+                    1 => OVERLONG_2,
+                    2 | 3 => 0,
+                    4 => TOO_LARGE,
+                    13 => TOO_LARGE | OVERLONG_4 | SURROGATE,
+                    _ => TOO_LARGE | OVERLONG_4,
+                };
+            i += 1;
+        }
+        t
+    };
+    /// By the high nibble of the byte itself.
+    const HIGH: [u8; 16] = {
+        let continuation = TOO_LONG | TWO_CONTINUATIONS | OVERLONG_2;
+        let mut t = [0u8; 16];
+        let mut i = 0;
+        while i < 16 {
+            t[i] = match i {
+                0..=7 | 12..=15 => TOO_SHORT,
+                8 => continuation | OVERLONG_3 | OVERLONG_4,
+                9 => continuation | OVERLONG_3 | TOO_LARGE,
+                _ => continuation | SURROGATE | TOO_LARGE,
+            };
+            i += 1;
+        }
+        t
+    };
+
+    /// `Classify::utf8_block` with AVX2: a block with three bytes before it
+    /// and all of its 64 in the input is checked with vector lookups (32
+    /// bytes at a time, the bytes before each loaded from one, two and
+    /// three bytes back), and a character left unfinished at its end by the
+    /// bytes that finish it; the first and the last block byte by byte.
+    /// Out of line: called only for blocks with bytes >= 0x80.
+    ///
+    /// # Safety
+    /// The CPU supports AVX2.
+    #[target_feature(enable = "avx2")]
+    #[inline(never)]
+    unsafe fn avx2_utf8_block(b: &[u8], base: usize) -> bool {
+        if base < 3 || base + 64 > b.len() {
+            return super::utf8_block_bytes(b, base);
+        }
+        // SAFETY: `3 <= base` and `base + 64 <= len`: every load below reads
+        // inside `b[base - 3..base + 64]`; AVX2 per the contract.
+        let clean = unsafe {
+            let p = b.as_ptr().add(base);
+            let (t1, t2, t3) = (avx2_table(&BEFORE_HIGH), avx2_table(&BEFORE_LOW), avx2_table(&HIGH));
+            let errors = _mm256_or_si256(utf8_half(p, t1, t2, t3), utf8_half(p.add(32), t1, t2, t3));
+            _mm256_testz_si256(errors, errors) == 1
+        };
+        // A character not finished in the block: a lead byte last, a lead
+        // of 3 or 4 bytes second to last, or of 4 bytes third to last.
+        let end = base + 64;
+        let open = b[end - 1] >= 0xc0 || b[end - 2] >= 0xe0 || b[end - 3] >= 0xf0;
+        clean && (!open || super::utf8_around(b, end - 1, end))
+    }
+
+    /// A 16-byte table in both lanes, for `vpshufb`.
+    ///
+    /// # Safety
+    /// AVX2 is enabled in the caller.
+    #[inline(always)]
+    unsafe fn avx2_table(t: &[u8; 16]) -> __m256i {
+        // SAFETY: 16 bytes of `t`; AVX2 per the contract.
+        unsafe { _mm256_broadcastsi128_si256(_mm_loadu_si128(t.as_ptr().cast())) }
+    }
+
+    /// The errors at the 32 bytes at `p` (nonzero bytes where there are).
+    ///
+    /// # Safety
+    /// `p - 3..p + 32` is readable; AVX2 is enabled in the caller.
+    #[inline(always)]
+    unsafe fn utf8_half(p: *const u8, t1: __m256i, t2: __m256i, t3: __m256i) -> __m256i {
+        // SAFETY: the four loads read `p - 3..p + 32` (the contract);
+        // register operations otherwise; AVX2 per the contract.
+        unsafe {
+            let byte = _mm256_loadu_si256(p.cast());
+            let before1 = _mm256_loadu_si256(p.sub(1).cast());
+            let before2 = _mm256_loadu_si256(p.sub(2).cast());
+            let before3 = _mm256_loadu_si256(p.sub(3).cast());
+            let nibble = _mm256_set1_epi8(0x0f);
+            let high1 = _mm256_and_si256(_mm256_srli_epi16(before1, 4), nibble);
+            let low1 = _mm256_and_si256(before1, nibble);
+            let high = _mm256_and_si256(_mm256_srli_epi16(byte, 4), nibble);
+            let found = _mm256_and_si256(
+                _mm256_and_si256(_mm256_shuffle_epi8(t1, high1), _mm256_shuffle_epi8(t2, low1)),
+                _mm256_shuffle_epi8(t3, high),
+            );
+            // A second or third continuation byte is required where the byte
+            // two back is >= 0xE0 or the byte three back >= 0xF0 (saturating
+            // subtractions that leave the top bit set exactly then).
+            let required = _mm256_or_si256(
+                _mm256_subs_epu8(before2, _mm256_set1_epi8(0xe0u8.wrapping_sub(0x80) as i8)),
+                _mm256_subs_epu8(before3, _mm256_set1_epi8(0xf0u8.wrapping_sub(0x80) as i8)),
+            );
+            _mm256_xor_si256(found, _mm256_and_si256(required, _mm256_set1_epi8(TWO_CONTINUATIONS as i8)))
         }
     }
 
@@ -490,6 +693,111 @@ mod x86 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Whether every block of `b` with a byte >= 0x80 passes `check`.
+    fn blocks_pass(b: &[u8], check: &dyn Fn(&[u8], usize) -> bool) -> bool {
+        (0..b.len()).step_by(64).all(|base| b[base..(base + 64).min(b.len())].is_ascii() || check(b, base))
+    }
+
+    /// Random texts of characters of every length, valid or spoilt in one
+    /// place (a byte changed to an interesting one, dropped, or the text cut),
+    /// of lengths around one to four blocks: the blocks with bytes >= 0x80
+    /// all pass `utf8_block` exactly when the whole text is UTF-8, for every
+    /// implementation.
+    #[test]
+    fn utf8_blocks_pass_exactly_when_the_text_is_utf8() {
+        let chars = ['a', '"', 'é', 'ß', '\u{7ff}', '\u{800}', 'ア', '\u{d7ff}', '\u{e000}', '\u{fffd}', '\u{10000}', '😀', '\u{10ffff}'];
+        let spoilers = [0x80u8, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xe1, 0xed, 0xee, 0xef, 0xf0, 0xf1, 0xf4, 0xf5, 0xff, b'a'];
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let (mut valid, mut invalid) = (0, 0);
+        for round in 0..60_000 {
+            let mut text = String::new();
+            let target = 40 + (next() % 230) as usize;
+            while text.len() < target {
+                // Mostly one kind of character per text, so that long runs of
+                // multi-byte characters cross the block edges at every offset.
+                let c = if next() % 4 == 0 { chars[(next() % chars.len() as u64) as usize] } else { chars[round % chars.len()] };
+                text.push(c);
+            }
+            let mut b = text.into_bytes();
+            match round % 4 {
+                0 => {}
+                1 => {
+                    let k = (next() % b.len() as u64) as usize;
+                    b[k] = spoilers[(next() % spoilers.len() as u64) as usize];
+                }
+                2 => {
+                    let k = (next() % b.len() as u64) as usize;
+                    b.remove(k);
+                }
+                _ => {
+                    let k = (next() % b.len() as u64) as usize;
+                    b.truncate(k.max(1));
+                }
+            }
+            let want = std::str::from_utf8(&b).is_ok();
+            if want {
+                valid += 1;
+            } else {
+                invalid += 1;
+            }
+            assert_eq!(blocks_pass(&b, &utf8_block_bytes), want, "bytes: {b:?}");
+            // SAFETY: the portable classifier needs no feature.
+            assert_eq!(blocks_pass(&b, &|b, base| unsafe { Portable::utf8_block(b, base) }), want, "{b:?}");
+            #[cfg(target_arch = "x86_64")]
+            {
+                // SAFETY: SSE2 is baseline.
+                assert_eq!(blocks_pass(&b, &|b, base| unsafe { Sse2::utf8_block(b, base) }), want, "{b:?}");
+                if std::is_x86_feature_detected!("avx2") {
+                    // SAFETY: the CPU has AVX2.
+                    assert_eq!(blocks_pass(&b, &|b, base| unsafe { Avx2::utf8_block(b, base) }), want, "AVX2: {b:?}");
+                }
+            }
+        }
+        assert!(valid > 10_000 && invalid > 20_000, "{valid} valid, {invalid} invalid");
+    }
+
+    /// Every pair and triple of interesting bytes after a character of each
+    /// length, at every offset around a block edge: as the standard library.
+    #[test]
+    fn utf8_blocks_judge_every_short_sequence_at_every_edge() {
+        let bytes = [
+            b'a', 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xe1, 0xec, 0xed, 0xee, 0xef, 0xf0, 0xf1, 0xf3, 0xf4, 0xf5,
+            0xf8, 0xff,
+        ];
+        let mut b = Vec::new();
+        for &x in &bytes {
+            for &y in &bytes {
+                for &z in &[b'a', 0x80, 0xbf, 0x90, 0xc3] {
+                    for at in 124..132 {
+                        for len in [at + 3, at + 4, 192] {
+                            b.clear();
+                            b.resize(at, b'a');
+                            b[3..5].copy_from_slice("é".as_bytes());
+                            b.extend_from_slice(&[x, y, z]);
+                            b.resize(len.max(b.len()), 0x80);
+                            if len == 192 {
+                                b[at + 3..].fill(b'a');
+                            }
+                            let want = std::str::from_utf8(&b).is_ok();
+                            assert_eq!(blocks_pass(&b, &utf8_block_bytes), want, "{b:?}");
+                            #[cfg(target_arch = "x86_64")]
+                            if std::is_x86_feature_detected!("avx2") {
+                                // SAFETY: the CPU has AVX2.
+                                assert_eq!(blocks_pass(&b, &|b, base| unsafe { Avx2::utf8_block(b, base) }), want, "AVX2 {x:x} {y:x} {z:x} at {at}: {b:?}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
 
     /// Blocks of random bytes biased towards the interesting ones, at every
     /// alignment: every implementation gives the byte-by-byte masks.

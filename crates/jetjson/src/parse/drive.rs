@@ -167,6 +167,8 @@ fn run<C: Classify, V: Visitor + ?Sized>(input: &[u8], span: Span, options: &Rea
         raw_names: false,
         check: if v.takes_raw() { buffers.check.take() } else { None },
         raw_small: false,
+        utf8_blocks: span == Span::Document,
+        utf8_bad: false,
         max_depth: options.max_depth,
         lossless: options.lossless_numbers,
         isa: PhantomData,
@@ -223,6 +225,16 @@ struct Driver<'a, C> {
     /// The last container taken whole was shorter than `RAW_SMALL`: the
     /// next one is walked here rather than checked by the validator.
     raw_small: bool,
+    /// The whole input is the text (`Span::Document`): every block loaded
+    /// with a byte >= 0x80 is checked as UTF-8 (`Classify::utf8_block`),
+    /// and string bodies are not. (For a value inside a larger text, the
+    /// bytes around it in its first and last blocks are none of its
+    /// business: each string body is checked.)
+    utf8_blocks: bool,
+    /// A block checked so failed: the input is not UTF-8, so not a JSON
+    /// text (outside strings, only ASCII is allowed), and no string body
+    /// with a byte >= 0x80 is handed on.
+    utf8_bad: bool,
     max_depth: usize,
     lossless: bool,
     isa: PhantomData<C>,
@@ -251,6 +263,11 @@ impl<'a, C: Classify> Driver<'a, C> {
         } else {
             tail_masks(self.b, base)
         };
+        if self.utf8_blocks && self.m.high != 0 {
+            // SAFETY: `base` is a multiple of 64 inside the input; the
+            // caller (`drive`) runs with `C`'s ISA enabled.
+            self.utf8_bad |= !unsafe { C::utf8_block(self.b, base) };
+        }
     }
 
     /// The first byte at or after `i` that is not whitespace (the length of
@@ -314,6 +331,17 @@ impl<'a, C: Classify> Driver<'a, C> {
             if !high {
                 // SAFETY: no byte >= 0x80 in the body: it is ASCII.
                 return Ok((Text::Ascii(unsafe { std::str::from_utf8_unchecked(body) }), stop + 1));
+            }
+            if self.utf8_blocks {
+                if self.utf8_bad {
+                    return Err(Stop::Syntax);
+                }
+                // SAFETY: every block from the opening quote to the closing
+                // one was loaded (`string_stop`), and each with a byte >=
+                // 0x80 was checked as UTF-8 with the characters that cross
+                // its edges (`load`), none failing: the body, which starts
+                // and ends next to ASCII quotes, is UTF-8.
+                return Ok((Text::Plain(unsafe { std::str::from_utf8_unchecked(body) }), stop + 1));
             }
             return Ok((Text::Plain(utf8(body)?), stop + 1));
         }
