@@ -232,8 +232,10 @@ struct Driver<'a, C> {
     /// business: each string body is checked.)
     utf8_blocks: bool,
     /// A block checked so failed: the input is not UTF-8, so not a JSON
-    /// text (outside strings, only ASCII is allowed), and no string body
-    /// with a byte >= 0x80 is handed on.
+    /// text (outside strings, only ASCII is allowed). Each string body with
+    /// a byte >= 0x80 is then checked on its own, so that the walk stops at
+    /// the same token as the reference driver (which checks each body), and
+    /// the visitor sees the same calls before the error.
     utf8_bad: bool,
     max_depth: usize,
     lossless: bool,
@@ -332,10 +334,7 @@ impl<'a, C: Classify> Driver<'a, C> {
                 // SAFETY: no byte >= 0x80 in the body: it is ASCII.
                 return Ok((Text::Ascii(unsafe { std::str::from_utf8_unchecked(body) }), stop + 1));
             }
-            if self.utf8_blocks {
-                if self.utf8_bad {
-                    return Err(Stop::Syntax);
-                }
+            if self.utf8_blocks && !self.utf8_bad {
                 // SAFETY: every block from the opening quote to the closing
                 // one was loaded (`string_stop`), and each with a byte >=
                 // 0x80 was checked as UTF-8 with the characters that cross
@@ -1395,6 +1394,39 @@ mod tests {
                 doc.truncate(doc.len() - 1);
                 agree(&doc);
                 agree_raw(&doc);
+            }
+        }
+    }
+
+    /// Strings of 2-, 3- and 4-byte characters starting at every offset of
+    /// a block and crossing its end, whole, cut in a character, or with one
+    /// byte changed (first, middle, last), after a valid string in the same
+    /// block and before another: judged as the reference judges them, with
+    /// the same calls before the error (the blocks' UTF-8 check,
+    /// `Classify::utf8_block`, must find every error, and a failed block must
+    /// not stop the walk before the string that holds the error).
+    #[test]
+    fn utf8_in_strings_across_blocks() {
+        let spoilers = [0x80u8, 0xbf, 0xc0, 0xe0, 0xed, 0xf4, 0xf5, b'a'];
+        for pad in 0..70 {
+            for ch in ["é", "ア", "😀"] {
+                let body = ch.repeat(45 / ch.len()).into_bytes();
+                let mut bodies = vec![body.clone(), body[..body.len() - 1].to_vec()];
+                for at in [0, body.len() / 2 + 1, body.len() - 1] {
+                    for &c in &spoilers {
+                        let mut b = body.clone();
+                        b[at] = c;
+                        bodies.push(b);
+                    }
+                }
+                for b in bodies {
+                    let mut doc = b"[".to_vec();
+                    doc.resize(1 + pad, b' ');
+                    doc.extend_from_slice("\"ü\",\"".as_bytes());
+                    doc.extend_from_slice(&b);
+                    doc.extend_from_slice("\",\"ß\"]".as_bytes());
+                    agree(&doc);
+                }
             }
         }
     }
