@@ -62,24 +62,16 @@ pub(crate) trait Classify {
     /// As `block`.
     unsafe fn structure(p: *const u8) -> Structure;
 
-    /// Whether the block of `b` at `base` (a multiple of 64 inside `b`; the
-    /// bytes `base..base + 64`, or to the end of `b` for the last block)
-    /// shows no UTF-8 error: each of its bytes is checked against the up
-    /// to three before it (which may lie in the block before), and a
-    /// character begun in the block and not finished in it against the
-    /// bytes that finish it (in the next block; missing at the end of `b`
-    /// is an error). So if every block of `b` with a byte >= 0x80 passes,
-    /// `b` is UTF-8 (a block of ASCII can hold an error only at a byte
-    /// that ends a character begun before it, which the block before
-    /// checks); and an error anywhere makes a JSON text invalid (outside
-    /// strings only ASCII is allowed), so the driver checks the blocks it
-    /// loads instead of each string (`drive.rs`).
+    /// Whether the string body `b[start..stop]`, whose closing quote is at
+    /// `stop`, is surely UTF-8: `true` only if it is; `false` if it is not,
+    /// or (rarely) if bytes just before it are not (the caller then checks
+    /// the body alone).
     ///
     /// # Safety
     /// The CPU supports the implementation's ISA.
     #[inline(always)]
-    unsafe fn utf8_block(b: &[u8], base: usize) -> bool {
-        utf8_block_bytes(b, base)
+    unsafe fn utf8_body(b: &[u8], start: usize, stop: usize) -> bool {
+        simdutf8::basic::from_utf8(&b[start..stop]).is_ok()
     }
 
     /// Bit `k` of the result: the parity of bits `0..=k` of `x` (from each
@@ -103,33 +95,6 @@ pub(crate) fn prefix_xor_shifts(mut x: u64) -> u64 {
     x ^= x << 16;
     x ^= x << 32;
     x
-}
-
-/// `Classify::utf8_block` on any CPU: the bytes of the block, from the
-/// start of the character holding its first byte to the end of the one
-/// holding its last, checked by the standard library.
-#[inline(never)]
-pub(crate) fn utf8_block_bytes(b: &[u8], base: usize) -> bool {
-    utf8_around(b, base, (base + 64).min(b.len()))
-}
-
-/// Whether `b[start..end]` (`start < end <= b.len()`) is UTF-8 once the
-/// character `start` is in is taken from its first byte (at most three
-/// continuation bytes back) and the one `end - 1` is in to its last (at most
-/// three continuation bytes on).
-#[inline]
-fn utf8_around(b: &[u8], start: usize, end: usize) -> bool {
-    let continuation = |c: u8| c & 0xc0 == 0x80;
-    let mut from = start;
-    while from > start.saturating_sub(3) && continuation(b[from]) {
-        from -= 1;
-    }
-    let mut to = end;
-    let limit = (end + 3).min(b.len());
-    while to < limit && continuation(b[to]) {
-        to += 1;
-    }
-    std::str::from_utf8(&b[from..to]).is_ok()
 }
 
 /// Any CPU: byte by byte.
@@ -415,9 +380,9 @@ mod x86 {
         }
 
         #[inline(always)]
-        unsafe fn utf8_block(b: &[u8], base: usize) -> bool {
+        unsafe fn utf8_body(b: &[u8], start: usize, stop: usize) -> bool {
             // SAFETY: the CPU has AVX2 (the caller's contract).
-            unsafe { avx2_utf8_block(b, base) }
+            unsafe { avx2_utf8_body(b, start, stop) }
         }
 
         #[inline(always)]
@@ -529,34 +494,41 @@ mod x86 {
         t
     };
 
-    /// `Classify::utf8_block` with AVX2: a block with three bytes before it
-    /// and all of its 64 in the input is checked with vector lookups (32
-    /// bytes at a time, the bytes before each loaded from one, two and
-    /// three bytes back), and a character left unfinished at its end by the
-    /// bytes that finish it; the first and the last block byte by byte.
-    /// Out of line: called only for blocks with bytes >= 0x80.
+    /// `Classify::utf8_body` with AVX2: every byte from `start` to the
+    /// closing quote at `stop` is checked against the three before it with
+    /// vector lookups, 32 at a time (the bytes before each loaded from one,
+    /// two and three bytes back; the last 32 end at the quote, which shows
+    /// a character the body leaves unfinished). The bytes of a last 32 that
+    /// lie before `start` are checked too: an error there (never in a valid
+    /// text) only sends the caller to its own check. Out of line: called
+    /// only for bodies with bytes >= 0x80.
     ///
     /// # Safety
     /// The CPU supports AVX2.
     #[target_feature(enable = "avx2")]
     #[inline(never)]
-    unsafe fn avx2_utf8_block(b: &[u8], base: usize) -> bool {
-        if base < 3 || base + 64 > b.len() {
-            return super::utf8_block_bytes(b, base);
+    unsafe fn avx2_utf8_body(b: &[u8], start: usize, stop: usize) -> bool {
+        let end = stop + 1;
+        if start < 3 || end < 35 || end > b.len() {
+            return simdutf8::basic::from_utf8(&b[start.min(stop)..stop]).is_ok();
         }
-        // SAFETY: `3 <= base` and `base + 64 <= len`: every load below reads
-        // inside `b[base - 3..base + 64]`; AVX2 per the contract.
-        let clean = unsafe {
-            let p = b.as_ptr().add(base);
-            let (t1, t2, t3) = (avx2_table(&BEFORE_HIGH), avx2_table(&BEFORE_LOW), avx2_table(&HIGH));
-            let errors = _mm256_or_si256(utf8_half(p, t1, t2, t3), utf8_half(p.add(32), t1, t2, t3));
+        let (t1, t2, t3) = (avx2_table(&BEFORE_HIGH), avx2_table(&BEFORE_LOW), avx2_table(&HIGH));
+        // SAFETY: `3 <= start` and `35 <= end <= len`: each 32 bytes checked
+        // start at `start` or after it and end before `end`, or are the 32
+        // ending at `end`, so every load (three bytes back at most) reads
+        // inside `b[start - 3..end]` or `b[end - 35..end]`; AVX2 per the
+        // contract.
+        unsafe {
+            let p = b.as_ptr();
+            let mut errors = _mm256_setzero_si256();
+            let mut at = start;
+            while at + 32 < end {
+                errors = _mm256_or_si256(errors, utf8_half(p.add(at), t1, t2, t3));
+                at += 32;
+            }
+            errors = _mm256_or_si256(errors, utf8_half(p.add(end - 32), t1, t2, t3));
             _mm256_testz_si256(errors, errors) == 1
-        };
-        // A character not finished in the block: a lead byte last, a lead
-        // of 3 or 4 bytes second to last, or of 4 bytes third to last.
-        let end = base + 64;
-        let open = b[end - 1] >= 0xc0 || b[end - 2] >= 0xe0 || b[end - 3] >= 0xf0;
-        clean && (!open || super::utf8_around(b, end - 1, end))
+        }
     }
 
     /// A 16-byte table in both lanes, for `vpshufb`.
@@ -694,19 +666,43 @@ mod x86 {
 mod tests {
     use super::*;
 
-    /// Whether every block of `b` with a byte >= 0x80 passes `check`.
-    fn blocks_pass(b: &[u8], check: &dyn Fn(&[u8], usize) -> bool) -> bool {
-        (0..b.len()).step_by(64).all(|base| b[base..(base + 64).min(b.len())].is_ascii() || check(b, base))
+    /// `utf8_body` of each implementation on the body `body` placed after
+    /// `before` and a quote, with a quote and `after` following: true only
+    /// if the body is UTF-8, and true whenever the whole is.
+    fn judge_body(before: &[u8], body: &[u8], after: &[u8]) {
+        let mut b = before.to_vec();
+        b.push(b'"');
+        let start = b.len();
+        b.extend_from_slice(body);
+        let stop = b.len();
+        b.push(b'"');
+        b.extend_from_slice(after);
+        let body_ok = std::str::from_utf8(body).is_ok();
+        let all_ok = std::str::from_utf8(&b).is_ok();
+        let check = |got: bool, who: &str| {
+            assert!(!got || body_ok, "{who} passed a body that is not UTF-8: {body:?} in {b:?}");
+            assert!(got || !all_ok, "{who} failed a valid text: {body:?} in {b:?}");
+        };
+        // SAFETY: the portable classifier needs no feature.
+        check(unsafe { Portable::utf8_body(&b, start, stop) }, "portable");
+        #[cfg(target_arch = "x86_64")]
+        {
+            // SAFETY: SSE2 is baseline.
+            check(unsafe { Sse2::utf8_body(&b, start, stop) }, "SSE2");
+            if std::is_x86_feature_detected!("avx2") {
+                // SAFETY: the CPU has AVX2.
+                check(unsafe { Avx2::utf8_body(&b, start, stop) }, "AVX2");
+            }
+        }
     }
 
-    /// Random texts of characters of every length, valid or spoilt in one
-    /// place (a byte changed to an interesting one, dropped, or the text cut),
-    /// of lengths around one to four blocks: the blocks with bytes >= 0x80
-    /// all pass `utf8_block` exactly when the whole text is UTF-8, for every
-    /// implementation.
+    /// Random bodies of characters of every length, valid or spoilt in one
+    /// place (a byte changed to an interesting one, dropped, or the body
+    /// cut), 0 to 270 bytes, after 0 to 40 bytes of other text (ASCII or
+    /// not): `utf8_body` passes them exactly when they are UTF-8.
     #[test]
-    fn utf8_blocks_pass_exactly_when_the_text_is_utf8() {
-        let chars = ['a', '"', 'é', 'ß', '\u{7ff}', '\u{800}', 'ア', '\u{d7ff}', '\u{e000}', '\u{fffd}', '\u{10000}', '😀', '\u{10ffff}'];
+    fn utf8_bodies_pass_exactly_when_they_are_utf8() {
+        let chars = ['a', 'é', 'ß', '\u{7ff}', '\u{800}', 'ア', '\u{d7ff}', '\u{e000}', '\u{fffd}', '\u{10000}', '😀', '\u{10ffff}'];
         let spoilers = [0x80u8, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xe1, 0xed, 0xee, 0xef, 0xf0, 0xf1, 0xf4, 0xf5, 0xff, b'a'];
         let mut x = 0x2545_f491_4f6c_dd1du64;
         let mut next = move || {
@@ -718,80 +714,56 @@ mod tests {
         let (mut valid, mut invalid) = (0, 0);
         for round in 0..60_000 {
             let mut text = String::new();
-            let target = 40 + (next() % 230) as usize;
+            let target = (next() % 270) as usize;
             while text.len() < target {
-                // Mostly one kind of character per text, so that long runs of
-                // multi-byte characters cross the block edges at every offset.
+                // Mostly one kind of character per body, so that long runs of
+                // multi-byte characters cross the 32-byte steps at every offset.
                 let c = if next() % 4 == 0 { chars[(next() % chars.len() as u64) as usize] } else { chars[round % chars.len()] };
                 text.push(c);
             }
-            let mut b = text.into_bytes();
-            match round % 4 {
-                0 => {}
-                1 => {
-                    let k = (next() % b.len() as u64) as usize;
-                    b[k] = spoilers[(next() % spoilers.len() as u64) as usize];
-                }
-                2 => {
-                    let k = (next() % b.len() as u64) as usize;
-                    b.remove(k);
-                }
-                _ => {
-                    let k = (next() % b.len() as u64) as usize;
-                    b.truncate(k.max(1));
+            let mut body = text.into_bytes();
+            if !body.is_empty() {
+                let k = (next() % body.len() as u64) as usize;
+                match round % 4 {
+                    0 => {}
+                    1 => body[k] = spoilers[(next() % spoilers.len() as u64) as usize],
+                    2 => drop(body.remove(k)),
+                    _ => body.truncate(k),
                 }
             }
-            let want = std::str::from_utf8(&b).is_ok();
-            if want {
+            if std::str::from_utf8(&body).is_ok() {
                 valid += 1;
             } else {
                 invalid += 1;
             }
-            assert_eq!(blocks_pass(&b, &utf8_block_bytes), want, "bytes: {b:?}");
-            // SAFETY: the portable classifier needs no feature.
-            assert_eq!(blocks_pass(&b, &|b, base| unsafe { Portable::utf8_block(b, base) }), want, "{b:?}");
-            #[cfg(target_arch = "x86_64")]
-            {
-                // SAFETY: SSE2 is baseline.
-                assert_eq!(blocks_pass(&b, &|b, base| unsafe { Sse2::utf8_block(b, base) }), want, "{b:?}");
-                if std::is_x86_feature_detected!("avx2") {
-                    // SAFETY: the CPU has AVX2.
-                    assert_eq!(blocks_pass(&b, &|b, base| unsafe { Avx2::utf8_block(b, base) }), want, "AVX2: {b:?}");
-                }
-            }
+            let before = if round % 2 == 0 { "x".repeat(round % 41) } else { "é".repeat(round % 21) };
+            judge_body(before.as_bytes(), &body, b"]");
+            judge_body(before.as_bytes(), &body, "ア,".repeat(20).as_bytes());
         }
         assert!(valid > 10_000 && invalid > 20_000, "{valid} valid, {invalid} invalid");
     }
 
-    /// Every pair and triple of interesting bytes after a character of each
-    /// length, at every offset around a block edge: as the standard library.
+    /// Every pair and triple of interesting bytes at every offset of a body
+    /// of 1 to 80 bytes (so across each 32-byte step and at its end): as
+    /// the standard library judges them.
     #[test]
-    fn utf8_blocks_judge_every_short_sequence_at_every_edge() {
+    fn utf8_bodies_judge_every_short_sequence_everywhere() {
         let bytes = [
             b'a', 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xe1, 0xec, 0xed, 0xee, 0xef, 0xf0, 0xf1, 0xf3, 0xf4, 0xf5,
             0xf8, 0xff,
         ];
-        let mut b = Vec::new();
         for &x in &bytes {
             for &y in &bytes {
                 for &z in &[b'a', 0x80, 0xbf, 0x90, 0xc3] {
-                    for at in 124..132 {
-                        for len in [at + 3, at + 4, 192] {
-                            b.clear();
-                            b.resize(at, b'a');
-                            b[3..5].copy_from_slice("é".as_bytes());
-                            b.extend_from_slice(&[x, y, z]);
-                            b.resize(len.max(b.len()), 0x80);
-                            if len == 192 {
-                                b[at + 3..].fill(b'a');
+                    for len in [3, 4, 30, 33, 35, 36, 64, 67, 80] {
+                        for at in [0, (len - 3) / 2, len - 3] {
+                            let mut body = "é".repeat(len).into_bytes();
+                            body.truncate(len);
+                            if len % 2 == 1 {
+                                body[len - 1] = b'a';
                             }
-                            let want = std::str::from_utf8(&b).is_ok();
-                            assert_eq!(blocks_pass(&b, &utf8_block_bytes), want, "{b:?}");
-                            #[cfg(target_arch = "x86_64")]
-                            if std::is_x86_feature_detected!("avx2") {
-                                // SAFETY: the CPU has AVX2.
-                                assert_eq!(blocks_pass(&b, &|b, base| unsafe { Avx2::utf8_block(b, base) }), want, "AVX2 {x:x} {y:x} {z:x} at {at}: {b:?}");
-                            }
+                            body[at..at + 3].copy_from_slice(&[x, y, z]);
+                            judge_body(b"[1,", &body, b"]");
                         }
                     }
                 }

@@ -167,8 +167,6 @@ fn run<C: Classify, V: Visitor + ?Sized>(input: &[u8], span: Span, options: &Rea
         raw_names: false,
         check: if v.takes_raw() { buffers.check.take() } else { None },
         raw_small: false,
-        utf8_blocks: span == Span::Document,
-        utf8_bad: false,
         max_depth: options.max_depth,
         lossless: options.lossless_numbers,
         isa: PhantomData,
@@ -225,18 +223,6 @@ struct Driver<'a, C> {
     /// The last container taken whole was shorter than `RAW_SMALL`: the
     /// next one is walked here rather than checked by the validator.
     raw_small: bool,
-    /// The whole input is the text (`Span::Document`): every block loaded
-    /// with a byte >= 0x80 is checked as UTF-8 (`Classify::utf8_block`),
-    /// and string bodies are not. (For a value inside a larger text, the
-    /// bytes around it in its first and last blocks are none of its
-    /// business: each string body is checked.)
-    utf8_blocks: bool,
-    /// A block checked so failed: the input is not UTF-8, so not a JSON
-    /// text (outside strings, only ASCII is allowed). Each string body with
-    /// a byte >= 0x80 is then checked on its own, so that the walk stops at
-    /// the same token as the reference driver (which checks each body), and
-    /// the visitor sees the same calls before the error.
-    utf8_bad: bool,
     max_depth: usize,
     lossless: bool,
     isa: PhantomData<C>,
@@ -265,11 +251,6 @@ impl<'a, C: Classify> Driver<'a, C> {
         } else {
             tail_masks(self.b, base)
         };
-        if self.utf8_blocks && self.m.high != 0 {
-            // SAFETY: `base` is a multiple of 64 inside the input; the
-            // caller (`drive`) runs with `C`'s ISA enabled.
-            self.utf8_bad |= !unsafe { C::utf8_block(self.b, base) };
-        }
     }
 
     /// The first byte at or after `i` that is not whitespace (the length of
@@ -334,15 +315,7 @@ impl<'a, C: Classify> Driver<'a, C> {
                 // SAFETY: no byte >= 0x80 in the body: it is ASCII.
                 return Ok((Text::Ascii(unsafe { std::str::from_utf8_unchecked(body) }), stop + 1));
             }
-            if self.utf8_blocks && !self.utf8_bad {
-                // SAFETY: every block from the opening quote to the closing
-                // one was loaded (`string_stop`), and each with a byte >=
-                // 0x80 was checked as UTF-8 with the characters that cross
-                // its edges (`load`), none failing: the body, which starts
-                // and ends next to ASCII quotes, is UTF-8.
-                return Ok((Text::Plain(unsafe { std::str::from_utf8_unchecked(body) }), stop + 1));
-            }
-            return Ok((Text::Plain(utf8(body)?), stop + 1));
+            return Ok((Text::Plain(plain_text::<C>(b, start, stop)?), stop + 1));
         }
         string_with_escapes(b, start, stop, high, self.scratch)
     }
@@ -830,6 +803,23 @@ impl<'a, C: Classify> Driver<'a, C> {
             return Ok(end);
         }
     }
+}
+
+/// The body `b[start..stop]` (closing quote at `stop`) of a string with no
+/// escapes and a byte >= 0x80, if it is UTF-8: checked by the driver's ISA
+/// (`Classify::utf8_body`; with AVX2 a vector check in place, with no call
+/// per body to a general validator, whose short-input path is branchy),
+/// and if that cannot say yes, by the general validator alone, whose
+/// verdict is exact. Out of line: the driver's string paths stay as small
+/// as with a call per body.
+#[inline(never)]
+fn plain_text<C: Classify>(b: &[u8], start: usize, stop: usize) -> Flow<&str> {
+    // SAFETY: `C`'s ISA is the driver's, which this CPU runs (`drive`).
+    if unsafe { C::utf8_body(b, start, stop) } {
+        // SAFETY: `utf8_body` passes only UTF-8 bodies.
+        return Ok(unsafe { std::str::from_utf8_unchecked(&b[start..stop]) });
+    }
+    utf8(&b[start..stop])
 }
 
 /// A string body with escapes, decoded into `scratch` by the reference
@@ -1400,11 +1390,9 @@ mod tests {
 
     /// Strings of 2-, 3- and 4-byte characters starting at every offset of
     /// a block and crossing its end, whole, cut in a character, or with one
-    /// byte changed (first, middle, last), after a valid string in the same
-    /// block and before another: judged as the reference judges them, with
-    /// the same calls before the error (the blocks' UTF-8 check,
-    /// `Classify::utf8_block`, must find every error, and a failed block must
-    /// not stop the walk before the string that holds the error).
+    /// byte changed (first, middle, last), after a valid string and before
+    /// another: judged as the reference judges them, with the same calls
+    /// before the error (`Classify::utf8_body` must find every error).
     #[test]
     fn utf8_in_strings_across_blocks() {
         let spoilers = [0x80u8, 0xbf, 0xc0, 0xe0, 0xed, 0xf4, 0xf5, b'a'];
