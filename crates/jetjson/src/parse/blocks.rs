@@ -62,10 +62,11 @@ pub(crate) trait Classify {
     /// As `block`.
     unsafe fn structure(p: *const u8) -> Structure;
 
-    /// Whether the string body `b[start..stop]`, whose closing quote is at
-    /// `stop`, is surely UTF-8: `true` only if it is; `false` if it is not,
-    /// or (rarely) if bytes just before it are not (the caller then checks
-    /// the body alone).
+    /// Whether the string text `b[start..stop]` (a body, or a run between
+    /// escapes), followed at `stop` by an ASCII byte (its closing quote or
+    /// a backslash), is surely UTF-8: `true` only if it is; `false` if it
+    /// is not, or (rarely) if bytes just before it are not (the caller then
+    /// checks the text alone).
     ///
     /// # Safety
     /// The CPU supports the implementation's ISA.
@@ -509,7 +510,9 @@ mod x86 {
     #[inline(never)]
     unsafe fn avx2_utf8_body(b: &[u8], start: usize, stop: usize) -> bool {
         let end = stop + 1;
-        if start < 3 || end < 35 || end > b.len() {
+        // (The byte at `stop` must be ASCII: a continuation byte there would
+        // hide a character the text leaves unfinished.)
+        if start < 3 || end < 35 || end > b.len() || b[stop] >= 0x80 {
             return simdutf8::basic::from_utf8(&b[start.min(stop)..stop]).is_ok();
         }
         let (t1, t2, t3) = (avx2_table(&BEFORE_HIGH), avx2_table(&BEFORE_LOW), avx2_table(&HIGH));

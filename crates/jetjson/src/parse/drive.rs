@@ -31,7 +31,7 @@ use std::marker::PhantomData;
 use super::blocks::{tail_masks, Classify, Masks};
 use super::number::{scan_general, scan_window, NumberValue, WINDOW, WINDOW_LITERAL_MAX};
 use super::options::{DuplicateKeys, ReadOptions};
-use super::parser::{decode_string, Buffers, DuplicateNames, BOM};
+use super::parser::{decode_string_with, Buffers, DuplicateNames, BOM};
 use super::validate::{Nested, Work};
 use super::visitor::{Ignore, NumberToken, Visitor};
 use crate::error::{Error, Position};
@@ -317,7 +317,7 @@ impl<'a, C: Classify> Driver<'a, C> {
             }
             return Ok((Text::Plain(plain_text::<C>(b, start, stop)?), stop + 1));
         }
-        string_with_escapes(b, start, stop, high, self.scratch)
+        string_with_escapes::<C>(b, start, stop, high, self.scratch)
     }
 
     /// Records the member name at `at`; if the open object has it already,
@@ -829,8 +829,15 @@ fn plain_text<C: Classify>(b: &[u8], start: usize, stop: usize) -> Flow<&str> {
 /// is left to the reference driver, which says what and where.
 #[cold]
 #[inline(never)]
-fn string_with_escapes<'a>(b: &'a [u8], start: usize, at: usize, high: bool, scratch: &mut String) -> Flow<(Text<'a>, usize)> {
-    let end = decode_string(b, start, at, high, scratch).map_err(|_| Stop::Syntax)?;
+fn string_with_escapes<'a, C: Classify>(b: &'a [u8], start: usize, at: usize, high: bool, scratch: &mut String) -> Flow<(Text<'a>, usize)> {
+    // Each run of text between escapes with a byte >= 0x80 is checked as
+    // the bodies without escapes are (`plain_text`): in place with the
+    // driver's ISA, and by the general validator when that cannot say yes.
+    let utf8_run = |b: &[u8], from: usize, to: usize| {
+        // SAFETY: `C`'s ISA is the driver's, which this CPU runs (`drive`).
+        (unsafe { C::utf8_body(b, from, to) }) || simdutf8::basic::from_utf8(&b[from..to]).is_ok()
+    };
+    let end = decode_string_with(b, start, at, high, scratch, utf8_run).map_err(|_| Stop::Syntax)?;
     // SAFETY: `decode_string` accepted `start..end`: every byte outside the
     // escapes was checked as UTF-8 in its run, and escapes are ASCII.
     let raw = unsafe { std::str::from_utf8_unchecked(&b[start..end]) };
@@ -1390,8 +1397,8 @@ mod tests {
 
     /// Strings of 2-, 3- and 4-byte characters starting at every offset of
     /// a block and crossing its end, whole, cut in a character, or with one
-    /// byte changed (first, middle, last), after a valid string and before
-    /// another: judged as the reference judges them, with the same calls
+    /// byte changed (first, middle, last), as a whole body and between two
+    /// escapes, after a valid string and before another: judged as the reference judges them, with the same calls
     /// before the error (`Classify::utf8_body` must find every error).
     #[test]
     fn utf8_in_strings_across_blocks() {
@@ -1408,12 +1415,17 @@ mod tests {
                     }
                 }
                 for b in bodies {
-                    let mut doc = b"[".to_vec();
-                    doc.resize(1 + pad, b' ');
-                    doc.extend_from_slice("\"ü\",\"".as_bytes());
-                    doc.extend_from_slice(&b);
-                    doc.extend_from_slice("\",\"ß\"]".as_bytes());
-                    agree(&doc);
+                    // As the whole body, and as a run between escapes.
+                    for (open, close) in [(&b""[..], &b""[..]), (b"\\t", b"\\n")] {
+                        let mut doc = b"[".to_vec();
+                        doc.resize(1 + pad, b' ');
+                        doc.extend_from_slice("\"ü\",\"".as_bytes());
+                        doc.extend_from_slice(open);
+                        doc.extend_from_slice(&b);
+                        doc.extend_from_slice(close);
+                        doc.extend_from_slice("\",\"ß\"]".as_bytes());
+                        agree(&doc);
+                    }
                 }
             }
         }
