@@ -315,7 +315,10 @@ impl<'a, C: Classify> Driver<'a, C> {
                 // SAFETY: no byte >= 0x80 in the body: it is ASCII.
                 return Ok((Text::Ascii(unsafe { std::str::from_utf8_unchecked(body) }), stop + 1));
             }
-            return Ok((Text::Plain(plain_text::<C>(b, start, stop)?), stop + 1));
+            return match plain_text::<C>(b, start, stop) {
+                Some(text) => Ok((Text::Plain(text), stop + 1)),
+                None => Err(Stop::Syntax),
+            };
         }
         string_with_escapes::<C>(b, start, stop, high, self.scratch)
     }
@@ -810,16 +813,16 @@ impl<'a, C: Classify> Driver<'a, C> {
 /// (`Classify::utf8_body`; with AVX2 a vector check in place, with no call
 /// per body to a general validator, whose short-input path is branchy),
 /// and if that cannot say yes, by the general validator alone, whose
-/// verdict is exact. Out of line: the driver's string paths stay as small
-/// as with a call per body.
+/// verdict is exact. Out of line (returning an `Option`, in registers): the
+/// driver's string paths stay as small as with a call per body.
 #[inline(never)]
-fn plain_text<C: Classify>(b: &[u8], start: usize, stop: usize) -> Flow<&str> {
+fn plain_text<C: Classify>(b: &[u8], start: usize, stop: usize) -> Option<&str> {
     // SAFETY: `C`'s ISA is the driver's, which this CPU runs (`drive`).
     if unsafe { C::utf8_body(b, start, stop) } {
         // SAFETY: `utf8_body` passes only UTF-8 bodies.
-        return Ok(unsafe { std::str::from_utf8_unchecked(&b[start..stop]) });
+        return Some(unsafe { std::str::from_utf8_unchecked(&b[start..stop]) });
     }
-    utf8(&b[start..stop])
+    simdutf8::basic::from_utf8(&b[start..stop]).ok()
 }
 
 /// A string body with escapes, decoded into `scratch` by the reference
@@ -932,15 +935,6 @@ fn ascii(bytes: &[u8]) -> &str {
     debug_assert!(bytes.is_ascii());
     // SAFETY: the callers' scans saw no byte >= 0x80 in `bytes`.
     unsafe { std::str::from_utf8_unchecked(bytes) }
-}
-
-/// `bytes` as text if they are UTF-8.
-#[inline]
-fn utf8(bytes: &[u8]) -> Flow<&str> {
-    match simdutf8::basic::from_utf8(bytes) {
-        Ok(s) => Ok(s),
-        Err(_) => Err(Stop::Syntax),
-    }
 }
 
 #[cfg(test)]
