@@ -62,6 +62,19 @@ pub(crate) trait Classify {
     /// As `block`.
     unsafe fn structure(p: *const u8) -> Structure;
 
+    /// Whether the string text `b[start..stop]` (a body, or a run between
+    /// escapes), followed at `stop` by an ASCII byte (its closing quote or
+    /// a backslash), is surely UTF-8: `true` only if it is; `false` if it
+    /// is not, or (rarely) if bytes just before it are not (the caller then
+    /// checks the text alone).
+    ///
+    /// # Safety
+    /// The CPU supports the implementation's ISA.
+    #[inline(always)]
+    unsafe fn utf8_body(b: &[u8], start: usize, stop: usize) -> bool {
+        simdutf8::basic::from_utf8(&b[start..stop]).is_ok()
+    }
+
     /// Bit `k` of the result: the parity of bits `0..=k` of `x` (from each
     /// opening quote to its closing quote, given the quotes).
     ///
@@ -368,6 +381,12 @@ mod x86 {
         }
 
         #[inline(always)]
+        unsafe fn utf8_body(b: &[u8], start: usize, stop: usize) -> bool {
+            // SAFETY: the CPU has AVX2 (the caller's contract).
+            unsafe { avx2_utf8_body(b, start, stop) }
+        }
+
+        #[inline(always)]
         unsafe fn structure(p: *const u8) -> Structure {
             // SAFETY: 64 readable bytes (the caller's contract), read as two
             // unaligned 32-byte loads; AVX2 is enabled in the caller.
@@ -395,6 +414,165 @@ mod x86 {
                     high: lo.high | hi.high << 32,
                 }
             }
+        }
+    }
+
+    // UTF-8 errors, found per byte from the byte and the three before it
+    // (the lookup method of Keiser and Lemire, "Validating UTF-8 in less
+    // than one instruction per byte", 2021): three tables, indexed by the
+    // high and low nibble of the byte before and the high nibble of the
+    // byte, each give the errors possible under their condition; their
+    // AND is the errors that hold. One bit per kind of error:
+    /// A lead byte not followed by a continuation byte.
+    const TOO_SHORT: u8 = 0x01;
+    /// A continuation byte after ASCII.
+    const TOO_LONG: u8 = 0x02;
+    /// E0 then 80..9F (a 3-byte form of a shorter character).
+    const OVERLONG_3: u8 = 0x04;
+    /// F4 then 90..BF (above U+10FFFF), or F5..FF then 90..BF.
+    const TOO_LARGE: u8 = 0x08;
+    /// ED then A0..BF (a surrogate).
+    const SURROGATE: u8 = 0x10;
+    /// C0 or C1 then a continuation byte (a 2-byte form of ASCII).
+    const OVERLONG_2: u8 = 0x20;
+    /// F0 then 80..8F (a 4-byte form of a shorter character), or F5..FF
+    /// then 80..8F.
+    const OVERLONG_4: u8 = 0x40;
+    /// A continuation byte after a continuation byte: an error unless the
+    /// byte two back starts a 3- or 4-byte character or the byte three back
+    /// a 4-byte one, and then required (checked apart).
+    const TWO_CONTINUATIONS: u8 = 0x80;
+    /// By the high nibble of the byte before.
+    const BEFORE_HIGH: [u8; 16] = {
+        let mut t = [0u8; 16];
+        let mut i = 0;
+        while i < 16 {
+            t[i] = match i {
+                0..=7 => TOO_LONG,
+                8..=11 => TWO_CONTINUATIONS,
+                12 => TOO_SHORT | OVERLONG_2,
+                13 => TOO_SHORT,
+                14 => TOO_SHORT | OVERLONG_3 | SURROGATE,
+                _ => TOO_SHORT | TOO_LARGE | OVERLONG_4,
+            };
+            i += 1;
+        }
+        t
+    };
+    /// By the low nibble of the byte before.
+    const BEFORE_LOW: [u8; 16] = {
+        let any = TOO_SHORT | TOO_LONG | TWO_CONTINUATIONS;
+        let mut t = [0u8; 16];
+        let mut i = 0;
+        while i < 16 {
+            t[i] = any
+                | match i {
+                    0 => OVERLONG_2 | OVERLONG_3 | OVERLONG_4,
+                    1 => OVERLONG_2,
+                    2 | 3 => 0,
+                    4 => TOO_LARGE,
+                    13 => TOO_LARGE | OVERLONG_4 | SURROGATE,
+                    _ => TOO_LARGE | OVERLONG_4,
+                };
+            i += 1;
+        }
+        t
+    };
+    /// By the high nibble of the byte itself.
+    const HIGH: [u8; 16] = {
+        let continuation = TOO_LONG | TWO_CONTINUATIONS | OVERLONG_2;
+        let mut t = [0u8; 16];
+        let mut i = 0;
+        while i < 16 {
+            t[i] = match i {
+                0..=7 | 12..=15 => TOO_SHORT,
+                8 => continuation | OVERLONG_3 | OVERLONG_4,
+                9 => continuation | OVERLONG_3 | TOO_LARGE,
+                _ => continuation | SURROGATE | TOO_LARGE,
+            };
+            i += 1;
+        }
+        t
+    };
+
+    /// `Classify::utf8_body` with AVX2: every byte from `start` to the
+    /// closing quote at `stop` is checked against the three before it with
+    /// vector lookups, 32 at a time (the bytes before each loaded from one,
+    /// two and three bytes back; the last 32 end at the quote, which shows
+    /// a character the body leaves unfinished). The bytes of a last 32 that
+    /// lie before `start` are checked too: an error there (never in a valid
+    /// text) only sends the caller to its own check. Out of line: called
+    /// only for bodies with bytes >= 0x80.
+    ///
+    /// # Safety
+    /// The CPU supports AVX2.
+    #[target_feature(enable = "avx2")]
+    #[inline(never)]
+    unsafe fn avx2_utf8_body(b: &[u8], start: usize, stop: usize) -> bool {
+        let end = stop + 1;
+        // (The byte at `stop` must be ASCII: a continuation byte there would
+        // hide a character the text leaves unfinished.)
+        if start < 3 || end < 35 || end > b.len() || b[stop] >= 0x80 {
+            return simdutf8::basic::from_utf8(&b[start.min(stop)..stop]).is_ok();
+        }
+        let (t1, t2, t3) = (avx2_table(&BEFORE_HIGH), avx2_table(&BEFORE_LOW), avx2_table(&HIGH));
+        // SAFETY: `3 <= start` and `35 <= end <= len`: each 32 bytes checked
+        // start at `start` or after it and end before `end`, or are the 32
+        // ending at `end`, so every load (three bytes back at most) reads
+        // inside `b[start - 3..end]` or `b[end - 35..end]`; AVX2 per the
+        // contract.
+        unsafe {
+            let p = b.as_ptr();
+            let mut errors = _mm256_setzero_si256();
+            let mut at = start;
+            while at + 32 < end {
+                errors = _mm256_or_si256(errors, utf8_half(p.add(at), t1, t2, t3));
+                at += 32;
+            }
+            errors = _mm256_or_si256(errors, utf8_half(p.add(end - 32), t1, t2, t3));
+            _mm256_testz_si256(errors, errors) == 1
+        }
+    }
+
+    /// A 16-byte table in both lanes, for `vpshufb`.
+    ///
+    /// # Safety
+    /// AVX2 is enabled in the caller.
+    #[inline(always)]
+    unsafe fn avx2_table(t: &[u8; 16]) -> __m256i {
+        // SAFETY: 16 bytes of `t`; AVX2 per the contract.
+        unsafe { _mm256_broadcastsi128_si256(_mm_loadu_si128(t.as_ptr().cast())) }
+    }
+
+    /// The errors at the 32 bytes at `p` (nonzero bytes where there are).
+    ///
+    /// # Safety
+    /// `p - 3..p + 32` is readable; AVX2 is enabled in the caller.
+    #[inline(always)]
+    unsafe fn utf8_half(p: *const u8, t1: __m256i, t2: __m256i, t3: __m256i) -> __m256i {
+        // SAFETY: the four loads read `p - 3..p + 32` (the contract);
+        // register operations otherwise; AVX2 per the contract.
+        unsafe {
+            let byte = _mm256_loadu_si256(p.cast());
+            let before1 = _mm256_loadu_si256(p.sub(1).cast());
+            let before2 = _mm256_loadu_si256(p.sub(2).cast());
+            let before3 = _mm256_loadu_si256(p.sub(3).cast());
+            let nibble = _mm256_set1_epi8(0x0f);
+            let high1 = _mm256_and_si256(_mm256_srli_epi16(before1, 4), nibble);
+            let low1 = _mm256_and_si256(before1, nibble);
+            let high = _mm256_and_si256(_mm256_srli_epi16(byte, 4), nibble);
+            let found = _mm256_and_si256(
+                _mm256_and_si256(_mm256_shuffle_epi8(t1, high1), _mm256_shuffle_epi8(t2, low1)),
+                _mm256_shuffle_epi8(t3, high),
+            );
+            // A second or third continuation byte is required where the byte
+            // two back is >= 0xE0 or the byte three back >= 0xF0 (saturating
+            // subtractions that leave the top bit set exactly then).
+            let required = _mm256_or_si256(
+                _mm256_subs_epu8(before2, _mm256_set1_epi8(0xe0u8.wrapping_sub(0x80) as i8)),
+                _mm256_subs_epu8(before3, _mm256_set1_epi8(0xf0u8.wrapping_sub(0x80) as i8)),
+            );
+            _mm256_xor_si256(found, _mm256_and_si256(required, _mm256_set1_epi8(TWO_CONTINUATIONS as i8)))
         }
     }
 
@@ -490,6 +668,113 @@ mod x86 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `utf8_body` of each implementation on the body `body` placed after
+    /// `before` and a quote, with a quote and `after` following: true only
+    /// if the body is UTF-8, and true whenever the whole is.
+    fn judge_body(before: &[u8], body: &[u8], after: &[u8]) {
+        let mut b = before.to_vec();
+        b.push(b'"');
+        let start = b.len();
+        b.extend_from_slice(body);
+        let stop = b.len();
+        b.push(b'"');
+        b.extend_from_slice(after);
+        let body_ok = std::str::from_utf8(body).is_ok();
+        let all_ok = std::str::from_utf8(&b).is_ok();
+        let check = |got: bool, who: &str| {
+            assert!(!got || body_ok, "{who} passed a body that is not UTF-8: {body:?} in {b:?}");
+            assert!(got || !all_ok, "{who} failed a valid text: {body:?} in {b:?}");
+        };
+        // SAFETY: the portable classifier needs no feature.
+        check(unsafe { Portable::utf8_body(&b, start, stop) }, "portable");
+        #[cfg(target_arch = "x86_64")]
+        {
+            // SAFETY: SSE2 is baseline.
+            check(unsafe { Sse2::utf8_body(&b, start, stop) }, "SSE2");
+            if std::is_x86_feature_detected!("avx2") {
+                // SAFETY: the CPU has AVX2.
+                check(unsafe { Avx2::utf8_body(&b, start, stop) }, "AVX2");
+            }
+        }
+    }
+
+    /// Random bodies of characters of every length, valid or spoilt in one
+    /// place (a byte changed to an interesting one, dropped, or the body
+    /// cut), 0 to 270 bytes, after 0 to 40 bytes of other text (ASCII or
+    /// not): `utf8_body` passes them exactly when they are UTF-8.
+    #[test]
+    fn utf8_bodies_pass_exactly_when_they_are_utf8() {
+        let chars = ['a', 'é', 'ß', '\u{7ff}', '\u{800}', 'ア', '\u{d7ff}', '\u{e000}', '\u{fffd}', '\u{10000}', '😀', '\u{10ffff}'];
+        let spoilers = [
+            0x80u8, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xe1, 0xed, 0xee, 0xef, 0xf0, 0xf1, 0xf4, 0xf5, 0xff, b'a',
+        ];
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let (mut valid, mut invalid) = (0, 0);
+        for round in 0..60_000 {
+            let mut text = String::new();
+            let target = (next() % 270) as usize;
+            while text.len() < target {
+                // Mostly one kind of character per body, so that long runs of
+                // multi-byte characters cross the 32-byte steps at every offset.
+                let c = if next() % 4 == 0 { chars[(next() % chars.len() as u64) as usize] } else { chars[round % chars.len()] };
+                text.push(c);
+            }
+            let mut body = text.into_bytes();
+            if !body.is_empty() {
+                let k = (next() % body.len() as u64) as usize;
+                match round % 4 {
+                    0 => {}
+                    1 => body[k] = spoilers[(next() % spoilers.len() as u64) as usize],
+                    2 => drop(body.remove(k)),
+                    _ => body.truncate(k),
+                }
+            }
+            if std::str::from_utf8(&body).is_ok() {
+                valid += 1;
+            } else {
+                invalid += 1;
+            }
+            let before = if round % 2 == 0 { "x".repeat(round % 41) } else { "é".repeat(round % 21) };
+            judge_body(before.as_bytes(), &body, b"]");
+            judge_body(before.as_bytes(), &body, "ア,".repeat(20).as_bytes());
+        }
+        assert!(valid > 10_000 && invalid > 20_000, "{valid} valid, {invalid} invalid");
+    }
+
+    /// Every pair and triple of interesting bytes at every offset of a body
+    /// of 1 to 80 bytes (so across each 32-byte step and at its end): as
+    /// the standard library judges them.
+    #[test]
+    fn utf8_bodies_judge_every_short_sequence_everywhere() {
+        let bytes = [
+            b'a', 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xe1, 0xec, 0xed, 0xee, 0xef, 0xf0, 0xf1, 0xf3, 0xf4,
+            0xf5, 0xf8, 0xff,
+        ];
+        for &x in &bytes {
+            for &y in &bytes {
+                for &z in &[b'a', 0x80, 0xbf, 0x90, 0xc3] {
+                    for len in [3, 4, 30, 33, 35, 36, 64, 67, 80] {
+                        for at in [0, (len - 3) / 2, len - 3] {
+                            let mut body = "é".repeat(len).into_bytes();
+                            body.truncate(len);
+                            if len % 2 == 1 {
+                                body[len - 1] = b'a';
+                            }
+                            body[at..at + 3].copy_from_slice(&[x, y, z]);
+                            judge_body(b"[1,", &body, b"]");
+                        }
+                    }
+                }
+            }
+        }
+    }
 
     /// Blocks of random bytes biased towards the interesting ones, at every
     /// alignment: every implementation gives the byte-by-byte masks.

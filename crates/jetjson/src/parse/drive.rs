@@ -31,7 +31,7 @@ use std::marker::PhantomData;
 use super::blocks::{tail_masks, Classify, Masks};
 use super::number::{scan_general, scan_window, NumberValue, WINDOW, WINDOW_LITERAL_MAX};
 use super::options::{DuplicateKeys, ReadOptions};
-use super::parser::{decode_string, Buffers, DuplicateNames, BOM};
+use super::parser::{decode_string_with, Buffers, DuplicateNames, BOM};
 use super::validate::{Nested, Work};
 use super::visitor::{Ignore, NumberToken, Visitor};
 use crate::error::{Error, Position};
@@ -315,9 +315,12 @@ impl<'a, C: Classify> Driver<'a, C> {
                 // SAFETY: no byte >= 0x80 in the body: it is ASCII.
                 return Ok((Text::Ascii(unsafe { std::str::from_utf8_unchecked(body) }), stop + 1));
             }
-            return Ok((Text::Plain(utf8(body)?), stop + 1));
+            return match plain_text::<C>(b, start, stop) {
+                Some(text) => Ok((Text::Plain(text), stop + 1)),
+                None => Err(Stop::Syntax),
+            };
         }
-        string_with_escapes(b, start, stop, high, self.scratch)
+        string_with_escapes::<C>(b, start, stop, high, self.scratch)
     }
 
     /// Records the member name at `at`; if the open object has it already,
@@ -805,6 +808,23 @@ impl<'a, C: Classify> Driver<'a, C> {
     }
 }
 
+/// The body `b[start..stop]` (closing quote at `stop`) of a string with no
+/// escapes and a byte >= 0x80, if it is UTF-8: checked by the driver's ISA
+/// (`Classify::utf8_body`; with AVX2 a vector check in place, with no call
+/// per body to a general validator, whose short-input path is branchy),
+/// and if that cannot say yes, by the general validator alone, whose
+/// verdict is exact. Out of line (returning an `Option`, in registers): the
+/// driver's string paths stay as small as with a call per body.
+#[inline(never)]
+fn plain_text<C: Classify>(b: &[u8], start: usize, stop: usize) -> Option<&str> {
+    // SAFETY: `C`'s ISA is the driver's, which this CPU runs (`drive`).
+    if unsafe { C::utf8_body(b, start, stop) } {
+        // SAFETY: `utf8_body` passes only UTF-8 bodies.
+        return Some(unsafe { std::str::from_utf8_unchecked(&b[start..stop]) });
+    }
+    simdutf8::basic::from_utf8(&b[start..stop]).ok()
+}
+
 /// A string body with escapes, decoded into `scratch` by the reference
 /// driver's decoder (`parser::decode_string`: the 16 bytes after each
 /// escape stored whole, so text dense in escapes, as JSON embedded in a
@@ -812,8 +832,15 @@ impl<'a, C: Classify> Driver<'a, C> {
 /// is left to the reference driver, which says what and where.
 #[cold]
 #[inline(never)]
-fn string_with_escapes<'a>(b: &'a [u8], start: usize, at: usize, high: bool, scratch: &mut String) -> Flow<(Text<'a>, usize)> {
-    let end = decode_string(b, start, at, high, scratch).map_err(|_| Stop::Syntax)?;
+fn string_with_escapes<'a, C: Classify>(b: &'a [u8], start: usize, at: usize, high: bool, scratch: &mut String) -> Flow<(Text<'a>, usize)> {
+    // Each run of text between escapes with a byte >= 0x80 is checked as
+    // the bodies without escapes are (`plain_text`): in place with the
+    // driver's ISA, and by the general validator when that cannot say yes.
+    let utf8_run = |b: &[u8], from: usize, to: usize| {
+        // SAFETY: `C`'s ISA is the driver's, which this CPU runs (`drive`).
+        (unsafe { C::utf8_body(b, from, to) }) || simdutf8::basic::from_utf8(&b[from..to]).is_ok()
+    };
+    let end = decode_string_with(b, start, at, high, scratch, utf8_run).map_err(|_| Stop::Syntax)?;
     // SAFETY: `decode_string` accepted `start..end`: every byte outside the
     // escapes was checked as UTF-8 in its run, and escapes are ASCII.
     let raw = unsafe { std::str::from_utf8_unchecked(&b[start..end]) };
@@ -908,15 +935,6 @@ fn ascii(bytes: &[u8]) -> &str {
     debug_assert!(bytes.is_ascii());
     // SAFETY: the callers' scans saw no byte >= 0x80 in `bytes`.
     unsafe { std::str::from_utf8_unchecked(bytes) }
-}
-
-/// `bytes` as text if they are UTF-8.
-#[inline]
-fn utf8(bytes: &[u8]) -> Flow<&str> {
-    match simdutf8::basic::from_utf8(bytes) {
-        Ok(s) => Ok(s),
-        Err(_) => Err(Stop::Syntax),
-    }
 }
 
 #[cfg(test)]
@@ -1367,6 +1385,42 @@ mod tests {
                 doc.truncate(doc.len() - 1);
                 agree(&doc);
                 agree_raw(&doc);
+            }
+        }
+    }
+
+    /// Strings of 2-, 3- and 4-byte characters starting at every offset of
+    /// a block and crossing its end, whole, cut in a character, or with one
+    /// byte changed (first, middle, last), as a whole body and between two
+    /// escapes, after a valid string and before another: judged as the reference judges them, with the same calls
+    /// before the error (`Classify::utf8_body` must find every error).
+    #[test]
+    fn utf8_in_strings_across_blocks() {
+        let spoilers = [0x80u8, 0xbf, 0xc0, 0xe0, 0xed, 0xf4, 0xf5, b'a'];
+        for pad in 0..70 {
+            for ch in ["é", "ア", "😀"] {
+                let body = ch.repeat(45 / ch.len()).into_bytes();
+                let mut bodies = vec![body.clone(), body[..body.len() - 1].to_vec()];
+                for at in [0, body.len() / 2 + 1, body.len() - 1] {
+                    for &c in &spoilers {
+                        let mut b = body.clone();
+                        b[at] = c;
+                        bodies.push(b);
+                    }
+                }
+                for b in bodies {
+                    // As the whole body, and as a run between escapes.
+                    for (open, close) in [(&b""[..], &b""[..]), (b"\\t", b"\\n")] {
+                        let mut doc = b"[".to_vec();
+                        doc.resize(1 + pad, b' ');
+                        doc.extend_from_slice("\"ü\",\"".as_bytes());
+                        doc.extend_from_slice(open);
+                        doc.extend_from_slice(&b);
+                        doc.extend_from_slice(close);
+                        doc.extend_from_slice("\",\"ß\"]".as_bytes());
+                        agree(&doc);
+                    }
+                }
             }
         }
     }

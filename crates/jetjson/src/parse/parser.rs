@@ -963,9 +963,25 @@ pub(crate) fn decode_string(
     high: bool,
     scratch: &mut String,
 ) -> std::result::Result<usize, (usize, &'static str)> {
+    decode_string_with(b, start, at, high, scratch, |b, from, to| simdutf8::basic::from_utf8(&b[from..to]).is_ok())
+}
+
+/// `decode_string`, with the runs of text that have bytes >= 0x80 checked
+/// by `utf8_run(b, from, to)`, which says whether `b[from..to]` (followed by
+/// an ASCII byte) is UTF-8, exactly (the push driver's check with its ISA,
+/// `drive.rs`).
+#[inline(always)]
+pub(crate) fn decode_string_with<U: Fn(&[u8], usize, usize) -> bool>(
+    b: &[u8],
+    start: usize,
+    at: usize,
+    high: bool,
+    scratch: &mut String,
+    utf8_run: U,
+) -> std::result::Result<usize, (usize, &'static str)> {
     let mut out = std::mem::take(scratch).into_bytes();
     out.clear();
-    let result = decode_into(b, start, at, high, &mut out);
+    let result = decode_into(b, start, at, high, &mut out, &utf8_run);
     if result.is_err() {
         out.clear();
     }
@@ -984,17 +1000,18 @@ fn decode_into(
     mut at: usize,
     mut high: bool,
     out: &mut Vec<u8>,
+    utf8_run: &impl Fn(&[u8], usize, usize) -> bool,
 ) -> std::result::Result<usize, (usize, &'static str)> {
     out.extend_from_slice(&b[start..at]);
     let mut run = start;
     loop {
         match b.get(at) {
             Some(b'"') => {
-                check_run(b, run, at, high)?;
+                check_run(b, run, at, high, utf8_run)?;
                 return Ok(at);
             }
             Some(b'\\') => {
-                check_run(b, run, at, high)?;
+                check_run(b, run, at, high, utf8_run)?;
                 // Runs of one-letter escapes and ASCII text between them
                 // (JSON embedded in a string) in 32-byte windows; what they
                 // leave (a `\u`, a run with bytes >= 0x80 or past a window,
@@ -1027,8 +1044,14 @@ fn decode_into(
 /// `b[run..at]`, a run of string text between escapes, checked as UTF-8
 /// when it has bytes >= 0x80 (`high`).
 #[inline(always)]
-fn check_run(b: &[u8], run: usize, at: usize, high: bool) -> std::result::Result<(), (usize, &'static str)> {
-    if high && simdutf8::basic::from_utf8(&b[run..at]).is_err() {
+fn check_run(
+    b: &[u8],
+    run: usize,
+    at: usize,
+    high: bool,
+    utf8_run: &impl Fn(&[u8], usize, usize) -> bool,
+) -> std::result::Result<(), (usize, &'static str)> {
+    if high && !utf8_run(b, run, at) {
         return Err(utf8_error(b, run, at));
     }
     Ok(())
