@@ -511,8 +511,11 @@ mod x86 {
     unsafe fn avx2_utf8_body(b: &[u8], start: usize, stop: usize) -> bool {
         let end = stop + 1;
         // (The byte at `stop` must be ASCII: a continuation byte there would
-        // hide a character the text leaves unfinished.)
-        if start < 3 || end < 35 || end > b.len() || b[stop] >= 0x80 {
+        // hide a character the text leaves unfinished. So must the byte
+        // before `start`: a lead byte there would make a stray continuation
+        // byte at `start` look like the end of a character. Callers pass
+        // text after a quote or an escape, so both hold; checked anyway.)
+        if start < 3 || end < 35 || end > b.len() || b[stop] >= 0x80 || b[start - 1] >= 0x80 {
             return simdutf8::basic::from_utf8(&b[start.min(stop)..stop]).is_ok();
         }
         let (t1, t2, t3) = (avx2_table(&BEFORE_HIGH), avx2_table(&BEFORE_LOW), avx2_table(&HIGH));
