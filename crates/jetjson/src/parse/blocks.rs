@@ -943,4 +943,115 @@ mod tests {
             }
         }
     }
+
+    /// Random bytes (biased towards lead and continuation bytes and valid
+    /// characters), random text spans with ASCII before and after, each
+    /// buffer placed flush against the end of a readable page followed by
+    /// an inaccessible one: the AVX2 check says yes only for UTF-8 text,
+    /// and yes whenever the whole buffer is UTF-8; no read leaves the buffer.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn avx2_utf8_body_random_spans_against_a_guard_page() {
+        if !std::is_x86_feature_detected!("avx2") {
+            return;
+        }
+        extern "C" {
+            fn mmap(addr: *mut u8, len: usize, prot: i32, flags: i32, fd: i32, off: i64) -> *mut u8;
+            fn mprotect(addr: *mut u8, len: usize, prot: i32) -> i32;
+        }
+        let page = 4096;
+        // SAFETY: an anonymous mapping of three pages, the outer two made
+        // inaccessible (never unmapped: a test process).
+        let base = unsafe {
+            let base = mmap(std::ptr::null_mut(), 3 * page, 3, 0x02 | 0x20, -1, 0);
+            assert!(!base.is_null() && base as isize != -1);
+            assert_eq!(mprotect(base, page, 0), 0);
+            assert_eq!(mprotect(base.add(2 * page), page, 0), 0);
+            base.add(page)
+        };
+        let pool: &[&[u8]] = &[
+            b"a",
+            b"\"",
+            b"\\",
+            "é".as_bytes(),
+            "ア".as_bytes(),
+            "😀".as_bytes(),
+            "\u{10ffff}".as_bytes(),
+            "\u{d7ff}".as_bytes(),
+            "\u{e000}".as_bytes(),
+            "\u{800}".as_bytes(),
+            &[0x80],
+            &[0xbf],
+            &[0xc0],
+            &[0xc1],
+            &[0xc2],
+            &[0xdf],
+            &[0xe0],
+            &[0xed],
+            &[0xef],
+            &[0xf0],
+            &[0xf4],
+            &[0xf5],
+            &[0xff],
+            &[0x90],
+            &[0xa0],
+            &[0xe0, 0x9f, 0xbf],
+            &[0xe0, 0x80, 0x80],
+            &[0xed, 0xa0, 0x80],
+            &[0xed, 0xbf, 0xbf],
+            &[0xf4, 0x90, 0x80, 0x80],
+            &[0xf0, 0x8f, 0xbf, 0xbf],
+            &[0xc0, 0x80],
+            &[0xc1, 0xbf],
+            &[0xf5, 0x80, 0x80, 0x80],
+            &[0xf8, 0x88, 0x80, 0x80],
+            &[0xe1, 0x80],
+            &[0xf1, 0x80, 0x80],
+            &[0x80, 0x80],
+            &[0xc2, 0x80, 0x80],
+            &[0xe1, 0x80, 0x80, 0x80],
+            &[0xf1, 0x80, 0x80, 0x80, 0x80],
+        ];
+        let mut x = 0x1234_5678_9abc_def1u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let rounds: usize = std::env::var("HOSTILE_ROUNDS").ok().and_then(|s| s.parse().ok()).unwrap_or(20_000);
+        for round in 0..rounds {
+            let len = 2 + (next() % 200) as usize;
+            let mut v = Vec::with_capacity(len + 4);
+            // Mostly valid characters, a few bad bytes.
+            let bad_rate = 1 + round % 40;
+            while v.len() < len {
+                let k = (next() % pool.len() as u64) as usize;
+                if k >= 10 && next() % bad_rate as u64 != 0 {
+                    v.extend_from_slice(pool[(next() % 10) as usize]);
+                } else {
+                    v.extend_from_slice(pool[k]);
+                }
+            }
+            v.truncate(len);
+            let start = 1 + (next() % (len as u64 - 1)) as usize;
+            let stop = start + (next() % ((len - start) as u64)) as usize;
+            v[start - 1] = b'"';
+            v[stop] = if round % 2 == 0 { b'"' } else { b'\\' };
+            // Flush against the guard page, or at the page's start.
+            let at_start = round % 3 == 0;
+            // SAFETY: within the readable middle page.
+            let b = unsafe {
+                let p = if at_start { base } else { base.add(page - v.len()) };
+                std::ptr::copy_nonoverlapping(v.as_ptr(), p, v.len());
+                std::slice::from_raw_parts(p, v.len())
+            };
+            // SAFETY: AVX2 checked above.
+            let got = unsafe { Avx2::utf8_body(b, start, stop) };
+            let text_ok = std::str::from_utf8(&b[start..stop]).is_ok();
+            let all_ok = std::str::from_utf8(b).is_ok();
+            assert!(!got || text_ok, "passed invalid text {:x?} ({start}..{stop} of {:x?})", &b[start..stop], b);
+            assert!(got || !all_ok, "failed valid text {:x?} ({start}..{stop} of {:x?})", &b[start..stop], b);
+        }
+    }
 }

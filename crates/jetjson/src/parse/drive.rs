@@ -1721,4 +1721,209 @@ mod tests {
             }
         }
     }
+
+    /// A buffer between two `PROT_NONE` pages: any read before its first
+    /// byte or after its last faults.
+    struct Guarded {
+        base: *mut u8,
+        page: usize,
+    }
+
+    extern "C" {
+        fn mmap(addr: *mut u8, len: usize, prot: i32, flags: i32, fd: i32, off: i64) -> *mut u8;
+        fn mprotect(addr: *mut u8, len: usize, prot: i32) -> i32;
+        fn munmap(addr: *mut u8, len: usize) -> i32;
+    }
+
+    impl Guarded {
+        fn new() -> Self {
+            let page = 4096;
+            // SAFETY: an anonymous private mapping of three pages; the first
+            // and last made inaccessible.
+            unsafe {
+                let base = mmap(std::ptr::null_mut(), 3 * page, 3, 0x02 | 0x20, -1, 0);
+                assert!(!base.is_null() && base as isize != -1);
+                assert_eq!(mprotect(base, page, 0), 0);
+                assert_eq!(mprotect(base.add(2 * page), page, 0), 0);
+                Guarded { base, page }
+            }
+        }
+        /// `doc` copied to the start of the middle page (after the first guard).
+        fn at_start(&mut self, doc: &[u8]) -> &[u8] {
+            assert!(doc.len() <= self.page);
+            // SAFETY: inside the readable middle page.
+            unsafe {
+                let p = self.base.add(self.page);
+                std::ptr::copy_nonoverlapping(doc.as_ptr(), p, doc.len());
+                std::slice::from_raw_parts(p, doc.len())
+            }
+        }
+        /// `doc` copied to the end of the middle page (before the last guard).
+        fn at_end(&mut self, doc: &[u8]) -> &[u8] {
+            assert!(doc.len() <= self.page);
+            // SAFETY: inside the readable middle page.
+            unsafe {
+                let p = self.base.add(2 * self.page - doc.len());
+                std::ptr::copy_nonoverlapping(doc.as_ptr(), p, doc.len());
+                std::slice::from_raw_parts(p, doc.len())
+            }
+        }
+    }
+
+    impl Drop for Guarded {
+        fn drop(&mut self) {
+            // SAFETY: the mapping made in `new`.
+            unsafe { munmap(self.base, 3 * self.page) };
+        }
+    }
+
+    /// Hostile string bodies (multi-byte characters, escapes, invalid bytes
+    /// after the opening quote, after escapes and before backslashes, bodies
+    /// cut at the end of the input), placed flush against inaccessible pages
+    /// on both sides: the fast driver at every level agrees with the
+    /// reference (calls, outcome, error text and position), accepts a
+    /// string document exactly when its body is UTF-8, and reads nothing
+    /// outside the input.
+    #[test]
+    fn hostile_utf8_bodies_against_guard_pages() {
+        let pieces: [&[u8]; 24] = [
+            b"a",
+            b"z",
+            "é".as_bytes(),
+            "ß".as_bytes(),
+            "\u{7ff}".as_bytes(),
+            "\u{800}".as_bytes(),
+            "ア".as_bytes(),
+            "\u{d7ff}".as_bytes(),
+            "\u{e000}".as_bytes(),
+            "\u{fffd}".as_bytes(),
+            "\u{10000}".as_bytes(),
+            "😀".as_bytes(),
+            "\u{10ffff}".as_bytes(),
+            b"\\n",
+            b"\\\\",
+            b"\\\"",
+            b"\\u00e9",
+            b"\\ud83d\\ude00",
+            b"\\/",
+            b"\\t",
+            b"          ",
+            "éééééééé".as_bytes(),
+            "😀😀😀😀".as_bytes(),
+            b"\\u0041",
+        ];
+        let bad: [&[u8]; 20] = [
+            &[0x80],
+            &[0xbf],
+            &[0xc0, 0x80],
+            &[0xc1, 0xbf],
+            &[0xc2],
+            &[0xe0, 0x80, 0x80],
+            &[0xe0, 0x9f, 0xbf],
+            &[0xed, 0xa0, 0x80],
+            &[0xed, 0xbf, 0xbf],
+            &[0xf4, 0x90, 0x80, 0x80],
+            &[0xf5, 0x80, 0x80, 0x80],
+            &[0xf0, 0x8f, 0xbf, 0xbf],
+            &[0xe1, 0x80],
+            &[0xf0, 0x90, 0x80],
+            &[0xff],
+            &[0xf8, 0x88, 0x80, 0x80, 0x80],
+            &[0xe1],
+            &[0xf1],
+            &[0x80, 0x80],
+            &[0xdf],
+        ];
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let rounds: usize = std::env::var("HOSTILE_ROUNDS").ok().and_then(|s| s.parse().ok()).unwrap_or(20_000);
+        let mut g = Guarded::new();
+        let (mut ok_count, mut err_count) = (0usize, 0usize);
+        for round in 0..rounds {
+            let target = (next() % 300) as usize;
+            let mut body = Vec::new();
+            let bad_at = if next() % 2 == 0 { Some((next() % (target as u64 + 1)) as usize) } else { None };
+            let mut placed_bad = false;
+            while body.len() < target {
+                if !placed_bad && bad_at.is_some_and(|k| body.len() >= k) {
+                    body.extend_from_slice(bad[(next() % bad.len() as u64) as usize]);
+                    placed_bad = true;
+                    continue;
+                }
+                body.extend_from_slice(pieces[(next() % pieces.len() as u64) as usize]);
+            }
+            if bad_at.is_some() && !placed_bad {
+                body.extend_from_slice(bad[(next() % bad.len() as u64) as usize]);
+            }
+            // Sometimes a bad byte right at the start or right before the end.
+            match round % 5 {
+                0 => body.insert(0, bad[(next() % bad.len() as u64) as usize][0]),
+                1 => body.push(bad[(next() % bad.len() as u64) as usize][0]),
+                _ => {}
+            }
+            let valid = std::str::from_utf8(&body).is_ok();
+            let prefix: &[u8] = match round % 3 {
+                0 => b"",
+                1 => "[\"😀\",".as_bytes(),
+                _ => "{\"é\":\"ア\",\"k".as_bytes(),
+            };
+            // Now and then a byte order mark before a string document.
+            let bom = round % 7 == 0 && round % 3 == 0;
+            let options = if bom { ReadOptions::default().allow_bom(true) } else { ReadOptions::default() };
+            let mut doc = if bom { vec![0xef, 0xbb, 0xbf] } else { prefix.to_vec() };
+            if round % 3 == 2 {
+                doc.extend_from_slice(&body);
+                doc.extend_from_slice(b"\":1}");
+            } else {
+                doc.push(b'"');
+                doc.extend_from_slice(&body);
+                doc.push(b'"');
+                if round % 3 == 1 {
+                    doc.push(b']');
+                }
+            }
+            // The whole document, and cut short (inside or at the end of the body).
+            let cut = doc.len().saturating_sub(1 + (next() % 4) as usize);
+            for d in [&doc[..], &doc[..cut.max(1)]] {
+                for place in 0..2 {
+                    let input: &[u8] = if place == 0 { g.at_start(d) } else { g.at_end(d) };
+                    let (want_calls, want) = reference(input, &options);
+                    for level in levels() {
+                        let mut r = Record::default();
+                        let got = parse_at_level(input, &options, &mut r, &mut Buffers::default(), level);
+                        let what = || format!("{:?} at {level:?}", String::from_utf8_lossy(input));
+                        assert_eq!(r.0, want_calls, "calls differ: {}", what());
+                        match (&got, &want) {
+                            (Ok(()), Ok(())) => {}
+                            (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "{}", what()),
+                            _ => panic!("outcomes differ: fast {got:?}, reference {want:?}: {}", what()),
+                        }
+                        if std::ptr::eq(d, &doc[..]) && round % 3 == 0 {
+                            assert_eq!(got.is_ok(), valid, "verdict vs std::str::from_utf8: {}", what());
+                        }
+                    }
+                    let v = crate::Value::from_slice(input);
+                    let s = crate::from_slice::<String>(input);
+                    if std::ptr::eq(d, &doc[..]) && round % 3 == 0 && !bom {
+                        assert_eq!(v.is_ok(), valid, "Value::from_slice {:?}", String::from_utf8_lossy(input));
+                        assert_eq!(s.is_ok(), valid, "from_slice::<String> {:?}", String::from_utf8_lossy(input));
+                        if valid {
+                            ok_count += 1
+                        } else {
+                            err_count += 1
+                        }
+                    }
+                    if let (false, Err(a), Err(b)) = (bom, &v, &want) {
+                        assert_eq!(a.to_string(), b.to_string(), "Value::from_slice error {:?}", String::from_utf8_lossy(input));
+                    }
+                }
+            }
+        }
+        assert!(rounds < 1000 || (ok_count > rounds / 10 && err_count > rounds / 10), "{ok_count} valid, {err_count} invalid");
+    }
 }
