@@ -949,7 +949,7 @@ mod tests {
     /// buffer placed flush against the end of a readable page followed by
     /// an inaccessible one: the AVX2 check says yes only for UTF-8 text,
     /// and yes whenever the whole buffer is UTF-8; no read leaves the buffer.
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
     #[test]
     fn avx2_utf8_body_random_spans_against_a_guard_page() {
         if !std::is_x86_feature_detected!("avx2") {

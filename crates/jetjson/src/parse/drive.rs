@@ -1724,17 +1724,20 @@ mod tests {
 
     /// A buffer between two `PROT_NONE` pages: any read before its first
     /// byte or after its last faults.
+    #[cfg(target_os = "linux")]
     struct Guarded {
         base: *mut u8,
         page: usize,
     }
 
+    #[cfg(target_os = "linux")]
     extern "C" {
         fn mmap(addr: *mut u8, len: usize, prot: i32, flags: i32, fd: i32, off: i64) -> *mut u8;
         fn mprotect(addr: *mut u8, len: usize, prot: i32) -> i32;
         fn munmap(addr: *mut u8, len: usize) -> i32;
     }
 
+    #[cfg(target_os = "linux")]
     impl Guarded {
         fn new() -> Self {
             let page = 4096;
@@ -1770,6 +1773,7 @@ mod tests {
         }
     }
 
+    #[cfg(target_os = "linux")]
     impl Drop for Guarded {
         fn drop(&mut self) {
             // SAFETY: the mapping made in `new`.
@@ -1784,6 +1788,7 @@ mod tests {
     /// reference (calls, outcome, error text and position), accepts a
     /// string document exactly when its body is UTF-8, and reads nothing
     /// outside the input.
+    #[cfg(target_os = "linux")]
     #[test]
     fn hostile_utf8_bodies_against_guard_pages() {
         let pieces: [&[u8]; 24] = [
