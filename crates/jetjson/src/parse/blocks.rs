@@ -955,20 +955,7 @@ mod tests {
         if !std::is_x86_feature_detected!("avx2") {
             return;
         }
-        extern "C" {
-            fn mmap(addr: *mut u8, len: usize, prot: i32, flags: i32, fd: i32, off: i64) -> *mut u8;
-            fn mprotect(addr: *mut u8, len: usize, prot: i32) -> i32;
-        }
-        let page = 4096;
-        // SAFETY: an anonymous mapping of three pages, the outer two made
-        // inaccessible (never unmapped: a test process).
-        let base = unsafe {
-            let base = mmap(std::ptr::null_mut(), 3 * page, 3, 0x02 | 0x20, -1, 0);
-            assert!(!base.is_null() && base as isize != -1);
-            assert_eq!(mprotect(base, page, 0), 0);
-            assert_eq!(mprotect(base.add(2 * page), page, 0), 0);
-            base.add(page)
-        };
+        let mut guard = super::super::guard::Guarded::new();
         let pool: &[&[u8]] = &[
             b"a",
             b"\"",
@@ -1040,12 +1027,7 @@ mod tests {
             v[stop] = if round % 2 == 0 { b'"' } else { b'\\' };
             // Flush against the guard page, or at the page's start.
             let at_start = round % 3 == 0;
-            // SAFETY: within the readable middle page.
-            let b = unsafe {
-                let p = if at_start { base } else { base.add(page - v.len()) };
-                std::ptr::copy_nonoverlapping(v.as_ptr(), p, v.len());
-                std::slice::from_raw_parts(p, v.len())
-            };
+            let b = if at_start { guard.at_start(&v) } else { guard.at_end(&v) };
             // SAFETY: AVX2 checked above.
             let got = unsafe { Avx2::utf8_body(b, start, stop) };
             let text_ok = std::str::from_utf8(&b[start..stop]).is_ok();

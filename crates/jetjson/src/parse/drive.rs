@@ -1722,65 +1722,6 @@ mod tests {
         }
     }
 
-    /// A buffer between two `PROT_NONE` pages: any read before its first
-    /// byte or after its last faults.
-    #[cfg(target_os = "linux")]
-    struct Guarded {
-        base: *mut u8,
-        page: usize,
-    }
-
-    #[cfg(target_os = "linux")]
-    extern "C" {
-        fn mmap(addr: *mut u8, len: usize, prot: i32, flags: i32, fd: i32, off: i64) -> *mut u8;
-        fn mprotect(addr: *mut u8, len: usize, prot: i32) -> i32;
-        fn munmap(addr: *mut u8, len: usize) -> i32;
-    }
-
-    #[cfg(target_os = "linux")]
-    impl Guarded {
-        fn new() -> Self {
-            let page = 4096;
-            // SAFETY: an anonymous private mapping of three pages; the first
-            // and last made inaccessible.
-            unsafe {
-                let base = mmap(std::ptr::null_mut(), 3 * page, 3, 0x02 | 0x20, -1, 0);
-                assert!(!base.is_null() && base as isize != -1);
-                assert_eq!(mprotect(base, page, 0), 0);
-                assert_eq!(mprotect(base.add(2 * page), page, 0), 0);
-                Guarded { base, page }
-            }
-        }
-        /// `doc` copied to the start of the middle page (after the first guard).
-        fn at_start(&mut self, doc: &[u8]) -> &[u8] {
-            assert!(doc.len() <= self.page);
-            // SAFETY: inside the readable middle page.
-            unsafe {
-                let p = self.base.add(self.page);
-                std::ptr::copy_nonoverlapping(doc.as_ptr(), p, doc.len());
-                std::slice::from_raw_parts(p, doc.len())
-            }
-        }
-        /// `doc` copied to the end of the middle page (before the last guard).
-        fn at_end(&mut self, doc: &[u8]) -> &[u8] {
-            assert!(doc.len() <= self.page);
-            // SAFETY: inside the readable middle page.
-            unsafe {
-                let p = self.base.add(2 * self.page - doc.len());
-                std::ptr::copy_nonoverlapping(doc.as_ptr(), p, doc.len());
-                std::slice::from_raw_parts(p, doc.len())
-            }
-        }
-    }
-
-    #[cfg(target_os = "linux")]
-    impl Drop for Guarded {
-        fn drop(&mut self) {
-            // SAFETY: the mapping made in `new`.
-            unsafe { munmap(self.base, 3 * self.page) };
-        }
-    }
-
     /// Hostile string bodies (multi-byte characters, escapes, invalid bytes
     /// after the opening quote, after escapes and before backslashes, bodies
     /// cut at the end of the input), placed flush against inaccessible pages
@@ -1788,9 +1729,10 @@ mod tests {
     /// reference (calls, outcome, error text and position), accepts a
     /// string document exactly when its body is UTF-8, and reads nothing
     /// outside the input.
-    #[cfg(target_os = "linux")]
+    #[cfg(all(target_os = "linux", target_arch = "x86_64"))]
     #[test]
     fn hostile_utf8_bodies_against_guard_pages() {
+        use super::super::guard::Guarded;
         let pieces: [&[u8]; 24] = [
             b"a",
             b"z",

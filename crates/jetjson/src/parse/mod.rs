@@ -10,6 +10,8 @@ mod de;
 mod decimal;
 mod door;
 mod drive;
+#[cfg(all(test, target_os = "linux", target_arch = "x86_64"))]
+mod guard;
 mod number;
 mod options;
 mod parser;
