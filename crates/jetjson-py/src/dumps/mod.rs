@@ -18,7 +18,7 @@ mod kept;
 mod other;
 mod output;
 mod shapes;
-mod text;
+pub(crate) mod text;
 mod time;
 mod types;
 mod walk;

@@ -21,10 +21,21 @@ use pyo3::ffi::{self, PyObject};
 /// only while it lives (str objects are immutable).
 #[inline(always)]
 pub unsafe fn utf8_of<'s>(obj: *mut PyObject) -> Option<&'s str> {
+    // SAFETY: as the caller guarantees.
+    unsafe { utf8_at_hand(obj).or_else(|| utf8_slow(obj)) }
+}
+
+/// The UTF-8 text of a str when CPython has it at hand: a compact ASCII
+/// str's text, or the UTF-8 form a compact str caches; `None` otherwise
+/// (nothing is made, no Python error is set, no Python code runs).
+///
+/// # Safety
+/// As `utf8_of`.
+#[inline(always)]
+pub(crate) unsafe fn utf8_at_hand<'s>(obj: *mut PyObject) -> Option<&'s str> {
     // SAFETY (whole body): `obj` is a live str. A compact ASCII str stores
     // `length` ASCII bytes right after its PyASCIIObject header; other
-    // compact strs may carry their UTF-8 form (`utf8`, `utf8_length`);
-    // `utf8_slow` makes it.
+    // compact strs may carry their UTF-8 form (`utf8`, `utf8_length`).
     unsafe {
         if ffi::PyUnicode_IS_COMPACT_ASCII(obj) != 0 {
             let header = obj as *mut ffi::PyASCIIObject;
@@ -39,7 +50,7 @@ pub unsafe fn utf8_of<'s>(obj: *mut PyObject) -> Option<&'s str> {
                 return Some(std::str::from_utf8_unchecked(std::slice::from_raw_parts(p as *const u8, (*compact).utf8_length as usize)));
             }
         }
-        utf8_slow(obj)
+        None
     }
 }
 

@@ -132,18 +132,9 @@ pub(crate) unsafe fn quick(
         if ffi::PyBytes_CheckExact(data) != 0 {
             std::slice::from_raw_parts(ffi::PyBytes_AS_STRING(data).cast::<u8>(), ffi::Py_SIZE(data) as usize)
         } else if ffi::PyUnicode_CheckExact(data) != 0 {
-            // A compact ASCII str's text follows its header; another
-            // compact str may carry its UTF-8 form. Else the general path
-            // makes that form (and reports lone surrogates).
-            if ffi::PyUnicode_IS_COMPACT_ASCII(data) != 0 {
-                let header = data as *mut ffi::PyASCIIObject;
-                std::slice::from_raw_parts(header.add(1) as *const u8, (*header).length as usize)
-            } else if ffi::PyUnicode_IS_COMPACT(data) != 0 && !(*(data as *mut ffi::PyCompactUnicodeObject)).utf8.is_null() {
-                let compact = data as *mut ffi::PyCompactUnicodeObject;
-                std::slice::from_raw_parts((*compact).utf8 as *const u8, (*compact).utf8_length as usize)
-            } else {
-                return None;
-            }
+            // Its text as CPython has it at hand; else the general path
+            // makes its UTF-8 form (and reports lone surrogates).
+            crate::dumps::text::utf8_at_hand(data)?.as_bytes()
         } else {
             return None;
         }

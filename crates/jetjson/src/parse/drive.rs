@@ -1203,19 +1203,25 @@ mod tests {
     /// order, and its outcome (the same error, message and position).
     fn agree(input: &[u8]) {
         for options in options() {
-            let (want_calls, want) = reference(input, &options);
-            for level in levels() {
-                let mut r = Record::default();
-                let got = parse_at_level(input, &options, &mut r, &mut Buffers::default(), level);
-                let what = || format!("{:?} at {level:?} with {options:?}", String::from_utf8_lossy(input));
-                assert_eq!(r.0, want_calls, "calls differ: {}", what());
-                match (&got, &want) {
-                    (Ok(()), Ok(())) => {}
-                    (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "{}", what()),
-                    _ => panic!("outcomes differ: fast {got:?}, reference {want:?}: {}", what()),
-                }
+            agree_with(input, &options);
+        }
+    }
+
+    /// `agree` with one set of options; the reference's outcome.
+    fn agree_with(input: &[u8], options: &ReadOptions) -> Result<()> {
+        let (want_calls, want) = reference(input, options);
+        for level in levels() {
+            let mut r = Record::default();
+            let got = parse_at_level(input, options, &mut r, &mut Buffers::default(), level);
+            let what = || format!("{:?} at {level:?} with {options:?}", String::from_utf8_lossy(input));
+            assert_eq!(r.0, want_calls, "calls differ: {}", what());
+            match (&got, &want) {
+                (Ok(()), Ok(())) => {}
+                (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "{}", what()),
+                _ => panic!("outcomes differ: fast {got:?}, reference {want:?}: {}", what()),
             }
         }
+        want
     }
 
     fn suite() -> Vec<Vec<u8>> {
@@ -1839,20 +1845,9 @@ mod tests {
             for d in [&doc[..], &doc[..cut.max(1)]] {
                 for place in 0..2 {
                     let input: &[u8] = if place == 0 { g.at_start(d) } else { g.at_end(d) };
-                    let (want_calls, want) = reference(input, &options);
-                    for level in levels() {
-                        let mut r = Record::default();
-                        let got = parse_at_level(input, &options, &mut r, &mut Buffers::default(), level);
-                        let what = || format!("{:?} at {level:?}", String::from_utf8_lossy(input));
-                        assert_eq!(r.0, want_calls, "calls differ: {}", what());
-                        match (&got, &want) {
-                            (Ok(()), Ok(())) => {}
-                            (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "{}", what()),
-                            _ => panic!("outcomes differ: fast {got:?}, reference {want:?}: {}", what()),
-                        }
-                        if std::ptr::eq(d, &doc[..]) && round % 3 == 0 {
-                            assert_eq!(got.is_ok(), valid, "verdict vs std::str::from_utf8: {}", what());
-                        }
+                    let want = agree_with(input, &options);
+                    if std::ptr::eq(d, &doc[..]) && round % 3 == 0 {
+                        assert_eq!(want.is_ok(), valid, "verdict vs std::str::from_utf8: {:?}", String::from_utf8_lossy(input));
                     }
                     let v = crate::Value::from_slice(input);
                     let s = crate::from_slice::<String>(input);
