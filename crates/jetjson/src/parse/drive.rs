@@ -1203,7 +1203,8 @@ mod tests {
     /// order, and its outcome (the same error, message and position).
     fn agree(input: &[u8]) {
         for options in options() {
-            agree_with(input, &options);
+            // The outcome is checked inside, against the reference.
+            let _ = agree_with(input, &options);
         }
     }
 
