@@ -86,6 +86,20 @@ def test_unchecked_trusts_in_compact_only():
             jetjson.dumps([r], profile=p)
 
 
+def test_raw_errors_name_the_member_holding_it():
+    # A Raw dict member is written without the walk's general path
+    # (`element_in`): its errors still carry the member's name.
+    bad = jetjson.Raw.unchecked(b"not json")
+    deep = jetjson.Raw.unchecked(b"[" * 600 + b"]" * 600)
+    for p in ("go", "jcs"):
+        with pytest.raises(jetjson.JSONEncodeError, match=r"^\$\.k: invalid literal"):
+            jetjson.dumps({"k": bad}, profile=p)
+        with pytest.raises(jetjson.JSONEncodeError, match=r"^\$\.a\.k: invalid literal"):
+            jetjson.dumps({"a": {"x": 1, "k": bad}}, profile=p)
+    with pytest.raises(jetjson.JSONEncodeError, match=r"^\$\.a\.k: nesting deeper than max_depth 512"):
+        jetjson.dumps({"a": {"k": deep}}, profile="jcs")
+
+
 def test_raw_inside_indent():
     out = jetjson.dumps({"a": jetjson.Raw(b"[1, {\"b\": 2}]")}, profile="go", indent=2)
     assert json.loads(out) == {"a": [1, {"b": 2}]}
