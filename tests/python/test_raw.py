@@ -87,8 +87,8 @@ def test_unchecked_trusts_in_compact_only():
 
 
 def test_raw_errors_name_the_member_holding_it():
-    # A Raw dict member is written without the walk's general path
-    # (`element_in`): its errors still carry the member's name.
+    # The errors of a Raw that go or jcs cannot re-encode carry the path
+    # of the member holding it.
     bad = jetjson.Raw.unchecked(b"not json")
     deep = jetjson.Raw.unchecked(b"[" * 600 + b"]" * 600)
     for p in ("go", "jcs"):

@@ -197,13 +197,9 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
         }
     }
 
-    /// Writes a `Raw`'s text. Runs no Python code, so `obj` need not be
-    /// held by the caller beyond the call's start (`element_in` calls it
-    /// on a borrowed member).
-    ///
     /// # Safety
     /// `obj` is a live `Raw`; GIL held.
-    pub(super) unsafe fn raw(&mut self, obj: *mut PyObject) -> Walk {
+    unsafe fn raw(&mut self, obj: *mut PyObject) -> Walk {
         // SAFETY: `obj` is a live Raw (checked by exact type), borrowed for this call.
         let any = unsafe { Bound::from_borrowed_ptr(self.py, obj) };
         // SAFETY: the exact type is Raw's type object.

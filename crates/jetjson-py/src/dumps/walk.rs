@@ -347,13 +347,6 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
                 self.w.empty_array();
                 return Ok(());
             }
-            // `Raw` (an envelope's payload): its text is an immutable
-            // `bytes` the Raw holds, and writing it runs no Python code, so
-            // it is written here, unheld like the scalars above, without
-            // the walk through `compound` and `other`'s type tests.
-            if ty == self.known.raw {
-                return self.raw(obj).map_err(named);
-            }
             ffi::Py_INCREF(obj);
             let Some((key, text)) = name else {
                 let r = self.compound(obj, ty).map_err(|e| {
