@@ -17,7 +17,9 @@
 //! rounds (`bench/typed_pairs.sh`).
 //!
 //! `TYPED_FILE=PATH` parses that file into DOC's model instead of the corpus
-//! document (a compacted copy of it, say, to see what whitespace costs).
+//! document(s) (a compacted copy of one, say, to see what whitespace costs,
+//! or the workload suite's `bench/go/testdata/oci-manifest-5.json` as
+//! `oci-manifests`).
 #[allow(dead_code)]
 #[path = "../benches/schema/mod.rs"]
 mod schema;
@@ -47,7 +49,10 @@ fn run<T: serde::de::DeserializeOwned>(rel: &str, n: usize, libraries: &str) {
 }
 
 fn oci<T: serde::de::DeserializeOwned>(kind: schema::oci::Kind, n: usize, libraries: &str) {
-    let docs: Vec<Vec<u8>> = schema::oci::documents().into_iter().filter(|(_, k, _)| *k == kind).map(|(_, _, b)| b).collect();
+    let docs: Vec<Vec<u8>> = match std::env::var("TYPED_FILE") {
+        Ok(path) => vec![std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))],
+        Err(_) => schema::oci::documents().into_iter().filter(|(_, k, _)| *k == kind).map(|(_, _, b)| b).collect(),
+    };
     run_group::<T>(&docs, n, libraries);
 }
 
