@@ -1490,7 +1490,7 @@ struct Frame {
     filter: [u64; 4],
 }
 
-const SCAN_LIMIT: usize = 32;
+const SCAN_LIMIT: usize = 64;
 const EMPTY: u32 = u32::MAX;
 const IN_ARENA: usize = 1 << (usize::BITS - 1);
 
@@ -2047,7 +2047,7 @@ mod tests {
     /// Names read in place from the input and names copied (decoded
     /// escapes) are compared with each other, in small and large objects.
     fn check_in_place_and_copied(d: &mut DuplicateNames) {
-        let names: Vec<String> = (0..80).map(|i| format!("name{i}")).collect();
+        let names: Vec<String> = (0..140).map(|i| format!("name{i}")).collect();
         // The input: all names one after another, each at a known offset.
         let mut input = Vec::new();
         let mut at = Vec::new();
@@ -2055,7 +2055,7 @@ mod tests {
             at.push(input.len());
             input.extend_from_slice(n.as_bytes());
         }
-        for size in [1, 2, 5, 31, 32, 33, 80] {
+        for size in [1, 2, 5, 31, 32, 33, 63, 64, 65, 80, 140] {
             d.open();
             for k in 0..size {
                 let name = names[k].as_bytes();
