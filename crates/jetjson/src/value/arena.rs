@@ -283,13 +283,21 @@ pub(crate) struct ArenaBuilder {
 impl ArenaBuilder {
     /// An arena sized for a document of `input_len` bytes (nothing is
     /// allocated until the first request).
-    pub(crate) fn new(input_len: usize) -> ArenaBuilder {
+    pub(crate) const fn new(input_len: usize) -> ArenaBuilder {
+        let size = input_len.saturating_mul(FIRST_CHUNK_PER_INPUT_BYTE);
         ArenaBuilder {
             first: std::ptr::null_mut(),
             chunk: std::ptr::null_mut(),
             used: 0,
             cap: 0,
-            next_size: input_len.saturating_mul(FIRST_CHUNK_PER_INPUT_BYTE).clamp(MIN_CHUNK, MAX_CHUNK),
+            // `clamp(MIN_CHUNK, MAX_CHUNK)`, in a `const fn`.
+            next_size: if size < MIN_CHUNK {
+                MIN_CHUNK
+            } else if size > MAX_CHUNK {
+                MAX_CHUNK
+            } else {
+                size
+            },
         }
     }
 
