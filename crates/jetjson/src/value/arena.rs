@@ -104,12 +104,21 @@ pub(crate) unsafe fn retain(arena: NonNull<ChunkHeader>) {
 pub(crate) unsafe fn release(arena: NonNull<ChunkHeader>) {
     // SAFETY: the caller's reference keeps the header alive until the
     // decrement below.
-    if unsafe { arena.as_ref() }.refs.fetch_sub(1, Ordering::Release) != 1 {
-        return;
+    let refs = &unsafe { arena.as_ref() }.refs;
+    // The last reference (a parsed tree dropped whole, the usual case):
+    // no other holder exists, and none can appear (taking a reference
+    // needs one), so the count needs no atomic decrement. The Acquire load
+    // orders every other holder's uses (before their Release decrements)
+    // before the freeing, as the fence below does.
+    if refs.load(Ordering::Acquire) != 1 {
+        if refs.fetch_sub(1, Ordering::Release) != 1 {
+            return;
+        }
+        // Every other holder's uses happen-before their decrements
+        // (Release); this fence orders them before the memory is freed
+        // (as `Arc` does).
+        fence(Ordering::Acquire);
     }
-    // Every other holder's uses happen-before their decrements (Release);
-    // this fence orders them before the memory is freed (as `Arc` does).
-    fence(Ordering::Acquire);
     // SAFETY: the count reached zero, so no handle to the arena remains
     // (uncounted ones live only inside it and are unreachable now). Each
     // chunk was allocated by `ArenaBuilder::new_chunk` with the layout its
