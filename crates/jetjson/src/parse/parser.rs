@@ -24,7 +24,7 @@ pub fn parse<V: Visitor + ?Sized>(input: &[u8], options: &ReadOptions, visitor: 
     // The working memory is kept per thread between documents: grown from
     // nothing for every small document, its vectors' allocations were a
     // tenth of the time of a 1 KB document.
-    with_pooled(|buffers| parse_with_buffers(input, options, visitor, buffers))
+    with_pooled(input.len(), |buffers| parse_with_buffers(input, options, visitor, buffers))
 }
 
 /// The parser's working memory, kept by a caller that parses many
@@ -59,17 +59,43 @@ pub fn parse_with_memory<V: Visitor + ?Sized>(
 const UNTRIMMED_UP_TO: usize = 256;
 
 /// Runs `f` with this thread's kept working memory (fresh memory when it is
-/// already lent out, or the thread is ending), then keeps it again, trimmed.
-fn with_pooled<R>(f: impl FnOnce(&mut Buffers) -> R) -> R {
-    let mut buffers = POOLED.try_with(|b| b.take()).ok().flatten().unwrap_or_default();
-    let result = f(&mut buffers);
-    buffers.trim();
-    let _ = POOLED.try_with(|b| b.set(Some(buffers)));
-    result
+/// already lent out, or the thread is ending), then trims it if `f` read
+/// more than `POOLED_UNTRIMMED_UP_TO` of the `input_len` bytes of its input.
+///
+/// The memory is lent where it lies in the thread-local, not moved out and
+/// back: moving `Buffers` both ways, and the trim's capacity checks (one
+/// wide load over fields the parse had just stored to), cost
+/// store-forwarding stalls, 4% of the time of a 1 KiB `Value` parse
+/// (bench/results/value-small-2026-11-28.md).
+#[inline]
+fn with_pooled<R>(input_len: usize, f: impl FnOnce(&mut Buffers) -> R) -> R {
+    let mut f = Some(f);
+    let lent = POOLED.try_with(|cell| {
+        let mut buffers = cell.try_borrow_mut().ok()?;
+        let result = f.take()?(&mut buffers);
+        if input_len > POOLED_UNTRIMMED_UP_TO {
+            buffers.trim();
+        }
+        Some(result)
+    });
+    if let Ok(Some(result)) = lent {
+        return result;
+    }
+    // Lent already (a parse inside a visitor's call) or the thread is
+    // ending: memory of this call's own.
+    let f = f.take().expect("`f` runs only where the memory was lent, and then returns");
+    f(&mut Buffers::default())
 }
 
+/// Inputs up to this size leave the thread's kept memory untrimmed. A parse
+/// grows no vector of it past twice the entries the input can make (one
+/// per byte at most, far fewer for names and open objects), so after such
+/// parses the thread keeps a few dozen KiB more at worst than `Buffers::trim`
+/// leaves, and the next longer input's parse trims it again.
+const POOLED_UNTRIMMED_UP_TO: usize = 4096;
+
 thread_local! {
-    static POOLED: std::cell::Cell<Option<Buffers>> = const { std::cell::Cell::new(None) };
+    static POOLED: std::cell::RefCell<Buffers> = const { std::cell::RefCell::new(Buffers::EMPTY) };
 }
 
 /// `parse` with working memory lent by the caller and handed back.
@@ -89,7 +115,7 @@ pub(crate) fn parse_with_buffers<V: Visitor + ?Sized>(
 /// Checks that `input` is one JSON text, building nothing: the validator
 /// (`validate.rs`), with this thread's kept working memory.
 pub(crate) fn check(input: &[u8], options: &ReadOptions) -> Result<()> {
-    with_pooled(|buffers| check_with_buffers(input, options, buffers, drive::level()))
+    with_pooled(input.len(), |buffers| check_with_buffers(input, options, buffers, drive::level()))
 }
 
 /// `check` with working memory lent by the caller and the validator built
@@ -130,7 +156,7 @@ pub(crate) fn walk_value_at<V: Visitor + ?Sized>(
 ) -> Result<Option<usize>> {
     // Kept memory as `parse` does: a `Value` field of a typed struct comes
     // here once per message.
-    match with_pooled(|buffers| drive::drive(input, drive::Span::ValueAt(from), options, visitor, buffers, drive::level())) {
+    match with_pooled(input.len(), |buffers| drive::drive(input, drive::Span::ValueAt(from), options, visitor, buffers, drive::level())) {
         Ok(end) => Ok(Some(end)),
         Err(Stop::Visitor(e)) => Err(e),
         Err(Stop::Syntax) => Ok(None),
@@ -141,7 +167,7 @@ pub(crate) fn walk_value_at<V: Visitor + ?Sized>(
 /// a container there is checked by the validator
 /// (`validate::container_end`), and walked only if it does not accept it.
 pub(crate) fn check_value_at(input: &[u8], from: usize, options: &ReadOptions) -> Result<Option<usize>> {
-    with_pooled(|buffers| {
+    with_pooled(input.len(), |buffers| {
         let level = drive::level();
         if matches!(input.get(from), Some(b'{' | b'[')) {
             let nested = super::validate::Nested {
@@ -211,6 +237,9 @@ pub(crate) struct Buffers {
 }
 
 impl Buffers {
+    /// No memory yet (the thread-local's start).
+    const EMPTY: Buffers = Buffers { scratch: String::new(), dups: DuplicateNames::EMPTY, stack: Vec::new(), check: None };
+
     /// Capacity beyond what a thread keeps between documents (a few dozen
     /// KiB) is given back: one huge document pins no memory.
     ///
@@ -1549,6 +1578,16 @@ fn hash_seed() -> [u64; 2] {
 }
 
 impl DuplicateNames {
+    /// No memory yet; the seed is fetched when the first object opens.
+    pub(super) const EMPTY: DuplicateNames = DuplicateNames {
+        bytes: Vec::new(),
+        names: Vec::new(),
+        frames: Vec::new(),
+        seed: [0; 2],
+        #[cfg(test)]
+        forced_hash: None,
+    };
+
     #[inline]
     pub(super) fn open(&mut self) {
         if self.seed[1] == 0 {
@@ -1723,6 +1762,100 @@ mod tests {
         longer.push(b' ');
         parse_with_memory(&longer, &options, &mut visitor, &mut memory).unwrap();
         assert!(memory.0.stack.capacity() <= 4096);
+    }
+
+    /// The thread's kept memory (`with_pooled`) is trimmed after inputs
+    /// longer than `POOLED_UNTRIMMED_UP_TO` only, and a parse of a shorter
+    /// input cannot grow it much.
+    #[test]
+    fn pooled_memory_is_trimmed_after_long_inputs_only() {
+        let deep = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n)).into_bytes();
+        let options = ReadOptions::new().max_depth(100_000);
+        let stack_capacity = || POOLED.with(|cell| cell.borrow().stack.capacity());
+        parse(&deep(50_000), &options, &mut super::super::visitor::Ignore).unwrap();
+        assert!(stack_capacity() <= 4096, "{}", stack_capacity());
+        // Grown (as by an earlier parse), then a short input: left as it is.
+        POOLED.with(|cell| cell.borrow_mut().stack.reserve(10_000));
+        let grown = stack_capacity();
+        let small = deep(POOLED_UNTRIMMED_UP_TO / 2);
+        assert_eq!(small.len(), POOLED_UNTRIMMED_UP_TO);
+        parse(&small, &options, &mut super::super::visitor::Ignore).unwrap();
+        assert_eq!(stack_capacity(), grown);
+        // One byte more, and it is trimmed.
+        let mut longer = small.clone();
+        longer.push(b' ');
+        parse(&longer, &options, &mut super::super::visitor::Ignore).unwrap();
+        assert!(stack_capacity() <= 4096, "{}", stack_capacity());
+        // From nothing, the short input grows the stack to twice its depth
+        // at most.
+        POOLED.with(|cell| *cell.borrow_mut() = Buffers::EMPTY);
+        parse(&small, &options, &mut super::super::visitor::Ignore).unwrap();
+        assert!(stack_capacity() <= POOLED_UNTRIMMED_UP_TO, "{}", stack_capacity());
+    }
+
+    /// A visitor that parses another document from inside one of its calls
+    /// (the thread's memory is lent to the outer parse then): the inner
+    /// parse works with memory of its own, and both see their documents.
+    #[test]
+    fn a_parse_inside_a_parse_has_memory_of_its_own() {
+        struct Nested {
+            seen: Vec<String>,
+        }
+        impl Visitor for Nested {
+            fn null(&mut self) -> Result<()> {
+                self.seen.push("null".into());
+                Ok(())
+            }
+            fn bool(&mut self, v: bool) -> Result<()> {
+                self.seen.push(v.to_string());
+                Ok(())
+            }
+            fn number(&mut self, n: NumberToken<'_>) -> Result<()> {
+                self.seen.push(n.text.to_owned());
+                Ok(())
+            }
+            fn string(&mut self, s: &str, _: &str) -> Result<()> {
+                // The string is a document of its own: parsed here, while
+                // the outer parse holds the thread's memory.
+                assert!(POOLED.with(|cell| cell.try_borrow_mut().is_err()), "the outer parse holds the memory");
+                let mut inner = Nested { seen: Vec::new() };
+                parse(s.as_bytes(), &ReadOptions::new(), &mut inner)?;
+                self.seen.push(format!("({})", inner.seen.join(" ")));
+                Ok(())
+            }
+            fn begin_array(&mut self) -> Result<()> {
+                self.seen.push("[".into());
+                Ok(())
+            }
+            fn end_array(&mut self) -> Result<()> {
+                self.seen.push("]".into());
+                Ok(())
+            }
+            fn begin_object(&mut self) -> Result<()> {
+                self.seen.push("{".into());
+                Ok(())
+            }
+            fn key(&mut self, k: &str, _: &str) -> Result<()> {
+                self.seen.push(format!("{k}:"));
+                Ok(())
+            }
+            fn end_object(&mut self) -> Result<()> {
+                self.seen.push("}".into());
+                Ok(())
+            }
+        }
+        let text = br#"[1, "[2, \"4\", {\"k\": null}]", {"a": "true"}, "[3"]"#;
+        let mut outer = Nested { seen: Vec::new() };
+        let e = parse(text, &ReadOptions::new(), &mut outer).unwrap_err();
+        // The last inner document is cut short: its error is the outer
+        // parse's (the visitor's), and everything before it was seen.
+        assert!(e.is_syntax() || e.is_eof(), "{e}");
+        assert_eq!(outer.seen.join(" "), "[ 1 ([ 2 (4) { k: null } ]) { a: (true) }");
+        // The thread's memory is lent again afterwards.
+        assert!(POOLED.with(|cell| cell.try_borrow_mut().is_ok()));
+        let mut again = Nested { seen: Vec::new() };
+        parse(br#"{"b": "[]"}"#, &ReadOptions::new(), &mut again).unwrap();
+        assert_eq!(again.seen.join(" "), "{ b: ([ ]) }");
     }
 
     impl DuplicateNames {

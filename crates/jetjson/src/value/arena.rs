@@ -104,12 +104,21 @@ pub(crate) unsafe fn retain(arena: NonNull<ChunkHeader>) {
 pub(crate) unsafe fn release(arena: NonNull<ChunkHeader>) {
     // SAFETY: the caller's reference keeps the header alive until the
     // decrement below.
-    if unsafe { arena.as_ref() }.refs.fetch_sub(1, Ordering::Release) != 1 {
-        return;
+    let refs = &unsafe { arena.as_ref() }.refs;
+    // The last reference (a parsed tree dropped whole, the usual case):
+    // no other holder exists, and none can appear (taking a reference
+    // needs one), so the count needs no atomic decrement. The Acquire load
+    // orders every other holder's uses (before their Release decrements)
+    // before the freeing, as the fence below does.
+    if refs.load(Ordering::Acquire) != 1 {
+        if refs.fetch_sub(1, Ordering::Release) != 1 {
+            return;
+        }
+        // Every other holder's uses happen-before their decrements
+        // (Release); this fence orders them before the memory is freed
+        // (as `Arc` does).
+        fence(Ordering::Acquire);
     }
-    // Every other holder's uses happen-before their decrements (Release);
-    // this fence orders them before the memory is freed (as `Arc` does).
-    fence(Ordering::Acquire);
     // SAFETY: the count reached zero, so no handle to the arena remains
     // (uncounted ones live only inside it and are unreachable now). Each
     // chunk was allocated by `ArenaBuilder::new_chunk` with the layout its
@@ -283,13 +292,21 @@ pub(crate) struct ArenaBuilder {
 impl ArenaBuilder {
     /// An arena sized for a document of `input_len` bytes (nothing is
     /// allocated until the first request).
-    pub(crate) fn new(input_len: usize) -> ArenaBuilder {
+    pub(crate) const fn new(input_len: usize) -> ArenaBuilder {
+        let size = input_len.saturating_mul(FIRST_CHUNK_PER_INPUT_BYTE);
         ArenaBuilder {
             first: std::ptr::null_mut(),
             chunk: std::ptr::null_mut(),
             used: 0,
             cap: 0,
-            next_size: input_len.saturating_mul(FIRST_CHUNK_PER_INPUT_BYTE).clamp(MIN_CHUNK, MAX_CHUNK),
+            // `clamp(MIN_CHUNK, MAX_CHUNK)`, in a `const fn`.
+            next_size: if size < MIN_CHUNK {
+                MIN_CHUNK
+            } else if size > MAX_CHUNK {
+                MAX_CHUNK
+            } else {
+                size
+            },
         }
     }
 

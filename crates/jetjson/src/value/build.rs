@@ -78,38 +78,113 @@ const NESTED_ARENA_HINT: usize = 1024;
 /// input bytes, and makes its root a user-owned value when the walk
 /// succeeded. `check_names`: the builder refuses repeated names itself
 /// (the walk's parser does not).
+///
+/// The builder is the thread's (`BUILDER`), used where it lies: its stacks
+/// keep their memory between documents, and nothing of it is moved in and
+/// out per parse (moving the stacks out of a thread-local and back, stored
+/// field by field and loaded whole, cost store-forwarding stalls: 2-3% of
+/// a 1 KiB parse, bench/results/value-small-2026-11-28.md). A builder of
+/// its own when the thread's is in use or the thread is ending.
 fn build<R>(
     size: usize,
     options: &ReadOptions,
     check_names: bool,
     walk: impl FnOnce(&mut ValueBuilder) -> Result<R>,
 ) -> (Option<Value>, Result<R>) {
-    let stacks = Stacks::take();
-    let mut b = ValueBuilder {
-        values: stacks.values,
-        names: stacks.names,
-        frames: stacks.frames,
-        arena: ArenaBuilder::new(size),
-        direct: DirectArray::NONE,
-        lossless: options.keeps_numbers_lossless(),
-        floats_aside: options.keeps_numbers_lossless() || options.negative_zero_int,
-        duplicates: options.duplicate_key_policy(),
-        check_names,
-    };
-    let result = walk(&mut b);
-    let value = if result.is_ok() { b.values.pop() } else { None };
-    let ValueBuilder { values, names, frames, arena, .. } = b;
-    // Values left by a failed parse hold only uncounted handles (no
-    // drop glue to run); they go before the arena, all the same.
-    Stacks { values, names, frames }.give_back();
-    let value = value.map(|value| match arena.into_reference() {
-        None => value,
+    let mut walk = Some(walk);
+    let lent = BUILDER.try_with(|cell| {
+        let mut b = cell.try_borrow_mut().ok()?;
+        Some(build_with(&mut b, size, options, check_names, walk.take()?))
+    });
+    if let Ok(Some(built)) = lent {
+        return built;
+    }
+    let walk = walk.take().expect("`walk` runs only where the builder was lent, and then returns");
+    let mut own = ValueBuilder::IDLE;
+    build_with(&mut own, size, options, check_names, walk)
+}
+
+thread_local! {
+    static BUILDER: std::cell::RefCell<ValueBuilder> = const { std::cell::RefCell::new(ValueBuilder::IDLE) };
+}
+
+/// `build` with the idle builder `b` (empty stacks, no arena), left idle
+/// again.
+#[inline(always)]
+fn build_with<R>(
+    b: &mut ValueBuilder,
+    size: usize,
+    options: &ReadOptions,
+    check_names: bool,
+    walk: impl FnOnce(&mut ValueBuilder) -> Result<R>,
+) -> (Option<Value>, Result<R>) {
+    // Idle already, unless a walk panicked: then whatever it left is
+    // dropped here (its arena released by the assignment below).
+    b.direct = DirectArray::NONE;
+    b.values.clear();
+    b.names.clear();
+    b.frames.clear();
+    b.arena = ArenaBuilder::new(size);
+    b.lossless = options.keeps_numbers_lossless();
+    b.floats_aside = options.keeps_numbers_lossless() || options.negative_zero_int;
+    b.duplicates = options.duplicate_key_policy();
+    b.check_names = check_names;
+    let result = walk(b);
+    let root = if result.is_ok() { b.pop_root() } else { None };
+    b.direct = DirectArray::NONE;
+    // Values left by a failed parse hold only uncounted handles (no drop
+    // glue to run); they go before the arena, all the same.
+    b.values.clear();
+    b.names.clear();
+    b.frames.clear();
+    b.trim();
+    let arena = std::mem::replace(&mut b.arena, ArenaBuilder::new(0));
+    let value = root.map(|root| match (root, arena.into_reference()) {
+        // The usual root: made here from its two words, a counted handle
+        // that takes over the builder's reference (its items are in this
+        // arena, placed by `alloc_items` or `commit_region`).
+        (Root::Array(items, n), Some(reference)) => {
+            // SAFETY: the items were placed in this (live) arena.
+            debug_assert_eq!(unsafe { super::arena::arena_of(items) }, reference);
+            Value::Array(Array(Seq::Counted(items, n)))
+        }
+        (Root::Object(members, n), Some(reference)) => {
+            // SAFETY: as above.
+            debug_assert_eq!(unsafe { super::arena::arena_of(members) }, reference);
+            Value::Object(Map { members: Seq::Counted(members, n) })
+        }
         // SAFETY: the root is the only value left from the builder: its
         // handle (if a container) is uncounted in this arena, and the
         // builder's reference is handed to it (or given back).
-        Some(reference) => unsafe { into_root(value, reference) },
+        (Root::Other(value), Some(reference)) => unsafe { into_root(value, reference) },
+        (root, None) => root.into_value(),
     });
     (value, result)
+}
+
+/// The document's value, off the builder's stack: a container in the
+/// arena as its items and length (uncounted), anything else whole.
+///
+/// A container is taken out of its stack slot as two words, not moved as a
+/// `Value`: written there by narrower stores (`end_object`, `end_array`),
+/// the slot read back whole stalled (store forwarding), and the enum's
+/// moves on the way out went through stack memory in pieces of odd sizes
+/// (2-3% of a 1 KiB parse, bench/results/value-small-2026-11-28.md).
+enum Root {
+    Array(NonNull<Value>, usize),
+    Object(NonNull<(Str, Value)>, usize),
+    Other(Value),
+}
+
+impl Root {
+    /// As a value (uncounted handles stay uncounted).
+    fn into_value(self) -> Value {
+        match self {
+            Root::Array(items, n) => Value::Array(Array(Seq::Uncounted(items, n))),
+            Root::Object(members, n) => Value::Object(Map { members: Seq::Uncounted(members, n) }),
+            Root::Other(value) => value,
+        }
+    }
 }
 
 /// The root of a parsed document as a user-owned value: a container takes
@@ -135,45 +210,14 @@ unsafe fn into_root(value: Value, reference: std::ptr::NonNull<super::arena::Chu
     }
 }
 
-/// The builder's working stacks, kept per thread between documents so a
-/// parse does not regrow them from nothing (and glibc does not free and
-/// consolidate them every time). Capacity beyond `MAX_POOLED_BYTES` is
-/// released on the way back, so a huge document pins no more than that.
-#[derive(Default)]
-struct Stacks {
-    values: Vec<Value>,
-    names: Vec<Str>,
-    frames: Vec<(usize, usize)>,
-}
-
-/// What one thread keeps at most, in bytes of stack capacity (131,072
-/// values). A large stack is a block of its own from the allocator (mmap):
-/// shrinking it on the way back unmaps the pages past the limit, and the
-/// next document of the same shape faults every one of them in again. At
-/// 256 KiB that was about 200 page faults per parse of mesh.json (a
-/// 33,408-item array), a fifth of its time; a stack kept whole costs none.
+/// What one thread's builder keeps at most, in bytes of stack capacity
+/// (131,072 values). A large stack is a block of its own from the
+/// allocator (mmap): shrinking it on the way back unmaps the pages past the
+/// limit, and the next document of the same shape faults every one of them
+/// in again. At 256 KiB that was about 200 page faults per parse of
+/// mesh.json (a 33,408-item array), a fifth of its time; a stack kept whole
+/// costs none.
 const MAX_POOLED_BYTES: usize = 4 << 20;
-
-thread_local! {
-    static STACKS: std::cell::Cell<Option<Stacks>> = const { std::cell::Cell::new(None) };
-}
-
-impl Stacks {
-    fn take() -> Stacks {
-        STACKS.try_with(|s| s.take()).ok().flatten().unwrap_or_default()
-    }
-
-    fn give_back(mut self) {
-        // Values left by a failed parse are dropped here.
-        self.values.clear();
-        self.names.clear();
-        self.frames.clear();
-        self.values.shrink_to(MAX_POOLED_BYTES / std::mem::size_of::<Value>());
-        self.names.shrink_to(MAX_POOLED_BYTES / 4 / std::mem::size_of::<Str>());
-        self.frames.shrink_to(MAX_POOLED_BYTES / 4 / std::mem::size_of::<(usize, usize)>());
-        let _ = STACKS.try_with(|s| s.set(Some(self)));
-    }
-}
 
 /// The items of the innermost open array, written in place in the arena's
 /// current region (`ArenaBuilder::region`): `first..next` are written,
@@ -257,6 +301,54 @@ struct ValueBuilder {
 }
 
 impl ValueBuilder {
+    /// A builder between documents: empty stacks, no arena.
+    const IDLE: ValueBuilder = ValueBuilder {
+        direct: DirectArray::NONE,
+        values: Vec::new(),
+        names: Vec::new(),
+        frames: Vec::new(),
+        arena: ArenaBuilder::new(0),
+        lossless: false,
+        floats_aside: false,
+        duplicates: DuplicateKeys::Error,
+        check_names: false,
+    };
+
+    /// Gives back stack capacity past `MAX_POOLED_BYTES` (the stacks are
+    /// empty): the thread keeps no more than that after a huge document.
+    #[inline]
+    fn trim(&mut self) {
+        const VALUES: usize = MAX_POOLED_BYTES / std::mem::size_of::<Value>();
+        const NAMES: usize = MAX_POOLED_BYTES / 4 / std::mem::size_of::<Str>();
+        const FRAMES: usize = MAX_POOLED_BYTES / 4 / std::mem::size_of::<(usize, usize)>();
+        if self.values.capacity() > VALUES || self.names.capacity() > NAMES || self.frames.capacity() > FRAMES {
+            self.shrink(VALUES, NAMES, FRAMES);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn shrink(&mut self, values: usize, names: usize, frames: usize) {
+        self.values.shrink_to(values);
+        self.names.shrink_to(names);
+        self.frames.shrink_to(frames);
+    }
+
+    /// The document's value, taken off the values stack (where the walk
+    /// left it alone).
+    #[inline(always)]
+    fn pop_root(&mut self) -> Option<Root> {
+        let root = match self.values.last()? {
+            Value::Array(Array(Seq::Uncounted(items, n))) => Root::Array(*items, *n),
+            Value::Object(Map { members: Seq::Uncounted(members, n) }) => Root::Object(*members, *n),
+            _ => return self.values.pop().map(Root::Other),
+        };
+        // SAFETY: the last item (an uncounted handle, whose copy is `root`:
+        // no drop glue to skip) leaves the stack.
+        unsafe { self.values.set_len(self.values.len() - 1) };
+        Some(root)
+    }
+
     /// Whether the next value is the document itself (not in a container):
     /// then a string or number text is built owned, not in the arena, so a
     /// lone large string costs its size once (no arena copy to copy out).
@@ -636,4 +728,87 @@ fn dedupe(names: &[Str], values: impl Iterator<Item = Value>, policy: DuplicateK
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Documents of every kind of root (the arena containers that
+    /// `pop_root` takes as two words, and the others), in compact form.
+    fn documents() -> Vec<String> {
+        let long = "a string longer than the inline capacity of a Str";
+        vec![
+            "[1,2,3]".into(),
+            format!(r#"[[1],"{long}",{{"k":null}}]"#),
+            format!(r#"{{"a":1,"b":["{long}",true],"c":{{"d":-2.5}}}}"#),
+            "[]".into(),
+            "{}".into(),
+            "[[],{}]".into(),
+            "7".into(),
+            "null".into(),
+            r#""short""#.into(),
+            format!(r#""{long}""#),
+        ]
+    }
+
+    /// Each document, parsed with the thread's builder, with a builder of
+    /// its own (the thread's held), and after failed parses (a syntax
+    /// error inside containers, a repeated name): the same value, which
+    /// writes back as the text; and trees kept from earlier parses stay
+    /// intact.
+    #[test]
+    fn every_root_from_either_builder_and_after_failures() {
+        let mut kept = Vec::new();
+        for text in documents() {
+            let fresh = Value::from_slice(text.as_bytes()).unwrap();
+            assert_eq!(fresh.to_string(), text);
+            let own = BUILDER.with(|cell| {
+                let _held = cell.borrow_mut();
+                Value::from_slice(text.as_bytes()).unwrap()
+            });
+            assert_eq!(own, fresh, "{text}");
+            for bad in [&br#"[{"a":[1,"#[..], br#"{"a":{"b":1,"b":2}}"#, br#"[1,{"x":tru}]"#] {
+                assert!(Value::from_slice(bad).is_err());
+            }
+            let after = Value::from_slice(text.as_bytes()).unwrap();
+            assert_eq!(after, fresh, "{text}");
+            assert_eq!(after.to_string(), text);
+            kept.push((text, fresh, own, after));
+        }
+        for (text, fresh, own, after) in &kept {
+            assert_eq!(fresh.to_string(), *text);
+            assert_eq!(own.to_string(), *text);
+            assert_eq!(after.to_string(), *text);
+        }
+        // The thread's builder is idle between parses.
+        BUILDER.with(|cell| {
+            let b = cell.borrow();
+            assert!(b.values.is_empty() && b.names.is_empty() && b.frames.is_empty() && !b.direct.is_open());
+        });
+    }
+
+    /// Containers at the root are counted handles on their arena: a clone
+    /// outlives the original, and a child outlives both.
+    #[test]
+    fn root_containers_are_counted() {
+        for text in ["[1,2,3]", r#"[["a string longer than twenty-two bytes"]]"#, r#"{"a":[1,{"b":2}]}"#] {
+            let v = Value::from_slice(text.as_bytes()).unwrap();
+            match &v {
+                Value::Array(a) => assert!(matches!(a.0, Seq::Counted(..)), "{text}"),
+                Value::Object(m) => assert!(matches!(m.members, Seq::Counted(..)), "{text}"),
+                other => panic!("{text}: {other:?}"),
+            }
+            let copy = v.clone();
+            let child = match &v {
+                Value::Array(a) => a[0].clone(),
+                Value::Object(m) => m.get("a").unwrap().clone(),
+                _ => unreachable!(),
+            };
+            drop(v);
+            assert_eq!(copy.to_string(), text);
+            drop(copy);
+            assert!(text.contains(&child.to_string()), "{text}");
+        }
+    }
 }

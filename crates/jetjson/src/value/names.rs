@@ -10,9 +10,9 @@
 //!
 //! Each name's first word (its length and first bytes, `Str::head_word`)
 //! is compared before the whole name. In an object of more than eight
-//! names, each name sets one bit of a 1024-bit filter by a hash of its
-//! words; only a name whose bit was already set is compared with the names
-//! before it.
+//! names, each name marks one of 1024 slots by a hash of its words (`Seen`:
+//! marks stamped per object, kept between objects); only a name whose slot
+//! this object had already marked is compared with the names before it.
 //! The hash is not keyed, so a document can make every name collide: the
 //! comparisons are counted, and past a budget linear in the number of
 //! names (or in objects with many names) the check goes to a randomly
@@ -27,15 +27,16 @@ use super::Str;
 const PAIRWISE_MAX_NAMES: usize = 8;
 /// Objects with more names than this go to the table directly.
 const FILTER_MAX_NAMES: usize = 64;
-/// Words of the filter: 1024 bits. With 64 names, about 2 of them find
-/// their bit set, whose comparisons cost about 85 in all (the sum over
-/// names of i * i / 1024; 340 with the 256 bits this had, over the budget
-/// of 4n + 16 = 272 then, so a typical object of 64 names went to SipHash).
-const FILTER_WORDS: usize = 16;
+/// Slots of the filter (`Seen`): 1024, picked by the top 10 bits of
+/// `filter_hash`. With 64 names, about 2 of them find their slot marked,
+/// whose comparisons cost about 85 in all (the sum over names of
+/// i * i / 1024; 340 with the 256 slots this had, over the budget of
+/// 4n + 16 = 272 then, so a typical object of 64 names went to SipHash).
+const FILTER_SLOTS: usize = 1 << 10;
 
 /// Comparisons (or probes) allowed in an object of `n` names before the
 /// keyed hash set takes over: far above what unequal names cost by chance
-/// (see `FILTER_WORDS`), still linear in `n` whatever the names are.
+/// (see `FILTER_SLOTS`), still linear in `n` whatever the names are.
 #[inline(always)]
 fn budget(n: usize) -> usize {
     8 * n + 16
@@ -71,13 +72,78 @@ pub(super) fn first_repeat(names: &[Str]) -> Option<usize> {
     if n > FILTER_MAX_NAMES {
         return first_repeat_table(names);
     }
-    let mut filter = [0u64; FILTER_WORDS];
+    first_repeat_marked(names)
+}
+
+/// The filter's memory for objects of 9 to 64 names: one mark per value of
+/// a name's 10-bit hash, kept by the thread between objects (`SEEN`). A
+/// slot is set in the current object when it holds the object's stamp, so
+/// nothing is cleared per object. (Not a field of the builder: passing it
+/// down cost every `end_object` a few instructions, objects of two names
+/// too.)
+///
+/// A mark per hash value, not a bit: a name's load of its mark depends on
+/// an earlier name's store only when their hashes are equal (rare), so the
+/// CPU runs the names' loads ahead of the stores; with bits in words, a
+/// load waits for the previous name's store to the same word (one in 16
+/// with 1024 bits, one in 4 with the 256 bits this first had), and the
+/// words were zeroed per object. From the unmerged branch wip-valueparse
+/// (4d04db9, with 256 slots), here with 1024: twitter.json 1.7% fewer
+/// instructions (bench/results/value-small-2026-11-28.md).
+struct Seen {
+    marks: [u32; FILTER_SLOTS],
+    stamp: u32,
+}
+
+thread_local! {
+    static SEEN: std::cell::RefCell<Seen> = const { std::cell::RefCell::new(Seen::NEW) };
+}
+
+impl Seen {
+    const NEW: Seen = Seen { marks: [0; FILTER_SLOTS], stamp: 0 };
+
+    /// A stamp no slot holds: the next one, or (when the stamps wrap
+    /// around) 1 after clearing every slot.
+    #[inline(always)]
+    fn next_stamp(&mut self) -> u32 {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.wrap();
+        }
+        self.stamp
+    }
+
+    /// Once in 2^32 objects (out of line: the clearing is 4 KiB of stores).
+    #[cold]
+    #[inline(never)]
+    fn wrap(&mut self) {
+        self.marks = [0; FILTER_SLOTS];
+        self.stamp = 1;
+    }
+}
+
+/// `first_repeat` for 9 to 64 names, with the thread's marks (the keyed
+/// hash set if they are in use, which nothing here does, or the thread is
+/// ending). Out of line, so that the builder's `end_object` is as it was
+/// for smaller objects.
+#[inline(never)]
+fn first_repeat_marked(names: &[Str]) -> Option<usize> {
+    SEEN.try_with(|seen| match seen.try_borrow_mut() {
+        Ok(mut seen) => first_repeat_filtered(names, &mut seen),
+        Err(_) => first_repeat_hashed(names),
+    })
+    .unwrap_or_else(|_| first_repeat_hashed(names))
+}
+
+/// `first_repeat` for 9 to 64 names, with the filter's marks `seen`.
+fn first_repeat_filtered(names: &[Str], seen: &mut Seen) -> Option<usize> {
+    let n = names.len();
+    let stamp = seen.next_stamp();
     // Comparisons allowed before the hash set takes over.
     let mut budget = budget(n);
     for (i, name) in names.iter().enumerate() {
-        let h = filter_hash(name);
-        let (word, bit) = ((h >> 60) as usize, 1u64 << ((h >> 54) & 63));
-        if filter[word] & bit != 0 {
+        let slot = (filter_hash(name) >> 54) as usize;
+        if std::mem::replace(&mut seen.marks[slot], stamp) == stamp {
             // Maybe seen: compared with every earlier name.
             if budget < i {
                 return first_repeat_hashed(names);
@@ -88,7 +154,6 @@ pub(super) fn first_repeat(names: &[Str]) -> Option<usize> {
                 return Some(i);
             }
         }
-        filter[word] |= bit;
     }
     None
 }
@@ -217,7 +282,52 @@ mod tests {
         }
     }
 
-    /// Names that all fall on one bit of the filter spend the budget and
+    /// Marks are kept from object to object: a name marked by an earlier
+    /// object is not taken for a repeat, also when the stamps wrap around,
+    /// and a repeat is still found after. When they wrap, every mark is
+    /// cleared (a mark left from 2^32 objects before would hold the new
+    /// stamp). (From 4d04db9.)
+    #[test]
+    fn marks_of_earlier_objects_are_not_repeats() {
+        let distinct = |prefix: &str| -> Vec<String> { (0..20).map(|i| format!("{prefix}{i}")).collect() };
+        let (old, new) = (distinct("old"), distinct("k"));
+        let old: Vec<&str> = old.iter().map(String::as_str).collect();
+        let strs: Vec<&str> = new.iter().map(String::as_str).collect();
+        let mut with = strs.clone();
+        with[19] = strs[4];
+        for start in [0, u32::MAX - 2] {
+            let mut seen = Seen { stamp: start, ..Seen::NEW };
+            // Marks of other names, before the wrap when there is one.
+            assert_eq!(first_repeat_filtered(&names(&old), &mut seen), None);
+            assert_eq!(first_repeat_filtered(&names(&old), &mut seen), None);
+            for round in 0..4 {
+                assert_eq!(first_repeat_filtered(&names(&strs), &mut seen), None, "start {start}, round {round}");
+                if round == 0 && start != 0 {
+                    assert_eq!(seen.stamp, 1);
+                    assert!(seen.marks.iter().all(|&m| m <= 1), "marks left from before the stamps wrapped");
+                }
+                assert_eq!(first_repeat_filtered(&names(&with), &mut seen), Some(19), "start {start}, round {round}");
+            }
+        }
+    }
+
+    /// The same names in object after object (as records in an array have
+    /// them), with and without a repeat: the marks of each object leave
+    /// the next one's answer right.
+    #[test]
+    fn records_of_the_same_names_one_after_another() {
+        let fields: Vec<String> = (0..30).map(|i| format!("field_{i}")).collect();
+        let strs: Vec<&str> = fields.iter().map(String::as_str).collect();
+        let clean = names(&strs);
+        for at in 1..30 {
+            assert_eq!(first_repeat(&clean), None, "before {at}");
+            let mut with = strs.clone();
+            with[at] = strs[at - 1];
+            assert_eq!(first_repeat(&names(&with)), Some(at));
+        }
+    }
+
+    /// Names that all fall on one slot of the filter spend the budget and
     /// go to the hash set: still the right answer.
     #[test]
     fn colliding_names_still_answer_right() {
