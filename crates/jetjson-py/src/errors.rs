@@ -7,12 +7,17 @@
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::ffi;
-use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyDict, PyString, PyTuple, PyType};
+use pyo3::types::{PyString, PyType};
 
 static DECODE_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+
+/// `JSONDecodeError` if it was made (module set-up makes it), with no
+/// initialisation: for quick calls (fast.rs).
+pub(crate) fn decode_error_type_if_made(py: Python<'_>) -> Option<*mut ffi::PyTypeObject> {
+    DECODE_ERROR.get(py).map(|t| t.as_ptr().cast::<ffi::PyTypeObject>())
+}
 static ENCODE_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 
 pub fn decode_error_type(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
@@ -60,28 +65,136 @@ pub fn encode_error(py: Python<'_>, message: String) -> PyErr {
 /// over `doc`). `pos` is a character offset for `str` input and a byte
 /// offset for bytes-like input; `lineno` and `colno` are 1-based.
 pub fn decode_error(py: Python<'_>, msg: &str, doc: &Bound<'_, PyAny>, pos: usize, lineno: usize, colno: usize) -> PyErr {
-    let build = || -> PyResult<PyErr> {
-        // `{msg}: line {lineno} column {colno} (char {pos})`, as json words it.
-        let mut text = String::with_capacity(msg.len() + 48);
-        text.push_str(msg);
-        text.push_str(": line ");
-        push_decimal(&mut text, lineno);
-        text.push_str(" column ");
-        push_decimal(&mut text, colno);
-        text.push_str(" (char ");
-        push_decimal(&mut text, pos);
-        text.push(')');
-        let at = Place { pos, lineno, colno };
-        Ok(PyErr::from_value(json_error(decode_error_type(py)?, &text, msg, doc, at, None)?))
+    let ty = match decode_error_type(py) {
+        Ok(ty) => ty,
+        Err(e) => return e,
     };
-    build().unwrap_or_else(|e| e)
+    let at = Place { pos, lineno, colno };
+    // SAFETY: `ty` is a live exception type and `doc` a live object, both
+    // held for the call; GIL held (the token). The result is a new
+    // reference or null with an exception set.
+    let exc = unsafe { decode_error_raw(ty.as_type_ptr(), msg, doc.as_ptr(), at) };
+    // SAFETY: as above.
+    match unsafe { Bound::from_owned_ptr_or_err(py, exc) } {
+        Ok(exc) => PyErr::from_value(exc),
+        Err(e) => e,
+    }
 }
 
-/// Appends `n` in decimal (what `format!("{n}")` writes, without the
-/// formatting machinery: error paths are hot for a service refusing
-/// bodies).
-pub fn push_decimal(out: &mut String, n: usize) {
-    out.push_str(itoa::Buffer::new().format(n));
+/// The `JSONDecodeError` of `decode_error`, made with the C API only (no
+/// `Py<T>` or `PyErr` made or dropped, no pyo3 API that attaches: callable
+/// from a quick call, fast.rs): a new reference, or null with an exception
+/// set. Its text is `{msg}: line {lineno} column {colno} (char {pos})`, as
+/// json words it.
+///
+/// # Safety
+/// GIL held; `ty` is a live exception type (`JSONDecodeError` or a
+/// subclass) and `doc` a live object, both held by the caller for the call.
+pub(crate) unsafe fn decode_error_raw(ty: *mut ffi::PyTypeObject, msg: &str, doc: *mut ffi::PyObject, at: Place) -> *mut ffi::PyObject {
+    let mut tail = Tail::new();
+    tail.push(b": line ");
+    tail.number(at.lineno);
+    tail.push(b" column ");
+    tail.number(at.colno);
+    tail.push(b" (char ");
+    tail.number(at.pos);
+    tail.push(b")");
+    // SAFETY: per the contract.
+    unsafe {
+        let (text, msg_obj) = if msg.is_ascii() {
+            // The text and msg as compact ASCII strs filled in place: no
+            // Rust `String` and no UTF-8 decoder.
+            let text = concat_ascii(msg.as_bytes(), tail.bytes());
+            if text.is_null() {
+                return std::ptr::null_mut();
+            }
+            (text, crate::loads::strings::new_ascii(msg.as_bytes()))
+        } else {
+            let mut text = String::with_capacity(msg.len() + tail.len);
+            text.push_str(msg);
+            // The tail is ASCII (digits and punctuation).
+            text.push_str(tail.as_str());
+            let text = crate::loads::strings::new_str(&text);
+            if text.is_null() {
+                return std::ptr::null_mut();
+            }
+            (text, crate::loads::strings::new_str(msg))
+        };
+        if msg_obj.is_null() {
+            ffi::Py_DECREF(text);
+            return std::ptr::null_mut();
+        }
+        json_error_from(ty, text, msg_obj, doc, at, std::ptr::null_mut())
+    }
+}
+
+/// ASCII text built on the stack (an error text's tail: at most three
+/// numbers of 20 digits and 23 bytes of words; the size limit's message),
+/// with no allocation and no formatting machinery.
+pub(crate) struct Tail {
+    buf: [u8; 96],
+    len: usize,
+}
+
+impl Tail {
+    pub(crate) fn new() -> Tail {
+        Tail { buf: [0; 96], len: 0 }
+    }
+
+    pub(crate) fn push(&mut self, b: &[u8]) {
+        // Never more than the buffer holds (see the type); a push that
+        // would not fit is cut rather than panicking.
+        let n = b.len().min(self.buf.len() - self.len);
+        self.buf[self.len..self.len + n].copy_from_slice(&b[..n]);
+        self.len += n;
+    }
+
+    pub(crate) fn number(&mut self, n: usize) {
+        self.push(itoa::Buffer::new().format(n).as_bytes());
+    }
+
+    pub(crate) fn bytes(&self) -> &[u8] {
+        &self.buf[..self.len]
+    }
+
+    /// The text (only ASCII is ever pushed; empty if that were not so).
+    pub(crate) fn as_str(&self) -> &str {
+        std::str::from_utf8(self.bytes()).unwrap_or_default()
+    }
+}
+
+/// The core's message for `ErrorKind::SizeLimit { limit }` ("input larger
+/// than max_size {limit} bytes"), without `format!` (a service refusing
+/// oversized bodies makes it on every refusal; `test_loads.py` checks the
+/// words against the core's through `bytearray` input too).
+pub(crate) fn size_limit_message(limit: usize) -> Tail {
+    let mut t = Tail::new();
+    t.push(b"input larger than max_size ");
+    t.number(limit);
+    t.push(b" bytes");
+    t
+}
+
+/// A compact ASCII `str` of `a` then `b` (both ASCII): a new reference, or
+/// null with an exception set.
+///
+/// # Safety
+/// GIL held; `a` and `b` are ASCII.
+unsafe fn concat_ascii(a: &[u8], b: &[u8]) -> *mut ffi::PyObject {
+    // SAFETY: PyUnicode_New with maxchar 127 makes a compact ASCII str
+    // whose data (the bytes right after its header) holds `len` bytes and
+    // a NUL, written below before the str is used; ASCII is what it says.
+    unsafe {
+        let len = a.len() + b.len();
+        let s = ffi::PyUnicode_New(len as ffi::Py_ssize_t, 127);
+        if s.is_null() {
+            return s;
+        }
+        let data = s.cast::<ffi::PyASCIIObject>().add(1).cast::<u8>();
+        std::ptr::copy_nonoverlapping(a.as_ptr(), data, a.len());
+        std::ptr::copy_nonoverlapping(b.as_ptr(), data.add(a.len()), b.len());
+        s
+    }
 }
 
 /// A `str` of `text`: made and filled as compact ASCII when it is ASCII
@@ -104,6 +217,68 @@ pub struct Place {
     pub colno: usize,
 }
 
+/// The attribute names of a `JSONDecodeError`, interned (so their hashes
+/// are computed and kept), and the keyword name `max_size`: made when the
+/// module is set up (`init_names`), then only read, with the GIL held, so
+/// a quick call (fast.rs) can use them with no pyo3 `PyOnceLock` to
+/// initialise. Strong references, never released.
+pub(crate) struct Names {
+    pub msg: *mut ffi::PyObject,
+    pub doc: *mut ffi::PyObject,
+    pub pos: *mut ffi::PyObject,
+    pub lineno: *mut ffi::PyObject,
+    pub colno: *mut ffi::PyObject,
+    pub path: *mut ffi::PyObject,
+    pub max_size: *mut ffi::PyObject,
+}
+
+// SAFETY: the pointers are strong references to immutable (interned) strs
+// that are never released; they are only read, and used with the GIL held.
+unsafe impl Sync for Names {}
+// SAFETY: as above.
+unsafe impl Send for Names {}
+
+static NAMES: std::sync::OnceLock<Names> = std::sync::OnceLock::new();
+
+/// Makes `NAMES` (module set-up, with the GIL held, before any call can
+/// use them).
+pub(crate) fn init_names(py: Python<'_>) -> PyResult<()> {
+    if NAMES.get().is_some() {
+        return Ok(());
+    }
+    let intern = |s: &str| -> *mut ffi::PyObject { PyString::intern(py, s).into_any().unbind().into_ptr() };
+    let names = Names {
+        msg: intern("msg"),
+        doc: intern("doc"),
+        pos: intern("pos"),
+        lineno: intern("lineno"),
+        colno: intern("colno"),
+        path: intern("path"),
+        max_size: intern("max_size"),
+    };
+    // Made under the GIL by the module's set-up, which runs once; the
+    // names are immortal in effect (never released).
+    let _ = NAMES.set(names);
+    Ok(())
+}
+
+/// The interned names, once the module is set up.
+#[inline]
+pub(crate) fn names() -> Option<&'static Names> {
+    NAMES.get()
+}
+
+extern "C" {
+    // Dict insertion with the key's hash supplied (CPython 3.x; see
+    // loads/builder.rs).
+    fn _PyDict_SetItem_KnownHash(
+        mp: *mut ffi::PyObject,
+        key: *mut ffi::PyObject,
+        item: *mut ffi::PyObject,
+        hash: ffi::Py_hash_t,
+    ) -> std::ffi::c_int;
+}
+
 /// An instance of `ty` (`JSONDecodeError` or a subclass) whose text is
 /// `text`, with the attributes `json.JSONDecodeError.__init__` sets, in
 /// its order: `msg`, `doc`, `pos`, `lineno`, `colno`, then `path` when
@@ -121,33 +296,121 @@ pub fn json_error<'py>(
     path: Option<&str>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = ty.py();
-    let args = PyTuple::new(py, [new_str(py, text)?])?;
-    let type_ptr = ty.as_type_ptr();
-    // SAFETY: `type_ptr` is a live type object (held by `ty`); `tp_new` is
-    // its slot, called as CPython calls it: the type, an args tuple (held
-    // by `args` for the call) and no keywords. It returns a new reference
-    // or null with an exception set.
-    let exc = unsafe {
-        let Some(new) = (*type_ptr).tp_new else {
-            return Err(pyo3::exceptions::PyTypeError::new_err("jetjson: the error type cannot be instantiated"));
+    let text = new_str(py, text)?;
+    let msg = new_str(py, msg)?;
+    let path = path.map(|p| new_str(py, p)).transpose()?;
+    let path_ptr = path.as_ref().map_or(std::ptr::null_mut(), |p| p.as_ptr());
+    // SAFETY: every object is live and held for the call; `json_error_from`
+    // takes over the new references it is given (text and msg: ours,
+    // handed over by `into_ptr`), borrows `doc` and `path`.
+    unsafe {
+        let exc = json_error_from(ty.as_type_ptr(), text.into_ptr(), msg.into_ptr(), doc.as_ptr(), at, path_ptr);
+        Bound::from_owned_ptr_or_err(py, exc)
+    }
+}
+
+/// `json_error` with the C API only: `text` and `msg` are new references
+/// to strs, taken over (released on every path); `doc` and `path` (a str,
+/// or null for none) are borrowed. A new reference, or null with an
+/// exception set.
+///
+/// # Safety
+/// GIL held; `ty` is a live exception type whose instances have a
+/// `__dict__`; every pointer but `path` is a live object.
+unsafe fn json_error_from(
+    ty: *mut ffi::PyTypeObject,
+    text: *mut ffi::PyObject,
+    msg: *mut ffi::PyObject,
+    doc: *mut ffi::PyObject,
+    at: Place,
+    path: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
+    // SAFETY: per the contract; every new reference made here is released
+    // exactly once (the dict and the tuple take their own).
+    unsafe {
+        let Some(names) = names() else {
+            ffi::Py_DECREF(text);
+            ffi::Py_DECREF(msg);
+            ffi::PyErr_SetString(ffi::PyExc_SystemError, c"jetjson: the module was not set up".as_ptr());
+            return std::ptr::null_mut();
         };
-        Bound::from_owned_ptr_or_err(py, new(type_ptr, args.as_ptr(), std::ptr::null_mut()))?
-    };
-    let dict = PyDict::new(py);
-    dict.set_item(intern!(py, "msg"), new_str(py, msg)?)?;
-    dict.set_item(intern!(py, "doc"), doc)?;
-    dict.set_item(intern!(py, "pos"), at.pos)?;
-    dict.set_item(intern!(py, "lineno"), at.lineno)?;
-    dict.set_item(intern!(py, "colno"), at.colno)?;
-    if let Some(path) = path {
-        dict.set_item(intern!(py, "path"), path)?;
+        // `(text,)`: the tuple takes the reference to `text`.
+        let args = ffi::PyTuple_New(1);
+        if args.is_null() {
+            ffi::Py_DECREF(text);
+            ffi::Py_DECREF(msg);
+            return args;
+        }
+        ffi::PyTuple_SET_ITEM(args, 0, text);
+        // `tp_new` is the type's slot, called as CPython calls it: the
+        // type, an args tuple and no keywords; a new reference or null
+        // with an exception set.
+        let exc = match (*ty).tp_new {
+            Some(new) => new(ty, args, std::ptr::null_mut()),
+            None => {
+                ffi::PyErr_SetString(ffi::PyExc_TypeError, c"jetjson: the error type cannot be instantiated".as_ptr());
+                std::ptr::null_mut()
+            }
+        };
+        ffi::Py_DECREF(args);
+        if exc.is_null() {
+            ffi::Py_DECREF(msg);
+            return exc;
+        }
+        let dict = ffi::PyDict_New();
+        if dict.is_null() {
+            ffi::Py_DECREF(msg);
+            ffi::Py_DECREF(exc);
+            return dict;
+        }
+        // Each value a new reference (released after the insert, which
+        // takes its own) or borrowed (`doc`, `path`); keys interned, so
+        // their hashes are at hand.
+        let mut ok = set(dict, names.msg, msg, true);
+        ok = ok && set(dict, names.doc, doc, false);
+        ok = ok && set(dict, names.pos, ffi::PyLong_FromSize_t(at.pos), true);
+        ok = ok && set(dict, names.lineno, ffi::PyLong_FromSize_t(at.lineno), true);
+        ok = ok && set(dict, names.colno, ffi::PyLong_FromSize_t(at.colno), true);
+        if !path.is_null() {
+            ok = ok && set(dict, names.path, path, false);
+        }
+        // PyObject_GenericSetDict takes its own reference to the dict and
+        // releases the previous one (none: a new instance), returning -1
+        // with an exception set on failure.
+        if !ok || ffi::PyObject_GenericSetDict(exc, dict, std::ptr::null_mut()) != 0 {
+            ffi::Py_DECREF(dict);
+            ffi::Py_DECREF(exc);
+            return std::ptr::null_mut();
+        }
+        ffi::Py_DECREF(dict);
+        exc
     }
-    // SAFETY: `exc` is a live instance of an exception type (which has a
-    // `__dict__` slot) and `dict` a live dict; PyObject_GenericSetDict
-    // takes its own reference to the dict and releases the previous one
-    // (none: a new instance), returning -1 with an exception set on failure.
-    if unsafe { ffi::PyObject_GenericSetDict(exc.as_ptr(), dict.as_ptr(), std::ptr::null_mut()) } != 0 {
-        return Err(PyErr::fetch(py));
+}
+
+/// `dict[key] = value` for an interned `key`; `value` null (its creation
+/// failed, an exception set) is a failure. An owned `value` is released
+/// whatever happens. False on failure, with an exception set.
+///
+/// # Safety
+/// GIL held; `dict` a live dict, `key` a live interned str, `value` null
+/// or a live object (a new reference when `owned`).
+#[inline]
+unsafe fn set(dict: *mut ffi::PyObject, key: *mut ffi::PyObject, value: *mut ffi::PyObject, owned: bool) -> bool {
+    if value.is_null() {
+        return false;
     }
-    Ok(exc)
+    // SAFETY: per the contract; an interned str's hash was computed when
+    // it was interned (read from its header; -1 only if never computed,
+    // then computed here).
+    unsafe {
+        let mut hash = (*key.cast::<ffi::PyASCIIObject>()).hash;
+        if hash == -1 {
+            hash = ffi::PyObject_Hash(key);
+        }
+        let r = _PyDict_SetItem_KnownHash(dict, key, value, hash);
+        if owned {
+            ffi::Py_DECREF(value);
+        }
+        r == 0
+    }
 }

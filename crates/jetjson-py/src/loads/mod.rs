@@ -272,8 +272,8 @@ fn untyped_with(
 /// for explaining its failure again.
 #[cold]
 fn oversized(py: Python<'_>, limit: usize, bytes: &[u8], is_str: bool, data: &Bound<'_, PyAny>) -> PyErr {
-    let msg = jetjson::Error::new(ErrorKind::SizeLimit { limit }).message();
-    location::decode_error_at(py, &msg, Some(Position::locate(bytes, limit)), bytes, is_str, data)
+    let msg = crate::errors::size_limit_message(limit);
+    location::decode_error_at(py, msg.as_str(), Some(Position::locate(bytes, limit)), bytes, is_str, data)
 }
 
 /// `decimal.Decimal`, looked up once.
