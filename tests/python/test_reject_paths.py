@@ -147,11 +147,23 @@ JUNK = [b" x", b"x", b' {"request_id":"x"}', b"\n\n ]", b" 1", b"1", b" {", b' "
         b" [1,2]", b' {"a":"}\\""}', b'\\"', b" \xef\xbb\xbf{}", b" null", b"  \r\n\t{}"]
 
 
+# The look at the input's end is taken from 512 bytes on: the values are
+# given room in front (whitespace, or a string inside a wrapper).
+ROOM = 520
+
+
 def trailing_docs():
     for v in VALUES:
         for j in JUNK:
             yield v + j
             yield b" \n" + v + j + b"\n"
+            yield b" " * ROOM + v + j
+            yield b"\n" * ROOM + v + j + b" \r\n"
+            yield b'[["' + b"w" * ROOM + b'"],' + v + b"]" + j
+            # The window (the last 64 bytes) starting inside a string,
+            # after a backslash, inside a run of backslashes.
+            for k in (40, 62, 63, 64, 65, 66, 70):
+                yield b'[["' + b"w" * ROOM + b"\\\\" * 8 + b'\\"' + b"q" * k + b'"],' + v + b"]" + j
     # Bodies larger than the quick path's 512 bytes.
     body = b'{"items":[' + b",".join(b'{"id":%d,"name":"n%d"}' % (i, i) for i in range(40)) + b"]}"
     for j in JUNK:
@@ -190,6 +202,11 @@ def test_text_after_the_value_where_the_build_stops_first():
     # after the value: the build's error, not "trailing characters".
     assert caught(loads, b'{"a":1,"a":2} {}').msg == 'duplicate object key "a"'
     assert caught(loads, b'{"a":1,"a":2,"b":tru} {}').msg.startswith("invalid literal")
+    # The same past 512 bytes, where the input's end is looked at first.
+    room = b" " * 600
+    assert caught(loads, room + b'{"a":1,"a":2} {}').msg == 'duplicate object key "a"'
+    e = caught(loads, room + b'{"a":1,"a":2,"b":tru} {}')
+    assert e.msg.startswith("invalid literal") and e.pos == 600 + 20
     e = caught(loads, b"[" + b"1" * 5000 + b"] 1")
     assert "4300" in e.msg and e.pos == 1
     assert loads(b'{"a":1,"a":2}', duplicate_keys="last") == {"a": 2}
@@ -214,6 +231,7 @@ JSON_VALUES = st.recursive(
 @given(JSON_VALUES, st.binary(max_size=30), st.sampled_from([b"", b" ", b"\n", b'"', b"\\", b"]", b"}"]))
 def test_random_values_with_random_text_after_them(value, junk, joint):
     doc = json.dumps(value, ensure_ascii=False).encode() + joint + junk
+    doc = b" " * ROOM + doc if len(doc) % 2 else b'{"pad":"' + b"p" * ROOM + b'","v":' + doc[:-len(junk) or None] + b"}" + junk
     try:
         want = loads(padded(doc))
     except jetjson.JSONDecodeError as e:

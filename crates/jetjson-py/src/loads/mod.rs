@@ -15,6 +15,7 @@ pub(crate) mod keys;
 pub(crate) mod location;
 pub(crate) mod numbers;
 mod options;
+mod second;
 
 pub(crate) use options::{Flag, Limit, Policy};
 pub(crate) mod strings;
@@ -226,6 +227,13 @@ fn untyped_with(
     let bytes = input.bytes();
     if let Some(limit) = options.size_limit().filter(|&limit| bytes.len() > limit) {
         return Err(oversized(py, limit, bytes, is_str, data));
+    }
+    // Text after the value (a second value, say): refused before anything
+    // is built when a look at the input's end shows it (second.rs).
+    if !decimal && second::more_than_one_value(bytes) {
+        if let Some(e) = second::error_without_building(py, bytes, options) {
+            return Err(location::decode_error_from(py, &e, bytes, is_str, data));
+        }
     }
     let decimal = if decimal { Some(decimal_class(py)?) } else { None };
     let pause = gc::GcPause::new();
