@@ -259,3 +259,28 @@ def test_trailing_refusals_leak_nothing():
             pass
     gc.collect()
     assert len(gc.get_objects()) <= before + 5
+
+
+def test_refusals_in_turn_with_one_limit_get_their_own_place():
+    # The parts of the last refusal's error are kept for the next one with
+    # the same limit and place: bodies whose place differs must not get them.
+    compact = b'{"notes":"' + b"n" * 3000 + b'"}'
+    lines = b"[\n" + b"1,\n" * 1500 + b"1]"
+    crlf = b"[\r\n" + b"2,\r\n" * 1500 + b"2]"
+    for limit in (100, 101, 2048):
+        for doc in (compact, lines, compact, crlf, lines, lines, compact, compact):
+            for _ in range(2):
+                e = caught(loads, doc, max_size=limit)
+                msg, pos, lineno, colno, text = expected_oversize(doc, limit)
+                assert (e.msg, e.pos, e.lineno, e.colno, e.args) == (msg, pos, lineno, colno, (text,))
+                assert e.doc is doc
+    gc.collect()
+    count = len(gc.get_objects())
+    for _ in range(3000):
+        for doc in (compact, lines):
+            try:
+                loads(doc, max_size=100)
+            except jetjson.JSONDecodeError:
+                pass
+    gc.collect()
+    assert len(gc.get_objects()) <= count + 5

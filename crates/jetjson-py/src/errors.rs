@@ -326,22 +326,50 @@ unsafe fn json_error_from(
     path: *mut ffi::PyObject,
 ) -> *mut ffi::PyObject {
     // SAFETY: per the contract; every new reference made here is released
+    // exactly once, after `json_error_parts` (which takes its own).
+    unsafe {
+        let numbers = [ffi::PyLong_FromSize_t(at.pos), ffi::PyLong_FromSize_t(at.lineno), ffi::PyLong_FromSize_t(at.colno)];
+        let exc =
+            if numbers.iter().any(|n| n.is_null()) { std::ptr::null_mut() } else { json_error_parts(ty, text, msg, doc, numbers, path) };
+        for n in numbers {
+            if !n.is_null() {
+                ffi::Py_DECREF(n);
+            }
+        }
+        ffi::Py_DECREF(text);
+        ffi::Py_DECREF(msg);
+        exc
+    }
+}
+
+/// The error made of its parts, all borrowed: `text` (its args), `msg`,
+/// `doc`, `numbers` (`pos`, `lineno`, `colno`: ints) and `path` (a str, or
+/// null for none). A new reference, or null with an exception set.
+///
+/// # Safety
+/// GIL held; `ty` is a live exception type whose instances have a
+/// `__dict__`; every pointer but `path` is a live object.
+unsafe fn json_error_parts(
+    ty: *mut ffi::PyTypeObject,
+    text: *mut ffi::PyObject,
+    msg: *mut ffi::PyObject,
+    doc: *mut ffi::PyObject,
+    numbers: [*mut ffi::PyObject; 3],
+    path: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
+    // SAFETY: per the contract; every new reference made here is released
     // exactly once (the dict and the tuple take their own).
     unsafe {
         let Some(names) = names() else {
-            ffi::Py_DECREF(text);
-            ffi::Py_DECREF(msg);
             ffi::PyErr_SetString(ffi::PyExc_SystemError, c"jetjson: the module was not set up".as_ptr());
             return std::ptr::null_mut();
         };
-        // `(text,)`: the tuple takes the reference to `text`.
+        // `(text,)`: the tuple's own reference to `text`.
         let args = ffi::PyTuple_New(1);
         if args.is_null() {
-            ffi::Py_DECREF(text);
-            ffi::Py_DECREF(msg);
             return args;
         }
-        ffi::PyTuple_SET_ITEM(args, 0, text);
+        ffi::PyTuple_SET_ITEM(args, 0, ffi::Py_NewRef(text));
         // `tp_new` is the type's slot, called as CPython calls it: the
         // type, an args tuple and no keywords; a new reference or null
         // with an exception set.
@@ -354,23 +382,21 @@ unsafe fn json_error_from(
         };
         ffi::Py_DECREF(args);
         if exc.is_null() {
-            ffi::Py_DECREF(msg);
             return exc;
         }
         let dict = ffi::PyDict_New();
         if dict.is_null() {
-            ffi::Py_DECREF(msg);
             ffi::Py_DECREF(exc);
             return dict;
         }
-        // Each value a new reference (released after the insert, which
-        // takes its own) or borrowed (`doc`, `path`); keys interned, so
-        // their hashes are at hand.
-        let mut ok = set(dict, names.msg, msg, true);
+        // Keys interned, so their hashes are at hand; the dict takes its
+        // own reference to each value.
+        let [pos, lineno, colno] = numbers;
+        let mut ok = set(dict, names.msg, msg, false);
         ok = ok && set(dict, names.doc, doc, false);
-        ok = ok && set(dict, names.pos, ffi::PyLong_FromSize_t(at.pos), true);
-        ok = ok && set(dict, names.lineno, ffi::PyLong_FromSize_t(at.lineno), true);
-        ok = ok && set(dict, names.colno, ffi::PyLong_FromSize_t(at.colno), true);
+        ok = ok && set(dict, names.pos, pos, false);
+        ok = ok && set(dict, names.lineno, lineno, false);
+        ok = ok && set(dict, names.colno, colno, false);
         if !path.is_null() {
             ok = ok && set(dict, names.path, path, false);
         }
@@ -383,6 +409,116 @@ unsafe fn json_error_from(
             return std::ptr::null_mut();
         }
         ffi::Py_DECREF(dict);
+        exc
+    }
+}
+
+/// The parts of the last size-limit refusal's error (`size_limit_error_raw`),
+/// kept for the next refusal with the same limit and place: compact bodies
+/// (no newline before the limit) refused by one service's limit all have
+/// the same text, msg and numbers. Strong references to immutable objects
+/// (strs and ints), released when a refusal with other parts replaces them.
+struct Refusal {
+    key: (usize, usize, usize, usize),
+    text: *mut ffi::PyObject,
+    msg: *mut ffi::PyObject,
+    numbers: [*mut ffi::PyObject; 3],
+}
+
+impl Refusal {
+    /// New parts for `limit` at `at` (`None`, with an exception set and
+    /// nothing kept, if an allocation fails).
+    ///
+    /// # Safety
+    /// GIL held.
+    unsafe fn make(limit: usize, at: Place) -> Option<Refusal> {
+        let msg = size_limit_message(limit);
+        let mut tail = Tail::new();
+        tail.push(b": line ");
+        tail.number(at.lineno);
+        tail.push(b" column ");
+        tail.number(at.colno);
+        tail.push(b" (char ");
+        tail.number(at.pos);
+        tail.push(b")");
+        // SAFETY: GIL held; the message and tail are ASCII; every object
+        // made is released if another fails.
+        unsafe {
+            let parts = Refusal {
+                key: (limit, at.pos, at.lineno, at.colno),
+                text: concat_ascii(msg.bytes(), tail.bytes()),
+                msg: crate::loads::strings::new_ascii(msg.bytes()),
+                numbers: [ffi::PyLong_FromSize_t(at.pos), ffi::PyLong_FromSize_t(at.lineno), ffi::PyLong_FromSize_t(at.colno)],
+            };
+            if parts.text.is_null() || parts.msg.is_null() || parts.numbers.iter().any(|n| n.is_null()) {
+                parts.release();
+                return None;
+            }
+            Some(parts)
+        }
+    }
+
+    /// Releases the kept references.
+    ///
+    /// # Safety
+    /// GIL held.
+    unsafe fn release(self) {
+        for p in [self.text, self.msg, self.numbers[0], self.numbers[1], self.numbers[2]] {
+            if !p.is_null() {
+                // SAFETY: a strong reference this value owns; releasing an
+                // exact str or int runs no Python code.
+                unsafe { ffi::Py_DECREF(p) };
+            }
+        }
+    }
+}
+
+/// The kept `Refusal`, touched only with the GIL held and no Python code
+/// run while it is out of the slot.
+struct LastRefusal(std::cell::Cell<Option<Refusal>>);
+
+// SAFETY: every access holds the GIL (`size_limit_error_raw`'s contract);
+// the extension is not built for free-threaded CPython (lib.rs).
+unsafe impl Sync for LastRefusal {}
+
+static LAST_REFUSAL: LastRefusal = LastRefusal(std::cell::Cell::new(None));
+
+/// The `JSONDecodeError` of an input refused for being longer than
+/// `limit` (the message `size_limit_message(limit)`, at `at`, `doc` the
+/// input), as `decode_error_raw` makes it but with the text, msg and
+/// numbers of the last such refusal when they are the same (`Refusal`).
+/// A new reference, or null with an exception set.
+///
+/// # Safety
+/// GIL held; `ty` is `JSONDecodeError` (live), `doc` a live object held by
+/// the caller for the call.
+pub(crate) unsafe fn size_limit_error_raw(
+    ty: *mut ffi::PyTypeObject,
+    limit: usize,
+    doc: *mut ffi::PyObject,
+    at: Place,
+) -> *mut ffi::PyObject {
+    let key = (limit, at.pos, at.lineno, at.colno);
+    // SAFETY: per the contract. The parts are out of the slot while the
+    // error is made (no Python code runs meanwhile: `tp_new` of an
+    // exception type, dict inserts of strs and ints), then put back.
+    unsafe {
+        let parts = match LAST_REFUSAL.0.take() {
+            Some(kept) if kept.key == key => kept,
+            other => {
+                if let Some(old) = other {
+                    old.release();
+                }
+                match Refusal::make(limit, at) {
+                    Some(parts) => parts,
+                    None => return std::ptr::null_mut(),
+                }
+            }
+        };
+        let exc = json_error_parts(ty, parts.text, parts.msg, doc, parts.numbers, std::ptr::null_mut());
+        if let Some(other) = LAST_REFUSAL.0.replace(Some(parts)) {
+            other.release();
+        }
         exc
     }
 }

@@ -158,9 +158,8 @@ unsafe fn refuse_oversized(py: Python<'_>, args: *const *mut PyObject, kwnames: 
         // by the caller for the call.
         let bytes = std::slice::from_raw_parts(ffi::PyBytes_AS_STRING(data).cast::<u8>(), len);
         let at = jetjson::Position::locate(bytes, limit);
-        let msg = crate::errors::size_limit_message(limit);
         let place = crate::errors::Place { pos: at.offset, lineno: at.line, colno: at.column };
-        let exc = crate::errors::decode_error_raw(ty, msg.as_str(), data, place);
+        let exc = crate::errors::size_limit_error_raw(ty, limit, data, place);
         if !exc.is_null() {
             // As pyo3 raises an error made in full (`PyErr::from_value`,
             // then `PyErr_Restore` of type, value and no traceback): no
