@@ -36,8 +36,9 @@ pub(crate) type Slow = unsafe extern "C" fn(*mut PyObject, *const *mut PyObject,
 /// # Safety
 /// Called only as (or from) a `METH_FASTCALL | METH_KEYWORDS` C function,
 /// with its arguments: the GIL held by this thread; `quick` follows the
-/// rules above (returns a new reference, or `None` with no exception set
-/// and no `Py<T>` or `PyErr` dropped).
+/// rules above (returns a new reference, or null with an exception set when
+/// it raised the call's error itself, or `None` with no exception set and
+/// no `Py<T>` or `PyErr` dropped).
 #[inline(always)]
 pub(crate) unsafe fn run(
     quick: impl FnOnce(Python<'_>) -> Option<*mut PyObject>,

@@ -31,6 +31,7 @@ mod schema;
 #[pymodule]
 fn _jetjson(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
+    errors::init_names(py)?;
     m.add("JSONDecodeError", errors::decode_error_type(py)?)?;
     m.add("JSONEncodeError", errors::encode_error_type(py)?)?;
     m.add_class::<raw::Raw>()?;

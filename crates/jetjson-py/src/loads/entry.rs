@@ -95,8 +95,14 @@ unsafe extern "C" fn loads_entry(
 ) -> *mut PyObject {
     let slow: crate::fast::Slow = pyo3::impl_::trampoline::get_trampoline_function!(fastcall_cfunction_with_keywords, loads_fast);
     let quick = |py: Python<'_>| {
-        if nargs != 1 || !kwnames.is_null() {
+        if nargs != 1 {
             return None;
+        }
+        if !kwnames.is_null() {
+            // SAFETY: `kwnames` is the call's tuple of keyword names and
+            // `args` holds one value per name after the positional one,
+            // all held by the caller for the call.
+            return unsafe { refuse_oversized(py, args, kwnames) };
         }
         let (options, parse) = super::defaults();
         // SAFETY: one positional argument, held by the caller for the call.
@@ -106,6 +112,63 @@ unsafe extern "C" fn loads_entry(
     // makes and drops no `Py<T>` or `PyErr` and declines with no exception
     // set (`loads::quick`).
     unsafe { crate::fast::run(quick, slow, module, args, nargs, kwnames) }
+}
+
+/// `loads(data, max_size=n)` of an exact `bytes` longer than `n` (an exact
+/// non-negative `int`), the keyword name the interned `max_size`: the
+/// `JSONDecodeError` the general path raises for it (`super::oversized`:
+/// message, `pos` at byte `n`, its line and column, `doc` the input),
+/// raised here, with the C API only (quick-call rules, fast.rs): `Some`
+/// of null with the error set. `None`, with nothing done and no exception
+/// set, for every other call.
+///
+/// # Safety
+/// GIL held; `kwnames` is a live tuple of keyword names and `args[..2]`
+/// the positional argument and one live value per name.
+unsafe fn refuse_oversized(py: Python<'_>, args: *const *mut PyObject, kwnames: *mut PyObject) -> Option<*mut PyObject> {
+    let names = crate::errors::names()?;
+    // SAFETY: per the contract, `kwnames` is a tuple; its item 0 exists
+    // when its size is 1, and then `args[1]` is that keyword's value;
+    // `args[0]` is the positional argument.
+    unsafe {
+        if ffi::PyTuple_GET_SIZE(kwnames) != 1 || ffi::PyTuple_GET_ITEM(kwnames, 0) != names.max_size {
+            return None;
+        }
+        let (data, value) = (*args, *args.add(1));
+        if ffi::PyBytes_CheckExact(data) == 0 || ffi::PyLong_CheckExact(value) == 0 {
+            return None;
+        }
+        let len = ffi::Py_SIZE(data) as usize;
+        let limit = ffi::PyLong_AsSsize_t(value);
+        if limit < 0 {
+            // Negative, or beyond a Py_ssize_t (OverflowError set): the
+            // general path's business; the error cleared as `only_max_size`
+            // clears it.
+            if !ffi::PyErr_Occurred().is_null() {
+                ffi::PyErr_Clear();
+            }
+            return None;
+        }
+        let limit = limit as usize;
+        if len <= limit {
+            return None;
+        }
+        let ty = crate::errors::decode_error_type_if_made(py)?;
+        // The buffer of an exact bytes object: `len` bytes, immutable, held
+        // by the caller for the call.
+        let bytes = std::slice::from_raw_parts(ffi::PyBytes_AS_STRING(data).cast::<u8>(), len);
+        let at = jetjson::Position::locate(bytes, limit);
+        let place = crate::errors::Place { pos: at.offset, lineno: at.line, colno: at.column };
+        let exc = crate::errors::size_limit_error_raw(ty, limit, data, place);
+        if !exc.is_null() {
+            // As pyo3 raises an error made in full (`PyErr::from_value`,
+            // then `PyErr_Restore` of type, value and no traceback): no
+            // implicit chaining, as before. Steals the three references.
+            ffi::PyErr_Restore(ffi::Py_NewRef(ty.cast::<PyObject>()), exc, std::ptr::null_mut());
+        }
+        // Null: with the error set, or with what its creation raised.
+        Some(std::ptr::null_mut())
+    }
 }
 
 /// The body pyo3's trampoline calls, attached to the interpreter.

@@ -15,6 +15,7 @@ pub(crate) mod keys;
 pub(crate) mod location;
 pub(crate) mod numbers;
 mod options;
+mod second;
 
 pub(crate) use options::{Flag, Limit, Policy};
 pub(crate) mod strings;
@@ -227,6 +228,13 @@ fn untyped_with(
     if let Some(limit) = options.size_limit().filter(|&limit| bytes.len() > limit) {
         return Err(oversized(py, limit, bytes, is_str, data));
     }
+    // Text after the value (a second value, say): refused before anything
+    // is built when a look at the input's end shows it (second.rs).
+    if !decimal && second::more_than_one_value(bytes) {
+        if let Some(e) = second::error_without_building(py, bytes, options) {
+            return Err(location::decode_error_from(py, &e, bytes, is_str, data));
+        }
+    }
     let decimal = if decimal { Some(decimal_class(py)?) } else { None };
     let pause = gc::GcPause::new();
     // The builder is dropped in place at the end of this block (under the
@@ -272,8 +280,8 @@ fn untyped_with(
 /// for explaining its failure again.
 #[cold]
 fn oversized(py: Python<'_>, limit: usize, bytes: &[u8], is_str: bool, data: &Bound<'_, PyAny>) -> PyErr {
-    let msg = jetjson::Error::new(ErrorKind::SizeLimit { limit }).message();
-    location::decode_error_at(py, &msg, Some(Position::locate(bytes, limit)), bytes, is_str, data)
+    let msg = crate::errors::size_limit_message(limit);
+    location::decode_error_at(py, msg.as_str(), Some(Position::locate(bytes, limit)), bytes, is_str, data)
 }
 
 /// `decimal.Decimal`, looked up once.
