@@ -273,13 +273,17 @@ fn rises<S: Sink>(w: &mut Writer<S>, members: &[(Str, Value)], order: KeyOrder) 
     if sm.zero() {
         crate::pool::reserve_wiping(&mut sm.prefixes, members.len());
     }
-    sm.prefixes.extend(members.iter().enumerate().map(|(i, (k, _))| {
+    // A loop of pushes rather than `extend`: inlined into the recursion
+    // (`write_object`), `extend` was left out of line, and its call cost
+    // 6% more instructions on citm_catalog in `go`.
+    sm.prefixes.reserve(members.len());
+    for (i, (k, _)) in members.iter().enumerate() {
         let p = k.sort_prefix(order);
         hash = hash.add(p);
         rising &= i == 0 || last < p;
         last = p;
-        p
-    }));
+        sm.prefixes.push(p);
+    }
     if rising {
         sm.prefixes.truncate(base);
     }
