@@ -592,6 +592,37 @@ impl<S: Sink> Writer<S> {
         self.escaped_str(s)
     }
 
+    /// `str` with the clean short string's check and copy inlined into the
+    /// caller, closure and all (in `str` the optimiser keeps that closure
+    /// out of line). For the `Value` writer, whose recursion is compiled
+    /// once per CPU level (`value::write`): out of line, the check would
+    /// run as compiled for the baseline whatever the level.
+    #[inline(always)]
+    pub(crate) fn str_inlined(&mut self, s: &str) -> Result<()> {
+        let b = s.as_bytes();
+        if b.len() <= SHORT_STR {
+            let html = self.style.escaper.set().html;
+            let mut clean = false;
+            // SAFETY: as in `str`.
+            unsafe {
+                self.buf.append_raw(
+                    b.len() + 2,
+                    #[inline(always)]
+                    |p| {
+                        put_quoted_if_clean(p, b, html).map_or(0, |n| {
+                            clean = true;
+                            n
+                        })
+                    },
+                )
+            };
+            if clean {
+                return self.maybe_spill();
+            }
+        }
+        self.escaped_str(s)
+    }
+
     /// A string that goes through the escape kernel (kept out of line so
     /// that `str`, the clean short case, stays small enough to inline).
     #[inline(never)]
