@@ -379,3 +379,83 @@ fn has_repeat_serde(text: &str) -> bool {
     (&mut de).deserialize_any(&mut out).unwrap();
     out.0
 }
+
+/// Value::from_slice (and typed from_slice with Value fields) called from
+/// inside a visitor's callback and from inside a serde Deserialize impl;
+/// and a Deserialize impl that panics next to Value fields (caught), then
+/// parses again on the same thread.
+#[test]
+fn value_parses_nested_in_callbacks_and_after_panics() {
+    struct Inner(Vec<Value>);
+    impl Visitor for Inner {
+        fn null(&mut self) -> Result<()> {
+            Ok(())
+        }
+        fn bool(&mut self, _: bool) -> Result<()> {
+            Ok(())
+        }
+        fn number(&mut self, _: NumberToken<'_>) -> Result<()> {
+            Ok(())
+        }
+        fn string(&mut self, s: &str, _: &str) -> Result<()> {
+            self.0.push(Value::from_slice(s.as_bytes())?);
+            let typed: Vec<Value> = jetjson::from_slice(format!("[{s},{s}]").as_bytes())?;
+            assert_eq!(typed[0], typed[1]);
+            Ok(())
+        }
+        fn begin_array(&mut self) -> Result<()> {
+            Ok(())
+        }
+        fn end_array(&mut self) -> Result<()> {
+            Ok(())
+        }
+        fn begin_object(&mut self) -> Result<()> {
+            Ok(())
+        }
+        fn key(&mut self, _: &str, _: &str) -> Result<()> {
+            Ok(())
+        }
+        fn end_object(&mut self) -> Result<()> {
+            Ok(())
+        }
+    }
+    let mut v = Inner(Vec::new());
+    parse(br#"["[1,{\"a\":2,\"b\":[3]}]", {"k": "{\"x\":\"a string longer than the inline capacity\"}"}]"#, &ReadOptions::new(), &mut v)
+        .unwrap();
+    assert_eq!(v.0.len(), 2);
+    assert_eq!(v.0[0].to_string(), r#"[1,{"a":2,"b":[3]}]"#);
+    assert!(parse(br#"["{\"a\":1,\"a\":2}"]"#, &ReadOptions::new(), &mut Inner(Vec::new())).is_err());
+
+    /// Parses its own string as a document while the outer typed parse runs.
+    #[derive(Debug)]
+    struct Reparse(Value);
+    impl<'de> serde::Deserialize<'de> for Reparse {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+            let s = String::deserialize(d)?;
+            if s == "panic" {
+                panic!("Deserialize impl panics");
+            }
+            Value::from_slice(s.as_bytes()).map(Reparse).map_err(serde::de::Error::custom)
+        }
+    }
+    #[derive(serde::Deserialize, Debug)]
+    struct Record {
+        before: Value,
+        inner: Reparse,
+        after: Value,
+    }
+    let r: Record = jetjson::from_slice(br#"{"before":{"p":[1,2]},"inner":"{\"q\":[3,{\"r\":4}]}","after":[5,{"s":6}]}"#).unwrap();
+    assert_eq!(r.before.to_string(), r#"{"p":[1,2]}"#);
+    assert_eq!(r.inner.0.to_string(), r#"{"q":[3,{"r":4}]}"#);
+    assert_eq!(r.after.to_string(), r#"[5,{"s":6}]"#);
+    for _ in 0..3 {
+        let caught = catch_unwind(|| {
+            let _: std::result::Result<Record, _> = jetjson::from_slice(br#"{"before":[[[[1]]]],"inner":"panic","after":2}"#);
+        });
+        assert!(caught.is_err());
+        let r: Record = jetjson::from_slice(br#"{"before":{"p":[1,2]},"inner":"[]","after":[5,{"s":6}]}"#).unwrap();
+        assert_eq!(r.after.to_string(), r#"[5,{"s":6}]"#);
+        assert!(jetjson::from_slice::<Record>(br#"{"before":{"p":1,"p":2},"inner":"[]","after":1}"#).is_err());
+        assert!(Value::from_slice(&nested(500)).is_ok());
+    }
+}
