@@ -143,18 +143,19 @@ fn arena_handles_dropped_across_threads() {
     let mut rng = Lcg(0x5eed);
     for _ in 0..rounds {
         let root = Value::from_slice(text.as_bytes()).unwrap();
-        let mut handles: Vec<Value> = Vec::new();
         // Every kind of handle: root clones, arena children (cloned out of
         // the root: counted), children of children.
-        handles.push(root.clone());
-        handles.push(root["a"].clone());
-        handles.push(root["a"][2].clone());
-        handles.push(root["c"]["d"].clone());
-        handles.push(root["c"]["d"][1].clone());
-        handles.push(root["f"].clone());
-        handles.push(root["g"][0][0].clone());
         let grand = root["g"].clone();
-        handles.push(grand[0].clone());
+        let mut handles: Vec<Value> = vec![
+            root.clone(),
+            root["a"].clone(),
+            root["a"][2].clone(),
+            root["c"]["d"].clone(),
+            root["c"]["d"][1].clone(),
+            root["f"].clone(),
+            root["g"][0][0].clone(),
+            grand[0].clone(),
+        ];
         handles.push(grand);
         handles.push(root);
         // Shuffle, then deal round-robin to threads.
