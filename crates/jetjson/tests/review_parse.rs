@@ -135,9 +135,7 @@ impl Lcg {
 #[test]
 fn arena_handles_dropped_across_threads() {
     let long = "a string longer than the inline capacity of a Str";
-    let text = format!(
-        r#"{{"a":[1,2,{{"b":"{long}"}}],"c":{{"d":["{long}",[3,4]],"e":null}},"f":["{long}","{long}"],"g":[[[[5]]]]}}"#
-    );
+    let text = format!(r#"{{"a":[1,2,{{"b":"{long}"}}],"c":{{"d":["{long}",[3,4]],"e":null}},"f":["{long}","{long}"],"g":[[[[5]]]]}}"#);
     let rounds = if cfg!(miri) { 4 } else { 300 };
     let threads = if cfg!(miri) { 3 } else { 4 };
     let mut rng = Lcg(0x5eed);
@@ -269,17 +267,14 @@ fn random_name(rng: &mut Lcg) -> String {
 fn random_object(rng: &mut Lcg, out: &mut String, depth: usize, repeat_chance: usize) -> bool {
     let n = match rng.below(4) {
         0 => rng.below(9),
-        1 => 9 + rng.below(56),     // the marked filter: 9..=64
-        2 => 60 + rng.below(10),    // around its upper edge
+        1 => 9 + rng.below(56),  // the marked filter: 9..=64
+        2 => 60 + rng.below(10), // around its upper edge
         _ => 1 + rng.below(70),
     };
     let mut names: Vec<String> = Vec::new();
     while names.len() < n {
-        let name = if !names.is_empty() && rng.below(100) < repeat_chance {
-            names[rng.below(names.len())].clone()
-        } else {
-            random_name(rng)
-        };
+        let name =
+            if !names.is_empty() && rng.below(100) < repeat_chance { names[rng.below(names.len())].clone() } else { random_name(rng) };
         names.push(name);
     }
     let mut set = std::collections::HashSet::new();
