@@ -172,6 +172,10 @@ fn run<C: Classify, V: Visitor + ?Sized>(input: &[u8], span: Span, options: &Rea
         isa: PhantomData,
     };
     let stack = &mut buffers.stack;
+    // Empty after every parse that returned; a visitor that panicked (the
+    // panic caught) left its open containers here, which would count
+    // against `max_depth` (`may_enter`) in this parse.
+    stack.clear();
     let result = d.document(v, stack, i, span == Span::Document);
     d.scratch.clear();
     d.dups.clear();

@@ -476,3 +476,57 @@ mod tests {
         assert_eq!(first_repeat(&names(&with)), Some(n - 1));
     }
 }
+
+#[cfg(test)]
+mod review_tests {
+    use super::*;
+    use crate::Value;
+
+    /// Through the thread's real marks (`SEEN`) and `Value::from_slice`:
+    /// the stamp is set just before its wrap-around and the marks filled
+    /// with stamps that will come again (so stale marks look current), then
+    /// documents of 9-64-name objects, with and without a repeat at every
+    /// place, are parsed across the wrap: a repeat always refused, no
+    /// other document refused.
+    #[test]
+    fn across_the_wrap_through_the_thread_local() {
+        let keys: Vec<String> = (0..64).map(|i| format!("key{i}")).collect();
+        let object = |n: usize, repeat: Option<(usize, usize)>| {
+            let mut names: Vec<&str> = keys[..n].iter().map(String::as_str).collect();
+            if let Some((at, of)) = repeat {
+                names[at] = names[of];
+            }
+            let members: Vec<String> = names.iter().enumerate().map(|(i, k)| format!("\"{k}\":{i}")).collect();
+            format!("{{{}}}", members.join(","))
+        };
+        for start in [u32::MAX - 70, 0x7fff_fff0] {
+            SEEN.with(|cell| {
+                let mut seen = cell.borrow_mut();
+                seen.stamp = start;
+                for (k, m) in seen.marks.iter_mut().enumerate() {
+                    // Stamps of objects to come (before and after the wrap).
+                    *m = start.wrapping_add(1 + (k as u32 % 140));
+                }
+            });
+            let mut wrapped = false;
+            for n in [9, 10, 31, 64] {
+                let clean = object(n, None);
+                assert!(Value::from_slice(clean.as_bytes()).is_ok(), "{clean}");
+                for at in 1..n {
+                    for of in [0, at - 1] {
+                        let bad = object(n, Some((at, of)));
+                        assert!(Value::from_slice(bad.as_bytes()).is_err(), "stamp near {start}: {bad}");
+                        // Nested in a record of the same names.
+                        let nested = format!("[{clean},{{\"x\":{bad}}},{clean}]");
+                        assert!(Value::from_slice(nested.as_bytes()).is_err());
+                    }
+                    assert!(Value::from_slice(clean.as_bytes()).is_ok());
+                }
+                wrapped |= SEEN.with(|cell| cell.borrow().stamp) < start;
+            }
+            if start > u32::MAX - 100 {
+                assert!(wrapped, "the stamps wrapped around");
+            }
+        }
+    }
+}
