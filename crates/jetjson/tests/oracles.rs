@@ -154,3 +154,35 @@ fn jcs_numbers_equal_node_for_random_bits() {
         assert_eq!(show(&jetjson::to_vec_with(f, &WriteOptions::jcs()).unwrap()), show(&want.unwrap()), "{f:e}");
     }
 }
+
+/// Strings of every length 0..=200 (across the `Value` writer's short-string
+/// limit and every block end), clean or with one character Go escapes (or
+/// one non-ASCII one) at the start, middle or end, as values, array items
+/// and member names: the `go` profile (with and without HTML escaping)
+/// writes what Go does (wip-review-write).
+#[test]
+fn go_profile_strings_of_every_length_equal_go() {
+    let dirt = ["<", ">", "&", "\"", "\\", "\n", "\u{0}", "\u{1f}", "\u{7f}", "é", "\u{2028}", "\u{2029}", "😀", "/"];
+    let mut docs = Vec::new();
+    for len in 0..=200usize {
+        let mut texts = vec!["a".repeat(len)];
+        for d in dirt {
+            if d.len() <= len {
+                let fill = len - d.len();
+                texts.push(format!("{d}{}", "x".repeat(fill)));
+                texts.push(format!("{}{d}{}", "y".repeat(fill / 2), "y".repeat(fill - fill / 2)));
+                texts.push(format!("{}{d}", "z".repeat(fill)));
+            }
+        }
+        for t in texts {
+            let mut map = jetjson::Map::new();
+            map.insert(t.as_str(), Value::from(t.as_str()));
+            map.insert("k", Value::from(vec![Value::from(t.as_str()), Value::from(t.as_str())]));
+            docs.push(Value::Object(map));
+        }
+    }
+    let input = as_input(&docs);
+    compare("go strings", &docs, run_oracle(go_command(&[]), &input), |d| d.to_vec_with(&WriteOptions::go()));
+    let oracle = run_oracle(go_command(&["-escape-html=false"]), &input);
+    compare("go strings -escape-html=false", &docs, oracle, |d| d.to_vec_with(&WriteOptions::go().escape_html(false)));
+}

@@ -11,7 +11,7 @@ mod decimal;
 mod door;
 mod drive;
 #[cfg(all(test, target_os = "linux", target_arch = "x86_64"))]
-mod guard;
+pub(crate) mod guard;
 mod number;
 mod options;
 mod parser;

@@ -260,6 +260,18 @@ impl Borrow<str> for Str {
     }
 }
 
+#[cfg(test)]
+impl Str {
+    /// Test support: a `Str` reading `s` where it is (an uncounted arena
+    /// handle), so that its bytes can sit against a guard page.
+    ///
+    /// # Safety
+    /// `s` outlives the result and every copy of it.
+    pub(crate) unsafe fn borrowing(s: &str) -> Str {
+        Str(Repr::Arena(NonNull::from(s.as_bytes()).cast::<u8>(), s.len()))
+    }
+}
+
 impl From<&str> for Str {
     fn from(s: &str) -> Str {
         Str::new(s)

@@ -458,3 +458,240 @@ mod tests {
         }
     }
 }
+
+/// Review tests (wip-review-write): strings against guard pages, the deep
+/// sorted recursion on a small stack, errors and big numbers in every
+/// build.
+#[cfg(test)]
+mod review {
+    use super::{write_value_at, Level};
+    use crate::escape::Escaper;
+    use crate::value::{Map, Number, Str, Value};
+    use crate::writer::Writer;
+    use crate::WriteOptions;
+
+    fn levels() -> Vec<Level> {
+        let mut l = vec![Level::Baseline];
+        #[cfg(target_arch = "x86_64")]
+        if crate::parse::level() == Level::Avx2 {
+            l.push(Level::Avx2);
+        }
+        l
+    }
+
+    fn profiles() -> Vec<(&'static str, WriteOptions)> {
+        vec![
+            ("compact", WriteOptions::compact()),
+            ("go", WriteOptions::go()),
+            ("go without html", WriteOptions::go().escape_html(false)),
+            ("jcs", WriteOptions::jcs()),
+            ("compact ascii", WriteOptions::compact().ascii_only(true)),
+            ("go ascii", WriteOptions::go().ascii_only(true)),
+            ("compact sorted", WriteOptions::compact().sort_keys(true)),
+            ("go indented", WriteOptions::go().indent(2)),
+            ("jcs indented", WriteOptions::jcs().indent(4)),
+        ]
+    }
+
+    fn write(v: &Value, options: &WriteOptions, level: Level) -> std::result::Result<Vec<u8>, String> {
+        let mut w = Writer::new(options);
+        match write_value_at(&mut w, v, level) {
+            Ok(()) => Ok(w.into_buffer().expect("finished").into_vec()),
+            Err(e) => Err(format!("{e} / {:?}", e.kind())),
+        }
+    }
+
+    /// Every length 0..=200, clean and with one escaped or non-ASCII
+    /// character at the start, middle or end, flush against the guard
+    /// page after it and right after the one before it: as a value, as
+    /// array items and as a member's name and value, in every build and
+    /// profile. A read past either end faults.
+    #[cfg(all(target_os = "linux", target_arch = "x86_64"))]
+    #[test]
+    fn strings_against_guard_pages_in_every_build() {
+        let mut guard = crate::parse::guard::Guarded::new();
+        let dirt = ["<", ">", "&", "\"", "\\", "\n", "\u{0}", "\u{1f}", "\u{7f}", "é", "\u{2028}", "😀"];
+        for (name, options) in profiles() {
+            let set = options.style().escaper.set();
+            let quoted = |s: &str| {
+                let mut q = b"\"".to_vec();
+                Escaper::scalar(set).escape(&mut q, s);
+                q.push(b'"');
+                q
+            };
+            for len in 0..=200usize {
+                let mut texts = vec!["a".repeat(len)];
+                for d in dirt {
+                    if d.len() <= len {
+                        let fill = len - d.len();
+                        texts.push(format!("{d}{}", "x".repeat(fill)));
+                        texts.push(format!("{}{d}{}", "y".repeat(fill / 2), "y".repeat(fill - fill / 2)));
+                        texts.push(format!("{}{d}", "z".repeat(fill)));
+                    }
+                }
+                for t in &texts {
+                    assert_eq!(t.len(), len);
+                    let q = quoted(t);
+                    for at_end in [true, false] {
+                        let bytes = if at_end { guard.at_end(t.as_bytes()) } else { guard.at_start(t.as_bytes()) };
+                        let s = std::str::from_utf8(bytes).expect("UTF-8");
+                        // SAFETY: `s` (in `guard`) outlives every value made of it below.
+                        let str = || unsafe { Str::borrowing(s) };
+                        let single = Value::String(str());
+                        let array = Value::Array(vec![Value::String(str()), Value::String(str())].into());
+                        let object = Value::Object([(str(), Value::String(str()))].into_iter().collect::<Map>());
+                        for level in levels() {
+                            let at = format!("{name}, {level:?}, len {len}, at_end {at_end}, {t:?}");
+                            assert_eq!(write(&single, &options, level).expect("writable"), q, "{at}");
+                            let a = write(&array, &options, level).expect("writable");
+                            let o = write(&object, &options, level).expect("writable");
+                            if options.indent_width() == 0 {
+                                assert_eq!(a, [&b"["[..], &q, b",", &q, b"]"].concat(), "{at}");
+                                assert_eq!(o, [&b"{"[..], &q, b":", &q, b"}"].concat(), "{at}");
+                            } else {
+                                assert_eq!(Ok(a), write(&array, &options, Level::Baseline), "{at}");
+                                assert_eq!(Ok(o), write(&object, &options, Level::Baseline), "{at}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Objects nested `depth` deep, each with two members out of order
+    /// (`{"b":0,"a":{...}}`), so that every level of a sorted profile takes
+    /// the sorting branch.
+    fn sorted_nest(depth: usize) -> Value {
+        let mut v = Value::from(0i64);
+        for i in 0..depth {
+            let mut m = Map::new();
+            m.insert("b", Value::from(i as i64));
+            m.insert("a", v);
+            v = Value::Object(m);
+        }
+        v
+    }
+
+    fn on_stack<T: Send + 'static>(stack: usize, f: impl FnOnce() -> T + Send + 'static) -> T {
+        std::thread::Builder::new().stack_size(stack).spawn(f).unwrap().join().unwrap()
+    }
+
+    /// 100,000 levels through the sorting branch, on a 64 KiB thread, in
+    /// each build: `stack::PER_LEVEL` must cover the inlined recursion's
+    /// frame in the profile the tests are built in (else this aborts).
+    #[test]
+    fn deep_sorted_objects_in_every_build_on_a_small_stack() {
+        const DEEP: usize = 100_000;
+        let v = on_stack(1 << 30, || sorted_nest(DEEP));
+        let v = on_stack(64 << 10, move || {
+            let mut outs = Vec::new();
+            for options in [WriteOptions::go().max_write_depth(DEEP), WriteOptions::jcs().max_write_depth(DEEP)] {
+                for level in levels() {
+                    let out = crate::stack::with_room_for(DEEP, || write(&v, &options, level)).expect("writable");
+                    assert!(out.starts_with(b"{\"a\":{\"a\":"), "{level:?}");
+                    outs.push(out);
+                }
+                let refused = options.clone().max_write_depth(DEEP - 1);
+                for level in levels() {
+                    let e = crate::stack::with_room_for(DEEP, || write(&v, &refused, level)).expect_err("too deep");
+                    assert!(e.contains("max_write_depth"), "{e}");
+                }
+            }
+            assert!(outs.windows(2).step_by(2).all(|w| w[0] == w[1]));
+            v
+        });
+        on_stack(1 << 30, move || drop(v));
+    }
+
+    struct Rng(u64);
+
+    impl Rng {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 >> 11) as usize % n
+        }
+    }
+
+    const PIECES: &[&str] = &[
+        "a", "b", "0", " ", "\"", "\\", "/", "<", ">", "&", "\n", "\r", "\t", "\u{8}", "\u{c}", "\u{0}", "\u{1f}", "\u{7f}", "\u{80}", "é",
+        "€", "\u{2028}", "\u{2029}", "\u{feff}", "😀", "\u{10ffff}", "\u{fffd}",
+    ];
+
+    fn text(rng: &mut Rng, max: usize) -> String {
+        let len = rng.below(max + 1);
+        let mut s = String::new();
+        let dirty = rng.below(3);
+        while s.len() < len {
+            s.push_str(if dirty == 0 { PIECES[rng.below(2)] } else { PIECES[rng.below(PIECES.len())] });
+        }
+        s
+    }
+
+    fn number(rng: &mut Rng) -> Value {
+        let big = ["123456789012345678901234567890", "-0", "1e400", "-1E-400", "0.1e1", "9007199254740993", "18446744073709551616", "-9223372036854775809", "1.5"];
+        match rng.below(9) {
+            0 => Value::Number(Number::Int(i64::MIN + rng.below(3) as i64)),
+            1 => Value::Number(Number::Int(i64::MAX - rng.below(3) as i64)),
+            2 => Value::Number(Number::UInt(u64::MAX - rng.below(3) as u64)),
+            3 => Value::from([f64::MAX, f64::MIN_POSITIVE, 5e-324, -0.0, 1e21, 1e-7, 123456789.125, 9007199254740993.0][rng.below(8)]),
+            4 => Value::from([f64::NAN, f64::INFINITY, f64::NEG_INFINITY][rng.below(3)]),
+            5 => Value::Number(Number::Int(1 << 53 | rng.below(4) as i64)),
+            _ => Value::Number(Number::from_literal(big[rng.below(big.len())]).expect("literal")),
+        }
+    }
+
+    fn random_value(rng: &mut Rng, depth: usize) -> Value {
+        match rng.below(if depth == 0 { 4 } else { 7 }) {
+            0 => [Value::Null, Value::Bool(true), Value::Bool(false)][rng.below(3)].clone(),
+            1 => number(rng),
+            2 | 3 => Value::from(text(rng, 130).as_str()),
+            4 | 5 => {
+                let mut map = Map::new();
+                for _ in 0..rng.below(10) {
+                    // Shared 16-byte prefixes, so that sorting looks past them.
+                    let key = match rng.below(3) {
+                        0 => format!("prefix-prefix-pre{}", text(rng, 3)),
+                        1 => text(rng, 20),
+                        _ => format!("k{}", rng.below(30)),
+                    };
+                    map.insert(key.as_str(), random_value(rng, depth - 1));
+                }
+                Value::Object(map)
+            }
+            _ => Value::from((0..rng.below(10)).map(|_| random_value(rng, depth - 1)).collect::<Vec<_>>()),
+        }
+    }
+
+    /// Random documents with hostile strings, extreme and non-finite
+    /// numbers and big literals, some deeper than a lowered depth limit:
+    /// both builds give the same bytes or the same error, and the serde
+    /// path agrees.
+    #[test]
+    fn random_hostile_documents_and_errors_alike_in_every_build() {
+        let mut rng = Rng(0xdead_beef_1234_5679);
+        let mut errors = 0;
+        for round in 0..1500 {
+            let v = random_value(&mut rng, 1 + round % 6);
+            let mut options = profiles();
+            options.push(("go, depth 3", WriteOptions::go().max_write_depth(3)));
+            options.push(("compact ascii sorted, depth 2", WriteOptions::compact().ascii_only(true).sort_keys(true).max_write_depth(2)));
+            for (name, options) in options {
+                let base = write(&v, &options, Level::Baseline);
+                errors += usize::from(base.is_err());
+                // The serde path names no place in its errors (the `Value`
+                // writer does), and in sorted profiles meets a document's
+                // errors in insertion order (the `Value` writer in sorted
+                // order): the same bytes, or an error from both.
+                let serde = crate::to_vec_with(&v, &options).map_err(drop);
+                assert_eq!(base.clone().map_err(drop), serde, "{name}, round {round}");
+                for level in levels() {
+                    assert_eq!(write(&v, &options, level), base, "{name}, {level:?}, round {round}");
+                }
+            }
+        }
+        assert!(errors > 100, "{errors} errors");
+    }
+}
