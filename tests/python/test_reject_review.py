@@ -214,3 +214,25 @@ def test_quick_refusal_equals_the_general_paths(body, small, around, repeat):
                 assert (type(g), g.args, g.msg, g.pos, g.lineno, g.colno) == (type(e), e.args, e.msg, e.pos, e.lineno, e.colno)
             g = refusal(body, max_size=limit, duplicate_keys="error")
             assert (g.args, g.msg, g.pos, g.lineno, g.colno) == (e.args, e.msg, e.pos, e.lineno, e.colno)
+
+
+def test_a_replaced_new_is_reported_as_the_general_path_reports_it():
+    # A `__new__` set by Python code that returns no exception: the quick
+    # size refusal declines, so bytes and bytearray input get the same error.
+    cls = jetjson.JSONDecodeError
+    saved = cls.__dict__.get("__new__")
+    cls.__new__ = lambda c, *a: type("NotAnError", (), {})()
+    try:
+        messages = []
+        for data in (b"z" * 50, bytearray(b"z" * 50)):
+            with pytest.raises(TypeError) as e:
+                jetjson.loads(data, max_size=5)
+            messages.append(str(e.value))
+        assert messages[0] == messages[1]
+    finally:
+        if saved is None:
+            del cls.__new__
+        else:
+            cls.__new__ = saved
+    with pytest.raises(jetjson.JSONDecodeError):
+        jetjson.loads(b"z" * 50, max_size=5)
