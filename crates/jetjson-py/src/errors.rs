@@ -473,8 +473,9 @@ impl Refusal {
     }
 }
 
-/// The kept `Refusal`, touched only with the GIL held and no Python code
-/// run while it is out of the slot.
+/// The kept `Refusal`, touched only with the GIL held; out of the slot
+/// while an error is made from it (see `size_limit_error_raw` for what
+/// Python code run meanwhile finds).
 struct LastRefusal(std::cell::Cell<Option<Refusal>>);
 
 // SAFETY: every access holds the GIL (`size_limit_error_raw`'s contract);
@@ -500,8 +501,11 @@ pub(crate) unsafe fn size_limit_error_raw(
 ) -> *mut ffi::PyObject {
     let key = (limit, at.pos, at.lineno, at.colno);
     // SAFETY: per the contract. The parts are out of the slot while the
-    // error is made (no Python code runs meanwhile: `tp_new` of an
-    // exception type, dict inserts of strs and ints), then put back.
+    // error is made, then put back. Python code may run meanwhile (a
+    // `__new__` set by Python code, a finalizer the allocations trigger),
+    // and a nested refusal then finds the slot empty and makes parts of
+    // its own; whichever parts `replace` displaces are released, so none
+    // leak and none are released twice (tests/python/test_reject_review.py).
     unsafe {
         let parts = match LAST_REFUSAL.0.take() {
             Some(kept) if kept.key == key => kept,

@@ -161,6 +161,14 @@ unsafe fn refuse_oversized(py: Python<'_>, args: *const *mut PyObject, kwnames: 
         let place = crate::errors::Place { pos: at.offset, lineno: at.line, colno: at.column };
         let exc = crate::errors::size_limit_error_raw(ty, limit, data, place);
         if !exc.is_null() {
+            if ffi::PyExceptionInstance_Check(exc) == 0 {
+                // A `__new__` replaced by Python code gave no exception:
+                // declined (the reference released, no exception set), so
+                // the general path makes the call again and reports it in
+                // its own words, as it always did.
+                ffi::Py_DECREF(exc);
+                return None;
+            }
             // As pyo3 raises an error made in full (`PyErr::from_value`,
             // then `PyErr_Restore` of type, value and no traceback): no
             // implicit chaining, as before. Steals the three references.
