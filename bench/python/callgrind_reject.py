@@ -7,7 +7,7 @@ expressions, which cannot hold one):
 j: jetjson.loads(b, max_size=16384); o/m: the peers' Python length check,
 then orjson.loads / msgspec.json.Decoder().decode; jok/ook: a successful
 loads; jsm: jetjson on a 36-byte body; raw: jetjson.Raw; nothing: the call
-overhead alone. Inputs: body (the suite's 1,089-byte order), trailing (body
+overhead alone (also imported by reject_timeit.py). Inputs: body (the suite's 1,089-byte order), trailing (body
 + ' {"request_id":"x"}'), oversize (1 MiB), small.
 """
 import sys
@@ -46,8 +46,9 @@ def jsm(b):
     return jetjson.loads(b, max_size=LIMIT)
 def nothing(b):
     return True
-stmt, n = sys.argv[1], int(sys.argv[2])
-code = compile(stmt, "stmt", "eval")
-eval(code)
-for _ in range(n):
+if __name__ == "__main__":
+    stmt, n = sys.argv[1], int(sys.argv[2])
+    code = compile(stmt, "stmt", "eval")
     eval(code)
+    for _ in range(n):
+        eval(code)

@@ -4,33 +4,14 @@ medians of 7 rounds), then the oversize refusal with small and large limits
 
     flock /tmp/bench.lock .venv/bin/python bench/python/reject_timeit.py
 """
-import sys, timeit, json
-from pathlib import Path as _P
-sys.path.insert(0, str(_P(__file__).resolve().parent))
-import jetjson, orjson, msgspec
+import sys
+import timeit
 from pathlib import Path
-LIMIT = 16 * 1024
-OVERSIZE = 1 << 20
-class BodyTooLarge(ValueError):
-    pass
-import suite
-body = suite.read("binding-body.json")
-trailing = body + b' {"request_id":"x"}'
-oversize = b'{"notes":"' + b"n" * (OVERSIZE - 12) + b'"}'
-mdec = msgspec.json.Decoder()
-def j(b):
-    try: jetjson.loads(b, max_size=LIMIT)
-    except ValueError: return True
-def o(b):
-    try:
-        if len(b) > LIMIT: raise BodyTooLarge(len(b))
-        orjson.loads(b)
-    except ValueError: return True
-def m(b):
-    try:
-        if len(b) > LIMIT: raise BodyTooLarge(len(b))
-        mdec.decode(b)
-    except ValueError: return True
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import jetjson  # noqa: E402
+# The inputs and the three statements, as callgrind_reject.py has them.
+from callgrind_reject import j, m, o, oversize, trailing  # noqa: E402
 rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 7
 for name, data, n in [("oversize", oversize, 200000), ("trailing", trailing, 50000)]:
     res = {}
@@ -45,7 +26,6 @@ for name, data, n in [("oversize", oversize, 200000), ("trailing", trailing, 500
 
 
 # The oversize refusal alone: limit 16 (no 16 KiB newline count) and 16384.
-oversize = b'{"notes":"' + b"n" * ((1 << 20) - 12) + b'"}'
 def jl(b, lim):
     try: jetjson.loads(b, max_size=lim)
     except ValueError: return True

@@ -7,6 +7,10 @@
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::ffi;
+
+// Dict insertion with the key's hash supplied (declared once, with the
+// builder's other uses).
+use crate::loads::builder::_PyDict_SetItem_KnownHash;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyString, PyType};
@@ -91,14 +95,7 @@ pub fn decode_error(py: Python<'_>, msg: &str, doc: &Bound<'_, PyAny>, pos: usiz
 /// GIL held; `ty` is a live exception type (`JSONDecodeError` or a
 /// subclass) and `doc` a live object, both held by the caller for the call.
 pub(crate) unsafe fn decode_error_raw(ty: *mut ffi::PyTypeObject, msg: &str, doc: *mut ffi::PyObject, at: Place) -> *mut ffi::PyObject {
-    let mut tail = Tail::new();
-    tail.push(b": line ");
-    tail.number(at.lineno);
-    tail.push(b" column ");
-    tail.number(at.colno);
-    tail.push(b" (char ");
-    tail.number(at.pos);
-    tail.push(b")");
+    let tail = Tail::place(at);
     // SAFETY: per the contract.
     unsafe {
         let (text, msg_obj) = if msg.is_ascii() {
@@ -151,6 +148,20 @@ impl Tail {
 
     pub(crate) fn number(&mut self, n: usize) {
         self.push(itoa::Buffer::new().format(n).as_bytes());
+    }
+
+    /// `: line {lineno} column {colno} (char {pos})`, as json words where
+    /// an error is.
+    pub(crate) fn place(at: Place) -> Tail {
+        let mut tail = Tail::new();
+        tail.push(b": line ");
+        tail.number(at.lineno);
+        tail.push(b" column ");
+        tail.number(at.colno);
+        tail.push(b" (char ");
+        tail.number(at.pos);
+        tail.push(b")");
+        tail
     }
 
     pub(crate) fn bytes(&self) -> &[u8] {
@@ -266,17 +277,6 @@ pub(crate) fn init_names(py: Python<'_>) -> PyResult<()> {
 #[inline]
 pub(crate) fn names() -> Option<&'static Names> {
     NAMES.get()
-}
-
-extern "C" {
-    // Dict insertion with the key's hash supplied (CPython 3.x; see
-    // loads/builder.rs).
-    fn _PyDict_SetItem_KnownHash(
-        mp: *mut ffi::PyObject,
-        key: *mut ffi::PyObject,
-        item: *mut ffi::PyObject,
-        hash: ffi::Py_hash_t,
-    ) -> std::ffi::c_int;
 }
 
 /// An instance of `ty` (`JSONDecodeError` or a subclass) whose text is
@@ -433,14 +433,7 @@ impl Refusal {
     /// GIL held.
     unsafe fn make(limit: usize, at: Place) -> Option<Refusal> {
         let msg = size_limit_message(limit);
-        let mut tail = Tail::new();
-        tail.push(b": line ");
-        tail.number(at.lineno);
-        tail.push(b" column ");
-        tail.number(at.colno);
-        tail.push(b" (char ");
-        tail.number(at.pos);
-        tail.push(b")");
+        let tail = Tail::place(at);
         // SAFETY: GIL held; the message and tail are ASCII; every object
         // made is released if another fails.
         unsafe {

@@ -21,7 +21,7 @@ extern "C" {
     // Dict insertion with the key's hash supplied (exported by CPython
     // 3.x; pyo3-ffi leaves private names out). Our keys are exact strs,
     // which carry their hash once computed.
-    fn _PyDict_SetItem_KnownHash(
+    pub(crate) fn _PyDict_SetItem_KnownHash(
         mp: *mut ffi::PyObject,
         key: *mut ffi::PyObject,
         item: *mut ffi::PyObject,

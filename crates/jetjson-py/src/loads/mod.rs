@@ -6,7 +6,7 @@
 //! creation in strings.rs, numbers.rs and keys.rs (the key cache), and
 //! error positions in location.rs.
 
-mod builder;
+pub(crate) mod builder;
 pub(crate) mod entry;
 pub(crate) mod gc;
 pub(crate) mod input;

@@ -312,7 +312,7 @@ mod tests {
 
     /// The builds of the recursion this CPU runs: the baseline, and AVX2
     /// when present.
-    fn levels() -> Vec<Level> {
+    pub(super) fn levels() -> Vec<Level> {
         let mut l = vec![Level::Baseline];
         #[cfg(target_arch = "x86_64")]
         if crate::parse::level() == Level::Avx2 {
@@ -339,11 +339,19 @@ mod tests {
         w.into_buffer().expect("finished").into_vec()
     }
 
+    /// `s` quoted as the byte-at-a-time escaper of `set` writes it.
+    pub(super) fn quoted(set: crate::escape::EscapeSet, s: &str) -> Vec<u8> {
+        let mut q = b"\"".to_vec();
+        Escaper::scalar(set).escape(&mut q, s);
+        q.push(b'"');
+        q
+    }
+
     /// Xorshift: the same sequence every run, so a failure repeats.
-    struct Rng(u64);
+    pub(super) struct Rng(pub(super) u64);
 
     impl Rng {
-        fn below(&mut self, n: usize) -> usize {
+        pub(super) fn below(&mut self, n: usize) -> usize {
             self.0 ^= self.0 << 13;
             self.0 ^= self.0 >> 7;
             self.0 ^= self.0 << 17;
@@ -380,12 +388,7 @@ mod tests {
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
         for (name, options) in profiles() {
             let set = options.style().escaper.set();
-            let quoted = |s: &str| {
-                let mut q = b"\"".to_vec();
-                Escaper::scalar(set).escape(&mut q, s);
-                q.push(b'"');
-                q
-            };
+            let quoted = |s: &str| quoted(set, s);
             for len in 0..=200 {
                 for dirt in [0, 3, 40, len.max(1) * 4] {
                     let s = text(&mut rng, len, dirt);
@@ -464,20 +467,11 @@ mod tests {
 /// build.
 #[cfg(test)]
 mod review {
+    use super::tests::{levels, quoted, Rng};
     use super::{write_value_at, Level};
-    use crate::escape::Escaper;
     use crate::value::{Map, Number, Str, Value};
     use crate::writer::Writer;
     use crate::WriteOptions;
-
-    fn levels() -> Vec<Level> {
-        let mut l = vec![Level::Baseline];
-        #[cfg(target_arch = "x86_64")]
-        if crate::parse::level() == Level::Avx2 {
-            l.push(Level::Avx2);
-        }
-        l
-    }
 
     fn profiles() -> Vec<(&'static str, WriteOptions)> {
         vec![
@@ -513,12 +507,7 @@ mod review {
         let dirt = ["<", ">", "&", "\"", "\\", "\n", "\u{0}", "\u{1f}", "\u{7f}", "é", "\u{2028}", "😀"];
         for (name, options) in profiles() {
             let set = options.style().escaper.set();
-            let quoted = |s: &str| {
-                let mut q = b"\"".to_vec();
-                Escaper::scalar(set).escape(&mut q, s);
-                q.push(b'"');
-                q
-            };
+            let quoted = |s: &str| quoted(set, s);
             for len in 0..=200usize {
                 let mut texts = vec!["a".repeat(len)];
                 for d in dirt {
@@ -602,17 +591,6 @@ mod review {
             v
         });
         on_stack(1 << 30, move || drop(v));
-    }
-
-    struct Rng(u64);
-
-    impl Rng {
-        fn below(&mut self, n: usize) -> usize {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            (self.0 >> 11) as usize % n
-        }
     }
 
     const PIECES: &[&str] = &[
