@@ -41,6 +41,10 @@ test: oracles test-rust test-bench-go test-c python test-python lint
 # by building with them (rustup fetches them once; about a minute and a
 # half on 2 cores, so not part of `make test`): the core crate with the
 # workspace's, the CLI with its own (its locked clap needs edition 2024).
+# Cargo.lock keeps psm (stacker's stack switcher) at 0.1.26: later psm
+# versions build-depend on ar_archive_writer 0.5, which needs Rust 1.88, so
+# a blanket `cargo update` breaks this target (re-pin with
+# `cargo update -p psm --precise 0.1.26`).
 MSRV := $(shell sed -n 's/^rust-version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
 MSRV_CLI := $(shell sed -n 's/^rust-version = "\(.*\)"/\1/p' crates/jetjson-cli/Cargo.toml | head -n 1)
 msrv:
