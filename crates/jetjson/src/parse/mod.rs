@@ -16,6 +16,7 @@ mod number;
 mod options;
 mod parser;
 mod scan;
+mod tail;
 #[cfg(test)]
 mod test_documents;
 mod validate;
@@ -31,6 +32,8 @@ pub use parser::parse;
 pub(crate) use parser::walk_value_at;
 #[doc(hidden)]
 pub use parser::{parse_with_memory, ParseMemory};
+#[doc(hidden)]
+pub use tail::{more_than_one_value, LOOK_BACK};
 pub use visitor::{NumberToken, Visitor};
 
 use crate::error::Result;
