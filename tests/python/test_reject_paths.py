@@ -246,6 +246,29 @@ def test_random_values_with_random_text_after_them(value, junk, joint):
         assert got == want
 
 
+def test_text_after_a_large_value_is_refused_before_anything_is_built():
+    # 20,000 small dicts then a second value: the look at the input's end
+    # sees the second value, so the walk that builds nothing finds the
+    # error, and the first value's dicts (several MB) are never made. A
+    # build that met the text after them would peak at their size.
+    body = b"[" + b",".join(b'{"id":%d,"n":"x"}' % i for i in range(20000)) + b"]"
+    doc = body + b' {"second":1}'
+    import tracemalloc
+    tracemalloc.start()
+    try:
+        e = caught(loads, doc)
+        _, peak = tracemalloc.get_traced_memory()
+        tracemalloc.reset_peak()
+        built = loads(body)
+        _, peak_built = tracemalloc.get_traced_memory()
+        del built
+    finally:
+        tracemalloc.stop()
+    assert (e.msg, e.pos) == ("trailing characters after the JSON value", len(body) + 1)
+    assert peak_built > 2_000_000, peak_built
+    assert peak < 100_000, (peak, peak_built)
+
+
 def test_trailing_refusals_leak_nothing():
     doc = b'{"a":[1,"x",{"b":null}]} {"request_id":"x"}'
     for _ in range(200):
