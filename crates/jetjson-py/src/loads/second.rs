@@ -16,8 +16,9 @@ use jetjson::{Error, ErrorKind, ReadOptions};
 use pyo3::Python;
 
 /// Inputs shorter than this are built without the look at their end: it
-/// costs about 150 instructions, a small share of building a value this
-/// long or longer, and the build it saves is short below (the quick path
+/// costs one block of masks and a few bit operations (a couple of hundred
+/// instructions), a small share of building a value this long or longer,
+/// and the build it saves is short below (the quick path
 /// of `loads(data)` takes bodies up to the same size).
 pub(crate) const LOOK_FROM: usize = super::QUICK_UP_TO;
 
