@@ -15,7 +15,7 @@ use serde::ser::{Serialize, Serializer};
 use crate::bytestr::BYTESTR_TOKEN;
 use crate::error::{Error, ErrorKind, Result};
 use crate::raw::RAW_TOKEN;
-use crate::value::NUMBER_TOKEN;
+use crate::value::{door_value, write_value, NUMBER_TOKEN, VALUE_WRITE_TOKEN};
 use crate::writer::{Sink, Writer};
 
 pub use compound::Compound;
@@ -119,6 +119,11 @@ impl<'a, S: Sink> Serializer for &'a mut Writer<S> {
                 RAW_TOKEN => TextTarget::Raw,
                 NUMBER_TOKEN => TextTarget::Number,
                 BYTESTR_TOKEN => TextTarget::ByteStr,
+                // A `Value`: written by the `Value` writer (value/ser.rs).
+                VALUE_WRITE_TOKEN => match door_value(value) {
+                    Some(v) => return write_value(self, v),
+                    None => return value.serialize(self),
+                },
                 _ => return value.serialize(self),
             };
             return value.serialize(TextSerializer { w: self, target });

@@ -29,7 +29,7 @@ pub use array::Array;
 pub(crate) use build::value_at;
 pub use map::Map;
 pub use number::Number;
-pub(crate) use ser::NUMBER_TOKEN;
+pub(crate) use ser::{door_value, NUMBER_TOKEN, VALUE_WRITE_TOKEN};
 /// The string type of `Value`: strings up to 22 bytes live inline, so most
 /// keys and short values need no allocation of their own.
 pub use str::Str;
