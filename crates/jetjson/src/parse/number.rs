@@ -852,6 +852,73 @@ mod tests {
         assert_eq!(eight_digits(b"1234567", 0), None, "fewer than eight bytes");
     }
 
+    /// Every count of integer digits (1..=20) and fraction digits (0..=20)
+    /// that the window and the general scan split between them, with
+    /// digit patterns that set every byte of both words (all 9s, a 1 and
+    /// zeros, a counting run), signed and not: the value equals std's, and
+    /// a `Value` parsed from an array of them (the driver's number run,
+    /// which is where a build for the machine (`scalar`) differs) holds
+    /// the same numbers. Also run by `bench/results/value-parse-2026-11-29.md`
+    /// with `-C target-cpu=native`.
+    #[test]
+    fn every_digit_count_equals_std_alone_and_in_arrays() {
+        let run = |n: usize, style: usize| -> String {
+            (0..n)
+                .map(|k| match style {
+                    0 => '9',
+                    1 => {
+                        if k == 0 {
+                            '1'
+                        } else {
+                            '0'
+                        }
+                    }
+                    _ => char::from(b'1' + ((k * 7 + n) % 9) as u8),
+                })
+                .collect()
+        };
+        for int_len in 1..=20 {
+            for frac_len in 0..=20 {
+                for style in 0..3 {
+                    let mut texts = Vec::new();
+                    for negative in [false, true] {
+                        let mut t = String::from(if negative { "-" } else { "" });
+                        t += &run(int_len, style);
+                        if frac_len > 0 {
+                            t.push('.');
+                            t += &run(frac_len, (style + 1) % 3);
+                        }
+                        texts.push(t);
+                    }
+                    for t in &texts {
+                        let mut input = t.clone().into_bytes();
+                        input.extend_from_slice(b", 7]                                ");
+                        let (len, value, _) = scan_number(&input).unwrap_or_else(|e| panic!("{t}: error at {e}"));
+                        assert_eq!(len, t.len(), "{t}");
+                        match (value, reference_value(t)) {
+                            (NumberValue::F64(a), NumberValue::F64(b)) => assert_eq!(a.to_bits(), b.to_bits(), "{t}"),
+                            (a, b) => assert_eq!(a, b, "{t}"),
+                        }
+                    }
+                    let doc = format!("[{}, {}]", texts[0], texts[1]);
+                    let parsed = crate::Value::from_slice(doc.as_bytes()).unwrap_or_else(|e| panic!("{doc}: {e}"));
+                    let items = parsed.as_array().unwrap_or_else(|| panic!("{doc}"));
+                    assert_eq!(items.len(), 2, "{doc}");
+                    for (item, t) in items.iter().zip(&texts) {
+                        let want: f64 = t.parse().unwrap();
+                        let got = item.as_f64().unwrap_or_else(|| panic!("{t}: {item:?}"));
+                        assert_eq!(got.to_bits(), want.to_bits(), "{t} in {doc}");
+                        if frac_len == 0 {
+                            if let Ok(i) = t.parse::<i64>() {
+                                assert_eq!(item.as_i64(), Some(i), "{t}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn digit_runs_equal_a_byte_loop() {
         let mut x = 0x5DEE_CE66_D1CE_4E5Bu64;
