@@ -545,16 +545,9 @@ impl Visitor for ValueBuilder {
     #[inline(always)]
     fn string(&mut self, s: &str, _raw: &str) -> Result<()> {
         if s.len() <= INLINE_CAPACITY {
-            // Made in registers (three words, `Str::inline`) before the
-            // push, which only stores them: made inside the push's closure,
-            // the closure (at the driver's 36 string sites) was not inlined
-            // but called, returning the value through stack memory that
-            // was then loaded whole into its slot, a store-forwarding stall
-            // per string (8.6% of the samples of a github_events.json
-            // parse fell on it).
-            let short = Str::short(s);
+            // Made in its slot (see `push`).
             // SAFETY: an inline string.
-            unsafe { self.push(|| Value::String(short)) };
+            unsafe { self.push(|| Value::String(Str::short(s))) };
         } else {
             self.long_string(s);
         }
