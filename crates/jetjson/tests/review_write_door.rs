@@ -820,3 +820,49 @@ fn buffered_content_is_written_as_members() {
     let r = jetjson::to_vec(&FlatVariant { id: 1, e: External::S { v: &probe, n: 2 } });
     assert!(r.is_err());
 }
+/// Something at the door's address, of the door's size, that is not the
+/// door: a `#[repr(transparent)]` wrapper around it, made from `&T` as the
+/// `ref-cast` crate makes it (`RefCast::ref_cast`, a safe function; the
+/// cast below is the one its derive generates). serde hands a serializer
+/// `&T` with `T: ?Sized`, so without such a wrapper a serializer cannot
+/// make a new type of the door (`slice::from_ref` needs `T: Sized`).
+///
+/// The wrapper serializes as `["wrapped", inner]`; the door must not take
+/// it for itself. Not undefined behaviour (the bytes are the door's), but
+/// the wrong JSON.
+#[repr(transparent)]
+struct Wrapped<T: ?Sized>(T);
+
+impl<T: ?Sized> Wrapped<T> {
+    fn ref_cast(t: &T) -> &Wrapped<T> {
+        // SAFETY: `Wrapped<T>` is `repr(transparent)` over `T` (what
+        // `#[derive(RefCast)]` checks and emits).
+        unsafe { &*(t as *const T as *const Wrapped<T>) }
+    }
+}
+
+impl<T: ?Sized + Serialize> Serialize for Wrapped<T> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeTuple;
+        let mut t = s.serialize_tuple(2)?;
+        t.serialize_element("wrapped")?;
+        t.serialize_element(&self.0)?;
+        t.end()
+    }
+}
+
+#[derive(Clone)]
+struct Wrap;
+impl Hook for Wrap {
+    fn newtype<S: Serializer, T: ?Sized + Serialize>(self, inner: S, name: &'static str, value: &T) -> Result<S::Ok, S::Error> {
+        inner.serialize_newtype_struct(name, Wrapped::ref_cast(value))
+    }
+}
+
+#[test]
+fn a_transparent_wrapper_of_the_door_is_not_the_door() {
+    let v = json!({"b": [1], "a": 2});
+    let want = format!(r#"["wrapped",{}]"#, v.to_string_with(&WriteOptions::go()).unwrap());
+    assert_eq!(jetjson::to_string_with(&Via(Wrap, &v), &WriteOptions::go()).unwrap(), want);
+    assert_eq!(serde_json::to_string(&Via(Wrap, &v)).unwrap(), r#"["wrapped",{"b":[1],"a":2}]"#);
+}
