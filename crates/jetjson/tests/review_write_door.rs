@@ -7,10 +7,10 @@
 //! on the value alone, with the path of the enclosing type in front.
 //!
 //! Whether the door opened (the `Value` writer ran) or not (the members
-//! went through serde) shows in one place only, the path of an error
-//! inside an object: the writer names the member (`$.a[1]`), the member
-//! path cannot (`$[1]`). `door_opened` uses that to check that a door
-//! forwarded by a foreign serializer is still recognised, or is not.
+//! went through serde) shows in one place only, which of two errors a
+//! sorted profile meets first (`probe`): `door_opened` uses that to check
+//! that a door forwarded by a foreign serializer is still recognised, or
+//! is not.
 
 use std::collections::{BTreeMap, HashMap};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -576,16 +576,24 @@ impl<H: Hook + Clone> Serialize for Via<'_, H> {
     }
 }
 
-/// A document whose error path shows whether the `Value` writer wrote it.
+/// A document whose error shows whether the `Value` writer wrote it: in
+/// a sorted profile the writer meets "a" first, the member path (which
+/// collects the members as they come, then sorts) meets "z" first.
 fn probe() -> Value {
-    json!({"a": [1, Value::from(f64::NAN)]})
+    json!({"z": [Value::from(f64::NAN)], "a": [Value::from(f64::INFINITY)]})
 }
 
-/// Whether `r` (writing `probe()` at the top level) came from the door.
+fn sorted() -> WriteOptions {
+    WriteOptions::compact().sort_keys(true)
+}
+
+/// Whether `r` (writing `probe()` at the top level, `sorted()`) came from
+/// the door.
 fn door_opened(r: jetjson::Result<Vec<u8>>) -> bool {
     match r.unwrap_err().path_string().as_str() {
-        "$.a[1]" => true,
-        "$[1]" => false,
+        "$.a[0]" => true,
+        // The member path: keys named (serialize_entry) or not.
+        "$.z[0]" | "$[0]" => false,
         other => panic!("unexpected path {other}"),
     }
 }
@@ -605,7 +613,7 @@ fn a_forwarded_door_opens() {
     for (profile, o) in profiles() {
         assert_eq!(outcome(jetjson::to_vec_with(&Via(Pass, &v), &o)), outcome(v.to_vec_with(&o)), "{profile}");
     }
-    assert!(door_opened(jetjson::to_vec(&Via(Pass, &probe()))));
+    assert!(door_opened(jetjson::to_vec_with(&Via(Pass, &probe()), &sorted())));
 }
 
 /// Nested work on the same thread inside the door's call (another value
@@ -615,8 +623,8 @@ fn a_forwarded_door_opens() {
 struct NestedFirst;
 impl Hook for NestedFirst {
     fn newtype<S: Serializer, T: ?Sized + Serialize>(self, inner: S, name: &'static str, value: &T) -> Result<S::Ok, S::Error> {
-        assert!(door_opened(jetjson::to_vec(&probe())));
-        assert!(!door_opened(jetjson::to_vec(&Old(&probe()))));
+        assert!(door_opened(jetjson::to_vec_with(&probe(), &sorted())));
+        assert!(!door_opened(jetjson::to_vec_with(&Old(&probe()), &sorted())));
         let r = catch_unwind(|| {
             struct Boom;
             impl std::io::Write for Boom {
@@ -637,7 +645,7 @@ impl Hook for NestedFirst {
 
 #[test]
 fn nested_writes_and_panics_inside_a_door_put_the_slot_back() {
-    assert!(door_opened(jetjson::to_vec(&Via(NestedFirst, &probe()))));
+    assert!(door_opened(jetjson::to_vec_with(&Via(NestedFirst, &probe()), &sorted())));
     let v = json!({"b": [1, 2], "a": {}});
     assert_eq!(jetjson::to_string_with(&Via(NestedFirst, &v), &WriteOptions::go()).unwrap(), r#"{"a":{},"b":[1,2]}"#);
 }
@@ -685,10 +693,10 @@ fn a_door_forwarded_under_another_door_is_written_member_by_member() {
     for (profile, o) in profiles() {
         assert_eq!(outcome(jetjson::to_vec_with(&Via(Shadow(&other), &v), &o)), outcome(v.to_vec_with(&o)), "{profile}");
     }
-    assert!(!door_opened(jetjson::to_vec(&Via(Shadow(&other), &probe()))));
+    assert!(!door_opened(jetjson::to_vec_with(&Via(Shadow(&other), &probe()), &sorted())));
     // The other value's own door forwarded from inside the first (the
     // slot names it): it opens.
-    let r = jetjson::to_vec(&Via(ShadowPass(&probe()), &json!(1)));
+    let r = jetjson::to_vec_with(&Via(ShadowPass(&probe()), &json!(1)), &sorted());
     assert!(door_opened(r));
 }
 
@@ -710,7 +718,7 @@ impl Hook for Threads {
             for _ in 0..2 {
                 sc.spawn(|| {
                     for _ in 0..50 {
-                        assert!(door_opened(jetjson::to_vec(&probe())));
+                        assert!(door_opened(jetjson::to_vec_with(&probe(), &sorted())));
                         assert_eq!(jetjson::to_vec(&Inner { v: json!([1]) }).unwrap(), br#"{"v":[1]}"#);
                     }
                 });
@@ -722,7 +730,7 @@ impl Hook for Threads {
 
 #[test]
 fn threads_have_their_own_doors() {
-    assert!(door_opened(jetjson::to_vec(&Via(Threads, &probe()))));
+    assert!(door_opened(jetjson::to_vec_with(&Via(Threads, &probe()), &sorted())));
 }
 
 /// A value written from a thread-local's destructor, registered after
@@ -799,8 +807,8 @@ fn a_sink_failing_at_every_point() {
                 Ok(r) => assert!(r.is_err() || n + 1 >= writes, "{n}"),
                 Err(_) => assert!(panic),
             }
-            assert!(door_opened(jetjson::to_vec(&probe())));
-            assert!(door_opened(jetjson::to_vec(&Via(Pass, &probe()))));
+            assert!(door_opened(jetjson::to_vec_with(&probe(), &sorted())));
+            assert!(door_opened(jetjson::to_vec_with(&Via(Pass, &probe()), &sorted())));
         }
     }
 }
@@ -865,4 +873,28 @@ fn a_transparent_wrapper_of_the_door_is_not_the_door() {
     let want = format!(r#"["wrapped",{}]"#, v.to_string_with(&WriteOptions::go()).unwrap());
     assert_eq!(jetjson::to_string_with(&Via(Wrap, &v), &WriteOptions::go()).unwrap(), want);
     assert_eq!(serde_json::to_string(&Via(Wrap, &v)).unwrap(), r#"["wrapped",{"b":[1],"a":2}]"#);
+}
+
+/// A value under a typed map: the map's key is part of the place. The
+/// writer's path below the value must not hang directly under the
+/// enclosing field as if the map's key were not there (`$.v.a[1]` names a
+/// member `a` of `v`, which does not exist).
+#[test]
+fn errors_under_a_typed_map_name_the_key() {
+    let v = json!({"z": 1, "a": [1, Value::from(f64::NAN)]});
+    for o in [WriteOptions::compact(), WriteOptions::compact().sort_keys(true), WriteOptions::go()] {
+        let map: BTreeMap<&str, &Value> = [("m", &v)].into();
+        assert_eq!(jetjson::to_vec_with(&Inner { v: &map }, &o).unwrap_err().path_string(), "$.v.m.a[1]");
+        assert_eq!(jetjson::to_vec_with(&map, &o).unwrap_err().path_string(), "$.m.a[1]");
+        let hmap: HashMap<String, &Value> = [("k k".to_string(), &v)].into();
+        assert_eq!(jetjson::to_vec_with(&hmap, &o).unwrap_err().path_string(), r#"$["k k"].a[1]"#);
+        let imap: BTreeMap<i32, &Value> = [(-3, &v)].into();
+        assert_eq!(jetjson::to_vec_with(&vec![imap], &o).unwrap_err().path_string(), r#"$[0]["-3"].a[1]"#);
+        // The member path (a `Value` other serializers see) names them too.
+        let old: BTreeMap<&str, Old> = [("m", Old(&v))].into();
+        assert_eq!(jetjson::to_vec_with(&Inner { v: &old }, &o).unwrap_err().path_string(), "$.v.m.a[1]");
+        // Flattened map members.
+        let flat = FlatValue { id: 1, rest: map };
+        assert_eq!(jetjson::to_vec_with(&flat, &o).unwrap_err().path_string(), "$.m.a[1]");
+    }
 }
