@@ -179,9 +179,32 @@ impl<S: Sink> SerializeMap for Compound<'_, S> {
         self.w.spill_if_full()
     }
 
+    /// As `serialize_key` then `serialize_value`, with the key in the path
+    /// of an error from the value (a `Value` under a typed map: the
+    /// `Value` writer's path below it, `$.m.a[1]`, would otherwise hang
+    /// under the map as `$.a[1]`, a place that does not exist). The key's
+    /// text is made only on the error path.
+    #[inline]
+    fn serialize_entry<K: ?Sized + Serialize, V: ?Sized + Serialize>(&mut self, key: &K, value: &V) -> Result<()> {
+        self.serialize_key(key)?;
+        self.serialize_value(value).map_err(|e| key_in_path(e, key))
+    }
+
     #[inline(always)]
     fn end(self) -> Result<()> {
         self.finish()
+    }
+}
+
+/// `e` with the text of the map key `key` (a string, integer, bool or
+/// char, as the key serializer writes it) in front of its path.
+#[cold]
+fn key_in_path<K: ?Sized + Serialize>(e: Error, key: &K) -> Error {
+    match crate::to_value(key) {
+        Ok(crate::Value::String(k)) => e.in_key(&k),
+        Ok(crate::Value::Number(n)) => e.in_key(&n.to_string()),
+        Ok(crate::Value::Bool(b)) => e.in_key(if b { "true" } else { "false" }),
+        _ => e,
     }
 }
 

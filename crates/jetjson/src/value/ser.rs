@@ -53,6 +53,14 @@ pub(crate) fn door_value<T: ?Sized>(inner: &T) -> Option<&Value> {
     if std::mem::size_of_val(inner) != std::mem::size_of::<Door<'static>>() || at.is_null() {
         return None;
     }
+    // Not the door's address and size alone: a `#[repr(transparent)]`
+    // wrapper of the door (`ref_cast::RefCast::ref_cast(door)` in a
+    // serializer between `Value::serialize` and this one) has both, and
+    // serializes as whatever it likes. Its type's name is its own (the
+    // names compare as constants once `T` is known).
+    if std::any::type_name::<T>() != std::any::type_name::<Door<'static>>() {
+        return None;
+    }
     if LIVE_DOOR.try_with(Cell::get).ok()? != at {
         return None;
     }
@@ -61,9 +69,11 @@ pub(crate) fn door_value<T: ?Sized>(inner: &T) -> Option<&Value> {
     // (the slot is set just before that call hands `&door` over and put
     // back when the call ends, by return or unwind, so it never outlives
     // the door). `inner` is a live reference of the same size at the same
-    // address, so it is a reference to that door: another object would
-    // have to overlap it, which no safe code can make of a private local
-    // it was never lent but as `&Door`. The `Value` it points to outlives
+    // address, of the door's type (a transparent wrapper of the door,
+    // which has its address and size, is refused above), so it is a
+    // reference to that door: another object would have to overlap it,
+    // which no safe code can make of a private local it was never lent
+    // but as `&Door`. The `Value` it points to outlives
     // the door, and so the borrow `inner` (which borrows the door).
     Some(unsafe { (*at.cast::<Door<'_>>()).0 })
 }
