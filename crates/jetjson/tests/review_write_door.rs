@@ -618,7 +618,9 @@ fn a_forwarded_door_opens() {
 
 /// Nested work on the same thread inside the door's call (another value
 /// written by jetjson, a nested write that panics and is caught), then
-/// the door forwarded: the slot was put back, the door still opens.
+/// the door forwarded: the nested doors closed the slot (a door never puts
+/// an earlier one back, see `Close` in value/ser.rs), so the first door is
+/// written member by member, with the same bytes.
 #[derive(Clone)]
 struct NestedFirst;
 impl Hook for NestedFirst {
@@ -644,8 +646,8 @@ impl Hook for NestedFirst {
 }
 
 #[test]
-fn nested_writes_and_panics_inside_a_door_put_the_slot_back() {
-    assert!(door_opened(jetjson::to_vec_with(&Via(NestedFirst, &probe()), &sorted())));
+fn nested_writes_and_panics_inside_a_door_leave_it_closed() {
+    assert!(!door_opened(jetjson::to_vec_with(&Via(NestedFirst, &probe()), &sorted())));
     let v = json!({"b": [1, 2], "a": {}});
     assert_eq!(jetjson::to_string_with(&Via(NestedFirst, &v), &WriteOptions::go()).unwrap(), r#"{"a":{},"b":[1,2]}"#);
 }

@@ -35,12 +35,23 @@ thread_local! {
     static LIVE_DOOR: Cell<*const ()> = const { Cell::new(std::ptr::null()) };
 }
 
-/// Puts the previous door back when the call ends, by return or unwind.
-struct Restore(*const ());
+/// Closes the door when its call ends, by return or unwind: the slot is
+/// emptied if it still holds this door. It never puts an earlier door
+/// back, so it never holds a door that has ended, whatever order calls
+/// end in (stackful coroutines switching on one thread can end them out
+/// of order): only a live door sets the slot, and each clears its own. A
+/// door whose slot a nested `Value::serialize` took over (a serializer
+/// between `Value::serialize` and jetjson's that writes another value
+/// first) is then written member by member: the same bytes.
+struct Close(*const ());
 
-impl Drop for Restore {
+impl Drop for Close {
     fn drop(&mut self) {
-        let _ = LIVE_DOOR.try_with(|slot| slot.set(self.0));
+        let _ = LIVE_DOOR.try_with(|slot| {
+            if slot.get() == self.0 {
+                slot.set(std::ptr::null());
+            }
+        });
     }
 }
 
@@ -65,10 +76,10 @@ pub(crate) fn door_value<T: ?Sized>(inner: &T) -> Option<&Value> {
         return None;
     }
     // SAFETY: the slot holds the address of a `Door` that is alive: it is a
-    // local of the `Value::serialize` call now running on this thread
-    // (the slot is set just before that call hands `&door` over and put
-    // back when the call ends, by return or unwind, so it never outlives
-    // the door). `inner` is a live reference of the same size at the same
+    // local of a `Value::serialize` call now running on this thread (the
+    // slot is set just before that call hands `&door` over and emptied
+    // when the call ends, by return or unwind, if it still holds that
+    // door, see `Close`, so it never holds a door that has ended). `inner` is a live reference of the same size at the same
     // address, of the door's type (a transparent wrapper of the door,
     // which has its address and size, is refused above), so it is a
     // reference to that door: another object would have to overlap it,
@@ -82,11 +93,11 @@ impl Serialize for Value {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let door = Door(self);
         let at = (&door as *const Door<'_>).cast::<()>();
-        let Ok(previous) = LIVE_DOOR.try_with(|slot| slot.replace(at)) else {
+        if LIVE_DOOR.try_with(|slot| slot.set(at)).is_err() {
             // The thread's slots are being torn down: no door.
             return Plain(self).serialize(s);
-        };
-        let _restore = Restore(previous);
+        }
+        let _close = Close(at);
         s.serialize_newtype_struct(VALUE_WRITE_TOKEN, &door)
     }
 }
