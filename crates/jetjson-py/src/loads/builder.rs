@@ -47,8 +47,10 @@ unsafe fn str_hash(key: *mut ffi::PyObject) -> ffi::Py_hash_t {
 /// Why the builder stopped the parse.
 pub(crate) enum Failure {
     /// A Python exception (out of memory, an int beyond CPython's digit
-    /// limit) raised while creating an object.
-    Python(PyErr),
+    /// limit) raised while creating an object. Boxed: the builder's
+    /// `Option<Failure>` is taken out after every parse, and a `PyErr` held
+    /// inline made that a copy of eight words.
+    Python(Box<PyErr>),
     /// The same, left set in CPython, neither fetched nor formatted: a
     /// builder made for a quick call (fast.rs), which runs with the thread
     /// not counted as attached by pyo3, where fetching or formatting a
@@ -144,7 +146,7 @@ impl<'py> Builder<'py> {
         }
         let err = PyErr::fetch(self.py);
         let msg = err.to_string();
-        self.failure = Some(Failure::Python(err));
+        self.failure = Some(Failure::Python(Box::new(err)));
         Error::new(ErrorKind::Custom(msg))
     }
 
@@ -202,7 +204,8 @@ impl<'py> Builder<'py> {
                 ffi::Py_DECREF(dict);
                 return Err(self.python_error());
             }
-            if self.policy == DuplicateKeys::Error && ffi::PyDict_Size(dict) as usize != n {
+            // (One member cannot be repeated.)
+            if self.policy == DuplicateKeys::Error && n > 1 && ffi::PyDict_Size(dict) as usize != n {
                 ffi::Py_DECREF(dict);
                 return Err(self.duplicate_key());
             }
@@ -231,7 +234,7 @@ impl Drop for Builder<'_> {
 }
 
 impl Visitor for Builder<'_> {
-    #[inline]
+    #[inline(always)]
     fn null(&mut self) -> jetjson::Result<()> {
         // SAFETY: Py_None is immortal in spirit; we take a new reference.
         let none = unsafe { ffi::Py_None() };
@@ -240,7 +243,7 @@ impl Visitor for Builder<'_> {
         self.push(none)
     }
 
-    #[inline]
+    #[inline(always)]
     fn bool(&mut self, v: bool) -> jetjson::Result<()> {
         // SAFETY: the bool singletons are valid objects; we take a new
         // reference.
@@ -252,7 +255,7 @@ impl Visitor for Builder<'_> {
         self.push(obj)
     }
 
-    #[inline]
+    #[inline(always)]
     fn number(&mut self, n: NumberToken<'_>) -> jetjson::Result<()> {
         let obj = match self.decimal {
             Some(cls) if !n.is_integer => numbers::new_decimal(cls, &n),
@@ -267,7 +270,7 @@ impl Visitor for Builder<'_> {
         self.push(obj)
     }
 
-    #[inline]
+    #[inline(always)]
     fn ascii_string(&mut self, s: &str) -> jetjson::Result<()> {
         let obj = match &mut self.keys {
             Some(cache) if s.len() <= keys::MAX_VALUE_LEN => cache.get_value(s.as_bytes()),
@@ -276,7 +279,7 @@ impl Visitor for Builder<'_> {
         self.push(obj)
     }
 
-    #[inline]
+    #[inline(always)]
     fn ascii_key(&mut self, k: &str) -> jetjson::Result<()> {
         let obj = match &mut self.keys {
             Some(cache) if k.len() <= keys::MAX_LEN => cache.get(k.as_bytes()),
@@ -285,7 +288,7 @@ impl Visitor for Builder<'_> {
         self.push(obj)
     }
 
-    #[inline]
+    #[inline(always)]
     fn begin_array(&mut self) -> jetjson::Result<()> {
         self.frames.push(self.stack.len());
         Ok(())
@@ -314,7 +317,7 @@ impl Visitor for Builder<'_> {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn begin_object(&mut self) -> jetjson::Result<()> {
         self.frames.push(self.stack.len());
         Ok(())

@@ -189,6 +189,58 @@ fn run<C: Classify, V: Visitor + ?Sized>(input: &[u8], span: Span, options: &Rea
     result
 }
 
+/// The document `input` when its value is no container (a string, number
+/// or literal, with whitespace around it): walked into `v` with the
+/// baseline build of the driver's own methods (`Driver::scalar`,
+/// `Driver::only_whitespace_after`), inlined into the caller, so a tiny
+/// document pays no call into an ISA entry point and touches no container
+/// stack, name tracker or kept memory. `None`, with nothing reported to `v`,
+/// when the value is a container: the caller walks it with `drive`. The
+/// size limit and byte order mark are applied first, as `run` applies them.
+/// The scratch for a string with escapes is this call's own (allocated
+/// only for such a string).
+#[inline(always)]
+pub(crate) fn scalar_document<V: Visitor + ?Sized>(input: &[u8], options: &ReadOptions, v: &mut V) -> Option<Flow<usize>> {
+    #[cfg(target_arch = "x86_64")]
+    type C = super::blocks::Sse2;
+    #[cfg(not(target_arch = "x86_64"))]
+    type C = super::blocks::Portable;
+    let mut i = 0;
+    if options.max_size.is_some_and(|limit| input.len() > limit) {
+        return Some(Err(Stop::Syntax));
+    }
+    if input.starts_with(BOM) {
+        if !options.allow_bom {
+            return Some(Err(Stop::Syntax));
+        }
+        i = BOM.len();
+    }
+    let mut scratch = String::new();
+    // Only containers touch the name tracker (`open`, and `name` with
+    // `track_names`, false here), so it stays empty and owns no memory:
+    // not dropped (its drop was a call on every tiny document).
+    let mut dups = std::mem::ManuallyDrop::new(DuplicateNames::EMPTY);
+    let mut d = Driver::<C> {
+        b: input,
+        base: NO_BLOCK,
+        m: Masks { ws: 0, special: 0, high: 0 },
+        scratch: &mut scratch,
+        dups: &mut dups,
+        track_names: false,
+        raw_names: false,
+        check: None,
+        raw_small: false,
+        max_depth: options.max_depth,
+        lossless: options.lossless_numbers,
+        isa: PhantomData,
+    };
+    let i = d.skip_ws(i);
+    if matches!(input.get(i), Some(b'{' | b'[')) {
+        return None;
+    }
+    Some(d.scalar(v, i).and_then(|end| d.only_whitespace_after(end).map(|()| end)))
+}
+
 /// The reference driver's error for text after the value, at `at`.
 #[cold]
 #[inline(never)]
@@ -203,6 +255,15 @@ fn trailing(b: &[u8], at: usize) -> Error {
 /// typical records (callgrind, `examples/raw_loop.rs`: 1000 small members
 /// taken whole, 430 instructions each walked, 600 each validated).
 const RAW_SMALL: usize = 192;
+
+/// Bytes looked at one by one, in the input's last, partial block before
+/// its masks are made, for the end of a run of whitespace
+/// (`Driver::short_ws_in_tail`) and of a string (`short_string_in_tail`):
+/// tiny documents (`{"a":1}`, `{"id": 7}`) then need no masks at all, and
+/// any other document tries this at most once per kind (a miss makes the
+/// masks, after which the block is the current one).
+const SHORT_WS: usize = 4;
+const SHORT_STRING: usize = 16;
 
 /// `Driver::base` before the first block: `i - NO_BLOCK` (wrapping) is
 /// `i + 64`, never below 64, so no position is taken for inside it.
@@ -279,8 +340,60 @@ impl<'a, C: Classify> Driver<'a, C> {
                     return self.b.len();
                 }
             }
+            if let Some(j) = self.short_ws_in_tail(i) {
+                return j;
+            }
             self.load(i);
         }
+    }
+
+    /// Before the masks of the input's last, partial block are made (a
+    /// padded copy, `tail_masks`: most of a tiny document's parse): the
+    /// first byte that is not whitespace among the few at `i`, if one is
+    /// there, or the end of the input if only whitespace is left. `None`
+    /// (the masks are made then) in a whole block, whose masks are cheap,
+    /// or after a longer run of whitespace.
+    #[inline(always)]
+    fn short_ws_in_tail(&self, i: usize) -> Option<usize> {
+        let len = self.b.len();
+        if i >= len {
+            return Some(i);
+        }
+        if (i & !63) + 64 <= len {
+            return None;
+        }
+        let end = len.min(i + SHORT_WS);
+        let mut j = i;
+        while j < end {
+            if !matches!(self.b[j], b' ' | b'\n' | b'\r' | b'\t') {
+                return Some(j);
+            }
+            j += 1;
+        }
+        (end == len).then_some(len)
+    }
+
+    /// As `short_ws_in_tail`, for `string_stop`: the first `"`, `\` or
+    /// control byte among the few at `i` (or the end of the input, if it
+    /// comes first), and whether a byte >= 0x80 comes before it.
+    #[inline(always)]
+    fn short_string_in_tail(&self, i: usize) -> Option<(usize, bool)> {
+        let len = self.b.len();
+        if (i & !63) + 64 <= len {
+            return None;
+        }
+        let end = len.min(i + SHORT_STRING);
+        let mut high = false;
+        let mut j = i;
+        while j < end {
+            let c = self.b[j];
+            if c == b'"' || c == b'\\' || c < 0x20 {
+                return Some((j, high));
+            }
+            high |= c >= 0x80;
+            j += 1;
+        }
+        (end >= len).then_some((end.max(i), high))
     }
 
     /// The first `"`, `\` or control byte at or after `i` (at or beyond the
@@ -301,6 +414,9 @@ impl<'a, C: Classify> Driver<'a, C> {
                 }
                 high |= self.m.high & from != 0;
                 i = self.base + 64;
+            }
+            if let Some((stop, h)) = self.short_string_in_tail(i) {
+                return (stop, high | h);
             }
             self.load(i);
         }
@@ -441,18 +557,38 @@ impl<'a, C: Classify> Driver<'a, C> {
             // (a build of the loop of its own: the others never ask).
             Some(b'{' | b'[') if v.takes_raw() => self.containers::<V, true>(v, stack, i)?,
             Some(b'{' | b'[') => self.containers::<V, false>(v, stack, i)?,
+            _ => self.scalar(v, i)?,
+        };
+        if whole {
+            self.only_whitespace_after(end)?;
+        }
+        Ok(end)
+    }
+
+    /// The value at `i` (after whitespace) when it is no container: a
+    /// string, number or literal (anything else, a container included,
+    /// is `Syntax`); the offset after it.
+    #[inline(always)]
+    fn scalar<V: Visitor + ?Sized>(&mut self, v: &mut V, i: usize) -> Flow<usize> {
+        match self.b.get(i) {
             Some(b'"') => {
                 let (text, end) = self.string(i)?;
                 self.visit_string(v, text, i)?;
-                end
+                Ok(end)
             }
-            Some(b'-' | b'0'..=b'9') => self.number(v, i)?,
-            Some(b't' | b'f' | b'n') => self.literal(v, i)?,
-            _ => return Err(Stop::Syntax),
-        };
+            Some(b'-' | b'0'..=b'9') => self.number(v, i),
+            Some(b't' | b'f' | b'n') => self.literal(v, i),
+            _ => Err(Stop::Syntax),
+        }
+    }
+
+    /// Nothing but whitespace from `end` (the offset after the document's
+    /// value) to the end of the input.
+    #[inline(always)]
+    fn only_whitespace_after(&mut self, end: usize) -> Flow<()> {
         // (A value that ends the input needs no whitespace skip, nor the
         // last block's masks, which a scalar document never loaded.)
-        if whole && end < self.b.len() {
+        if end < self.b.len() {
             let rest = self.skip_ws(end);
             if rest < self.b.len() {
                 // The value was accepted whole, so this is the first error:
@@ -462,7 +598,7 @@ impl<'a, C: Classify> Driver<'a, C> {
                 return Err(Stop::Visitor(trailing(self.b, rest)));
             }
         }
-        Ok(end)
+        Ok(())
     }
 
     /// The container opening at `i` and everything in it: the position

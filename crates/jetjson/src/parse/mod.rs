@@ -30,7 +30,7 @@ pub use options::{DuplicateKeys, ReadOptions};
 pub use parser::parse;
 pub(crate) use parser::walk_value_at;
 #[doc(hidden)]
-pub use parser::{parse_with_memory, ParseMemory};
+pub use parser::{parse_scalar, parse_with_memory, ParseMemory};
 pub use visitor::{NumberToken, Visitor};
 
 use crate::error::Result;

@@ -51,6 +51,23 @@ pub fn parse_with_memory<V: Visitor + ?Sized>(
     result
 }
 
+/// `parse` of a document whose value is no container (a string, number or
+/// literal): the same walk, accepting exactly what `parse` accepts and
+/// failing with its error, but inlined into the caller and with no working
+/// memory (`drive::scalar_document`). `None`, with nothing reported to
+/// `visitor`, when the value is a container: parse it with `parse` or
+/// `parse_with_memory` then. For bindings whose per-call cost matters
+/// (`loads(b'1')` in Python).
+#[doc(hidden)]
+#[inline(always)]
+pub fn parse_scalar<V: Visitor + ?Sized>(input: &[u8], options: &ReadOptions, visitor: &mut V) -> Option<Result<()>> {
+    Some(match drive::scalar_document(input, options, visitor)? {
+        Ok(_) => Ok(()),
+        Err(Stop::Visitor(e)) => Err(e),
+        Err(Stop::Syntax) => Err(explain(input, options)),
+    })
+}
+
 /// Inputs up to this size leave the kept memory untrimmed: each of its
 /// vectors holds at most one entry per input byte, so such a parse grows
 /// none of them past twice that (a few KiB at most), and every longer
