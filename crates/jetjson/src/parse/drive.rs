@@ -56,17 +56,33 @@ pub(crate) enum Level {
     Avx2,
 }
 
-/// The best level this CPU runs, probed once per process.
+/// The best level this CPU runs, probed once per process (the probe out of
+/// line: inline, a level known is one load and a compare).
+#[inline(always)]
 pub(crate) fn level() -> Level {
     #[cfg(target_arch = "x86_64")]
     {
-        use std::sync::atomic::{AtomicU8, Ordering};
-        static LEVEL: AtomicU8 = AtomicU8::new(0);
+        use std::sync::atomic::Ordering;
         match LEVEL.load(Ordering::Relaxed) {
-            1 => return Level::Baseline,
-            2 => return Level::Avx2,
-            _ => {}
+            1 => Level::Baseline,
+            2 => Level::Avx2,
+            _ => probe(),
         }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    Level::Baseline
+}
+
+#[cfg(target_arch = "x86_64")]
+static LEVEL: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
+
+/// `level` the first time: probes the CPU and keeps the answer in `LEVEL`.
+#[cfg(target_arch = "x86_64")]
+#[cold]
+#[inline(never)]
+fn probe() -> Level {
+    {
+        use std::sync::atomic::Ordering;
         // No AVX-512 level: built with AVX-512 (one register per block,
         // masks straight from the compares), the driver ran 10 to 17%
         // slower on a Zen 4 than its AVX2 build, on every corpus document.
@@ -84,8 +100,6 @@ pub(crate) fn level() -> Level {
             Level::Baseline
         }
     }
-    #[cfg(not(target_arch = "x86_64"))]
-    Level::Baseline
 }
 
 /// What to walk.
@@ -103,6 +117,7 @@ pub(crate) enum Span {
 /// Walks `input` into `v` with the driver built for `level`, which must be
 /// one this CPU runs (`level()`, or `Baseline`: the tests drive each): the
 /// offset after what was walked.
+#[inline(always)]
 pub(crate) fn drive<V: Visitor + ?Sized>(
     input: &[u8],
     span: Span,
@@ -1514,6 +1529,140 @@ mod tests {
 
     /// Long strings and whitespace runs across many blocks, with the
     /// special byte at every position of the last block.
+    /// `parse_scalar` (the walk `loads` of a tiny scalar takes) gives the
+    /// reference's calls and outcome for every scalar document, and `None`
+    /// with no call for every container, whatever comes before it.
+    #[test]
+    fn scalar_documents_are_walked_as_the_reference_walks_them() {
+        let values: &[&[u8]] = &[
+            b"1",
+            b"-1",
+            b"0",
+            b"-0",
+            b"01",
+            b"1.5",
+            b"1e400",
+            b"-",
+            b"1.",
+            b"18446744073709551616",
+            b"true",
+            b"false",
+            b"null",
+            b"nul",
+            b"tru",
+            b"fals",
+            b"nulll",
+            b"\"\"",
+            b"\"a\"",
+            b"\"\\u00e9\"",
+            b"\"\\ud800\"",
+            b"\"\xc3\xa9\"",
+            b"\"\xc3\"",
+            b"\"\x01\"",
+            b"\"abc",
+            b"\"",
+            b"",
+            b"x",
+            b"}",
+            b"]",
+            b",",
+            b"1 2",
+            b"1,",
+            b"\"a\"\"b\"",
+            b"\xef\xbb\xbf1",
+            b"\xef\xbb\xbf",
+        ];
+        let spaces: &[&[u8]] = &[b"", b" ", b"\t\n\r ", b"    ", b"     \n"];
+        let mut docs: Vec<Vec<u8>> = Vec::new();
+        for v in values {
+            for before in spaces {
+                for after in spaces {
+                    docs.push([*before, *v, *after].concat());
+                }
+            }
+            // Long strings and padding (whole blocks, the size limit).
+            docs.push([b"\"".as_slice(), &[b'a'; 90], b"\""].concat());
+            docs.push([&[b' '; 70], *v, &[b' '; 70]].concat());
+            docs.push([&[b' '; 310], *v].concat());
+        }
+        for doc in &docs {
+            for options in options() {
+                let (want_calls, want) = reference(doc, &options);
+                let mut r = Record::default();
+                let what = || format!("{:?} with {options:?}", String::from_utf8_lossy(doc));
+                match super::super::parser::parse_scalar(doc, &options, &mut r) {
+                    None => {
+                        assert!(r.0.is_empty(), "calls before declining: {}", what());
+                        let at = doc.iter().position(|c| !b" \t\n\r".contains(c));
+                        let at = at.map(|i| if doc[i..].starts_with(BOM) && options.allow_bom { i + 3 } else { i });
+                        assert!(at.is_some_and(|i| matches!(doc.get(i), Some(b'{' | b'['))), "declined a scalar: {}", what());
+                    }
+                    Some(got) => {
+                        assert_eq!(r.0, want_calls, "calls differ: {}", what());
+                        match (&got, &want) {
+                            (Ok(()), Ok(())) => {}
+                            (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "{}", what()),
+                            _ => panic!("outcomes differ: scalar {got:?}, reference {want:?}: {}", what()),
+                        }
+                    }
+                }
+            }
+        }
+        for doc in [b"{}".as_slice(), b"[1]", b" {\"a\":1}", b"\n[", b"\xef\xbb\xbf[]"] {
+            let mut r = Record::default();
+            let got = super::super::parser::parse_scalar(doc, &ReadOptions::default().allow_bom(true), &mut r);
+            assert!(got.is_none() && r.0.is_empty(), "{:?}", String::from_utf8_lossy(doc));
+        }
+    }
+
+    /// Strings and runs of whitespace in the input's last, partial block,
+    /// read byte by byte before its masks are made (`short_string_in_tail`,
+    /// `short_ws_in_tail`): bodies of every length across the short
+    /// scan's reach, with each kind of stop byte at every place, runs of
+    /// whitespace of every length, at every offset of the last block, as
+    /// member names and values, ending the input or not.
+    #[test]
+    fn strings_and_whitespace_in_the_last_block() {
+        let stops: &[Option<&[u8]>] =
+            &[None, Some(b"\""), Some(b"\\n"), Some(b"\\"), Some(b"\x1f"), Some(b"\xc3\xa9"), Some(b"\xe9"), Some(b"\x7f")];
+        for pad in [0usize, 1, 30, 45, 50, 60, 63, 64, 65, 100, 127] {
+            for len in 0..20 {
+                for stop in stops {
+                    for at in [0, len / 2, len.saturating_sub(1)] {
+                        let mut body = vec![b'a'; len];
+                        if let Some(c) = stop {
+                            if len > 0 {
+                                body.splice(at..at + 1, c.iter().copied());
+                            }
+                        }
+                        let ws = &b"  \t\n\r   "[..len % 9];
+                        let mut doc = vec![b' '; pad];
+                        doc.extend_from_slice(b"{\"");
+                        doc.extend_from_slice(&body);
+                        doc.extend_from_slice(b"\"");
+                        doc.extend_from_slice(ws);
+                        doc.extend_from_slice(b":");
+                        doc.extend_from_slice(ws);
+                        doc.extend_from_slice(b"\"");
+                        doc.extend_from_slice(&body);
+                        doc.extend_from_slice(b"\"");
+                        doc.extend_from_slice(ws);
+                        doc.extend_from_slice(b"}");
+                        doc.extend_from_slice(ws);
+                        agree(&doc);
+                        // Cut short anywhere in the last 24 bytes.
+                        for cut in doc.len().saturating_sub(24)..doc.len() {
+                            agree(&doc[..cut]);
+                        }
+                        // The same body as a scalar document.
+                        let scalar = [&b" "[..pad % 2], b"\"", &body, b"\"", ws].concat();
+                        agree(&scalar);
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn strings_and_whitespace_across_blocks() {
         for len in 0..200 {
