@@ -1626,7 +1626,7 @@ mod tests {
         let stops: &[Option<&[u8]>] =
             &[None, Some(b"\""), Some(b"\\n"), Some(b"\\"), Some(b"\x1f"), Some(b"\xc3\xa9"), Some(b"\xe9"), Some(b"\x7f")];
         for pad in [0usize, 1, 30, 45, 50, 60, 63, 64, 65, 100, 127] {
-            for len in 0..20 {
+            for len in 0usize..20 {
                 for stop in stops {
                     for at in [0, len / 2, len.saturating_sub(1)] {
                         let mut body = vec![b'a'; len];
