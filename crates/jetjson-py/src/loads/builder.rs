@@ -47,8 +47,10 @@ unsafe fn str_hash(key: *mut ffi::PyObject) -> ffi::Py_hash_t {
 /// Why the builder stopped the parse.
 pub(crate) enum Failure {
     /// A Python exception (out of memory, an int beyond CPython's digit
-    /// limit) raised while creating an object.
-    Python(PyErr),
+    /// limit) raised while creating an object. Boxed: the builder's
+    /// `Option<Failure>` is taken out after every parse, and a `PyErr` held
+    /// inline made that a copy of eight words.
+    Python(Box<PyErr>),
     /// The same, left set in CPython, neither fetched nor formatted: a
     /// builder made for a quick call (fast.rs), which runs with the thread
     /// not counted as attached by pyo3, where fetching or formatting a
@@ -62,10 +64,11 @@ pub(crate) enum Failure {
 
 pub(crate) struct Builder<'py> {
     py: Python<'py>,
-    /// Owned references: finished values, and keys of open objects.
-    stack: Vec<*mut ffi::PyObject>,
-    /// Where each open container's items start on `stack`.
-    frames: Vec<usize>,
+    /// The two stacks, in the box the pool keeps (only its pointer moves
+    /// in and out of the pool: moving the stacks themselves, six words
+    /// each way, was a good part of a tiny document's `loads`). Given back
+    /// in `drop`, after which it is not used.
+    s: std::mem::ManuallyDrop<Box<Stacks>>,
     policy: DuplicateKeys,
     keys: Option<KeyCache>,
     pub(crate) failure: Option<Failure>,
@@ -77,13 +80,20 @@ pub(crate) struct Builder<'py> {
     quick: bool,
 }
 
+pub(crate) struct Stacks {
+    /// Owned references: finished values, and keys of open objects.
+    stack: Vec<*mut ffi::PyObject>,
+    /// Where each open container's items start on `stack`.
+    frames: Vec<usize>,
+}
+
 /// The builder's two stacks, kept between calls so that a small document
 /// allocates nothing but its own objects. Only capacity is kept: the
 /// stacks are empty whenever they are in the pool. Guarded by the GIL
 /// (taken in `Builder::new`, which has the token, and put back in `drop`,
 /// both without running Python code in between; a nested or concurrent
 /// call finds the pool empty).
-struct PooledStacks(std::cell::Cell<Option<(Vec<*mut ffi::PyObject>, Vec<usize>)>>);
+struct PooledStacks(std::cell::Cell<Option<Box<Stacks>>>);
 
 // SAFETY: only touched with the GIL held, and the extension is not built
 // for free-threaded CPython (lib.rs); pooled stacks hold no object pointers.
@@ -96,14 +106,16 @@ static STACKS: PooledStacks = PooledStacks(std::cell::Cell::new(None));
 const MAX_POOLED_ENTRIES: usize = 1 << 16;
 
 impl<'py> Builder<'py> {
+    #[inline(always)]
     pub(crate) fn new(py: Python<'py>, policy: DuplicateKeys) -> Builder<'py> {
         // A nested or concurrent call finds the pool empty and starts afresh.
-        let (stack, frames) = STACKS.0.take().unwrap_or_else(|| (Vec::with_capacity(64), Vec::with_capacity(16)));
-        Builder { py, stack, frames, policy, keys: KeyCache::acquire(py), failure: None, decimal: None, quick: false }
+        let s = STACKS.0.take().unwrap_or_else(|| Box::new(Stacks { stack: Vec::with_capacity(64), frames: Vec::with_capacity(16) }));
+        Builder { py, s: std::mem::ManuallyDrop::new(s), policy, keys: KeyCache::acquire(py), failure: None, decimal: None, quick: false }
     }
 
     /// A builder for a quick call (fast.rs): a Python exception raised
     /// while creating an object is left set (`Failure::Pending`).
+    #[inline(always)]
     pub(crate) fn new_quick(py: Python<'py>, policy: DuplicateKeys) -> Builder<'py> {
         let mut builder = Builder::new(py, policy);
         builder.quick = true;
@@ -115,7 +127,7 @@ impl<'py> Builder<'py> {
     /// By reference: taking the builder by value moved all of it (a call
     /// to memcpy on every `loads`).
     pub(crate) fn finish(&mut self) -> Option<Py<PyAny>> {
-        let obj = self.stack.pop()?;
+        let obj = self.s.stack.pop()?;
         // SAFETY: `obj` is an owned reference taken off the stack.
         Some(unsafe { Bound::from_owned_ptr(self.py, obj) }.unbind())
     }
@@ -123,7 +135,7 @@ impl<'py> Builder<'py> {
     /// `finish` as an owned pointer (for fast.rs, where no `Py<T>` may be
     /// made and dropped).
     pub(crate) fn finish_raw(&mut self) -> Option<*mut ffi::PyObject> {
-        self.stack.pop()
+        self.s.stack.pop()
     }
 
     #[inline(always)]
@@ -131,7 +143,7 @@ impl<'py> Builder<'py> {
         if obj.is_null() {
             return Err(self.python_error());
         }
-        self.stack.push(obj);
+        self.s.stack.push(obj);
         Ok(())
     }
 
@@ -144,7 +156,7 @@ impl<'py> Builder<'py> {
         }
         let err = PyErr::fetch(self.py);
         let msg = err.to_string();
-        self.failure = Some(Failure::Python(err));
+        self.failure = Some(Failure::Python(Box::new(err)));
         Error::new(ErrorKind::Custom(msg))
     }
 
@@ -160,12 +172,12 @@ impl<'py> Builder<'py> {
     fn close(&mut self) -> usize {
         // The parser balances containers; an empty frame stack cannot
         // happen, and 0 (the whole stack) would still be memory-safe.
-        self.frames.pop().unwrap_or(0)
+        self.s.frames.pop().unwrap_or(0)
     }
 
     /// Moves `stack[start..]` (key, value pairs) into a new dict.
     fn build_dict(&mut self, start: usize) -> jetjson::Result<*mut ffi::PyObject> {
-        let n = (self.stack.len() - start) / 2;
+        let n = (self.s.stack.len() - start) / 2;
         // SAFETY: `stack[start..]` holds owned references in key, value
         // order (the parser reports a key before each member value), keys
         // being exact strs. Each
@@ -186,7 +198,7 @@ impl<'py> Builder<'py> {
                 return Err(self.python_error());
             }
             let mut failed = false;
-            for pair in self.stack[start..].chunks_exact(2) {
+            for pair in self.s.stack[start..].chunks_exact(2) {
                 let (k, v) = (pair[0], pair[1]);
                 if !failed {
                     failed = match self.policy {
@@ -197,12 +209,13 @@ impl<'py> Builder<'py> {
                 ffi::Py_DECREF(k);
                 ffi::Py_DECREF(v);
             }
-            self.stack.truncate(start);
+            self.s.stack.truncate(start);
             if failed {
                 ffi::Py_DECREF(dict);
                 return Err(self.python_error());
             }
-            if self.policy == DuplicateKeys::Error && ffi::PyDict_Size(dict) as usize != n {
+            // (One member cannot be repeated.)
+            if self.policy == DuplicateKeys::Error && n > 1 && ffi::PyDict_Size(dict) as usize != n {
                 ffi::Py_DECREF(dict);
                 return Err(self.duplicate_key());
             }
@@ -213,25 +226,39 @@ impl<'py> Builder<'py> {
 
 impl Drop for Builder<'_> {
     fn drop(&mut self) {
-        for &obj in &self.stack {
+        if !self.s.stack.is_empty() {
+            self.release_stack();
+        }
+        self.s.frames.clear();
+        if self.s.stack.capacity() > MAX_POOLED_ENTRIES || self.s.frames.capacity() > MAX_POOLED_ENTRIES / 8 {
+            self.s.stack.shrink_to(MAX_POOLED_ENTRIES);
+            self.s.frames.shrink_to(MAX_POOLED_ENTRIES / 8);
+        }
+        // SAFETY: the box is taken once, here, and the builder is not used
+        // after its drop.
+        let s = unsafe { std::mem::ManuallyDrop::take(&mut self.s) };
+        // The GIL is held: a builder lives inside one `loads` call. Another
+        // call's stacks that came back meanwhile are kept, these freed.
+        let kept = STACKS.0.take().unwrap_or(s);
+        STACKS.0.set(Some(kept));
+    }
+}
+
+impl Builder<'_> {
+    /// Releases what an error left on the stack.
+    #[cold]
+    #[inline(never)]
+    fn release_stack(&mut self) {
+        for &obj in &self.s.stack {
             // SAFETY: every pointer on the stack is an owned reference.
             unsafe { ffi::Py_DECREF(obj) };
         }
-        let (mut stack, mut frames) = (std::mem::take(&mut self.stack), std::mem::take(&mut self.frames));
-        stack.clear();
-        frames.clear();
-        stack.shrink_to(MAX_POOLED_ENTRIES);
-        frames.shrink_to(MAX_POOLED_ENTRIES / 8);
-        // The GIL is held: a builder lives inside one `loads` call.
-        if let Some(other) = STACKS.0.replace(Some((stack, frames))) {
-            // Another call's stacks came back meanwhile: keep those.
-            STACKS.0.set(Some(other));
-        }
+        self.s.stack.clear();
     }
 }
 
 impl Visitor for Builder<'_> {
-    #[inline]
+    #[inline(always)]
     fn null(&mut self) -> jetjson::Result<()> {
         // SAFETY: Py_None is immortal in spirit; we take a new reference.
         let none = unsafe { ffi::Py_None() };
@@ -240,7 +267,7 @@ impl Visitor for Builder<'_> {
         self.push(none)
     }
 
-    #[inline]
+    #[inline(always)]
     fn bool(&mut self, v: bool) -> jetjson::Result<()> {
         // SAFETY: the bool singletons are valid objects; we take a new
         // reference.
@@ -252,7 +279,7 @@ impl Visitor for Builder<'_> {
         self.push(obj)
     }
 
-    #[inline]
+    #[inline(always)]
     fn number(&mut self, n: NumberToken<'_>) -> jetjson::Result<()> {
         let obj = match self.decimal {
             Some(cls) if !n.is_integer => numbers::new_decimal(cls, &n),
@@ -267,7 +294,7 @@ impl Visitor for Builder<'_> {
         self.push(obj)
     }
 
-    #[inline]
+    #[inline(always)]
     fn ascii_string(&mut self, s: &str) -> jetjson::Result<()> {
         let obj = match &mut self.keys {
             Some(cache) if s.len() <= keys::MAX_VALUE_LEN => cache.get_value(s.as_bytes()),
@@ -276,7 +303,7 @@ impl Visitor for Builder<'_> {
         self.push(obj)
     }
 
-    #[inline]
+    #[inline(always)]
     fn ascii_key(&mut self, k: &str) -> jetjson::Result<()> {
         let obj = match &mut self.keys {
             Some(cache) if k.len() <= keys::MAX_LEN => cache.get(k.as_bytes()),
@@ -285,16 +312,17 @@ impl Visitor for Builder<'_> {
         self.push(obj)
     }
 
-    #[inline]
+    #[inline(always)]
     fn begin_array(&mut self) -> jetjson::Result<()> {
-        self.frames.push(self.stack.len());
+        let n = self.s.stack.len();
+        self.s.frames.push(n);
         Ok(())
     }
 
     #[inline]
     fn end_array(&mut self) -> jetjson::Result<()> {
         let start = self.close();
-        let n = self.stack.len() - start;
+        let n = self.s.stack.len() - start;
         // SAFETY: PyList_New(n) returns a list with `n` null slots (or null
         // with an exception set); the `n` owned references on top of the
         // stack move into them (the list now owns them) and leave the stack
@@ -306,17 +334,18 @@ impl Visitor for Builder<'_> {
             }
             if n > 0 {
                 let items = (*(list as *mut ffi::PyListObject)).ob_item;
-                std::ptr::copy_nonoverlapping(self.stack.as_ptr().add(start), items, n);
-                self.stack.set_len(start);
+                std::ptr::copy_nonoverlapping(self.s.stack.as_ptr().add(start), items, n);
+                self.s.stack.set_len(start);
             }
-            self.stack.push(list);
+            self.s.stack.push(list);
         }
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn begin_object(&mut self) -> jetjson::Result<()> {
-        self.frames.push(self.stack.len());
+        let n = self.s.stack.len();
+        self.s.frames.push(n);
         Ok(())
     }
 
@@ -333,7 +362,7 @@ impl Visitor for Builder<'_> {
     fn end_object(&mut self) -> jetjson::Result<()> {
         let start = self.close();
         let dict = self.build_dict(start)?;
-        self.stack.push(dict);
+        self.s.stack.push(dict);
         Ok(())
     }
 }

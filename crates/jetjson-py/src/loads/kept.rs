@@ -25,6 +25,7 @@ unsafe impl Sync for Slot {}
 static KEPT: Slot = Slot(Cell::new(None));
 
 /// `jetjson::parse::parse` with the module's kept working memory.
+#[inline(always)]
 pub(crate) fn parse<V: Visitor + ?Sized>(_py: Python<'_>, input: &[u8], options: &ReadOptions, visitor: &mut V) -> jetjson::Result<()> {
     let mut memory = KEPT.0.take().unwrap_or_default();
     let result = parse_with_memory(input, options, visitor, &mut memory);

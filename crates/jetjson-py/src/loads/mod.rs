@@ -14,6 +14,7 @@ mod kept;
 pub(crate) mod keys;
 pub(crate) mod location;
 pub(crate) mod numbers;
+mod one;
 mod options;
 mod second;
 
@@ -143,6 +144,33 @@ pub(crate) unsafe fn quick(
     if bytes.len() > QUICK_UP_TO {
         return None;
     }
+    // A document that is one scalar: the parser's scalar walk inlined here,
+    // into a builder of one object (one.rs); `None` from it, with nothing
+    // built, when the value is a container after all (whitespace first).
+    if !matches!(bytes.first(), Some(b'{' | b'[')) {
+        let mut one = one::One::new();
+        if let Some(result) = jetjson::parse::parse_scalar(bytes, parse, &mut one) {
+            if one.pending {
+                // An exception left set while creating the value: cleared,
+                // as the general path meets it again.
+                // SAFETY: GIL held.
+                unsafe { ffi::PyErr_Clear() };
+                return None;
+            }
+            let obj = one.take();
+            return match result {
+                // A successful parse reported exactly one value.
+                Ok(()) if !obj.is_null() => Some(obj),
+                _ => {
+                    if !obj.is_null() {
+                        // SAFETY: the owned reference just taken.
+                        unsafe { ffi::Py_DECREF(obj) };
+                    }
+                    None
+                }
+            };
+        }
+    }
     let pause = gc::GcPause::new();
     let (result, failure, built) = {
         let mut builder = Builder::new_quick(py, options.duplicate_key_policy());
@@ -257,7 +285,7 @@ fn untyped_with(
             Err(location::decode_error_at(py, &reason, e.position(), bytes, is_str, data))
         }
         // Out of memory and the like propagate unchanged.
-        (Err(_), Some(Failure::Python(err))) => Err(err),
+        (Err(_), Some(Failure::Python(err))) => Err(*err),
         // Only quick builders leave an exception pending; fetched here all
         // the same.
         (Err(_), Some(Failure::Pending)) => Err(PyErr::fetch(py)),

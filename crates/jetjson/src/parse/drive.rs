@@ -56,17 +56,33 @@ pub(crate) enum Level {
     Avx2,
 }
 
-/// The best level this CPU runs, probed once per process.
+/// The best level this CPU runs, probed once per process (the probe out of
+/// line: inline, a level known is one load and a compare).
+#[inline(always)]
 pub(crate) fn level() -> Level {
     #[cfg(target_arch = "x86_64")]
     {
-        use std::sync::atomic::{AtomicU8, Ordering};
-        static LEVEL: AtomicU8 = AtomicU8::new(0);
+        use std::sync::atomic::Ordering;
         match LEVEL.load(Ordering::Relaxed) {
-            1 => return Level::Baseline,
-            2 => return Level::Avx2,
-            _ => {}
+            1 => Level::Baseline,
+            2 => Level::Avx2,
+            _ => probe(),
         }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    Level::Baseline
+}
+
+#[cfg(target_arch = "x86_64")]
+static LEVEL: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
+
+/// `level` the first time: probes the CPU and keeps the answer in `LEVEL`.
+#[cfg(target_arch = "x86_64")]
+#[cold]
+#[inline(never)]
+fn probe() -> Level {
+    {
+        use std::sync::atomic::Ordering;
         // No AVX-512 level: built with AVX-512 (one register per block,
         // masks straight from the compares), the driver ran 10 to 17%
         // slower on a Zen 4 than its AVX2 build, on every corpus document.
@@ -84,8 +100,6 @@ pub(crate) fn level() -> Level {
             Level::Baseline
         }
     }
-    #[cfg(not(target_arch = "x86_64"))]
-    Level::Baseline
 }
 
 /// What to walk.
@@ -103,6 +117,7 @@ pub(crate) enum Span {
 /// Walks `input` into `v` with the driver built for `level`, which must be
 /// one this CPU runs (`level()`, or `Baseline`: the tests drive each): the
 /// offset after what was walked.
+#[inline(always)]
 pub(crate) fn drive<V: Visitor + ?Sized>(
     input: &[u8],
     span: Span,
@@ -189,6 +204,58 @@ fn run<C: Classify, V: Visitor + ?Sized>(input: &[u8], span: Span, options: &Rea
     result
 }
 
+/// The document `input` when its value is no container (a string, number
+/// or literal, with whitespace around it): walked into `v` with the
+/// baseline build of the driver's own methods (`Driver::scalar`,
+/// `Driver::only_whitespace_after`), inlined into the caller, so a tiny
+/// document pays no call into an ISA entry point and touches no container
+/// stack, name tracker or kept memory. `None`, with nothing reported to `v`,
+/// when the value is a container: the caller walks it with `drive`. The
+/// size limit and byte order mark are applied first, as `run` applies them.
+/// The scratch for a string with escapes is this call's own (allocated
+/// only for such a string).
+#[inline(always)]
+pub(crate) fn scalar_document<V: Visitor + ?Sized>(input: &[u8], options: &ReadOptions, v: &mut V) -> Option<Flow<usize>> {
+    #[cfg(target_arch = "x86_64")]
+    type C = super::blocks::Sse2;
+    #[cfg(not(target_arch = "x86_64"))]
+    type C = super::blocks::Portable;
+    let mut i = 0;
+    if options.max_size.is_some_and(|limit| input.len() > limit) {
+        return Some(Err(Stop::Syntax));
+    }
+    if input.starts_with(BOM) {
+        if !options.allow_bom {
+            return Some(Err(Stop::Syntax));
+        }
+        i = BOM.len();
+    }
+    let mut scratch = String::new();
+    // Only containers touch the name tracker (`open`, and `name` with
+    // `track_names`, false here), so it stays empty and owns no memory:
+    // not dropped (its drop was a call on every tiny document).
+    let mut dups = std::mem::ManuallyDrop::new(DuplicateNames::EMPTY);
+    let mut d = Driver::<C> {
+        b: input,
+        base: NO_BLOCK,
+        m: Masks { ws: 0, special: 0, high: 0 },
+        scratch: &mut scratch,
+        dups: &mut dups,
+        track_names: false,
+        raw_names: false,
+        check: None,
+        raw_small: false,
+        max_depth: options.max_depth,
+        lossless: options.lossless_numbers,
+        isa: PhantomData,
+    };
+    let i = d.skip_ws(i);
+    if matches!(input.get(i), Some(b'{' | b'[')) {
+        return None;
+    }
+    Some(d.scalar(v, i).and_then(|end| d.only_whitespace_after(end).map(|()| end)))
+}
+
 /// The reference driver's error for text after the value, at `at`.
 #[cold]
 #[inline(never)]
@@ -203,6 +270,15 @@ fn trailing(b: &[u8], at: usize) -> Error {
 /// typical records (callgrind, `examples/raw_loop.rs`: 1000 small members
 /// taken whole, 430 instructions each walked, 600 each validated).
 const RAW_SMALL: usize = 192;
+
+/// Bytes looked at one by one, in the input's last, partial block before
+/// its masks are made, for the end of a run of whitespace
+/// (`Driver::short_ws_in_tail`) and of a string (`short_string_in_tail`):
+/// tiny documents (`{"a":1}`, `{"id": 7}`) then need no masks at all, and
+/// any other document tries this at most once per kind (a miss makes the
+/// masks, after which the block is the current one).
+const SHORT_WS: usize = 4;
+const SHORT_STRING: usize = 16;
 
 /// `Driver::base` before the first block: `i - NO_BLOCK` (wrapping) is
 /// `i + 64`, never below 64, so no position is taken for inside it.
@@ -279,8 +355,60 @@ impl<'a, C: Classify> Driver<'a, C> {
                     return self.b.len();
                 }
             }
+            if let Some(j) = self.short_ws_in_tail(i) {
+                return j;
+            }
             self.load(i);
         }
+    }
+
+    /// Before the masks of the input's last, partial block are made (a
+    /// padded copy, `tail_masks`: most of a tiny document's parse): the
+    /// first byte that is not whitespace among the few at `i`, if one is
+    /// there, or the end of the input if only whitespace is left. `None`
+    /// (the masks are made then) in a whole block, whose masks are cheap,
+    /// or after a longer run of whitespace.
+    #[inline(always)]
+    fn short_ws_in_tail(&self, i: usize) -> Option<usize> {
+        let len = self.b.len();
+        if i >= len {
+            return Some(i);
+        }
+        if (i & !63) + 64 <= len {
+            return None;
+        }
+        let end = len.min(i + SHORT_WS);
+        let mut j = i;
+        while j < end {
+            if !matches!(self.b[j], b' ' | b'\n' | b'\r' | b'\t') {
+                return Some(j);
+            }
+            j += 1;
+        }
+        (end == len).then_some(len)
+    }
+
+    /// As `short_ws_in_tail`, for `string_stop`: the first `"`, `\` or
+    /// control byte among the few at `i` (or the end of the input, if it
+    /// comes first), and whether a byte >= 0x80 comes before it.
+    #[inline(always)]
+    fn short_string_in_tail(&self, i: usize) -> Option<(usize, bool)> {
+        let len = self.b.len();
+        if (i & !63) + 64 <= len {
+            return None;
+        }
+        let end = len.min(i + SHORT_STRING);
+        let mut high = false;
+        let mut j = i;
+        while j < end {
+            let c = self.b[j];
+            if c == b'"' || c == b'\\' || c < 0x20 {
+                return Some((j, high));
+            }
+            high |= c >= 0x80;
+            j += 1;
+        }
+        (end >= len).then_some((end.max(i), high))
     }
 
     /// The first `"`, `\` or control byte at or after `i` (at or beyond the
@@ -301,6 +429,9 @@ impl<'a, C: Classify> Driver<'a, C> {
                 }
                 high |= self.m.high & from != 0;
                 i = self.base + 64;
+            }
+            if let Some((stop, h)) = self.short_string_in_tail(i) {
+                return (stop, high | h);
             }
             self.load(i);
         }
@@ -441,18 +572,38 @@ impl<'a, C: Classify> Driver<'a, C> {
             // (a build of the loop of its own: the others never ask).
             Some(b'{' | b'[') if v.takes_raw() => self.containers::<V, true>(v, stack, i)?,
             Some(b'{' | b'[') => self.containers::<V, false>(v, stack, i)?,
+            _ => self.scalar(v, i)?,
+        };
+        if whole {
+            self.only_whitespace_after(end)?;
+        }
+        Ok(end)
+    }
+
+    /// The value at `i` (after whitespace) when it is no container: a
+    /// string, number or literal (anything else, a container included,
+    /// is `Syntax`); the offset after it.
+    #[inline(always)]
+    fn scalar<V: Visitor + ?Sized>(&mut self, v: &mut V, i: usize) -> Flow<usize> {
+        match self.b.get(i) {
             Some(b'"') => {
                 let (text, end) = self.string(i)?;
                 self.visit_string(v, text, i)?;
-                end
+                Ok(end)
             }
-            Some(b'-' | b'0'..=b'9') => self.number(v, i)?,
-            Some(b't' | b'f' | b'n') => self.literal(v, i)?,
-            _ => return Err(Stop::Syntax),
-        };
+            Some(b'-' | b'0'..=b'9') => self.number(v, i),
+            Some(b't' | b'f' | b'n') => self.literal(v, i),
+            _ => Err(Stop::Syntax),
+        }
+    }
+
+    /// Nothing but whitespace from `end` (the offset after the document's
+    /// value) to the end of the input.
+    #[inline(always)]
+    fn only_whitespace_after(&mut self, end: usize) -> Flow<()> {
         // (A value that ends the input needs no whitespace skip, nor the
         // last block's masks, which a scalar document never loaded.)
-        if whole && end < self.b.len() {
+        if end < self.b.len() {
             let rest = self.skip_ws(end);
             if rest < self.b.len() {
                 // The value was accepted whole, so this is the first error:
@@ -462,7 +613,7 @@ impl<'a, C: Classify> Driver<'a, C> {
                 return Err(Stop::Visitor(trailing(self.b, rest)));
             }
         }
-        Ok(end)
+        Ok(())
     }
 
     /// The container opening at `i` and everything in it: the position
@@ -1378,6 +1529,140 @@ mod tests {
 
     /// Long strings and whitespace runs across many blocks, with the
     /// special byte at every position of the last block.
+    /// `parse_scalar` (the walk `loads` of a tiny scalar takes) gives the
+    /// reference's calls and outcome for every scalar document, and `None`
+    /// with no call for every container, whatever comes before it.
+    #[test]
+    fn scalar_documents_are_walked_as_the_reference_walks_them() {
+        let values: &[&[u8]] = &[
+            b"1",
+            b"-1",
+            b"0",
+            b"-0",
+            b"01",
+            b"1.5",
+            b"1e400",
+            b"-",
+            b"1.",
+            b"18446744073709551616",
+            b"true",
+            b"false",
+            b"null",
+            b"nul",
+            b"tru",
+            b"fals",
+            b"nulll",
+            b"\"\"",
+            b"\"a\"",
+            b"\"\\u00e9\"",
+            b"\"\\ud800\"",
+            b"\"\xc3\xa9\"",
+            b"\"\xc3\"",
+            b"\"\x01\"",
+            b"\"abc",
+            b"\"",
+            b"",
+            b"x",
+            b"}",
+            b"]",
+            b",",
+            b"1 2",
+            b"1,",
+            b"\"a\"\"b\"",
+            b"\xef\xbb\xbf1",
+            b"\xef\xbb\xbf",
+        ];
+        let spaces: &[&[u8]] = &[b"", b" ", b"\t\n\r ", b"    ", b"     \n"];
+        let mut docs: Vec<Vec<u8>> = Vec::new();
+        for v in values {
+            for before in spaces {
+                for after in spaces {
+                    docs.push([*before, *v, *after].concat());
+                }
+            }
+            // Long strings and padding (whole blocks, the size limit).
+            docs.push([b"\"".as_slice(), &[b'a'; 90], b"\""].concat());
+            docs.push([&[b' '; 70], *v, &[b' '; 70]].concat());
+            docs.push([&[b' '; 310], *v].concat());
+        }
+        for doc in &docs {
+            for options in options() {
+                let (want_calls, want) = reference(doc, &options);
+                let mut r = Record::default();
+                let what = || format!("{:?} with {options:?}", String::from_utf8_lossy(doc));
+                match super::super::parser::parse_scalar(doc, &options, &mut r) {
+                    None => {
+                        assert!(r.0.is_empty(), "calls before declining: {}", what());
+                        let at = doc.iter().position(|c| !b" \t\n\r".contains(c));
+                        let at = at.map(|i| if doc[i..].starts_with(BOM) && options.allow_bom { i + 3 } else { i });
+                        assert!(at.is_some_and(|i| matches!(doc.get(i), Some(b'{' | b'['))), "declined a scalar: {}", what());
+                    }
+                    Some(got) => {
+                        assert_eq!(r.0, want_calls, "calls differ: {}", what());
+                        match (&got, &want) {
+                            (Ok(()), Ok(())) => {}
+                            (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "{}", what()),
+                            _ => panic!("outcomes differ: scalar {got:?}, reference {want:?}: {}", what()),
+                        }
+                    }
+                }
+            }
+        }
+        for doc in [b"{}".as_slice(), b"[1]", b" {\"a\":1}", b"\n[", b"\xef\xbb\xbf[]"] {
+            let mut r = Record::default();
+            let got = super::super::parser::parse_scalar(doc, &ReadOptions::default().allow_bom(true), &mut r);
+            assert!(got.is_none() && r.0.is_empty(), "{:?}", String::from_utf8_lossy(doc));
+        }
+    }
+
+    /// Strings and runs of whitespace in the input's last, partial block,
+    /// read byte by byte before its masks are made (`short_string_in_tail`,
+    /// `short_ws_in_tail`): bodies of every length across the short
+    /// scan's reach, with each kind of stop byte at every place, runs of
+    /// whitespace of every length, at every offset of the last block, as
+    /// member names and values, ending the input or not.
+    #[test]
+    fn strings_and_whitespace_in_the_last_block() {
+        let stops: &[Option<&[u8]>] =
+            &[None, Some(b"\""), Some(b"\\n"), Some(b"\\"), Some(b"\x1f"), Some(b"\xc3\xa9"), Some(b"\xe9"), Some(b"\x7f")];
+        for pad in [0usize, 1, 30, 45, 50, 60, 63, 64, 65, 100, 127] {
+            for len in 0usize..20 {
+                for stop in stops {
+                    for at in [0, len / 2, len.saturating_sub(1)] {
+                        let mut body = vec![b'a'; len];
+                        if let Some(c) = stop {
+                            if len > 0 {
+                                body.splice(at..at + 1, c.iter().copied());
+                            }
+                        }
+                        let ws = &b"  \t\n\r   "[..len % 9];
+                        let mut doc = vec![b' '; pad];
+                        doc.extend_from_slice(b"{\"");
+                        doc.extend_from_slice(&body);
+                        doc.extend_from_slice(b"\"");
+                        doc.extend_from_slice(ws);
+                        doc.extend_from_slice(b":");
+                        doc.extend_from_slice(ws);
+                        doc.extend_from_slice(b"\"");
+                        doc.extend_from_slice(&body);
+                        doc.extend_from_slice(b"\"");
+                        doc.extend_from_slice(ws);
+                        doc.extend_from_slice(b"}");
+                        doc.extend_from_slice(ws);
+                        agree(&doc);
+                        // Cut short anywhere in the last 24 bytes.
+                        for cut in doc.len().saturating_sub(24)..doc.len() {
+                            agree(&doc[..cut]);
+                        }
+                        // The same body as a scalar document.
+                        let scalar = [&b" "[..pad % 2], b"\"", &body, b"\"", ws].concat();
+                        agree(&scalar);
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn strings_and_whitespace_across_blocks() {
         for len in 0..200 {

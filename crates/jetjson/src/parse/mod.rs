@@ -31,7 +31,7 @@ pub use options::{DuplicateKeys, ReadOptions};
 pub use parser::parse;
 pub(crate) use parser::walk_value_at;
 #[doc(hidden)]
-pub use parser::{parse_with_memory, ParseMemory};
+pub use parser::{parse_scalar, parse_with_memory, ParseMemory};
 #[doc(hidden)]
 pub use tail::{more_than_one_value, LOOK_BACK};
 pub use visitor::{NumberToken, Visitor};

@@ -38,6 +38,7 @@ pub struct ParseMemory(Buffers);
 /// `parse` with the caller's kept working memory (trimmed afterwards as
 /// the thread's is, after any input longer than `UNTRIMMED_UP_TO`).
 #[doc(hidden)]
+#[inline(always)]
 pub fn parse_with_memory<V: Visitor + ?Sized>(
     input: &[u8],
     options: &ReadOptions,
@@ -49,6 +50,23 @@ pub fn parse_with_memory<V: Visitor + ?Sized>(
         memory.0.trim();
     }
     result
+}
+
+/// `parse` of a document whose value is no container (a string, number or
+/// literal): the same walk, accepting exactly what `parse` accepts and
+/// failing with its error, but inlined into the caller and with no working
+/// memory (`drive::scalar_document`). `None`, with nothing reported to
+/// `visitor`, when the value is a container: parse it with `parse` or
+/// `parse_with_memory` then. For bindings whose per-call cost matters
+/// (`loads(b'1')` in Python).
+#[doc(hidden)]
+#[inline(always)]
+pub fn parse_scalar<V: Visitor + ?Sized>(input: &[u8], options: &ReadOptions, visitor: &mut V) -> Option<Result<()>> {
+    Some(match drive::scalar_document(input, options, visitor)? {
+        Ok(_) => Ok(()),
+        Err(Stop::Visitor(e)) => Err(e),
+        Err(Stop::Syntax) => Err(explain(input, options)),
+    })
 }
 
 /// Inputs up to this size leave the kept memory untrimmed: each of its
@@ -103,6 +121,7 @@ thread_local! {
 /// The fast driver (`drive.rs`) walks the text; if it finds the text
 /// invalid, the reference driver below walks it again, reporting to no
 /// visitor, to say what is wrong and where.
+#[inline(always)]
 pub(crate) fn parse_with_buffers<V: Visitor + ?Sized>(
     input: &[u8],
     options: &ReadOptions,
@@ -130,6 +149,7 @@ pub(crate) fn check_with_buffers(input: &[u8], options: &ReadOptions, buffers: &
 }
 
 /// `parse_with_buffers` with the fast driver built for `level` (tests).
+#[inline(always)]
 pub(crate) fn parse_at_level<V: Visitor + ?Sized>(
     input: &[u8],
     options: &ReadOptions,
