@@ -2158,4 +2158,98 @@ mod tests {
         }
         assert!(rounds < 1000 || (ok_count > rounds / 10 && err_count > rounds / 10), "{ok_count} valid, {err_count} invalid");
     }
+
+    /// The last block's short scans (`short_string_in_tail`,
+    /// `short_ws_in_tail`) from outside: documents of every length 1 to
+    /// 200 whose string ends 0 to 20 bytes before the input's end (the
+    /// rest whitespace, or whitespace and a stray byte), plain, with an
+    /// escape, a control byte or a lone byte >= 0x80 near its end, a
+    /// two-byte character just before the last block, or never closed;
+    /// alone (`parse_scalar` too) and inside an array. Each placed against
+    /// a guard page (an over-read faults) and walked at every level and
+    /// by `parse_scalar` as the reference walks it.
+    #[cfg(all(target_os = "linux", target_arch = "x86_64"))]
+    #[test]
+    fn strings_ending_anywhere_in_the_last_block_against_guard_pages() {
+        use super::super::guard::Guarded;
+        let mut g = Guarded::new();
+        let all = options();
+        let mut docs = 0usize;
+        for len in 1usize..=200 {
+            for gap in 0usize..=20 {
+                for kind in 0..7 {
+                    for tail in 0..3 {
+                        for wrap in [false, true] {
+                            // `[` before and `]` after (inside the gap) when
+                            // wrapped: the string still ends at `len - 1 - gap`.
+                            let open = usize::from(wrap);
+                            if len < 2 + gap + open || (wrap && gap == 0) {
+                                continue;
+                            }
+                            let quote = len - 1 - gap;
+                            let mut doc = vec![b'a'; len];
+                            if wrap {
+                                doc[0] = b'[';
+                            }
+                            doc[open] = b'"';
+                            doc[quote] = b'"';
+                            let body = open + 1..quote;
+                            match kind {
+                                1 if body.len() >= 2 => doc[quote - 2..quote].copy_from_slice(b"\\n"),
+                                2 if !body.is_empty() => doc[quote - 1] = 0x01,
+                                3 if !body.is_empty() => doc[quote - 1] = 0xe9,
+                                4 => {
+                                    // A two-byte character just before the
+                                    // last block (or as late as fits).
+                                    let at = ((len - 1) & !63).saturating_sub(2).clamp(body.start, body.end.max(body.start + 2) - 2);
+                                    if at + 2 <= body.end {
+                                        doc[at..at + 2].copy_from_slice("é".as_bytes());
+                                    }
+                                }
+                                5 => doc[quote] = b'a',
+                                6 if body.len() >= 8 => doc[quote - 8..quote].copy_from_slice(b"\\u00e9\\\\"),
+                                _ => {}
+                            }
+                            let ws = b" \t\r\n";
+                            for (k, at) in (quote + 1..len).enumerate() {
+                                doc[at] = match tail {
+                                    0 => b' ',
+                                    _ => ws[k % 4],
+                                };
+                            }
+                            if tail == 2 && gap > 0 {
+                                doc[len - 1] = b'x';
+                            }
+                            if wrap {
+                                // Right after the string, or at the end.
+                                let at = if tail == 1 { quote + 1 } else { len - 1 };
+                                doc[at] = b']';
+                            }
+                            docs += 1;
+                            let placed = if docs % 4 == 0 { g.at_start(&doc) } else { g.at_end(&doc) };
+                            for options in &all {
+                                let _ = agree_with(placed, options);
+                                let (want_calls, want) = reference(placed, options);
+                                let mut r = Record::default();
+                                let what = || format!("{:?} with {options:?}", String::from_utf8_lossy(placed));
+                                match super::super::parser::parse_scalar(placed, options, &mut r) {
+                                    None => assert!(wrap && r.0.is_empty(), "declined: {}", what()),
+                                    Some(got) => {
+                                        assert!(!wrap, "a container walked as a scalar: {}", what());
+                                        assert_eq!(r.0, want_calls, "calls differ: {}", what());
+                                        match (&got, &want) {
+                                            (Ok(()), Ok(())) => {}
+                                            (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "{}", what()),
+                                            _ => panic!("outcomes differ: scalar {got:?}, reference {want:?}: {}", what()),
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(docs > 100_000, "{docs}");
+    }
 }
