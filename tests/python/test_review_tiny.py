@@ -443,3 +443,22 @@ def test_pooled_stacks_after_a_large_document_and_an_error_in_it():
         loads(flat)
     for _ in range(3):
         assert loads(b"1") == 1 and loads(b'[1, {"a": null}]') == [1, {"a": None}] and loads(b' "x" ') == "x"
+
+
+def test_non_ascii_str_with_its_utf8_form_at_hand():
+    # A non-ASCII str is read in place only when CPython has its UTF-8 form
+    # cached (PyUnicode_AsUTF8 made it): then the scalar walk and the quick
+    # builder read it, and errors still count characters.
+    import ctypes
+
+    as_utf8 = ctypes.pythonapi.PyUnicode_AsUTF8
+    as_utf8.restype = ctypes.c_char_p
+    as_utf8.argtypes = [ctypes.py_object]
+    texts = ['"é"', ' "日本" ', '"😀" x', '"é', '"a\\u00e9é"', "é", ' "é"\t', '["é", {"ü": 1}]', '{"é":1,"é":2}', '"é"' + " " * 60 + "1", '"' + "é" * 40 + '"']
+    for text in texts:
+        want = outcome(lambda t: loads(t, max_depth=512), text)
+        for _ in range(2):
+            fresh = "".join(list(text))
+            as_utf8(fresh)
+            assert same(outcome(loads, fresh), want), repr(text)
+            assert same(outcome(ANY.decode, fresh), want) or want[0] == "error", repr(text)
