@@ -205,3 +205,20 @@ def test_exceptions_from_user_code_say_where():
     with pytest.raises(AttributeError) as info:
         jetjson.dumps({"items": [Late()]})
     assert info.value.__notes__ == ["while jetjson wrote $.items[0].x"]
+
+
+def test_decimal_reads_refuse_numbers_a_decimal_cannot_hold():
+    # An exponent beyond Decimal's range: a JSONDecodeError at the number
+    # (not a bare decimal.InvalidOperation), and with the context's
+    # InvalidOperation trap off not a silent Decimal('NaN').
+    import decimal
+    doc = b'[1.5, 1e99999999999999999999]'
+    for traps_on in (True, False):
+        with decimal.localcontext() as ctx:
+            ctx.traps[decimal.InvalidOperation] = traps_on
+            with pytest.raises(jetjson.JSONDecodeError) as info:
+                jetjson.loads(doc, decimal=True)
+            assert (info.value.msg, info.value.pos, info.value.colno) == ("number out of range for Decimal", 6, 7)
+            # Long exponents a Decimal holds are read exactly.
+            assert jetjson.loads(b'[1e999999999, -2.5E-1000000000]', decimal=True) == [
+                decimal.Decimal("1e999999999"), decimal.Decimal("-2.5E-1000000000")]

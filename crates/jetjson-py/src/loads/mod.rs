@@ -22,7 +22,7 @@ pub(crate) use options::{Flag, Limit, Policy};
 pub(crate) mod strings;
 
 use jetjson::{DuplicateKeys, ErrorKind, Position, ReadOptions};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyArithmeticError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
@@ -283,6 +283,11 @@ fn untyped_with(
         (Err(e), Some(Failure::Python(err))) if err.is_instance_of::<PyValueError>(py) => {
             let reason = err.value(py).str().map(|s| s.to_string()).unwrap_or_else(|_| e.message());
             Err(location::decode_error_at(py, &reason, e.position(), bytes, is_str, data))
+        }
+        // So is a number `Decimal` cannot hold (`decimal.InvalidOperation`,
+        // an ArithmeticError: an exponent beyond its range).
+        (Err(e), Some(Failure::Python(err))) if decimal.is_some() && err.is_instance_of::<PyArithmeticError>(py) => {
+            Err(location::decode_error_at(py, "number out of range for Decimal", e.position(), bytes, is_str, data))
         }
         // Out of memory and the like propagate unchanged.
         (Err(_), Some(Failure::Python(err))) => Err(*err),

@@ -64,6 +64,44 @@ pub(crate) fn new_decimal(cls: *mut ffi::PyObject, n: &NumberToken<'_>) -> *mut 
         }
         let d = ffi::PyObject_CallOneArg(cls, text);
         ffi::Py_DECREF(text);
+        if !d.is_null() && long_exponent(n.text) && !is_finite(d) {
+            // An exponent beyond what a Decimal holds, read with the
+            // decimal context's InvalidOperation trap off: NaN, not the
+            // number. Refused (a JSONDecodeError at the value, loads/mod.rs).
+            ffi::Py_DECREF(d);
+            ffi::PyErr_SetString(ffi::PyExc_ValueError, c"number out of range for Decimal".as_ptr());
+            return std::ptr::null_mut();
+        }
         d
+    }
+}
+
+/// Whether the literal's exponent has 10 digits or more: only then can
+/// `Decimal(text)` fail to hold it (its exponents reach 10^17 and more;
+/// a shorter one is always exact).
+fn long_exponent(text: &str) -> bool {
+    match text.bytes().position(|c| c | 0x20 == b'e') {
+        Some(e) => text.len() - e - 1 >= 10 + usize::from(matches!(text.as_bytes().get(e + 1), Some(b'+' | b'-'))),
+        None => false,
+    }
+}
+
+/// `d.is_finite()` of the Decimal `d` (false if the call fails; its
+/// exception is cleared).
+///
+/// # Safety
+/// `d` is a live Decimal; the GIL is held.
+unsafe fn is_finite(d: *mut ffi::PyObject) -> bool {
+    // SAFETY: the caller's contract; `is_finite` is the decimal module's C
+    // code, which runs no Python code.
+    unsafe {
+        let r = ffi::PyObject_CallMethod(d, c"is_finite".as_ptr(), std::ptr::null());
+        if r.is_null() {
+            ffi::PyErr_Clear();
+            return false;
+        }
+        let ok = r == ffi::Py_True();
+        ffi::Py_DECREF(r);
+        ok
     }
 }
