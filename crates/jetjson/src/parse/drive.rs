@@ -271,15 +271,6 @@ fn trailing(b: &[u8], at: usize) -> Error {
 /// taken whole, 430 instructions each walked, 600 each validated).
 const RAW_SMALL: usize = 192;
 
-/// Bytes looked at one by one, in the input's last, partial block before
-/// its masks are made, for the end of a run of whitespace
-/// (`Driver::short_ws_in_tail`) and of a string (`short_string_in_tail`):
-/// tiny documents (`{"a":1}`, `{"id": 7}`) then need no masks at all, and
-/// any other document tries this at most once per kind (a miss makes the
-/// masks, after which the block is the current one).
-const SHORT_WS: usize = 4;
-const SHORT_STRING: usize = 16;
-
 /// `Driver::base` before the first block: `i - NO_BLOCK` (wrapping) is
 /// `i + 64`, never below 64, so no position is taken for inside it.
 const NO_BLOCK: usize = usize::MAX & !63;
@@ -355,61 +346,10 @@ impl<'a, C: Classify> Driver<'a, C> {
                     return self.b.len();
                 }
             }
-            if let Some(j) = self.short_ws_in_tail(i) {
-                return j;
-            }
             self.load(i);
         }
     }
 
-    /// Before the masks of the input's last, partial block are made (a
-    /// padded copy, `tail_masks`: most of a tiny document's parse): the
-    /// first byte that is not whitespace among the few at `i`, if one is
-    /// there, or the end of the input if only whitespace is left. `None`
-    /// (the masks are made then) in a whole block, whose masks are cheap,
-    /// or after a longer run of whitespace.
-    #[inline(always)]
-    fn short_ws_in_tail(&self, i: usize) -> Option<usize> {
-        let len = self.b.len();
-        if i >= len {
-            return Some(i);
-        }
-        if (i & !63) + 64 <= len {
-            return None;
-        }
-        let end = len.min(i + SHORT_WS);
-        let mut j = i;
-        while j < end {
-            if !matches!(self.b[j], b' ' | b'\n' | b'\r' | b'\t') {
-                return Some(j);
-            }
-            j += 1;
-        }
-        (end == len).then_some(len)
-    }
-
-    /// As `short_ws_in_tail`, for `string_stop`: the first `"`, `\` or
-    /// control byte among the few at `i` (or the end of the input, if it
-    /// comes first), and whether a byte >= 0x80 comes before it.
-    #[inline(always)]
-    fn short_string_in_tail(&self, i: usize) -> Option<(usize, bool)> {
-        let len = self.b.len();
-        if (i & !63) + 64 <= len {
-            return None;
-        }
-        let end = len.min(i + SHORT_STRING);
-        let mut high = false;
-        let mut j = i;
-        while j < end {
-            let c = self.b[j];
-            if c == b'"' || c == b'\\' || c < 0x20 {
-                return Some((j, high));
-            }
-            high |= c >= 0x80;
-            j += 1;
-        }
-        (end >= len).then_some((end.max(i), high))
-    }
 
     /// The first `"`, `\` or control byte at or after `i` (at or beyond the
     /// end of the input if none), and whether a byte >= 0x80 comes before.
@@ -429,9 +369,6 @@ impl<'a, C: Classify> Driver<'a, C> {
                 }
                 high |= self.m.high & from != 0;
                 i = self.base + 64;
-            }
-            if let Some((stop, h)) = self.short_string_in_tail(i) {
-                return (stop, high | h);
             }
             self.load(i);
         }
@@ -1615,10 +1552,10 @@ mod tests {
         }
     }
 
-    /// Strings and runs of whitespace in the input's last, partial block,
-    /// read byte by byte before its masks are made (`short_string_in_tail`,
-    /// `short_ws_in_tail`): bodies of every length across the short
-    /// scan's reach, with each kind of stop byte at every place, runs of
+    /// Strings and runs of whitespace in the input's last, partial block
+    /// (read through its padded masks; byte-by-byte scans before them were
+    /// tried and taken out, see bench/results/python-tiny-2026-11-29.md):
+    /// bodies of every length up to 16, with each kind of stop byte at every place, runs of
     /// whitespace of every length, at every offset of the last block, as
     /// member names and values, ending the input or not.
     #[test]
@@ -2159,8 +2096,7 @@ mod tests {
         assert!(rounds < 1000 || (ok_count > rounds / 10 && err_count > rounds / 10), "{ok_count} valid, {err_count} invalid");
     }
 
-    /// The last block's short scans (`short_string_in_tail`,
-    /// `short_ws_in_tail`) from outside: documents of every length 1 to
+    /// The last, partial block from outside: documents of every length 1 to
     /// 200 whose string ends 0 to 20 bytes before the input's end (the
     /// rest whitespace, or whitespace and a stray byte), plain, with an
     /// escape, a control byte or a lone byte >= 0x80 near its end, a

@@ -38,7 +38,6 @@ pub struct ParseMemory(Buffers);
 /// `parse` with the caller's kept working memory (trimmed afterwards as
 /// the thread's is, after any input longer than `UNTRIMMED_UP_TO`).
 #[doc(hidden)]
-#[inline(always)]
 pub fn parse_with_memory<V: Visitor + ?Sized>(
     input: &[u8],
     options: &ReadOptions,
@@ -121,7 +120,6 @@ thread_local! {
 /// The fast driver (`drive.rs`) walks the text; if it finds the text
 /// invalid, the reference driver below walks it again, reporting to no
 /// visitor, to say what is wrong and where.
-#[inline(always)]
 pub(crate) fn parse_with_buffers<V: Visitor + ?Sized>(
     input: &[u8],
     options: &ReadOptions,
@@ -149,7 +147,6 @@ pub(crate) fn check_with_buffers(input: &[u8], options: &ReadOptions, buffers: &
 }
 
 /// `parse_with_buffers` with the fast driver built for `level` (tests).
-#[inline(always)]
 pub(crate) fn parse_at_level<V: Visitor + ?Sized>(
     input: &[u8],
     options: &ReadOptions,
