@@ -350,7 +350,6 @@ impl<'a, C: Classify> Driver<'a, C> {
         }
     }
 
-
     /// The first `"`, `\` or control byte at or after `i` (at or beyond the
     /// end of the input if none), and whether a byte >= 0x80 comes before.
     #[inline(always)]
