@@ -81,7 +81,7 @@ pub(crate) fn new_decimal(cls: *mut ffi::PyObject, n: &NumberToken<'_>) -> *mut 
 /// a shorter one is always exact).
 fn long_exponent(text: &str) -> bool {
     match text.bytes().position(|c| c | 0x20 == b'e') {
-        Some(e) => text.len() - e - 1 >= 10 + usize::from(matches!(text.as_bytes().get(e + 1), Some(b'+' | b'-'))),
+        Some(e) => text[e + 1..].trim_start_matches(['+', '-']).len() >= 10,
         None => false,
     }
 }
