@@ -583,18 +583,8 @@ impl<'p, 'i> Builder<'p, 'i> {
             return Err(self.invalid(format!("Invalid decimal {:?}", shorten(text))));
         }
         // Only finite values: "NaN" and "Infinity" strings are not numbers.
-        // SAFETY: `obj` is a live Decimal we own; is_finite is C code.
-        let finite = unsafe {
-            let r = ffi::PyObject_CallMethod(obj, c"is_finite".as_ptr(), std::ptr::null());
-            let ok = !r.is_null() && r == ffi::Py_True();
-            if r.is_null() {
-                ffi::PyErr_Clear();
-            } else {
-                ffi::Py_DECREF(r);
-            }
-            ok
-        };
-        if !finite {
+        // SAFETY: `obj` is a live Decimal we own.
+        if !unsafe { numbers::decimal_is_finite(obj) } {
             // SAFETY: ours.
             unsafe { ffi::Py_DECREF(obj) };
             return Err(self.invalid(format!("Invalid decimal {:?} (not finite)", shorten(text))));

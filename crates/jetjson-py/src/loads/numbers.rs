@@ -64,7 +64,7 @@ pub(crate) fn new_decimal(cls: *mut ffi::PyObject, n: &NumberToken<'_>) -> *mut 
         }
         let d = ffi::PyObject_CallOneArg(cls, text);
         ffi::Py_DECREF(text);
-        if !d.is_null() && long_exponent(n.text) && !is_finite(d) {
+        if !d.is_null() && long_exponent(n.text) && !decimal_is_finite(d) {
             // An exponent beyond what a Decimal holds, read with the
             // decimal context's InvalidOperation trap off: NaN, not the
             // number. Refused (a JSONDecodeError at the value, loads/mod.rs).
@@ -87,13 +87,15 @@ fn long_exponent(text: &str) -> bool {
 }
 
 /// `d.is_finite()` of the Decimal `d` (false if the call fails; its
-/// exception is cleared).
+/// exception is cleared). Used by `loads(decimal=True)` and typed decode.
 ///
 /// # Safety
-/// `d` is a live Decimal; the GIL is held.
-unsafe fn is_finite(d: *mut ffi::PyObject) -> bool {
-    // SAFETY: the caller's contract; `is_finite` is the decimal module's C
-    // code, which runs no Python code.
+/// `d` is a live Decimal the caller owns a reference to; the GIL is held.
+pub(crate) unsafe fn decimal_is_finite(d: *mut ffi::PyObject) -> bool {
+    // SAFETY: the caller's contract. `is_finite` is the decimal module's C
+    // code, or Python code if `decimal.Decimal` was replaced before its
+    // first use: the caller holds its own reference to `d` and uses nothing
+    // borrowed from it after the call.
     unsafe {
         let r = ffi::PyObject_CallMethod(d, c"is_finite".as_ptr(), std::ptr::null());
         if r.is_null() {
