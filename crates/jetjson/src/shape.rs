@@ -150,6 +150,15 @@ impl PooledSortMemory {
         PooledSortMemory { memory: None, pooled }
     }
 
+    /// Empties the stacks of the objects being sorted (left over by a
+    /// document given up part way); the shape cache is kept.
+    pub(crate) fn clear_pending(&mut self) {
+        if let Some(memory) = &mut self.memory {
+            memory.prefixes.clear();
+            memory.order.clear();
+        }
+    }
+
     #[inline]
     pub(crate) fn get(&mut self) -> &mut SortMemory {
         let pooled = self.pooled;

@@ -214,6 +214,28 @@ impl Writer<NoSink> {
         true
     }
 
+    /// Makes a writer ready for the next document whatever state the last
+    /// one was left in, as after a write that failed or was given up part
+    /// way (the Python binding's quick walk hands such an object to its
+    /// general path): the output, open containers and pending sorted members
+    /// are dropped; the buffer's capacity and the caches are kept. False
+    /// (and nothing changed) for a writer that zeroes its buffers: such a
+    /// writer is dropped, which wipes them.
+    #[doc(hidden)]
+    pub fn discard_document(&mut self) -> bool {
+        if self.buf.zeroes() {
+            return false;
+        }
+        self.depth = 0;
+        self.holds = 0;
+        self.sorting.members.clear();
+        self.sorting.keys.clear();
+        self.sorting.scratch.clear();
+        self.order.clear_pending();
+        self.buf.clear();
+        true
+    }
+
     /// The memory given to `with_memory`, holding the output in its first
     /// `len` bytes: `(memory, len)`.
     ///
@@ -1910,6 +1932,42 @@ mod restart_tests {
         w.null();
         w.sorted_value_done(&obj);
         assert!(!w.restart(), "a sorted object pending");
+    }
+
+    #[test]
+    fn a_discarded_document_leaves_nothing_behind() {
+        for profile in [Profile::Compact, Profile::Go, Profile::Jcs] {
+            let mut w = Writer::with_style(WriteOptions::new(profile).style());
+            // Given up inside a sorted object inside an array.
+            w.begin_array();
+            w.array_item(true);
+            let obj = w.begin_sorted_object();
+            w.sorted_key(&obj, "z").unwrap();
+            w.i64(1).unwrap();
+            w.sorted_value_done(&obj);
+            w.sorted_key(&obj, "y").unwrap();
+            let _ = obj; // given up: never ended
+            assert!(w.depth() == 2 && !w.restart());
+            assert!(w.discard_document(), "{profile:?}");
+            assert_eq!((w.as_bytes(), w.depth()), (&b""[..], 0));
+            // The next document is written alone, and may nest to the limit.
+            let obj = w.begin_sorted_object();
+            w.sorted_key(&obj, "b").unwrap();
+            w.i64(2).unwrap();
+            w.sorted_value_done(&obj);
+            w.sorted_key(&obj, "a").unwrap();
+            w.null();
+            w.sorted_value_done(&obj);
+            w.end_sorted_object(obj, KeyOrder::Utf8).unwrap();
+            assert_eq!(w.as_bytes(), b"{\"a\":null,\"b\":2}", "{profile:?}");
+            assert!(w.restart());
+            let limit = w.style().max_write_depth;
+            for _ in 0..limit {
+                w.check_nesting().unwrap();
+                w.begin_array();
+            }
+            assert!(w.check_nesting().is_err());
+        }
     }
 }
 

@@ -5,9 +5,10 @@
 //! names are compared by address with interned strs (CPython interns the
 //! names written at call sites) before their text. A call with no options,
 //! or with a profile only, takes its `WriteOptions` from a per-profile cache
-//! instead of resolving them. `dumps(obj)` of a str, int or bool is
-//! written without pyo3's trampoline (fast.rs, `dumps_entry`); every other
-//! call goes through it (the one `#[pyfunction]`s get): it tells pyo3 the thread is attached
+//! instead of resolving them. `dumps(obj)` of a str, int or bool, and of
+//! an exact dict or list (a quick walk, `dumps_container`), is written
+//! without pyo3's trampoline (fast.rs, `dumps_entry`); every other call,
+//! and every one those decline, goes through it (the one `#[pyfunction]`s get): it tells pyo3 the thread is attached
 //! (so references pyo3 drops are released at once, not queued), and runs
 //! the body under `catch_unwind`, so no panic crosses the C boundary
 //! (nothing in it should panic; a panic would be a bug).
@@ -116,9 +117,10 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("dumps", f)
 }
 
-/// The C function: `dumps(obj)` of an exact str, int or bool without
-/// pyo3's trampoline (fast.rs, `kept::write_scalar`), everything else
-/// through it (`dumps_fast`).
+/// The C function: `dumps(obj)` of an exact str, int or bool
+/// (`kept::write_scalar`), or of an exact dict or list (a quick walk,
+/// `dumps_container`), without pyo3's trampoline (fast.rs); everything
+/// else, and what those decline, through it (`dumps_fast`).
 ///
 /// # Safety
 /// As `dumps_fast`.
@@ -129,19 +131,98 @@ unsafe extern "C" fn dumps_entry(
     kwnames: *mut PyObject,
 ) -> *mut PyObject {
     let slow: crate::fast::Slow = pyo3::impl_::trampoline::get_trampoline_function!(fastcall_cfunction_with_keywords, dumps_fast);
-    // Anything but one positional str or int (bool included) goes straight
-    // to the general path, before anything else is looked at.
-    // SAFETY: read only when there is one positional argument, a live
-    // object (held by the caller for the call) whose type's flags are read.
-    if nargs != 1
-        || !kwnames.is_null()
-        || unsafe { (*ffi::Py_TYPE(*args)).tp_flags & (ffi::Py_TPFLAGS_LONG_SUBCLASS | ffi::Py_TPFLAGS_UNICODE_SUBCLASS) } == 0
-    {
+    // Calls with options, or not of one argument, go straight to the
+    // general path, before anything else is looked at.
+    if nargs != 1 || !kwnames.is_null() {
+        // SAFETY: the arguments as CPython gave them to this call.
+        return unsafe { slow(module, args, nargs, kwnames) };
+    }
+    // SAFETY: one positional argument, a live object (held by the caller
+    // for the call) whose type is compared and its flags read.
+    let ty = unsafe { ffi::Py_TYPE(*args) };
+    if ty == std::ptr::addr_of_mut!(ffi::PyDict_Type) || ty == std::ptr::addr_of_mut!(ffi::PyList_Type) {
+        let rest = &QUICK_REST_LEFT.0;
+        if rest.get() == 0 {
+            // SAFETY: as this function's contract.
+            return unsafe { dumps_container(slow, module, args, nargs, kwnames) };
+        }
+        rest.set(rest.get() - 1);
+        // SAFETY: the arguments as CPython gave them to this call.
+        return unsafe { slow(module, args, nargs, kwnames) };
+    }
+    // SAFETY: as above.
+    if unsafe { (*ty).tp_flags } & (ffi::Py_TPFLAGS_LONG_SUBCLASS | ffi::Py_TPFLAGS_UNICODE_SUBCLASS) == 0 {
         // SAFETY: the arguments as CPython gave them to this call.
         return unsafe { slow(module, args, nargs, kwnames) };
     }
     // SAFETY: as this function's contract.
     unsafe { dumps_scalar(slow, module, args, nargs, kwnames) }
+}
+
+/// How many more `dumps(dict or list)` calls go straight to the general
+/// path after a quick walk declined (`QUICK_REST` after each decline): a
+/// program whose documents hold objects a quick walk leaves (dates,
+/// dataclasses, big ints...) then pays for the walk it threw away once in
+/// `QUICK_REST + 1` calls, not on every call. Guarded by the GIL.
+struct QuickRest(std::cell::Cell<u32>);
+
+// SAFETY: only touched by `dumps_entry` and `dumps_container`, called by
+// CPython with the GIL held; the
+// extension is not built for free-threaded CPython (lib.rs).
+unsafe impl Sync for QuickRest {}
+
+static QUICK_REST_LEFT: QuickRest = QuickRest(std::cell::Cell::new(0));
+
+/// Calls that skip the quick walk after it declines (see `QuickRest`).
+const QUICK_REST: u32 = 64;
+
+/// `dumps_entry` for one positional exact dict or list, no options: the
+/// object written by a quick walk (`Walker::quick`: exact built-in
+/// containers with exact str keys, scalars and `Raw`, no Python code run,
+/// no `Py<T>` dropped) through the compact profile's kept writer, without
+/// pyo3's trampoline. At the first object a quick walk leaves, or any
+/// failure, its work is discarded and the general path writes the call
+/// from the start (it raises the error, if there is one).
+///
+/// # Safety
+/// As `dumps_fast`, with `nargs == 1` and no keywords.
+#[inline(never)]
+unsafe fn dumps_container(
+    slow: crate::fast::Slow,
+    module: *mut PyObject,
+    args: *const *mut PyObject,
+    nargs: ffi::Py_ssize_t,
+    kwnames: *mut PyObject,
+) -> *mut PyObject {
+    let quick = |py: Python<'_>| {
+        // Large outputs go straight into the result object (output.rs),
+        // and the type table must have been made (by an earlier call
+        // through the general path: making it imports modules).
+        if !super::kept::fits() || super::types::known_if_made(py).is_none() {
+            return None;
+        }
+        // SAFETY: one positional argument, held by the caller for the call;
+        // the `Bound` adds a reference of its own and releases it on drop
+        // (at once: a `Bound` is not deferred).
+        let obj = unsafe { Bound::from_borrowed_ptr(py, *args) };
+        let kind = Kind::Plain(Profile::Compact);
+        match super::kept::write(&obj, kind, || plain(py, Profile::Compact), None, super::Walking::default(), true) {
+            Ok(bytes) => Some(bytes.into_ptr()),
+            Err(fail) => {
+                // Declined or failed: nothing visible was done (no Python
+                // code ran); a Python exception it holds is cleared without
+                // dropping a `Py<T>`.
+                fail.discard(py);
+                QUICK_REST_LEFT.0.set(QUICK_REST);
+                None
+            }
+        }
+    };
+    // SAFETY: called by CPython as a C function of this convention; `quick`
+    // makes no `Py<T>` and drops no `PyErr` (`Fail::discard`), runs no
+    // Python code (a quick walk, `Walker::quick`) and declines with no
+    // exception set.
+    unsafe { crate::fast::run(quick, slow, module, args, nargs, kwnames) }
 }
 
 /// `dumps_entry` for one positional str or int: apart, so that the
@@ -163,18 +244,7 @@ unsafe fn dumps_scalar(
             return None;
         }
         // SAFETY: one positional argument, held by the caller for the call.
-        match unsafe { super::kept::write_scalar(py, *args, Profile::Compact) }? {
-            Ok(bytes) => Some(bytes.into_ptr()),
-            Err(err) => {
-                // Fetched from CPython (no bytes object could be made):
-                // restored (no `Py<T>` dropped) and cleared, for the general
-                // path, which meets it again.
-                err.restore(py);
-                // SAFETY: GIL held.
-                unsafe { ffi::PyErr_Clear() };
-                None
-            }
-        }
+        unsafe { super::kept::write_scalar(py, *args, Profile::Compact) }.map(Bound::into_ptr)
     };
     // SAFETY: called by CPython as a C function of this convention; `quick`
     // makes and drops no `Py<T>` or `PyErr` and declines with no exception
@@ -401,11 +471,19 @@ unsafe fn call<'py>(
         // a str, int or bool straight through the kept writer.
         // SAFETY: one positional argument, held by the caller for the call.
         if let Some(r) = unsafe { super::kept::write_scalar(py, *args, Profile::Compact) } {
-            return r;
+            return Ok(r);
         }
         // SAFETY: as above.
         let obj = unsafe { Bound::from_borrowed_ptr(py, *args) };
-        return super::kept::write(&obj, Kind::Plain(Profile::Compact), || plain(py, Profile::Compact), None, super::Walking::default());
+        return super::kept::write(
+            &obj,
+            Kind::Plain(Profile::Compact),
+            || plain(py, Profile::Compact),
+            None,
+            super::Walking::default(),
+            false,
+        )
+        .map_err(|f| f.into_pyerr(py));
     }
     if nargs < 1 {
         return Err(PyTypeError::new_err("dumps() missing required argument 'obj' (pos 1)"));
@@ -550,7 +628,7 @@ unsafe fn call<'py>(
     let how = super::Walking { non_str_keys: flag(non_str_keys)?, omit_defaults: flag(omit_defaults)? };
     if let Some(kind) = kind {
         if super::kept::fits() {
-            return super::kept::write(&obj, kind, || style, default.as_ref(), how);
+            return super::kept::write(&obj, kind, || style, default.as_ref(), how, false).map_err(|f| f.into_pyerr(py));
         }
     }
     let mut w = Writer::with_style_and_memory(style, BytesMemory::boxed());

@@ -37,6 +37,10 @@ enum Kind {
     /// The thread's stack has no room for another level (see
     /// `Walker::stack_check`); like a depth limit, it may be a cycle.
     Deep(String),
+    /// A quick walk (`Walker::quick`) met an object it leaves to the
+    /// general path (one whose writing may run Python code): not an error
+    /// of the call, which the general path then makes from the start.
+    Declined,
 }
 
 enum Seg {
@@ -74,6 +78,27 @@ impl Fail {
     #[inline(never)]
     pub fn changed(what: &'static str) -> Fail {
         Fail(Box::new(Inner { kind: Kind::Changed(what), path: Vec::new(), probe: 0, cycle: Vec::new() }))
+    }
+
+    /// A quick walk leaves this object to the general path (see `Kind::Declined`).
+    #[cold]
+    #[inline(never)]
+    pub fn declined() -> Fail {
+        Fail(Box::new(Inner { kind: Kind::Declined, path: Vec::new(), probe: 0, cycle: Vec::new() }))
+    }
+
+    /// Ends a quick walk's failure without raising it (the general path
+    /// meets it again, or declined it): a Python exception it holds is
+    /// handed to CPython and cleared there, so that no `Py<T>` is dropped
+    /// (a quick body runs with the thread not counted as attached by pyo3,
+    /// `fast.rs`) and no exception is left set.
+    pub fn discard(self, py: Python<'_>) {
+        let inner = *self.0;
+        if let Kind::Py(e) = inner.kind {
+            e.restore(py);
+            // SAFETY: GIL held (the caller's `py`); clears what was just set.
+            unsafe { pyo3::ffi::PyErr_Clear() };
+        }
     }
 
     /// The pending Python exception (after a C API call returned an error).
@@ -122,14 +147,19 @@ impl Fail {
     #[cold]
     #[inline(never)]
     pub fn in_index(mut self, i: usize) -> Fail {
-        self.0.path.push(Seg::Index(i));
+        // A quick walk's refusal is never shown: no path for it.
+        if !matches!(self.0.kind, Kind::Declined) {
+            self.0.path.push(Seg::Index(i));
+        }
         self
     }
 
     #[cold]
     #[inline(never)]
     pub fn in_key(mut self, key: &str) -> Fail {
-        self.0.path.push(Seg::Key(key.to_owned()));
+        if !matches!(self.0.kind, Kind::Declined) {
+            self.0.path.push(Seg::Key(key.to_owned()));
+        }
         self
     }
 
@@ -155,6 +185,9 @@ impl Fail {
             }
             Kind::Msg(m) | Kind::Deep(m) => encode_error(py, format!("{path}: {m}")),
             Kind::Changed(what) => pyo3::exceptions::PyRuntimeError::new_err(format!("{path}: {what} while dumps was writing it")),
+            // Only quick walks decline, and their failures are discarded,
+            // never raised: reaching this is a bug.
+            Kind::Declined => pyo3::exceptions::PySystemError::new_err(format!("{path}: jetjson.dumps: a quick walk's refusal was raised")),
             Kind::Core(e) => {
                 // A core error may carry its own path inside the value it was
                 // writing (raw JSON being canonicalized): continue ours with it.

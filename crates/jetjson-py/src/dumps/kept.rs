@@ -19,6 +19,7 @@ use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
+use super::fail::Fail;
 use super::holes::{Holes, DEFER_AT};
 use super::{output, write_object_in, Walking};
 
@@ -136,25 +137,29 @@ unsafe fn put_back(kind: Kind, w: Box<Writer<NoSink>>) {
 }
 
 /// `obj` written with the options of `kind` (`style` makes them, for a
-/// new writer) as a new `bytes` object.
+/// new writer) as a new `bytes` object; as a quick walk when `quick`
+/// (`Walker::quick`), whose failures the caller discards.
 pub fn write<'py>(
     obj: &Bound<'py, PyAny>,
     kind: Kind,
     style: impl FnOnce() -> Style,
     default: Option<&Bound<'py, PyAny>>,
     how: Walking,
-) -> PyResult<Bound<'py, PyBytes>> {
+    quick: bool,
+) -> Result<Bound<'py, PyBytes>, Fail> {
     // After an output of `DEFER_AT` bytes or more, large Raw texts may come
     // again: they are left out of the writer's buffer and copied once,
     // straight into the result (`holes.rs`). Smaller outputs, which cannot
     // hold such a text, pay nothing for that.
     if !output::expects_at_most(DEFER_AT) {
-        return write_with_holes(obj, kind, style, default, how);
+        return write_with_holes(obj, kind, style, default, how, quick);
     }
     let py = obj.py();
     let mut w = take_or_make(py, kind, style);
-    // On failure the writer is dropped: it may hold a partial document.
-    write_object_in(&mut w, obj, default, how, None)?;
+    if let Err(fail) = write_object_in(&mut w, obj, default, how, None, quick) {
+        failed(kind, w);
+        return Err(fail);
+    }
     let out = w.as_bytes();
     // SAFETY: `out` is the writer's output, `out.len()` initialised bytes;
     // CPython copies them into a new bytes object of that size (null with
@@ -162,9 +167,9 @@ pub fn write<'py>(
     let bytes = unsafe { ffi::PyBytes_FromStringAndSize(out.as_ptr().cast(), out.len() as ffi::Py_ssize_t) };
     output::wrote(out.len());
     if bytes.is_null() {
-        return Err(PyErr::fetch(py));
+        return Err(Fail::fetch(py));
     }
-    finish(py, kind, w, bytes)
+    Ok(finish(py, kind, w, bytes))
 }
 
 /// The kept writer of `kind`, or a new one (when it is in use further up
@@ -176,16 +181,30 @@ fn take_or_make(_py: Python<'_>, kind: Kind, style: impl FnOnce() -> Style) -> B
     kept.unwrap_or_else(|| Box::new(Writer::with_style(style())))
 }
 
+/// A writer whose document failed (or a quick walk gave up): its partial
+/// document discarded and the writer put back (when it may be kept), so
+/// that the next call, often the general path writing the same object,
+/// does not make a writer anew.
+#[cold]
+#[inline(never)]
+fn failed(kind: Kind, mut w: Box<Writer<NoSink>>) {
+    if w.as_bytes().len() <= KEEP_UP_TO && w.discard_document() {
+        // SAFETY: the GIL is held (every caller holds it); `put_back` runs
+        // no Python code.
+        unsafe { put_back(kind, w) };
+    }
+}
+
 /// The writer put back (when it may be kept) and the result handed over.
 #[inline(always)]
-fn finish(py: Python<'_>, kind: Kind, mut w: Box<Writer<NoSink>>, bytes: *mut ffi::PyObject) -> PyResult<Bound<'_, PyBytes>> {
+fn finish(py: Python<'_>, kind: Kind, mut w: Box<Writer<NoSink>>, bytes: *mut ffi::PyObject) -> Bound<'_, PyBytes> {
     if w.as_bytes().len() <= KEEP_UP_TO && w.restart() {
         // SAFETY: as above: GIL held; what ran while the writer was out
         // may have filled the slot (then this writer is dropped).
         unsafe { put_back(kind, w) };
     }
     // SAFETY: a new bytes object whose one reference we hand over.
-    Ok(unsafe { Bound::from_owned_ptr(py, bytes).cast_into_unchecked::<PyBytes>() })
+    unsafe { Bound::from_owned_ptr(py, bytes).cast_into_unchecked::<PyBytes>() }
 }
 
 /// `write`, leaving Raw texts of `DEFER_AT` bytes or more out of the
@@ -197,28 +216,31 @@ fn write_with_holes<'py>(
     style: impl FnOnce() -> Style,
     default: Option<&Bound<'py, PyAny>>,
     how: Walking,
-) -> PyResult<Bound<'py, PyBytes>> {
+    quick: bool,
+) -> Result<Bound<'py, PyBytes>, Fail> {
     let py = obj.py();
     let mut w = take_or_make(py, kind, style);
     // The texts left out, held (released on every way out of this
     // function, with the GIL).
     let mut holes = Holes::new();
-    // On failure the writer is dropped: it may hold a partial document.
-    write_object_in(&mut w, obj, default, how, Some(&mut holes))?;
+    if let Err(fail) = write_object_in(&mut w, obj, default, how, Some(&mut holes), quick) {
+        failed(kind, w);
+        return Err(fail);
+    }
     let out = w.as_bytes();
     let (bytes, len) = if holes.is_empty() {
         // SAFETY: as in `write`.
         let bytes = unsafe { ffi::PyBytes_FromStringAndSize(out.as_ptr().cast(), out.len() as ffi::Py_ssize_t) };
         if bytes.is_null() {
-            return Err(PyErr::fetch(py));
+            return Err(Fail::fetch(py));
         }
         (bytes, out.len())
     } else {
-        holes.assemble(py, out)?
+        holes.assemble(py, out).map_err(Fail::py)?
     };
     output::wrote(len);
     drop(holes);
-    finish(py, kind, w, bytes)
+    Ok(finish(py, kind, w, bytes))
 }
 
 /// A top-level scalar, read before a writer is taken.
@@ -240,7 +262,7 @@ enum Scalar<'s> {
 /// # Safety
 /// `obj` is a live object, held by the caller for the call; GIL held.
 #[inline(always)]
-pub unsafe fn write_scalar<'py>(py: Python<'py>, obj: *mut ffi::PyObject, profile: Profile) -> Option<PyResult<Bound<'py, PyBytes>>> {
+pub unsafe fn write_scalar<'py>(py: Python<'py>, obj: *mut ffi::PyObject, profile: Profile) -> Option<Bound<'py, PyBytes>> {
     use std::ptr::addr_of_mut;
     // SAFETY: `obj` is live and its type a live type object, whose flags
     // are read; the type statics are only compared; an int's digits and a

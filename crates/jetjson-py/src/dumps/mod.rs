@@ -47,28 +47,32 @@ pub fn write_object_with<'py, S: Sink>(
     default: Option<&Bound<'py, PyAny>>,
     how: Walking,
 ) -> PyResult<()> {
-    write_object_in(w, obj, default, how, None)
+    write_object_in(w, obj, default, how, None, false).map_err(|f| f.into_pyerr(obj.py()))
 }
 
 /// `write_object_with`, leaving large `Raw` texts out of the output into
-/// `holes` when given (a kept writer's output, `kept.rs`).
+/// `holes` when given (a kept writer's output, `kept.rs`), as a quick walk
+/// when `quick` (`Walker::quick`: its failures are the caller's to raise
+/// or discard).
 fn write_object_in<'py, S: Sink>(
     w: &mut Writer<S>,
     obj: &Bound<'py, PyAny>,
     default: Option<&Bound<'py, PyAny>>,
     how: Walking,
     holes: Option<&mut holes::Holes>,
-) -> PyResult<()> {
+    quick: bool,
+) -> Result<(), fail::Fail> {
     let py = obj.py();
     if let Some(d) = default {
         if !d.is_callable() {
-            return Err(PyTypeError::new_err("default must be callable or None"));
+            return Err(fail::Fail::py(PyTypeError::new_err("default must be callable or None")));
         }
     }
-    let known = types::known(py)?;
+    let known = types::known(py).map_err(fail::Fail::py)?;
     let mut walker = walk::Walker::new(py, w, default, known);
     walker.non_str_keys = how.non_str_keys;
     walker.omit_defaults = how.omit_defaults;
     walker.holes = holes;
-    walker.write(obj).map_err(|f| f.into_pyerr(py))
+    walker.quick = quick;
+    walker.write(obj)
 }

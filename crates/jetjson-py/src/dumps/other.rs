@@ -27,6 +27,11 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
         // flags are read-only data of live types.
         unsafe {
             let ty = ffi::Py_TYPE(obj);
+            // A quick walk writes a `Raw` (its bytes, no Python code) and
+            // leaves everything else here to the general path, untouched.
+            if self.quick && ty != k.raw {
+                return Err(Fail::declined());
+            }
             // The common exact types first, by address: written from their
             // C-level data (a datetime's tzinfo may be asked its offset,
             // which checks the stack first).

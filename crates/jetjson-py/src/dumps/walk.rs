@@ -118,6 +118,12 @@ pub struct Walker<'a, 'py, S: Sink> {
     /// Where large `Raw` texts are left out of the output, to be copied
     /// once into the result (`holes.rs`); only for a kept writer's output.
     pub(super) holes: Option<&'a mut super::holes::Holes>,
+    /// A quick walk (`dumps(obj)`'s quick path, fast.rs): it runs no Python
+    /// code and drops no `Py<T>`, so it writes only what needs neither
+    /// (exact built-in containers with exact str keys, scalars, `Raw`) and
+    /// declines at the first other object, before touching it
+    /// (`Fail::declined`); the general path then writes the call anew.
+    pub(super) quick: bool,
 }
 
 /// Most keys of a shape `LastShape` remembers.
@@ -277,6 +283,7 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
             repairs_text,
             scratch: std::mem::ManuallyDrop::new(scratch),
             holes: None,
+            quick: false,
         }
     }
 
@@ -532,7 +539,7 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
     #[cold]
     #[inline(never)]
     fn surrogate_str(&mut self, obj: *mut PyObject) -> Walk {
-        if !self.repairs_text {
+        if !self.repairs_text || self.quick {
             return Err(Fail::core(Error::new(ErrorKind::InvalidText { profile: self.w.style().profile.name() })));
         }
         // SAFETY: `obj` is a live str (caller).
@@ -546,7 +553,7 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
     /// core's error.
     #[cold]
     fn surrogate_bytes(&mut self, obj: *mut PyObject) -> Result<*mut PyObject, Fail> {
-        if !self.repairs_text {
+        if !self.repairs_text || self.quick {
             return Err(Fail::core(Error::new(ErrorKind::InvalidText { profile: self.w.style().profile.name() })));
         }
         // SAFETY: `obj` is a live str (caller).
@@ -984,6 +991,9 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
     #[cold]
     #[inline(never)]
     unsafe fn odd_key_member(&mut self, dict: *mut PyObject, k: *mut PyObject, v: *mut PyObject, first: bool) -> Walk {
+        if self.quick {
+            return Err(Fail::declined());
+        }
         let bytes = self.key_bytes(k)?;
         // SAFETY: `bytes` is a new reference to a live bytes object; `k` and
         // `v` are live (borrowed from the dict being walked), as is `dict`.
@@ -1145,6 +1155,10 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
     /// # Safety
     /// `dict` is a live dict, held by the caller; GIL held.
     unsafe fn dict_collected(&mut self, dict: *mut PyObject, order: KeyOrder) -> Walk {
+        if self.quick {
+            // Keys other than exact strs: left to the general path.
+            return Err(Fail::declined());
+        }
         let tag = Tag { by: order, set: self.w.style().escaper.set() };
         let base = self.scratch.sorting.len();
         // SAFETY: `dict` is live; the tag is read only with the layout.

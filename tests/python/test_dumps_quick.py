@@ -1,0 +1,274 @@
+"""`dumps(obj)` of an exact dict or list with no options takes a quick walk
+(issue 23, fixed cost per call): written without pyo3's trampoline, it
+writes only what runs no Python code (exact built-in containers with exact
+str keys, scalars, `Raw`) and, at the first other object or any failure,
+throws its work away and hands the call to the general path, which writes
+it from the start (dumps/entry.rs `dumps_container`, `Walker::quick`).
+
+Each document here is compared with the general path, which a call with an
+option always takes (`profile="compact"` is the default's own value), and
+the Python code a document runs (a tzinfo's `utcoffset`, a default) must run
+exactly as often either way: a quick walk that ran it and then declined
+would run it twice."""
+
+import dataclasses
+import datetime
+import decimal
+import enum
+import gc
+import math
+import sys
+import uuid
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import jetjson
+
+dumps = jetjson.dumps
+
+
+def general(obj):
+    return dumps(obj, profile="compact")
+
+
+def rested(obj):
+    """`dumps(obj)` with the quick walk tried first: after a decline the
+    next calls (dumps/entry.rs `QUICK_REST`, 64) go straight to the general
+    path, so plain calls are made first until it would be tried again."""
+    for _ in range(1000):
+        dumps([])
+    return dumps(obj)
+
+
+def outcome(f, obj):
+    try:
+        return "ok", f(obj)
+    except Exception as e:  # noqa: BLE001 - the type and text are compared
+        return "error", (type(e), str(e))
+
+
+PAYLOAD = b'{"items":[{"sku":"a","qty":1},{"sku":"b","qty":2}],"note":"' + b"x" * 700 + b'"}'
+
+scalars = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**70), max_value=2**70),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.text(max_size=40),
+    st.sampled_from(["", "é", "日本", "\U0001f600", "a\"b\\c", "\x00\x1f", "<>&", "\u2028"]),
+    st.sampled_from([jetjson.Raw(b"[1,2]"), jetjson.Raw.unchecked(b'{"a":true}'), jetjson.Raw(PAYLOAD)]),
+)
+documents = st.recursive(
+    scalars,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=6),
+        st.lists(inner, max_size=4).map(tuple),
+        st.dictionaries(st.text(max_size=12), inner, max_size=6),
+    ),
+    max_leaves=40,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(st.dictionaries(st.text(max_size=12), documents, max_size=8), st.lists(documents, max_size=8)))
+def test_plain_documents_are_written_as_the_general_path_writes_them(doc):
+    got = outcome(rested, doc)
+    assert got == outcome(general, doc)
+    if got[0] == "ok":
+        # The same bytes again, and after a call the general path took.
+        assert dumps(doc) == got[1]
+
+
+class CountingZone(datetime.tzinfo):
+    """A tzinfo whose offset is asked through Python code, counted."""
+
+    calls = 0
+
+    def utcoffset(self, dt):
+        CountingZone.calls += 1
+        return datetime.timedelta(hours=2)
+
+    def dst(self, dt):
+        return None
+
+    def tzname(self, dt):
+        return "X"
+
+
+class Color(enum.Enum):
+    RED = "red"
+
+
+class Key(str):
+    pass
+
+
+class Big(int):
+    pass
+
+
+@dataclasses.dataclass
+class Point:
+    x: int
+    y: int
+
+
+def others():
+    """Objects a quick walk leaves to the general path."""
+    return [
+        datetime.datetime(2026, 11, 29, 3, 4, 5, tzinfo=CountingZone()),
+        datetime.datetime(2026, 11, 29, 3, 4, 5),
+        datetime.date(2026, 11, 29),
+        uuid.UUID(int=7),
+        decimal.Decimal("1.50"),
+        Color.RED,
+        Point(1, 2),
+        Big(5),
+        2**200,
+        {Key("k"): 1},
+        {1: "int key"},
+        [b"bytes"],
+        frozenset(),
+    ]
+
+
+@pytest.mark.parametrize("where", range(4))
+def test_documents_with_other_objects_match_and_run_python_code_once(where):
+    for other in others():
+        for doc in (
+            {"a": 1, "b": [1, 2, {"c": "d"}], "other": other} if where == 0 else None,
+            [other, 1, 2] if where == 1 else None,
+            {"list": [{"x": i} for i in range(30)] + [other]} if where == 2 else None,
+            [[[{"deep": other}]]] if where == 3 else None,
+            # Python code run before the object a quick walk leaves.
+            {"at": datetime.datetime(2026, 1, 2, tzinfo=CountingZone()), "then": other} if where == 0 else None,
+        ):
+            if doc is None:
+                continue
+            for f in (rested, dumps, dumps):  # a decline, then calls that rest from the quick walk
+                CountingZone.calls = 0
+                got = outcome(f, doc)
+                quick_calls = CountingZone.calls
+                CountingZone.calls = 0
+                want = outcome(general, doc)
+                assert got == want, (doc, got, want)
+                assert quick_calls == CountingZone.calls, doc
+
+
+def test_the_quick_walk_comes_back_after_declining():
+    # After a decline, calls rest from the quick walk for a while; plain and
+    # other documents alternate: every output is right whichever path it took.
+    plain = {"id": "evt_1", "n": [1, 2.5, None, True], "data": jetjson.Raw(PAYLOAD)}
+    other = {"id": "evt_2", "at": datetime.date(2026, 1, 2)}
+    want_plain, want_other = general(plain), general(other)
+    for i in range(300):
+        assert dumps(plain) == want_plain
+        if i % 7 == 0:
+            assert dumps(other) == want_other
+        if i % 50 == 0:
+            assert rested(other) == want_other
+            assert rested(plain) == want_plain
+
+
+def deep(n, leaf):
+    doc = leaf
+    for _ in range(n):
+        doc = [doc]
+    return doc
+
+
+def circular_list():
+    a = [1]
+    a.append(a)
+    return a
+
+
+def circular_dict():
+    d = {"a": 1}
+    d["self"] = d
+    return d
+
+
+@pytest.mark.parametrize(
+    "doc",
+    [
+        [math.nan],
+        {"x": [1, math.inf]},
+        ["\ud800"],
+        {"\udfff": 1},
+        {"a": object()},
+        [1, {2: 3}],
+        deep(600, 1),
+        {"a": deep(511, [])},
+        circular_list(),
+        circular_dict(),
+        [1, {"t": (1, 2, set())}],
+    ],
+    ids=lambda d: type(d).__name__,
+)
+def test_errors_are_the_general_paths(doc):
+    want = outcome(general, doc)
+    for f in (rested, dumps, dumps):
+        assert outcome(f, doc) == want
+
+
+@pytest.mark.parametrize("profile", ["compact", "go", "jcs"])
+def test_a_failed_document_leaves_nothing_behind(profile):
+    # The kept writer of a failed (or declined) document is emptied and
+    # reused: the next document starts from nothing, in every profile
+    # (go and jcs sort keys: the failure comes mid-sort).
+    bad = {"b": [1, 2, {"z": 1, "y": math.nan}], "a": 1}
+    good = {"b": [1, 2, {"z": 1, "y": 2}], "a": 1}
+    sort = profile != "compact"
+    want = b'{"a":1,"b":[1,2,{"y":2,"z":1}]}' if sort else b'{"b":[1,2,{"z":1,"y":2}],"a":1}'
+    kwargs = {} if profile == "compact" else {"profile": profile}
+    for _ in range(3):
+        with pytest.raises((ValueError, TypeError)):
+            rested(bad) if profile == "compact" else dumps(bad, **kwargs)
+        assert dumps(good, **kwargs) == want
+        # Nothing of the failed document's nesting is left: a document at
+        # the depth limit (512) is still written.
+        assert dumps(deep(512, 0), **kwargs) == b"[" * 512 + b"0" + b"]" * 512
+        # A decline (a date) in the middle, then plain documents.
+        mixed = {"b": [1, datetime.date(2026, 1, 2)], "a": 1}
+        got = rested(mixed) if profile == "compact" else dumps(mixed, **kwargs)
+        assert got == general_of(profile)(mixed)
+        assert dumps(good, **kwargs) == want
+        assert rested(good) == want if profile == "compact" else True
+
+
+def general_of(profile):
+    return lambda obj: dumps(obj, profile, sort_keys=False)
+
+
+def test_reference_counts_are_kept():
+    payload = bytes(PAYLOAD)
+    raw = jetjson.Raw.unchecked(payload)
+    key, value, other = "k" + "e" * 10, "v" * 20, datetime.date(2026, 1, 2)
+    docs = [{key: value, "data": raw}, [value, raw, {key: 1}], {key: value, "at": other}, [raw, math.nan]]
+    # Warm first: the shape caches hold a reference to each key they keep.
+    for _ in range(100):
+        for d in docs:
+            outcome(dumps, d)
+            outcome(general, d)
+    gc.collect()
+    before = [sys.getrefcount(o) for o in (payload, raw, key, value, other)]
+    for _ in range(30):
+        for d in docs:
+            outcome(rested, d)
+            outcome(dumps, d)
+    gc.collect()
+    assert [sys.getrefcount(o) for o in (payload, raw, key, value, other)] == before
+
+
+def test_subclasses_at_the_top_take_the_general_path():
+    class D(dict):
+        pass
+
+    class L(list):
+        pass
+
+    for doc in (D(a=1), L([1, 2])):
+        assert dumps(doc) == general(doc) == dumps(dict(doc) if isinstance(doc, dict) else list(doc))
