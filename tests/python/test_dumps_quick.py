@@ -272,3 +272,50 @@ def test_subclasses_at_the_top_take_the_general_path():
 
     for doc in (D(a=1), L([1, 2])):
         assert dumps(doc) == general(doc) == dumps(dict(doc) if isinstance(doc, dict) else list(doc))
+
+
+def _has_set_nomemory():
+    try:
+        import _testcapi
+
+        return hasattr(_testcapi, "set_nomemory")
+    except ImportError:
+        return False
+
+
+@pytest.mark.skipif(not _has_set_nomemory(), reason="needs _testcapi.set_nomemory")
+@pytest.mark.parametrize("doc", ['["x" * 200000]', '{"k": "x" * 200000}', '"x" * 200000'])
+def test_out_of_memory_for_the_result_is_a_memory_error_not_an_abort(doc):
+    # A quick walk whose result bytes cannot be allocated declines; the
+    # general path then writes the call again and must raise MemoryError
+    # as it did before the quick walk (e561b28), not take the large-output
+    # way (the failed size recorded as the last output), whose growth
+    # aborts the process ("memory allocation of N bytes failed"). Run in a
+    # child process: an abort would end the test run.
+    import subprocess
+    import textwrap
+
+    code = textwrap.dedent(
+        f"""
+        import _testcapi, jetjson
+        jetjson.dumps({{"a": 1}}); jetjson.dumps("a")
+        doc = {doc}
+        for _ in range(100):
+            jetjson.dumps([])
+        for start in range(3):
+            _testcapi.set_nomemory(start, 0)
+            try:
+                jetjson.dumps(doc)
+                got = "ok"
+            except MemoryError:
+                got = "MemoryError"
+            finally:
+                _testcapi.remove_mem_hooks()
+            print(start, got)
+        print(jetjson.dumps(doc) == jetjson.dumps(doc, profile="compact"))
+        """
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr[-2000:]
+    lines = r.stdout.split()
+    assert lines[-1] == "True", r.stdout
