@@ -165,10 +165,13 @@ pub fn write<'py>(
     // CPython copies them into a new bytes object of that size (null with
     // MemoryError set on failure). No Python code runs.
     let bytes = unsafe { ffi::PyBytes_FromStringAndSize(out.as_ptr().cast(), out.len() as ffi::Py_ssize_t) };
-    output::wrote(out.len());
     if bytes.is_null() {
+        // Not recorded as the last output: a quick walk's retry on the
+        // general path must take this same way (and raise MemoryError),
+        // not the large-output `BytesMemory`, whose growth aborts.
         return Err(Fail::fetch(py));
     }
+    output::wrote(out.len());
     Ok(finish(py, kind, w, bytes))
 }
 
@@ -324,8 +327,9 @@ pub unsafe fn write_scalar<'py>(py: Python<'py>, obj: *mut ffi::PyObject, profil
     let out = w.as_bytes();
     // SAFETY: as in `write`.
     let bytes = unsafe { ffi::PyBytes_FromStringAndSize(out.as_ptr().cast(), out.len() as ffi::Py_ssize_t) };
-    output::wrote(out.len());
     if bytes.is_null() {
+        // (Not recorded by `output::wrote`: the general path's retry takes
+        // this same way, as in `write`.)
         // Out of memory: cleared, and the general path writes it again and
         // raises what it meets (no `PyErr` is made here: `dumps(obj)`'s
         // quick path runs this with the thread not counted as attached by
@@ -334,5 +338,6 @@ pub unsafe fn write_scalar<'py>(py: Python<'py>, obj: *mut ffi::PyObject, profil
         unsafe { ffi::PyErr_Clear() };
         return None;
     }
+    output::wrote(out.len());
     Some(finish(py, kind, w, bytes))
 }
