@@ -25,7 +25,8 @@
 //!   `github_events.json`, `gsoc-2018.json`, `mesh.json`), or every OCI
 //!   document of a kind when FILE is `oci-manifests`, `oci-indexes`,
 //!   `oci-configs` or `docker-v2s1` (no file read); `typed-sonic` writes
-//!   the same model with sonic-rs (compact bytes);
+//!   the same model with sonic-rs (compact bytes), `write-sonic` the
+//!   file's `sonic_rs::Value`;
 //! * `portable:MODE`: MODE run by the program named in `JETJSON_TWIN` (a
 //!   build of this example without target flags, while this one is built
 //!   with `-C target-cpu=native`), in the same rounds (`bench/parse_pairs.sh`).
@@ -39,11 +40,12 @@ mod twin;
 use std::time::{Duration, Instant};
 
 const MODES: &[&str] = &["jetjson", "door", "validate", "jetjson-last", "validate-last", "sonic", "serde"];
-const WRITE_MODES: &[&str] = &["write-go", "write-compact", "typed-go", "typed-compact", "typed-sonic"];
+const WRITE_MODES: &[&str] = &["write-go", "write-compact", "typed-go", "typed-compact", "typed-sonic", "write-sonic"];
 
 /// The documents' `Value`s and a closure writing their typed model.
 struct Docs {
     values: Vec<jetjson::Value>,
+    sonic: Vec<sonic_rs::Value>,
     typed: Box<dyn Fn(&str) -> usize>,
 }
 
@@ -84,13 +86,15 @@ fn load_docs(path: &str) -> Docs {
         _ => Box::new(|mode: &str| panic!("{mode}: no typed model for this file")),
     };
     let values = docs.iter().map(|b| jetjson::Value::from_slice(b).unwrap()).collect();
-    Docs { values, typed }
+    let sonic = docs.iter().map(|b| sonic_rs::from_slice(b).unwrap()).collect();
+    Docs { values, sonic, typed }
 }
 
 fn write(mode: &str, docs: &Docs) -> usize {
     let options = match mode {
         "write-go" => jetjson::WriteOptions::go(),
         "write-compact" => jetjson::WriteOptions::compact(),
+        "write-sonic" => return docs.sonic.iter().map(|v| sonic_rs::to_vec(v).unwrap().len()).sum(),
         typed => return (docs.typed)(typed),
     };
     docs.values.iter().map(|v| v.to_vec_with(&options).unwrap().len()).sum()
