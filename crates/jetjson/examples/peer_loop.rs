@@ -18,9 +18,21 @@
 //!   `jetjson-last`, `validate-last`: the same without the duplicate-name
 //!   check (`DuplicateKeys::Last`);
 //! * `sonic`: `sonic_rs::from_slice::<sonic_rs::Value>`; `serde`: serde_json's `Value`;
+//! * writes (for A/B of the writers): `write-go`, `write-compact` write the
+//!   file's `Value` in that profile; `typed-go`, `typed-compact` its typed
+//!   bench model (crates/jetjson/benches/schema), chosen by the file's name
+//!   (`twitter.json`, `citm_catalog.json`, `canada.json`,
+//!   `github_events.json`, `gsoc-2018.json`, `mesh.json`), or every OCI
+//!   document of a kind when FILE is `oci-manifests`, `oci-indexes`,
+//!   `oci-configs` or `docker-v2s1` (no file read); `typed-sonic` writes
+//!   the same model with sonic-rs (compact bytes), `write-sonic` the
+//!   file's `sonic_rs::Value`;
 //! * `portable:MODE`: MODE run by the program named in `JETJSON_TWIN` (a
 //!   build of this example without target flags, while this one is built
 //!   with `-C target-cpu=native`), in the same rounds (`bench/parse_pairs.sh`).
+#[allow(dead_code)]
+#[path = "../benches/schema/mod.rs"]
+mod schema;
 #[allow(dead_code)]
 #[path = "../../jetjson-bench/src/twin.rs"]
 mod twin;
@@ -28,6 +40,65 @@ mod twin;
 use std::time::{Duration, Instant};
 
 const MODES: &[&str] = &["jetjson", "door", "validate", "jetjson-last", "validate-last", "sonic", "serde"];
+const WRITE_MODES: &[&str] = &["write-go", "write-compact", "typed-go", "typed-compact", "typed-sonic", "write-sonic"];
+
+/// The documents' `Value`s and a closure writing their typed model.
+struct Docs {
+    values: Vec<jetjson::Value>,
+    sonic: Vec<sonic_rs::Value>,
+    typed: Box<dyn Fn(&str) -> usize>,
+}
+
+fn typed_docs<T: serde::Serialize + serde::de::DeserializeOwned + 'static>(docs: &[Vec<u8>]) -> Box<dyn Fn(&str) -> usize> {
+    let typed: Vec<T> = docs.iter().map(|b| serde_json::from_slice(b).expect("the typed model fits the document")).collect();
+    Box::new(move |mode| match mode {
+        "typed-go" => typed.iter().map(|t| jetjson::to_vec_with(t, &jetjson::WriteOptions::go()).unwrap().len()).sum(),
+        "typed-compact" => typed.iter().map(|t| jetjson::to_vec_with(t, &jetjson::WriteOptions::compact()).unwrap().len()).sum(),
+        "typed-sonic" => typed.iter().map(|t| sonic_rs::to_vec(t).unwrap().len()).sum(),
+        other => panic!("unknown mode {other}"),
+    })
+}
+
+/// The documents named by FILE and their typed model (see the modes).
+fn load_docs(path: &str) -> Docs {
+    use schema::oci::Kind;
+    let oci =
+        |kind: Kind| -> Vec<Vec<u8>> { schema::oci::documents().into_iter().filter(|(_, k, _)| *k == kind).map(|(_, _, b)| b).collect() };
+    let name = std::path::Path::new(path).file_name().and_then(|n| n.to_str()).unwrap_or("");
+    let docs = match name {
+        "oci-manifests" => oci(Kind::Manifest),
+        "oci-indexes" => oci(Kind::Index),
+        "oci-configs" => oci(Kind::Config),
+        "docker-v2s1" => oci(Kind::SignedV1),
+        _ => vec![std::fs::read(path).unwrap()],
+    };
+    let typed = match name {
+        "twitter.json" => typed_docs::<schema::twitter::Twitter>(&docs),
+        "citm_catalog.json" => typed_docs::<schema::citm_catalog::Catalog>(&docs),
+        "canada.json" => typed_docs::<schema::canada::FeatureCollection>(&docs),
+        "github_events.json" => typed_docs::<schema::github_events::Events>(&docs),
+        "gsoc-2018.json" => typed_docs::<schema::gsoc_2018::Projects>(&docs),
+        "mesh.json" => typed_docs::<schema::mesh::Mesh>(&docs),
+        "oci-manifests" => typed_docs::<schema::oci::Manifest>(&docs),
+        "oci-indexes" => typed_docs::<schema::oci::Index>(&docs),
+        "oci-configs" => typed_docs::<schema::oci::ImageConfig>(&docs),
+        "docker-v2s1" => typed_docs::<schema::oci::SignedManifestV1>(&docs),
+        _ => Box::new(|mode: &str| panic!("{mode}: no typed model for this file")),
+    };
+    let values = docs.iter().map(|b| jetjson::Value::from_slice(b).unwrap()).collect();
+    let sonic = docs.iter().map(|b| sonic_rs::from_slice(b).unwrap()).collect();
+    Docs { values, sonic, typed }
+}
+
+fn write(mode: &str, docs: &Docs) -> usize {
+    let options = match mode {
+        "write-go" => jetjson::WriteOptions::go(),
+        "write-compact" => jetjson::WriteOptions::compact(),
+        "write-sonic" => return docs.sonic.iter().map(|v| sonic_rs::to_vec(v).unwrap().len()).sum(),
+        typed => return (docs.typed)(typed),
+    };
+    docs.values.iter().map(|v| v.to_vec_with(&options).unwrap().len()).sum()
+}
 
 fn run(mode: &str, bytes: &[u8]) -> usize {
     match mode {
@@ -52,18 +123,29 @@ fn main() {
     let modes: Vec<String> = args.next().expect("MODES").split(',').map(str::to_owned).collect();
     let path = args.next().expect("FILE");
     let n: usize = args.next().map_or(200, |s| s.parse().unwrap());
+    let writes = modes.iter().all(|m| WRITE_MODES.contains(&m.strip_prefix("portable:").unwrap_or(m)));
+    if writes {
+        let docs = load_docs(&path);
+        return rounds(&modes, n, "write", WRITE_MODES, &|m| write(m, &docs));
+    }
     let bytes = std::fs::read(&path).unwrap();
+    rounds(&modes, n, "parse", MODES, &|m| run(m, &bytes));
+}
+
+/// Times `modes` (run by `run`; `portable:` ones by the twin, which serves
+/// `all` in row `row`) over `n` rounds, or runs one mode `n` times.
+fn rounds(modes: &[String], n: usize, row: &str, all: &[&str], run: &dyn Fn(&str) -> usize) {
     if let Some(mut server) = twin::Server::from_env() {
         type Job<'a> = (&'a str, Box<dyn Fn() -> usize + 'a>);
-        let jobs: Vec<Job<'_>> = MODES.iter().map(|&m| (m, Box::new(|| run(m, &bytes)) as Box<dyn Fn() -> usize>)).collect();
+        let jobs: Vec<Job<'_>> = all.iter().map(|&m| (m, Box::new(move || run(m)) as Box<dyn Fn() -> usize>)).collect();
         let jobs: Vec<(&str, &dyn Fn() -> usize)> = jobs.iter().map(|(m, f)| (*m, f.as_ref())).collect();
-        server.serve_row("parse", &jobs);
+        server.serve_row(row, &jobs);
         return;
     }
     let mut kept = 0usize;
     if modes.len() == 1 && !modes[0].starts_with("portable:") {
         for _ in 0..n {
-            kept += run(&modes[0], &bytes);
+            kept += run(&modes[0]);
         }
         println!("{kept}");
         return;
@@ -71,15 +153,15 @@ fn main() {
     let twin = modes.iter().any(|m| m.starts_with("portable:")).then(|| twin::Twin::from_env().expect("portable: modes need JETJSON_TWIN"));
     let time = |mode: &str| -> Duration {
         match mode.strip_prefix("portable:") {
-            Some(m) => twin.as_ref().expect("a twin").time("parse", m, 1),
+            Some(m) => twin.as_ref().expect("a twin").time(row, m, 1),
             None => {
                 let t = Instant::now();
-                std::hint::black_box(run(mode, &bytes));
+                std::hint::black_box(run(mode));
                 t.elapsed()
             }
         }
     };
-    for m in &modes {
+    for m in modes {
         for _ in 0..n.div_ceil(10) {
             time(m);
         }

@@ -81,7 +81,7 @@ impl ShapeCache {
         }
         let h = hash.0 ^ (n as u64).wrapping_mul(0xD6E8_FEB8_6659_FD93);
         let slot = &mut self.slots[(h >> 58) as usize % SLOTS];
-        if slot.prefixes[..] == *prefixes {
+        if same_prefixes(&slot.prefixes, prefixes) {
             order.extend_from_slice(&slot.order);
             let proposed = &order[start..];
             if slot.ties.iter().all(|&j| in_order(prefixes, proposed[j as usize], proposed[j as usize + 1], &full)) {
@@ -204,6 +204,73 @@ impl Drop for PooledSortMemory {
     }
 }
 
+/// Objects with at least this many members are sorted by radix (no
+/// comparison branches: a comparison sort of the 1,264 members of
+/// gsoc-2018's top object mispredicts about every other comparison).
+const RADIX_FROM: usize = 128;
+
+/// Sorts the (prefix, index) pairs of `pairs` (in index order, each index
+/// once) by prefix then index, as `sort_unstable` would, and returns them:
+/// an LSD radix sort by bytes, stable (so equal prefixes keep index order),
+/// which skips the byte positions where every prefix has the same byte
+/// (most of them: short keys are zero-padded, and keys share their first
+/// bytes). `pairs` is extended to twice its length for the second copy;
+/// the result is one of its halves.
+#[inline(never)]
+fn radix_sort(pairs: &mut Vec<(u128, u32)>) -> &mut [(u128, u32)] {
+    let n = pairs.len();
+    let (mut all, mut any) = (!0u128, 0u128);
+    for p in pairs.iter() {
+        all &= p.0;
+        any |= p.0;
+    }
+    let varying = all ^ any;
+    pairs.extend_from_within(..);
+    let (mut from, mut to) = pairs.split_at_mut(n);
+    for shift in (0..128).step_by(8) {
+        if (varying >> shift) as u8 == 0 {
+            continue;
+        }
+        let digit = |p: &(u128, u32)| usize::from((p.0 >> shift) as u8);
+        let mut at = [0u32; 256];
+        for p in from.iter() {
+            at[digit(p)] += 1;
+        }
+        let mut sum = 0;
+        for a in at.iter_mut() {
+            (*a, sum) = (sum, sum + *a);
+        }
+        for p in from.iter() {
+            let d = digit(p);
+            to[at[d] as usize] = *p;
+            at[d] += 1;
+        }
+        std::mem::swap(&mut from, &mut to);
+    }
+    from
+}
+
+/// `a == b`, in line: most shapes are a few to a few dozen prefixes, for
+/// which the slice comparison's `memcmp` call (and its dispatch on the
+/// length) cost more than the comparison (2% of gsoc-2018's `go` writes,
+/// 4% of twitter's, in `perf`). Two prefixes per step, their differences
+/// OR-ed, so a step is one branch.
+#[inline(always)]
+fn same_prefixes(a: &[u128], b: &[u128]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut pairs_a = a.chunks_exact(2);
+    let mut pairs_b = b.chunks_exact(2);
+    for (x, y) in (&mut pairs_a).zip(&mut pairs_b) {
+        if (x[0] ^ y[0]) | (x[1] ^ y[1]) != 0 {
+            return false;
+        }
+    }
+    // Equal lengths: both remainders are empty, or one prefix each.
+    pairs_a.remainder().first() == pairs_b.remainder().first()
+}
+
 /// The order `sort_fresh` produces, for one adjacent pair.
 #[inline]
 fn in_order(prefixes: &[u128], a: u32, b: u32, full: &impl Fn(u32, u32) -> Ordering) -> bool {
@@ -213,26 +280,33 @@ fn in_order(prefixes: &[u128], a: u32, b: u32, full: &impl Fn(u32, u32) -> Order
 
 /// Appends the indices of `prefixes`, sorted by prefix, full key, index:
 /// by insertion when they are few, otherwise as (prefix, index) pairs in
-/// `pairs` (one integer comparison each, no indirection), then each run of
-/// equal prefixes (rare) again by full key and index.
+/// `pairs` (one integer comparison each, no indirection; by radix when
+/// they are many), then each run of equal prefixes (rare) again by full
+/// key and index.
 fn sort_fresh(prefixes: &[u128], order: &mut Vec<u32>, full: &impl Fn(u32, u32) -> Ordering, pairs: &mut Vec<(u128, u32)>, zero: bool) {
     let n = prefixes.len();
     if n > INSERTION_SORT {
         pairs.clear();
+        // Room for the radix sort's second copy too (after the first).
         if zero {
-            crate::pool::reserve_wiping(pairs, n);
+            crate::pool::reserve_wiping(pairs, 2 * n);
         }
         pairs.extend(prefixes.iter().enumerate().map(|(i, &p)| (p, i as u32)));
-        pairs.sort_unstable();
+        let sorted = if n >= RADIX_FROM {
+            radix_sort(pairs)
+        } else {
+            pairs.sort_unstable();
+            &mut pairs[..]
+        };
         let mut run = 0;
         while run < n {
-            let end = run + pairs[run..].iter().take_while(|p| p.0 == pairs[run].0).count();
+            let end = run + sorted[run..].iter().take_while(|p| p.0 == sorted[run].0).count();
             if end - run > 1 {
-                pairs[run..end].sort_unstable_by(|a, b| full(a.1, b.1).then(a.1.cmp(&b.1)));
+                sorted[run..end].sort_unstable_by(|a, b| full(a.1, b.1).then(a.1.cmp(&b.1)));
             }
             run = end;
         }
-        order.extend(pairs.iter().map(|p| p.1));
+        order.extend(sorted.iter().map(|p| p.1));
         return;
     }
     let start = order.len();
@@ -259,6 +333,77 @@ mod tests {
         cache.sort_into(prefixes, hash, &mut order, full);
         assert_eq!(order.remove(0), 99, "what was on the stack stays");
         order
+    }
+
+    #[test]
+    fn radix_sort_is_the_pairs_sort() {
+        // A small xorshift, so the test needs no crate.
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for n in [RADIX_FROM, RADIX_FROM + 1, 300, 1264] {
+            // Prefixes varying in one byte position only (each of the 16),
+            // in every position, in few values (many equal prefixes), and
+            // the keys "0", "1", ... as gsoc-2018's top object has.
+            let mut cases: Vec<Vec<u128>> = (0..16).map(|b| (0..n).map(|_| u128::from(next() as u8) << (8 * b) | 7).collect()).collect();
+            cases.push((0..n).map(|_| u128::from(next()) << 64 | u128::from(next())).collect());
+            cases.push((0..n).map(|_| u128::from(next() % 3) << 120 | u128::from(next() % 2)).collect());
+            cases.push((0..n).map(|i| crate::keys::sort_prefix(crate::options::KeyOrder::Utf8, i.to_string().as_bytes())).collect());
+            cases.push(vec![42; n]);
+            for prefixes in cases {
+                let mut pairs: Vec<(u128, u32)> = prefixes.iter().enumerate().map(|(i, &p)| (p, i as u32)).collect();
+                let mut expected = pairs.clone();
+                expected.sort_unstable();
+                assert_eq!(radix_sort(&mut pairs), &expected[..], "n={n}");
+            }
+        }
+    }
+
+    #[test]
+    fn large_objects_sort_as_below_the_radix_size() {
+        // Equal prefixes decided by the full keys (here: by the index in
+        // reverse), around the radix threshold.
+        let full = |a: u32, b: u32| b.cmp(&a);
+        for n in [INSERTION_SORT + 1, RADIX_FROM - 1, RADIX_FROM, 2 * RADIX_FROM] {
+            let prefixes: Vec<u128> = (0..n as u128).map(|i| (i * 7919 % 13) << 64).collect();
+            let mut order = vec![5];
+            let mut pairs = Vec::new();
+            sort_fresh(&prefixes, &mut order, &full, &mut pairs, false);
+            let mut expected: Vec<u32> = (0..n as u32).collect();
+            expected.sort_by(|&a, &b| prefixes[a as usize].cmp(&prefixes[b as usize]).then(full(a, b)));
+            assert_eq!(order[0], 5);
+            assert_eq!(order[1..], expected[..], "n={n}");
+            // Zeroing writers take the same path.
+            let mut zeroed = vec![5];
+            sort_fresh(&prefixes, &mut zeroed, &full, &mut Vec::new(), true);
+            assert_eq!(zeroed, order);
+        }
+    }
+
+    #[test]
+    fn same_prefixes_is_slice_equality() {
+        for n in 0..12usize {
+            let a: Vec<u128> = (0..n as u128).map(|i| i << 100 | i).collect();
+            assert!(same_prefixes(&a, &a.clone()));
+            // One prefix differing (in its low or high half), at every position.
+            for at in 0..n {
+                for flip in [1u128, 1 << 64, 1 << 127] {
+                    let mut b = a.clone();
+                    b[at] ^= flip;
+                    assert!(!same_prefixes(&a, &b), "n={n} at={at}");
+                    assert!(!same_prefixes(&b, &a), "n={n} at={at}");
+                }
+            }
+            // Other lengths, sharing the common part.
+            let mut longer = a.clone();
+            longer.push(7);
+            assert!(!same_prefixes(&a, &longer));
+            assert!(!same_prefixes(&longer, &a));
+        }
     }
 
     #[test]

@@ -529,3 +529,30 @@ fn one_escape_at_every_position() {
         }
     }
 }
+
+/// A line-separator candidate that needs no escape (an em dash, `E2 80
+/// 94`) and a second character at every pair of positions of the first
+/// chunks: the candidate is settled within a chunk that also holds a real
+/// escape (or a real separator, or another candidate) before, after or
+/// beside it, including leads whose continuation bytes lie in the next
+/// chunk, and the chunk's flagged lanes are then escaped from one mask.
+#[test]
+fn separator_candidate_beside_another_escape_at_every_pair_of_positions() {
+    let kernels = kernels();
+    let len = 100;
+    for other in ["\n", "\u{2028}", "<", "\u{2014}", "\u{2029}"] {
+        for a in 0..=70usize {
+            for b in 0..=70usize {
+                // The two pieces apart, in either order.
+                if b < a + 3 && a < b + other.len() {
+                    continue;
+                }
+                let mut s = vec![b'x'; len];
+                s[a..a + 3].copy_from_slice("\u{2014}".as_bytes());
+                s[b..b + other.len()].copy_from_slice(other.as_bytes());
+                let s: Box<str> = String::from_utf8(s).expect("pieces at character boundaries").into_boxed_str();
+                check_all_kernels(&kernels, &s);
+            }
+        }
+    }
+}
