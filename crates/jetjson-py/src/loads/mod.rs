@@ -8,6 +8,7 @@
 
 pub(crate) mod builder;
 pub(crate) mod entry;
+mod flat;
 pub(crate) mod gc;
 pub(crate) mod input;
 mod kept;
@@ -169,6 +170,18 @@ pub(crate) unsafe fn quick(
                     None
                 }
             };
+        }
+    }
+    // A flat object (no nested container) with the options the flat walk
+    // honours: built directly (flat.rs); anything else it declines, with
+    // nothing made, and the builder below reads it.
+    if bytes.first() == Some(&b'{')
+        && options.depth_limit() > 0
+        && !parse.keeps_numbers_lossless()
+        && options.size_limit().is_none_or(|limit| bytes.len() <= limit)
+    {
+        if let Some(obj) = flat::object(py, bytes, options.duplicate_key_policy()) {
+            return Some(obj);
         }
     }
     let pause = gc::GcPause::new();
