@@ -1,32 +1,30 @@
 //! The quick path's builder of a small flat object (`loads(b'{"a":1}')`,
 //! a request body of a few scalar members), for `loads::quick` (fast.rs).
 //!
-//! A document that is one object whose members are all strings, numbers
-//! or literals (no nested array or object) is read in two steps: a walk of
-//! its bytes that only records each member (where its key and value are,
-//! the number's token), creating nothing; then, if the walk reached the
-//! end of a valid document, the dict, filled from the record. None of the
-//! general path's machinery runs: no parser driver (its set-up, the masks
-//! of the first block), no builder stacks, no pause of the cyclic GC.
+//! A document of at most `FLAT_UP_TO` bytes that is one object whose
+//! members are all strings, numbers or literals (no nested array or
+//! object) is read by a walk of its bytes that inserts each member into
+//! the dict as it goes. None of the general path's machinery runs: no
+//! parser driver (its set-up, the masks of the first block), no builder
+//! stacks, no pause of the cyclic GC (a dict of such values is not
+//! tracked by it). A look over the bytes first (`plain`) sends every
+//! document with a `{`, `[` or `\` after its first byte to the general
+//! path before anything is made, so nested documents lose only that look.
 //!
 //! The walk accepts only what the parser accepts, and builds what the
 //! general builder builds from it (builder.rs: the same key cache for
 //! ASCII keys and short ASCII values, the same str, int and float
 //! constructors, the same dict insertion under each duplicate-key policy,
-//! in document order): anything it does not take on (escapes, a nested
-//! container, more than `MAX_MEMBERS` members, bad syntax of any kind, a
-//! repeated key under "error", a Python error while creating an object)
-//! makes it decline with nothing left behind (no object, no exception
+//! in document order): anything else (bad syntax of any kind, a repeated
+//! key under "error", a Python error while creating an object) makes it
+//! decline with nothing left behind (the dict released, no exception
 //! set), and the caller reads the document with the general path, which
-//! gives the result or the error (with its position) as it always did. A
-//! nested container declines before any object is made, so documents that
-//! are not flat lose only the walk up to it.
+//! gives the result or the error (with its position) as it always did.
 //!
-//! The caller applies the options first (`loads::quick`): no size limit
+//! The caller applies the length limit and the options first
+//! (`loads::quick`): no size limit
 //! below the input's size, a depth limit of at least 1, numbers not kept
 //! lossless; the document starts with `{` (so no byte order mark).
-
-use std::mem::MaybeUninit;
 
 use jetjson::parse::NumberToken;
 use jetjson::DuplicateKeys;
@@ -37,9 +35,10 @@ use super::builder::{_PyDict_SetItem_KnownHash, str_hash};
 use super::keys::{self, KeyCache};
 use super::{numbers, strings};
 
-/// The most members the walk records; a larger object declines (the
-/// record lives on the stack, uninitialised until written).
-pub(crate) const MAX_MEMBERS: usize = 32;
+/// The longest input the flat walk takes: beyond it, the parser's driver
+/// (block masks, 64 bytes at a time) reads members faster than the walk
+/// saves in set-up.
+pub(crate) const FLAT_UP_TO: usize = 128;
 
 /// A string as the walk found it: its body (no escapes), and whether it
 /// is all ASCII (otherwise checked as UTF-8 by the walk).
@@ -56,12 +55,6 @@ enum Value<'a> {
     True,
     False,
     Null,
-}
-
-#[derive(Clone, Copy)]
-struct Member<'a> {
-    key: Text<'a>,
-    value: Value<'a>,
 }
 
 /// JSON whitespace (RFC 8259: space, tab, line feed, carriage return).
@@ -143,13 +136,82 @@ fn string(b: &[u8], start: usize) -> Option<(Text<'_>, usize)> {
     Some((Text::Utf8(std::str::from_utf8(body).ok()?), end))
 }
 
-/// Walks the document `b` (its first byte `{`) if it is one object of at
-/// most `MAX_MEMBERS` members whose values are no containers, recording
-/// them in `members`: their number, or `None` for anything else.
+/// Whether `b` after its first byte has no `{`, `[` or `\\`: then a
+/// document that starts with `{` is, if valid, one object with no nested
+/// container and no escape. Conservative (a bracket inside a string
+/// counts): a document it refuses is read by the general path, having
+/// cost only this look, about one instruction per 2 bytes up to the first
+/// such byte.
 #[inline(always)]
-fn walk<'a>(b: &'a [u8], members: &mut [MaybeUninit<Member<'a>>; MAX_MEMBERS]) -> Option<usize> {
+fn plain(b: &[u8]) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{__m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8};
+        let n = b.len();
+        if n > 16 {
+            // SAFETY: SSE2 is part of x86_64's baseline. Every load reads
+            // the 16 bytes at `i`, with `1 <= i` and `i + 16 <= n` (the last
+            // one overlapping the one before), inside `b`.
+            unsafe {
+                let hit = |i: usize| {
+                    let v = _mm_loadu_si128(b.as_ptr().add(i).cast::<__m128i>());
+                    let m = _mm_or_si128(
+                        _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(b'{' as i8)), _mm_cmpeq_epi8(v, _mm_set1_epi8(b'[' as i8))),
+                        _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\' as i8)),
+                    );
+                    _mm_movemask_epi8(m) != 0
+                };
+                let mut i = 1;
+                while i + 16 <= n {
+                    if hit(i) {
+                        return false;
+                    }
+                    i += 16;
+                }
+                return i == n || !hit(n - 16);
+            }
+        }
+    }
+    // Short inputs (and other targets): two overlapping words, or bytes.
+    let rest = b.get(1..).unwrap_or(&[]);
+    match (rest.first_chunk::<8>(), rest.last_chunk::<8>()) {
+        (Some(first), Some(last)) if rest.len() <= 16 => {
+            !word_has_bracket_or_escape(u64::from_le_bytes(*first)) && !word_has_bracket_or_escape(u64::from_le_bytes(*last))
+        }
+        _ => !rest.iter().any(|&c| matches!(c, b'{' | b'[' | b'\\')),
+    }
+}
+
+/// Whether the word `w` has a byte `{`, `[` or `\\` (exact: a borrow only
+/// flags bytes above a true one).
+#[inline(always)]
+fn word_has_bracket_or_escape(w: u64) -> bool {
+    // `[` (0x5B) and `{` (0x7B) are the only bytes that are `{` once bit 5 is set.
+    let brace = (w | (ONES * 0x20)) ^ (ONES * u64::from(b'{'));
+    let backslash = w ^ (ONES * u64::from(b'\\'));
+    ((brace.wrapping_sub(ONES) & !brace) | (backslash.wrapping_sub(ONES) & !backslash)) & HIGHS != 0
+}
+
+/// How `fill` ended.
+enum Filled {
+    /// The document was one flat object of this many members, all in the dict.
+    Done(usize),
+    /// Anything else (nothing to report: the general path reads it again);
+    /// `true` when a Python exception is set (creating an object failed).
+    Declined(bool),
+}
+
+/// Walks the document `b` (its first byte `{`), inserting each member
+/// into `dict` as it is read, while it is one object whose values are no
+/// containers.
+///
+/// # Safety
+/// GIL held; `dict` is a live, new dict owned by the caller and seen by
+/// no one else.
+#[inline(always)]
+unsafe fn fill(b: &[u8], dict: *mut ffi::PyObject, cache: &mut Option<KeyCache>, policy: DuplicateKeys) -> Filled {
     if b.first() != Some(&b'{') {
-        return None;
+        return Filled::Declined(false);
     }
     let mut n = 0;
     let mut i = skip_ws(b, 1);
@@ -158,9 +220,9 @@ fn walk<'a>(b: &'a [u8], members: &mut [MaybeUninit<Member<'a>>; MAX_MEMBERS]) -
     } else {
         loop {
             if b.get(i) != Some(&b'"') {
-                return None;
+                return Filled::Declined(false);
             }
-            let (key, end) = string(b, i + 1)?;
+            let Some((key, end)) = string(b, i + 1) else { return Filled::Declined(false) };
             i = end + 1;
             // `":"` then the value at once (compact input), else whitespace
             // around the colon.
@@ -169,38 +231,66 @@ fn walk<'a>(b: &'a [u8], members: &mut [MaybeUninit<Member<'a>>; MAX_MEMBERS]) -
             } else {
                 i = skip_ws(b, i);
                 if b.get(i) != Some(&b':') {
-                    return None;
+                    return Filled::Declined(false);
                 }
                 i += 1;
             }
             i = skip_ws(b, i);
-            let value = match *b.get(i)? {
-                b'"' => {
-                    let (text, end) = string(b, i + 1)?;
-                    i = end + 1;
-                    Value::Text(text)
-                }
-                b'-' | b'0'..=b'9' => {
-                    let (token, end) = jetjson::parse::number_at(b, i)?;
-                    i = end;
-                    Value::Number(token)
-                }
-                b't' if b.get(i..i + 4) == Some(b"true") => {
+            let value = match b.get(i) {
+                Some(b'"') => match string(b, i + 1) {
+                    Some((text, end)) => {
+                        i = end + 1;
+                        Value::Text(text)
+                    }
+                    None => return Filled::Declined(false),
+                },
+                Some(b'-' | b'0'..=b'9') => match jetjson::parse::number_at(b, i) {
+                    Some((token, end)) => {
+                        i = end;
+                        Value::Number(token)
+                    }
+                    None => return Filled::Declined(false),
+                },
+                Some(b't') if b.get(i..i + 4) == Some(b"true") => {
                     i += 4;
                     Value::True
                 }
-                b'f' if b.get(i..i + 5) == Some(b"false") => {
+                Some(b'f') if b.get(i..i + 5) == Some(b"false") => {
                     i += 5;
                     Value::False
                 }
-                b'n' if b.get(i..i + 4) == Some(b"null") => {
+                Some(b'n') if b.get(i..i + 4) == Some(b"null") => {
                     i += 4;
                     Value::Null
                 }
                 // A nested container, or bad input.
-                _ => return None,
+                _ => return Filled::Declined(false),
             };
-            members.get_mut(n)?.write(Member { key, value });
+            // The key's object, then the value's, as the general builder
+            // makes them (the key cache's tables see the same lookups in
+            // the same order).
+            let k = key_object(cache, key);
+            if k.is_null() {
+                return Filled::Declined(true);
+            }
+            let v = value_object(cache, &value);
+            // SAFETY: `k` and `v` are owned references made here; the dict
+            // takes its own references and these are released once.
+            unsafe {
+                if v.is_null() {
+                    ffi::Py_DECREF(k);
+                    return Filled::Declined(true);
+                }
+                let failed = match policy {
+                    DuplicateKeys::First => ffi::PyDict_SetDefault(dict, k, v).is_null(),
+                    _ => _PyDict_SetItem_KnownHash(dict, k, v, str_hash(k)) != 0,
+                };
+                ffi::Py_DECREF(k);
+                ffi::Py_DECREF(v);
+                if failed {
+                    return Filled::Declined(true);
+                }
+            }
             n += 1;
             i = skip_ws(b, i);
             match b.get(i) {
@@ -209,15 +299,15 @@ fn walk<'a>(b: &'a [u8], members: &mut [MaybeUninit<Member<'a>>; MAX_MEMBERS]) -
                     i += 1;
                     break;
                 }
-                _ => return None,
+                _ => return Filled::Declined(false),
             }
         }
     }
     // Nothing but whitespace after the object.
     if skip_ws(b, i) != b.len() {
-        return None;
+        return Filled::Declined(false);
     }
-    Some(n)
+    Filled::Done(n)
 }
 
 /// A new reference to the str for the key `k`, as the general builder
@@ -253,26 +343,24 @@ fn value_object(cache: &mut Option<KeyCache>, v: &Value<'_>) -> *mut ffi::PyObje
 /// the dict, or `None` (declined: nothing made, no exception set) for any
 /// other document, failures included.
 ///
-/// The caller has applied the options (module docs) and holds `b`'s
-/// owner for the call; GIL held.
+/// The caller has applied the options and the length limit (module docs)
+/// and holds `b`'s owner for the call; GIL held.
 #[inline(always)]
 pub(crate) fn object(py: Python<'_>, b: &[u8], policy: DuplicateKeys) -> Option<*mut ffi::PyObject> {
-    let mut members = [const { MaybeUninit::<Member<'_>>::uninit() }; MAX_MEMBERS];
-    let n = walk(b, &mut members)?;
-    let recorded = members.get(..n)?;
-    // SAFETY (whole block): GIL held. `walk` wrote `members[..n]` (it
-    // writes each slot before counting it), so each is read initialised.
-    // Every reference made here is owned by this function until it is
-    // released or given away (the returned dict). The dict is made first,
-    // before the key cache is taken: making it may start a collection of
-    // the cyclic GC, which may run Python code (finalizers, gc.callbacks),
-    // and at that point nothing is held but `b`, which its owner (held by
-    // the caller) keeps alive and unchanged (bytes and a str's UTF-8 form
-    // are immutable). After it, nothing below runs Python code: creating
-    // strs, ints and floats (untracked by the GC, so no collection),
-    // inserting them into a dict under exact-str keys with their hashes
-    // (str comparison, no `__eq__`; a dict of such values is not
-    // tracked), releasing them and the dict on failure (no finalizers).
+    if !plain(b) {
+        return None;
+    }
+    // SAFETY (whole block): GIL held. The dict is made first, before the
+    // key cache is taken: making it may start a collection of the cyclic
+    // GC, which may run Python code (finalizers, gc.callbacks), and at
+    // that point nothing is held but `b`, which its owner (held by the
+    // caller) keeps alive and unchanged (bytes and a str's UTF-8 form are
+    // immutable). After it, nothing runs Python code: creating strs, ints
+    // and floats (untracked by the GC, so no collection), inserting them
+    // into the dict under exact-str keys with their hashes (str
+    // comparison, no `__eq__`; a dict of such values stays untracked),
+    // releasing them and the dict on failure (no finalizers). The dict is
+    // owned here until it is returned or released.
     unsafe {
         let dict = ffi::PyDict_New();
         if dict.is_null() {
@@ -280,44 +368,26 @@ pub(crate) fn object(py: Python<'_>, b: &[u8], policy: DuplicateKeys) -> Option<
             return None;
         }
         let mut cache = KeyCache::acquire(py);
-        let mut failed = false;
-        for slot in recorded {
-            let m = slot.assume_init_ref();
-            let k = key_object(&mut cache, m.key);
-            if k.is_null() {
-                failed = true;
-                break;
-            }
-            let v = value_object(&mut cache, &m.value);
-            if v.is_null() {
-                ffi::Py_DECREF(k);
-                failed = true;
-                break;
-            }
-            failed = match policy {
-                DuplicateKeys::First => ffi::PyDict_SetDefault(dict, k, v).is_null(),
-                _ => _PyDict_SetItem_KnownHash(dict, k, v, str_hash(k)) != 0,
-            };
-            ffi::Py_DECREF(k);
-            ffi::Py_DECREF(v);
-            if failed {
-                break;
-            }
-        }
+        let filled = fill(b, dict, &mut cache, policy);
         drop(cache);
-        if failed {
-            // Out of memory, or an int CPython refuses: the general path
-            // meets it again and reports it.
-            ffi::Py_DECREF(dict);
-            ffi::PyErr_Clear();
-            return None;
+        match filled {
+            // A repeated key under "error" (the dict came out smaller than
+            // the member count): the general path reports it, with the
+            // parser's position. (One member cannot be repeated.)
+            Filled::Done(n) if policy == DuplicateKeys::Error && n > 1 && ffi::PyDict_Size(dict) as usize != n => {
+                ffi::Py_DECREF(dict);
+                None
+            }
+            Filled::Done(_) => Some(dict),
+            Filled::Declined(pending) => {
+                ffi::Py_DECREF(dict);
+                if pending {
+                    // Out of memory, or an int CPython refuses: the general
+                    // path meets it again and reports it.
+                    ffi::PyErr_Clear();
+                }
+                None
+            }
         }
-        // A repeated key under "error": the general path reports it, with
-        // the parser's position. (One member cannot be repeated.)
-        if policy == DuplicateKeys::Error && n > 1 && ffi::PyDict_Size(dict) as usize != n {
-            ffi::Py_DECREF(dict);
-            return None;
-        }
-        Some(dict)
     }
 }

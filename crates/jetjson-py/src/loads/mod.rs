@@ -175,7 +175,8 @@ pub(crate) unsafe fn quick(
     // A flat object (no nested container) with the options the flat walk
     // honours: built directly (flat.rs); anything else it declines, with
     // nothing made, and the builder below reads it.
-    if bytes.first() == Some(&b'{')
+    if bytes.len() <= flat::FLAT_UP_TO
+        && bytes.first() == Some(&b'{')
         && options.depth_limit() > 0
         && !parse.keeps_numbers_lossless()
         && options.size_limit().is_none_or(|limit| bytes.len() <= limit)
