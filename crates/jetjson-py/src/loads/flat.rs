@@ -21,13 +21,12 @@
 //! set), and the caller reads the document with the general path, which
 //! gives the result or the error (with its position) as it always did.
 //!
-//! The caller applies the length limit and the options first
-//! (`loads::quick`): no size limit
-//! below the input's size, a depth limit of at least 1, numbers not kept
+//! Options: the walk declines unless there is no size limit below the
+//! input's size, the depth limit is at least 1 and numbers are not kept
 //! lossless; the document starts with `{` (so no byte order mark).
 
 use jetjson::parse::NumberToken;
-use jetjson::DuplicateKeys;
+use jetjson::{DuplicateKeys, ReadOptions};
 use pyo3::ffi;
 use pyo3::Python;
 
@@ -339,12 +338,13 @@ fn value_object(cache: &mut Option<KeyCache>, v: &Value<'_>) -> *mut ffi::PyObje
     }
 }
 
-/// `loads(b)` of a small flat object under `policy`: a new reference to
+/// `loads(b)` of a small flat object, read with `options` (and `parse`, as
+/// `loads::untyped_options` made them): a new reference to
 /// the dict, or `None` (declined: nothing made, no exception set) for any
 /// other document, failures included.
 ///
-/// The caller has applied the options and the length limit (module docs)
-/// and holds `b`'s owner for the call; GIL held.
+/// The caller has applied the length limit and holds `b`'s owner for the
+/// call; GIL held.
 ///
 /// Out of line, the look (`plain`) included: inlined into the quick call
 /// (`loads::quick`), wholly or only the look, it made `loads(b'1')`, which
@@ -352,7 +352,14 @@ fn value_object(cache: &mut Option<KeyCache>, v: &Value<'_>) -> *mut ffi::PyObje
 /// instructions); out of line it stays level, and a nested document pays
 /// the call and the look (about 60 instructions).
 #[inline(never)]
-pub(crate) fn object(py: Python<'_>, b: &[u8], policy: DuplicateKeys) -> Option<*mut ffi::PyObject> {
+pub(crate) fn object(py: Python<'_>, b: &[u8], options: &ReadOptions, parse: &ReadOptions) -> Option<*mut ffi::PyObject> {
+    // The options the walk honours: no size limit below the input's size
+    // (the general path raises its error), a depth limit that admits the
+    // object, numbers not kept lossless (`decimal=True` never comes here).
+    if options.depth_limit() == 0 || parse.keeps_numbers_lossless() || options.size_limit().is_some_and(|limit| b.len() > limit) {
+        return None;
+    }
+    let policy = options.duplicate_key_policy();
     if !plain(b) {
         return None;
     }

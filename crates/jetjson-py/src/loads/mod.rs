@@ -175,13 +175,9 @@ pub(crate) unsafe fn quick(
     // A flat object (no nested container) with the options the flat walk
     // honours: built directly (flat.rs); anything else it declines, with
     // nothing made, and the builder below reads it.
-    if bytes.len() <= flat::FLAT_UP_TO
-        && bytes.first() == Some(&b'{')
-        && options.depth_limit() > 0
-        && !parse.keeps_numbers_lossless()
-        && options.size_limit().is_none_or(|limit| bytes.len() <= limit)
-    {
-        if let Some(obj) = flat::object(py, bytes, options.duplicate_key_policy()) {
+    // (The options are checked there, out of line.)
+    if bytes.first() == Some(&b'{') && bytes.len() <= flat::FLAT_UP_TO {
+        if let Some(obj) = flat::object(py, bytes, options, parse) {
             return Some(obj);
         }
     }
