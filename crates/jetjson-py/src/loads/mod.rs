@@ -177,7 +177,7 @@ pub(crate) unsafe fn quick(
     // nothing made, and the builder below reads it.
     // (The options are checked there, out of line.)
     if bytes.first() == Some(&b'{') && bytes.len() <= flat::FLAT_UP_TO {
-        if let Some(obj) = flat::object(py, bytes, options, parse) {
+        if let Some(obj) = flat::object_aside(py, bytes, options, parse) {
             return Some(obj);
         }
     }
