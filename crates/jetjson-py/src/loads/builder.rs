@@ -34,7 +34,7 @@ extern "C" {
 /// # Safety
 /// `key` is a live exact `str`.
 #[inline(always)]
-unsafe fn str_hash(key: *mut ffi::PyObject) -> ffi::Py_hash_t {
+pub(crate) unsafe fn str_hash(key: *mut ffi::PyObject) -> ffi::Py_hash_t {
     let cached = (*(key as *mut ffi::PyASCIIObject)).hash;
     if cached != -1 {
         cached

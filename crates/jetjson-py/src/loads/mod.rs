@@ -8,6 +8,7 @@
 
 pub(crate) mod builder;
 pub(crate) mod entry;
+mod flat;
 pub(crate) mod gc;
 pub(crate) mod input;
 mod kept;
@@ -169,6 +170,15 @@ pub(crate) unsafe fn quick(
                     None
                 }
             };
+        }
+    }
+    // A flat object (no nested container) with the options the flat walk
+    // honours: built directly (flat.rs); anything else it declines, with
+    // nothing made, and the builder below reads it.
+    // (The options are checked there, out of line.)
+    if bytes.first() == Some(&b'{') && bytes.len() <= flat::FLAT_UP_TO {
+        if let Some(obj) = flat::object_aside(py, bytes, options, parse) {
+            return Some(obj);
         }
     }
     let pause = gc::GcPause::new();

@@ -256,6 +256,32 @@ pub(crate) fn scalar_document<V: Visitor + ?Sized>(input: &[u8], options: &ReadO
     Some(d.scalar(v, i).and_then(|end| d.only_whitespace_after(end).map(|()| end)))
 }
 
+/// The number literal at `at` in `b`, read as the driver reads a number
+/// outside an array (`Driver::number`, numbers not kept lossless): its
+/// token and the offset after it. `None` wherever the driver would stop
+/// (not a number there, bad syntax, a literal beyond the double range):
+/// a caller that gets `None` parses the document with `parse` for the
+/// error. What follows the literal is not looked at. For bindings' quick
+/// walkers of small documents (Python's `loads` of a flat object).
+#[doc(hidden)]
+#[inline(always)]
+pub fn number_at(b: &[u8], at: usize) -> Option<(NumberToken<'_>, usize)> {
+    if at >= b.len() {
+        return None;
+    }
+    if let Some((w, (len, value, is_integer))) =
+        b.get(at..).and_then(<[u8]>::first_chunk::<WINDOW>).and_then(|w| Some((w, scan_window(w)?)))
+    {
+        // The literal's `len` bytes are inside the window and ASCII.
+        let text = ascii(w.get(..len)?);
+        return Some((NumberToken { text, is_integer, value }, at + len));
+    }
+    if let Some((len, value)) = b.get(at..).and_then(tail_integer) {
+        return Some((NumberToken { text: ascii(b.get(at..at + len)?), is_integer: true, value }, at + len));
+    }
+    number_general(b, at, false).ok()
+}
+
 /// The reference driver's error for text after the value, at `at`.
 #[cold]
 #[inline(never)]

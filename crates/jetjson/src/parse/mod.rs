@@ -25,6 +25,8 @@ mod visitor;
 pub use de::Deserializer;
 pub use decimal::literal_to_f64;
 pub(crate) use door::{take_handed, VALUE_TOKEN};
+#[doc(hidden)]
+pub use drive::number_at;
 pub(crate) use drive::{level, Level};
 pub use number::{is_json_number, NumberValue};
 pub use options::{DuplicateKeys, ReadOptions};

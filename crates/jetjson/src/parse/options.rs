@@ -104,6 +104,10 @@ impl ReadOptions {
     pub fn keeps_numbers_lossless(&self) -> bool {
         self.lossless_numbers
     }
+    /// The nesting limit set by [`max_depth`](ReadOptions::max_depth).
+    pub fn depth_limit(&self) -> usize {
+        self.max_depth
+    }
     /// The limit set by [`max_size`](ReadOptions::max_size), if any.
     pub fn size_limit(&self) -> Option<usize> {
         self.max_size
