@@ -155,7 +155,10 @@ impl<'py> Builder<'py> {
             return Error::new(ErrorKind::Custom("a Python exception (left pending)".to_owned()));
         }
         let err = PyErr::fetch(self.py);
-        let msg = err.to_string();
+        // Not `to_string()`: the exception's str() can itself fail (out of
+        // memory), and `to_string` panics on a formatting error.
+        let mut msg = String::new();
+        let _ = std::fmt::Write::write_fmt(&mut msg, format_args!("{err}"));
         self.failure = Some(Failure::Python(Box::new(err)));
         Error::new(ErrorKind::Custom(msg))
     }

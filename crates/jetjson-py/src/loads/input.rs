@@ -49,6 +49,11 @@ pub(crate) fn source<'a>(data: &'a Bound<'_, PyAny>) -> PyResult<Source<'a>> {
         let ptr = unsafe { ffi::PyUnicode_AsUTF8AndSize(s.as_ptr(), &mut len) };
         if ptr.is_null() {
             let err = PyErr::fetch(data.py());
+            // Only a UnicodeEncodeError means a lone surrogate; anything
+            // else (MemoryError) is raised as it is.
+            if !err.is_instance_of::<pyo3::exceptions::PyUnicodeEncodeError>(data.py()) {
+                return Err(err);
+            }
             let start = err.value(data.py()).getattr("start").and_then(|v| v.extract::<usize>()).unwrap_or(0);
             return Ok(Source::BadStr(start));
         }
