@@ -297,25 +297,6 @@ unsafe fn escape_masked<V: Vector, const A: bool>(src: *const u8, base: usize, m
     }
 }
 
-/// How far ahead of the pair being scanned a long string's bytes are
-/// asked for (`prefetch`).
-const PREFETCH_AHEAD: usize = 512;
-
-/// A hint to start loading the cache line at `p` (a byte of the input):
-/// the first lines of a long string otherwise arrive one miss at a time,
-/// until the hardware prefetcher has seen the stream.
-#[inline(always)]
-fn prefetch(p: *const u8) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch is only a hint: it never faults and reads nothing
-    // the program can observe (SSE is part of the x86-64 baseline).
-    unsafe {
-        core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(p as *const i8);
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = p;
-}
-
 /// Escapes whole `V` chunks while one fits before `len`; returns the new
 /// positions.
 ///
@@ -338,9 +319,6 @@ unsafe fn escape_chunks<V: Vector, const H: bool, const L: bool, const A: bool>(
         // exactly; settling them here as well would do that work twice for
         // every chunk holding a real escape (text with newlines or quotes).
         while i + 2 * V::BYTES <= len {
-            if i + PREFETCH_AHEAD < len {
-                prefetch(src.wrapping_add(i + PREFETCH_AHEAD));
-            }
             // SAFETY: both chunks end by `len`; the two
             // stores write 2 * BYTES bytes at `out`, within the room promised
             // for the `2 * BYTES <= len - i` input bytes they stand for.
