@@ -99,3 +99,19 @@ def line_col(text, pos):
     nl = "\n" if isinstance(text, str) else b"\n"
     line = text.count(nl, 0, pos) + 1
     return line, pos - (text.rfind(nl, 0, pos) + 1) + 1
+
+
+def outcome(f, data):
+    """The value of `f(data)`, or the error's type, message and place:
+    what the quick paths' tests compare with the general path's."""
+    try:
+        return "ok", f(data)
+    except ValueError as e:
+        return "error", (type(e), getattr(e, "msg", str(e)), getattr(e, "pos", None), getattr(e, "lineno", None), getattr(e, "colno", None))
+
+
+def same(a, b):
+    """Two `outcome`s agree: equal values of the same types, or equal errors."""
+    if a[0] != b[0]:
+        return False
+    return strictly_equal(a[1], b[1]) if a[0] == "ok" else a[1] == b[1]

@@ -19,19 +19,12 @@ import typing
 import pytest
 
 import jetjson
-from _loads_support import strictly_equal
+from _loads_support import outcome, same, strictly_equal
 
 loads = jetjson.loads
 ANY = jetjson.Decoder(typing.Any)
 FLAT_UP_TO = 128
 
-
-def outcome(f, data):
-    """The value, or the error's type, message and place."""
-    try:
-        return "ok", f(data)
-    except ValueError as e:
-        return "error", (type(e), getattr(e, "msg", str(e)), getattr(e, "pos", None), getattr(e, "lineno", None), getattr(e, "colno", None))
 
 
 def general(data, **options):
@@ -42,11 +35,6 @@ def general(data, **options):
         return loads(data, **{"max_depth": 512, **options})
     return loads(bytearray(data), **options)
 
-
-def same(a, b):
-    if a[0] != b[0]:
-        return False
-    return strictly_equal(a[1], b[1]) if a[0] == "ok" else a[1] == b[1]
 
 
 KEYS = ['"a"', '"id"', '""', '"name_with_some_length"', '"é"', '"日本"', '"k" ', '"' + "k" * 70 + '"']

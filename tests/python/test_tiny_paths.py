@@ -19,7 +19,7 @@ import typing
 import pytest
 
 import jetjson
-from _loads_support import strictly_equal
+from _loads_support import outcome, same, strictly_equal
 
 loads = jetjson.loads
 ANY = jetjson.Decoder(typing.Any)
@@ -37,23 +37,11 @@ BAD = [
 SPACES = ["", " ", "\n", " \t\r\n ", " " * 70]
 
 
-def outcome(f, data):
-    """The value, or the error's type, message and place."""
-    try:
-        return "ok", f(data)
-    except ValueError as e:
-        return "error", (type(e), getattr(e, "msg", str(e)), getattr(e, "pos", None), getattr(e, "lineno", None), getattr(e, "colno", None))
-
 
 def general(data):
     """The same text read with no quick path and no scalar walk."""
     return loads(bytearray(data.encode() if isinstance(data, str) else data), max_depth=512)
 
-
-def same(a, b):
-    if a[0] != b[0]:
-        return False
-    return strictly_equal(a[1], b[1]) if a[0] == "ok" else a[1] == b[1]
 
 
 @pytest.mark.parametrize("value", SCALARS + BAD)
