@@ -631,9 +631,13 @@ unsafe fn call<'py>(
             return super::kept::write(&obj, kind, || style, default.as_ref(), how, false).map_err(|f| f.into_pyerr(py));
         }
     }
-    let mut w = Writer::with_style_and_memory(style, BytesMemory::boxed());
-    write_object_with(&mut w, &obj, default.as_ref(), how)?;
-    let (memory, len) = w.finish_into_memory().map_err(|e| PyMemoryError::new_err(e.message()))?;
+    // The result object's growth failing unwinds out of the writer (it has
+    // no error return there) and is raised here as MemoryError.
+    let (memory, len) = super::output::catching_out_of_memory(py, || {
+        let mut w = Writer::with_style_and_memory(style, BytesMemory::boxed());
+        write_object_with(&mut w, &obj, default.as_ref(), how)?;
+        w.finish_into_memory().map_err(|e| PyMemoryError::new_err(e.message()))
+    })?;
     let Ok(mut memory) = memory.into_any().downcast::<BytesMemory>() else {
         return Err(PySystemError::new_err("jetjson.dumps: the writer's memory is not the one given"));
     };

@@ -168,7 +168,8 @@ pub fn write<'py>(
     if bytes.is_null() {
         // Not recorded as the last output: a quick walk's retry on the
         // general path must take this same way (and raise MemoryError),
-        // not the large-output `BytesMemory`, whose growth aborts.
+        // not the large-output `BytesMemory`, whose failed growth unwinds
+        // past the walker's hand-held references (output.rs).
         return Err(Fail::fetch(py));
     }
     output::wrote(out.len());

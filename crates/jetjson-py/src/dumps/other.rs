@@ -12,7 +12,7 @@ use pyo3::types::PyType;
 
 use super::fail::{Fail, Walk};
 use super::shapes::Tag;
-use super::walk::{bytes_of, utf8_of, Walker, MAX_DETOURS};
+use super::walk::{bytes_of, utf8_of, Hold, Walker, MAX_DETOURS};
 use super::{dataclass, time};
 use crate::raw::Raw;
 
@@ -180,9 +180,8 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
                 }
                 Ok(())
             })();
-            let r = filled.and_then(|()| self.dict(copy));
-            ffi::Py_DECREF(copy);
-            r
+            let _copy = Hold::owned(copy);
+            filled.and_then(|()| self.dict(copy))
         }
     }
 
@@ -196,9 +195,8 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
             if items.is_null() {
                 return Err(Fail::fetch(self.py));
             }
-            let r = self.tuple(items);
-            ffi::Py_DECREF(items);
-            r
+            let _items = Hold::owned(items);
+            self.tuple(items)
         }
     }
 
@@ -331,8 +329,10 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
     /// overrides it; see `time.rs` for the layout).
     fn iso(&mut self, obj: *mut PyObject, kind: time::Kind) -> Walk {
         let text = self.call_method0(obj, self.known.isoformat.as_ptr())?;
-        // SAFETY: `text` is a new reference we own; isoformat returns a str.
-        let r = unsafe {
+        // SAFETY: `text` is a new reference, owned by `_text`.
+        let _text = unsafe { Hold::owned(text) };
+        // SAFETY: `text` is live (held); isoformat returns a str.
+        unsafe {
             match (ffi::PyUnicode_Check(text) != 0).then(|| utf8_of(text)).flatten() {
                 Some(iso) if self.w.style().profile == jetjson::Profile::Go && kind == time::Kind::DateTime => match time::go_layout(iso) {
                     Some(text) => self.w.str(&text).map_err(Fail::core),
@@ -341,10 +341,7 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
                 Some(iso) => self.w.str(iso).map_err(Fail::core),
                 None => Err(Fail::msg("isoformat() did not return a str with text")),
             }
-        };
-        // SAFETY: we own `text`.
-        unsafe { ffi::Py_DECREF(text) };
-        r
+        }
     }
 
     /// `UUID` in its canonical form: 8-4-4-4-12 hex digits, from `.hex`
@@ -366,8 +363,10 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
         }
         self.stack_check()?;
         let hex = self.get_attr(obj, self.known.hex.as_ptr())?;
-        // SAFETY: `hex` is a new reference we own, read while we hold it.
-        let r = match unsafe { (ffi::PyUnicode_Check(hex) != 0).then(|| utf8_of(hex)).flatten() } {
+        // SAFETY: `hex` is a new reference, owned by `_hex`.
+        let _hex = unsafe { Hold::owned(hex) };
+        // SAFETY: `hex` is live (held), read while we hold it.
+        match unsafe { (ffi::PyUnicode_Check(hex) != 0).then(|| utf8_of(hex)).flatten() } {
             Some(h) => match uuid_text(h.as_bytes()) {
                 Some(text) => {
                     // SAFETY: `uuid_text` writes ASCII hex digits and dashes only.
@@ -376,10 +375,7 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
                 None => Err(Fail::msg(format!("UUID.hex of {} is not 32 hex digits", type_name(obj)))),
             },
             None => Err(Fail::msg(format!("UUID.hex of {} is not a str of hex digits", type_name(obj)))),
-        };
-        // SAFETY: we own `hex`.
-        unsafe { ffi::Py_DECREF(hex) };
-        r
+        }
     }
 
     /// `Decimal` as its number text (`str(d)`, which is JSON number syntax
@@ -391,8 +387,10 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
         if text.is_null() {
             return Err(Fail::fetch(self.py));
         }
-        // SAFETY: `text` is a new str we own.
-        let r = match unsafe { utf8_of(text) } {
+        // SAFETY: `text` is a new str, owned by `_text`.
+        let _text = unsafe { Hold::owned(text) };
+        // SAFETY: `text` is live (held).
+        match unsafe { utf8_of(text) } {
             // `str(Decimal)` spells the non-finite values "Infinity",
             // "-Infinity", "NaN", "-NaN", "sNaN" and "-sNaN".
             Some(t) if t.ends_with("Infinity") => {
@@ -401,10 +399,7 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
             Some(t) if t.ends_with("NaN") => self.w.f64(f64::NAN).map_err(Fail::core),
             Some(t) => self.w.number_text(t).map_err(Fail::core),
             None => Err(Fail::fetch(self.py)),
-        };
-        // SAFETY: we own `text`.
-        unsafe { ffi::Py_DECREF(text) };
-        r
+        }
     }
 
     /// An `Enum` member as its `value` (a detour: the value may be a
@@ -429,21 +424,18 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
                 }
                 let value = ffi::PyDict_GetItemWithError(dict, self.known.value_attr.as_ptr());
                 if !value.is_null() {
-                    ffi::Py_INCREF(value);
+                    let _value = Hold::new(value);
                     ffi::Py_DECREF(dict);
-                    let r = self.detour(value);
-                    ffi::Py_DECREF(value);
-                    return r;
+                    return self.detour(value);
                 }
                 ffi::Py_DECREF(dict);
                 ffi::PyErr_Clear();
             }
         }
         let value = self.get_attr(obj, self.known.value.as_ptr())?;
-        let r = self.detour(value);
-        // SAFETY: we own `value`.
-        unsafe { ffi::Py_DECREF(value) };
-        r
+        // SAFETY: a new reference, owned by `_value`.
+        let _value = unsafe { Hold::owned(value) };
+        self.detour(value)
     }
 
     /// Writes `value` (held by the caller), which stands for the object
@@ -519,12 +511,13 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
                 unsafe { ffi::Py_INCREF(found) };
                 found
             };
+            // SAFETY: the new reference just made, owned by `_value` (released
+            // when the member is done, on every way out).
+            let _value = unsafe { Hold::owned(value) };
             if self.omit_defaults {
                 // SAFETY: `value` is held; comparing may run Python code.
                 let default = unsafe { fields.is_default(self.py, idx, value) };
                 if !matches!(default, Ok(false)) {
-                    // SAFETY: we own `value`.
-                    unsafe { ffi::Py_DECREF(value) };
                     match default {
                         Err(e) => return Err(Fail::py(e).in_key(&fields.json[idx])),
                         _ => continue,
@@ -535,10 +528,7 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
             self.w.encoded_key(names, at, len, first);
             first = false;
             // SAFETY: `value` is a new reference we own while it is written.
-            let r = unsafe { self.element(value) };
-            // SAFETY: we own `value`.
-            unsafe { ffi::Py_DECREF(value) };
-            r.map_err(|e| e.in_key(&fields.json[idx]))?;
+            unsafe { self.element(value) }.map_err(|e| e.in_key(&fields.json[idx]))?;
         }
         self.w.end_object(first);
         Ok(())
@@ -664,12 +654,12 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
         if result.is_null() {
             return Err(Fail::fetch(self.py));
         }
+        // SAFETY: `result` is a new reference, owned by `_result`.
+        let _result = unsafe { Hold::owned(result) };
         self.detours += 1;
-        // SAFETY: `result` is a new reference we own while it is written.
+        // SAFETY: `result` is live (held) while it is written.
         let r = unsafe { self.element(result) };
         self.detours -= 1;
-        // SAFETY: we own `result`.
-        unsafe { ffi::Py_DECREF(result) };
         r
     }
 

@@ -255,9 +255,11 @@ unsafe impl OutputMemory for BytesMemory {
             min_capacity
         };
         if self.obj.is_null() {
-            // Out of memory: fail as a Vec does (Python's own MemoryError
-            // cannot be raised from inside the writer).
-            std::alloc::handle_alloc_error(std::alloc::Layout::array::<u8>(cap).unwrap_or(std::alloc::Layout::new::<u8>()));
+            // Out of memory (CPython has set MemoryError). The writer has no
+            // error return here: unwind to `catching_out_of_memory`, which
+            // raises it (not a panic: `resume_unwind` runs no panic hook and
+            // prints nothing).
+            std::panic::resume_unwind(Box::new(OutOfMemory { bytes: cap }));
         }
         // SAFETY: `obj` is a live bytes object of `cap` bytes.
         let data = unsafe { ffi::PyBytes_AS_STRING(self.obj) } as *mut u8;
@@ -266,6 +268,39 @@ unsafe impl OutputMemory for BytesMemory {
 
     fn into_any(self: Box<Self>) -> Box<dyn std::any::Any> {
         self
+    }
+}
+
+/// What `BytesMemory::grow` unwinds with when the result object cannot
+/// grow: the size it asked for.
+struct OutOfMemory {
+    bytes: usize,
+}
+
+/// Runs `write` (the writing of one output into a `BytesMemory`) and turns
+/// the unwinding of a failed growth into `MemoryError`, instead of the
+/// abort an allocation failure is in Rust. Any other panic carries on.
+///
+/// What the unwinding passes through is dropped: the writer and its
+/// memory, the walker (which gives back its working memory and releases
+/// the members of a dict being sorted) and its guards (`walk::Hold`: each
+/// container, member value and callback result being written), so no
+/// object is left with a reference too many. No Python code is running
+/// when a growth fails (the writer writes only between calls into Python).
+pub fn catching_out_of_memory<T>(py: Python<'_>, write: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(write)) {
+        Ok(r) => r,
+        Err(payload) => match payload.downcast::<OutOfMemory>() {
+            Ok(oom) => {
+                // The MemoryError CPython set when the allocation failed
+                // (made without allocating); ours only if none is set.
+                let pending = PyErr::take(py);
+                Err(pending.unwrap_or_else(|| {
+                    pyo3::exceptions::PyMemoryError::new_err(format!("jetjson.dumps: out of memory for an output of {} bytes", oom.bytes))
+                }))
+            }
+            Err(other) => std::panic::resume_unwind(other),
+        },
     }
 }
 

@@ -243,8 +243,12 @@ impl Scratch {
 impl<S: Sink> Drop for Walker<'_, '_, S> {
     fn drop(&mut self) {
         // Dict members are released as each sorted dict ends (also on
-        // errors), so the stacks are empty here; keep their capacity.
-        debug_assert!(self.scratch.sorting.is_empty());
+        // errors), so the stacks are empty here; keep their capacity. Not
+        // after an out-of-memory unwind (`output::catching_out_of_memory`)
+        // out of a sorted dict: its members are released here.
+        if !self.scratch.sorting.is_empty() {
+            self.release_sorting();
+        }
         // SAFETY: `drop` runs once and nothing uses the field afterwards.
         let scratch = unsafe { std::mem::ManuallyDrop::take(&mut self.scratch) };
         // SAFETY: the walker holds the GIL (see `Scratch::take`); a spare
@@ -253,6 +257,60 @@ impl<S: Sink> Drop for Walker<'_, '_, S> {
         let slot = unsafe { &mut *SCRATCH.0.get() };
         if slot.is_none() {
             *slot = Some(scratch);
+        }
+    }
+}
+
+/// A reference the walker holds on an object while writing it, released
+/// when the guard goes: at the end of the write, and also when an
+/// out-of-memory failure unwinds past it (`output::catching_out_of_memory`),
+/// so that such a failure leaves no container it was writing alive.
+pub(super) struct Hold(*mut PyObject);
+
+impl Hold {
+    /// # Safety
+    /// `obj` is a live object; GIL held (also wherever the guard is dropped).
+    #[inline(always)]
+    pub(super) unsafe fn new(obj: *mut PyObject) -> Hold {
+        // SAFETY: as the caller guarantees.
+        unsafe { ffi::Py_INCREF(obj) };
+        Hold(obj)
+    }
+
+    /// A guard for a reference the caller owns (a new reference).
+    ///
+    /// # Safety
+    /// `obj` is a live object whose one reference the caller hands over;
+    /// GIL held (also wherever the guard is dropped).
+    #[inline(always)]
+    pub(super) unsafe fn owned(obj: *mut PyObject) -> Hold {
+        Hold(obj)
+    }
+}
+
+impl Drop for Hold {
+    #[inline(always)]
+    fn drop(&mut self) {
+        // SAFETY: the reference `new` took; the walker holds the GIL for as
+        // long as it runs, and no guard outlives its walk.
+        unsafe { ffi::Py_DECREF(self.0) };
+    }
+}
+
+impl<S: Sink> Walker<'_, '_, S> {
+    #[cold]
+    #[inline(never)]
+    fn release_sorting(&mut self) {
+        // The entries are taken out first: releasing a value may run Python
+        // code (its `__del__`), which must find the stack consistent.
+        let entries = std::mem::take(&mut self.scratch.sorting);
+        for e in &entries {
+            // SAFETY: every entry holds one reference to its holder and its
+            // value (`collect_and_write`); the walker holds the GIL.
+            unsafe {
+                ffi::Py_DECREF(e.holder);
+                ffi::Py_DECREF(e.value);
+            }
         }
     }
 }
@@ -354,25 +412,20 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
                 self.w.empty_array();
                 return Ok(());
             }
-            ffi::Py_INCREF(obj);
+            let _obj = Hold::new(obj);
             let Some((key, text)) = name else {
-                let r = self.compound(obj, ty).map_err(|e| {
+                return self.compound(obj, ty).map_err(|e| {
                     // SAFETY: `obj` is the live container being written
-                    // (held by its parent, or the caller); GIL held.
+                    // (held by `_obj`); GIL held.
                     e.seen_in(obj)
                 });
-                ffi::Py_DECREF(obj);
-                return r;
             };
-            ffi::Py_INCREF(key);
-            // `text` is the held key's: valid until the release below.
-            let r = self.compound(obj, ty).map_err(|e| {
+            // `text` is the held key's: valid while `_key` lives.
+            let _key = Hold::new(key);
+            self.compound(obj, ty).map_err(|e| {
                 // SAFETY: as above: `obj` is live while its error unwinds.
                 e.seen_in(obj).in_key(text)
-            });
-            ffi::Py_DECREF(key);
-            ffi::Py_DECREF(obj);
-            r
+            })
         }
     }
 
@@ -414,14 +467,12 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
                     return Ok(());
                 }
                 self.w.array_item(first);
-                ffi::Py_INCREF(obj);
-                let r = self.list(obj).map_err(|e| {
+                let _obj = Hold::new(obj);
+                return self.list(obj).map_err(|e| {
                     // SAFETY: `obj` is the live container being written
-                    // (held by its parent, or the caller); GIL held.
+                    // (held by `_obj`); GIL held.
                     e.seen_in(obj)
                 });
-                ffi::Py_DECREF(obj);
-                return r;
             }
             if ty == addr_of_mut!(ffi::PyDict_Type) {
                 if self.known.direct_dicts && dictiter::len(obj) == 0 {
@@ -429,14 +480,12 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
                     self.w.item_literal(Literal::EmptyObject, first);
                     return Ok(());
                 }
-                ffi::Py_INCREF(obj);
-                let r = self.dict_in(obj, last, Some(first)).map_err(|e| {
+                let _obj = Hold::new(obj);
+                return self.dict_in(obj, last, Some(first)).map_err(|e| {
                     // SAFETY: `obj` is the live container being written
-                    // (held by its parent, or the caller); GIL held.
+                    // (held by `_obj`); GIL held.
                     e.seen_in(obj)
                 });
-                ffi::Py_DECREF(obj);
-                return r;
             }
             if obj == ffi::Py_None() {
                 self.w.item_literal(Literal::Null, first);
@@ -995,21 +1044,16 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
             return Err(Fail::declined());
         }
         let bytes = self.key_bytes(k)?;
-        // SAFETY: `bytes` is a new reference to a live bytes object; `k` and
-        // `v` are live (borrowed from the dict being walked), as is `dict`.
+        // SAFETY: `bytes` is a new reference to a live bytes object (owned
+        // by `_bytes` from here); `k` and `v` are live (borrowed from the
+        // dict being walked), as is `dict`.
         unsafe {
+            let _bytes = Hold::owned(bytes);
             let key = String::from_utf8_lossy(bytes_of(bytes)).into_owned();
             // Repaired, this key may write the name another key writes.
-            if let Err(e) = self.repaired_key_is_unique(dict, k, bytes_of(bytes)) {
-                ffi::Py_DECREF(bytes);
-                return Err(e);
-            }
-            let mut r = self.w.bytes_key(bytes_of(bytes), first).map_err(Fail::core);
-            if r.is_ok() {
-                r = self.element_in(v, Some((k, &key)));
-            }
-            ffi::Py_DECREF(bytes);
-            r
+            self.repaired_key_is_unique(dict, k, bytes_of(bytes))?;
+            self.w.bytes_key(bytes_of(bytes), first).map_err(Fail::core)?;
+            self.element_in(v, Some((k, &key)))
         }
     }
 

@@ -1,0 +1,118 @@
+"""dumps when the result object cannot grow: MemoryError, never an abort,
+and nothing left with a reference too many (SECURITY.md, "Allocation
+failure").
+
+A large output is written straight into the result `bytes` object
+(dumps/output.rs), grown as the output grows. When CPython cannot grow it,
+the failure unwinds out of the writer and is raised as MemoryError; what
+the walker held on the way (containers, dataclass field values, `default`
+results, an Enum's value, sorted members) must be released. Each case runs
+in a child process under `_testcapi.set_nomemory`, which makes every
+allocation from the n-th on fail: an abort ends the child, not the test run.
+"""
+
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+
+def _has_set_nomemory():
+    try:
+        import _testcapi
+
+        return hasattr(_testcapi, "set_nomemory")
+    except ImportError:
+        return False
+
+
+pytestmark = pytest.mark.skipif(not _has_set_nomemory(), reason="needs _testcapi.set_nomemory")
+
+CHILD = textwrap.dedent(
+    """
+    import _testcapi, dataclasses, datetime, enum, json, sys
+    import jetjson
+
+    inner = ["x" * 1000] * 300            # 300 kB of output per use
+    held = {"k": inner, "n": [1.5, None, True]}
+    big = [held, inner]                   # what `default` returns
+
+    @dataclasses.dataclass
+    class Rec:
+        items: list
+        at: datetime.datetime
+
+    class E(enum.Enum):
+        BIG = (1, 2)
+
+    class Odd:
+        pass
+
+    class Key(str):
+        pass
+
+    rec = Rec(inner, datetime.datetime(2026, 1, 2, 3, 4, 5))
+    member = [inner, "m"]                 # in a dict collected with a reference to each member
+    # First in every order: the first growth comes while it is written.
+    doc = {"0s": {Key("q"): member, "p": 1}, "z": [inner, held], "a": {"rec": rec, "odd": Odd(), "e": E.BIG, "b": [big]}}
+    objs = {"doc": doc, "inner": inner, "held": held, "big": big, "rec": rec, "member": member,
+            "doc.z": doc["z"], "doc.a": doc["a"], "doc.0s": doc["0s"]}
+    prime = ["y" * 1000] * 100            # a 100 kB output: the next call takes the large path
+
+    def default(o):
+        if isinstance(o, Odd):
+            return big
+        if isinstance(o, tuple):
+            return list(o)
+        raise TypeError
+
+    options = json.loads(sys.argv[1])
+    expected = jetjson.dumps(doc, default=default, **options)
+    counts = {k: sys.getrefcount(v) for k, v in objs.items()}
+    failed = 0
+    for start in range(40):
+        jetjson.dumps(prime, default=default, **options)
+        _testcapi.set_nomemory(start, 0)
+        try:
+            out = jetjson.dumps(doc, default=default, **options)
+            got = "ok"
+        except MemoryError:
+            got = "MemoryError"
+        finally:
+            _testcapi.remove_mem_hooks()
+        if got == "ok":
+            break
+        failed += 1
+    now = {k: sys.getrefcount(v) for k, v in objs.items()}
+    print(json.dumps({"failed": failed, "last": got, "same": out == expected, "counts": counts, "now": now,
+                      "again": jetjson.dumps(doc, default=default, **options) == expected}))
+    """
+)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        "{}",
+        '{"sort_keys": true}',
+        '{"profile": "go"}',
+        '{"profile": "jcs"}',
+        '{"indent": 2}',
+        '{"profile": "go", "indent": 2}',
+    ],
+)
+def test_a_result_that_cannot_grow_is_a_memory_error_and_leaks_nothing(options):
+    import json
+
+    r = subprocess.run([sys.executable, "-c", CHILD, options], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-3000:]
+    got = json.loads(r.stdout.strip().splitlines()[-1])
+    # The first allocation (the result object) and at least two growths
+    # failed before a call had room enough (the output is about 2 MB, the
+    # first allocation sized for the 100 kB one before it).
+    assert got["failed"] >= 3, got
+    assert got["last"] == "ok" and got["same"] and got["again"], got
+    # Every container, field value, default result and collected member
+    # the failed calls were writing has the references it had before them.
+    assert got["now"] == got["counts"], got
