@@ -110,30 +110,49 @@ unsafe fn take(kind: Kind) -> Option<Box<Writer<NoSink>>> {
 ///
 /// # Safety
 /// As for `take`.
+#[inline(always)]
 unsafe fn put_back(kind: Kind, w: Box<Writer<NoSink>>) {
-    // SAFETY: as the caller guarantees; the borrow ends in this function.
-    let slots = unsafe { &mut *KEPT.0.get() };
     match kind {
         Kind::Plain(p) => {
-            let slot = &mut slots.plain[index(p)];
+            // SAFETY: as the caller guarantees; the borrow ends here.
+            let slot = unsafe { &mut (*KEPT.0.get()).plain[index(p)] };
             if slot.is_none() {
                 *slot = Some(w);
+            } else {
+                drop_writer(w);
             }
         }
-        Kind::Custom(key) => {
-            if let Some((_, slot)) = slots.custom.iter_mut().find(|(k, _)| *k == key) {
-                if slot.is_none() {
-                    *slot = Some(w);
-                }
-                return;
-            }
-            // New options: they take the oldest slot (its writer, if kept,
-            // is dropped).
-            let i = slots.next;
-            slots.next = (i + 1) % CUSTOM;
-            slots.custom[i] = (key, Some(w));
-        }
+        // SAFETY: as the caller guarantees.
+        Kind::Custom(key) => unsafe { put_back_custom(key, w) },
     }
+}
+
+/// `put_back` of a writer for options other than a profile's defaults.
+///
+/// # Safety
+/// As for `take`.
+#[inline(never)]
+unsafe fn put_back_custom(key: u64, w: Box<Writer<NoSink>>) {
+    // SAFETY: as the caller guarantees; the borrow ends in this function.
+    let slots = unsafe { &mut *KEPT.0.get() };
+    if let Some((_, slot)) = slots.custom.iter_mut().find(|(k, _)| *k == key) {
+        if slot.is_none() {
+            *slot = Some(w);
+        }
+        return;
+    }
+    // New options: they take the oldest slot (its writer, if kept, is
+    // dropped).
+    let i = slots.next;
+    slots.next = (i + 1) % CUSTOM;
+    slots.custom[i] = (key, Some(w));
+}
+
+/// A writer not kept (a nested call kept one meanwhile): dropped out of line.
+#[cold]
+#[inline(never)]
+fn drop_writer(w: Box<Writer<NoSink>>) {
+    drop(w);
 }
 
 /// `obj` written with the options of `kind` (`style` makes them, for a

@@ -54,6 +54,7 @@ pub fn write_object_with<'py, S: Sink>(
 /// `holes` when given (a kept writer's output, `kept.rs`), as a quick walk
 /// when `quick` (`Walker::quick`: its failures are the caller's to raise
 /// or discard).
+#[inline(always)]
 fn write_object_in<'py, S: Sink>(
     w: &mut Writer<S>,
     obj: &Bound<'py, PyAny>,

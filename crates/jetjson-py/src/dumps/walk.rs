@@ -346,6 +346,7 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
     }
 
     /// Writes `obj` (a live object the caller keeps alive for the call).
+    #[inline(always)]
     pub fn write(&mut self, obj: &Bound<'py, PyAny>) -> Walk {
         // SAFETY: `obj` is a valid object kept alive by the caller's reference,
         // and the GIL is held (we have `py`).
