@@ -79,6 +79,7 @@ mod digest;
 mod error;
 mod keys;
 mod lines;
+mod opaque;
 mod options;
 mod pool;
 mod raw;

@@ -241,6 +241,7 @@ pub(crate) use x86::{Avx2, Sse2};
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     use super::{Classify, Masks, Structure};
+    use crate::opaque::in_register;
     use core::arch::x86_64::*;
 
     /// The x86_64 baseline.
@@ -375,7 +376,7 @@ mod x86 {
             unsafe {
                 let (ws0, sp0, hi0) = avx2_half(_mm256_loadu_si256(p.cast()));
                 let (ws1, sp1, hi1) = avx2_half(_mm256_loadu_si256(p.add(32).cast()));
-                let (ws1, sp1, hi1) = (opaque(ws1), opaque(sp1), opaque(hi1));
+                let (ws1, sp1, hi1) = (in_register(ws1), in_register(sp1), in_register(hi1));
                 Masks { ws: ws0 | ws1 << 32, special: sp0 | sp1 << 32, high: hi0 | hi1 << 32 }
             }
         }
@@ -393,17 +394,17 @@ mod x86 {
             unsafe {
                 let lo = avx2_structure_half(_mm256_loadu_si256(p.cast()));
                 let hi = avx2_structure_half(_mm256_loadu_si256(p.add(32).cast()));
-                // (Through `opaque`: otherwise LLVM may move the halves'
+                // (Through `in_register`: otherwise LLVM may move the halves'
                 // masks between vector lanes byte by byte, `vpextrb` and
                 // `vpinsrb` 32 times a block, as it did in one build of the
                 // validator's stage 1.)
                 let hi = Structure {
-                    quote: opaque(hi.quote),
-                    backslash: opaque(hi.backslash),
-                    op: opaque(hi.op),
-                    ws: opaque(hi.ws),
-                    control: opaque(hi.control),
-                    high: opaque(hi.high),
+                    quote: in_register(hi.quote),
+                    backslash: in_register(hi.backslash),
+                    op: in_register(hi.op),
+                    ws: in_register(hi.ws),
+                    control: in_register(hi.control),
+                    high: in_register(hi.high),
                 };
                 Structure {
                     quote: lo.quote | hi.quote << 32,
@@ -622,20 +623,6 @@ mod x86 {
     unsafe fn avx2_bits(x: __m256i) -> u64 {
         // SAFETY: a register operation; AVX2 per the contract.
         u64::from(unsafe { _mm256_movemask_epi8(x) } as u32)
-    }
-
-    /// `x`, through an empty `asm!` the optimiser cannot see into. Built
-    /// with `-C target-cpu=native` on a CPU with AVX-512, LLVM otherwise
-    /// fuses the two 32-byte halves of `block` (a mask of each, the second
-    /// shifted up) into one 64-byte classification in zmm and mask
-    /// registers, which made the whole parse 17-23% slower on Zen 4
-    /// (`validate` of twitter, citm_catalog, github_events) than the same
-    /// code built with no target flags. Costs no instruction.
-    #[inline(always)]
-    fn opaque(mut x: u64) -> u64 {
-        // SAFETY: an empty template: the register is left as it is.
-        unsafe { core::arch::asm!("/* {0} */", inout(reg) x, options(pure, nomem, nostack, preserves_flags)) };
-        x
     }
 
     /// The three masks of 32 bytes. (A function, not a closure: closures

@@ -17,6 +17,7 @@
 use super::decimal::{literal_to_f64, std_f64, std_reads_whole};
 use crate::error::{shown_literal, Error, ErrorKind};
 use crate::number::POW10_U64;
+use crate::opaque::in_register;
 
 /// What a number literal stands for.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -354,35 +355,10 @@ fn non_digit_bytes(v: u64) -> u64 {
 #[inline(always)]
 fn combine_eight(v: u64) -> u64 {
     // Combine neighbours into pairs, pairs into quads, quads into the
-    // eight-digit value.
-    let pairs = scalar((v.wrapping_mul(10) + (v >> 8)) & 0x00FF_00FF_00FF_00FF);
-    let quads = scalar((pairs.wrapping_mul(100) + (pairs >> 16)) & 0x0000_FFFF_0000_FFFF);
+    // eight-digit value (each stage kept scalar: `in_register`).
+    let pairs = in_register((v.wrapping_mul(10) + (v >> 8)) & 0x00FF_00FF_00FF_00FF);
+    let quads = in_register((pairs.wrapping_mul(100) + (pairs >> 16)) & 0x0000_FFFF_0000_FFFF);
     (quads.wrapping_mul(10_000) + (quads >> 32)) & 0xFFFF_FFFF
-}
-
-/// `x`, through an empty `asm!` the optimiser cannot see into, so that it
-/// stays in a general register. Built with `-C target-cpu=native` on a CPU
-/// with AVX-512 (DQ, VL), LLVM otherwise packs two `combine_eight`s (the
-/// two words of a 9 to 16 digit run: twitter's ids, citm_catalog's 9-digit
-/// ids, mesh's 11-13 digit fractions) into one xmm register and multiplies
-/// with `vpmullq`, 3 uops and 15 cycles of latency on Intel against 3 for
-/// `imul`, twice in a chain: the native build parsed those documents
-/// slower than the portable one (`bench/results/value-parse-2026-11-29.md`).
-/// Costs no instruction.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn scalar(mut x: u64) -> u64 {
-    // SAFETY: an empty template: the register is left as it is, no memory,
-    // stack or flags touched.
-    unsafe { core::arch::asm!("/* {0} */", inout(reg) x, options(pure, nomem, nostack, preserves_flags)) };
-    x
-}
-
-/// `scalar` elsewhere: the value itself.
-#[cfg(not(target_arch = "x86_64"))]
-#[inline(always)]
-fn scalar(x: u64) -> u64 {
-    x
 }
 
 /// The value of the eight bytes at `b[i..]` if all are ASCII digits.
