@@ -51,28 +51,32 @@ pub fn canonicalize<'py>(
     allow_bom: Flag,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let py = data.py();
-    let profile = rules::required_profile("canonicalize", profile)?;
-    let (indent, tabs) = indent.map_or(Ok((None, false)), parse_indent)?;
-    let (sort_keys, escape_html, ascii_only, allow_bom) = (sort_keys.0, escape_html.map(|f| f.0), ascii_only.0, allow_bom.0);
-    let requested = OutputOptions { profile, sort_keys, escape_html, ascii_only, indent, tabs, nan: "error" };
-    rules::refuse_inapplicable(&requested)?;
-    let write = requested.resolve()?.max_write_depth(rules::write_depth(max_write_depth)?);
-    let duplicates = match duplicate_keys {
-        "error" => DuplicateKeys::Error,
-        "first" => DuplicateKeys::First,
-        "last" => DuplicateKeys::Last,
-        other => return Err(PyValueError::new_err(format!("duplicate_keys must be \"error\", \"first\" or \"last\", got {other:?}"))),
-    };
-    // `-0` is the int 0, as `loads` reads it, so that `canonicalize(x, p)`
-    // is always `dumps(loads(x), profile=p)`.
-    let mut read = ReadOptions::new().max_depth(max_depth).duplicate_keys(duplicates).allow_bom(allow_bom).negative_zero_int(true);
-    if let Some(limit) = max_size {
-        read = read.max_size(limit);
-    }
-    let text = json_text(data)?;
-    let value = Value::from_slice_with(&text.bytes, &read).map_err(|e| text.error(py, &e, data))?;
-    let out = value.to_vec_with(&write).map_err(|e| encode_error(py, e.to_string_with_root()))?;
-    Ok(PyBytes::new(py, &out))
+    // Errors made here, not lazily by pyo3 (`errors::made_now`).
+    (|| {
+        let profile = rules::required_profile("canonicalize", profile)?;
+        let (indent, tabs) = indent.map_or(Ok((None, false)), parse_indent)?;
+        let (sort_keys, escape_html, ascii_only, allow_bom) = (sort_keys.0, escape_html.map(|f| f.0), ascii_only.0, allow_bom.0);
+        let requested = OutputOptions { profile, sort_keys, escape_html, ascii_only, indent, tabs, nan: "error" };
+        rules::refuse_inapplicable(&requested)?;
+        let write = requested.resolve()?.max_write_depth(rules::write_depth(max_write_depth)?);
+        let duplicates = match duplicate_keys {
+            "error" => DuplicateKeys::Error,
+            "first" => DuplicateKeys::First,
+            "last" => DuplicateKeys::Last,
+            other => return Err(PyValueError::new_err(format!("duplicate_keys must be \"error\", \"first\" or \"last\", got {other:?}"))),
+        };
+        // `-0` is the int 0, as `loads` reads it, so that `canonicalize(x, p)`
+        // is always `dumps(loads(x), profile=p)`.
+        let mut read = ReadOptions::new().max_depth(max_depth).duplicate_keys(duplicates).allow_bom(allow_bom).negative_zero_int(true);
+        if let Some(limit) = max_size {
+            read = read.max_size(limit);
+        }
+        let text = json_text(data)?;
+        let value = Value::from_slice_with(&text.bytes, &read).map_err(|e| text.error(py, &e, data))?;
+        let out = value.to_vec_with(&write).map_err(|e| encode_error(py, e.to_string_with_root()))?;
+        Ok(PyBytes::new(py, &out))
+    })()
+    .map_err(|e| crate::errors::made_now(py, e))
 }
 
 /// Core write errors as `$.path: message` (the root is `$`).

@@ -17,6 +17,37 @@ use pyo3::types::{PyString, PyType};
 
 static DECODE_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 
+/// `e` with its exception object made now, in the caller's frame, for a
+/// function body that pyo3's trampoline raises from.
+///
+/// A pyo3 error is lazy: its message string and instance are made when it
+/// is raised, which pyo3's trampoline does after its own `catch_unwind`; if
+/// that allocation fails, pyo3 panics there ("PyObject pointer is null")
+/// and the process aborts ("panic at ffi boundary"). Made here, such a
+/// failure is caught and the call raises `MemoryError` instead. (pyo3's
+/// own argument errors, made before the body runs, still go the lazy way.)
+#[cold]
+#[inline(never)]
+pub(crate) fn made_now(py: Python<'_>, e: PyErr) -> PyErr {
+    let made = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let value = e.into_value(py);
+        PyErr::from_value(value.into_bound(py).into_any())
+    }));
+    match made {
+        Ok(e) => e,
+        Err(_) => {
+            // The failed allocation left MemoryError set (else it is set
+            // here, from CPython's preallocated instances).
+            if let Some(e) = PyErr::take(py) {
+                return e;
+            }
+            // SAFETY: the GIL is held (we have `py`).
+            unsafe { ffi::PyErr_NoMemory() };
+            PyErr::take(py).unwrap_or_else(|| pyo3::exceptions::PyMemoryError::new_err("out of memory"))
+        }
+    }
+}
+
 /// `JSONDecodeError` if it was made (module set-up makes it), with no
 /// initialisation: for quick calls (fast.rs).
 pub(crate) fn decode_error_type_if_made(py: Python<'_>) -> Option<*mut ffi::PyTypeObject> {

@@ -92,6 +92,21 @@ unsafe fn decode_fast(
     nargs: ffi::Py_ssize_t,
     kwnames: *mut PyObject,
 ) -> PyResult<*mut PyObject> {
+    // SAFETY: as the caller guarantees.
+    unsafe { decode_body(py, slf, args, nargs, kwnames) }.map_err(|e| crate::errors::made_now(py, e))
+}
+
+/// `decode_fast`'s body.
+///
+/// # Safety
+/// As `decode_fast`.
+unsafe fn decode_body(
+    py: Python<'_>,
+    slf: *mut PyObject,
+    args: *const *mut PyObject,
+    nargs: ffi::Py_ssize_t,
+    kwnames: *mut PyObject,
+) -> PyResult<*mut PyObject> {
     // SAFETY: `slf` is held by the caller for the call.
     let slf = unsafe { Bound::from_borrowed_ptr(py, slf) };
     // The descriptor has checked the instance's type; checked again here

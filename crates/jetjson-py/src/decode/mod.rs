@@ -75,8 +75,11 @@ impl Decoder {
         allow_bom: Flag,
     ) -> PyResult<Decoder> {
         let (strict, forbid_unknown_fields, allow_bom) = (strict.0, forbid_unknown_fields.0, allow_bom.0);
-        api(r#type.py())?;
-        let plan = compile::compile(r#type)?;
+        let py = r#type.py();
+        // Errors made here, not lazily by pyo3 (`errors::made_now`).
+        let made = |e| crate::errors::made_now(py, e);
+        api(py).map_err(made)?;
+        let plan = compile::compile(r#type).map_err(made)?;
         let max_size = max_size.map(|l| l.0);
         let untyped = matches!(plan.root, plan::Node::Any).then(|| {
             let mut options = ReadOptions::new().max_depth(max_depth.0).allow_bom(allow_bom).duplicate_keys(duplicate_keys.0);

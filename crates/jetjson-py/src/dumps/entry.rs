@@ -266,7 +266,7 @@ unsafe fn dumps_fast<'py>(
     kwnames: *mut PyObject,
 ) -> PyResult<*mut PyObject> {
     // SAFETY: as the caller guarantees.
-    unsafe { call(py, args, nargs, kwnames) }.map(Bound::into_ptr)
+    unsafe { call(py, args, nargs, kwnames) }.map(Bound::into_ptr).map_err(|e| crate::errors::made_now(py, e))
 }
 
 /// Interned keyword names, compared by address first.

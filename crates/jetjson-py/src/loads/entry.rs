@@ -186,6 +186,21 @@ unsafe fn refuse_oversized(py: Python<'_>, args: *const *mut PyObject, kwnames: 
 /// `nargs` positional arguments, then one value per name in `kwnames`.
 unsafe fn loads_fast(
     py: Python<'_>,
+    module: *mut PyObject,
+    args: *const *mut PyObject,
+    nargs: ffi::Py_ssize_t,
+    kwnames: *mut PyObject,
+) -> PyResult<*mut PyObject> {
+    // SAFETY: as the caller guarantees.
+    unsafe { loads_body(py, module, args, nargs, kwnames) }.map_err(|e| crate::errors::made_now(py, e))
+}
+
+/// `loads_fast`'s body.
+///
+/// # Safety
+/// As `loads_fast`.
+unsafe fn loads_body(
+    py: Python<'_>,
     _module: *mut PyObject,
     args: *const *mut PyObject,
     nargs: ffi::Py_ssize_t,
