@@ -212,3 +212,42 @@ def test_failures_out_of_a_sorted_dict_leave_no_memory_behind():
     assert same == "True"
     # 50 failures left 40 MB (0.8 MB each) before; nothing now.
     assert int(grew) < 12 << 20, grew
+
+
+# What a process's first calls make once (the interned keyword names, the
+# table of known types) was made with pyo3's
+# `PyString::intern` and `&str` conversions, which panic when CPython
+# cannot allocate: the first call out of memory aborted the process.
+FIRST_CHILD = textwrap.dedent(
+    """
+    import _testcapi, sys
+    import jetjson
+
+    calls = {
+        "keywords": lambda: jetjson.dumps([1], sort_keys=True),
+        "general": lambda: jetjson.dumps([1, 2.5, None]),
+    }
+    call = calls[sys.argv[1]]
+    expected = {"keywords": b"[1]", "general": b"[1,2.5,null]"}[sys.argv[1]]
+    failed = 0
+    for start in range(int(sys.argv[2]), int(sys.argv[2]) + 3):
+        _testcapi.set_nomemory(start, start + 1)
+        try:
+            out = call()
+        except MemoryError:
+            out = None
+        finally:
+            _testcapi.remove_mem_hooks()
+        assert out in (None, expected), out
+        failed += out is None
+    assert call() == expected
+    print(failed)
+    """
+)
+
+
+@pytest.mark.parametrize("first", ["keywords", "general"])
+@pytest.mark.parametrize("start", [0, 3, 6])
+def test_a_first_call_out_of_memory_is_a_memory_error_not_an_abort(first, start):
+    r = subprocess.run([sys.executable, "-c", FIRST_CHILD, first, str(start)], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr[-3000:]
