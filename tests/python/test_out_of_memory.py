@@ -251,3 +251,60 @@ FIRST_CHILD = textwrap.dedent(
 def test_a_first_call_out_of_memory_is_a_memory_error_not_an_abort(first, start):
     r = subprocess.run([sys.executable, "-c", FIRST_CHILD, first, str(start)], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr[-3000:]
+
+
+# An error dumps makes itself (JSONEncodeError, the RuntimeError of a dict
+# changed while written) is made lazily, with its message, when it is
+# raised: out of memory pyo3 panicked there, in its trampoline, outside any
+# catch, and the process aborted. It is raised as MemoryError now.
+LAZY_CHILD = textwrap.dedent(
+    """
+    import _testcapi, json
+    import jetjson
+
+    class Odd:
+        pass
+
+    def changing():
+        d = {}
+        def default(o):
+            d.clear()
+            return 1
+        d.update({"a": Odd(), "b": 2})
+        return d, default
+
+    calls = [
+        (lambda d, default: jetjson.dumps([float("nan")], profile="go"), jetjson.JSONEncodeError),
+        (lambda d, default: jetjson.dumps({"b": [Odd()]}, sort_keys=True), jetjson.JSONEncodeError),
+        (lambda d, default: jetjson.dumps(d, default=default), RuntimeError),
+    ]
+    seen = set()
+    for call, error in calls:
+        try:
+            call(*changing())
+        except error:
+            pass                          # every type and name made
+        for start in range(40):
+            d, default = changing()
+            _testcapi.set_nomemory(start, start + 1)
+            try:
+                call(d, default)
+                got = "ok"
+            except MemoryError:
+                got = "MemoryError"
+            except error:
+                got = "error"
+            finally:
+                _testcapi.remove_mem_hooks()
+            seen.add(got)
+    print(json.dumps(sorted(seen)))
+    """
+)
+
+
+def test_an_error_made_out_of_memory_is_a_memory_error_not_an_abort():
+    import json
+
+    r = subprocess.run([sys.executable, "-c", LAZY_CHILD], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-3000:]
+    assert json.loads(r.stdout.strip().splitlines()[-1]) == ["MemoryError", "error"], r.stdout

@@ -266,7 +266,30 @@ unsafe fn dumps_fast<'py>(
     kwnames: *mut PyObject,
 ) -> PyResult<*mut PyObject> {
     // SAFETY: as the caller guarantees.
-    unsafe { call(py, args, nargs, kwnames) }.map(Bound::into_ptr)
+    match unsafe { call(py, args, nargs, kwnames) } {
+        Ok(bytes) => Ok(bytes.into_ptr()),
+        Err(e) => Ok(raise(py, e)),
+    }
+}
+
+/// Raises `e` (sets it as the thread's exception) and returns the null the
+/// C convention returns with it. Not left to pyo3's trampoline: raising an
+/// error made lazily (`JSONEncodeError`, `RuntimeError`... with their
+/// message) makes its message str then, and out of memory pyo3 panics
+/// there, outside any catch: the process aborted. Caught here, the
+/// `MemoryError` the failed allocation set is raised instead.
+#[cold]
+fn raise(py: Python<'_>, e: PyErr) -> *mut PyObject {
+    if std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| e.restore(py))).is_err() {
+        // SAFETY: GIL held (we have `py`); `PyErr_NoMemory` raises the
+        // preallocated MemoryError (no allocation), only if nothing is set.
+        unsafe {
+            if ffi::PyErr_Occurred().is_null() {
+                ffi::PyErr_NoMemory();
+            }
+        }
+    }
+    std::ptr::null_mut()
 }
 
 /// Interned keyword names, compared by address first.
