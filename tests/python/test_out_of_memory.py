@@ -116,3 +116,195 @@ def test_a_result_that_cannot_grow_is_a_memory_error_and_leaks_nothing(options):
     # Every container, field value, default result and collected member
     # the failed calls were writing has the references it had before them.
     assert got["now"] == got["counts"], got
+
+
+# Python code the walk calls (here `default`) raising MemoryError with the
+# process out of memory: the error gets a note naming where it was raised,
+# and making the note (its text, the interned `add_note`, the interned
+# name of a class's plan on the first object that is not an exact
+# built-in) fails too. pyo3's conversions panic on such a failure and the
+# PanicException could not be made either: the process aborted ("panic in
+# a destructor during cleanup"). Small outputs (the kept writer) and large
+# ones (the result object) alike.
+CALLBACK_CHILD = textwrap.dedent(
+    """
+    import _testcapi, json, sys
+    import jetjson
+
+    class Odd:
+        pass
+
+    def default(o):
+        return [type(o).__name__ * 2]     # allocates
+
+    size = int(sys.argv[1])
+    jetjson.dumps({"warm": 1}, sort_keys=True)   # the type table, made before
+    doc = {"a": [Odd()], "pad": ["x" * 1000] * size}
+    expected = jetjson.dumps(doc, default=default)
+    seen = set()
+    for start in range(60):
+        jetjson.dumps(["y" * 1000] * size)
+        _testcapi.set_nomemory(start, 0)
+        try:
+            out = jetjson.dumps(doc, default=default)
+            got = "ok" if out == expected else "wrong"
+        except MemoryError:
+            got = "MemoryError"
+        finally:
+            _testcapi.remove_mem_hooks()
+        seen.add(got)
+        if got != "MemoryError":
+            break
+    print(json.dumps(sorted(seen)))
+    """
+)
+
+
+@pytest.mark.parametrize("size", [0, 300])
+def test_a_memory_error_from_python_code_out_of_memory_is_raised_not_an_abort(size):
+    import json
+
+    r = subprocess.run([sys.executable, "-c", CALLBACK_CHILD, str(size)], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-3000:]
+    assert json.loads(r.stdout.strip().splitlines()[-1]) == ["MemoryError", "ok"], r.stdout
+
+
+# A failure out of a sorted dict left that dict's order (a u32 per member)
+# on the walker's kept order stack, under every later call's: memory that
+# grew with each failure for as long as the process ran.
+ORDER_CHILD = textwrap.dedent(
+    """
+    import _testcapi, sys
+    import jetjson
+
+    big = {"k%06d" % i: [i] for i in range(200000)}
+    doc = {"a": big, "z": ["x" * 1000] * 3000}
+
+    def rss():
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * 4096
+
+    def fail_once():
+        jetjson.dumps(["y" * 1000] * 100, sort_keys=True)
+        _testcapi.set_nomemory(2, 0)      # a growth while big's members are written
+        try:
+            jetjson.dumps(doc, sort_keys=True)
+            raise SystemExit("no failure")
+        except MemoryError:
+            pass
+        finally:
+            _testcapi.remove_mem_hooks()
+
+    expected = jetjson.dumps(doc, sort_keys=True)
+    fail_once()
+    before = rss()
+    for _ in range(50):
+        fail_once()
+    print(rss() - before, jetjson.dumps(doc, sort_keys=True) == expected)
+    """
+)
+
+
+def test_failures_out_of_a_sorted_dict_leave_no_memory_behind():
+    r = subprocess.run([sys.executable, "-c", ORDER_CHILD], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-3000:]
+    grew, same = r.stdout.split()
+    assert same == "True"
+    # 50 failures left 40 MB (0.8 MB each) before; nothing now.
+    assert int(grew) < 12 << 20, grew
+
+
+# What a process's first calls make once (the interned keyword names, the
+# table of known types) was made with pyo3's
+# `PyString::intern` and `&str` conversions, which panic when CPython
+# cannot allocate: the first call out of memory aborted the process.
+FIRST_CHILD = textwrap.dedent(
+    """
+    import _testcapi, sys
+    import jetjson
+
+    calls = {
+        "keywords": lambda: jetjson.dumps([1], sort_keys=True),
+        "general": lambda: jetjson.dumps([1, 2.5, None]),
+    }
+    call = calls[sys.argv[1]]
+    expected = {"keywords": b"[1]", "general": b"[1,2.5,null]"}[sys.argv[1]]
+    failed = 0
+    for start in range(int(sys.argv[2]), int(sys.argv[2]) + 3):
+        _testcapi.set_nomemory(start, start + 1)
+        try:
+            out = call()
+        except MemoryError:
+            out = None
+        finally:
+            _testcapi.remove_mem_hooks()
+        assert out in (None, expected), out
+        failed += out is None
+    assert call() == expected
+    print(failed)
+    """
+)
+
+
+@pytest.mark.parametrize("first", ["keywords", "general"])
+@pytest.mark.parametrize("start", [0, 3, 6])
+def test_a_first_call_out_of_memory_is_a_memory_error_not_an_abort(first, start):
+    r = subprocess.run([sys.executable, "-c", FIRST_CHILD, first, str(start)], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr[-3000:]
+
+
+# An error dumps makes itself (JSONEncodeError, the RuntimeError of a dict
+# changed while written) is made lazily, with its message, when it is
+# raised: out of memory pyo3 panicked there, in its trampoline, outside any
+# catch, and the process aborted. It is raised as MemoryError now.
+LAZY_CHILD = textwrap.dedent(
+    """
+    import _testcapi, json
+    import jetjson
+
+    class Odd:
+        pass
+
+    def changing():
+        d = {}
+        def default(o):
+            d.clear()
+            return 1
+        d.update({"a": Odd(), "b": 2})
+        return d, default
+
+    calls = [
+        (lambda d, default: jetjson.dumps([float("nan")], profile="go"), jetjson.JSONEncodeError),
+        (lambda d, default: jetjson.dumps({"b": [Odd()]}, sort_keys=True), jetjson.JSONEncodeError),
+        (lambda d, default: jetjson.dumps(d, default=default), RuntimeError),
+    ]
+    seen = set()
+    for call, error in calls:
+        try:
+            call(*changing())
+        except error:
+            pass                          # every type and name made
+        for start in range(40):
+            d, default = changing()
+            _testcapi.set_nomemory(start, start + 1)
+            try:
+                call(d, default)
+                got = "ok"
+            except MemoryError:
+                got = "MemoryError"
+            except error:
+                got = "error"
+            finally:
+                _testcapi.remove_mem_hooks()
+            seen.add(got)
+    print(json.dumps(sorted(seen)))
+    """
+)
+
+
+def test_an_error_made_out_of_memory_is_a_memory_error_not_an_abort():
+    import json
+
+    r = subprocess.run([sys.executable, "-c", LAZY_CHILD], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-3000:]
+    assert json.loads(r.stdout.strip().splitlines()[-1]) == ["MemoryError", "error"], r.stdout

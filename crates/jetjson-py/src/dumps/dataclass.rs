@@ -30,7 +30,7 @@ use super::types::_PyType_Lookup;
 
 /// The capsule's name (and the attribute's).
 const CAPSULE: &std::ffi::CStr = c"jetjson.dataclass_plan";
-const ATTRIBUTE: &str = "__jetjson_plan__";
+const ATTRIBUTE: &std::ffi::CStr = c"__jetjson_plan__";
 
 /// How a field's value is read from an instance, decided when the class is
 /// planned (and trusted while its version tag is unchanged): without
@@ -190,7 +190,8 @@ pub unsafe fn find(py: Python<'_>, ty: *mut ffi::PyTypeObject) -> Option<Held> {
         if dict.is_null() {
             return None;
         }
-        let capsule = ffi::PyDict_GetItemWithError(dict, attribute(py));
+        let name = attribute(py)?;
+        let capsule = ffi::PyDict_GetItemWithError(dict, name);
         if capsule.is_null() || ffi::PyCapsule_IsValid(capsule, CAPSULE.as_ptr()) == 0 {
             ffi::PyErr_Clear();
             return None;
@@ -286,9 +287,14 @@ pub fn make(class: &Bound<'_, PyType>, direct: bool) -> PyResult<Held> {
     // SAFETY: `ty` is a live heap type (a dataclass); GIL held.
     unsafe {
         let dict = (*ty).tp_dict;
-        if !dict.is_null() && ffi::PyDict_SetItem(dict, attribute(py), capsule) == 0 {
+        let name = attribute(py);
+        if let (false, Some(name)) = (dict.is_null(), name) {
+            if ffi::PyDict_SetItem(dict, name, capsule) != 0 {
+                ffi::PyErr_Clear();
+                return Ok(held);
+            }
             ffi::PyType_Modified(ty);
-            let _ = _PyType_Lookup(ty, attribute(py));
+            let _ = _PyType_Lookup(ty, name);
             held.plan().version.set(version_of(ty));
         } else {
             ffi::PyErr_Clear();
@@ -430,10 +436,26 @@ impl Plan {
     }
 }
 
-/// The interned attribute name.
-fn attribute(py: Python<'_>) -> *mut PyObject {
+/// The interned attribute name; `None` (no exception set) when it cannot
+/// be made, out of memory: `PyString::intern` would panic there, and the
+/// first `dumps` of an object that is not an exact built-in would abort
+/// the process instead of raising `MemoryError`.
+fn attribute(py: Python<'_>) -> Option<*mut PyObject> {
     static NAME: pyo3::sync::PyOnceLock<Py<PyString>> = pyo3::sync::PyOnceLock::new();
-    NAME.get_or_init(py, || PyString::intern(py, ATTRIBUTE).unbind()).as_ptr()
+    NAME.get_or_try_init(py, || {
+        // SAFETY: GIL held; the name is a NUL-terminated literal; the new
+        // reference (null with an exception set on failure) is handed to the `Py`.
+        unsafe {
+            let name = ffi::PyUnicode_InternFromString(ATTRIBUTE.as_ptr());
+            if name.is_null() {
+                Err(PyErr::fetch(py))
+            } else {
+                Ok(Bound::from_owned_ptr(py, name).cast_into_unchecked::<PyString>().unbind())
+            }
+        }
+    })
+    .ok()
+    .map(|n| n.as_ptr())
 }
 
 /// The capsule's destructor: frees the plan (and with it the references to

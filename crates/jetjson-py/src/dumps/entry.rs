@@ -285,21 +285,23 @@ struct Names {
 
 static NAMES: PyOnceLock<Names> = PyOnceLock::new();
 
-fn names(py: Python<'_>) -> &'static Names {
-    NAMES.get_or_init(py, || {
-        let i = |s: &str| PyString::intern(py, s).unbind();
-        Names {
-            profile: i("profile"),
-            sort_keys: i("sort_keys"),
-            escape_html: i("escape_html"),
-            ascii_only: i("ascii_only"),
-            indent: i("indent"),
-            default: i("default"),
-            nan: i("nan"),
-            non_str_keys: i("non_str_keys"),
-            omit_defaults: i("omit_defaults"),
-            max_write_depth: i("max_write_depth"),
-        }
+/// The names, made by the first call with keywords (an error, MemoryError,
+/// when they cannot be: `super::text::interned`).
+fn names(py: Python<'_>) -> PyResult<&'static Names> {
+    NAMES.get_or_try_init(py, || {
+        let i = |s: &str| -> PyResult<Py<PyString>> { Ok(super::text::interned(py, s)?.unbind()) };
+        Ok(Names {
+            profile: i("profile")?,
+            sort_keys: i("sort_keys")?,
+            escape_html: i("escape_html")?,
+            ascii_only: i("ascii_only")?,
+            indent: i("indent")?,
+            default: i("default")?,
+            nan: i("nan")?,
+            non_str_keys: i("non_str_keys")?,
+            omit_defaults: i("omit_defaults")?,
+            max_write_depth: i("max_write_depth")?,
+        })
     })
 }
 
@@ -498,7 +500,7 @@ unsafe fn call<'py>(
     let (mut sort_keys, mut escape_html, mut ascii_only, mut indent, mut default, mut nan) = (None, None, None, None, None, None);
     let (mut non_str_keys, mut omit_defaults, mut max_write_depth) = (None, None, None);
     if !kwnames.is_null() {
-        let names = names(py);
+        let names = names(py)?;
         // SAFETY: `kwnames` is a tuple of strs; their values follow the
         // positional arguments.
         let n = unsafe { ffi::PyTuple_GET_SIZE(kwnames) };

@@ -179,7 +179,7 @@ impl Fail {
             // where (`e.add_note`, Python 3.11+): "while writing $.a[3]".
             Kind::Py(e) => {
                 if !inner.path.is_empty() {
-                    let _ = e.value(py).call_method1(pyo3::intern!(py, "add_note"), (format!("while jetjson wrote {path}"),));
+                    add_note(py, &e, &format!("while jetjson wrote {path}"));
                 }
                 e
             }
@@ -196,6 +196,42 @@ impl Fail {
                 encode_error(py, format!("{full}: {}", e.message()))
             }
         }
+    }
+}
+
+/// `e.add_note(note)`, at best: nothing when the note cannot be made. The
+/// error is often a `MemoryError` raised by Python code the walk called
+/// (a `default`, an `isoformat`) with the process out of memory, when
+/// making the note's str (or interning its method's name) fails too: pyo3's
+/// conversions panic on that failure, and the panic, met again when its
+/// `PanicException` could not be made either, aborted the process.
+fn add_note(py: Python<'_>, e: &PyErr, note: &str) {
+    use pyo3::ffi;
+    let value = e.value(py);
+    // SAFETY: GIL held (we have `py`); `value` is a live exception object;
+    // the two strs are new references released here; a call that fails
+    // leaves its own exception set, which is cleared (`e` was taken out of
+    // the thread's state, so nothing else is set meanwhile).
+    unsafe {
+        let text = ffi::PyUnicode_FromStringAndSize(note.as_ptr().cast(), note.len() as ffi::Py_ssize_t);
+        if text.is_null() {
+            ffi::PyErr_Clear();
+            return;
+        }
+        let name = ffi::PyUnicode_FromStringAndSize(c"add_note".as_ptr(), 8);
+        if name.is_null() {
+            ffi::Py_DECREF(text);
+            ffi::PyErr_Clear();
+            return;
+        }
+        let r = ffi::PyObject_CallMethodOneArg(value.as_ptr(), name, text);
+        if r.is_null() {
+            ffi::PyErr_Clear();
+        } else {
+            ffi::Py_DECREF(r);
+        }
+        ffi::Py_DECREF(name);
+        ffi::Py_DECREF(text);
     }
 }
 

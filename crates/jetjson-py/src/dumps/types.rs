@@ -60,9 +60,12 @@ pub fn known_if_made(py: Python<'_>) -> Option<&'static Known> {
 
 pub fn known(py: Python<'_>) -> PyResult<&'static Known> {
     KNOWN.get_or_try_init(py, || {
-        let class =
-            |module: &str, name: &str| -> PyResult<Py<PyType>> { Ok(py.import(module)?.getattr(name)?.cast_into::<PyType>()?.unbind()) };
-        let intern = |s: &str| -> Py<PyAny> { pyo3::types::PyString::intern(py, s).into_any().unbind() };
+        // Strs made with the C API (`text::interned`): out of memory, the
+        // first call raises MemoryError instead of aborting.
+        let intern = |s: &str| -> PyResult<Py<PyAny>> { Ok(super::text::interned(py, s)?.into_any().unbind()) };
+        let class = |module: &str, name: &str| -> PyResult<Py<PyType>> {
+            Ok(py.import(super::text::interned(py, module)?)?.getattr(super::text::interned(py, name)?)?.cast_into::<PyType>()?.unbind())
+        };
         Ok(Known {
             datetime: class("datetime", "datetime")?,
             date: class("datetime", "date")?,
@@ -71,9 +74,9 @@ pub fn known(py: Python<'_>) -> PyResult<&'static Known> {
             decimal: class("decimal", "Decimal")?,
             enum_base: class("enum", "Enum")?,
             raw: crate::raw::Raw::type_object_raw(py),
-            dataclass_fields: intern("__dataclass_fields__"),
-            isoformat: intern("isoformat"),
-            utcoffset: intern("utcoffset"),
+            dataclass_fields: intern("__dataclass_fields__")?,
+            isoformat: intern("isoformat")?,
+            utcoffset: intern("utcoffset")?,
             // SAFETY: the datetime C API is imported here (GIL held); its
             // UTC singleton and types live as long as the datetime module,
             // which `datetime` (imported above) keeps loaded.
@@ -92,7 +95,7 @@ pub fn known(py: Python<'_>) -> PyResult<&'static Known> {
                 // SAFETY: a lookup in a live type; the descriptor is read
                 // as a member descriptor only when it is one.
                 unsafe {
-                    let d = _PyType_Lookup(uuid.as_ptr() as *mut ffi::PyTypeObject, intern("int").as_ptr());
+                    let d = _PyType_Lookup(uuid.as_ptr() as *mut ffi::PyTypeObject, intern("int")?.as_ptr());
                     if !d.is_null() && ffi::Py_TYPE(d) == std::ptr::addr_of_mut!(ffi::PyMemberDescr_Type) {
                         let m = (*(d as *mut ffi::PyMemberDescrObject)).d_member;
                         // T_OBJECT_EX: an object pointer, NULL when unset.
@@ -110,11 +113,11 @@ pub fn known(py: Python<'_>) -> PyResult<&'static Known> {
                 let e = class("enum", "Enum")?;
                 // SAFETY: a lookup in a live type; the class (kept by
                 // `enum_base`) keeps the descriptor alive.
-                unsafe { _PyType_Lookup(e.as_ptr() as *mut ffi::PyTypeObject, intern("value").as_ptr()) }
+                unsafe { _PyType_Lookup(e.as_ptr() as *mut ffi::PyTypeObject, intern("value")?.as_ptr()) }
             },
-            value_attr: intern("_value_"),
-            value: intern("value"),
-            hex: intern("hex"),
+            value_attr: intern("_value_")?,
+            value: intern("value")?,
+            hex: intern("hex")?,
             ints_311: {
                 let v = py.version_info();
                 (v.major, v.minor) == (3, 11)
