@@ -112,6 +112,7 @@ pub(in super::super) static KERNELS: [Kernel; 8] = kernel_table!("avx2", escape,
 /// The CPU supports AVX2; `out` has room for `escape_room(s.len())` bytes.
 #[target_feature(enable = "avx2")]
 unsafe fn escape<const H: bool, const L: bool, const A: bool>(out: *mut u8, s: &str) -> usize {
+    super::align_kernel_entry();
     // SAFETY: AVX2 and the room per this function's contract; SSE2 is baseline.
     unsafe { generic::escape::<__m256i, __m128i, H, L, A>(out, s) }
 }

@@ -78,6 +78,7 @@ impl Vector for __m128i {
 pub(in super::super) static KERNELS: [Kernel; 8] = kernel_table!("sse2", escape, needs_escape);
 
 unsafe fn escape<const H: bool, const L: bool, const A: bool>(out: *mut u8, s: &str) -> usize {
+    super::align_kernel_entry();
     // SAFETY: SSE2 is always present on x86_64; the caller gives the room.
     unsafe { generic::escape::<__m128i, __m128i, H, L, A>(out, s) }
 }
