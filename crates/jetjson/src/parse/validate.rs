@@ -54,9 +54,7 @@ pub(crate) struct Work {
     /// (`HASHED`) set once its names are in `dups` instead; and for an
     /// object whose names are in `names`, the union of their `name_bit`s.
     stack: Vec<(usize, u64)>,
-    /// Names of the open objects that compare linearly.
-    names: Vec<u128>,
-    dups: DuplicateNames,
+    names: Names,
     /// Decoded escapes.
     scratch: String,
 }
@@ -65,19 +63,52 @@ impl Work {
     /// Whether `trim(keep)` would give anything back.
     #[inline]
     pub(crate) fn above(&self, keep: usize) -> bool {
-        self.stack.capacity() > keep || self.names.capacity() > keep || self.scratch.capacity() > keep || self.dups.above(keep)
+        self.stack.capacity() > keep || self.names.words.capacity() > keep || self.scratch.capacity() > keep || self.names.dups.above(keep)
     }
 
     pub(crate) fn trim(&mut self, keep: usize) {
         self.stack.shrink_to(keep);
-        self.names.shrink_to(keep);
+        self.names.words.shrink_to(keep);
         self.scratch.shrink_to(keep);
-        self.dups.shrink_to(keep);
+        self.names.dups.shrink_to(keep);
+    }
+}
+
+/// The names of the open objects.
+#[derive(Default)]
+struct Names {
+    /// Names of the open objects that compare linearly, as words, one per
+    /// slot; past `cursor`, the words of objects closed before.
+    words: Vec<u128>,
+    /// The slot the innermost object's next name goes to (its names are
+    /// the slots from its first to here).
+    cursor: usize,
+    /// The innermost object's names from `cursor` up to here are those
+    /// of the object before it at the same slots (a shape).
+    shape_end: usize,
+    /// The first slot and the number of names of the object closed last
+    /// (no names if they were hashed).
+    last_first: usize,
+    last_len: usize,
+    /// Names of the open objects that are hashed.
+    dups: DuplicateNames,
+}
+
+impl Names {
+    fn clear(&mut self) {
+        self.words.clear();
+        self.dups.clear();
+        (self.cursor, self.shape_end, self.last_first, self.last_len) = (0, 0, 0, 0);
     }
 }
 
 const ARRAY: usize = usize::MAX;
 const HASHED: usize = 1;
+/// An object entry's bloom does not yet hold the names it took from its
+/// shape (`Walker::shape_end`).
+const NOBLOOM: usize = 2;
+/// An object entry's first slot in `names` is its entry shifted right by this.
+const FIRST_SHIFT: u32 = 2;
 /// The bit of a name's word in its object's entry of `Work::stack`: a hash of the
 /// word, so that a name that is not yet in a small object (nearly every
 /// name) is known so from one bit, without comparing it with the others.
@@ -139,7 +170,7 @@ unsafe fn validate_avx2(b: &[u8], options: &ReadOptions, work: &mut Work) -> boo
 /// (whose ISA the caller runs with).
 #[inline(always)]
 fn validate_with<C: Classify>(b: &[u8], options: &ReadOptions, work: &mut Work) -> bool {
-    let Work { stack, names, dups, scratch } = work;
+    let Work { stack, names, scratch } = work;
     let mut scan = Scan { carry_escape: false, carry_string: 0, carry_scalar: 0, high: 0, backslash: false, escapes_to: 0 };
     let mut w = Walker::<C> {
         b,
@@ -151,7 +182,6 @@ fn validate_with<C: Classify>(b: &[u8], options: &ReadOptions, work: &mut Work) 
         scan: &mut scan,
         stack,
         names,
-        dups,
         scratch,
         max_depth: options.max_depth,
         track_names: options.duplicate_keys == DuplicateKeys::Error,
@@ -162,7 +192,6 @@ fn validate_with<C: Classify>(b: &[u8], options: &ReadOptions, work: &mut Work) 
     let ok = ok && scan.carry_string == 0 && (scan.high == 0 || simdutf8::basic::from_utf8(b).is_ok());
     stack.clear();
     names.clear();
-    dups.clear();
     ok
 }
 
@@ -216,7 +245,7 @@ unsafe fn container_end_avx2(b: &[u8], at: usize, nested: Nested, work: &mut Wor
 /// `b[at]` is `{` or `[`.
 #[inline(always)]
 fn container_end_with<C: Classify>(b: &[u8], at: usize, nested: Nested, work: &mut Work) -> Option<usize> {
-    let Work { stack, names, dups, scratch } = work;
+    let Work { stack, names, scratch } = work;
     let mut scan = Scan { carry_escape: false, carry_string: 0, carry_scalar: 0, high: 0, backslash: false, escapes_to: 0 };
     // The block `at` is in, with every byte before `at` dropped from the
     // masks: stage 1 starts at the bracket, outside any string, as at the
@@ -249,7 +278,6 @@ fn container_end_with<C: Classify>(b: &[u8], at: usize, nested: Nested, work: &m
         scan: &mut scan,
         stack,
         names,
-        dups,
         scratch,
         max_depth: nested.max_depth.saturating_sub(nested.depth),
         track_names: nested.track_names,
@@ -263,7 +291,6 @@ fn container_end_with<C: Classify>(b: &[u8], at: usize, nested: Nested, work: &m
     let ok = ok && (scan.high == 0 || simdutf8::basic::from_utf8(&b[at..end]).is_ok());
     stack.clear();
     names.clear();
-    dups.clear();
     ok.then_some(end)
 }
 
@@ -388,8 +415,7 @@ struct Walker<'a, 'w, C> {
     end: usize,
     scan: &'w mut Scan,
     stack: &'w mut Vec<(usize, u64)>,
-    names: &'w mut Vec<u128>,
-    dups: &'w mut DuplicateNames,
+    names: &'w mut Names,
     scratch: &'w mut String,
     max_depth: usize,
     track_names: bool,
@@ -457,7 +483,23 @@ impl<C: Classify> Walker<'_, '_, C> {
         if self.stack.len() >= self.max_depth {
             return false;
         }
-        self.stack.push((if c == b'[' { ARRAY } else { self.names.len() << 1 }, 0));
+        if c == b'[' {
+            self.stack.push((ARRAY, 0));
+            return true;
+        }
+        // An object where the object closed last began, with nothing
+        // written since (writes move the cursor on, and only a close
+        // moves it back): its names are still in the slots, all
+        // different, and this object's names are compared with them
+        // first.
+        let first = self.names.cursor;
+        if first == self.names.last_first && self.names.last_len != 0 {
+            self.names.shape_end = first + self.names.last_len;
+            self.stack.push((first << FIRST_SHIFT | NOBLOOM, 0));
+        } else {
+            self.names.shape_end = 0;
+            self.stack.push((first << FIRST_SHIFT, 0));
+        }
         true
     }
 
@@ -467,11 +509,18 @@ impl<C: Classify> Walker<'_, '_, C> {
     fn close(&mut self) -> Option<bool> {
         let (top, _) = self.stack.pop().unwrap_or((ARRAY, 0));
         if top != ARRAY {
+            let first = top >> FIRST_SHIFT;
             if top & HASHED != 0 {
-                self.dups.close();
+                self.names.dups.close();
+                self.names.last_len = 0;
             } else {
-                self.names.truncate(top >> 1);
+                self.names.last_len = self.names.cursor - first;
             }
+            self.names.last_first = first;
+            self.names.cursor = first;
+            // The object around it (if any) may have had a shape: this
+            // one's names were written over it.
+            self.names.shape_end = 0;
         }
         self.stack.last().map(|&(t, _)| t == ARRAY)
     }
@@ -707,25 +756,42 @@ impl<C: Classify> Walker<'_, '_, C> {
         }
         let start = open + 1;
         let len = close.saturating_sub(start);
+        let i = self.names.cursor;
+        let word = match b.get(start..start + 16) {
+            Some(bytes) if len <= 16 => u128::from_le_bytes(bytes.try_into().expect("16 bytes")) & NAME_MASKS[len],
+            _ => return self.general_name(start, len),
+        };
+        // The name of the object before this one at the same slot: a
+        // different name from those before it, as this one is (without
+        // escapes: the word has none, as the slot's).
+        if i < self.names.shape_end && self.names.words[i] == word {
+            self.names.cursor = i + 1;
+            return true;
+        }
         let Some(&mut (top, ref mut bloom)) = self.stack.last_mut() else { return false };
-        let first = top >> 1;
-        if top & HASHED == 0 && len <= 16 && self.names.len() - first < LINEAR_NAMES {
-            if let Some(bytes) = b.get(start..start + 16) {
-                let word = u128::from_le_bytes(bytes.try_into().expect("16 bytes")) & NAME_MASKS[len];
-                // (Stage 1 has seen the name, and so any backslash in it;
-                // names with escapes are decoded in `general_name`.)
-                if !self.scan.backslash || !has_backslash(word) {
-                    let bit = name_bit(word);
-                    if *bloom & bit == bit && self.names[first..].contains(&word) {
-                        return false;
-                    }
-                    *bloom |= bit;
-                    self.names.push(word);
-                    return true;
+        let first = top >> FIRST_SHIFT;
+        if top & (HASHED | NOBLOOM) == 0 && i - first < LINEAR_NAMES {
+            // (Stage 1 has seen the name, and so any backslash in it;
+            // names with escapes are decoded in `general_name`.)
+            if !self.scan.backslash || !has_backslash(word) {
+                let bit = name_bit(word);
+                if *bloom & bit == bit && self.names.words[first..i].contains(&word) {
+                    return false;
                 }
+                *bloom |= bit;
+                put(&mut self.names.words, i, word);
+                self.names.cursor = i + 1;
+                return true;
             }
         }
-        general_name(b, self.names, self.dups, self.scratch, self.stack, (start, len), self.scan.backslash)
+        self.general_name(start, len)
+    }
+
+    /// `general_name`, passed what it needs (so that the walker's own
+    /// fields can stay in registers).
+    #[inline(always)]
+    fn general_name(&mut self, start: usize, len: usize) -> bool {
+        general_name(self.b, self.names, self.scratch, self.stack, (start, len), self.scan.backslash)
     }
 }
 
@@ -767,39 +833,56 @@ fn has_backslash(word: u128) -> bool {
 #[inline(never)]
 fn general_name(
     b: &[u8],
-    names: &mut Vec<u128>,
-    dups: &mut DuplicateNames,
+    names: &mut Names,
     scratch: &mut String,
     stack: &mut [(usize, u64)],
     (start, len): (usize, usize),
     backslash_seen: bool,
 ) -> bool {
     let Some((top, bloom)) = stack.last_mut() else { return false };
-    let first = *top >> 1;
+    let first = *top >> FIRST_SHIFT;
+    if *top & NOBLOOM != 0 {
+        // Leaving the shape: the names taken from it into the bloom.
+        *bloom = names.words[first..names.cursor].iter().fold(0, |m, &w| m | name_bit(w));
+        *top &= !NOBLOOM;
+    }
+    names.shape_end = 0;
     if *top & HASHED == 0 {
         let body = &b[start..start + len];
-        if len <= 16 && names.len() - first < LINEAR_NAMES && !body.contains(&b'\\') {
+        let i = names.cursor;
+        if len <= 16 && i - first < LINEAR_NAMES && !body.contains(&b'\\') {
             let mut bytes = [0u8; 16];
             bytes[..len].copy_from_slice(body);
             let word = u128::from_le_bytes(bytes);
-            if names[first..].contains(&word) {
+            if names.words[first..i].contains(&word) {
                 return false;
             }
             *bloom |= name_bit(word);
-            names.push(word);
+            put(&mut names.words, i, word);
+            names.cursor = i + 1;
             return true;
         }
         // On to hashing: the words so far are names copied to `dups`.
-        dups.open();
-        for &word in &names[first..] {
+        names.dups.open();
+        for &word in &names.words[first..i] {
             let bytes = word.to_le_bytes();
             let n = 16 - (word.leading_zeros() / 8) as usize;
-            dups.insert(b, &bytes[..n], None);
+            names.dups.insert(b, &bytes[..n], None);
         }
-        names.truncate(first);
+        names.cursor = first;
         *top |= HASHED;
     }
-    hashed_name(b, dups, scratch, start, len, backslash_seen)
+    hashed_name(b, &mut names.dups, scratch, start, len, backslash_seen)
+}
+
+/// Writes `word` to slot `i` of `names`, which has at least `i` slots.
+#[inline(always)]
+fn put(names: &mut Vec<u128>, i: usize, word: u128) {
+    if let Some(slot) = names.get_mut(i) {
+        *slot = word;
+    } else {
+        names.push(word);
+    }
 }
 
 /// Whether the number at `p` is not beyond the double range (integers
