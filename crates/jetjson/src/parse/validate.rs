@@ -692,48 +692,12 @@ impl<C: Classify> Walker<'_, '_, C> {
     #[inline(always)]
     fn number(&self, p: usize) -> bool {
         let b = self.b;
-        let digit = |i: usize| b.get(i).is_some_and(u8::is_ascii_digit);
-        let mut i = p + usize::from(b[p] == b'-');
-        let int_start = i;
-        match b.get(i) {
-            Some(b'0') => i += 1,
-            Some(b'1'..=b'9') => {
-                i += 1;
-                while digit(i) {
-                    i += 1;
-                }
+        if let Some(bytes) = b.get(p..p + 8) {
+            if let Some(ok) = short_number(u64::from_le_bytes(bytes.try_into().expect("8 bytes"))) {
+                return ok;
             }
-            _ => return false,
         }
-        let int_digits = i - int_start;
-        if b.get(i) == Some(&b'.') {
-            i += 1;
-            if !digit(i) {
-                return false;
-            }
-            i += digits(b, i);
-        }
-        let mut exponent = false;
-        if matches!(b.get(i), Some(b'e' | b'E')) {
-            exponent = true;
-            i += 1;
-            if matches!(b.get(i), Some(b'+' | b'-')) {
-                i += 1;
-            }
-            if !digit(i) {
-                return false;
-            }
-            i += digits(b, i);
-        }
-        if !self.ends_scalar(i) {
-            return false;
-        }
-        // Without an exponent, a value of at most 300 integer digits is
-        // far below the largest double (about 1.8e308).
-        if (exponent || int_digits > 300) && !self.lossless {
-            return in_range(b, p);
-        }
-        true
+        long_number(b, p, self.lossless)
     }
 
     /// The name whose opening quote is at `open`, before the `:` at
@@ -792,6 +756,99 @@ impl<C: Classify> Walker<'_, '_, C> {
     #[inline(always)]
     fn general_name(&mut self, start: usize, len: usize) -> bool {
         general_name(self.b, self.names, self.scratch, self.stack, (start, len), self.scan.backslash)
+    }
+}
+
+/// `Walker::number` byte by byte: the number at `b[p]`, its grammar, then
+/// (only if it might be beyond the double range, which is refused unless
+/// `lossless`) its value.
+#[inline(never)]
+fn long_number(b: &[u8], p: usize, lossless: bool) -> bool {
+    let digit = |i: usize| b.get(i).is_some_and(u8::is_ascii_digit);
+    let mut i = p + usize::from(b[p] == b'-');
+    let int_start = i;
+    match b.get(i) {
+        Some(b'0') => i += 1,
+        Some(b'1'..=b'9') => {
+            i += 1;
+            while digit(i) {
+                i += 1;
+            }
+        }
+        _ => return false,
+    }
+    let int_digits = i - int_start;
+    if b.get(i) == Some(&b'.') {
+        i += 1;
+        if !digit(i) {
+            return false;
+        }
+        i += digits(b, i);
+    }
+    let mut exponent = false;
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        exponent = true;
+        i += 1;
+        if matches!(b.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        if !digit(i) {
+            return false;
+        }
+        i += digits(b, i);
+    }
+    if !b.get(i).is_none_or(|&c| ENDS_SCALAR[c as usize]) {
+        return false;
+    }
+    // Without an exponent, a value of at most 300 integer digits is
+    // far below the largest double (about 1.8e308).
+    if (exponent || int_digits > 300) && !lossless {
+        return in_range(b, p);
+    }
+    true
+}
+
+/// The number that starts the 8 bytes of `word` (little-endian), if it
+/// ends inside them and has no exponent (nearly every number): whether it
+/// is valid (and so in the double range), ended as a scalar ends. `None`:
+/// one to read byte by byte (`Walker::number`).
+#[inline(always)]
+fn short_number(word: u64) -> Option<bool> {
+    const ONES: u64 = u64::MAX / 255;
+    // The top bit of each byte that is not a digit (as in `digits`), then
+    // one bit per byte: bit `k` for byte `k` (the eight top bits gathered
+    // into the top byte by one multiplication, without carries).
+    let x = word ^ (ONES * 0x30);
+    let other = (((x & (ONES * 0x7f)) + ONES * 0x76) | x) & (ONES * 0x80);
+    let other = (other >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56;
+    let byte = |k: u32| (word >> (8 * k)) as u8;
+    let sign = u32::from(byte(0) == b'-');
+    // Integer digits: at least one, no leading zero. (A run that reaches
+    // the end of the word counts 64 or more: read byte by byte.)
+    let int = (other >> sign).trailing_zeros();
+    let mut end = sign + int;
+    if int == 0 {
+        return Some(false);
+    }
+    if end >= 8 {
+        return None;
+    }
+    if byte(sign) == b'0' && int > 1 {
+        return Some(false);
+    }
+    if byte(end) == b'.' {
+        let fraction = (other >> (end + 1)).trailing_zeros();
+        if fraction == 0 {
+            return Some(false);
+        }
+        end += 1 + fraction;
+        if end >= 8 {
+            return None;
+        }
+    }
+    match byte(end) {
+        b'e' | b'E' => None,
+        c => Some(ENDS_SCALAR[c as usize]),
     }
 }
 
@@ -1176,6 +1233,42 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Every text of up to 8 bytes over the bytes of numbers (and some
+    /// that end them or not), padded with each kind of byte: `short_number`
+    /// judges every number it takes as the byte-by-byte `long_number`
+    /// does, and takes the short ones without an exponent.
+    #[test]
+    fn short_numbers_are_judged_as_byte_by_byte() {
+        let alphabet = b"-0159.eE+,]\" a";
+        let mut taken = 0;
+        let mut text = [0u8; 8];
+        for len in 1..=6 {
+            let n = alphabet.len().pow(len as u32);
+            for code in 0..n {
+                let mut rest = code;
+                for byte in &mut text[..len] {
+                    *byte = alphabet[rest % alphabet.len()];
+                    rest /= alphabet.len();
+                }
+                for &pad in b"0,. e-" {
+                    text[len..].fill(pad);
+                    let want = long_number(&text, 0, false);
+                    if let Some(got) = short_number(u64::from_le_bytes(text)) {
+                        taken += 1;
+                        assert_eq!(got, want, "{:?}", String::from_utf8_lossy(&text));
+                    } else if text.iter().take_while(|c| !b", ]\"a".contains(c)).count() < 8
+                        && !text.contains(&b'e')
+                        && !text.contains(&b'E')
+                        && want
+                    {
+                        panic!("a short number read byte by byte: {:?}", String::from_utf8_lossy(&text));
+                    }
+                }
+            }
+        }
+        assert!(taken > 1_000_000, "{taken}");
     }
 
     /// Strings, escapes and whitespace across block ends.
