@@ -77,9 +77,12 @@ impl Work {
 /// The names of the open objects.
 #[derive(Default)]
 struct Names {
-    /// Names of the open objects that compare linearly, as words, one per
-    /// slot; past `cursor`, the words of objects closed before.
-    words: Vec<u128>,
+    /// Names of the open objects that compare linearly, one per slot: the
+    /// name and its closing quote as a zero-padded word (no name has a
+    /// zero byte, a control character, so equal words are equal names),
+    /// and the mask of its bytes; past `cursor`, the names of objects
+    /// closed before.
+    words: Vec<(u128, u128)>,
     /// The slot the innermost object's next name goes to (its names are
     /// the slots from its first to here).
     cursor: usize,
@@ -710,6 +713,20 @@ impl<C: Classify> Walker<'_, '_, C> {
     #[inline(always)]
     fn name(&mut self, open: usize, colon: usize) -> bool {
         let b = self.b;
+        let start = open + 1;
+        let i = self.names.cursor;
+        // The name of the object before this one at the same slot, with
+        // its closing quote (so this name ends there too): a name
+        // different from those before it, as this one is.
+        if i < self.names.shape_end {
+            if let Some(bytes) = b.get(start..start + 16) {
+                let (word, mask) = self.names.words[i];
+                if u128::from_le_bytes(bytes.try_into().expect("16 bytes")) & mask == word {
+                    self.names.cursor = i + 1;
+                    return true;
+                }
+            }
+        }
         // The closing quote: the last byte before the ':' that is not
         // whitespace (stage 1 found nothing else between them).
         let mut close = colon - 1;
@@ -718,34 +735,25 @@ impl<C: Classify> Walker<'_, '_, C> {
                 close -= 1;
             }
         }
-        let start = open + 1;
         let len = close.saturating_sub(start);
-        let i = self.names.cursor;
-        let word = match b.get(start..start + 16) {
-            Some(bytes) if len <= 16 => u128::from_le_bytes(bytes.try_into().expect("16 bytes")) & NAME_MASKS[len],
-            _ => return self.general_name(start, len),
-        };
-        // The name of the object before this one at the same slot: a
-        // different name from those before it, as this one is (without
-        // escapes: the word has none, as the slot's).
-        if i < self.names.shape_end && self.names.words[i] == word {
-            self.names.cursor = i + 1;
-            return true;
-        }
         let Some(&mut (top, ref mut bloom)) = self.stack.last_mut() else { return false };
         let first = top >> FIRST_SHIFT;
-        if top & (HASHED | NOBLOOM) == 0 && i - first < LINEAR_NAMES {
-            // (Stage 1 has seen the name, and so any backslash in it;
-            // names with escapes are decoded in `general_name`.)
-            if !self.scan.backslash || !has_backslash(word) {
-                let bit = name_bit(word);
-                if *bloom & bit == bit && self.names.words[first..i].contains(&word) {
-                    return false;
+        if top & (HASHED | NOBLOOM) == 0 && len < 16 && i - first < LINEAR_NAMES {
+            if let Some(bytes) = b.get(start..start + 16) {
+                let mask = NAME_MASKS[len + 1];
+                let word = u128::from_le_bytes(bytes.try_into().expect("16 bytes")) & mask;
+                // (Stage 1 has seen the name, and so any backslash in it;
+                // names with escapes are decoded in `general_name`.)
+                if !self.scan.backslash || !has_backslash(word) {
+                    let bit = name_bit(word);
+                    if *bloom & bit == bit && self.names.words[first..i].iter().any(|&(w, _)| w == word) {
+                        return false;
+                    }
+                    *bloom |= bit;
+                    put(&mut self.names.words, i, (word, mask));
+                    self.names.cursor = i + 1;
+                    return true;
                 }
-                *bloom |= bit;
-                put(&mut self.names.words, i, word);
-                self.names.cursor = i + 1;
-                return true;
             }
         }
         self.general_name(start, len)
@@ -900,30 +908,32 @@ fn general_name(
     let first = *top >> FIRST_SHIFT;
     if *top & NOBLOOM != 0 {
         // Leaving the shape: the names taken from it into the bloom.
-        *bloom = names.words[first..names.cursor].iter().fold(0, |m, &w| m | name_bit(w));
+        *bloom = names.words[first..names.cursor].iter().fold(0, |m, &(w, _)| m | name_bit(w));
         *top &= !NOBLOOM;
     }
     names.shape_end = 0;
     if *top & HASHED == 0 {
         let body = &b[start..start + len];
         let i = names.cursor;
-        if len <= 16 && i - first < LINEAR_NAMES && !body.contains(&b'\\') {
+        if len < 16 && i - first < LINEAR_NAMES && !body.contains(&b'\\') {
             let mut bytes = [0u8; 16];
             bytes[..len].copy_from_slice(body);
+            bytes[len] = b'"';
             let word = u128::from_le_bytes(bytes);
-            if names.words[first..i].contains(&word) {
+            if names.words[first..i].iter().any(|&(w, _)| w == word) {
                 return false;
             }
             *bloom |= name_bit(word);
-            put(&mut names.words, i, word);
+            put(&mut names.words, i, (word, NAME_MASKS[len + 1]));
             names.cursor = i + 1;
             return true;
         }
         // On to hashing: the words so far are names copied to `dups`.
         names.dups.open();
-        for &word in &names.words[first..i] {
+        for &(word, _) in &names.words[first..i] {
             let bytes = word.to_le_bytes();
-            let n = 16 - (word.leading_zeros() / 8) as usize;
+            // The name without its closing quote.
+            let n = 15 - (word.leading_zeros() / 8) as usize;
             names.dups.insert(b, &bytes[..n], None);
         }
         names.cursor = first;
@@ -934,7 +944,7 @@ fn general_name(
 
 /// Writes `word` to slot `i` of `names`, which has at least `i` slots.
 #[inline(always)]
-fn put(names: &mut Vec<u128>, i: usize, word: u128) {
+fn put(names: &mut Vec<(u128, u128)>, i: usize, word: (u128, u128)) {
     if let Some(slot) = names.get_mut(i) {
         *slot = word;
     } else {
