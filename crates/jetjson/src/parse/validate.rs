@@ -541,93 +541,75 @@ impl<C: Classify> Walker<'_, '_, C> {
         }
         let mut in_array = c == b'[';
         let mut after = false;
+        // Each turn walks the innermost container from where it is (just
+        // opened, or after one of its values: `after`) until it opens or
+        // closes one; inside, a value is followed by `,` or the close.
         'container: loop {
-            if in_array {
-                loop {
-                    let (mut p, mut c) = self.next();
-                    if after {
-                        match c {
-                            b',' => (p, c) = self.next(),
-                            b']' => match self.close() {
-                                None => {
-                                    self.end = p + 1;
-                                    return true;
-                                }
-                                Some(kind) => {
-                                    in_array = kind;
-                                    continue 'container;
-                                }
-                            },
-                            _ => return false,
+            macro_rules! close {
+                ($p:expr) => {
+                    match self.close() {
+                        None => {
+                            self.end = $p + 1;
+                            return true;
                         }
-                    } else if c == b']' {
-                        match self.close() {
-                            None => {
-                                self.end = p + 1;
-                                return true;
-                            }
-                            Some(kind) => {
-                                in_array = kind;
-                                after = true;
-                                continue 'container;
-                            }
-                        }
-                    }
-                    after = true;
-                    match c {
-                        b'"' => {}
-                        b'[' => {
-                            if !self.open(c) {
-                                return false;
-                            }
-                            after = false;
-                        }
-                        b'{' => {
-                            if !self.open(c) {
-                                return false;
-                            }
-                            in_array = false;
-                            after = false;
+                        Some(kind) => {
+                            in_array = kind;
+                            after = true;
                             continue 'container;
                         }
+                    }
+                };
+            }
+            macro_rules! open {
+                ($c:expr) => {{
+                    if !self.open($c) {
+                        return false;
+                    }
+                    in_array = $c == b'[';
+                    after = false;
+                    continue 'container;
+                }};
+            }
+            if in_array {
+                let (mut p, mut c) = self.next();
+                if after {
+                    match c {
+                        b',' => (p, c) = self.next(),
+                        b']' => close!(p),
+                        _ => return false,
+                    }
+                } else if c == b']' {
+                    close!(p);
+                }
+                loop {
+                    match c {
+                        b'"' => {}
+                        b'[' | b'{' => open!(c),
                         _ => {
                             if !self.scalar(p, c) {
                                 return false;
                             }
                         }
                     }
+                    (p, c) = self.next();
+                    match c {
+                        b',' => (p, c) = self.next(),
+                        b']' => close!(p),
+                        _ => return false,
+                    }
                 }
             } else {
-                loop {
-                    let (mut p, mut c) = self.next();
-                    if after {
-                        match c {
-                            b',' => (p, c) = self.next(),
-                            b'}' => match self.close() {
-                                None => {
-                                    self.end = p + 1;
-                                    return true;
-                                }
-                                Some(kind) => {
-                                    in_array = kind;
-                                    continue 'container;
-                                }
-                            },
-                            _ => return false,
-                        }
-                    } else if c == b'}' {
-                        match self.close() {
-                            None => {
-                                self.end = p + 1;
-                                return true;
-                            }
-                            Some(kind) => {
-                                in_array = kind;
-                                after = true;
-                                continue 'container;
-                            }
-                        }
+                let (mut p, mut c) = self.next();
+                if after {
+                    match c {
+                        b',' => (p, c) = self.next(),
+                        b'}' => close!(p),
+                        _ => return false,
                     }
+                } else if c == b'}' {
+                    close!(p);
+                }
+                loop {
                     // A name, ':', and the value.
                     if c != b'"' {
                         return false;
@@ -636,29 +618,21 @@ impl<C: Classify> Walker<'_, '_, C> {
                     if sep != b':' || (self.track_names && !self.name(p, colon)) {
                         return false;
                     }
-                    after = true;
-                    let (p, c) = self.next();
-                    match c {
+                    let (at, value) = self.next();
+                    match value {
                         b'"' => {}
-                        b'{' => {
-                            if !self.open(c) {
-                                return false;
-                            }
-                            after = false;
-                        }
-                        b'[' => {
-                            if !self.open(c) {
-                                return false;
-                            }
-                            in_array = true;
-                            after = false;
-                            continue 'container;
-                        }
+                        b'[' | b'{' => open!(value),
                         _ => {
-                            if !self.scalar(p, c) {
+                            if !self.scalar(at, value) {
                                 return false;
                             }
                         }
+                    }
+                    (p, c) = self.next();
+                    match c {
+                        b',' => (p, c) = self.next(),
+                        b'}' => close!(p),
+                        _ => return false,
                     }
                 }
             }
