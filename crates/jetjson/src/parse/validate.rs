@@ -1255,6 +1255,119 @@ mod tests {
         assert!(taken > 1_000_000, "{taken}");
     }
 
+    /// Objects in a row whose names are those of the object before them
+    /// (a shape), in part or with one changed, repeated, escaped, or too
+    /// long or too many for the words; with objects inside them between
+    /// their names (whose names are written over the shape's slots), in
+    /// arrays, at every nesting: judged as the reference judges them.
+    #[test]
+    fn objects_that_repeat_the_names_before_them() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move |n: usize| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 11) as usize % n
+        };
+        // Few names, so that objects share them and repeat them.
+        let names = ["a", "b", "c", "\\u0061", "b ", "sixteen-bytes-ab", "fifteen-bytes-a"];
+        fn object(next: &mut impl FnMut(usize) -> usize, names: &[&str], shape: &[usize], depth: usize, out: &mut String) {
+            out.push('{');
+            let count = if next(3) == 0 { next(5) } else { shape.len() };
+            for k in 0..count {
+                if k > 0 {
+                    out.push(',');
+                }
+                // Mostly the name the shape has here.
+                let name = match shape.get(k) {
+                    Some(&n) if next(5) != 0 => n,
+                    _ => next(names.len()),
+                };
+                out.push('"');
+                out.push_str(names[name]);
+                out.push('"');
+                out.push_str(if next(8) == 0 { " : " } else { ":" });
+                value(next, names, shape, depth + 1, out);
+            }
+            if next(20) == 0 {
+                // Too many names for the words.
+                for k in 0..17 {
+                    out.push_str(&format!(",\"m{k}\":{k}"));
+                }
+            }
+            out.push('}');
+        }
+        fn value(next: &mut impl FnMut(usize) -> usize, names: &[&str], shape: &[usize], depth: usize, out: &mut String) {
+            match if depth > 3 { 0 } else { next(6) } {
+                0 | 1 => out.push_str(["1", "\"s\"", "[]", "true"][next(4)]),
+                2 | 3 => object(next, names, shape, depth, out),
+                _ => array(next, names, depth, out),
+            }
+        }
+        fn array(next: &mut impl FnMut(usize) -> usize, names: &[&str], depth: usize, out: &mut String) {
+            // Objects of one shape, mostly.
+            let shape: Vec<usize> = (0..1 + next(4)).map(|_| next(names.len())).collect();
+            out.push('[');
+            for k in 0..1 + next(4) {
+                if k > 0 {
+                    out.push(',');
+                }
+                if next(4) == 0 {
+                    value(next, names, &shape, depth + 1, out);
+                } else {
+                    object(next, names, &shape, depth + 1, out);
+                }
+            }
+            out.push(']');
+        }
+        let mut work = Work::default();
+        let (mut valid, mut invalid) = (0, 0);
+        for round in 0..3000 {
+            let mut doc = String::new();
+            if round % 2 == 0 {
+                array(&mut next, &names, 0, &mut doc);
+            } else {
+                object(&mut next, &names, &[0, 1, 2], 0, &mut doc);
+            }
+            let opts = ReadOptions::default();
+            if Parser::new(doc.as_bytes(), &opts).and_then(|mut p| p.drive(&mut Ignore)).is_ok() {
+                valid += 1;
+            } else {
+                invalid += 1;
+            }
+            // Long enough for the names to be read as words (16 bytes from
+            // their start in the input), and not.
+            agree(format!("{doc}{}", " ".repeat(next(2) * 20)).as_bytes(), &mut work);
+        }
+        assert!(valid > 500 && invalid > 500, "{valid} valid, {invalid} invalid");
+    }
+
+    /// The cases the shapes must not be fooled by, one by one: a name
+    /// repeated after names taken from the shape; an object inside one
+    /// that writes its names over the outer object's slots (whose next
+    /// names then match the slots written), itself with a shape or not.
+    #[test]
+    fn shapes_do_not_hide_repeated_names() {
+        let mut work = Work::default();
+        let pad = " ".repeat(20);
+        for doc in [
+            r#"[{"a":1,"b":2,"c":3},{"a":1,"b":2,"a":3}]"#,
+            r#"[{"a":1,"b":2},{"a":1,"a":2}]"#,
+            r#"[{"p":1,"q":2,"r":3},{"p":{"q":1,"p":0},"q":2,"p":3}]"#,
+            r#"[{"p":1,"q":2,"r":3},{"p":[{"q":1,"p":0}],"q":2,"p":3}]"#,
+            r#"{"p":[{"q":1,"p":0},{"q":1,"p":0}],"q":2,"p":3}"#,
+            r#"[{"x":1,"y":2,"b":3},[{"a":1,"b":2}],{"b":1,"b":2}]"#,
+            r#"[{"a":1,"b":2},{"a":1,"\u0061":2}]"#,
+            r#"[{"a":1,"b":2},{"a":1,"b" :2,"b":3}]"#,
+            r#"[{"a":1,"b":2},{"a":1,"b":2},{"a":1,"b":2,"a":3}]"#,
+        ] {
+            for padded in [doc.to_string(), format!("{doc}{pad}")] {
+                agree(padded.as_bytes(), &mut work);
+                assert!(!validate(padded.as_bytes(), &ReadOptions::default(), &mut work, Level::Baseline), "{padded}");
+            }
+        }
+    }
+
     /// Strings, escapes and whitespace across block ends.
     #[test]
     fn strings_across_blocks() {
