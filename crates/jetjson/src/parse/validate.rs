@@ -751,12 +751,7 @@ fn long_number(b: &[u8], p: usize, lossless: bool) -> bool {
     let int_start = i;
     match b.get(i) {
         Some(b'0') => i += 1,
-        Some(b'1'..=b'9') => {
-            i += 1;
-            while digit(i) {
-                i += 1;
-            }
-        }
+        Some(b'1'..=b'9') => i += 1 + digits(b, i + 1),
         _ => return false,
     }
     let int_digits = i - int_start;
