@@ -79,10 +79,9 @@ impl Work {
 struct Names {
     /// Names of the open objects that compare linearly, one per slot: the
     /// name and its closing quote as a zero-padded word (no name has a
-    /// zero byte, a control character, nor an unescaped quote, so equal
-    /// words are equal names; a name of 16 bytes is its bytes alone), and
-    /// the mask of the word's bytes (`slot_mask`); past `cursor`, the
-    /// names of objects closed before.
+    /// zero byte, a control character, so equal words are equal names),
+    /// and the mask of its bytes; past `cursor`, the names of objects
+    /// closed before.
     words: Vec<(u128, u128)>,
     /// The slot the innermost object's next name goes to (its names are
     /// the slots from its first to here).
@@ -713,9 +712,10 @@ impl<C: Classify> Walker<'_, '_, C> {
         let len = close.saturating_sub(start);
         let Some(&mut (top, ref mut bloom)) = self.stack.last_mut() else { return false };
         let first = top >> FIRST_SHIFT;
-        if top & (HASHED | NOBLOOM) == 0 && len <= 16 && i - first < LINEAR_NAMES {
+        if top & (HASHED | NOBLOOM) == 0 && len < 16 && i - first < LINEAR_NAMES {
             if let Some(bytes) = b.get(start..start + 16) {
-                let word = u128::from_le_bytes(bytes.try_into().expect("16 bytes")) & NAME_MASKS[(len + 1).min(16)];
+                let mask = NAME_MASKS[len + 1];
+                let word = u128::from_le_bytes(bytes.try_into().expect("16 bytes")) & mask;
                 // (Stage 1 has seen the name, and so any backslash in it;
                 // names with escapes are decoded in `general_name`.)
                 if !self.scan.backslash || !has_backslash(word) {
@@ -724,7 +724,7 @@ impl<C: Classify> Walker<'_, '_, C> {
                         return false;
                     }
                     *bloom |= bit;
-                    put(&mut self.names.words, i, (word, slot_mask(len)));
+                    put(&mut self.names.words, i, (word, mask));
                     self.names.cursor = i + 1;
                     return true;
                 }
@@ -884,46 +884,31 @@ fn general_name(
     if *top & HASHED == 0 {
         let body = &b[start..start + len];
         let i = names.cursor;
-        if len <= 16 && i - first < LINEAR_NAMES && !body.contains(&b'\\') {
+        if len < 16 && i - first < LINEAR_NAMES && !body.contains(&b'\\') {
             let mut bytes = [0u8; 16];
             bytes[..len].copy_from_slice(body);
-            if len < 16 {
-                bytes[len] = b'"';
-            }
+            bytes[len] = b'"';
             let word = u128::from_le_bytes(bytes);
             if names.words[first..i].iter().any(|&(w, _)| w == word) {
                 return false;
             }
             *bloom |= name_bit(word);
-            put(&mut names.words, i, (word, slot_mask(len)));
+            put(&mut names.words, i, (word, NAME_MASKS[len + 1]));
             names.cursor = i + 1;
             return true;
         }
         // On to hashing: the words so far are names copied to `dups`.
         names.dups.open();
-        for &(word, mask) in &names.words[first..i] {
+        for &(word, _) in &names.words[first..i] {
             let bytes = word.to_le_bytes();
-            // The name without its closing quote (16 bytes: all of it).
-            let n = if mask == 0 { 16 } else { 15 - (word.leading_zeros() / 8) as usize };
+            // The name without its closing quote.
+            let n = 15 - (word.leading_zeros() / 8) as usize;
             names.dups.insert(b, &bytes[..n], None);
         }
         names.cursor = first;
         *top |= HASHED;
     }
     hashed_name(b, &mut names.dups, scratch, start, len, backslash_seen)
-}
-
-/// The mask kept with the word of a name of `len` bytes (up to 16): its
-/// bytes and the closing quote's, or none for a name of 16 bytes, whose
-/// word has no room for the quote: no name matches it on a shape (a
-/// longer name has the same first 16 bytes), and its word is all of it.
-#[inline(always)]
-fn slot_mask(len: usize) -> u128 {
-    if len < 16 {
-        NAME_MASKS[len + 1]
-    } else {
-        0
-    }
 }
 
 /// Writes `word` to slot `i` of `names`, which has at least `i` slots.
