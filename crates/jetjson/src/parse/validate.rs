@@ -17,14 +17,31 @@
 //! 2. **The grammar over those positions**, one block's positions at a
 //!    time (stage 1 runs when the walk needs the next block, so nothing is
 //!    stored but the open containers), in a loop per container kind with a
-//!    stack of open containers: numbers are checked for their grammar only
-//!    (fraction and exponent digits 8 at a time; converted only when they
-//!    might be beyond the double range, which loads refuses), literals
+//!    stack of open containers, a value followed by `,` or the close in the
+//!    same loop: numbers are checked for their grammar only (one that ends
+//!    within 8 bytes without an exponent, nearly every one, from one word:
+//!    `short_number`; the others digits 8 at a time, converted only when
+//!    they might be beyond the double range, which loads refuses), literals
 //!    compared, member names compared with the names before them in their
-//!    object (up to 16 bytes as one masked
-//!    word, linearly, up to `LINEAR_NAMES` names; longer names, names with
-//!    escapes and larger objects by the parser's hashed `DuplicateNames`,
-//!    escaped names decoded, so `"a"` and `"\u0061"` are one name).
+//!    object:
+//!    * a name of up to 15 bytes without escapes is one word, its bytes
+//!      and closing quote, kept with its mask in a slot of `Names` (a
+//!      stack of slots: an object's names are the slots from its first to
+//!      the cursor; a closed object's stay in the slots until written
+//!      over), compared linearly behind a 2-bit bloom, up to
+//!      `LINEAR_NAMES` names;
+//!    * **shapes**: an object that opens at the slot where the object
+//!      closed last began (the next object of an array, with nothing
+//!      written since) compares each name first with that object's name
+//!      in the same slot, one masked compare with no search and no write,
+//!      as long as they agree: those names are all different, and the
+//!      quote in the word says this name ends where that one did. The
+//!      first name that differs, or any name after an object closed inside
+//!      it (whose names were written over the slots), takes the way above,
+//!      the bloom first made of the names taken so far;
+//!    * longer names, names with escapes and larger objects by the parser's
+//!      hashed `DuplicateNames`, escaped names decoded, so `"a"` and
+//!      `"\u0061"` are one name.
 //! 3. **UTF-8** of the whole text at the end, only if a byte >= 0x80 was
 //!    seen: outside strings such a byte is refused by the grammar, and UTF-8
 //!    split by ASCII quotes is valid exactly when every piece is.
@@ -49,10 +66,12 @@ const LINEAR_NAMES: usize = 16;
 /// The validator's working memory, kept between documents.
 #[derive(Default)]
 pub(crate) struct Work {
-    /// Open containers, innermost last: `ARRAY`, or for an object the index
-    /// of its first name in `names` shifted left by one, with the low bit
-    /// (`HASHED`) set once its names are in `dups` instead; and for an
-    /// object whose names are in `names`, the union of their `name_bit`s.
+    /// Open containers, innermost last: `ARRAY`, or for an object its
+    /// first slot in `names.words` shifted left by `FIRST_SHIFT`, with the
+    /// bit `HASHED` set once its names are in `names.dups` instead, and
+    /// `NOBLOOM` while it takes names from a shape; and for an object whose
+    /// names are in slots, the union of their `name_bit`s (but those taken
+    /// from a shape).
     stack: Vec<(usize, u64)>,
     names: Names,
     /// Decoded escapes.
