@@ -17,14 +17,31 @@
 //! 2. **The grammar over those positions**, one block's positions at a
 //!    time (stage 1 runs when the walk needs the next block, so nothing is
 //!    stored but the open containers), in a loop per container kind with a
-//!    stack of open containers: numbers are checked for their grammar only
-//!    (fraction and exponent digits 8 at a time; converted only when they
-//!    might be beyond the double range, which loads refuses), literals
+//!    stack of open containers, a value followed by `,` or the close in the
+//!    same loop: numbers are checked for their grammar only (one that ends
+//!    within 8 bytes without an exponent, nearly every one, from one word:
+//!    `short_number`; the others digits 8 at a time, converted only when
+//!    they might be beyond the double range, which loads refuses), literals
 //!    compared, member names compared with the names before them in their
-//!    object (up to 16 bytes as one masked
-//!    word, linearly, up to `LINEAR_NAMES` names; longer names, names with
-//!    escapes and larger objects by the parser's hashed `DuplicateNames`,
-//!    escaped names decoded, so `"a"` and `"\u0061"` are one name).
+//!    object:
+//!    * a name of up to 15 bytes without escapes is one word, its bytes
+//!      and closing quote, kept with its mask in a slot of `Names` (a
+//!      stack of slots: an object's names are the slots from its first to
+//!      the cursor; a closed object's stay in the slots until written
+//!      over), compared linearly behind a 2-bit bloom, up to
+//!      `LINEAR_NAMES` names;
+//!    * **shapes**: an object that opens at the slot where the object
+//!      closed last began (the next object of an array, with nothing
+//!      written since) compares each name first with that object's name
+//!      in the same slot, one masked compare with no search and no write,
+//!      as long as they agree: those names are all different, and the
+//!      quote in the word says this name ends where that one did. The
+//!      first name that differs, or any name after an object closed inside
+//!      it (whose names were written over the slots), takes the way above,
+//!      the bloom first made of the names taken so far;
+//!    * longer names, names with escapes and larger objects by the parser's
+//!      hashed `DuplicateNames`, escaped names decoded, so `"a"` and
+//!      `"\u0061"` are one name.
 //! 3. **UTF-8** of the whole text at the end, only if a byte >= 0x80 was
 //!    seen: outside strings such a byte is refused by the grammar, and UTF-8
 //!    split by ASCII quotes is valid exactly when every piece is.
@@ -49,14 +66,14 @@ const LINEAR_NAMES: usize = 16;
 /// The validator's working memory, kept between documents.
 #[derive(Default)]
 pub(crate) struct Work {
-    /// Open containers, innermost last: `ARRAY`, or for an object the index
-    /// of its first name in `names` shifted left by one, with the low bit
-    /// (`HASHED`) set once its names are in `dups` instead; and for an
-    /// object whose names are in `names`, the union of their `name_bit`s.
+    /// Open containers, innermost last: `ARRAY`, or for an object its
+    /// first slot in `names.words` shifted left by `FIRST_SHIFT`, with the
+    /// bit `HASHED` set once its names are in `names.dups` instead, and
+    /// `NOBLOOM` while it takes names from a shape; and for an object whose
+    /// names are in slots, the union of their `name_bit`s (but those taken
+    /// from a shape).
     stack: Vec<(usize, u64)>,
-    /// Names of the open objects that compare linearly.
-    names: Vec<u128>,
-    dups: DuplicateNames,
+    names: Names,
     /// Decoded escapes.
     scratch: String,
 }
@@ -65,19 +82,55 @@ impl Work {
     /// Whether `trim(keep)` would give anything back.
     #[inline]
     pub(crate) fn above(&self, keep: usize) -> bool {
-        self.stack.capacity() > keep || self.names.capacity() > keep || self.scratch.capacity() > keep || self.dups.above(keep)
+        self.stack.capacity() > keep || self.names.words.capacity() > keep || self.scratch.capacity() > keep || self.names.dups.above(keep)
     }
 
     pub(crate) fn trim(&mut self, keep: usize) {
         self.stack.shrink_to(keep);
-        self.names.shrink_to(keep);
+        self.names.words.shrink_to(keep);
         self.scratch.shrink_to(keep);
-        self.dups.shrink_to(keep);
+        self.names.dups.shrink_to(keep);
+    }
+}
+
+/// The names of the open objects.
+#[derive(Default)]
+struct Names {
+    /// Names of the open objects that compare linearly, one per slot: the
+    /// name and its closing quote as a zero-padded word (no name has a
+    /// zero byte, a control character, so equal words are equal names),
+    /// and the mask of its bytes; past `cursor`, the names of objects
+    /// closed before.
+    words: Vec<(u128, u128)>,
+    /// The slot the innermost object's next name goes to (its names are
+    /// the slots from its first to here).
+    cursor: usize,
+    /// The innermost object's names from `cursor` up to here are those
+    /// of the object before it at the same slots (a shape).
+    shape_end: usize,
+    /// The first slot and the number of names of the object closed last
+    /// (no names if they were hashed).
+    last_first: usize,
+    last_len: usize,
+    /// Names of the open objects that are hashed.
+    dups: DuplicateNames,
+}
+
+impl Names {
+    fn clear(&mut self) {
+        self.words.clear();
+        self.dups.clear();
+        (self.cursor, self.shape_end, self.last_first, self.last_len) = (0, 0, 0, 0);
     }
 }
 
 const ARRAY: usize = usize::MAX;
 const HASHED: usize = 1;
+/// An object entry's bloom does not yet hold the names it took from its
+/// shape (`Walker::shape_end`).
+const NOBLOOM: usize = 2;
+/// An object entry's first slot in `names` is its entry shifted right by this.
+const FIRST_SHIFT: u32 = 2;
 /// The bit of a name's word in its object's entry of `Work::stack`: a hash of the
 /// word, so that a name that is not yet in a small object (nearly every
 /// name) is known so from one bit, without comparing it with the others.
@@ -139,7 +192,7 @@ unsafe fn validate_avx2(b: &[u8], options: &ReadOptions, work: &mut Work) -> boo
 /// (whose ISA the caller runs with).
 #[inline(always)]
 fn validate_with<C: Classify>(b: &[u8], options: &ReadOptions, work: &mut Work) -> bool {
-    let Work { stack, names, dups, scratch } = work;
+    let Work { stack, names, scratch } = work;
     let mut scan = Scan { carry_escape: false, carry_string: 0, carry_scalar: 0, high: 0, backslash: false, escapes_to: 0 };
     let mut w = Walker::<C> {
         b,
@@ -151,7 +204,6 @@ fn validate_with<C: Classify>(b: &[u8], options: &ReadOptions, work: &mut Work) 
         scan: &mut scan,
         stack,
         names,
-        dups,
         scratch,
         max_depth: options.max_depth,
         track_names: options.duplicate_keys == DuplicateKeys::Error,
@@ -162,7 +214,6 @@ fn validate_with<C: Classify>(b: &[u8], options: &ReadOptions, work: &mut Work) 
     let ok = ok && scan.carry_string == 0 && (scan.high == 0 || simdutf8::basic::from_utf8(b).is_ok());
     stack.clear();
     names.clear();
-    dups.clear();
     ok
 }
 
@@ -216,7 +267,7 @@ unsafe fn container_end_avx2(b: &[u8], at: usize, nested: Nested, work: &mut Wor
 /// `b[at]` is `{` or `[`.
 #[inline(always)]
 fn container_end_with<C: Classify>(b: &[u8], at: usize, nested: Nested, work: &mut Work) -> Option<usize> {
-    let Work { stack, names, dups, scratch } = work;
+    let Work { stack, names, scratch } = work;
     let mut scan = Scan { carry_escape: false, carry_string: 0, carry_scalar: 0, high: 0, backslash: false, escapes_to: 0 };
     // The block `at` is in, with every byte before `at` dropped from the
     // masks: stage 1 starts at the bracket, outside any string, as at the
@@ -249,7 +300,6 @@ fn container_end_with<C: Classify>(b: &[u8], at: usize, nested: Nested, work: &m
         scan: &mut scan,
         stack,
         names,
-        dups,
         scratch,
         max_depth: nested.max_depth.saturating_sub(nested.depth),
         track_names: nested.track_names,
@@ -263,7 +313,6 @@ fn container_end_with<C: Classify>(b: &[u8], at: usize, nested: Nested, work: &m
     let ok = ok && (scan.high == 0 || simdutf8::basic::from_utf8(&b[at..end]).is_ok());
     stack.clear();
     names.clear();
-    dups.clear();
     ok.then_some(end)
 }
 
@@ -388,8 +437,7 @@ struct Walker<'a, 'w, C> {
     end: usize,
     scan: &'w mut Scan,
     stack: &'w mut Vec<(usize, u64)>,
-    names: &'w mut Vec<u128>,
-    dups: &'w mut DuplicateNames,
+    names: &'w mut Names,
     scratch: &'w mut String,
     max_depth: usize,
     track_names: bool,
@@ -457,7 +505,23 @@ impl<C: Classify> Walker<'_, '_, C> {
         if self.stack.len() >= self.max_depth {
             return false;
         }
-        self.stack.push((if c == b'[' { ARRAY } else { self.names.len() << 1 }, 0));
+        if c == b'[' {
+            self.stack.push((ARRAY, 0));
+            return true;
+        }
+        // An object where the object closed last began, with nothing
+        // written since (writes move the cursor on, and only a close
+        // moves it back): its names are still in the slots, all
+        // different, and this object's names are compared with them
+        // first.
+        let first = self.names.cursor;
+        if first == self.names.last_first && self.names.last_len != 0 {
+            self.names.shape_end = first + self.names.last_len;
+            self.stack.push((first << FIRST_SHIFT | NOBLOOM, 0));
+        } else {
+            self.names.shape_end = 0;
+            self.stack.push((first << FIRST_SHIFT, 0));
+        }
         true
     }
 
@@ -467,11 +531,18 @@ impl<C: Classify> Walker<'_, '_, C> {
     fn close(&mut self) -> Option<bool> {
         let (top, _) = self.stack.pop().unwrap_or((ARRAY, 0));
         if top != ARRAY {
+            let first = top >> FIRST_SHIFT;
             if top & HASHED != 0 {
-                self.dups.close();
+                self.names.dups.close();
+                self.names.last_len = 0;
             } else {
-                self.names.truncate(top >> 1);
+                self.names.last_len = self.names.cursor - first;
             }
+            self.names.last_first = first;
+            self.names.cursor = first;
+            // The object around it (if any) may have had a shape: this
+            // one's names were written over it.
+            self.names.shape_end = 0;
         }
         self.stack.last().map(|&(t, _)| t == ARRAY)
     }
@@ -489,93 +560,75 @@ impl<C: Classify> Walker<'_, '_, C> {
         }
         let mut in_array = c == b'[';
         let mut after = false;
+        // Each turn walks the innermost container from where it is (just
+        // opened, or after one of its values: `after`) until it opens or
+        // closes one; inside, a value is followed by `,` or the close.
         'container: loop {
-            if in_array {
-                loop {
-                    let (mut p, mut c) = self.next();
-                    if after {
-                        match c {
-                            b',' => (p, c) = self.next(),
-                            b']' => match self.close() {
-                                None => {
-                                    self.end = p + 1;
-                                    return true;
-                                }
-                                Some(kind) => {
-                                    in_array = kind;
-                                    continue 'container;
-                                }
-                            },
-                            _ => return false,
+            macro_rules! close {
+                ($p:expr) => {
+                    match self.close() {
+                        None => {
+                            self.end = $p + 1;
+                            return true;
                         }
-                    } else if c == b']' {
-                        match self.close() {
-                            None => {
-                                self.end = p + 1;
-                                return true;
-                            }
-                            Some(kind) => {
-                                in_array = kind;
-                                after = true;
-                                continue 'container;
-                            }
-                        }
-                    }
-                    after = true;
-                    match c {
-                        b'"' => {}
-                        b'[' => {
-                            if !self.open(c) {
-                                return false;
-                            }
-                            after = false;
-                        }
-                        b'{' => {
-                            if !self.open(c) {
-                                return false;
-                            }
-                            in_array = false;
-                            after = false;
+                        Some(kind) => {
+                            in_array = kind;
+                            after = true;
                             continue 'container;
                         }
+                    }
+                };
+            }
+            macro_rules! open {
+                ($c:expr) => {{
+                    if !self.open($c) {
+                        return false;
+                    }
+                    in_array = $c == b'[';
+                    after = false;
+                    continue 'container;
+                }};
+            }
+            if in_array {
+                let (mut p, mut c) = self.next();
+                if after {
+                    match c {
+                        b',' => (p, c) = self.next(),
+                        b']' => close!(p),
+                        _ => return false,
+                    }
+                } else if c == b']' {
+                    close!(p);
+                }
+                loop {
+                    match c {
+                        b'"' => {}
+                        b'[' | b'{' => open!(c),
                         _ => {
                             if !self.scalar(p, c) {
                                 return false;
                             }
                         }
                     }
+                    (p, c) = self.next();
+                    match c {
+                        b',' => (p, c) = self.next(),
+                        b']' => close!(p),
+                        _ => return false,
+                    }
                 }
             } else {
-                loop {
-                    let (mut p, mut c) = self.next();
-                    if after {
-                        match c {
-                            b',' => (p, c) = self.next(),
-                            b'}' => match self.close() {
-                                None => {
-                                    self.end = p + 1;
-                                    return true;
-                                }
-                                Some(kind) => {
-                                    in_array = kind;
-                                    continue 'container;
-                                }
-                            },
-                            _ => return false,
-                        }
-                    } else if c == b'}' {
-                        match self.close() {
-                            None => {
-                                self.end = p + 1;
-                                return true;
-                            }
-                            Some(kind) => {
-                                in_array = kind;
-                                after = true;
-                                continue 'container;
-                            }
-                        }
+                let (mut p, mut c) = self.next();
+                if after {
+                    match c {
+                        b',' => (p, c) = self.next(),
+                        b'}' => close!(p),
+                        _ => return false,
                     }
+                } else if c == b'}' {
+                    close!(p);
+                }
+                loop {
                     // A name, ':', and the value.
                     if c != b'"' {
                         return false;
@@ -584,29 +637,21 @@ impl<C: Classify> Walker<'_, '_, C> {
                     if sep != b':' || (self.track_names && !self.name(p, colon)) {
                         return false;
                     }
-                    after = true;
-                    let (p, c) = self.next();
-                    match c {
+                    let (at, value) = self.next();
+                    match value {
                         b'"' => {}
-                        b'{' => {
-                            if !self.open(c) {
-                                return false;
-                            }
-                            after = false;
-                        }
-                        b'[' => {
-                            if !self.open(c) {
-                                return false;
-                            }
-                            in_array = true;
-                            after = false;
-                            continue 'container;
-                        }
+                        b'[' | b'{' => open!(value),
                         _ => {
-                            if !self.scalar(p, c) {
+                            if !self.scalar(at, value) {
                                 return false;
                             }
                         }
+                    }
+                    (p, c) = self.next();
+                    match c {
+                        b',' => (p, c) = self.next(),
+                        b'}' => close!(p),
+                        _ => return false,
                     }
                 }
             }
@@ -643,48 +688,12 @@ impl<C: Classify> Walker<'_, '_, C> {
     #[inline(always)]
     fn number(&self, p: usize) -> bool {
         let b = self.b;
-        let digit = |i: usize| b.get(i).is_some_and(u8::is_ascii_digit);
-        let mut i = p + usize::from(b[p] == b'-');
-        let int_start = i;
-        match b.get(i) {
-            Some(b'0') => i += 1,
-            Some(b'1'..=b'9') => {
-                i += 1;
-                while digit(i) {
-                    i += 1;
-                }
+        if let Some(bytes) = b.get(p..p + 8) {
+            if let Some(ok) = short_number(u64::from_le_bytes(bytes.try_into().expect("8 bytes"))) {
+                return ok;
             }
-            _ => return false,
         }
-        let int_digits = i - int_start;
-        if b.get(i) == Some(&b'.') {
-            i += 1;
-            if !digit(i) {
-                return false;
-            }
-            i += digits(b, i);
-        }
-        let mut exponent = false;
-        if matches!(b.get(i), Some(b'e' | b'E')) {
-            exponent = true;
-            i += 1;
-            if matches!(b.get(i), Some(b'+' | b'-')) {
-                i += 1;
-            }
-            if !digit(i) {
-                return false;
-            }
-            i += digits(b, i);
-        }
-        if !self.ends_scalar(i) {
-            return false;
-        }
-        // Without an exponent, a value of at most 300 integer digits is
-        // far below the largest double (about 1.8e308).
-        if (exponent || int_digits > 300) && !self.lossless {
-            return in_range(b, p);
-        }
-        true
+        long_number(b, p, self.lossless)
     }
 
     /// The name whose opening quote is at `open`, before the `:` at
@@ -697,6 +706,20 @@ impl<C: Classify> Walker<'_, '_, C> {
     #[inline(always)]
     fn name(&mut self, open: usize, colon: usize) -> bool {
         let b = self.b;
+        let start = open + 1;
+        let i = self.names.cursor;
+        // The name of the object before this one at the same slot, with
+        // its closing quote (so this name ends there too): a name
+        // different from those before it, as this one is.
+        if i < self.names.shape_end {
+            if let Some(bytes) = b.get(start..start + 16) {
+                let (word, mask) = self.names.words[i];
+                if u128::from_le_bytes(bytes.try_into().expect("16 bytes")) & mask == word {
+                    self.names.cursor = i + 1;
+                    return true;
+                }
+            }
+        }
         // The closing quote: the last byte before the ':' that is not
         // whitespace (stage 1 found nothing else between them).
         let mut close = colon - 1;
@@ -705,27 +728,123 @@ impl<C: Classify> Walker<'_, '_, C> {
                 close -= 1;
             }
         }
-        let start = open + 1;
         let len = close.saturating_sub(start);
         let Some(&mut (top, ref mut bloom)) = self.stack.last_mut() else { return false };
-        let first = top >> 1;
-        if top & HASHED == 0 && len <= 16 && self.names.len() - first < LINEAR_NAMES {
+        let first = top >> FIRST_SHIFT;
+        if top & (HASHED | NOBLOOM) == 0 && len < 16 && i - first < LINEAR_NAMES {
             if let Some(bytes) = b.get(start..start + 16) {
-                let word = u128::from_le_bytes(bytes.try_into().expect("16 bytes")) & NAME_MASKS[len];
+                let mask = NAME_MASKS[len + 1];
+                let word = u128::from_le_bytes(bytes.try_into().expect("16 bytes")) & mask;
                 // (Stage 1 has seen the name, and so any backslash in it;
                 // names with escapes are decoded in `general_name`.)
                 if !self.scan.backslash || !has_backslash(word) {
                     let bit = name_bit(word);
-                    if *bloom & bit == bit && self.names[first..].contains(&word) {
+                    if *bloom & bit == bit && self.names.words[first..i].iter().any(|&(w, _)| w == word) {
                         return false;
                     }
                     *bloom |= bit;
-                    self.names.push(word);
+                    put(&mut self.names.words, i, (word, mask));
+                    self.names.cursor = i + 1;
                     return true;
                 }
             }
         }
-        general_name(b, self.names, self.dups, self.scratch, self.stack, (start, len), self.scan.backslash)
+        self.general_name(start, len)
+    }
+
+    /// `general_name`, passed what it needs (so that the walker's own
+    /// fields can stay in registers).
+    #[inline(always)]
+    fn general_name(&mut self, start: usize, len: usize) -> bool {
+        general_name(self.b, self.names, self.scratch, self.stack, (start, len), self.scan.backslash)
+    }
+}
+
+/// `Walker::number` byte by byte: the number at `b[p]`, its grammar, then
+/// (only if it might be beyond the double range, which is refused unless
+/// `lossless`) its value.
+#[inline(never)]
+fn long_number(b: &[u8], p: usize, lossless: bool) -> bool {
+    let digit = |i: usize| b.get(i).is_some_and(u8::is_ascii_digit);
+    let mut i = p + usize::from(b[p] == b'-');
+    let int_start = i;
+    match b.get(i) {
+        Some(b'0') => i += 1,
+        Some(b'1'..=b'9') => i += 1 + digits(b, i + 1),
+        _ => return false,
+    }
+    let int_digits = i - int_start;
+    if b.get(i) == Some(&b'.') {
+        i += 1;
+        if !digit(i) {
+            return false;
+        }
+        i += digits(b, i);
+    }
+    let mut exponent = false;
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        exponent = true;
+        i += 1;
+        if matches!(b.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        if !digit(i) {
+            return false;
+        }
+        i += digits(b, i);
+    }
+    if !b.get(i).is_none_or(|&c| ENDS_SCALAR[c as usize]) {
+        return false;
+    }
+    // Without an exponent, a value of at most 300 integer digits is
+    // far below the largest double (about 1.8e308).
+    if (exponent || int_digits > 300) && !lossless {
+        return in_range(b, p);
+    }
+    true
+}
+
+/// The number that starts the 8 bytes of `word` (little-endian), if it
+/// ends inside them and has no exponent (nearly every number): whether it
+/// is valid (and so in the double range), ended as a scalar ends. `None`:
+/// one to read byte by byte (`Walker::number`).
+#[inline(always)]
+fn short_number(word: u64) -> Option<bool> {
+    const ONES: u64 = u64::MAX / 255;
+    // The top bit of each byte that is not a digit (as in `digits`), then
+    // one bit per byte: bit `k` for byte `k` (the eight top bits gathered
+    // into the top byte by one multiplication, without carries).
+    let x = word ^ (ONES * 0x30);
+    let other = (((x & (ONES * 0x7f)) + ONES * 0x76) | x) & (ONES * 0x80);
+    let other = (other >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56;
+    let byte = |k: u32| (word >> (8 * k)) as u8;
+    let sign = u32::from(byte(0) == b'-');
+    // Integer digits: at least one, no leading zero. (A run that reaches
+    // the end of the word counts 64 or more: read byte by byte.)
+    let int = (other >> sign).trailing_zeros();
+    let mut end = sign + int;
+    if int == 0 {
+        return Some(false);
+    }
+    if end >= 8 {
+        return None;
+    }
+    if byte(sign) == b'0' && int > 1 {
+        return Some(false);
+    }
+    if byte(end) == b'.' {
+        let fraction = (other >> (end + 1)).trailing_zeros();
+        if fraction == 0 {
+            return Some(false);
+        }
+        end += 1 + fraction;
+        if end >= 8 {
+            return None;
+        }
+    }
+    match byte(end) {
+        b'e' | b'E' => None,
+        c => Some(ENDS_SCALAR[c as usize]),
     }
 }
 
@@ -767,39 +886,58 @@ fn has_backslash(word: u128) -> bool {
 #[inline(never)]
 fn general_name(
     b: &[u8],
-    names: &mut Vec<u128>,
-    dups: &mut DuplicateNames,
+    names: &mut Names,
     scratch: &mut String,
     stack: &mut [(usize, u64)],
     (start, len): (usize, usize),
     backslash_seen: bool,
 ) -> bool {
     let Some((top, bloom)) = stack.last_mut() else { return false };
-    let first = *top >> 1;
+    let first = *top >> FIRST_SHIFT;
+    if *top & NOBLOOM != 0 {
+        // Leaving the shape: the names taken from it into the bloom.
+        *bloom = names.words[first..names.cursor].iter().fold(0, |m, &(w, _)| m | name_bit(w));
+        *top &= !NOBLOOM;
+    }
+    names.shape_end = 0;
     if *top & HASHED == 0 {
         let body = &b[start..start + len];
-        if len <= 16 && names.len() - first < LINEAR_NAMES && !body.contains(&b'\\') {
+        let i = names.cursor;
+        if len < 16 && i - first < LINEAR_NAMES && !body.contains(&b'\\') {
             let mut bytes = [0u8; 16];
             bytes[..len].copy_from_slice(body);
+            bytes[len] = b'"';
             let word = u128::from_le_bytes(bytes);
-            if names[first..].contains(&word) {
+            if names.words[first..i].iter().any(|&(w, _)| w == word) {
                 return false;
             }
             *bloom |= name_bit(word);
-            names.push(word);
+            put(&mut names.words, i, (word, NAME_MASKS[len + 1]));
+            names.cursor = i + 1;
             return true;
         }
         // On to hashing: the words so far are names copied to `dups`.
-        dups.open();
-        for &word in &names[first..] {
+        names.dups.open();
+        for &(word, _) in &names.words[first..i] {
             let bytes = word.to_le_bytes();
-            let n = 16 - (word.leading_zeros() / 8) as usize;
-            dups.insert(b, &bytes[..n], None);
+            // The name without its closing quote.
+            let n = 15 - (word.leading_zeros() / 8) as usize;
+            names.dups.insert(b, &bytes[..n], None);
         }
-        names.truncate(first);
+        names.cursor = first;
         *top |= HASHED;
     }
-    hashed_name(b, dups, scratch, start, len, backslash_seen)
+    hashed_name(b, &mut names.dups, scratch, start, len, backslash_seen)
+}
+
+/// Writes `word` to slot `i` of `names`, which has at least `i` slots.
+#[inline(always)]
+fn put(names: &mut Vec<(u128, u128)>, i: usize, word: (u128, u128)) {
+    if let Some(slot) = names.get_mut(i) {
+        *slot = word;
+    } else {
+        names.push(word);
+    }
 }
 
 /// Whether the number at `p` is not beyond the double range (integers
@@ -1091,6 +1229,156 @@ mod tests {
                         agree(doc.as_bytes(), &mut work);
                     }
                 }
+            }
+        }
+    }
+
+    /// Every text of up to 8 bytes over the bytes of numbers (and some
+    /// that end them or not), padded with each kind of byte: `short_number`
+    /// judges every number it takes as the byte-by-byte `long_number`
+    /// does, and takes the short ones without an exponent.
+    #[test]
+    fn short_numbers_are_judged_as_byte_by_byte() {
+        let alphabet = b"-0159.eE+,]\" a";
+        let mut taken = 0;
+        let mut text = [0u8; 8];
+        for len in 1..=6 {
+            let n = alphabet.len().pow(len as u32);
+            for code in 0..n {
+                let mut rest = code;
+                for byte in &mut text[..len] {
+                    *byte = alphabet[rest % alphabet.len()];
+                    rest /= alphabet.len();
+                }
+                for &pad in b"0,. e-" {
+                    text[len..].fill(pad);
+                    let want = long_number(&text, 0, false);
+                    if let Some(got) = short_number(u64::from_le_bytes(text)) {
+                        taken += 1;
+                        assert_eq!(got, want, "{:?}", String::from_utf8_lossy(&text));
+                    } else if text.iter().take_while(|c| !b", ]\"a".contains(c)).count() < 8
+                        && !text.contains(&b'e')
+                        && !text.contains(&b'E')
+                        && want
+                    {
+                        panic!("a short number read byte by byte: {:?}", String::from_utf8_lossy(&text));
+                    }
+                }
+            }
+        }
+        assert!(taken > 1_000_000, "{taken}");
+    }
+
+    /// Objects in a row whose names are those of the object before them
+    /// (a shape), in part or with one changed, repeated, escaped, or too
+    /// long or too many for the words; with objects inside them between
+    /// their names (whose names are written over the shape's slots), in
+    /// arrays, at every nesting: judged as the reference judges them.
+    #[test]
+    fn objects_that_repeat_the_names_before_them() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move |n: usize| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 11) as usize % n
+        };
+        // Few names, so that objects share them and repeat them.
+        let names = ["a", "b", "c", "\\u0061", "b ", "sixteen-bytes-ab", "sixteen-bytes-abc", "fifteen-bytes-a"];
+        fn object(next: &mut impl FnMut(usize) -> usize, names: &[&str], shape: &[usize], depth: usize, out: &mut String) {
+            out.push('{');
+            let count = if next(3) == 0 { next(5) } else { shape.len() };
+            for k in 0..count {
+                if k > 0 {
+                    out.push(',');
+                }
+                // Mostly the name the shape has here.
+                let name = match shape.get(k) {
+                    Some(&n) if next(5) != 0 => n,
+                    _ => next(names.len()),
+                };
+                out.push('"');
+                out.push_str(names[name]);
+                out.push('"');
+                out.push_str(if next(8) == 0 { " : " } else { ":" });
+                value(next, names, shape, depth + 1, out);
+            }
+            if next(20) == 0 {
+                // Too many names for the words.
+                for k in 0..17 {
+                    out.push_str(&format!(",\"m{k}\":{k}"));
+                }
+            }
+            out.push('}');
+        }
+        fn value(next: &mut impl FnMut(usize) -> usize, names: &[&str], shape: &[usize], depth: usize, out: &mut String) {
+            match if depth > 3 { 0 } else { next(6) } {
+                0 | 1 => out.push_str(["1", "\"s\"", "[]", "true"][next(4)]),
+                2 | 3 => object(next, names, shape, depth, out),
+                _ => array(next, names, depth, out),
+            }
+        }
+        fn array(next: &mut impl FnMut(usize) -> usize, names: &[&str], depth: usize, out: &mut String) {
+            // Objects of one shape, mostly.
+            let shape: Vec<usize> = (0..1 + next(4)).map(|_| next(names.len())).collect();
+            out.push('[');
+            for k in 0..1 + next(4) {
+                if k > 0 {
+                    out.push(',');
+                }
+                if next(4) == 0 {
+                    value(next, names, &shape, depth + 1, out);
+                } else {
+                    object(next, names, &shape, depth + 1, out);
+                }
+            }
+            out.push(']');
+        }
+        let mut work = Work::default();
+        let (mut valid, mut invalid) = (0, 0);
+        for round in 0..3000 {
+            let mut doc = String::new();
+            if round % 2 == 0 {
+                array(&mut next, &names, 0, &mut doc);
+            } else {
+                object(&mut next, &names, &[0, 1, 2], 0, &mut doc);
+            }
+            let opts = ReadOptions::default();
+            if Parser::new(doc.as_bytes(), &opts).and_then(|mut p| p.drive(&mut Ignore)).is_ok() {
+                valid += 1;
+            } else {
+                invalid += 1;
+            }
+            // Long enough for the names to be read as words (16 bytes from
+            // their start in the input), and not.
+            agree(format!("{doc}{}", " ".repeat(next(2) * 20)).as_bytes(), &mut work);
+        }
+        assert!(valid > 500 && invalid > 500, "{valid} valid, {invalid} invalid");
+    }
+
+    /// The cases the shapes must not be fooled by, one by one: a name
+    /// repeated after names taken from the shape; an object inside one
+    /// that writes its names over the outer object's slots (whose next
+    /// names then match the slots written), itself with a shape or not.
+    #[test]
+    fn shapes_do_not_hide_repeated_names() {
+        let mut work = Work::default();
+        let pad = " ".repeat(20);
+        for doc in [
+            r#"[{"a":1,"b":2,"c":3},{"a":1,"b":2,"a":3}]"#,
+            r#"[{"a":1,"b":2},{"a":1,"a":2}]"#,
+            r#"[{"p":1,"q":2,"r":3},{"p":{"q":1,"p":0},"q":2,"p":3}]"#,
+            r#"[{"p":1,"q":2,"r":3},{"p":[{"q":1,"p":0}],"q":2,"p":3}]"#,
+            r#"{"p":[{"q":1,"p":0},{"q":1,"p":0}],"q":2,"p":3}"#,
+            r#"[{"x":1,"y":2,"b":3},[{"a":1,"b":2}],{"b":1,"b":2}]"#,
+            r#"[{"a":1,"b":2},{"a":1,"\u0061":2}]"#,
+            r#"[{"a":1,"b":2},{"a":1,"b" :2,"b":3}]"#,
+            r#"[{"a":1,"b":2},{"a":1,"b":2},{"a":1,"b":2,"a":3}]"#,
+            r#"[{"sixteen-bytes-ab":1},{"sixteen-bytes-abc":1,"sixteen-bytes-abc":2}]"#,
+        ] {
+            for padded in [doc.to_string(), format!("{doc}{pad}")] {
+                agree(padded.as_bytes(), &mut work);
+                assert!(!validate(padded.as_bytes(), &ReadOptions::default(), &mut work, Level::Baseline), "{padded}");
             }
         }
     }
