@@ -44,8 +44,6 @@ struct FlatDict<'py> {
     /// Taken in `begin`, after the dict is made.
     cache: Option<KeyCache>,
     policy: DuplicateKeys,
-    /// A Python exception is set (creating or inserting an object failed).
-    pending: bool,
 }
 
 impl FlatBuilder for FlatDict<'_> {
@@ -59,7 +57,9 @@ impl FlatBuilder for FlatDict<'_> {
         // UTF-8 form are immutable).
         let dict = unsafe { ffi::PyDict_New() };
         if dict.is_null() {
-            self.pending = true;
+            // SAFETY: GIL held. Out of memory: the general path meets it
+            // again and reports it.
+            unsafe { ffi::PyErr_Clear() };
             return false;
         }
         self.dict = dict;
@@ -74,7 +74,6 @@ impl FlatBuilder for FlatDict<'_> {
         // order).
         let k = key_object(&mut self.cache, key);
         if k.is_null() {
-            self.pending = true;
             return false;
         }
         let v = value_object(&mut self.cache, value);
@@ -88,7 +87,6 @@ impl FlatBuilder for FlatDict<'_> {
         unsafe {
             if v.is_null() {
                 ffi::Py_DECREF(k);
-                self.pending = true;
                 return false;
             }
             let failed = match self.policy {
@@ -98,7 +96,6 @@ impl FlatBuilder for FlatDict<'_> {
             ffi::Py_DECREF(k);
             ffi::Py_DECREF(v);
             if failed {
-                self.pending = true;
                 return false;
             }
         }
@@ -160,10 +157,17 @@ pub(crate) fn object_aside(py: Python<'_>, b: &[u8], options: &ReadOptions, pars
 /// `loads(b'1')`, which never comes here, slower (17 -> 19-20 ns, paired,
 /// with the same instructions); out of line it stays level, and a nested
 /// document pays the call and the look (about 60 instructions).
+///
+/// Its size moves the functions placed after it (`entry::loads_fast`):
+/// when the walk moved into the core, a first version 271 bytes longer
+/// than before (16 mod 64) made `loads(b'1')` and `loads(b'[1,2,3]')`,
+/// which never come here, 0.90x and 0.94x (paired, the same instructions);
+/// this one is 192 bytes longer (0 mod 64) and both are level. A change
+/// here is worth a paired timing of those two.
 #[inline(never)]
 pub(crate) fn object(py: Python<'_>, b: &[u8], options: &ReadOptions, parse: &ReadOptions) -> Option<*mut ffi::PyObject> {
     let policy = options.duplicate_key_policy();
-    let mut flat = FlatDict { py, dict: std::ptr::null_mut(), cache: None, policy, pending: false };
+    let mut flat = FlatDict { py, dict: std::ptr::null_mut(), cache: None, policy };
     // The parser's options: the walk honours their limits (`parse` differs
     // from `options` only in its duplicate-key policy, applied here).
     let walked = jetjson::parse::flat_object(b, parse, &mut flat);
@@ -186,10 +190,9 @@ pub(crate) fn object(py: Python<'_>, b: &[u8], options: &ReadOptions, parse: &Re
         }
         if !dict.is_null() {
             ffi::Py_DECREF(dict);
-        }
-        if flat.pending {
-            // Out of memory, or an int CPython refuses: the general path
-            // meets it again and reports it.
+            // An exception set while making or inserting an object (out
+            // of memory, an int CPython refuses), if any: the general path
+            // meets it again and reports it. (None was set on entry.)
             ffi::PyErr_Clear();
         }
         None
