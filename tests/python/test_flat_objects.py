@@ -1,7 +1,8 @@
 """The quick path of small flat objects (issue 23: `loads(b'{"a":1}')` at
 full speed): a document of at most 128 bytes that is one object of
 strings, numbers and literals, with no `{`, `[` or `\\` after its first
-byte, is read by a walk that fills the dict directly (loads/flat.rs);
+byte, is read by the core's walk (jetjson::parse::flat_object), whose
+members loads/flat.rs inserts into the dict as they come;
 everything else, failures included, is declined to the general path.
 
 Each document is compared with the general path, which reads the same

@@ -172,9 +172,9 @@ pub(crate) unsafe fn quick(
             };
         }
     }
-    // A flat object (no nested container) with the options the flat walk
-    // honours: built directly (flat.rs); anything else it declines, with
-    // nothing made, and the builder below reads it.
+    // A flat object (no nested container) with the options the core's flat
+    // walk honours: built directly from its members (flat.rs); anything
+    // else it declines, with nothing made, and the builder below reads it.
     // (The options are checked there, out of line.)
     if bytes.first() == Some(&b'{') && bytes.len() <= flat::FLAT_UP_TO {
         if let Some(obj) = flat::object_aside(py, bytes, options, parse) {

@@ -10,6 +10,7 @@ mod de;
 mod decimal;
 mod door;
 mod drive;
+mod flat;
 #[cfg(all(test, target_os = "linux", target_arch = "x86_64"))]
 pub(crate) mod guard;
 mod number;
@@ -28,6 +29,8 @@ pub(crate) use door::{take_handed, VALUE_TOKEN};
 #[doc(hidden)]
 pub use drive::number_at;
 pub(crate) use drive::{level, Level};
+#[doc(hidden)]
+pub use flat::{flat_object, FlatBuilder, FlatText, FlatValue, FLAT_UP_TO};
 pub use number::{is_json_number, NumberValue};
 pub use options::{DuplicateKeys, ReadOptions};
 pub use parser::parse;
