@@ -25,6 +25,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import jetjson
+from _nomemory import needs_set_nomemory
 
 dumps = jetjson.dumps
 
@@ -274,16 +275,7 @@ def test_subclasses_at_the_top_take_the_general_path():
         assert dumps(doc) == general(doc) == dumps(dict(doc) if isinstance(doc, dict) else list(doc))
 
 
-def _has_set_nomemory():
-    try:
-        import _testcapi
-
-        return hasattr(_testcapi, "set_nomemory")
-    except ImportError:
-        return False
-
-
-@pytest.mark.skipif(not _has_set_nomemory(), reason="needs _testcapi.set_nomemory")
+@needs_set_nomemory
 @pytest.mark.parametrize("doc", ['["x" * 200000]', '{"k": "x" * 200000}', '"x" * 200000'])
 def test_out_of_memory_for_the_result_is_a_memory_error_not_an_abort(doc):
     # A quick walk whose result bytes cannot be allocated declines; the

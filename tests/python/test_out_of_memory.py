@@ -16,18 +16,10 @@ import sys
 import textwrap
 
 import pytest
+from _nomemory import needs_set_nomemory
 
 
-def _has_set_nomemory():
-    try:
-        import _testcapi
-
-        return hasattr(_testcapi, "set_nomemory")
-    except ImportError:
-        return False
-
-
-pytestmark = pytest.mark.skipif(not _has_set_nomemory(), reason="needs _testcapi.set_nomemory")
+pytestmark = needs_set_nomemory
 
 CHILD = textwrap.dedent(
     """

@@ -1117,58 +1117,7 @@ mod tests {
     use super::*;
     use crate::error::{ErrorKind, Result};
 
-    /// Every call, written down.
-    #[derive(Default)]
-    struct Record(Vec<String>);
-
-    impl Visitor for Record {
-        fn null(&mut self) -> Result<()> {
-            self.0.push("null".into());
-            Ok(())
-        }
-        fn bool(&mut self, v: bool) -> Result<()> {
-            self.0.push(format!("{v}"));
-            Ok(())
-        }
-        fn number(&mut self, n: NumberToken<'_>) -> Result<()> {
-            self.0.push(format!("num {} {} {:?}", n.text, n.is_integer, n.value));
-            Ok(())
-        }
-        fn string(&mut self, s: &str, raw: &str) -> Result<()> {
-            self.0.push(format!("str {s:?} {raw:?}"));
-            Ok(())
-        }
-        fn ascii_string(&mut self, s: &str) -> Result<()> {
-            assert!(s.is_ascii());
-            self.0.push(format!("str {s:?} {s:?}"));
-            Ok(())
-        }
-        fn begin_array(&mut self) -> Result<()> {
-            self.0.push("[".into());
-            Ok(())
-        }
-        fn end_array(&mut self) -> Result<()> {
-            self.0.push("]".into());
-            Ok(())
-        }
-        fn begin_object(&mut self) -> Result<()> {
-            self.0.push("{".into());
-            Ok(())
-        }
-        fn key(&mut self, k: &str, raw: &str) -> Result<()> {
-            self.0.push(format!("key {k:?} {raw:?}"));
-            Ok(())
-        }
-        fn ascii_key(&mut self, k: &str) -> Result<()> {
-            assert!(k.is_ascii());
-            self.0.push(format!("key {k:?} {k:?}"));
-            Ok(())
-        }
-        fn end_object(&mut self) -> Result<()> {
-            self.0.push("}".into());
-            Ok(())
-        }
-    }
+    use super::super::test_documents::Record;
 
     #[test]
     fn kept_memory_parses_every_document_as_the_threads_does() {

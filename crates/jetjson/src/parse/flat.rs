@@ -312,56 +312,15 @@ pub fn flat_object<B: FlatBuilder + ?Sized>(input: &[u8], options: &ReadOptions,
 #[cfg(test)]
 mod tests {
     use super::super::parser::Parser;
-    use super::super::visitor::Visitor;
+    use super::super::test_documents::Record;
     use super::*;
     use crate::error::{ErrorKind, Result};
     use crate::DuplicateKeys;
 
-    /// The parser's calls, spelled as `Members` spells the walk's.
-    #[derive(Default)]
-    struct Record(Vec<String>);
-
+    /// The number as `Record` (the parser's calls, test_documents.rs)
+    /// spells it.
     fn number(n: &NumberToken<'_>) -> String {
         format!("num {} {} {:?}", n.text, n.is_integer, n.value)
-    }
-
-    impl Visitor for Record {
-        fn null(&mut self) -> Result<()> {
-            self.0.push("null".into());
-            Ok(())
-        }
-        fn bool(&mut self, v: bool) -> Result<()> {
-            self.0.push(format!("{v}"));
-            Ok(())
-        }
-        fn number(&mut self, n: NumberToken<'_>) -> Result<()> {
-            self.0.push(number(&n));
-            Ok(())
-        }
-        fn string(&mut self, s: &str, _raw: &str) -> Result<()> {
-            self.0.push(format!("str {s:?}"));
-            Ok(())
-        }
-        fn begin_array(&mut self) -> Result<()> {
-            self.0.push("[".into());
-            Ok(())
-        }
-        fn end_array(&mut self) -> Result<()> {
-            self.0.push("]".into());
-            Ok(())
-        }
-        fn begin_object(&mut self) -> Result<()> {
-            self.0.push("{".into());
-            Ok(())
-        }
-        fn key(&mut self, k: &str, _raw: &str) -> Result<()> {
-            self.0.push(format!("key {k:?}"));
-            Ok(())
-        }
-        fn end_object(&mut self) -> Result<()> {
-            self.0.push("}".into());
-            Ok(())
-        }
     }
 
     /// The walk's calls, spelled as `Record` spells the parser's; declines
@@ -399,9 +358,14 @@ mod tests {
         fn member(&mut self, key: FlatText<'_>, value: FlatValue<'_>) -> bool {
             assert!(self.begun && !self.decline_begin, "a member without begin");
             assert!(self.decline_at.is_none_or(|at| self.members <= at), "a member after declining");
-            self.calls.push(format!("key {:?}", text(key)));
+            // The walk takes no escapes: the raw text is the text.
+            let k = text(key);
+            self.calls.push(format!("key {k:?} {k:?}"));
             self.calls.push(match value {
-                FlatValue::Text(t) => format!("str {:?}", text(t)),
+                FlatValue::Text(t) => {
+                    let t = text(t);
+                    format!("str {t:?} {t:?}")
+                }
                 FlatValue::Number(n) => number(&n),
                 FlatValue::True => "true".into(),
                 FlatValue::False => "false".into(),

@@ -4,6 +4,8 @@
 //! byte replaced or the text cut, to reach errors as well.
 
 use super::drive::{level, Level};
+use super::visitor::{NumberToken, Visitor};
+use crate::error::Result;
 use crate::{DuplicateKeys, ReadOptions};
 
 /// The driver builds this CPU can run: the baseline, and AVX2 when present.
@@ -72,5 +74,59 @@ pub(super) fn random_documents(pieces: &[&[u8]], rounds: usize, names: usize, co
         placed.extend_from_slice(&doc);
         check(&placed);
         check(&doc);
+    }
+}
+
+/// Every call of a parser to its visitor, written down (the driver's and
+/// the flat walk's differential tests).
+#[derive(Default)]
+pub(super) struct Record(pub(super) Vec<String>);
+
+impl Visitor for Record {
+    fn null(&mut self) -> Result<()> {
+        self.0.push("null".into());
+        Ok(())
+    }
+    fn bool(&mut self, v: bool) -> Result<()> {
+        self.0.push(format!("{v}"));
+        Ok(())
+    }
+    fn number(&mut self, n: NumberToken<'_>) -> Result<()> {
+        self.0.push(format!("num {} {} {:?}", n.text, n.is_integer, n.value));
+        Ok(())
+    }
+    fn string(&mut self, s: &str, raw: &str) -> Result<()> {
+        self.0.push(format!("str {s:?} {raw:?}"));
+        Ok(())
+    }
+    fn ascii_string(&mut self, s: &str) -> Result<()> {
+        assert!(s.is_ascii());
+        self.0.push(format!("str {s:?} {s:?}"));
+        Ok(())
+    }
+    fn begin_array(&mut self) -> Result<()> {
+        self.0.push("[".into());
+        Ok(())
+    }
+    fn end_array(&mut self) -> Result<()> {
+        self.0.push("]".into());
+        Ok(())
+    }
+    fn begin_object(&mut self) -> Result<()> {
+        self.0.push("{".into());
+        Ok(())
+    }
+    fn key(&mut self, k: &str, raw: &str) -> Result<()> {
+        self.0.push(format!("key {k:?} {raw:?}"));
+        Ok(())
+    }
+    fn ascii_key(&mut self, k: &str) -> Result<()> {
+        assert!(k.is_ascii());
+        self.0.push(format!("key {k:?} {k:?}"));
+        Ok(())
+    }
+    fn end_object(&mut self) -> Result<()> {
+        self.0.push("}".into());
+        Ok(())
     }
 }
