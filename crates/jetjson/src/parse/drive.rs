@@ -1253,17 +1253,7 @@ mod tests {
         }
     }
 
-    use super::super::test_documents::{levels, options};
-
-    /// The reference driver's calls and outcome for `input`.
-    fn reference(input: &[u8], options: &ReadOptions) -> (Vec<String>, Result<()>) {
-        let mut r = Record::default();
-        let outcome = Parser::new(input, options).and_then(|mut p| {
-            p.drive(&mut r)?;
-            p.finish()
-        });
-        (r.0, outcome)
-    }
+    use super::super::test_documents::{levels, options, reference};
 
     /// The fast driver at every level gives the reference's calls, in
     /// order, and its outcome (the same error, message and position).

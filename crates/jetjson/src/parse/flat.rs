@@ -311,10 +311,9 @@ pub fn flat_object<B: FlatBuilder + ?Sized>(input: &[u8], options: &ReadOptions,
 
 #[cfg(test)]
 mod tests {
-    use super::super::parser::Parser;
-    use super::super::test_documents::Record;
+    use super::super::test_documents::reference;
     use super::*;
-    use crate::error::{ErrorKind, Result};
+    use crate::error::ErrorKind;
     use crate::DuplicateKeys;
 
     /// The number as `Record` (the parser's calls, test_documents.rs)
@@ -374,15 +373,6 @@ mod tests {
             self.members += 1;
             self.decline_at != Some(self.members - 1)
         }
-    }
-
-    fn reference(input: &[u8], options: &ReadOptions) -> (Vec<String>, Result<()>) {
-        let mut r = Record::default();
-        let outcome = Parser::new(input, options).and_then(|mut p| {
-            p.drive(&mut r)?;
-            p.finish()
-        });
-        (r.0, outcome)
     }
 
     /// Whether the walk must take `input` with `options`: the parser

@@ -130,3 +130,13 @@ impl Visitor for Record {
         Ok(())
     }
 }
+
+/// The reference driver's calls and outcome for `input`.
+pub(super) fn reference(input: &[u8], options: &ReadOptions) -> (Vec<String>, Result<()>) {
+    let mut r = Record::default();
+    let outcome = super::parser::Parser::new(input, options).and_then(|mut p| {
+        p.drive(&mut r)?;
+        p.finish()
+    });
+    (r.0, outcome)
+}
