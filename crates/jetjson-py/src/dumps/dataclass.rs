@@ -30,7 +30,7 @@ use super::types::_PyType_Lookup;
 
 /// The capsule's name (and the attribute's).
 const CAPSULE: &std::ffi::CStr = c"jetjson.dataclass_plan";
-const ATTRIBUTE: &std::ffi::CStr = c"__jetjson_plan__";
+const ATTRIBUTE: &str = "__jetjson_plan__";
 
 /// How a field's value is read from an instance, decided when the class is
 /// planned (and trusted while its version tag is unchanged): without
@@ -442,20 +442,7 @@ impl Plan {
 /// the process instead of raising `MemoryError`.
 fn attribute(py: Python<'_>) -> Option<*mut PyObject> {
     static NAME: pyo3::sync::PyOnceLock<Py<PyString>> = pyo3::sync::PyOnceLock::new();
-    NAME.get_or_try_init(py, || {
-        // SAFETY: GIL held; the name is a NUL-terminated literal; the new
-        // reference (null with an exception set on failure) is handed to the `Py`.
-        unsafe {
-            let name = ffi::PyUnicode_InternFromString(ATTRIBUTE.as_ptr());
-            if name.is_null() {
-                Err(PyErr::fetch(py))
-            } else {
-                Ok(Bound::from_owned_ptr(py, name).cast_into_unchecked::<PyString>().unbind())
-            }
-        }
-    })
-    .ok()
-    .map(|n| n.as_ptr())
+    NAME.get_or_try_init(py, || Ok::<_, PyErr>(super::text::interned(py, ATTRIBUTE)?.unbind())).ok().map(|n| n.as_ptr())
 }
 
 /// The capsule's destructor: frees the plan (and with it the references to
