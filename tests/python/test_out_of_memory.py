@@ -300,3 +300,71 @@ def test_an_error_made_out_of_memory_is_a_memory_error_not_an_abort():
     r = subprocess.run([sys.executable, "-c", LAZY_CHILD], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr[-3000:]
     assert json.loads(r.stdout.strip().splitlines()[-1]) == ["MemoryError", "error"], r.stdout
+
+
+# A plan made the first time a type is seen (a `Decoder`'s type, a
+# dataclass's fields for dumps) read names and modules with pyo3's
+# `getattr("...")`, `intern!` and `import("...")`, which panic when CPython
+# cannot make the string: out of memory, `Decoder(...)` raised pyo3's
+# PanicException (a BaseException) instead of MemoryError. Every module the
+# plans import is imported first: an import out of memory fails in
+# CPython's own import machinery, with its own errors.
+PLAN_CHILD = textwrap.dedent(
+    """
+    import _testcapi, collections.abc, dataclasses, datetime, decimal, enum, json, re, sys, types, typing, uuid
+    from typing import Annotated
+    import jetjson
+
+    def make():
+        @dataclasses.dataclass
+        class Rec:
+            a: int
+            b: str = "x"
+            c: typing.Optional[typing.List[int]] = None
+            at: datetime.datetime = datetime.datetime(2026, 1, 1)
+            u: typing.Optional[uuid.UUID] = None
+            n: Annotated[int, jetjson.Meta(ge=0)] = 0
+
+        class TD(typing.TypedDict):
+            a: int
+            s: Annotated[str, jetjson.Meta(pattern="^x")]
+        return Rec, TD
+
+    doc = b'{"a":1,"b":"y","c":[1],"at":"2026-01-01T00:00:00","u":"12345678-1234-5678-1234-567812345678","n":3}'
+    calls = {
+        "decoder": lambda Rec, TD: jetjson.Decoder(Rec).decode(doc).b,
+        "typeddict": lambda Rec, TD: jetjson.Decoder(typing.List[TD]).decode(b'[{"a":1,"s":"xy"}]')[0]["s"],
+        "dumps": lambda Rec, TD: jetjson.dumps(Rec(1), profile="go"),
+    }
+    call = calls[sys.argv[1]]
+    seen, outputs = set(), []
+    # No call before the first failures: the names the binding makes once
+    # per process are made under them too.
+    for width in (1, 0):                  # one failing allocation; every one from start on
+        for start in range(int(sys.argv[2])):
+            classes = make()              # a new class: its plan is made in the call
+            _testcapi.set_nomemory(start, start + width)
+            try:
+                outputs.append(call(*classes))
+                got = "ok"
+            except MemoryError:
+                got = "MemoryError"
+            except BaseException as e:
+                got = type(e).__name__ + ": " + str(e)[:100]
+            finally:
+                _testcapi.remove_mem_hooks()
+            seen.add(got)
+    expected = call(*make())
+    seen |= {"ok" if out == expected else "different: %r" % (out,) for out in outputs}
+    print(json.dumps(sorted(seen)))
+    """
+)
+
+
+@pytest.mark.parametrize("call", ["decoder", "typeddict", "dumps"])
+def test_a_plan_made_out_of_memory_is_a_memory_error(call):
+    import json
+
+    r = subprocess.run([sys.executable, "-c", PLAN_CHILD, call, "160"], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-3000:]
+    assert json.loads(r.stdout.strip().splitlines()[-1]) == ["MemoryError", "ok"], r.stdout

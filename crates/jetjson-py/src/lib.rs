@@ -24,6 +24,7 @@ mod errors;
 mod fast;
 mod json_text;
 mod loads;
+mod fallible;
 mod raw;
 mod rules;
 mod schema;

@@ -26,7 +26,7 @@
 //! and is meant for planning a class once, never per instance.
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
-use pyo3::intern;
+use crate::fallible::{name, new_dict, new_str};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt, PyString, PyTuple, PyType};
 
@@ -125,7 +125,7 @@ impl Rename {
 /// field).
 pub(crate) fn record(class: &Bound<'_, PyType>) -> PyResult<Option<Record>> {
     let py = class.py();
-    if class.hasattr(intern!(py, "__dataclass_fields__"))? {
+    if class.hasattr(name!(py, "__dataclass_fields__")?)? {
         return dataclass(class).map(Some);
     }
     if is_typed_dict(class)? {
@@ -139,18 +139,18 @@ pub(crate) fn record(class: &Bound<'_, PyType>) -> PyResult<Option<Record>> {
 
 fn is_typed_dict(class: &Bound<'_, PyType>) -> PyResult<bool> {
     let py = class.py();
-    Ok(class.is_subclass_of::<PyDict>()? && class.hasattr(intern!(py, "__required_keys__"))? && class.hasattr(intern!(py, "__total__"))?)
+    Ok(class.is_subclass_of::<PyDict>()? && class.hasattr(name!(py, "__required_keys__")?)? && class.hasattr(name!(py, "__total__")?)?)
 }
 
 fn is_named_tuple(class: &Bound<'_, PyType>) -> PyResult<bool> {
     let py = class.py();
-    Ok(class.is_subclass_of::<PyTuple>()? && class.hasattr(intern!(py, "_fields"))?)
+    Ok(class.is_subclass_of::<PyTuple>()? && class.hasattr(name!(py, "_fields")?)?)
 }
 
 /// The class's rename rule (`__jetjson_rename__`), if any.
 pub(crate) fn rename_of(class: &Bound<'_, PyType>) -> PyResult<Option<Rename>> {
     let py = class.py();
-    let Some(value) = optional_attr(class, intern!(py, "__jetjson_rename__"))? else { return Ok(None) };
+    let Some(value) = optional_attr(class, name!(py, "__jetjson_rename__")?)? else { return Ok(None) };
     if value.is_none() {
         return Ok(None);
     }
@@ -171,9 +171,9 @@ pub(crate) fn rename_of(class: &Bound<'_, PyType>) -> PyResult<Option<Rename>> {
 /// The class's tag, if it has one (see the module doc).
 fn tag_of(class: &Bound<'_, PyType>) -> PyResult<Option<Tag>> {
     let py = class.py();
-    let name = intern!(py, "__jetjson_tag__");
+    let name = name!(py, "__jetjson_tag__")?;
     // The class's own declaration first, then an inherited `True`.
-    let own = class.getattr(intern!(py, "__dict__"))?.get_item(name).ok();
+    let own = class.getattr(name!(py, "__dict__")?)?.get_item(name).ok();
     let value = match own {
         Some(v) => v,
         None => match optional_attr(class, name)? {
@@ -184,7 +184,7 @@ fn tag_of(class: &Bound<'_, PyType>) -> PyResult<Option<Tag>> {
     let value = if value.is_none() || value.is(PyBool::new(py, false).as_any()) {
         return Ok(None);
     } else if value.is(PyBool::new(py, true).as_any()) {
-        class.getattr(intern!(py, "__name__"))?
+        class.getattr(name!(py, "__name__")?)?
     } else if value.is_exact_instance_of::<PyString>() || (value.is_instance_of::<PyInt>() && !value.is_instance_of::<PyBool>()) {
         value
     } else {
@@ -194,11 +194,11 @@ fn tag_of(class: &Bound<'_, PyType>) -> PyResult<Option<Tag>> {
             type_name(&value)
         )));
     };
-    let field = match optional_attr(class, intern!(py, "__jetjson_tag_field__"))? {
+    let field = match optional_attr(class, name!(py, "__jetjson_tag_field__")?)? {
         Some(f) if !f.is_none() => f
             .cast_into::<PyString>()
             .map_err(|_| PyTypeError::new_err(format!("{}.__jetjson_tag_field__ must be a str", class_name(class))))?,
-        _ => PyString::new(py, "type"),
+        _ => name!(py, "type")?.clone(),
     };
     let field_text = field.to_str()?.to_owned();
     Ok(Some(Tag { field: field.unbind(), field_text, value: value.unbind() }))
@@ -206,15 +206,15 @@ fn tag_of(class: &Bound<'_, PyType>) -> PyResult<Option<Tag>> {
 
 fn dataclass(class: &Bound<'_, PyType>) -> PyResult<Record> {
     let py = class.py();
-    let dataclasses = py.import(intern!(py, "dataclasses"))?;
-    let missing = dataclasses.getattr(intern!(py, "MISSING"))?;
+    let dataclasses = py.import(name!(py, "dataclasses")?)?;
+    let missing = dataclasses.getattr(name!(py, "MISSING")?)?;
     let rename = rename_of(class)?;
     let mut fields = Vec::new();
-    for f in dataclasses.getattr(intern!(py, "fields"))?.call1((class,))?.try_iter()? {
+    for f in dataclasses.getattr(name!(py, "fields")?)?.call1((class,))?.try_iter()? {
         let f = f?;
-        let name = f.getattr(intern!(py, "name"))?.cast_into::<PyString>()?;
+        let name = f.getattr(name!(py, "name")?)?.cast_into::<PyString>()?;
         let text = name.to_str()?.to_owned();
-        let explicit = f.getattr(intern!(py, "metadata"))?.get_item(intern!(py, "json")).ok();
+        let explicit = f.getattr(name!(py, "metadata")?)?.get_item(name!(py, "json")?).ok();
         let (json_text, in_json) = match explicit {
             Some(j) => {
                 let j = j
@@ -224,9 +224,9 @@ fn dataclass(class: &Bound<'_, PyType>) -> PyResult<Record> {
             }
             None => (rename.map_or_else(|| text.clone(), |r| r.apply(&text)), !text.starts_with('_')),
         };
-        let default = f.getattr(intern!(py, "default"))?;
-        let factory = f.getattr(intern!(py, "default_factory"))?;
-        let init = f.getattr(intern!(py, "init"))?.is_truthy()?;
+        let default = f.getattr(name!(py, "default")?)?;
+        let factory = f.getattr(name!(py, "default_factory")?)?;
+        let init = f.getattr(name!(py, "init")?)?.is_truthy()?;
         let default = if !default.is(&missing) {
             Default::Value(default.unbind())
         } else if !factory.is(&missing) {
@@ -236,8 +236,8 @@ fn dataclass(class: &Bound<'_, PyType>) -> PyResult<Record> {
         } else {
             Default::Required
         };
-        let annotation = f.getattr(intern!(py, "type"))?.unbind();
-        let json = if json_text == text { name.clone().unbind() } else { PyString::new(py, &json_text).unbind() };
+        let annotation = f.getattr(name!(py, "type")?)?.unbind();
+        let json = if json_text == text { name.clone().unbind() } else { new_str(py, &json_text)?.unbind() };
         fields.push(Field { name: name.unbind(), json, json_text, in_json, default, annotation, init });
     }
     let tag = tag_of(class)?;
@@ -247,10 +247,10 @@ fn dataclass(class: &Bound<'_, PyType>) -> PyResult<Record> {
 
 fn typed_dict(class: &Bound<'_, PyType>) -> PyResult<Record> {
     let py = class.py();
-    let required = class.getattr(intern!(py, "__required_keys__"))?;
+    let required = class.getattr(name!(py, "__required_keys__")?)?;
     let annotations = typing_hints(class, true)?;
     let mut fields = Vec::new();
-    for item in annotations.items() {
+    for item in crate::fallible::dict_items(&annotations)? {
         let (key, annotation) = item.extract::<(Bound<'_, PyAny>, Bound<'_, PyAny>)>()?;
         let key = key.cast_into::<PyString>()?;
         let text = key.to_str()?.to_owned();
@@ -271,9 +271,9 @@ fn typed_dict(class: &Bound<'_, PyType>) -> PyResult<Record> {
 
 fn named_tuple(class: &Bound<'_, PyType>) -> PyResult<Record> {
     let py = class.py();
-    let names = class.getattr(intern!(py, "_fields"))?;
-    let defaults = class.getattr(intern!(py, "_field_defaults"))?;
-    let annotations = optional_attr(class, intern!(py, "__annotations__"))?;
+    let names = class.getattr(name!(py, "_fields")?)?;
+    let defaults = class.getattr(name!(py, "_field_defaults")?)?;
+    let annotations = optional_attr(class, name!(py, "__annotations__")?)?;
     let mut fields = Vec::new();
     for name in names.try_iter()? {
         let name = name?.cast_into::<PyString>()?;
@@ -284,7 +284,7 @@ fn named_tuple(class: &Bound<'_, PyType>) -> PyResult<Record> {
         };
         let annotation = match annotations.as_ref().and_then(|a| a.get_item(&name).ok()) {
             Some(a) => a.unbind(),
-            None => py.import(intern!(py, "typing"))?.getattr(intern!(py, "Any"))?.unbind(),
+            None => py.import(name!(py, "typing")?)?.getattr(name!(py, "Any")?)?.unbind(),
         };
         fields.push(Field {
             name: name.clone().unbind(),
@@ -304,12 +304,12 @@ fn named_tuple(class: &Bound<'_, PyType>) -> PyResult<Record> {
 /// itself: `children: list["Node"]`).
 pub(crate) fn typing_hints<'py>(class: &Bound<'py, PyType>, extras: bool) -> PyResult<Bound<'py, PyDict>> {
     let py = class.py();
-    let kwargs = PyDict::new(py);
-    kwargs.set_item(intern!(py, "include_extras"), extras)?;
-    let localns = PyDict::new(py);
-    localns.set_item(class.getattr(intern!(py, "__name__"))?, class)?;
-    kwargs.set_item(intern!(py, "localns"), localns)?;
-    let hints = py.import(intern!(py, "typing"))?.getattr(intern!(py, "get_type_hints"))?.call((class,), Some(&kwargs))?;
+    let kwargs = new_dict(py)?;
+    kwargs.set_item(name!(py, "include_extras")?, extras)?;
+    let localns = new_dict(py)?;
+    localns.set_item(class.getattr(name!(py, "__name__")?)?, class)?;
+    kwargs.set_item(name!(py, "localns")?, localns)?;
+    let hints = py.import(name!(py, "typing")?)?.getattr(name!(py, "get_type_hints")?)?.call((class,), Some(&kwargs))?;
     Ok(hints.cast_into::<PyDict>()?)
 }
 

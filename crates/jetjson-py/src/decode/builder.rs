@@ -19,6 +19,7 @@
 //! the whole call), and the input is immutable (`bytes`, `str`) or a copy.
 //! Nothing read from a Python object is trusted for size or shape.
 
+use crate::fallible::name;
 use jetjson::parse::{NumberToken, NumberValue, ReadOptions, Visitor};
 use jetjson::{DuplicateKeys, Error, ErrorKind};
 use pyo3::ffi::{self, PyObject};
@@ -482,10 +483,11 @@ impl<'p, 'i> Builder<'p, 'i> {
             }
         }
         if let Some(p) = &r.pattern {
-            match p.bind(self.py).call_method1("search", (&any,)) {
+            let py = self.py;
+            match name!(py, "search").and_then(|n| p.bind(py).call_method1(n, (&any,))) {
                 Ok(m) if !m.is_none() => {}
                 Ok(_) => {
-                    let pat = p.bind(self.py).getattr("pattern").and_then(|p| p.repr()).map(|r| r.to_string()).unwrap_or_default();
+                    let pat = name!(py, "pattern").and_then(|n| p.bind(py).getattr(n)).and_then(|p| p.repr()).map(|r| r.to_string()).unwrap_or_default();
                     return Err(invalid(self, format!("Expected {what} matching {pat}")));
                 }
                 Err(e) => {
@@ -750,10 +752,10 @@ impl<'p, 'i> Builder<'p, 'i> {
     fn unix_datetime(&mut self, n: &NumberToken<'_>) -> jetjson::Result<*mut PyObject> {
         let py = self.py;
         let r = (|| -> PyResult<Py<PyAny>> {
-            let dt = py.import("datetime")?;
-            let utc = dt.getattr("timezone")?.getattr("utc")?;
+            let dt = py.import(name!(py, "datetime")?)?;
+            let utc = dt.getattr(name!(py, "timezone")?)?.getattr(name!(py, "utc")?)?;
             let secs: f64 = n.text.parse().unwrap_or(f64::NAN);
-            Ok(dt.getattr("datetime")?.call_method1("fromtimestamp", (secs, utc))?.unbind())
+            Ok(dt.getattr(name!(py, "datetime")?)?.call_method1(name!(py, "fromtimestamp")?, (secs, utc))?.unbind())
         })();
         match r {
             Ok(o) => Ok(o.into_ptr()),

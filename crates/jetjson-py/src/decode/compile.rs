@@ -11,7 +11,7 @@
 use std::sync::atomic::{AtomicU32, AtomicU8};
 
 use pyo3::exceptions::PyTypeError;
-use pyo3::intern;
+use crate::fallible::{name, new_str};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt, PyString, PyTuple, PyType};
 use pyo3::{ffi, PyTypeInfo};
@@ -64,19 +64,19 @@ struct Compiler<'py> {
 
 impl<'py> Compiler<'py> {
     fn new(py: Python<'py>) -> PyResult<Compiler<'py>> {
-        let class = |m: &str, n: &str| -> PyResult<Bound<'py, PyAny>> { py.import(m)?.getattr(n) };
+        let class = |m: &str, n: &str| -> PyResult<Bound<'py, PyAny>> { py.import(new_str(py, m)?)?.getattr(new_str(py, n)?) };
         let uuid = class("uuid", "UUID")?.cast_into::<PyType>()?;
-        let uuid_slots = match (slot_of(&uuid, &PyString::new(py, "int")), slot_of(&uuid, &PyString::new(py, "is_safe"))) {
-            (Store::Slot(a), Store::Slot(b)) if uuid.getattr("__setattr__").is_ok() => Some((a, b)),
+        let uuid_slots = match (slot_of(&uuid, name!(py, "int")?), slot_of(&uuid, name!(py, "is_safe")?)) {
+            (Store::Slot(a), Store::Slot(b)) if uuid.getattr(name!(py, "__setattr__")?).is_ok() => Some((a, b)),
             _ => None,
         };
         let known = Known {
             decimal: class("decimal", "Decimal")?.cast_into::<PyType>()?.unbind(),
-            safe_unknown: class("uuid", "SafeUUID")?.getattr("unknown")?.unbind(),
+            safe_unknown: class("uuid", "SafeUUID")?.getattr(name!(py, "unknown")?)?.unbind(),
             uuid: uuid.unbind(),
             uuid_slots,
-            int_name: PyString::intern(py, "int").unbind(),
-            is_safe_name: PyString::intern(py, "is_safe").unbind(),
+            int_name: name!(py, "int")?.clone().unbind(),
+            is_safe_name: name!(py, "is_safe")?.clone().unbind(),
             empty_tuple: PyTuple::empty(py).into_any().unbind(),
         };
         Ok(Compiler {
@@ -84,7 +84,7 @@ impl<'py> Compiler<'py> {
             records: Vec::new(),
             memo: Vec::new(),
             trail: Vec::new(),
-            typing: py.import("typing")?,
+            typing: py.import(name!(py, "typing")?)?,
             known,
             datetime: class("datetime", "datetime")?,
             date: class("datetime", "date")?,
@@ -92,7 +92,7 @@ impl<'py> Compiler<'py> {
             enum_base: class("enum", "Enum")?,
             raw: crate::raw::Raw::type_object(py).into_any(),
             none_type: py.None().bind(py).get_type().into_any(),
-            abc: py.import("collections.abc")?,
+            abc: py.import(name!(py, "collections.abc")?)?,
             types_union: class("types", "UnionType").ok(),
             exact_numbers: false,
         })
@@ -113,8 +113,8 @@ impl<'py> Compiler<'py> {
 
     fn node(&mut self, t: &Bound<'py, PyAny>) -> PyResult<Node> {
         let py = self.py;
-        let builtins = |name: &str| -> PyResult<bool> { Ok(t.is(&py.import("builtins")?.getattr(name)?)) };
-        if t.is(&self.typing.getattr("Any")?) || builtins("object")? {
+        let builtins = |name: &str| -> PyResult<bool> { Ok(t.is(&py.import(name!(py, "builtins")?)?.getattr(new_str(py, name)?)?)) };
+        if t.is(&self.typing.getattr(name!(py, "Any")?)?) || builtins("object")? {
             return Ok(Node::Any);
         }
         if t.is_none() || t.is(&self.none_type) {
@@ -175,20 +175,20 @@ impl<'py> Compiler<'py> {
             }
             return Err(self.unsupported(t));
         }
-        let origin = self.typing.getattr("get_origin")?.call1((t,))?;
+        let origin = self.typing.getattr(name!(py, "get_origin")?)?.call1((t,))?;
         if !origin.is_none() {
-            let args = self.typing.getattr("get_args")?.call1((t,))?.cast_into::<PyTuple>()?;
+            let args = self.typing.getattr(name!(py, "get_args")?)?.call1((t,))?.cast_into::<PyTuple>()?;
             return self.generic(t, &origin, &args);
         }
-        if t.is_instance(&self.typing.getattr("TypeVar")?)? {
-            let bound = t.getattr("__bound__")?;
+        if t.is_instance(&self.typing.getattr(name!(py, "TypeVar")?)?)? {
+            let bound = t.getattr(name!(py, "__bound__")?)?;
             return if bound.is_none() { Ok(Node::Any) } else { self.node(&bound) };
         }
-        if let Ok(sup) = t.getattr(intern!(py, "__supertype__")) {
+        if let Ok(sup) = t.getattr(name!(py, "__supertype__")?) {
             // typing.NewType
             return self.node(&sup);
         }
-        if t.is_instance(&self.typing.getattr("ForwardRef")?)? {
+        if t.is_instance(&self.typing.getattr(name!(py, "ForwardRef")?)?)? {
             return Err(PyTypeError::new_err(format!(
                 "jetjson cannot decode into the unresolved annotation {} (a forward reference: pass the class itself)",
                 repr(t)
@@ -257,13 +257,13 @@ impl<'py> Compiler<'py> {
     /// `X[...]` forms.
     fn generic(&mut self, t: &Bound<'py, PyAny>, origin: &Bound<'py, PyAny>, args: &Bound<'py, PyTuple>) -> PyResult<Node> {
         let py = self.py;
-        let typing = |name: &str| self.typing.getattr(name);
-        let abc = |name: &str| self.abc.getattr(name);
-        let builtin = |name: &str| -> PyResult<Bound<'py, PyAny>> { py.import("builtins")?.getattr(name) };
+        let typing = |name: &str| self.typing.getattr(new_str(py, name)?);
+        let abc = |name: &str| self.abc.getattr(new_str(py, name)?);
+        let builtin = |name: &str| -> PyResult<Bound<'py, PyAny>> { py.import(name!(py, "builtins")?)?.getattr(new_str(py, name)?) };
         let arg = |i: usize| -> PyResult<Bound<'py, PyAny>> { args.get_item(i) };
         if origin.is(&typing("Annotated")?) {
             let inner = self.node(&arg(0)?)?;
-            let rules = rules(&t.getattr("__metadata__")?)?;
+            let rules = rules(&t.getattr(name!(py, "__metadata__")?)?)?;
             if let Some(r) = &rules {
                 self.check_applies(t, &inner, r)?;
             }
@@ -504,7 +504,7 @@ impl<'py> Compiler<'py> {
         let mut c = Choices { what: schema::class_name(ty), ..Choices::default() };
         for member in ty.try_iter()? {
             let member = member?;
-            let value = member.getattr(intern!(self.py, "value"))?;
+            let value = member.getattr(name!(self.py, "value")?)?;
             add_choice(&mut c, &value, &member, ty.as_any())?;
         }
         Ok(Node::Choice(Box::new(c)))
@@ -541,7 +541,7 @@ impl<'py> Compiler<'py> {
             };
             let store = if spec.kind == Kind::Dataclass { slot_of(class, f.name.bind(self.py)) } else { Store::Attr };
             let field = Field {
-                name: PyString::intern(self.py, f.name.bind(self.py).to_str()?).unbind(),
+                name: crate::dumps::text::interned(self.py, f.name.bind(self.py).to_str()?)?.unbind(),
                 json: f.json_text,
                 node,
                 default,
@@ -717,7 +717,12 @@ fn pure(py: Python<'_>, r: &Record) -> bool {
     let builtin_factory = |f: &Py<PyAny>| {
         ["list", "dict", "set", "frozenset", "tuple", "str", "bytes", "int", "float", "bool"]
             .iter()
-            .any(|n| py.import("builtins").and_then(|b| b.getattr(*n)).is_ok_and(|t| t.is(f.bind(py))))
+            .any(|n| {
+                name!(py, "builtins")
+                    .and_then(|m| py.import(m))
+                    .and_then(|b| crate::fallible::new_str(py, n).and_then(|n| b.getattr(n)))
+                    .is_ok_and(|t| t.is(f.bind(py)))
+            })
     };
     let ty = r.class.as_ptr() as *mut ffi::PyTypeObject;
     // SAFETY: reads two slots of a live type.
@@ -750,14 +755,24 @@ fn rules(metadata: &Bound<'_, PyAny>) -> PyResult<Option<Rules>> {
     for m in metadata.try_iter()? {
         let m = m?;
         let ty = m.get_type();
-        let module = ty.module().map(|s| s.to_string()).unwrap_or_default();
+        // A type whose `__module__` is not text is no jetjson rule; no memory
+        // to read it is raised, not read as no rule.
+        let module = match ty.module().and_then(|s| s.to_cow().map(|c| c.into_owned())) {
+            Ok(s) => s,
+            Err(e) if e.is_instance_of::<pyo3::exceptions::PyMemoryError>(py) => return Err(e),
+            Err(_) => String::new(),
+        };
         if !(module == "jetjson" || module.starts_with("jetjson.") || module == "annotated_types") {
             continue;
         }
         let get = |name: &str| -> PyResult<Option<Bound<'_, PyAny>>> {
-            match m.getattr(name) {
+            // Absent is no rule; any other failure (no memory for the
+            // name) is raised, not read as no rule.
+            match m.getattr(new_str(py, name)?) {
                 Ok(v) if !v.is_none() => Ok(Some(v)),
-                _ => Ok(None),
+                Ok(_) => Ok(None),
+                Err(e) if e.is_instance_of::<pyo3::exceptions::PyAttributeError>(py) => Ok(None),
+                Err(e) => Err(e),
             }
         };
         for (name, slot) in [("ge", &mut r.ge), ("gt", &mut r.gt), ("le", &mut r.le), ("lt", &mut r.lt)] {
@@ -773,7 +788,7 @@ fn rules(metadata: &Bound<'_, PyAny>) -> PyResult<Option<Rules>> {
             }
         }
         if let Some(p) = get("pattern")? {
-            let compiled = py.import("re")?.getattr("compile")?.call1((p,))?;
+            let compiled = py.import(name!(py, "re")?)?.getattr(name!(py, "compile")?)?.call1((p,))?;
             r.pattern = Some(compiled.unbind());
             any = true;
         }
@@ -881,14 +896,14 @@ fn build_of(class: &Bound<'_, PyType>) -> PyResult<Build> {
     if !new_is_object {
         return Ok(Build::Call);
     }
-    let init = class.getattr(intern!(py, "__init__"))?;
-    if init.is(&py.get_type::<pyo3::types::PyAny>().getattr(intern!(py, "__init__"))?) {
+    let init = class.getattr(name!(py, "__init__")?)?;
+    if init.is(&py.get_type::<pyo3::types::PyAny>().getattr(name!(py, "__init__")?)?) {
         return Ok(Build::New);
     }
     // What dataclasses generates is compiled from source text by `exec`.
     let generated = init
-        .getattr(intern!(py, "__code__"))
-        .and_then(|code| code.getattr(intern!(py, "co_filename")))
+        .getattr(name!(py, "__code__")?)
+        .and_then(|code| code.getattr(name!(py, "co_filename")?))
         .is_ok_and(|f| f.cast::<PyString>().is_ok_and(|s| s.to_str().is_ok_and(|s| s == "<string>")));
     Ok(if generated { Build::New } else { Build::Call })
 }
@@ -900,20 +915,20 @@ type PostInit = (Option<Py<PyAny>>, Vec<Py<PyAny>>);
 /// `InitVar` is not read from JSON, so it must have a default).
 fn post_init_of(class: &Bound<'_, PyType>) -> PyResult<PostInit> {
     let py = class.py();
-    let Ok(post) = class.getattr(intern!(py, "__post_init__")) else { return Ok((None, Vec::new())) };
-    let dataclasses = py.import("dataclasses")?;
-    let initvar = dataclasses.getattr("_FIELD_INITVAR")?;
-    let missing = dataclasses.getattr("MISSING")?;
+    let Ok(post) = class.getattr(name!(py, "__post_init__")?) else { return Ok((None, Vec::new())) };
+    let dataclasses = py.import(name!(py, "dataclasses")?)?;
+    let initvar = dataclasses.getattr(name!(py, "_FIELD_INITVAR")?)?;
+    let missing = dataclasses.getattr(name!(py, "MISSING")?)?;
     let mut defaults = Vec::new();
-    let fields = class.getattr(intern!(py, "__dataclass_fields__"))?.cast_into::<PyDict>()?;
-    for f in fields.values() {
-        if f.getattr("_field_type")?.is(&initvar) {
-            let d = f.getattr("default")?;
+    let fields = class.getattr(name!(py, "__dataclass_fields__")?)?.cast_into::<PyDict>()?;
+    for f in crate::fallible::dict_values(&fields)? {
+        if f.getattr(name!(py, "_field_type")?)?.is(&initvar) {
+            let d = f.getattr(name!(py, "default")?)?;
             if d.is(&missing) {
                 return Err(PyTypeError::new_err(format!(
                     "{}.{}: an InitVar is not read from JSON, so with __post_init__ it needs a default",
                     schema::class_name(class),
-                    f.getattr("name")?
+                    f.getattr(name!(py, "name")?)?
                 )));
             }
             defaults.push(d.unbind());

@@ -142,16 +142,7 @@ impl Decoder {
 
 /// The datetime C API, imported once.
 fn api(py: Python<'_>) -> PyResult<()> {
-    // SAFETY: GIL held; PyDateTime_IMPORT is idempotent.
-    unsafe {
-        if pyo3::ffi::PyDateTimeAPI().is_null() {
-            pyo3::ffi::PyDateTime_IMPORT();
-            if pyo3::ffi::PyDateTimeAPI().is_null() {
-                return Err(PyErr::fetch(py));
-            }
-        }
-    }
-    Ok(())
+    crate::fallible::datetime_api(py).map(|_| ())
 }
 
 /// One decode of `data` with `plan`.
@@ -224,7 +215,7 @@ pub(crate) fn loads_typed(
     allow_bom: bool,
 ) -> PyResult<Py<PyAny>> {
     static CACHE: pyo3::sync::PyOnceLock<Py<PyDict>> = pyo3::sync::PyOnceLock::new();
-    let cache = CACHE.get_or_init(py, || PyDict::new(py).unbind()).bind(py);
+    let cache = CACHE.get_or_try_init(py, || crate::fallible::new_dict(py).map(Bound::unbind))?.bind(py);
     let cached = match cache.get_item(ty) {
         Ok(Some(d)) => Some(d.cast_into::<Decoder>()?),
         // Unhashable types are compiled each time.
@@ -237,7 +228,7 @@ pub(crate) fn loads_typed(
                 Bound::new(py, Decoder::new(ty, Flag(true), Flag(false), Limit(512), None, Policy(DuplicateKeys::Error), Flag(false))?)?;
             if ty.hash().is_ok() {
                 if cache.len() >= CACHE_LIMIT {
-                    if let Some(oldest) = cache.keys().iter().next() {
+                    if let Some(oldest) = crate::fallible::dict_keys(cache)?.iter().next() {
                         cache.del_item(oldest)?;
                     }
                 }

@@ -80,14 +80,7 @@ pub fn known(py: Python<'_>) -> PyResult<&'static Known> {
             // SAFETY: the datetime C API is imported here (GIL held); its
             // UTC singleton and types live as long as the datetime module,
             // which `datetime` (imported above) keeps loaded.
-            utc: unsafe {
-                ffi::PyDateTime_IMPORT();
-                let api = ffi::PyDateTimeAPI();
-                if api.is_null() {
-                    return Err(PyErr::fetch(py));
-                }
-                (*api).TimeZone_UTC
-            },
+            utc: unsafe { (*crate::fallible::datetime_api(py)?).TimeZone_UTC },
             // SAFETY: as above.
             timedelta: unsafe { (*ffi::PyDateTimeAPI()).DeltaType },
             uuid_int_offset: {

@@ -54,7 +54,8 @@ pub(crate) fn source<'a>(data: &'a Bound<'_, PyAny>) -> PyResult<Source<'a>> {
             if !err.is_instance_of::<pyo3::exceptions::PyUnicodeEncodeError>(data.py()) {
                 return Err(err);
             }
-            let start = err.value(data.py()).getattr("start").and_then(|v| v.extract::<usize>()).unwrap_or(0);
+            let py = data.py();
+            let start = err.value(py).getattr(crate::fallible::name!(py, "start")?)?.extract::<usize>()?;
             return Ok(Source::BadStr(start));
         }
         // SAFETY: `len` bytes at `ptr` belong to the str, which outlives 'a

@@ -1,0 +1,108 @@
+//! Python objects the binding makes for itself outside the hot paths (names
+//! of attributes, modules and keywords; a dict of keywords) made with the C
+//! API, so that an allocation that fails is a `MemoryError` raised by the
+//! call, not a pyo3 panic: pyo3's `intern!`, `getattr("...")`,
+//! `import("...")`, `PyString::new` and `PyDict::new` panic ("PyObject
+//! pointer is null") when CPython cannot make the object (SECURITY.md,
+//! "Allocation failure"). Plans (a `Decoder`'s type, a dataclass's fields)
+//! are made with these.
+
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyString};
+
+/// An interned Python string for a name written in the code, made once per
+/// process: `name!(py, "fields")?` is a `&Bound<PyString>` (pyo3's
+/// `intern!`, fallible).
+macro_rules! name {
+    ($py:expr, $text:literal) => {{
+        static CELL: pyo3::sync::PyOnceLock<pyo3::Py<pyo3::types::PyString>> = pyo3::sync::PyOnceLock::new();
+        let py: pyo3::Python<'_> = $py;
+        CELL.get_or_try_init(py, || $crate::dumps::text::interned(py, $text).map(pyo3::Bound::unbind)).map(|n| n.bind(py))
+    }};
+}
+pub(crate) use name;
+
+/// A new Python string holding `text` (`PyString::new`, fallible).
+pub(crate) fn new_str<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyString>> {
+    // SAFETY: GIL held (we have `py`); the pointer and length are those of
+    // `text`, valid UTF-8; the new reference (null with an exception set
+    // when the allocation fails) goes to the `Bound`.
+    unsafe {
+        let p = pyo3::ffi::PyUnicode_FromStringAndSize(text.as_ptr().cast(), text.len() as pyo3::ffi::Py_ssize_t);
+        if p.is_null() {
+            return Err(PyErr::fetch(py));
+        }
+        Ok(Bound::from_owned_ptr(py, p).cast_into_unchecked::<PyString>())
+    }
+}
+
+/// A new empty dict (`PyDict::new`, fallible).
+pub(crate) fn new_dict(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+    // SAFETY: GIL held (we have `py`); the new reference (null with an
+    // exception set when the allocation fails) goes to the `Bound`.
+    unsafe {
+        let p = pyo3::ffi::PyDict_New();
+        if p.is_null() {
+            return Err(PyErr::fetch(py));
+        }
+        Ok(Bound::from_owned_ptr(py, p).cast_into_unchecked::<PyDict>())
+    }
+}
+
+/// A new list of a dict's `(key, value)` pairs, its keys or its values: a
+/// snapshot, so Python code run while it is read cannot change it
+/// (`PyDict::items`, `keys`, `values`, fallible).
+pub(crate) fn dict_items<'py>(dict: &Bound<'py, PyDict>) -> PyResult<Bound<'py, PyList>> {
+    snapshot(dict, pyo3::ffi::PyDict_Items)
+}
+
+/// See `dict_items`.
+pub(crate) fn dict_keys<'py>(dict: &Bound<'py, PyDict>) -> PyResult<Bound<'py, PyList>> {
+    snapshot(dict, pyo3::ffi::PyDict_Keys)
+}
+
+/// See `dict_items`.
+pub(crate) fn dict_values<'py>(dict: &Bound<'py, PyDict>) -> PyResult<Bound<'py, PyList>> {
+    snapshot(dict, pyo3::ffi::PyDict_Values)
+}
+
+fn snapshot<'py>(
+    dict: &Bound<'py, PyDict>,
+    make: unsafe extern "C" fn(*mut pyo3::ffi::PyObject) -> *mut pyo3::ffi::PyObject,
+) -> PyResult<Bound<'py, PyList>> {
+    let py = dict.py();
+    // SAFETY: GIL held; `dict` is a live dict (its `Bound` holds a
+    // reference); `make` is one of the three PyDict_ snapshots, which
+    // return a new list or null with an exception set.
+    unsafe {
+        let p = make(dict.as_ptr());
+        if p.is_null() {
+            return Err(PyErr::fetch(py));
+        }
+        Ok(Bound::from_owned_ptr(py, p).cast_into_unchecked::<PyList>())
+    }
+}
+
+/// The datetime C API (`PyDateTimeAPI()` after this returns), imported once.
+/// `PyDateTime_IMPORT` reports any failure to import, an allocation that
+/// failed included, as ImportError: the module and its capsule are looked
+/// up first here, so that no memory for them is a MemoryError, and a
+/// failure after they were found can only be one.
+pub(crate) fn datetime_api(py: Python<'_>) -> PyResult<*mut pyo3::ffi::PyDateTime_CAPI> {
+    // SAFETY: GIL held; `PyDateTime_IMPORT` only stores the capsule's
+    // pointer, and `PyDateTimeAPI` reads it.
+    unsafe {
+        if pyo3::ffi::PyDateTimeAPI().is_null() {
+            py.import(name!(py, "datetime")?)?.getattr(name!(py, "datetime_CAPI")?)?;
+            pyo3::ffi::PyDateTime_IMPORT();
+            if pyo3::ffi::PyDateTimeAPI().is_null() {
+                let e = PyErr::fetch(py);
+                if e.is_instance_of::<pyo3::exceptions::PyImportError>(py) {
+                    return Err(pyo3::exceptions::PyMemoryError::new_err(()));
+                }
+                return Err(e);
+            }
+        }
+        Ok(pyo3::ffi::PyDateTimeAPI())
+    }
+}
