@@ -82,6 +82,43 @@ def test_plain_documents_are_written_as_the_general_path_writes_them(doc):
         assert dumps(doc) == got[1]
 
 
+small_keys = st.one_of(
+    st.text(max_size=12),
+    st.sampled_from(["", "a", "id", "é", "a\"b", "back\\slash", "tab\t", "\x7f", "<>&", "\u2028", "\ud800", "k" * 96, "k" * 97]),
+)
+small_values = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**64), max_value=2**64),
+    st.sampled_from([0, -1, 2**59, 2**60 - 1, 2**60, -(2**60), 2**63, -(2**63) - 1, 1.5, -0.0, 1e300, 5e-324]),
+    st.floats(),
+    st.text(max_size=100),
+    st.sampled_from(["", "é", "a\"b", "\x00", "<&>", "\u2028", "\ud800", "s" * 96, "s" * 97]),
+)
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.dictionaries(small_keys, small_values, min_size=1, max_size=10))
+def test_small_dicts_of_scalars_are_written_as_the_general_path_writes_them(doc):
+    # Dicts of up to 8 members whose values are scalars take their own path
+    # (dumps/kept.rs `write_small_dict`); whatever it declines (names and
+    # strs that need escaping, ints over 60 bits, NaN...) goes on to the
+    # quick walk and the general path. The same bytes, or the same error.
+    want = outcome(general, doc)
+    for f in (dumps, rested, dumps):
+        assert outcome(f, doc) == want
+
+
+def test_small_dicts_written_whole():
+    # What the small-dict path writes by itself, checked against the text.
+    assert dumps({"a": 1}) == b'{"a":1}'
+    assert dumps({"a": 1, "b": "x", "c": 1.5, "d": None, "e": True, "f": False, "g": -7, "h": "k" * 96}) == (
+        b'{"a":1,"b":"x","c":1.5,"d":null,"e":true,"f":false,"g":-7,"h":"' + b"k" * 96 + b'"}'
+    )
+    assert dumps({"<&>": "<&>"}) == b'{"<&>":"<&>"}'
+    assert dumps({"k" * 96: 2**60 - 1}) == b'{"' + b"k" * 96 + b'":' + str(2**60 - 1).encode() + b"}"
+
+
 class CountingZone(datetime.tzinfo):
     """A tzinfo whose offset is asked through Python code, counted."""
 

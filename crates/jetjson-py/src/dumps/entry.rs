@@ -140,15 +140,13 @@ unsafe extern "C" fn dumps_entry(
     // SAFETY: one positional argument, a live object (held by the caller
     // for the call) whose type is compared and its flags read.
     let ty = unsafe { ffi::Py_TYPE(*args) };
-    if ty == std::ptr::addr_of_mut!(ffi::PyDict_Type) || ty == std::ptr::addr_of_mut!(ffi::PyList_Type) {
-        let rest = &QUICK_REST_LEFT.0;
-        if rest.get() == 0 {
-            // SAFETY: as this function's contract.
-            return unsafe { dumps_container(slow, module, args, nargs, kwnames) };
-        }
-        rest.set(rest.get() - 1);
-        // SAFETY: the arguments as CPython gave them to this call.
-        return unsafe { slow(module, args, nargs, kwnames) };
+    if ty == std::ptr::addr_of_mut!(ffi::PyDict_Type) {
+        // SAFETY: as this function's contract.
+        return unsafe { dumps_dict(slow, module, args, nargs, kwnames) };
+    }
+    if ty == std::ptr::addr_of_mut!(ffi::PyList_Type) {
+        // SAFETY: as this function's contract.
+        return unsafe { dumps_container_or_slow(slow, module, args, nargs, kwnames) };
     }
     // SAFETY: as above.
     if unsafe { (*ty).tp_flags } & (ffi::Py_TPFLAGS_LONG_SUBCLASS | ffi::Py_TPFLAGS_UNICODE_SUBCLASS) == 0 {
@@ -157,6 +155,53 @@ unsafe extern "C" fn dumps_entry(
     }
     // SAFETY: as this function's contract.
     unsafe { dumps_scalar(slow, module, args, nargs, kwnames) }
+}
+
+/// `dumps_entry` for one positional exact dict: a small dict of scalars
+/// straight through the kept writer (`kept::write_small_dict`), any other
+/// dict, and one that declines, as a list is.
+///
+/// # Safety
+/// As `dumps_fast`, with `nargs == 1`, no keywords and an exact dict.
+#[inline(never)]
+unsafe fn dumps_dict(
+    slow: crate::fast::Slow,
+    module: *mut PyObject,
+    args: *const *mut PyObject,
+    nargs: ffi::Py_ssize_t,
+    kwnames: *mut PyObject,
+) -> *mut PyObject {
+    // SAFETY: one positional argument, an exact dict held by the caller for
+    // the call.
+    let small = |py: Python<'_>| unsafe { super::kept::write_small_dict(py, *args, Profile::Compact) }.map(Bound::into_ptr);
+    // SAFETY: called by CPython as a C function of this convention (through
+    // `dumps_entry`); `small` makes and drops no `Py<T>` or `PyErr`, runs no
+    // Python code and declines with no exception set; the fallback is the
+    // rest of `dumps_entry` for a dict.
+    unsafe { crate::fast::run_or(small, || dumps_container_or_slow(slow, module, args, nargs, kwnames)) }
+}
+
+/// `dumps_entry` for one positional exact dict or list: a quick walk
+/// (`dumps_container`) unless one declined lately (`QuickRest`).
+///
+/// # Safety
+/// As `dumps_fast`, with `nargs == 1` and no keywords.
+#[inline(always)]
+unsafe fn dumps_container_or_slow(
+    slow: crate::fast::Slow,
+    module: *mut PyObject,
+    args: *const *mut PyObject,
+    nargs: ffi::Py_ssize_t,
+    kwnames: *mut PyObject,
+) -> *mut PyObject {
+    let rest = &QUICK_REST_LEFT.0;
+    if rest.get() == 0 {
+        // SAFETY: as this function's contract.
+        return unsafe { dumps_container(slow, module, args, nargs, kwnames) };
+    }
+    rest.set(rest.get() - 1);
+    // SAFETY: the arguments as CPython gave them to this call.
+    unsafe { slow(module, args, nargs, kwnames) }
 }
 
 /// How many more `dumps(dict or list)` calls go straight to the general

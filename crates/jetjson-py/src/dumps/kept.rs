@@ -361,3 +361,101 @@ pub unsafe fn write_scalar<'py>(py: Python<'py>, obj: *mut ffi::PyObject, profil
     output::wrote(out.len());
     Some(finish(py, kind, w, bytes))
 }
+
+/// Most members of a dict `write_small_dict` writes.
+pub const SMALL_DICT: usize = 8;
+
+/// Room a small dict's run reserves per member: the longest name a run
+/// writes with its separators (`ItemRun::key`: `MAX_STR + 4`) and the
+/// longest value (a str: `MAX_STR + 3`), so that only names and values a
+/// run declines, never the room, end the run early.
+const SMALL_MEMBER_ROOM: usize = 2 * jetjson::ItemRun::MAX_STR + 7;
+
+/// `dumps(obj)` with a profile's default options when `dict` is an exact
+/// dict of 1 to `SMALL_DICT` members whose keys are compact ASCII strs that
+/// need no escaping and whose values are exact strs, ints, floats, None or
+/// bools (as `walk::run_value` writes them): the members written through
+/// one `ItemRun` of the kept writer, straight from the dict's table, without
+/// the walker (whose set-up, depth and stack checks, held references and
+/// type dispatch cost more than writing such a dict). `None`, with nothing
+/// visible done and no exception set, for any other object, for a value or
+/// name a run declines (a str that needs escaping, an int over 60 bits, a
+/// float that is not finite...), and when the interpreter's layouts are
+/// not the ones read here: the caller then writes it through its general
+/// path from the start.
+///
+/// No Python code runs from the first look at the dict to the end, so its
+/// table cannot change meanwhile, and no reference is taken: the caller's
+/// argument holds the dict, which holds its keys and values.
+///
+/// # Safety
+/// `dict` is a live exact dict, held by the caller for the call; GIL held.
+#[inline(always)]
+pub unsafe fn write_small_dict<'py>(py: Python<'py>, dict: *mut ffi::PyObject, profile: Profile) -> Option<Bound<'py, PyBytes>> {
+    let known = super::types::known_if_made(py)?;
+    if !known.direct_dicts || !known.ints_311 {
+        return None;
+    }
+    // SAFETY: `dict` is a live dict on an interpreter with the layout
+    // `dictiter` reads (`direct_dicts`).
+    let (entries, n) = unsafe { super::dictiter::str_key_table(dict) }?;
+    if n == 0 || n > SMALL_DICT {
+        return None;
+    }
+    // Every value of a type a run writes, before the writer is taken: a
+    // dict holding a container or another object declines here, having
+    // written nothing.
+    for i in 0..n {
+        // SAFETY: `i < n`, inside the table; each value is live (the dict
+        // holds it).
+        if !unsafe { super::walk::runs_type(*entries.add(2 * i + 1)) } {
+            return None;
+        }
+    }
+    let kind = Kind::Plain(profile);
+    // SAFETY: GIL held; `take` runs no Python code.
+    let mut w = unsafe { take(kind) }?;
+    if !w.runs_items() {
+        // SAFETY: as above.
+        unsafe { put_back(kind, w) };
+        return None;
+    }
+    let done = {
+        let mut run = w.run(2 + n * SMALL_MEMBER_ROOM);
+        let mut ok = run.begin_object(false);
+        let mut i = 0;
+        while ok && i < n {
+            // SAFETY: `i < n`, inside the table; the key is an exact str
+            // (a table of the unicode kind, `str_key_table`), read as a
+            // compact ASCII str's text only when it is one; the value is a
+            // live object of the dict; `ints_311` checked above.
+            ok = unsafe {
+                let (k, v) = (*entries.add(2 * i), *entries.add(2 * i + 1));
+                ffi::PyUnicode_IS_COMPACT_ASCII(k) != 0 && {
+                    let header = k as *mut ffi::PyASCIIObject;
+                    let text = std::slice::from_raw_parts(header.add(1) as *const u8, (*header).length as usize);
+                    run.key(std::str::from_utf8_unchecked(text), i == 0)
+                } && super::walk::run_value(&mut run, v, true, false)
+            };
+            i += 1;
+        }
+        ok && run.end_object()
+    };
+    if !done {
+        failed(kind, w);
+        return None;
+    }
+    let out = w.as_bytes();
+    // SAFETY: as in `write`.
+    let bytes = unsafe { ffi::PyBytes_FromStringAndSize(out.as_ptr().cast(), out.len() as ffi::Py_ssize_t) };
+    if bytes.is_null() {
+        // Out of memory: cleared, and the caller's general path writes it
+        // again and raises what it meets (as in `write_scalar`).
+        // SAFETY: GIL held.
+        unsafe { ffi::PyErr_Clear() };
+        failed(kind, w);
+        return None;
+    }
+    output::wrote(out.len());
+    Some(finish(py, kind, w, bytes))
+}
