@@ -119,6 +119,36 @@ def test_small_dicts_written_whole():
     assert dumps({"k" * 96: 2**60 - 1}) == b'{"' + b"k" * 96 + b'":' + str(2**60 - 1).encode() + b"}"
 
 
+@pytest.mark.parametrize("text", [b"", b"1", b'{"x":[1,2]}', PAYLOAD, b"[" + b"0," * 3000 + b"0]"])
+def test_small_dicts_with_one_raw_are_written_as_the_general_path_writes_them(text):
+    # One Raw in a small dict of scalars is copied straight into the result
+    # (dumps/kept.rs `with_text`) at every place; two Raws, or a Raw with a
+    # value the small path leaves, go the other ways. Nothing held is kept
+    # or lost: the Raw's text is held only while it is copied.
+    raw = jetjson.Raw.unchecked(text)
+    before = (sys.getrefcount(raw), sys.getrefcount(text))
+    heads = [("id", "evt_1"), ("n", 7), ("ok", True), ("x", None), ("f", 0.5)]
+    docs = []
+    for i in range(len(heads) + 1):
+        members = heads[:i] + [("data", raw)] + heads[i:]
+        docs.append(dict(members))
+        docs.append(dict(members[:3] + [("more", raw)]) if i < 3 else dict(members + [("list", [1])]))
+    docs.append({"data": jetjson.Raw(b"[1, 2]"), "id": "x"})
+    docs.append({"a": raw, "b": jetjson.Raw(b"2")})
+    for doc in docs:
+        want = general(doc)
+        for f in (dumps, rested, dumps):
+            assert f(doc) == want
+        if len([v for v in doc.values() if isinstance(v, jetjson.Raw)]) == 1 and "list" not in doc:
+            # Written by the small path: the text in its place, checked
+            # against the text itself.
+            parts = [b'"%s":' % k.encode() + (text if v is raw else general(v)) for k, v in doc.items()]
+            assert want == b"{" + b",".join(parts) + b"}"
+    del doc, members
+    docs.clear()
+    assert (sys.getrefcount(raw), sys.getrefcount(text)) == before
+
+
 class CountingZone(datetime.tzinfo):
     """A tzinfo whose offset is asked through Python code, counted."""
 

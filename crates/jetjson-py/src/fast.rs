@@ -58,7 +58,10 @@ pub(crate) unsafe fn run(
 /// # Safety
 /// As `run`; `otherwise` completes the call as `slow` would.
 #[inline(always)]
-pub(crate) unsafe fn run_or(quick: impl FnOnce(Python<'_>) -> Option<*mut PyObject>, otherwise: impl FnOnce() -> *mut PyObject) -> *mut PyObject {
+pub(crate) unsafe fn run_or(
+    quick: impl FnOnce(Python<'_>) -> Option<*mut PyObject>,
+    otherwise: impl FnOnce() -> *mut PyObject,
+) -> *mut PyObject {
     // SAFETY: CPython calls a C function with this thread attached and the
     // GIL held (the caller's contract); the token does not outlive the call.
     let py = unsafe { Python::assume_attached() };

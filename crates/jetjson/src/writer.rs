@@ -2395,7 +2395,21 @@ mod item_run_tests {
     fn run_keys_write_what_key_writes() {
         let long = "k".repeat(super::SHORT_STR);
         let longer = "k".repeat(super::SHORT_STR + 1);
-        let keys = ["", "a", "areaId", "<tag>", "a&b", "quote\"", "back\\slash", "tab\t", "del\x7f", "é", "line\u{2028}", long.as_str(), longer.as_str()];
+        let keys = [
+            "",
+            "a",
+            "areaId",
+            "<tag>",
+            "a&b",
+            "quote\"",
+            "back\\slash",
+            "tab\t",
+            "del\x7f",
+            "é",
+            "line\u{2028}",
+            long.as_str(),
+            longer.as_str(),
+        ];
         for options in [WriteOptions::compact(), WriteOptions::go(), WriteOptions::go().escape_html(false)] {
             for room in [0usize, 3, super::SHORT_STR + 3, super::SHORT_STR + 4, 1024] {
                 for key in keys {
@@ -2411,7 +2425,11 @@ mod item_run_tests {
                         };
                         assert!(written <= room);
                         if ok {
-                            assert_eq!(String::from_utf8_lossy(runs.as_bytes()), String::from_utf8_lossy(plain.as_bytes()), "{key:?} room {room}");
+                            assert_eq!(
+                                String::from_utf8_lossy(runs.as_bytes()),
+                                String::from_utf8_lossy(plain.as_bytes()),
+                                "{key:?} room {room}"
+                            );
                         } else {
                             assert_eq!(written, 0, "{key:?} room {room}");
                             assert_eq!(runs.as_bytes(), b"{");

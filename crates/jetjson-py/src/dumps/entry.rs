@@ -5,8 +5,9 @@
 //! names are compared by address with interned strs (CPython interns the
 //! names written at call sites) before their text. A call with no options,
 //! or with a profile only, takes its `WriteOptions` from a per-profile cache
-//! instead of resolving them. `dumps(obj)` of a str, int or bool, and of
-//! an exact dict or list (a quick walk, `dumps_container`), is written
+//! instead of resolving them. `dumps(obj)` of a str, int or bool, of a
+//! small exact dict of scalars (and at most one `Raw`: `dumps_dict`), and
+//! of an exact dict or list (a quick walk, `dumps_container`), is written
 //! without pyo3's trampoline (fast.rs, `dumps_entry`); every other call,
 //! and every one those decline, goes through it (the one `#[pyfunction]`s get): it tells pyo3 the thread is attached
 //! (so references pyo3 drops are released at once, not queued), and runs
@@ -211,7 +212,7 @@ unsafe fn dumps_container_or_slow(
 /// `QUICK_REST + 1` calls, not on every call. Guarded by the GIL.
 struct QuickRest(std::cell::Cell<u32>);
 
-// SAFETY: only touched by `dumps_entry` and `dumps_container`, called by
+// SAFETY: only touched by `dumps_container_or_slow` and `dumps_container`, called by
 // CPython with the GIL held; the
 // extension is not built for free-threaded CPython (lib.rs).
 unsafe impl Sync for QuickRest {}
