@@ -82,6 +82,73 @@ def test_plain_documents_are_written_as_the_general_path_writes_them(doc):
         assert dumps(doc) == got[1]
 
 
+small_keys = st.one_of(
+    st.text(max_size=12),
+    st.sampled_from(["", "a", "id", "é", "a\"b", "back\\slash", "tab\t", "\x7f", "<>&", "\u2028", "\ud800", "k" * 96, "k" * 97]),
+)
+small_values = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**64), max_value=2**64),
+    st.sampled_from([0, -1, 2**59, 2**60 - 1, 2**60, -(2**60), 2**63, -(2**63) - 1, 1.5, -0.0, 1e300, 5e-324]),
+    st.floats(),
+    st.text(max_size=100),
+    st.sampled_from(["", "é", "a\"b", "\x00", "<&>", "\u2028", "\ud800", "s" * 96, "s" * 97]),
+)
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.dictionaries(small_keys, small_values, min_size=1, max_size=10))
+def test_small_dicts_of_scalars_are_written_as_the_general_path_writes_them(doc):
+    # Dicts of up to 8 members whose values are scalars take their own path
+    # (dumps/kept.rs `write_small_dict`); whatever it declines (names and
+    # strs that need escaping, ints over 60 bits, NaN...) goes on to the
+    # quick walk and the general path. The same bytes, or the same error.
+    want = outcome(general, doc)
+    for f in (dumps, rested, dumps):
+        assert outcome(f, doc) == want
+
+
+def test_small_dicts_written_whole():
+    # What the small-dict path writes by itself, checked against the text.
+    assert dumps({"a": 1}) == b'{"a":1}'
+    assert dumps({"a": 1, "b": "x", "c": 1.5, "d": None, "e": True, "f": False, "g": -7, "h": "k" * 96}) == (
+        b'{"a":1,"b":"x","c":1.5,"d":null,"e":true,"f":false,"g":-7,"h":"' + b"k" * 96 + b'"}'
+    )
+    assert dumps({"<&>": "<&>"}) == b'{"<&>":"<&>"}'
+    assert dumps({"k" * 96: 2**60 - 1}) == b'{"' + b"k" * 96 + b'":' + str(2**60 - 1).encode() + b"}"
+
+
+@pytest.mark.parametrize("text", [b"", b"1", b'{"x":[1,2]}', PAYLOAD, b"[" + b"0," * 3000 + b"0]"])
+def test_small_dicts_with_one_raw_are_written_as_the_general_path_writes_them(text):
+    # One Raw in a small dict of scalars is copied straight into the result
+    # (dumps/kept.rs `with_text`) at every place; two Raws, or a Raw with a
+    # value the small path leaves, go the other ways. Nothing held is kept
+    # or lost: the Raw's text is held only while it is copied.
+    raw = jetjson.Raw.unchecked(text)
+    before = (sys.getrefcount(raw), sys.getrefcount(text))
+    heads = [("id", "evt_1"), ("n", 7), ("ok", True), ("x", None), ("f", 0.5)]
+    docs = []
+    for i in range(len(heads) + 1):
+        members = heads[:i] + [("data", raw)] + heads[i:]
+        docs.append(dict(members))
+        docs.append(dict(members[:3] + [("more", raw)]) if i < 3 else dict(members + [("list", [1])]))
+    docs.append({"data": jetjson.Raw(b"[1, 2]"), "id": "x"})
+    docs.append({"a": raw, "b": jetjson.Raw(b"2")})
+    for doc in docs:
+        want = general(doc)
+        for f in (dumps, rested, dumps):
+            assert f(doc) == want
+        if len([v for v in doc.values() if isinstance(v, jetjson.Raw)]) == 1 and "list" not in doc:
+            # Written by the small path: the text in its place, checked
+            # against the text itself.
+            parts = [b'"%s":' % k.encode() + (text if v is raw else general(v)) for k, v in doc.items()]
+            assert want == b"{" + b",".join(parts) + b"}"
+    del doc, members
+    docs.clear()
+    assert (sys.getrefcount(raw), sys.getrefcount(text)) == before
+
+
 class CountingZone(datetime.tzinfo):
     """A tzinfo whose offset is asked through Python code, counted."""
 

@@ -48,13 +48,26 @@ pub(crate) unsafe fn run(
     nargs: ffi::Py_ssize_t,
     kwnames: *mut PyObject,
 ) -> *mut PyObject {
+    // SAFETY: the arguments as CPython gave them to this call.
+    unsafe { run_or(quick, || slow(slf, args, nargs, kwnames)) }
+}
+
+/// `run`, with `otherwise` (another quick body, or the slow function over
+/// the call's arguments) called when `quick` declines.
+///
+/// # Safety
+/// As `run`; `otherwise` completes the call as `slow` would.
+#[inline(always)]
+pub(crate) unsafe fn run_or(
+    quick: impl FnOnce(Python<'_>) -> Option<*mut PyObject>,
+    otherwise: impl FnOnce() -> *mut PyObject,
+) -> *mut PyObject {
     // SAFETY: CPython calls a C function with this thread attached and the
     // GIL held (the caller's contract); the token does not outlive the call.
     let py = unsafe { Python::assume_attached() };
     match catch_unwind(AssertUnwindSafe(|| quick(py))) {
         Ok(Some(result)) => result,
-        // SAFETY: the arguments as CPython gave them to this call.
-        Ok(None) => unsafe { slow(slf, args, nargs, kwnames) },
+        Ok(None) => otherwise(),
         Err(_) => {
             // SAFETY: GIL held; the message is a NUL-terminated literal.
             unsafe { ffi::PyErr_SetString(ffi::PyExc_SystemError, c"jetjson: internal error (a panic) in a quick call path".as_ptr()) };

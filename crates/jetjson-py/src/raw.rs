@@ -33,6 +33,18 @@ pub struct Raw {
     json: Py<PyBytes>,
 }
 
+/// The `bytes` object holding the text of `obj` (borrowed: alive while the
+/// Raw is), read without a reference taken.
+///
+/// # Safety
+/// `obj` is a live object of exactly `Raw`'s type; GIL held.
+#[inline(always)]
+pub(crate) unsafe fn text_object(py: Python<'_>, obj: *mut pyo3::ffi::PyObject) -> *mut pyo3::ffi::PyObject {
+    // SAFETY: as the caller guarantees: a live Raw (frozen, so read without
+    // a borrow flag), borrowed for this call only.
+    unsafe { pyo3::Borrowed::from_ptr(py, obj).cast_unchecked::<Raw>().get().json_object() }
+}
+
 impl Raw {
     pub fn json<'a>(&'a self, py: Python<'_>) -> &'a [u8] {
         self.json.as_bytes(py)

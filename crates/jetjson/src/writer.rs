@@ -1673,6 +1673,33 @@ impl ItemRun<'_> {
         }
     }
 
+    /// A member name that needs no escaping (at most `SHORT_STR` bytes of
+    /// clean ASCII) with its separators, `,"name":` (no `,` when `first`),
+    /// as `Writer::key` writes it in an unindented layout; its value follows
+    /// as an item written `first`. False, counting nothing written, for any
+    /// other name or when the run is short of room.
+    #[inline(always)]
+    pub fn key(&mut self, name: &str, first: bool) -> bool {
+        if self.left() < SHORT_STR + 4 {
+            return false;
+        }
+        // SAFETY: `SHORT_STR + 4` bytes are left: the separator, the quoted
+        // name of at most `SHORT_STR` bytes and the colon (a declined name
+        // writes within them too, and is not counted).
+        unsafe {
+            *self.at = b',';
+            let c = usize::from(!first);
+            match put_quoted_if_clean(self.at.add(c), name.as_bytes(), self.html) {
+                Some(n) => {
+                    *self.at.add(c + n) = b':';
+                    self.at = self.at.add(c + n + 1);
+                    true
+                }
+                None => false,
+            }
+        }
+    }
+
     /// `{`, after a `,` when `comma`: an object whose members follow as
     /// `name` and value pairs, closed by `end_object` in this run or, when
     /// the run ends first, by the writer's `end_object`. The caller checks
@@ -2356,6 +2383,64 @@ mod item_run_tests {
                     }
                     assert_eq!(runs.depth(), plain.depth(), "room {room}");
                     assert_eq!(String::from_utf8_lossy(runs.as_bytes()), String::from_utf8_lossy(plain.as_bytes()), "room {room}");
+                }
+            }
+        }
+    }
+
+    /// A name written by a run's `key` is what `Writer::key` writes, with
+    /// and without the separator; a declined name (one that needs escaping,
+    /// is not ASCII or is too long, or a run short of room) counts nothing.
+    #[test]
+    fn run_keys_write_what_key_writes() {
+        let long = "k".repeat(super::SHORT_STR);
+        let longer = "k".repeat(super::SHORT_STR + 1);
+        let keys = [
+            "",
+            "a",
+            "areaId",
+            "<tag>",
+            "a&b",
+            "quote\"",
+            "back\\slash",
+            "tab\t",
+            "del\x7f",
+            "é",
+            "line\u{2028}",
+            long.as_str(),
+            longer.as_str(),
+        ];
+        for options in [WriteOptions::compact(), WriteOptions::go(), WriteOptions::go().escape_html(false)] {
+            for room in [0usize, 3, super::SHORT_STR + 3, super::SHORT_STR + 4, 1024] {
+                for key in keys {
+                    for first in [true, false] {
+                        let (mut runs, mut plain) = (Writer::new(&options), Writer::new(&options));
+                        runs.begin_object();
+                        plain.begin_object();
+                        plain.key(key, first).unwrap();
+                        let (ok, written) = {
+                            let mut run = runs.run(room);
+                            let ok = run.key(key, first);
+                            (ok, run.written())
+                        };
+                        assert!(written <= room);
+                        if ok {
+                            assert_eq!(
+                                String::from_utf8_lossy(runs.as_bytes()),
+                                String::from_utf8_lossy(plain.as_bytes()),
+                                "{key:?} room {room}"
+                            );
+                        } else {
+                            assert_eq!(written, 0, "{key:?} room {room}");
+                            assert_eq!(runs.as_bytes(), b"{");
+                            // Only names the general path escapes, or runs
+                            // short of room, are declined.
+                            let clean = key.len() <= super::SHORT_STR
+                                && key.bytes().all(|b| (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\')
+                                && !(options.style().escaper.set().html && key.contains(['<', '>', '&']));
+                            assert!(!clean || room < super::SHORT_STR + 4, "{key:?} declined, room {room}");
+                        }
+                    }
                 }
             }
         }

@@ -5,8 +5,9 @@
 //! names are compared by address with interned strs (CPython interns the
 //! names written at call sites) before their text. A call with no options,
 //! or with a profile only, takes its `WriteOptions` from a per-profile cache
-//! instead of resolving them. `dumps(obj)` of a str, int or bool, and of
-//! an exact dict or list (a quick walk, `dumps_container`), is written
+//! instead of resolving them. `dumps(obj)` of a str, int or bool, of a
+//! small exact dict of scalars (and at most one `Raw`: `dumps_dict`), and
+//! of an exact dict or list (a quick walk, `dumps_container`), is written
 //! without pyo3's trampoline (fast.rs, `dumps_entry`); every other call,
 //! and every one those decline, goes through it (the one `#[pyfunction]`s get): it tells pyo3 the thread is attached
 //! (so references pyo3 drops are released at once, not queued), and runs
@@ -140,15 +141,13 @@ unsafe extern "C" fn dumps_entry(
     // SAFETY: one positional argument, a live object (held by the caller
     // for the call) whose type is compared and its flags read.
     let ty = unsafe { ffi::Py_TYPE(*args) };
-    if ty == std::ptr::addr_of_mut!(ffi::PyDict_Type) || ty == std::ptr::addr_of_mut!(ffi::PyList_Type) {
-        let rest = &QUICK_REST_LEFT.0;
-        if rest.get() == 0 {
-            // SAFETY: as this function's contract.
-            return unsafe { dumps_container(slow, module, args, nargs, kwnames) };
-        }
-        rest.set(rest.get() - 1);
-        // SAFETY: the arguments as CPython gave them to this call.
-        return unsafe { slow(module, args, nargs, kwnames) };
+    if ty == std::ptr::addr_of_mut!(ffi::PyDict_Type) {
+        // SAFETY: as this function's contract.
+        return unsafe { dumps_dict(slow, module, args, nargs, kwnames) };
+    }
+    if ty == std::ptr::addr_of_mut!(ffi::PyList_Type) {
+        // SAFETY: as this function's contract.
+        return unsafe { dumps_container_or_slow(slow, module, args, nargs, kwnames) };
     }
     // SAFETY: as above.
     if unsafe { (*ty).tp_flags } & (ffi::Py_TPFLAGS_LONG_SUBCLASS | ffi::Py_TPFLAGS_UNICODE_SUBCLASS) == 0 {
@@ -159,6 +158,53 @@ unsafe extern "C" fn dumps_entry(
     unsafe { dumps_scalar(slow, module, args, nargs, kwnames) }
 }
 
+/// `dumps_entry` for one positional exact dict: a small dict of scalars
+/// straight through the kept writer (`kept::write_small_dict`), any other
+/// dict, and one that declines, as a list is.
+///
+/// # Safety
+/// As `dumps_fast`, with `nargs == 1`, no keywords and an exact dict.
+#[inline(never)]
+unsafe fn dumps_dict(
+    slow: crate::fast::Slow,
+    module: *mut PyObject,
+    args: *const *mut PyObject,
+    nargs: ffi::Py_ssize_t,
+    kwnames: *mut PyObject,
+) -> *mut PyObject {
+    // SAFETY: one positional argument, an exact dict held by the caller for
+    // the call.
+    let small = |py: Python<'_>| unsafe { super::kept::write_small_dict(py, *args, Profile::Compact) }.map(Bound::into_ptr);
+    // SAFETY: called by CPython as a C function of this convention (through
+    // `dumps_entry`); `small` makes and drops no `Py<T>` or `PyErr`, runs no
+    // Python code and declines with no exception set; the fallback is the
+    // rest of `dumps_entry` for a dict.
+    unsafe { crate::fast::run_or(small, || dumps_container_or_slow(slow, module, args, nargs, kwnames)) }
+}
+
+/// `dumps_entry` for one positional exact dict or list: a quick walk
+/// (`dumps_container`) unless one declined lately (`QuickRest`).
+///
+/// # Safety
+/// As `dumps_fast`, with `nargs == 1` and no keywords.
+#[inline(always)]
+unsafe fn dumps_container_or_slow(
+    slow: crate::fast::Slow,
+    module: *mut PyObject,
+    args: *const *mut PyObject,
+    nargs: ffi::Py_ssize_t,
+    kwnames: *mut PyObject,
+) -> *mut PyObject {
+    let rest = &QUICK_REST_LEFT.0;
+    if rest.get() == 0 {
+        // SAFETY: as this function's contract.
+        return unsafe { dumps_container(slow, module, args, nargs, kwnames) };
+    }
+    rest.set(rest.get() - 1);
+    // SAFETY: the arguments as CPython gave them to this call.
+    unsafe { slow(module, args, nargs, kwnames) }
+}
+
 /// How many more `dumps(dict or list)` calls go straight to the general
 /// path after a quick walk declined (`QUICK_REST` after each decline): a
 /// program whose documents hold objects a quick walk leaves (dates,
@@ -166,7 +212,7 @@ unsafe extern "C" fn dumps_entry(
 /// `QUICK_REST + 1` calls, not on every call. Guarded by the GIL.
 struct QuickRest(std::cell::Cell<u32>);
 
-// SAFETY: only touched by `dumps_entry` and `dumps_container`, called by
+// SAFETY: only touched by `dumps_container_or_slow` and `dumps_container`, called by
 // CPython with the GIL held; the
 // extension is not built for free-threaded CPython (lib.rs).
 unsafe impl Sync for QuickRest {}

@@ -361,3 +361,172 @@ pub unsafe fn write_scalar<'py>(py: Python<'py>, obj: *mut ffi::PyObject, profil
     output::wrote(out.len());
     Some(finish(py, kind, w, bytes))
 }
+
+/// Most members of a dict `write_small_dict` writes.
+pub const SMALL_DICT: usize = 8;
+
+/// Room a small dict's run reserves per member: the longest name a run
+/// writes with its separators (`ItemRun::key`: `MAX_STR + 4`) and the
+/// longest value (a str: `MAX_STR + 3`), so that only names and values a
+/// run declines, never the room, end the run early.
+const SMALL_MEMBER_ROOM: usize = 2 * jetjson::ItemRun::MAX_STR + 7;
+
+/// `dumps(obj)` with a profile's default options when `dict` is an exact
+/// dict of 1 to `SMALL_DICT` members whose keys are compact ASCII strs that
+/// need no escaping and whose values are exact strs, ints, floats, None or
+/// bools (as `walk::run_value` writes them), and at most one `Raw` (an
+/// envelope around a payload) where the profile embeds Raw text as it is:
+/// the members written through one `ItemRun` of the kept writer, straight
+/// from the dict's table, without the walker (whose set-up, depth and stack
+/// checks, held references, shape lookup and type dispatch cost more than
+/// writing such a dict). The Raw's text is not written into the writer: the
+/// result is made at its exact size from the writer's output with the text
+/// copied once into its place (as `holes.rs` does for the walker). `None`,
+/// with nothing visible done and no exception set, for any other object,
+/// for a value or name a run declines (a str that needs escaping, an int
+/// over 60 bits, a float that is not finite...), and when the interpreter's
+/// layouts are not the ones read here: the caller then writes it through
+/// its general path from the start.
+///
+/// No Python code runs from the first look at the dict to the end, so its
+/// table cannot change meanwhile; the caller's argument holds the dict,
+/// which holds its keys and values (and a Raw its text, which is held
+/// besides while the result is made).
+///
+/// # Safety
+/// `dict` is a live exact dict, held by the caller for the call; GIL held.
+#[inline(always)]
+pub unsafe fn write_small_dict<'py>(py: Python<'py>, dict: *mut ffi::PyObject, profile: Profile) -> Option<Bound<'py, PyBytes>> {
+    let known = super::types::known_if_made(py)?;
+    if !known.direct_dicts || !known.ints_311 {
+        return None;
+    }
+    // SAFETY: `dict` is a live dict on an interpreter with the layout
+    // `dictiter` reads (`direct_dicts`).
+    let (entries, n) = unsafe { super::dictiter::str_key_table(dict) }?;
+    if n == 0 || n > SMALL_DICT {
+        return None;
+    }
+    // Every value of a type a run writes, or a Raw, before the writer is
+    // taken: a dict holding a container or another object declines here,
+    // having written nothing.
+    let mut raws = 0;
+    for i in 0..n {
+        // SAFETY: `i < n`, inside the table; each value is live (the dict
+        // holds it); its type is only compared.
+        unsafe {
+            let v = *entries.add(2 * i + 1);
+            if !super::walk::runs_type(v) {
+                if ffi::Py_TYPE(v) != known.raw {
+                    return None;
+                }
+                raws += 1;
+            }
+        }
+    }
+    if raws > 1 {
+        return None;
+    }
+    let kind = Kind::Plain(profile);
+    // SAFETY: GIL held; `take` runs no Python code.
+    let mut w = unsafe { take(kind) }?;
+    if !w.runs_items() || (raws != 0 && w.style().raw != jetjson::RawPolicy::Verbatim) {
+        // SAFETY: as above.
+        unsafe { put_back(kind, w) };
+        return None;
+    }
+    let base = w.buffered();
+    // The Raw's place in the output and its text's `bytes` object.
+    let mut hole: Option<(usize, *mut ffi::PyObject)> = None;
+    let done = {
+        let mut run = w.run(2 + n * SMALL_MEMBER_ROOM);
+        let mut ok = run.begin_object(false);
+        let mut i = 0;
+        while ok && i < n {
+            // SAFETY: `i < n`, inside the table; the key is an exact str
+            // (a table of the unicode kind, `str_key_table`), read as a
+            // compact ASCII str's text only when it is one; the value is a
+            // live object of the dict (a Raw's text is held by the Raw);
+            // `ints_311` checked above.
+            ok = unsafe {
+                let (k, v) = (*entries.add(2 * i), *entries.add(2 * i + 1));
+                ffi::PyUnicode_IS_COMPACT_ASCII(k) != 0
+                    && {
+                        let header = k as *mut ffi::PyASCIIObject;
+                        let text = std::slice::from_raw_parts(header.add(1) as *const u8, (*header).length as usize);
+                        run.key(std::str::from_utf8_unchecked(text), i == 0)
+                    }
+                    && if ffi::Py_TYPE(v) == known.raw {
+                        hole = Some((base + run.written(), crate::raw::text_object(py, v)));
+                        true
+                    } else {
+                        super::walk::run_value(&mut run, v, true, false)
+                    }
+            };
+            i += 1;
+        }
+        ok && run.end_object()
+    };
+    if !done {
+        failed(kind, w);
+        return None;
+    }
+    let out = w.as_bytes();
+    let (bytes, len) = match hole {
+        // SAFETY: as in `write`.
+        None => (unsafe { ffi::PyBytes_FromStringAndSize(out.as_ptr().cast(), out.len() as ffi::Py_ssize_t) }, out.len()),
+        // SAFETY: `text` is the live `bytes` object of a Raw of the dict.
+        Some((at, text)) => unsafe { with_text(out, at, text) },
+    };
+    if bytes.is_null() {
+        // Out of memory: cleared, and the caller's general path writes it
+        // again and raises what it meets (as in `write_scalar`).
+        // SAFETY: GIL held.
+        unsafe { ffi::PyErr_Clear() };
+        failed(kind, w);
+        return None;
+    }
+    output::wrote(len);
+    Some(finish(py, kind, w, bytes))
+}
+
+/// A new `bytes` object of `out` with the text of `text` (a `bytes` object)
+/// at offset `at`, and its length; null with an exception set when it
+/// cannot be made (a place past the output, which the caller never gives,
+/// or out of memory).
+///
+/// # Safety
+/// `text` is a live `bytes` object; GIL held.
+#[inline(never)]
+unsafe fn with_text(out: &[u8], at: usize, text: *mut ffi::PyObject) -> (*mut ffi::PyObject, usize) {
+    // SAFETY: as the caller guarantees; the reference taken keeps the text
+    // alive (and immutable) until it is copied, whatever the allocation does.
+    let _held = unsafe { super::walk::Hold::new(text) };
+    // SAFETY: `text` is a live bytes object, held.
+    let t = unsafe { super::walk::bytes_of(text) };
+    let Some((head, tail)) = out.split_at_checked(at) else {
+        // SAFETY: GIL held; the message is a NUL-terminated literal.
+        unsafe { ffi::PyErr_SetString(ffi::PyExc_SystemError, c"jetjson.dumps: a Raw's place is past the output".as_ptr()) };
+        return (std::ptr::null_mut(), 0);
+    };
+    let total = out.len().saturating_add(t.len());
+    let Ok(size) = ffi::Py_ssize_t::try_from(total) else {
+        // SAFETY: as above.
+        unsafe { ffi::PyErr_SetString(ffi::PyExc_MemoryError, c"jetjson.dumps: output too large".as_ptr()) };
+        return (std::ptr::null_mut(), 0);
+    };
+    // SAFETY: a null source asks CPython for an uninitialised bytes object
+    // of `total` bytes (null with MemoryError set on failure), which only we
+    // write to, before anyone else sees it: `head`, the text and `tail`,
+    // whose lengths add up to `total`, each from another allocation.
+    unsafe {
+        let obj = ffi::PyBytes_FromStringAndSize(std::ptr::null(), size);
+        if !obj.is_null() {
+            let dst = ffi::PyBytes_AS_STRING(obj) as *mut u8;
+            std::ptr::copy_nonoverlapping(head.as_ptr(), dst, head.len());
+            std::ptr::copy_nonoverlapping(t.as_ptr(), dst.add(head.len()), t.len());
+            std::ptr::copy_nonoverlapping(tail.as_ptr(), dst.add(head.len() + t.len()), tail.len());
+        }
+        (obj, total)
+    }
+}

@@ -1561,7 +1561,7 @@ const RUN_MIN: ffi::Py_ssize_t = 4;
 /// # Safety
 /// `obj` is a live object; GIL held.
 #[inline(always)]
-unsafe fn runs_type(obj: *mut PyObject) -> bool {
+pub(super) unsafe fn runs_type(obj: *mut PyObject) -> bool {
     // SAFETY: `obj` is live; the type pointers are only compared.
     unsafe {
         let ty = ffi::Py_TYPE(obj);
@@ -1584,7 +1584,7 @@ unsafe fn runs_type(obj: *mut PyObject) -> bool {
 /// `obj` is a live object; GIL held; the interpreter has 3.11's int layout
 /// (`Known::ints_311`).
 #[inline(always)]
-unsafe fn run_value(run: &mut jetjson::ItemRun, obj: *mut PyObject, first: bool, nest_ok: bool) -> bool {
+pub(super) unsafe fn run_value(run: &mut jetjson::ItemRun, obj: *mut PyObject, first: bool, nest_ok: bool) -> bool {
     // SAFETY: `obj` is live; the type pointers are only compared, and the
     // str and int layouts are read only for exact strs and ints.
     unsafe {
