@@ -7,6 +7,8 @@
 //!   a few U+2028: the line-separator test must not leave the vector path
 //!   for the other E2 sequences,
 //! * every key and string value of twitter.json (about 20 bytes each),
+//! * every key and string value of gsoc-2018.json (3 MB: mostly long
+//!   prose with newlines, quotes and a few `&`),
 //!
 //! each for the compact set (base escapes only) and Go's set (HTML + line
 //! separators). Strings are written with their quotes, as a writer does.
@@ -24,6 +26,7 @@ use jetjson::escape::{EscapeSet, Escaper};
 const MIB: usize = 1 << 20;
 
 const TWITTER: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus/bench/nativejson-benchmark/twitter.json");
+const GSOC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus/bench/simdjson/gsoc-2018.json");
 
 const COMPACT: EscapeSet = EscapeSet { html: false, line_separators: false, ascii_only: false };
 const GO: EscapeSet = EscapeSet { html: true, line_separators: true, ascii_only: false };
@@ -96,8 +99,8 @@ fn unicode_prose(len: usize) -> String {
     s
 }
 
-fn twitter_strings() -> Option<Vec<String>> {
-    let text = std::fs::read(TWITTER).ok()?;
+fn document_strings(path: &str) -> Option<Vec<String>> {
+    let text = std::fs::read(path).ok()?;
     let value: serde_json::Value = serde_json::from_slice(&text).ok()?;
     let mut strings = Vec::new();
     fn walk(v: &serde_json::Value, out: &mut Vec<String>) {
@@ -169,9 +172,11 @@ fn main() {
         Input::new("3%-escapes", vec![dirty_ascii(10 * MIB)]),
         Input::new("u2xxx-prose", vec![unicode_prose(10 * MIB)]),
     ];
-    match twitter_strings() {
-        Some(strings) => inputs.push(Input::new("twitter-strings", strings)),
-        None => eprintln!("skipping twitter-strings: cannot read {TWITTER}"),
+    for (name, path) in [("twitter-strings", TWITTER), ("gsoc-strings", GSOC)] {
+        match document_strings(path) {
+            Some(strings) => inputs.push(Input::new(name, strings)),
+            None => eprintln!("skipping {name}: cannot read {path}"),
+        }
     }
 
     let mut rows = Vec::new();

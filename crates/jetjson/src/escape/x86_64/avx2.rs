@@ -4,7 +4,7 @@
 use core::arch::x86_64::{
     __m128i, __m256i, _mm256_adds_epu8, _mm256_and_si256, _mm256_broadcastsi128_si256, _mm256_cmpeq_epi8, _mm256_cmpgt_epi8,
     _mm256_loadu_si256, _mm256_min_epu8, _mm256_movemask_epi8, _mm256_or_si256, _mm256_set1_epi8, _mm256_setzero_si256,
-    _mm256_shuffle_epi8, _mm256_srli_epi16, _mm256_storeu_si256, _mm_loadu_si128,
+    _mm256_shuffle_epi8, _mm256_srli_epi16, _mm256_storeu_si256, _mm256_xor_si256, _mm_loadu_si128,
 };
 
 use super::super::generic;
@@ -98,6 +98,14 @@ impl Vector for __m256i {
 
     #[inline(always)]
     unsafe fn nonzero(self) -> __m256i {
+        if cfg!(all(target_feature = "avx512bw", target_feature = "avx512vl")) {
+            // Built for AVX-512 (`-C target-cpu=native` on such a CPU):
+            // `!(x == 0)` as a compare, which LLVM folds with the `and` of
+            // the two lookups into one `vptestmb` to a mask register (one
+            // instruction for the `and`, the test and the `movemask`).
+            // SAFETY: AVX2 is enabled (trait contract).
+            return unsafe { _mm256_xor_si256(_mm256_cmpeq_epi8(self, _mm256_setzero_si256()), _mm256_set1_epi8(-1)) };
+        }
         // Saturating `+ 0x7F` sets the top bit exactly in non-zero lanes,
         // which is all `movemask` reads (the other bits fall as they may,
         // as the trait allows for mask vectors).
