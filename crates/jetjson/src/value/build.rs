@@ -31,14 +31,14 @@ impl FromJson for Value {
         if options.duplicate_key_policy() != DuplicateKeys::Error {
             let (value, result) = build(input.len(), options, false, |b| parse::parse(input, options, b));
             result?;
-            return Ok(value.unwrap_or(Value::Null));
+            return Ok(value.or_null());
         }
         // Repeated names are refused by the builder (`names.rs`, cheaper
         // than the parser's check), so the parser is told not to look.
         let unchecked = options.clone().duplicate_keys(DuplicateKeys::Last);
         let (value, result) = build(input.len(), options, true, |b| parse::parse(input, &unchecked, b));
         match result {
-            Ok(()) => Ok(value.unwrap_or(Value::Null)),
+            Ok(()) => Ok(value.or_null()),
             // Said as the checking parser says it: the first error in the
             // text (a repeated name, or whatever comes before it), where it
             // is.
@@ -64,7 +64,7 @@ pub(crate) fn value_at(input: &[u8], from: usize, whole: bool, options: &ReadOpt
     let walk_options = if check_names { &unchecked } else { options };
     let (value, result) = build(size, options, check_names, |b| parse::walk_value_at(input, from, walk_options, b));
     match result {
-        Ok(end) => Ok(end.map(|end| (value.unwrap_or(Value::Null), end))),
+        Ok(end) => Ok(end.map(|end| (value.or_null(), end))),
         // The builder's only error is a repeated name.
         Err(_) if check_names => Ok(None),
         Err(e) => Err(e),
@@ -90,7 +90,7 @@ fn build<R>(
     options: &ReadOptions,
     check_names: bool,
     walk: impl FnOnce(&mut ValueBuilder) -> Result<R>,
-) -> (Option<Value>, Result<R>) {
+) -> (Built, Result<R>) {
     let mut walk = Some(walk);
     let lent = BUILDER.try_with(|cell| {
         let mut b = cell.try_borrow_mut().ok()?;
@@ -117,7 +117,7 @@ fn build_with<R>(
     options: &ReadOptions,
     check_names: bool,
     walk: impl FnOnce(&mut ValueBuilder) -> Result<R>,
-) -> (Option<Value>, Result<R>) {
+) -> (Built, Result<R>) {
     // Idle already, unless a walk panicked: then whatever it left is
     // dropped here (its arena released by the assignment below).
     b.direct = DirectArray::NONE;
@@ -139,27 +139,63 @@ fn build_with<R>(
     b.frames.clear();
     b.trim();
     let arena = std::mem::replace(&mut b.arena, ArenaBuilder::new(0));
-    let value = root.map(|root| match (root, arena.into_reference()) {
-        // The usual root: made here from its two words, a counted handle
-        // that takes over the builder's reference (its items are in this
-        // arena, placed by `alloc_items` or `commit_region`).
-        (Root::Array(items, n), Some(reference)) => {
+    let value = match (root, arena.into_reference()) {
+        // The usual root: its two words, a counted handle that takes over
+        // the builder's reference (its items are in this arena, placed by
+        // `alloc_items` or `commit_region`).
+        (Some(Root::Array(items, n)), Some(reference)) => {
             // SAFETY: the items were placed in this (live) arena.
             debug_assert_eq!(unsafe { super::arena::arena_of(items) }, reference);
-            Value::Array(Array(Seq::Counted(items, n)))
+            Built::Array(items, n)
         }
-        (Root::Object(members, n), Some(reference)) => {
+        (Some(Root::Object(members, n)), Some(reference)) => {
             // SAFETY: as above.
             debug_assert_eq!(unsafe { super::arena::arena_of(members) }, reference);
-            Value::Object(Map { members: Seq::Counted(members, n) })
+            Built::Object(members, n)
         }
         // SAFETY: the root is the only value left from the builder: its
         // handle (if a container) is uncounted in this arena, and the
         // builder's reference is handed to it (or given back).
-        (Root::Other(value), Some(reference)) => unsafe { into_root(value, reference) },
-        (root, None) => root.into_value(),
-    });
+        (Some(Root::Other(value)), Some(reference)) => Built::Other(unsafe { into_root(value, reference) }),
+        (Some(root), None) => Built::Other(root.into_value()),
+        (None, reference) => {
+            if let Some(reference) = reference {
+                // SAFETY: the builder's reference, not used again.
+                unsafe { super::arena::release(reference) };
+            }
+            Built::Nothing
+        }
+    };
     (value, result)
+}
+
+/// What a walk built: a container at the root as its two words (a counted
+/// handle on the arena, made a `Value` by the caller, in the slot it
+/// returns), another value, or nothing (the walk failed).
+///
+/// Not an `Option<Value>` handed up: that was moved from stack temporary
+/// to stack temporary in pieces of odd sizes (the enum's bytes after its
+/// tag) and read back with wider loads, stalling on store forwarding
+/// several times per parse (about 4% of a 1 KiB document's parse).
+enum Built {
+    Array(NonNull<Value>, usize),
+    Object(NonNull<(Str, Value)>, usize),
+    Other(Value),
+    Nothing,
+}
+
+impl Built {
+    /// The value built, `null` if none.
+    #[inline(always)]
+    fn or_null(self) -> Value {
+        match self {
+            // Counted: these took over the builder's reference (`build_with`).
+            Built::Array(items, n) => Value::Array(Array(Seq::Counted(items, n))),
+            Built::Object(members, n) => Value::Object(Map { members: Seq::Counted(members, n) }),
+            Built::Other(value) => value,
+            Built::Nothing => Value::Null,
+        }
+    }
 }
 
 /// The document's value, off the builder's stack: a container in the
@@ -338,9 +374,17 @@ impl ValueBuilder {
     /// left it alone).
     #[inline(always)]
     fn pop_root(&mut self) -> Option<Root> {
+        // Each word read alone (volatile: not merged into one 16-byte
+        // load): the container's words were just stored one by one by
+        // `end_object` or `end_array`, and a load spanning two stores
+        // waits for both to reach the cache (a store-forwarding stall per
+        // parse).
+        // SAFETY (both): references to initialised words of the slot.
         let root = match self.values.last()? {
-            Value::Array(Array(Seq::Uncounted(items, n))) => Root::Array(*items, *n),
-            Value::Object(Map { members: Seq::Uncounted(members, n) }) => Root::Object(*members, *n),
+            Value::Array(Array(Seq::Uncounted(items, n))) => unsafe { Root::Array(std::ptr::read_volatile(items), std::ptr::read_volatile(n)) },
+            Value::Object(Map { members: Seq::Uncounted(members, n) }) => unsafe {
+                Root::Object(std::ptr::read_volatile(members), std::ptr::read_volatile(n))
+            },
             _ => return self.values.pop().map(Root::Other),
         };
         // SAFETY: the last item (an uncounted handle, whose copy is `root`:
