@@ -381,7 +381,9 @@ impl ValueBuilder {
         // parse).
         // SAFETY (both): references to initialised words of the slot.
         let root = match self.values.last()? {
-            Value::Array(Array(Seq::Uncounted(items, n))) => unsafe { Root::Array(std::ptr::read_volatile(items), std::ptr::read_volatile(n)) },
+            Value::Array(Array(Seq::Uncounted(items, n))) => unsafe {
+                Root::Array(std::ptr::read_volatile(items), std::ptr::read_volatile(n))
+            },
             Value::Object(Map { members: Seq::Uncounted(members, n) }) => unsafe {
                 Root::Object(std::ptr::read_volatile(members), std::ptr::read_volatile(n))
             },
@@ -541,11 +543,42 @@ impl ValueBuilder {
     /// store-forwarding stall per string (twitter.json: 5% of the parse).
     /// Here the string is made in registers and stored straight into its
     /// slot, for the price of the call the driver made anyway.
+    ///
+    /// The string's words are stored whole (`Str::write_inline_words`).
     #[inline(never)]
     fn short_string(&mut self, s: &str) {
-        // Made in its slot (see `push`).
-        // SAFETY: an inline string.
-        unsafe { self.push(|| Value::String(Str::short(s))) };
+        let Some(words) = Str::inline_words_of(s) else {
+            // Not reached: the caller passes at most `INLINE_CAPACITY` bytes.
+            self.long_string(s);
+            return;
+        };
+        // SAFETY (the block): `slot` is a free slot (past the stack's
+        // length with room for it, or in the region's room), written whole
+        // below before the stack's length or the region's `next` counts it.
+        unsafe {
+            let d = &mut self.direct;
+            let slot = if !d.is_open() {
+                if self.values.len() == self.values.capacity() {
+                    grow_stack(&mut self.values);
+                }
+                let len = self.values.len();
+                self.values.set_len(len + 1);
+                self.values.as_mut_ptr().add(len)
+            } else if d.next < d.end {
+                let slot = d.next;
+                d.next = d.next.add(1);
+                slot
+            } else {
+                // An inline string: plain data.
+                self.push_grown(Value::String(Str::short(s)));
+                return;
+            };
+            // The tag (the empty string's words are overwritten at once).
+            slot.write(Value::String(Str::default()));
+            if let Value::String(st) = &mut *slot {
+                Str::write_inline_words(st, words);
+            }
+        }
     }
 
     #[inline]
