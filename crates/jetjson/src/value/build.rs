@@ -31,14 +31,14 @@ impl FromJson for Value {
         if options.duplicate_key_policy() != DuplicateKeys::Error {
             let (value, result) = build(input.len(), options, false, |b| parse::parse(input, options, b));
             result?;
-            return Ok(value.unwrap_or(Value::Null));
+            return Ok(value.or_null());
         }
         // Repeated names are refused by the builder (`names.rs`, cheaper
         // than the parser's check), so the parser is told not to look.
         let unchecked = options.clone().duplicate_keys(DuplicateKeys::Last);
         let (value, result) = build(input.len(), options, true, |b| parse::parse(input, &unchecked, b));
         match result {
-            Ok(()) => Ok(value.unwrap_or(Value::Null)),
+            Ok(()) => Ok(value.or_null()),
             // Said as the checking parser says it: the first error in the
             // text (a repeated name, or whatever comes before it), where it
             // is.
@@ -64,7 +64,7 @@ pub(crate) fn value_at(input: &[u8], from: usize, whole: bool, options: &ReadOpt
     let walk_options = if check_names { &unchecked } else { options };
     let (value, result) = build(size, options, check_names, |b| parse::walk_value_at(input, from, walk_options, b));
     match result {
-        Ok(end) => Ok(end.map(|end| (value.unwrap_or(Value::Null), end))),
+        Ok(end) => Ok(end.map(|end| (value.or_null(), end))),
         // The builder's only error is a repeated name.
         Err(_) if check_names => Ok(None),
         Err(e) => Err(e),
@@ -90,7 +90,7 @@ fn build<R>(
     options: &ReadOptions,
     check_names: bool,
     walk: impl FnOnce(&mut ValueBuilder) -> Result<R>,
-) -> (Option<Value>, Result<R>) {
+) -> (Built, Result<R>) {
     let mut walk = Some(walk);
     let lent = BUILDER.try_with(|cell| {
         let mut b = cell.try_borrow_mut().ok()?;
@@ -117,7 +117,7 @@ fn build_with<R>(
     options: &ReadOptions,
     check_names: bool,
     walk: impl FnOnce(&mut ValueBuilder) -> Result<R>,
-) -> (Option<Value>, Result<R>) {
+) -> (Built, Result<R>) {
     // Idle already, unless a walk panicked: then whatever it left is
     // dropped here (its arena released by the assignment below).
     b.direct = DirectArray::NONE;
@@ -139,27 +139,63 @@ fn build_with<R>(
     b.frames.clear();
     b.trim();
     let arena = std::mem::replace(&mut b.arena, ArenaBuilder::new(0));
-    let value = root.map(|root| match (root, arena.into_reference()) {
-        // The usual root: made here from its two words, a counted handle
-        // that takes over the builder's reference (its items are in this
-        // arena, placed by `alloc_items` or `commit_region`).
-        (Root::Array(items, n), Some(reference)) => {
+    let value = match (root, arena.into_reference()) {
+        // The usual root: its two words, a counted handle that takes over
+        // the builder's reference (its items are in this arena, placed by
+        // `alloc_items` or `commit_region`).
+        (Some(Root::Array(items, n)), Some(reference)) => {
             // SAFETY: the items were placed in this (live) arena.
             debug_assert_eq!(unsafe { super::arena::arena_of(items) }, reference);
-            Value::Array(Array(Seq::Counted(items, n)))
+            Built::Array(items, n)
         }
-        (Root::Object(members, n), Some(reference)) => {
+        (Some(Root::Object(members, n)), Some(reference)) => {
             // SAFETY: as above.
             debug_assert_eq!(unsafe { super::arena::arena_of(members) }, reference);
-            Value::Object(Map { members: Seq::Counted(members, n) })
+            Built::Object(members, n)
         }
         // SAFETY: the root is the only value left from the builder: its
         // handle (if a container) is uncounted in this arena, and the
         // builder's reference is handed to it (or given back).
-        (Root::Other(value), Some(reference)) => unsafe { into_root(value, reference) },
-        (root, None) => root.into_value(),
-    });
+        (Some(Root::Other(value)), Some(reference)) => Built::Other(unsafe { into_root(value, reference) }),
+        (Some(root), None) => Built::Other(root.into_value()),
+        (None, reference) => {
+            if let Some(reference) = reference {
+                // SAFETY: the builder's reference, not used again.
+                unsafe { super::arena::release(reference) };
+            }
+            Built::Nothing
+        }
+    };
     (value, result)
+}
+
+/// What a walk built: a container at the root as its two words (a counted
+/// handle on the arena, made a `Value` by the caller, in the slot it
+/// returns), another value, or nothing (the walk failed).
+///
+/// Not an `Option<Value>` handed up: that was moved from stack temporary
+/// to stack temporary in pieces of odd sizes (the enum's bytes after its
+/// tag) and read back with wider loads, stalling on store forwarding
+/// several times per parse (about 4% of a 1 KiB document's parse).
+enum Built {
+    Array(NonNull<Value>, usize),
+    Object(NonNull<(Str, Value)>, usize),
+    Other(Value),
+    Nothing,
+}
+
+impl Built {
+    /// The value built, `null` if none.
+    #[inline(always)]
+    fn or_null(self) -> Value {
+        match self {
+            // Counted: these took over the builder's reference (`build_with`).
+            Built::Array(items, n) => Value::Array(Array(Seq::Counted(items, n))),
+            Built::Object(members, n) => Value::Object(Map { members: Seq::Counted(members, n) }),
+            Built::Other(value) => value,
+            Built::Nothing => Value::Null,
+        }
+    }
 }
 
 /// The document's value, off the builder's stack: a container in the
@@ -338,9 +374,19 @@ impl ValueBuilder {
     /// left it alone).
     #[inline(always)]
     fn pop_root(&mut self) -> Option<Root> {
+        // Each word read alone (volatile: not merged into one 16-byte
+        // load): the container's words were just stored one by one by
+        // `end_object` or `end_array`, and a load spanning two stores
+        // waits for both to reach the cache (a store-forwarding stall per
+        // parse).
+        // SAFETY (both): references to initialised words of the slot.
         let root = match self.values.last()? {
-            Value::Array(Array(Seq::Uncounted(items, n))) => Root::Array(*items, *n),
-            Value::Object(Map { members: Seq::Uncounted(members, n) }) => Root::Object(*members, *n),
+            Value::Array(Array(Seq::Uncounted(items, n))) => unsafe {
+                Root::Array(std::ptr::read_volatile(items), std::ptr::read_volatile(n))
+            },
+            Value::Object(Map { members: Seq::Uncounted(members, n) }) => unsafe {
+                Root::Object(std::ptr::read_volatile(members), std::ptr::read_volatile(n))
+            },
             _ => return self.values.pop().map(Root::Other),
         };
         // SAFETY: the last item (an uncounted handle, whose copy is `root`:
@@ -490,6 +536,51 @@ impl ValueBuilder {
         unsafe { self.push(|| Value::String(s)) };
     }
 
+    /// A string that fits inline, pushed. Out of line, push and all: inline
+    /// at the driver's string sites, the push's closure was not inlined
+    /// (a call at each), and it came back through stack memory, four
+    /// narrow stores read back by one 32-byte load into the slot: a
+    /// store-forwarding stall per string (twitter.json: 5% of the parse).
+    /// Here the string is made in registers and stored straight into its
+    /// slot, for the price of the call the driver made anyway.
+    ///
+    /// The string's words are stored whole (`Str::write_inline_words`).
+    #[inline(never)]
+    fn short_string(&mut self, s: &str) {
+        let Some(words) = Str::inline_words_of(s) else {
+            // Not reached: the caller passes at most `INLINE_CAPACITY` bytes.
+            self.long_string(s);
+            return;
+        };
+        // SAFETY (the block): `slot` is a free slot (past the stack's
+        // length with room for it, or in the region's room), written whole
+        // below before the stack's length or the region's `next` counts it.
+        unsafe {
+            let d = &mut self.direct;
+            let slot = if !d.is_open() {
+                if self.values.len() == self.values.capacity() {
+                    grow_stack(&mut self.values);
+                }
+                let len = self.values.len();
+                self.values.set_len(len + 1);
+                self.values.as_mut_ptr().add(len)
+            } else if d.next < d.end {
+                let slot = d.next;
+                d.next = d.next.add(1);
+                slot
+            } else {
+                // An inline string: plain data.
+                self.push_grown(Value::String(Str::short(s)));
+                return;
+            };
+            // The tag (the empty string's words are overwritten at once).
+            slot.write(Value::String(Str::default()));
+            if let Value::String(st) = &mut *slot {
+                Str::write_inline_words(st, words);
+            }
+        }
+    }
+
     #[inline]
     fn str(&mut self, s: &str) -> Str {
         if self.is_root() {
@@ -545,9 +636,7 @@ impl Visitor for ValueBuilder {
     #[inline(always)]
     fn string(&mut self, s: &str, _raw: &str) -> Result<()> {
         if s.len() <= INLINE_CAPACITY {
-            // Made in its slot (see `push`).
-            // SAFETY: an inline string.
-            unsafe { self.push(|| Value::String(Str::short(s))) };
+            self.short_string(s);
         } else {
             self.long_string(s);
         }

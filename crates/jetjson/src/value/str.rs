@@ -61,6 +61,18 @@ impl Str {
     /// github_events.json, an eighth of the parse went to it).
     #[inline(always)]
     fn inline(s: &str) -> Option<Str> {
+        let words = Str::inline_words_of(s)?;
+        // SAFETY: `Repr` is `repr(u8)`: `Inline` is laid out as the struct
+        // `{ tag: u8, len: u8, buf: [u8; 22] }`, 24 bytes, no padding, the
+        // size of `Str`; `inline_words_of` gives in memory order the inline
+        // tag, `n <= 22`, and `s`'s bytes followed by zeros: a valid inline
+        // `Str` of the text of `s` (valid UTF-8 as `s` is).
+        Some(unsafe { std::mem::transmute::<[u64; 3], Str>(words) })
+    }
+
+    /// The three words of `s` as an inline `Str` (see `inline`), if it fits.
+    #[inline(always)]
+    pub(crate) fn inline_words_of(s: &str) -> Option<[u64; 3]> {
         let n = s.len();
         if n > INLINE_CAPACITY {
             return None;
@@ -87,17 +99,28 @@ impl Str {
             [unsafe { load_le(p, n) }, 0, 0]
         };
         // The `Str`'s bytes: tag, length, then the text (`Repr`'s layout).
-        let words = [
+        Some([
             (INLINE_TAG as u64 | (n as u64) << 8 | text[0] << 16).to_le(),
             (text[0] >> 48 | text[1] << 16).to_le(),
             (text[1] >> 48 | text[2] << 16).to_le(),
-        ];
-        // SAFETY: `Repr` is `repr(u8)`: `Inline` is laid out as the struct
-        // `{ tag: u8, len: u8, buf: [u8; 22] }`, 24 bytes, no padding, the
-        // size of `Str`; `words` hold in memory order the inline tag, `n <=
-        // 22`, and `s`'s bytes followed by zeros: a valid inline `Str` of
-        // the text of `s` (valid UTF-8 as `s` is).
-        Some(unsafe { std::mem::transmute::<[u64; 3], Str>(words) })
+        ])
+    }
+
+    /// Writes the inline string of `words` (from `inline_words_of`) at
+    /// `dst` as three whole words. A `Str` stored as a value goes out in
+    /// the pieces of its fields (a byte, then 4, 2 and 1 bytes of the
+    /// first word), and a later load of a whole word of it (the names'
+    /// checks, the moves into the arena) cannot be forwarded from those
+    /// while they wait to reach the cache.
+    ///
+    /// # Safety
+    /// `dst` is valid for writing a `Str` (aligned); what it held is not
+    /// dropped. `words` came from `inline_words_of`.
+    #[inline(always)]
+    pub(crate) unsafe fn write_inline_words(dst: *mut Str, words: [u64; 3]) {
+        // SAFETY: `Str` is 24 bytes, 8-aligned (it holds pointers), and
+        // `words` are a valid inline `Str` (see `inline`).
+        unsafe { dst.cast::<[u64; 3]>().write(words) }
     }
 
     /// `s`, which fits inline (at most `INLINE_CAPACITY` bytes).

@@ -385,3 +385,32 @@ fn values_are_send_and_sync() {
         assert_eq!(t.join().unwrap(), (Some(LONG_B.to_owned()), Some("short".to_owned())));
     }
 }
+
+/// Short strings (every length up to the inline capacity) in each place a
+/// string value is pushed: an array written in place in the arena, over
+/// many chunks (its region moved as it grows), the same array after a
+/// container (the stack), and object members: each keeps its text.
+#[test]
+fn short_strings_in_every_push_route_keep_their_text() {
+    let texts: Vec<String> = (0..6000).map(|i| text_of(i % (INLINE_CAPACITY + 1), i / 7, b'a' + (i % 26) as u8)).collect();
+    let quoted: Vec<String> = texts.iter().map(|t| format!("\"{t}\"")).collect();
+    let in_place = format!("[{}]", quoted.join(","));
+    let on_stack = format!("[{{}},{}]", quoted.join(","));
+    let members: Vec<String> = quoted.iter().enumerate().map(|(i, q)| format!("\"k{i}\":{q}")).collect();
+    let object = format!("{{{}}}", members.join(","));
+    let check = |items: Vec<&Value>, what: &str| {
+        assert_eq!(items.len(), texts.len(), "{what}");
+        for (i, (item, text)) in items.into_iter().zip(&texts).enumerate() {
+            let Value::String(s) = item else { panic!("{what} {i}: {item:?}") };
+            assert!(s.is_inline(), "{what} {i}");
+            assert_eq!(s.as_str(), text, "{what} {i}");
+            assert_eq!(s.inline_words(), Str::new(text).inline_words(), "{what} {i}");
+        }
+    };
+    let v = Value::from_slice(in_place.as_bytes()).unwrap();
+    check(v.as_array().unwrap().iter().collect(), "in place");
+    let v = Value::from_slice(on_stack.as_bytes()).unwrap();
+    check(v.as_array().unwrap().iter().skip(1).collect(), "on the stack");
+    let v = Value::from_slice(object.as_bytes()).unwrap();
+    check(v.as_object().unwrap().iter().map(|(_, v)| v).collect(), "members");
+}
