@@ -58,7 +58,10 @@ static ENCODE_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 pub fn decode_error_type(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
     DECODE_ERROR
         .get_or_try_init(py, || {
-            let base = py.import(crate::fallible::name!(py, "json")?)?.getattr(crate::fallible::name!(py, "JSONDecodeError")?)?.cast_into::<PyType>()?;
+            let base = py
+                .import(crate::fallible::name!(py, "json")?)?
+                .getattr(crate::fallible::name!(py, "JSONDecodeError")?)?
+                .cast_into::<PyType>()?;
             let ty = PyErr::new_type(
                 py,
                 c"jetjson.JSONDecodeError",

@@ -25,8 +25,8 @@
 //! Everything here runs Python code (attribute reads, `dataclasses.fields`)
 //! and is meant for planning a class once, never per instance.
 
-use pyo3::exceptions::{PyTypeError, PyValueError};
 use crate::fallible::{name, new_dict, new_str};
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt, PyString, PyTuple, PyType};
 

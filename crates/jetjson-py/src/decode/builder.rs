@@ -487,7 +487,11 @@ impl<'p, 'i> Builder<'p, 'i> {
             match name!(py, "search").and_then(|n| p.bind(py).call_method1(n, (&any,))) {
                 Ok(m) if !m.is_none() => {}
                 Ok(_) => {
-                    let pat = name!(py, "pattern").and_then(|n| p.bind(py).getattr(n)).and_then(|p| p.repr()).map(|r| r.to_string()).unwrap_or_default();
+                    let pat = name!(py, "pattern")
+                        .and_then(|n| p.bind(py).getattr(n))
+                        .and_then(|p| p.repr())
+                        .map(|r| r.to_string())
+                        .unwrap_or_default();
                     return Err(invalid(self, format!("Expected {what} matching {pat}")));
                 }
                 Err(e) => {

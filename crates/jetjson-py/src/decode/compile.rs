@@ -10,8 +10,8 @@
 
 use std::sync::atomic::{AtomicU32, AtomicU8};
 
-use pyo3::exceptions::PyTypeError;
 use crate::fallible::{name, new_str};
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt, PyString, PyTuple, PyType};
 use pyo3::{ffi, PyTypeInfo};
@@ -715,14 +715,12 @@ pub(crate) unsafe fn learn_inline(
 /// Whether making `r` runs no Python code of the user's (see `Plan::pure`).
 fn pure(py: Python<'_>, r: &Record) -> bool {
     let builtin_factory = |f: &Py<PyAny>| {
-        ["list", "dict", "set", "frozenset", "tuple", "str", "bytes", "int", "float", "bool"]
-            .iter()
-            .any(|n| {
-                name!(py, "builtins")
-                    .and_then(|m| py.import(m))
-                    .and_then(|b| crate::fallible::new_str(py, n).and_then(|n| b.getattr(n)))
-                    .is_ok_and(|t| t.is(f.bind(py)))
-            })
+        ["list", "dict", "set", "frozenset", "tuple", "str", "bytes", "int", "float", "bool"].iter().any(|n| {
+            name!(py, "builtins")
+                .and_then(|m| py.import(m))
+                .and_then(|b| crate::fallible::new_str(py, n).and_then(|n| b.getattr(n)))
+                .is_ok_and(|t| t.is(f.bind(py)))
+        })
     };
     let ty = r.class.as_ptr() as *mut ffi::PyTypeObject;
     // SAFETY: reads two slots of a live type.

@@ -330,7 +330,11 @@ fn oversized(py: Python<'_>, limit: usize, bytes: &[u8], is_str: bool, data: &Bo
 /// `decimal.Decimal`, looked up once.
 fn decimal_class(py: Python<'_>) -> PyResult<*mut pyo3::ffi::PyObject> {
     static CLASS: pyo3::sync::PyOnceLock<Py<PyAny>> = pyo3::sync::PyOnceLock::new();
-    Ok(CLASS.get_or_try_init(py, || Ok::<_, PyErr>(py.import(crate::fallible::name!(py, "decimal")?)?.getattr(crate::fallible::name!(py, "Decimal")?)?.unbind()))?.as_ptr())
+    Ok(CLASS
+        .get_or_try_init(py, || {
+            Ok::<_, PyErr>(py.import(crate::fallible::name!(py, "decimal")?)?.getattr(crate::fallible::name!(py, "Decimal")?)?.unbind())
+        })?
+        .as_ptr())
 }
 
 /// Refuses a `str` that is longer than `limit` characters (so its UTF-8
