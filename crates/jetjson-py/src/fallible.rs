@@ -17,7 +17,7 @@ macro_rules! name {
     ($py:expr, $text:literal) => {{
         static CELL: pyo3::sync::PyOnceLock<pyo3::Py<pyo3::types::PyString>> = pyo3::sync::PyOnceLock::new();
         let py: pyo3::Python<'_> = $py;
-        CELL.get_or_try_init(py, || $crate::dumps::text::interned(py, $text).map(pyo3::Bound::unbind)).map(|n| n.bind(py))
+        CELL.get_or_try_init(py, || $crate::fallible::interned(py, $text).map(pyo3::Bound::unbind)).map(|n| n.bind(py))
     }};
 }
 pub(crate) use name;
@@ -32,6 +32,21 @@ pub(crate) fn new_str<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, P
         if p.is_null() {
             return Err(PyErr::fetch(py));
         }
+        Ok(Bound::from_owned_ptr(py, p).cast_into_unchecked::<PyString>())
+    }
+}
+
+/// An interned str of `text` (`PyString::intern`, fallible). Left
+/// uninterned if interning itself fails (callers compare by address, then
+/// by text).
+pub(crate) fn interned<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyString>> {
+    let s = new_str(py, text)?;
+    let mut p = s.into_ptr();
+    // SAFETY: GIL held; `p` is the new reference `new_str` made, handed
+    // over here; interning swaps it for the interned one (a new reference
+    // too), which goes to the `Bound`.
+    unsafe {
+        pyo3::ffi::PyUnicode_InternInPlace(&mut p);
         Ok(Bound::from_owned_ptr(py, p).cast_into_unchecked::<PyString>())
     }
 }

@@ -541,7 +541,7 @@ impl<'py> Compiler<'py> {
             };
             let store = if spec.kind == Kind::Dataclass { slot_of(class, f.name.bind(self.py)) } else { Store::Attr };
             let field = Field {
-                name: crate::dumps::text::interned(self.py, f.name.bind(self.py).to_str()?)?.unbind(),
+                name: crate::fallible::interned(self.py, f.name.bind(self.py).to_str()?)?.unbind(),
                 json: f.json_text,
                 node,
                 default,

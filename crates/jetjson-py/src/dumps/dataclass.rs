@@ -442,7 +442,7 @@ impl Plan {
 /// the process instead of raising `MemoryError`.
 fn attribute(py: Python<'_>) -> Option<*mut PyObject> {
     static NAME: pyo3::sync::PyOnceLock<Py<PyString>> = pyo3::sync::PyOnceLock::new();
-    NAME.get_or_try_init(py, || Ok::<_, PyErr>(super::text::interned(py, ATTRIBUTE)?.unbind())).ok().map(|n| n.as_ptr())
+    NAME.get_or_try_init(py, || Ok::<_, PyErr>(crate::fallible::interned(py, ATTRIBUTE)?.unbind())).ok().map(|n| n.as_ptr())
 }
 
 /// The capsule's destructor: frees the plan (and with it the references to

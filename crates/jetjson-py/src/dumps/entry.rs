@@ -332,10 +332,10 @@ struct Names {
 static NAMES: PyOnceLock<Names> = PyOnceLock::new();
 
 /// The names, made by the first call with keywords (an error, MemoryError,
-/// when they cannot be: `super::text::interned`).
+/// when they cannot be: `crate::fallible::interned`).
 fn names(py: Python<'_>) -> PyResult<&'static Names> {
     NAMES.get_or_try_init(py, || {
-        let i = |s: &str| -> PyResult<Py<PyString>> { Ok(super::text::interned(py, s)?.unbind()) };
+        let i = |s: &str| -> PyResult<Py<PyString>> { Ok(crate::fallible::interned(py, s)?.unbind()) };
         Ok(Names {
             profile: i("profile")?,
             sort_keys: i("sort_keys")?,

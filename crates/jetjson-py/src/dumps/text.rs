@@ -184,22 +184,3 @@ pub fn go_repaired(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
         }
     }
 }
-
-/// An interned str of `s`, made with the C API: when it cannot be made
-/// (out of memory) an error, where pyo3's `PyString::intern` and `&str`
-/// conversions panic, and that panic aborted the process (its
-/// `PanicException` could not be made either). Left uninterned if
-/// interning itself fails (callers compare by address, then by text).
-pub(crate) fn interned<'py>(py: pyo3::Python<'py>, s: &str) -> pyo3::PyResult<pyo3::Bound<'py, pyo3::types::PyString>> {
-    // SAFETY: GIL held (we have `py`); the text is valid UTF-8 of `s.len()`
-    // bytes; the new reference (null with an exception set on failure) is
-    // handed to the `Bound`, interning swaps it for the interned one.
-    unsafe {
-        let mut p = ffi::PyUnicode_FromStringAndSize(s.as_ptr().cast(), s.len() as ffi::Py_ssize_t);
-        if p.is_null() {
-            return Err(pyo3::PyErr::fetch(py));
-        }
-        ffi::PyUnicode_InternInPlace(&mut p);
-        Ok(pyo3::Bound::from_owned_ptr(py, p).cast_into_unchecked::<pyo3::types::PyString>())
-    }
-}

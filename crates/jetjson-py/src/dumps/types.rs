@@ -60,11 +60,15 @@ pub fn known_if_made(py: Python<'_>) -> Option<&'static Known> {
 
 pub fn known(py: Python<'_>) -> PyResult<&'static Known> {
     KNOWN.get_or_try_init(py, || {
-        // Strs made with the C API (`text::interned`): out of memory, the
+        // Strs made with the C API (`fallible::interned`): out of memory, the
         // first call raises MemoryError instead of aborting.
-        let intern = |s: &str| -> PyResult<Py<PyAny>> { Ok(super::text::interned(py, s)?.into_any().unbind()) };
+        let intern = |s: &str| -> PyResult<Py<PyAny>> { Ok(crate::fallible::interned(py, s)?.into_any().unbind()) };
         let class = |module: &str, name: &str| -> PyResult<Py<PyType>> {
-            Ok(py.import(super::text::interned(py, module)?)?.getattr(super::text::interned(py, name)?)?.cast_into::<PyType>()?.unbind())
+            Ok(py
+                .import(crate::fallible::interned(py, module)?)?
+                .getattr(crate::fallible::interned(py, name)?)?
+                .cast_into::<PyType>()?
+                .unbind())
         };
         Ok(Known {
             datetime: class("datetime", "datetime")?,
