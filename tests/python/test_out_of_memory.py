@@ -368,3 +368,39 @@ def test_a_plan_made_out_of_memory_is_a_memory_error(call):
     r = subprocess.run([sys.executable, "-c", PLAN_CHILD, call, "160"], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr[-3000:]
     assert json.loads(r.stdout.strip().splitlines()[-1]) == ["MemoryError", "ok"], r.stdout
+
+
+# After small outputs, dumps writes into a kept writer (kept.rs), whose
+# memory is a Rust Vec; an output that grows far past them (a large Raw, a
+# long str) must raise MemoryError when that Vec cannot grow, not abort the
+# process (a Rust allocation failure aborts), through every way into the
+# kept writers: the quick walk of a list, the small-dict path, a scalar, and
+# a writer kept for non-default options. The writers then still work.
+KEPT_CHILD = textwrap.dedent(
+    """
+    import os, resource, sys
+    import jetjson
+    shape = sys.argv[1]
+    big = jetjson.Raw.unchecked(b"1" * (400 << 20)) if shape != "str" else "x" * (300 << 20)
+    doc = {"list": [1, big], "dict": {"a": 1, "r": big}, "str": big, "sorted": {"b": 1, "a": big}}[shape]
+    kw = {"sort_keys": True} if shape == "sorted" else {}
+    small = {"w": [1, "x\\u2028"], "v": 2.5}
+    before = jetjson.dumps(small, **kw)      # the output before is small
+    vm = int(open("/proc/self/statm").read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    resource.setrlimit(resource.RLIMIT_AS, (vm + (200 << 20), resource.RLIM_INFINITY))
+    try:
+        jetjson.dumps(doc, **kw)
+        print("ok")
+    except MemoryError:
+        print("MemoryError")
+    assert jetjson.dumps(small, **kw) == before, jetjson.dumps(small, **kw)
+    assert jetjson.dumps("s") == b'"s"' and jetjson.dumps([1, 2]) == b"[1,2]"
+    """
+)
+
+
+@pytest.mark.parametrize("shape", ["list", "dict", "str", "sorted"])
+def test_a_kept_writer_that_cannot_grow_is_a_memory_error(shape):
+    r = subprocess.run([sys.executable, "-c", KEPT_CHILD, shape], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-3000:]
+    assert r.stdout.strip() == "MemoryError", r.stdout

@@ -248,6 +248,12 @@ impl Buffer {
         self.len = 0;
     }
 
+    /// How many more bytes fit before the storage must grow.
+    #[inline(always)]
+    pub fn spare(&self) -> usize {
+        self.cap - self.len
+    }
+
     #[inline]
     pub fn reserve(&mut self, additional: usize) {
         if self.cap - self.len < additional {

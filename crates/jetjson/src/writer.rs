@@ -877,6 +877,29 @@ impl<S: Sink> Writer<S> {
         self.buf.extend(&bytes[..len]);
     }
 
+    /// How many more bytes of output fit before the buffer must grow.
+    #[doc(hidden)]
+    #[inline(always)]
+    pub fn spare(&self) -> usize {
+        self.buf.spare()
+    }
+
+    /// The most room in the buffer that `str` of a `len`-byte string asks
+    /// for, all its pieces together (for `reserve`).
+    #[doc(hidden)]
+    pub const fn str_room(len: usize) -> usize {
+        escape_room(len).saturating_add(2)
+    }
+
+    /// Grows the buffer now, if needed, so that `additional` more bytes of
+    /// output fit without growing it: a binding whose `OutputMemory`
+    /// unwinds when it cannot grow catches that once, here, around this
+    /// call, instead of around every write (`spare` says when to).
+    #[doc(hidden)]
+    pub fn reserve(&mut self, additional: usize) {
+        self.buf.reserve(additional);
+    }
+
     /// True when array items may be written through an `ItemRun`: no
     /// indentation, and integers written as they are (not as doubles).
     #[inline(always)]

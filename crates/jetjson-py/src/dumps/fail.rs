@@ -37,6 +37,10 @@ enum Kind {
     /// The thread's stack has no room for another level (see
     /// `Walker::stack_check`); like a depth limit, it may be a cycle.
     Deep(String),
+    /// The output's memory could not grow to this many bytes (a kept
+    /// writer's `KeptMemory`): a MemoryError, made only when raised, so
+    /// that a quick walk's discarded failure makes no Python object.
+    NoMemory(usize),
     /// A quick walk (`Walker::quick`) met an object it leaves to the
     /// general path (one whose writing may run Python code): not an error
     /// of the call, which the general path then makes from the start.
@@ -78,6 +82,13 @@ impl Fail {
     #[inline(never)]
     pub fn changed(what: &'static str) -> Fail {
         Fail(Box::new(Inner { kind: Kind::Changed(what), path: Vec::new(), probe: 0, cycle: Vec::new() }))
+    }
+
+    /// The output's memory could not grow (see `Kind::NoMemory`).
+    #[cold]
+    #[inline(never)]
+    pub fn no_memory(bytes: usize) -> Fail {
+        Fail(Box::new(Inner { kind: Kind::NoMemory(bytes), path: Vec::new(), probe: 0, cycle: Vec::new() }))
     }
 
     /// A quick walk leaves this object to the general path (see `Kind::Declined`).
@@ -184,6 +195,7 @@ impl Fail {
                 e
             }
             Kind::Msg(m) | Kind::Deep(m) => encode_error(py, format!("{path}: {m}")),
+            Kind::NoMemory(bytes) => super::output::out_of_memory(py, bytes),
             Kind::Changed(what) => pyo3::exceptions::PyRuntimeError::new_err(format!("{path}: {what} while dumps was writing it")),
             // Only quick walks decline, and their failures are discarded,
             // never raised: reaching this is a bug.

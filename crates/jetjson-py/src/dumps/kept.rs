@@ -13,8 +13,9 @@
 //! set-up.
 
 use std::cell::UnsafeCell;
+use std::ptr::NonNull;
 
-use jetjson::{NoSink, Profile, Style, Writer};
+use jetjson::{NoSink, OutputMemory, Profile, Style, Writer};
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
@@ -38,6 +39,60 @@ pub fn fits() -> bool {
 /// A writer whose output was longer than this is not kept (its buffer
 /// would stay that large).
 const KEEP_UP_TO: usize = 64 * 1024;
+
+/// A kept writer's memory: a `Vec` that grows with `try_reserve`, and
+/// unwinds with `output::OutOfMemory` when it cannot (a Rust allocation
+/// failure would abort the process), to be caught where the call writes
+/// (`write`, `write_with_holes`; the quick paths grow it before they write,
+/// `reserve`) and raised as MemoryError.
+#[derive(Default)]
+struct KeptMemory(Vec<u8>);
+
+// SAFETY: the storage returned is the Vec's allocation, of the returned
+// capacity (at least `min_capacity`); growing keeps its first `len` bytes
+// (the Vec's length is set to them first); only the writer that owns this
+// memory touches it.
+unsafe impl OutputMemory for KeptMemory {
+    fn grow(&mut self, len: usize, min_capacity: usize) -> (NonNull<u8>, usize) {
+        debug_assert!(len <= self.0.capacity() && len <= min_capacity);
+        // SAFETY: the writer wrote the first `len` bytes of this storage
+        // (`OutputMemory::grow`'s contract), within the capacity.
+        unsafe { self.0.set_len(len) };
+        if self.0.try_reserve_exact(min_capacity - len).is_err() {
+            std::panic::resume_unwind(Box::new(output::OutOfMemory { bytes: min_capacity }));
+        }
+        let cap = self.0.capacity();
+        // A Vec's pointer is never null.
+        (NonNull::new(self.0.as_mut_ptr()).unwrap_or(NonNull::dangling()), cap)
+    }
+
+    fn into_any(self: Box<Self>) -> Box<dyn std::any::Any> {
+        self
+    }
+}
+
+/// A new writer for a kept slot, writing into a `KeptMemory`.
+#[cold]
+#[inline(never)]
+fn new_writer(style: Style) -> Box<Writer<NoSink>> {
+    Box::new(Writer::with_style_and_memory(style, Box::new(KeptMemory::default())))
+}
+
+/// Grows `w`'s buffer, if needed, so that `room` more bytes fit; false
+/// (with the writer dropped, and no exception set) when memory runs out.
+/// The quick paths call it before they write, so that no growth unwinds
+/// out of them (they run inside a C function, `fast.rs`, which an unwind
+/// must not cross).
+#[inline(always)]
+fn reserve(w: &mut Box<Writer<NoSink>>, room: usize) -> bool {
+    w.spare() >= room || reserve_slow(w, room)
+}
+
+#[cold]
+#[inline(never)]
+fn reserve_slow(w: &mut Box<Writer<NoSink>>, room: usize) -> bool {
+    output::catching_growth(|| w.reserve(room)).is_ok()
+}
 
 /// Which kept writer a call uses: the one of a profile's default options,
 /// or one of a few kept for other options, found by the options' key
@@ -175,9 +230,15 @@ pub fn write<'py>(
     }
     let py = obj.py();
     let mut w = take_or_make(py, kind, style);
-    if let Err(fail) = write_object_in(&mut w, obj, default, how, None, quick) {
-        failed(kind, w);
-        return Err(fail);
+    // A growth of the writer's memory that fails unwinds out of the walk
+    // (`KeptMemory`): the writer is then dropped, not kept.
+    match output::catching_growth(|| write_object_in(&mut w, obj, default, how, None, quick)) {
+        Ok(Ok(())) => {}
+        Ok(Err(fail)) => {
+            failed(kind, w);
+            return Err(fail);
+        }
+        Err(bytes) => return Err(Fail::no_memory(bytes)),
     }
     let out = w.as_bytes();
     // SAFETY: `out` is the writer's output, `out.len()` initialised bytes;
@@ -201,7 +262,7 @@ pub fn write<'py>(
 fn take_or_make(_py: Python<'_>, kind: Kind, style: impl FnOnce() -> Style) -> Box<Writer<NoSink>> {
     // SAFETY: the GIL is held (the caller's `py`); `take` runs no Python code.
     let kept = unsafe { take(kind) };
-    kept.unwrap_or_else(|| Box::new(Writer::with_style(style())))
+    kept.unwrap_or_else(|| new_writer(style()))
 }
 
 /// A writer whose document failed (or a quick walk gave up): its partial
@@ -246,9 +307,14 @@ fn write_with_holes<'py>(
     // The texts left out, held (released on every way out of this
     // function, with the GIL).
     let mut holes = Holes::new();
-    if let Err(fail) = write_object_in(&mut w, obj, default, how, Some(&mut holes), quick) {
-        failed(kind, w);
-        return Err(fail);
+    // As in `write`.
+    match output::catching_growth(|| write_object_in(&mut w, obj, default, how, Some(&mut holes), quick)) {
+        Ok(Ok(())) => {}
+        Ok(Err(fail)) => {
+            failed(kind, w);
+            return Err(fail);
+        }
+        Err(bytes) => return Err(Fail::no_memory(bytes)),
     }
     let out = w.as_bytes();
     let (bytes, len) = if holes.is_empty() {
@@ -328,10 +394,26 @@ pub unsafe fn write_scalar<'py>(py: Python<'py>, obj: *mut ffi::PyObject, profil
             return None;
         }
     };
+    // The room it can take, grown before it is written (no growth may
+    // unwind out of this path, `reserve`): an int or bool takes at most 64
+    // bytes in every profile (an int as a double in `jcs` included).
+    let room = match scalar {
+        // A long str (whose room, six times its length, would be reserved
+        // at once) goes the general way, which grows piece by piece.
+        Scalar::Str(s) if s.len() > KEEP_UP_TO => return None,
+        Scalar::Str(s) => Writer::<NoSink>::str_room(s.len()),
+        Scalar::Int(_) | Scalar::Bool(_) => 64,
+    };
     let kind = Kind::Plain(profile);
     // SAFETY: GIL held; `take` runs no Python code.
     let kept = unsafe { take(kind) };
-    let mut w = kept.unwrap_or_else(|| Box::new(Writer::with_style(super::entry::plain(py, profile))));
+    let mut w = match kept {
+        Some(w) => w,
+        None => new_writer(super::entry::plain(py, profile)),
+    };
+    if !reserve(&mut w, room) {
+        return None;
+    }
     let written = match scalar {
         Scalar::Int(v) => w.i64(v),
         Scalar::Str(s) => w.str(s),
@@ -435,11 +517,16 @@ pub unsafe fn write_small_dict<'py>(py: Python<'py>, dict: *mut ffi::PyObject, p
         unsafe { put_back(kind, w) };
         return None;
     }
+    let room = 2 + n * SMALL_MEMBER_ROOM;
+    // Grown first: no growth may unwind out of this path (`reserve`).
+    if !reserve(&mut w, room) {
+        return None;
+    }
     let base = w.buffered();
     // The Raw's place in the output and its text's `bytes` object.
     let mut hole: Option<(usize, *mut ffi::PyObject)> = None;
     let done = {
-        let mut run = w.run(2 + n * SMALL_MEMBER_ROOM);
+        let mut run = w.run(room);
         let mut ok = run.begin_object(false);
         let mut i = 0;
         while ok && i < n {

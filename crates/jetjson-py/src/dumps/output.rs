@@ -271,15 +271,15 @@ unsafe impl OutputMemory for BytesMemory {
     }
 }
 
-/// What `BytesMemory::grow` unwinds with when the result object cannot
-/// grow: the size it asked for.
-struct OutOfMemory {
-    bytes: usize,
+/// What an output memory that cannot grow unwinds with (`BytesMemory::grow`
+/// here, the kept writers' `KeptMemory::grow`): the size it asked for.
+pub struct OutOfMemory {
+    pub bytes: usize,
 }
 
-/// Runs `write` (the writing of one output into a `BytesMemory`) and turns
-/// the unwinding of a failed growth into `MemoryError`, instead of the
-/// abort an allocation failure is in Rust. Any other panic carries on.
+/// Runs `f` and catches the unwinding of an output memory's failed growth
+/// (an `OutOfMemory` payload): `Err` with the size asked for. Any other
+/// panic carries on.
 ///
 /// What the unwinding passes through is dropped: the writer and its
 /// memory, the walker (which gives back its working memory and releases
@@ -287,21 +287,42 @@ struct OutOfMemory {
 /// container, member value and callback result being written), so no
 /// object is left with a reference too many. No Python code is running
 /// when a growth fails (the writer writes only between calls into Python).
-pub fn catching_out_of_memory<T>(py: Python<'_>, write: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
-    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(write)) {
-        Ok(r) => r,
+#[inline]
+pub fn catching_growth<T>(f: impl FnOnce() -> T) -> Result<T, usize> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
+        Ok(r) => Ok(r),
         Err(payload) => match payload.downcast::<OutOfMemory>() {
-            Ok(oom) => {
-                // The MemoryError CPython set when the allocation failed
-                // (made without allocating); ours only if none is set.
-                let pending = PyErr::take(py);
-                Err(pending.unwrap_or_else(|| {
-                    pyo3::exceptions::PyMemoryError::new_err(format!("jetjson.dumps: out of memory for an output of {} bytes", oom.bytes))
-                }))
-            }
+            Ok(oom) => Err(oom.bytes),
             Err(other) => std::panic::resume_unwind(other),
         },
     }
+}
+
+/// Runs `write` (the writing of one output into a `BytesMemory`) and turns
+/// the unwinding of a failed growth into `MemoryError`, instead of the
+/// abort an allocation failure is in Rust (`catching_growth`).
+pub fn catching_out_of_memory<T>(py: Python<'_>, write: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
+    catching_growth(write).unwrap_or_else(|bytes| {
+        // The MemoryError CPython set when the allocation failed (made
+        // without allocating); ours only if none is set.
+        let pending = PyErr::take(py);
+        Err(pending.unwrap_or_else(|| out_of_memory(py, bytes)))
+    })
+}
+
+/// The MemoryError of an output of `bytes` that could not be made, made
+/// through the C API with nothing allocated by Rust (pyo3's conversions
+/// panic when CPython cannot allocate, and a Rust allocation failure
+/// aborts): a plain MemoryError if even its message cannot be made.
+#[cold]
+#[inline(never)]
+pub fn out_of_memory(py: Python<'_>, bytes: usize) -> PyErr {
+    // SAFETY: GIL held (`py`); a NUL-terminated format whose one `%zu`
+    // takes the one `size_t` given. CPython sets MemoryError with the
+    // message, or, when the message cannot be made, the MemoryError of
+    // that failure.
+    unsafe { ffi::PyErr_Format(ffi::PyExc_MemoryError, c"jetjson.dumps: out of memory for an output of %zu bytes".as_ptr(), bytes) };
+    PyErr::fetch(py)
 }
 
 impl BytesMemory {
