@@ -17,10 +17,20 @@
 use std::cell::Cell;
 use std::cmp::Ordering;
 
-const SLOTS: usize = 64;
-/// Objects larger than this are sorted every time (rare, and the cache
+/// Cache slots, indexed by the top bits of the shape's hash. 64 slots
+/// left a third of github_events' unsorted objects (48 of 150, its 24
+/// shapes colliding) to be sorted again on every write; 256 leave 2.
+const SLOTS: usize = 256;
+const SLOT_BITS: u32 = SLOTS.trailing_zeros();
+/// Objects larger than this do not go in the slots (rare, and the slots
 /// would hold too much).
 const MAX_MEMBERS: usize = 256;
+/// One larger shape, of up to this many members, is remembered apart from
+/// the slots (and kept in the pool, at most about 80 KiB): a document with
+/// one large top object, written again and again (gsoc-2018's 1,264
+/// members, radix-sorted on every write before), then only compares its
+/// prefixes. Larger objects are sorted every time.
+const MAX_LARGE: usize = 4096;
 /// Objects up to this size are sorted by insertion (fewer comparisons and
 /// no set-up for the few members objects usually have).
 const INSERTION_SORT: usize = 16;
@@ -28,6 +38,8 @@ const INSERTION_SORT: usize = 16;
 #[derive(Default)]
 pub(crate) struct ShapeCache {
     slots: Vec<Shape>,
+    /// The last shape of more than `MAX_MEMBERS` members (up to `MAX_LARGE`).
+    large: Shape,
     /// (prefix, member index) pairs of an object sorted by insertion too
     /// large: sorted in place, without an indirection per comparison.
     pairs: Vec<(u128, u32)>,
@@ -71,26 +83,42 @@ impl ShapeCache {
     /// cache when this shape was seen.
     pub(crate) fn sort_into(&mut self, prefixes: &[u128], hash: ShapeHash, order: &mut Vec<u32>, full: impl Fn(u32, u32) -> Ordering) {
         let n = prefixes.len();
-        let start = order.len();
-        if !(2..=MAX_MEMBERS).contains(&n) || self.zero {
+        if !(2..=MAX_LARGE).contains(&n) || self.zero {
             sort_fresh(prefixes, order, &full, &mut self.pairs, self.zero);
+            return;
+        }
+        if n > MAX_MEMBERS {
+            self.large.sort_into(prefixes, order, &full, &mut self.pairs);
             return;
         }
         if self.slots.is_empty() {
             self.slots.resize_with(SLOTS, Shape::default);
         }
         let h = hash.0 ^ (n as u64).wrapping_mul(0xD6E8_FEB8_6659_FD93);
-        let slot = &mut self.slots[(h >> 58) as usize % SLOTS];
+        let slot = &mut self.slots[(h >> (64 - SLOT_BITS)) as usize];
+        slot.sort_into(prefixes, order, &full, &mut self.pairs);
+        self.holds_large |= slot.prefixes.capacity() > POOLED_SHAPE;
+    }
+}
+
+impl Shape {
+    /// `ShapeCache::sort_into` with this slot: its order when it holds
+    /// these prefixes (and the ties check out), otherwise a fresh sort,
+    /// which the slot then holds.
+    fn sort_into(&mut self, prefixes: &[u128], order: &mut Vec<u32>, full: &impl Fn(u32, u32) -> Ordering, pairs: &mut Vec<(u128, u32)>) {
+        let n = prefixes.len();
+        let start = order.len();
+        let slot = self;
         if same_prefixes(&slot.prefixes, prefixes) {
             order.extend_from_slice(&slot.order);
             let proposed = &order[start..];
-            if slot.ties.iter().all(|&j| in_order(prefixes, proposed[j as usize], proposed[j as usize + 1], &full)) {
+            if slot.ties.iter().all(|&j| in_order(prefixes, proposed[j as usize], proposed[j as usize + 1], full)) {
                 return;
             }
             // Same prefixes, different keys beyond them: start over.
             order.truncate(start);
         }
-        sort_fresh(prefixes, order, &full, &mut self.pairs, false);
+        sort_fresh(prefixes, order, full, pairs, false);
         let sorted = &order[start..];
         slot.prefixes.clear();
         slot.prefixes.extend_from_slice(prefixes);
@@ -98,7 +126,6 @@ impl ShapeCache {
         slot.order.extend_from_slice(sorted);
         slot.ties.clear();
         slot.ties.extend((0..n - 1).filter(|&j| prefixes[sorted[j] as usize] == prefixes[sorted[j + 1] as usize]).map(|j| j as u32));
-        self.holds_large |= slot.prefixes.capacity() > POOLED_SHAPE;
     }
 }
 
@@ -136,7 +163,7 @@ thread_local! {
 
 /// A writer's `SortMemory`, taken from the thread's pool when its first
 /// sorted object starts and given back when the writer is dropped: small
-/// documents written one per call then neither allocate it (64 cache slots,
+/// documents written one per call then neither allocate it (256 cache slots,
 /// the stacks) every time nor forget the shapes of the last document.
 /// Writers that zero their buffers keep their own and drop it (the stacks
 /// and the cache hold key prefixes).
@@ -183,12 +210,20 @@ impl Drop for PooledSortMemory {
             crate::pool::wipe_plain(&mut memory.shapes.pairs);
             return;
         }
-        if memory.prefixes.capacity() > POOLED_MEMBERS || memory.order.capacity() > POOLED_MEMBERS {
-            return;
+        // Stacks grown past the limit are freed; the shapes stay (a large
+        // object's writer is the one that gains most from its shapes).
+        if memory.prefixes.capacity() > POOLED_MEMBERS {
+            memory.prefixes = Vec::new();
+        }
+        if memory.order.capacity() > POOLED_MEMBERS {
+            memory.order = Vec::new();
         }
         memory.prefixes.clear();
         memory.order.clear();
         let shapes = &mut memory.shapes;
+        if shapes.large.prefixes.capacity() > MAX_LARGE {
+            shapes.large = Shape::default();
+        }
         if shapes.pairs.capacity() > POOLED_MEMBERS {
             shapes.pairs = Vec::new();
         }
@@ -412,6 +447,28 @@ mod tests {
         let shape = [5u128, 3, 9, 1, 7];
         for _ in 0..3 {
             assert_eq!(sorted(&mut cache, &shape, |_, _| Ordering::Equal), vec![3, 1, 0, 4, 2]);
+        }
+    }
+
+    #[test]
+    fn large_shapes_cached_or_not_sort_as_a_fresh_sort() {
+        // Sizes around the slots' limit and the large slot's; two shapes
+        // of each size, one after the other (the second replaces the first
+        // in the large slot), with ties decided by a full order that flips
+        // between writes, so that a stale cached order shows.
+        let mut cache = ShapeCache::default();
+        for n in [MAX_MEMBERS, MAX_MEMBERS + 1, 1264, MAX_LARGE, MAX_LARGE + 1] {
+            let shapes: Vec<Vec<u128>> =
+                [7919u128, 104_729].iter().map(|&m| (0..n as u128).map(|i| (i * m % 97) << 64).collect()).collect();
+            // Per shape: a fresh sort, a cached one, the ties flipped, back.
+            for round in 0..8 {
+                let prefixes = &shapes[round / 4];
+                let flip = round % 4 == 2;
+                let full = |a: u32, b: u32| if flip { b.cmp(&a) } else { a.cmp(&b) };
+                let mut expected: Vec<u32> = (0..n as u32).collect();
+                expected.sort_by(|&a, &b| prefixes[a as usize].cmp(&prefixes[b as usize]).then(full(a, b)));
+                assert_eq!(sorted(&mut cache, prefixes, full), expected, "n={n} round={round}");
+            }
         }
     }
 
