@@ -1371,8 +1371,12 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
                         ffi::Py_DECREF(k);
                         ffi::Py_DECREF(v);
                         let text = text?;
-                        // The text of a str we made (never lone surrogates).
+                        // The text of a str we made (never lone surrogates),
+                        // `text` released if making its UTF-8 form unwinds
+                        // (out of memory) before the entry holds it.
+                        let guard = Hold::owned(text);
                         let t = utf8_of(text).unwrap_or("");
+                        std::mem::forget(guard);
                         Entry { key: t.as_ptr(), len: t.len(), holder: text, value: v, utf8: true, exact: false }
                     }
                     None => {
