@@ -483,3 +483,43 @@ def test_a_str_whose_utf8_form_cannot_be_made_is_a_memory_error(shape, options):
     r = subprocess.run([sys.executable, "-c", UTF8_CHILD, shape, options], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr[-3000:]
     assert json.loads(r.stdout.strip().splitlines()[-1]) == ["MemoryError", "ok"], r.stdout
+
+
+# An error's message held the whole text of the keys on its path (and of
+# a name written twice, and of an `isoformat()` that is not a date): a
+# 300 MB key was copied four times over on the way to the message, each
+# copy a Rust allocation, which aborts the process when it fails (found by
+# an outside tester). Messages now keep the first 256 bytes of such a text
+# and its length.
+LONG_KEY_CHILD = textwrap.dedent(
+    """
+    import os, resource, sys
+    import jetjson
+
+    class Odd:
+        pass
+
+    kw = {"sort_keys": True} if sys.argv[1] == "sorted" else {}
+    doc = {"k" * (300 << 20): [Odd()], "a": 1}
+    jetjson.dumps({"w": 1}, **kw)
+    vm = int(open("/proc/self/statm").read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    # Room for the output (the key written, 300 MB, in a result grown to
+    # 512 MB), not for another copy of the key.
+    resource.setrlimit(resource.RLIMIT_AS, (vm + (900 << 20), resource.RLIM_INFINITY))
+    try:
+        jetjson.dumps(doc, **kw)
+        print("ok")
+    except jetjson.JSONEncodeError as e:
+        print(len(str(e)))
+    except MemoryError:
+        print("MemoryError")
+    """
+)
+
+
+@pytest.mark.parametrize("order", ["insertion", "sorted"])
+def test_an_error_under_a_huge_key_makes_no_copy_of_it(order):
+    r = subprocess.run([sys.executable, "-c", LONG_KEY_CHILD, order], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-3000:]
+    out = r.stdout.strip()
+    assert out == "MemoryError" or (out.isdigit() and int(out) < 1000), out
