@@ -525,3 +525,33 @@ def test_an_error_under_a_huge_key_makes_no_copy_of_it(order):
     assert r.returncode == 0, r.stderr[-3000:]
     out = r.stdout.strip()
     assert out == "MemoryError" or (out.isdigit() and int(out) < 1000), out
+
+
+# `digest_bytes` of a buffer that is not contiguous copied it into a Rust
+# `Vec` as large as the data, which aborted the process when it could not
+# be made (found by an outside tester); the copy is a bytes object now.
+STRIDED_CHILD = textwrap.dedent(
+    """
+    import hashlib, os, resource
+    import jetjson
+
+    data = bytearray(b"ab" * (200 << 20))
+    view = memoryview(data)[::2]          # 200 MB, not contiguous
+    vm = int(open("/proc/self/statm").read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    resource.setrlimit(resource.RLIMIT_AS, (vm + (100 << 20), resource.RLIM_INFINITY))
+    try:
+        jetjson.digest_bytes(view)
+        print("ok")
+    except MemoryError:
+        print("MemoryError")
+    resource.setrlimit(resource.RLIMIT_AS, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+    small = memoryview(bytearray(b"xy" * 1000))[::2]
+    assert jetjson.digest_bytes(small) == "sha256:" + hashlib.sha256(b"x" * 1000).hexdigest()
+    """
+)
+
+
+def test_digest_bytes_of_a_strided_buffer_out_of_memory_is_a_memory_error():
+    r = subprocess.run([sys.executable, "-c", STRIDED_CHILD], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-3000:]
+    assert r.stdout.strip() == "MemoryError", r.stdout

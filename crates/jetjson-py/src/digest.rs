@@ -122,5 +122,19 @@ fn digest_bytes_text(data: &Bound<'_, PyAny>, algorithm: &str) -> PyResult<Strin
         h.update(bytes);
         return Ok(h.finish());
     }
-    Ok(jetjson::digest_bytes(&buf.to_vec(py)?, algorithm))
+    drop(buf);
+    // Not contiguous: copied, in C order, into a bytes object, whose
+    // allocation fails with MemoryError (the Rust `Vec` of
+    // `PyBuffer::to_vec`, as large as the data, aborted the process when
+    // it could not be made).
+    // SAFETY: GIL held (`py`); `data` is a live object exporting a buffer;
+    // the new reference (null with an exception set on failure) goes to
+    // the `Bound`.
+    let copy = unsafe { pyo3::ffi::PyBytes_FromObject(data.as_ptr()) };
+    if copy.is_null() {
+        return Err(PyErr::fetch(py));
+    }
+    // SAFETY: a new bytes object, whose one reference the `Bound` takes.
+    let copy = unsafe { Bound::from_owned_ptr(py, copy).cast_into_unchecked::<PyBytes>() };
+    Ok(jetjson::digest_bytes(copy.as_bytes(), algorithm))
 }
