@@ -404,3 +404,154 @@ def test_a_kept_writer_that_cannot_grow_is_a_memory_error(shape):
     r = subprocess.run([sys.executable, "-c", KEPT_CHILD, shape], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr[-3000:]
     assert r.stdout.strip() == "MemoryError", r.stdout
+
+
+# A str that is not ASCII is read through its UTF-8 form, which CPython
+# makes (and caches) the first time it is asked for: out of memory that
+# failed, and the binding aborted the process on purpose
+# (`handle_alloc_error` in dumps/text.rs), whatever the str's size: a
+# top-level str, a key, a value, under every option, in `digest` too (found
+# by an outside tester). Now that failure unwinds to the catch around the
+# walk and is raised as MemoryError; the quick paths decline and the
+# general path raises it. Each str is made anew before each call, so that
+# no UTF-8 form is cached.
+UTF8_CHILD = textwrap.dedent(
+    """
+    import _testcapi, enum, json, sys
+    import jetjson
+
+    class E(enum.Enum):
+        A = "\\u00e9t\\u00e9"
+
+    def fresh(s):
+        return (s + "!")[:-1]             # a new str of the same text
+
+    shape, options = sys.argv[1], json.loads(sys.argv[2])
+    def make():
+        u, k = fresh("caf\\u00e9 \\u2028 \\U0001F600"), fresh("cl\\u00e9")
+        return {
+            "top": lambda: u,
+            "small_dict_key": lambda: {k: 1, "b": "x"},
+            "list": lambda: [1, "x", u],
+            "dict": lambda: {"a": [1, {"b": u}], k: 2.5},
+            # Lone surrogates (their bytes made in Rust) next to a str
+            # whose UTF-8 form CPython makes.
+            "surrogates": lambda: {fresh("a\\udc80\\u00e9"): [fresh("b\\ud800\\U0001F600"), u]},
+            "enum_key": lambda: {E.A: 1, "z": u},
+        }[shape]()
+    call = (lambda o: jetjson.digest(o, **options)) if options.pop("digest", False) else (lambda o: jetjson.dumps(o, **options))
+    expected = call(make())
+    seen = set()
+    for width in (1, 0):                  # one failing allocation; every one from start on
+        for start in range(30):
+            obj = make()
+            before = sys.getrefcount(obj)
+            _testcapi.set_nomemory(start, start + width)
+            try:
+                got = "ok" if call(obj) == expected else "wrong"
+            except MemoryError:
+                got = "MemoryError"
+            finally:
+                _testcapi.remove_mem_hooks()
+            if sys.getrefcount(obj) != before:
+                got += " and a reference left"
+            if call(make()) != expected:
+                got += " and different bytes after"
+            seen.add(got)
+    print(json.dumps(sorted(seen)))
+    """
+)
+
+
+@pytest.mark.parametrize("shape", ["top", "small_dict_key", "list", "dict", "surrogates", "enum_key"])
+@pytest.mark.parametrize(
+    "options",
+    [
+        "{}",
+        '{"sort_keys": true}',
+        '{"profile": "go", "non_str_keys": true}',
+        '{"profile": "jcs", "non_str_keys": true}',
+        '{"indent": 2, "non_str_keys": true}',
+        '{"digest": true, "profile": "go", "non_str_keys": true}',
+    ],
+)
+def test_a_str_whose_utf8_form_cannot_be_made_is_a_memory_error(shape, options):
+    import json
+
+    if shape == "surrogates" and "go" not in options:
+        pytest.skip("lone surrogates are written only by go")
+    if shape == "enum_key" and "non_str_keys" not in options:
+        pytest.skip("an Enum key needs non_str_keys")
+    r = subprocess.run([sys.executable, "-c", UTF8_CHILD, shape, options], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-3000:]
+    assert json.loads(r.stdout.strip().splitlines()[-1]) == ["MemoryError", "ok"], r.stdout
+
+
+# An error's message held the whole text of the keys on its path (and of
+# a name written twice, and of an `isoformat()` that is not a date): a
+# 300 MB key was copied four times over on the way to the message, each
+# copy a Rust allocation, which aborts the process when it fails (found by
+# an outside tester). Messages now keep the first 256 bytes of such a text
+# and its length.
+LONG_KEY_CHILD = textwrap.dedent(
+    """
+    import os, resource, sys
+    import jetjson
+
+    class Odd:
+        pass
+
+    kw = {"sort_keys": True} if sys.argv[1] == "sorted" else {}
+    doc = {"k" * (300 << 20): [Odd()], "a": 1}
+    jetjson.dumps({"w": 1}, **kw)
+    vm = int(open("/proc/self/statm").read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    # Room for the output (the key written, 300 MB, in a result grown to
+    # 512 MB), not for another copy of the key.
+    resource.setrlimit(resource.RLIMIT_AS, (vm + (900 << 20), resource.RLIM_INFINITY))
+    try:
+        jetjson.dumps(doc, **kw)
+        print("ok")
+    except jetjson.JSONEncodeError as e:
+        print(len(str(e)))
+    except MemoryError:
+        print("MemoryError")
+    """
+)
+
+
+@pytest.mark.parametrize("order", ["insertion", "sorted"])
+def test_an_error_under_a_huge_key_makes_no_copy_of_it(order):
+    r = subprocess.run([sys.executable, "-c", LONG_KEY_CHILD, order], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-3000:]
+    out = r.stdout.strip()
+    assert out == "MemoryError" or (out.isdigit() and int(out) < 1000), out
+
+
+# `digest_bytes` of a buffer that is not contiguous copied it into a Rust
+# `Vec` as large as the data, which aborted the process when it could not
+# be made (found by an outside tester); the copy is a bytes object now.
+STRIDED_CHILD = textwrap.dedent(
+    """
+    import hashlib, os, resource
+    import jetjson
+
+    data = bytearray(b"ab" * (200 << 20))
+    view = memoryview(data)[::2]          # 200 MB, not contiguous
+    vm = int(open("/proc/self/statm").read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    resource.setrlimit(resource.RLIMIT_AS, (vm + (100 << 20), resource.RLIM_INFINITY))
+    try:
+        jetjson.digest_bytes(view)
+        print("ok")
+    except MemoryError:
+        print("MemoryError")
+    resource.setrlimit(resource.RLIMIT_AS, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+    small = memoryview(bytearray(b"xy" * 1000))[::2]
+    assert jetjson.digest_bytes(small) == "sha256:" + hashlib.sha256(b"x" * 1000).hexdigest()
+    """
+)
+
+
+def test_digest_bytes_of_a_strided_buffer_out_of_memory_is_a_memory_error():
+    r = subprocess.run([sys.executable, "-c", STRIDED_CHILD], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-3000:]
+    assert r.stdout.strip() == "MemoryError", r.stdout

@@ -8,7 +8,8 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyMemoryView, PyString};
 
-use crate::dumps::{parse_indent, write_object_with, OutputOptions, Walking};
+use crate::dumps::{catching_out_of_memory, parse_indent, write_object_with, OutputOptions, Walking};
+use crate::fallible::new_str;
 use crate::loads::Flag;
 use crate::rules;
 
@@ -45,7 +46,7 @@ pub fn digest<'py>(
     non_str_keys: Flag,
     omit_defaults: Flag,
     max_write_depth: i64,
-) -> PyResult<String> {
+) -> PyResult<Bound<'py, PyString>> {
     if obj.is_instance_of::<PyBytes>() || obj.is_instance_of::<PyByteArray>() || obj.is_instance_of::<PyMemoryView>() {
         let kind = obj.get_type().name().map(|n| n.to_string()).unwrap_or_default();
         return Err(PyTypeError::new_err(format!(
@@ -62,9 +63,15 @@ pub fn digest<'py>(
     let options = requested.resolve()?.max_write_depth(rules::write_depth(max_write_depth)?);
     let algorithm: Algorithm = algorithm.parse().map_err(PyValueError::new_err)?;
     let mut w = Writer::with_sink(&options, Hasher::new(algorithm));
-    write_object_with(&mut w, obj, default, Walking { non_str_keys: non_str_keys.0, omit_defaults: omit_defaults.0 })?;
+    // Making a str's UTF-8 form out of memory unwinds out of the walk
+    // (`dumps::text`): raised here as MemoryError.
+    let how = Walking { non_str_keys: non_str_keys.0, omit_defaults: omit_defaults.0 };
+    catching_out_of_memory(obj.py(), || write_object_with(&mut w, obj, default, how))?;
     let hasher = w.finish().map_err(|e| crate::errors::encode_error(obj.py(), e.to_string()))?;
-    Ok(hasher.finish())
+    // Made with the C API: pyo3's conversion of a returned `String`
+    // panicked when CPython could not make the str (a PanicException out
+    // of memory, not a MemoryError).
+    new_str(obj.py(), &hasher.finish())
 }
 
 /// Inputs at least this large are hashed with the GIL released.
@@ -79,7 +86,12 @@ const DETACH_AT: usize = 64 << 10;
 ///     jetjson.digest_bytes(open("manifest.json", "rb").read())
 #[pyfunction]
 #[pyo3(signature = (data, algorithm="sha256"))]
-pub fn digest_bytes(data: &Bound<'_, PyAny>, algorithm: &str) -> PyResult<String> {
+pub fn digest_bytes<'py>(data: &Bound<'py, PyAny>, algorithm: &str) -> PyResult<Bound<'py, PyString>> {
+    // The result made with the C API (see `digest`).
+    new_str(data.py(), &digest_bytes_text(data, algorithm)?)
+}
+
+fn digest_bytes_text(data: &Bound<'_, PyAny>, algorithm: &str) -> PyResult<String> {
     let algorithm: Algorithm = algorithm.parse().map_err(PyValueError::new_err)?;
     let py = data.py();
     if let Ok(b) = data.cast::<PyBytes>() {
@@ -110,5 +122,19 @@ pub fn digest_bytes(data: &Bound<'_, PyAny>, algorithm: &str) -> PyResult<String
         h.update(bytes);
         return Ok(h.finish());
     }
-    Ok(jetjson::digest_bytes(&buf.to_vec(py)?, algorithm))
+    drop(buf);
+    // Not contiguous: copied, in C order, into a bytes object, whose
+    // allocation fails with MemoryError (the Rust `Vec` of
+    // `PyBuffer::to_vec`, as large as the data, aborted the process when
+    // it could not be made).
+    // SAFETY: GIL held (`py`); `data` is a live object exporting a buffer;
+    // the new reference (null with an exception set on failure) goes to
+    // the `Bound`.
+    let copy = unsafe { pyo3::ffi::PyBytes_FromObject(data.as_ptr()) };
+    if copy.is_null() {
+        return Err(PyErr::fetch(py));
+    }
+    // SAFETY: a new bytes object, whose one reference the `Bound` takes.
+    let copy = unsafe { Bound::from_owned_ptr(py, copy).cast_into_unchecked::<PyBytes>() };
+    Ok(jetjson::digest_bytes(copy.as_bytes(), algorithm))
 }

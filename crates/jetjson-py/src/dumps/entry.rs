@@ -482,14 +482,18 @@ unsafe fn truth(py: Python<'_>, v: *mut PyObject) -> PyResult<bool> {
 ///
 /// # Safety
 /// `v` is a live object; GIL held.
-unsafe fn text<'a>(v: *mut PyObject, what: &str) -> PyResult<&'a str> {
+unsafe fn text<'a>(py: Python<'_>, v: *mut PyObject, what: &str) -> PyResult<&'a str> {
     // SAFETY: read as a str only when it is one; the text lives as long as
     // `v`, which the caller's arguments hold for the call.
     unsafe {
         if ffi::PyUnicode_Check(v) == 0 {
             return Err(PyTypeError::new_err(format!("{what} must be a str, not {}", type_name(v))));
         }
-        super::text::utf8_of(v).ok_or_else(|| pyo3::exceptions::PyValueError::new_err(format!("{what} is not valid text")))
+        match super::text::utf8_caught(v) {
+            Ok(Some(t)) => Ok(t),
+            Ok(None) => Err(pyo3::exceptions::PyValueError::new_err(format!("{what} is not valid text"))),
+            Err(bytes) => Err(super::output::out_of_memory(py, bytes)),
+        }
     }
 }
 
@@ -567,13 +571,13 @@ unsafe fn call<'py>(
                 _ => {
                     // SAFETY: `name` is a live str (an item of `kwnames`);
                     // its text is copied before anything else runs.
-                    let shown = unsafe { super::text::utf8_of(name) }.unwrap_or("?").to_owned();
+                    let shown = unsafe { super::text::utf8_caught(name) }.ok().flatten().unwrap_or("?").to_owned();
                     return Err(PyTypeError::new_err(format!("dumps() got an unexpected keyword argument '{shown}'")));
                 }
             };
             if slot.is_some() {
                 // SAFETY: as above.
-                let shown = unsafe { super::text::utf8_of(name) }.unwrap_or("?").to_owned();
+                let shown = unsafe { super::text::utf8_caught(name) }.ok().flatten().unwrap_or("?").to_owned();
                 return Err(PyTypeError::new_err(format!("dumps() got multiple values for argument '{shown}'")));
             }
             *slot = Some(value);
@@ -584,7 +588,7 @@ unsafe fn call<'py>(
     // The options: from the cache when there are none but the profile.
     let profile_name = match profile {
         // SAFETY: a live argument.
-        Some(p) => unsafe { text(p, "profile") }?,
+        Some(p) => unsafe { text(py, p, "profile") }?,
         None => "compact",
     };
     let custom = sort_keys.is_some()
@@ -628,7 +632,7 @@ unsafe fn call<'py>(
             tabs,
             // SAFETY: a live argument.
             nan: match nan {
-                Some(v) => unsafe { text(v, "nan") }?,
+                Some(v) => unsafe { text(py, v, "nan") }?,
                 None => "error",
             },
         };

@@ -49,7 +49,40 @@ enum Kind {
 
 enum Seg {
     Index(usize),
-    Key(String),
+    /// A key's text, its first `SHOWN_TEXT_BYTES` bytes at most, and its whole
+    /// length in bytes.
+    Key(String, usize),
+}
+
+/// The most bytes of a key or other text of the object that an error
+/// message copies: a message held the whole text before (a 300 MB key
+/// copied four times over on the way to an error's message, each copy a
+/// Rust allocation, which aborts the process when it fails).
+pub const SHOWN_TEXT_BYTES: usize = 256;
+
+/// The first `SHOWN_TEXT_BYTES` bytes of `text` at most, cut at a character
+/// boundary.
+pub fn head(text: &str) -> &str {
+    if text.len() <= SHOWN_TEXT_BYTES {
+        return text;
+    }
+    let mut end = SHOWN_TEXT_BYTES;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
+/// `text` for a message, JSON-like quoted as `{:?}` quotes it; a text
+/// longer than `SHOWN_TEXT_BYTES` bytes as its head and its length:
+/// `"abc..."...(300000 bytes)`.
+pub fn quoted(text: &str) -> String {
+    let h = head(text);
+    if h.len() == text.len() {
+        format!("{text:?}")
+    } else {
+        format!("{h:?}...({} bytes)", text.len())
+    }
 }
 
 pub type Walk = Result<(), Fail>;
@@ -169,7 +202,7 @@ impl Fail {
     #[inline(never)]
     pub fn in_key(mut self, key: &str) -> Fail {
         if !matches!(self.0.kind, Kind::Declined) {
-            self.0.path.push(Seg::Key(key.to_owned()));
+            self.0.path.push(Seg::Key(head(key).to_owned(), key.len()));
         }
         self
     }
@@ -269,13 +302,17 @@ fn path_string(path: &[Seg]) -> String {
                 s.push_str(&i.to_string());
                 s.push(']');
             }
-            Seg::Key(k) if is_identifier(k) => {
+            Seg::Key(k, len) if k.len() == *len && is_identifier(k) => {
                 s.push('.');
                 s.push_str(k);
             }
-            Seg::Key(k) => {
+            Seg::Key(k, len) => {
                 s.push('[');
                 s.push_str(&jetjson::to_string(k).unwrap_or_default());
+                if k.len() != *len {
+                    // Only the head of a long key was kept (`in_key`).
+                    s.push_str(&format!("...({len} bytes)"));
+                }
                 s.push(']');
             }
         }

@@ -71,11 +71,15 @@ unsafe impl OutputMemory for KeptMemory {
     }
 }
 
-/// A new writer for a kept slot, writing into a `KeptMemory`.
+/// A new writer for a kept slot, writing into a `KeptMemory`; `Err` with
+/// the size asked for when its first memory cannot be made (the writer
+/// grows it as it is made, and that growth unwinds: caught here, because
+/// callers make it before their own catch, or in a quick path, which no
+/// unwind may leave).
 #[cold]
 #[inline(never)]
-fn new_writer(style: Style) -> Box<Writer<NoSink>> {
-    Box::new(Writer::with_style_and_memory(style, Box::new(KeptMemory::default())))
+fn new_writer(style: Style) -> Result<Box<Writer<NoSink>>, usize> {
+    output::catching_growth(|| Box::new(Writer::with_style_and_memory(style, Box::new(KeptMemory::default()))))
 }
 
 /// Grows `w`'s buffer, if needed, so that `room` more bytes fit; false
@@ -229,7 +233,7 @@ pub fn write<'py>(
         return write_with_holes(obj, kind, style, default, how, quick);
     }
     let py = obj.py();
-    let mut w = take_or_make(py, kind, style);
+    let mut w = take_or_make(py, kind, style).map_err(Fail::no_memory)?;
     // A growth of the writer's memory that fails unwinds out of the walk
     // (`KeptMemory`): the writer is then dropped, not kept.
     match output::catching_growth(|| write_object_in(&mut w, obj, default, how, None, quick)) {
@@ -257,12 +261,16 @@ pub fn write<'py>(
 }
 
 /// The kept writer of `kind`, or a new one (when it is in use further up
-/// the stack, or none was kept yet).
+/// the stack, or none was kept yet); `Err` when a new one's memory cannot
+/// be made (`new_writer`).
 #[inline(always)]
-fn take_or_make(_py: Python<'_>, kind: Kind, style: impl FnOnce() -> Style) -> Box<Writer<NoSink>> {
+fn take_or_make(_py: Python<'_>, kind: Kind, style: impl FnOnce() -> Style) -> Result<Box<Writer<NoSink>>, usize> {
     // SAFETY: the GIL is held (the caller's `py`); `take` runs no Python code.
     let kept = unsafe { take(kind) };
-    kept.unwrap_or_else(|| new_writer(style()))
+    match kept {
+        Some(w) => Ok(w),
+        None => new_writer(style()),
+    }
 }
 
 /// A writer whose document failed (or a quick walk gave up): its partial
@@ -303,7 +311,7 @@ fn write_with_holes<'py>(
     quick: bool,
 ) -> Result<Bound<'py, PyBytes>, Fail> {
     let py = obj.py();
-    let mut w = take_or_make(py, kind, style);
+    let mut w = take_or_make(py, kind, style).map_err(Fail::no_memory)?;
     // The texts left out, held (released on every way out of this
     // function, with the GIL).
     let mut holes = Holes::new();
@@ -363,7 +371,9 @@ pub unsafe fn write_scalar<'py>(py: Python<'py>, obj: *mut ffi::PyObject, profil
             return None;
         }
         if ty == addr_of_mut!(ffi::PyUnicode_Type) {
-            Scalar::Str(super::text::utf8_of(obj)?)
+            // A str whose UTF-8 form cannot be made (out of memory)
+            // declines: no unwind may leave this path (`reserve`).
+            Scalar::Str(super::text::utf8_caught(obj).ok()??)
         } else if ty == addr_of_mut!(ffi::PyLong_Type) {
             let small = match super::types::known(py) {
                 Ok(k) if k.ints_311 => super::walk::small_int_311(obj),
@@ -409,7 +419,8 @@ pub unsafe fn write_scalar<'py>(py: Python<'py>, obj: *mut ffi::PyObject, profil
     let kept = unsafe { take(kind) };
     let mut w = match kept {
         Some(w) => w,
-        None => new_writer(super::entry::plain(py, profile)),
+        // (Declined when its memory cannot be made.)
+        None => new_writer(super::entry::plain(py, profile)).ok()?,
     };
     if !reserve(&mut w, room) {
         return None;

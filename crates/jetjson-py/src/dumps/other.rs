@@ -336,7 +336,11 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
             match (ffi::PyUnicode_Check(text) != 0).then(|| utf8_of(text)).flatten() {
                 Some(iso) if self.w.style().profile == jetjson::Profile::Go && kind == time::Kind::DateTime => match time::go_layout(iso) {
                     Some(text) => self.w.str(&text).map_err(Fail::core),
-                    None => Err(Fail::msg(format!("isoformat() of {} is not an ISO 8601 date and time: {iso:?}", type_name(obj)))),
+                    None => Err(Fail::msg(format!(
+                        "isoformat() of {} is not an ISO 8601 date and time: {}",
+                        type_name(obj),
+                        super::fail::quoted(iso)
+                    ))),
                 },
                 Some(iso) => self.w.str(iso).map_err(Fail::core),
                 None => Err(Fail::msg("isoformat() did not return a str with text")),

@@ -67,7 +67,7 @@ unsafe fn utf8_slow<'s>(obj: *mut PyObject) -> Option<&'s str> {
     // memory runs out.
     unsafe {
         if ffi::PyUnicode_READY(obj) != 0 {
-            out_of_memory();
+            out_of_memory(0);
         }
         if has_surrogates(obj) {
             return None;
@@ -75,17 +75,44 @@ unsafe fn utf8_slow<'s>(obj: *mut PyObject) -> Option<&'s str> {
         let mut size: ffi::Py_ssize_t = 0;
         let p = ffi::PyUnicode_AsUTF8AndSize(obj, &mut size);
         if p.is_null() {
-            out_of_memory();
+            // At most four bytes a code point: the size asked for, for the message.
+            out_of_memory((ffi::PyUnicode_GET_LENGTH(obj) as usize).saturating_mul(4));
         }
         Some(std::str::from_utf8_unchecked(std::slice::from_raw_parts(p as *const u8, size as usize)))
     }
 }
 
-/// CPython could not allocate: fail as a Vec does (the walker cannot raise
-/// MemoryError from inside a write; see SECURITY.md, allocation failure).
+/// `utf8_of`, with a failure to make the UTF-8 form (out of memory) caught:
+/// `Err` with the size asked for, no Python error set. For callers outside
+/// a walk (whose catch, `output::catching_growth` in `kept::write` and
+/// `output::catching_out_of_memory`, raises it as MemoryError): a quick
+/// path declines, an argument check raises MemoryError.
+///
+/// # Safety
+/// As `utf8_of`; GIL held.
+#[inline(always)]
+pub unsafe fn utf8_caught<'s>(obj: *mut PyObject) -> Result<Option<&'s str>, usize> {
+    // SAFETY: as the caller guarantees.
+    match unsafe { utf8_at_hand(obj) } {
+        Some(s) => Ok(Some(s)),
+        // SAFETY: as the caller guarantees.
+        None => super::output::catching_growth(|| unsafe { utf8_slow(obj) }),
+    }
+}
+
+/// CPython could not allocate the UTF-8 form of a str (or Rust the
+/// `surrogatepass` bytes): unwinds with `output::OutOfMemory`, as an output
+/// memory that cannot grow does, to the catch around the walk, which raises
+/// MemoryError (a Rust allocation failure, or `handle_alloc_error`, would
+/// abort the process; before, this did). The MemoryError CPython set is
+/// cleared first: the catch makes its own, and a quick path that catches it
+/// must decline with no exception set.
 #[cold]
-fn out_of_memory() -> ! {
-    std::alloc::handle_alloc_error(std::alloc::Layout::new::<[u8; 1024]>())
+#[inline(never)]
+fn out_of_memory(bytes: usize) -> ! {
+    // SAFETY: every caller holds the GIL (they read str objects).
+    unsafe { ffi::PyErr_Clear() };
+    std::panic::resume_unwind(Box::new(super::output::OutOfMemory { bytes }))
 }
 
 /// Whether a ready str holds a code point in U+D800..U+DFFF.
@@ -117,10 +144,19 @@ pub unsafe fn surrogatepass(obj: *mut PyObject) -> Vec<u8> {
     // SAFETY: `obj` is live; made ready first; its code points are read by kind.
     unsafe {
         if ffi::PyUnicode_READY(obj) != 0 {
-            out_of_memory();
+            out_of_memory(0);
         }
         let len = ffi::PyUnicode_GET_LENGTH(obj) as usize;
-        let mut out = Vec::with_capacity(len * 3);
+        // All the room it takes, at once (a code point of the 4-byte kind
+        // may take four bytes, others at most three), reserved with
+        // `try_reserve` so that a long str out of memory unwinds as above
+        // instead of aborting (`put` then never grows `out`).
+        let mut out = Vec::new();
+        let per = if ffi::PyUnicode_KIND(obj) == ffi::PyUnicode_4BYTE_KIND { 4 } else { 3 };
+        let room = len.saturating_mul(per);
+        if out.try_reserve_exact(room).is_err() {
+            out_of_memory(room);
+        }
         let mut put = |c: u32| {
             let mut buf = [0u8; 4];
             let n = match c {

@@ -1087,7 +1087,7 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
                     None => text::go_repaired(&text::surrogatepass(other)) == name,
                 };
                 if same {
-                    return Err(Fail::msg(format!("two keys of this dict write the same name {:?}", name)));
+                    return Err(Fail::msg(format!("two keys of this dict write the same name {}", super::fail::quoted(&name))));
                 }
             }
         }
@@ -1371,8 +1371,12 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
                         ffi::Py_DECREF(k);
                         ffi::Py_DECREF(v);
                         let text = text?;
-                        // The text of a str we made (never lone surrogates).
+                        // The text of a str we made (never lone surrogates),
+                        // `text` released if making its UTF-8 form unwinds
+                        // (out of memory) before the entry holds it.
+                        let guard = Hold::owned(text);
                         let t = utf8_of(text).unwrap_or("");
+                        std::mem::forget(guard);
                         Entry { key: t.as_ptr(), len: t.len(), holder: text, value: v, utf8: true, exact: false }
                     }
                     None => {
@@ -1466,7 +1470,7 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
             .collect();
         names.sort_unstable();
         match names.windows(2).find(|w| w[0] == w[1]) {
-            Some(w) => Err(Fail::msg(format!("two keys of this dict write the same name {:?}", w[0]))),
+            Some(w) => Err(Fail::msg(format!("two keys of this dict write the same name {}", super::fail::quoted(&w[0])))),
             None => Ok(()),
         }
     }
@@ -1781,21 +1785,30 @@ pub(super) unsafe fn bytes_of<'s>(b: *mut PyObject) -> &'s [u8] {
     unsafe { std::slice::from_raw_parts(ffi::PyBytes_AS_STRING(b) as *const u8, ffi::Py_SIZE(b) as usize) }
 }
 
-/// A key's text for an error path, copied (lone surrogates replaced);
-/// `None` for a key that is not a str.
+/// A key's text for an error path, borrowed from the key (the caller holds
+/// it), or for one with lone surrogates the head of it, replaced; `None`
+/// for a key that is not a str.
 ///
 /// # Safety
 /// `k` is a live object; GIL held.
 #[cold]
-unsafe fn key_name(k: *mut PyObject) -> Option<String> {
+unsafe fn key_name<'s>(k: *mut PyObject) -> Option<std::borrow::Cow<'s, str>> {
     // SAFETY: `k` is live; `utf8_of` only for strs.
     unsafe {
         if ffi::PyUnicode_Check(k) == 0 {
             return None;
         }
+        // (Only the head of a long key: `Fail::in_key` keeps no more.)
         Some(match utf8_of(k) {
-            Some(text) => text.to_owned(),
-            None => String::from_utf8_lossy(&text::surrogatepass(k)).into_owned(),
+            Some(text) => std::borrow::Cow::Borrowed(text),
+            None => {
+                let bytes = text::surrogatepass(k);
+                let mut end = bytes.len().min(super::fail::SHOWN_TEXT_BYTES);
+                while end > 0 && end < bytes.len() && (bytes[end] & 0xC0) == 0x80 {
+                    end -= 1;
+                }
+                std::borrow::Cow::Owned(String::from_utf8_lossy(&bytes[..end]).into_owned())
+            }
         })
     }
 }
