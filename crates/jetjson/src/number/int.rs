@@ -133,10 +133,41 @@ pub(crate) unsafe fn put_i64(out: *mut u8, v: i64) -> usize {
 /// (log10(2) ~ 1233/4096), and one comparison settles it.
 #[inline(always)]
 fn digit_count(v: u64) -> usize {
-    let bits = 64 - (v | 1).leading_zeros() as usize;
+    let bits = bit_length(v | 1);
     let guess = (bits * 1233) >> 12;
     // `v | 1` makes 0 count as one digit; it never crosses a power of ten.
     guess + usize::from((v | 1) >= super::POW10_U64[guess])
+}
+
+/// The bit length of the non-zero `x` (its highest set bit's index + 1).
+///
+/// x86-64 builds without LZCNT (the portable build) get this from `bsr`,
+/// which leaves its destination unchanged for a zero input and so, on
+/// Intel cores, waits for that register's old value: a false dependency
+/// that chained each integer's digit count to whatever the register held
+/// before, often the previous integer's length (`put_u64` returns it), so
+/// integers written in a row could not overlap. `leading_zeros` of a value
+/// known to be non-zero compiles to a bare `bsr`; here its destination is
+/// zeroed first with a zero idiom, which the core resolves at rename
+/// (the same cure as `zmij_fresh_eax` for zmij's `bzhi`).
+#[inline(always)]
+fn bit_length(x: u64) -> usize {
+    debug_assert!(x != 0);
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "lzcnt")))]
+    {
+        let top: u64;
+        // SAFETY: `bsr` reads a register and writes a register and the
+        // flags, nothing else (no memory, no stack). `x` is non-zero, so the
+        // result is defined: the index of its highest set bit.
+        unsafe {
+            core::arch::asm!("xor {top:e}, {top:e}", "bsr {top}, {x}", x = in(reg) x, top = out(reg) top, options(pure, nomem, nostack));
+        }
+        top as usize + 1
+    }
+    #[cfg(not(all(target_arch = "x86_64", not(target_feature = "lzcnt"))))]
+    {
+        64 - x.leading_zeros() as usize
+    }
 }
 
 #[inline]
@@ -208,6 +239,21 @@ mod tests {
         (0..100_000).for_each(check);
         (100_000..100_000_000).step_by(997).for_each(check);
         check(99_999_999);
+    }
+
+    /// `bit_length` (a `bsr` in builds without LZCNT) at every bit
+    /// position, and either side of it.
+    #[test]
+    fn bit_length_is_the_index_of_the_top_bit_plus_one() {
+        for k in 0..64 {
+            let p = 1u64 << k;
+            for x in [p, p | (p >> 1), p | 1, (p - 1) | p, p.wrapping_mul(3) | p] {
+                if x.leading_zeros() == 63 - k {
+                    assert_eq!(bit_length(x), k as usize + 1, "{x:#x}");
+                }
+            }
+        }
+        assert_eq!(bit_length(u64::MAX), 64);
     }
 
     #[test]
