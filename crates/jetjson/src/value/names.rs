@@ -61,18 +61,51 @@ pub(super) fn first_repeat(names: &[Str]) -> Option<usize> {
     if n <= PAIRWISE_MAX_NAMES {
         // Every pair: fewer word comparisons than hashing each name. The
         // head words (length and first bytes) tell almost every pair apart
-        // with one comparison of registers; only pairs that share one are
-        // compared whole.
-        let mut heads = [0u64; PAIRWISE_MAX_NAMES];
-        for (head, name) in heads.iter_mut().zip(names) {
-            *head = name.head_word();
-        }
-        return (1..n).find(|&i| (0..i).any(|j| heads[j] == heads[i] && same(&names[j], &names[i])));
+        // with one comparison of registers; only if two share one are the
+        // names compared whole (`first_repeat_pairwise`).
+        return if distinct_heads(names) { None } else { first_repeat_pairwise(names) };
     }
     if n > FILTER_MAX_NAMES {
         return first_repeat_table(names);
     }
     first_repeat_marked(names)
+}
+
+/// Whether the head words of `names` (3 to `PAIRWISE_MAX_NAMES` of them)
+/// are all different, so that no name repeats another.
+///
+/// All 28 pairs of eight slots are compared, the slots past `n` holding
+/// words that no name's head word equals (and that differ from each other),
+/// as eight words against themselves rotated by 1 to 4 places, with no
+/// branch: comparing only the `n (n - 1) / 2` pairs took a loop of a
+/// varying number of rounds per object, whose exits were mispredicted.
+#[inline(always)]
+fn distinct_heads(names: &[Str]) -> bool {
+    const SLOTS: usize = PAIRWISE_MAX_NAMES;
+    let n = names.len();
+    debug_assert!((3..=SLOTS).contains(&n));
+    // The low byte of a head word is 0 or 1 (`Str::head_word`); these
+    // have 2, and their slot above it.
+    let mut heads: [u64; SLOTS] = std::array::from_fn(|k| (k as u64) << 8 | 2);
+    for (head, name) in heads.iter_mut().zip(names) {
+        *head = name.head_word();
+    }
+    let mut equal = 0u64;
+    for r in 1..=SLOTS / 2 {
+        for k in 0..SLOTS {
+            equal |= u64::from(heads[k] == heads[(k + r) % SLOTS]);
+        }
+    }
+    equal == 0
+}
+
+/// `first_repeat` for up to `PAIRWISE_MAX_NAMES` names by comparing every
+/// pair (when two share a head word).
+#[cold]
+#[inline(never)]
+fn first_repeat_pairwise(names: &[Str]) -> Option<usize> {
+    let n = names.len();
+    (1..n).find(|&i| (0..i).any(|j| names[j].head_word() == names[i].head_word() && same(&names[j], &names[i])))
 }
 
 /// The filter's memory for objects of 9 to 64 names: one mark per value of
@@ -257,6 +290,38 @@ mod tests {
         assert_eq!(first_repeat(&names(&[&format!("{long}1"), &format!("{long}2")])), None);
         assert_eq!(first_repeat(&names(&["abcdefghijklmnopqrstu1", "abcdefghijklmnopqrstu2"])), None);
         assert_eq!(first_repeat(&names(&["abcdefghijklmnopqrstuv", "abcdefghijklmnopqrstuv"])), Some(1));
+    }
+
+    /// The small objects' check without branches (`distinct_heads`): names
+    /// of distinct head words at every size it takes, with a repeat at
+    /// every place (every distance between the two, 1 to 7) and none. It
+    /// says "distinct" exactly when there is no repeat, so the pairwise
+    /// comparison after it is not run for objects without one.
+    #[test]
+    fn distinct_heads_at_every_size_and_distance() {
+        let pool = ["a", "bb", "id", "url", "name", "type", "login", "avatar_url", "profile_text_color", "x"];
+        for n in 3..=PAIRWISE_MAX_NAMES {
+            let list: Vec<&str> = pool[..n].to_vec();
+            assert!(distinct_heads(&names(&list)), "{n} distinct names");
+            assert_eq!(first_repeat(&names(&list)), None);
+            for at in 1..n {
+                for of in 0..at {
+                    let mut with = list.clone();
+                    with[at] = list[of];
+                    assert!(!distinct_heads(&names(&with)), "{n} names, {at} repeats {of}");
+                    let want = {
+                        let mut seen = HashSet::new();
+                        with.iter().position(|k| !seen.insert(*k))
+                    };
+                    assert_eq!(first_repeat(&names(&with)), want, "{n} names, {at} repeats {of}");
+                }
+            }
+        }
+        // Same head word (length and first six bytes), different names:
+        // not a repeat.
+        let alike = names(&["profile_link_color", "a", "profile_text_color"]);
+        assert!(!distinct_heads(&alike));
+        assert_eq!(first_repeat(&alike), None);
     }
 
     /// Every size up to past the filter's limit, with the repeat at every
