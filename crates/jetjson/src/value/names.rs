@@ -161,6 +161,153 @@ impl Seen {
 /// for smaller objects.
 #[inline(never)]
 fn first_repeat_marked(names: &[Str]) -> Option<usize> {
+    SHAPES
+        .try_with(|shapes| match shapes.try_borrow_mut() {
+            Ok(mut shapes) => shapes.first_repeat(names),
+            Err(_) => first_repeat_unremembered(names),
+        })
+        .unwrap_or_else(|_| first_repeat_unremembered(names))
+}
+
+/// Slots of remembered object shapes (`Shapes`), picked by a hash of an
+/// object's size and its first and last names' head words.
+const SHAPE_SLOTS: usize = 16;
+/// Pairs of names with equal head words a remembered shape may have.
+const MAX_SHAPE_PAIRS: usize = 16;
+
+/// What is known of the objects whose size and first and last head words
+/// pick a slot and match its key.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ShapeState {
+    /// Seen once: only the key is kept.
+    Once,
+    /// `heads` are the head words of an object of these names without a
+    /// repeat, and `pairs` every pair of places whose head words are equal.
+    Known,
+    /// Too many equal head words to remember.
+    GaveUp,
+}
+
+/// One remembered shape of object (objects of 9 to 64 names): records in
+/// an array have the same names in the same order, object after object.
+#[derive(Clone, Copy)]
+struct Shape {
+    n: usize,
+    first: u64,
+    last: u64,
+    state: ShapeState,
+    heads: [u64; FILTER_MAX_NAMES],
+    pairs: [(u8, u8); MAX_SHAPE_PAIRS],
+    npairs: usize,
+}
+
+/// The thread's remembered shapes (`first_repeat_marked`).
+///
+/// An object whose names have the head words of a remembered object that
+/// had no repeat, place by place, can repeat a name only at a pair of
+/// places whose head words are equal (equal names have equal head words),
+/// and the shape lists all such pairs: comparing those names is the whole
+/// check. Comparing head words is one load and one comparison a name,
+/// without branches, instead of a hash and a mark.
+struct Shapes {
+    slots: [Shape; SHAPE_SLOTS],
+}
+
+thread_local! {
+    static SHAPES: std::cell::RefCell<Shapes> = const { std::cell::RefCell::new(Shapes::NEW) };
+}
+
+impl Shapes {
+    const NEW: Shapes = Shapes {
+        slots: [Shape {
+            n: 0,
+            first: 0,
+            last: 0,
+            state: ShapeState::Once,
+            heads: [0; FILTER_MAX_NAMES],
+            pairs: [(0, 0); MAX_SHAPE_PAIRS],
+            npairs: 0,
+        }; SHAPE_SLOTS],
+    };
+
+    /// `first_repeat` for 9 to 64 names, by a remembered shape when one
+    /// matches; otherwise with the marks, and the shape is remembered when
+    /// its key is seen a second time (so objects of shapes seen once cost
+    /// only the key's store).
+    fn first_repeat(&mut self, names: &[Str]) -> Option<usize> {
+        const K: u64 = 0x9e37_79b9_7f4a_7c15;
+        let n = names.len();
+        debug_assert!((PAIRWISE_MAX_NAMES + 1..=FILTER_MAX_NAMES).contains(&n));
+        let (first, last) = (names[0].head_word(), names[n - 1].head_word());
+        let slot = ((first ^ last.rotate_left(29) ^ n as u64).wrapping_mul(K) >> 60) as usize % SHAPE_SLOTS;
+        let shape = &mut self.slots[slot];
+        if shape.n != n || shape.first != first || shape.last != last {
+            (shape.n, shape.first, shape.last, shape.state) = (n, first, last, ShapeState::Once);
+            return first_repeat_unremembered(names);
+        }
+        match shape.state {
+            ShapeState::Known => {
+                let mut differ = 0u64;
+                for (head, name) in shape.heads.iter().zip(names) {
+                    differ |= head ^ name.head_word();
+                }
+                if differ == 0 {
+                    let mut repeat = false;
+                    for &(i, j) in &shape.pairs[..shape.npairs] {
+                        repeat |= same(&names[usize::from(i)], &names[usize::from(j)]);
+                    }
+                    if !repeat {
+                        return None;
+                    }
+                }
+                // Another shape of the same key, or a repeat: the marks
+                // say which (and where).
+                first_repeat_unremembered(names)
+            }
+            ShapeState::Once => {
+                let found = first_repeat_unremembered(names);
+                if found.is_none() {
+                    shape.learn(names);
+                }
+                found
+            }
+            ShapeState::GaveUp => first_repeat_unremembered(names),
+        }
+    }
+}
+
+impl Shape {
+    /// Remembers `names` (at most 64, no repeat): their head words and
+    /// every pair of places whose head words are equal.
+    #[cold]
+    #[inline(never)]
+    fn learn(&mut self, names: &[Str]) {
+        let n = names.len();
+        for (head, name) in self.heads.iter_mut().zip(names) {
+            *head = name.head_word();
+        }
+        self.npairs = 0;
+        for j in 1..n {
+            for i in 0..j {
+                if self.heads[i] == self.heads[j] {
+                    if self.npairs == MAX_SHAPE_PAIRS {
+                        self.state = ShapeState::GaveUp;
+                        return;
+                    }
+                    // Places below 64 fit a byte.
+                    self.pairs[self.npairs] = (i as u8, j as u8);
+                    self.npairs += 1;
+                }
+            }
+        }
+        self.state = ShapeState::Known;
+    }
+}
+
+/// `first_repeat` for 9 to 64 names with the thread's marks (the keyed
+/// hash set if they are in use, which nothing here does, or the thread is
+/// ending).
+fn first_repeat_unremembered(names: &[Str]) -> Option<usize> {
     SEEN.try_with(|seen| match seen.try_borrow_mut() {
         Ok(mut seen) => first_repeat_filtered(names, &mut seen),
         Err(_) => first_repeat_hashed(names),
@@ -196,8 +343,13 @@ fn first_repeat_filtered(names: &[Str], seen: &mut Seen) -> Option<usize> {
 fn same(a: &Str, b: &Str) -> bool {
     match (a.inline_words(), b.inline_words()) {
         (Some(x), Some(y)) => x == y,
-        // An inline name is shorter than any other.
-        (None, None) => a.as_str() == b.as_str(),
+        // An inline name is shorter than any other. Long names of one
+        // length often share their first bytes (`profile_..._color`): their
+        // last eight are compared before the call to compare them all.
+        (None, None) => {
+            let (x, y) = (a.as_bytes(), b.as_bytes());
+            x.len() == y.len() && (x.len() < 8 || x[x.len() - 8..] == y[y.len() - 8..]) && x == y
+        }
         _ => false,
     }
 }
@@ -322,6 +474,55 @@ mod tests {
         let alike = names(&["profile_link_color", "a", "profile_text_color"]);
         assert!(!distinct_heads(&alike));
         assert_eq!(first_repeat(&alike), None);
+    }
+
+    /// Remembered shapes (`Shapes`): an object of 9 to 64 names seen twice
+    /// is remembered with its pairs of equal head words (two inline names
+    /// of one length and first six bytes, long names of one length); an
+    /// object of the same head words that repeats a name at such a pair,
+    /// at either end or in the middle, is refused where the marks refuse
+    /// it; objects of the same key (size, first and last head words) but
+    /// other names, and shapes with too many equal head words to remember,
+    /// still get the right answer.
+    #[test]
+    fn remembered_shapes_still_find_every_repeat() {
+        let long = |k: usize| format!("a-long-name-of-thirty-bytes-{k:02}");
+        let mut base: Vec<String> = (0..24).map(|k| format!("k{k}")).collect();
+        base[3] = "profile_link_color".into();
+        base[9] = "profile_text_color".into();
+        base[5] = long(1);
+        base[12] = long(2);
+        base[20] = long(3);
+        base[0] = long(4);
+        base[23] = long(5);
+        let as_strs = |v: &[String]| -> Vec<Str> { v.iter().map(|k| Str::new(k)).collect() };
+        let clean = as_strs(&base);
+        let colliding = [(3, 9), (5, 12), (5, 20), (12, 20), (0, 5), (0, 23), (20, 23)];
+        let mut shapes = Box::new(Shapes::NEW);
+        for round in 0..3 {
+            assert_eq!(shapes.first_repeat(&clean), None, "round {round}");
+        }
+        assert!(shapes.slots.iter().any(|s| s.state == ShapeState::Known && s.n == 24), "the shape is remembered");
+        for (i, j) in colliding {
+            let mut with = base.clone();
+            with[j] = base[i].clone();
+            assert_eq!(shapes.first_repeat(&as_strs(&with)), Some(j), "{j} repeats {i}");
+            assert_eq!(shapes.first_repeat(&clean), None);
+        }
+        // Same key, other names in the middle (and a repeat among them).
+        let mut other = base.clone();
+        other[7] = "k4".into();
+        assert_eq!(shapes.first_repeat(&as_strs(&other)), Some(7));
+        other[7] = "another".into();
+        assert_eq!(shapes.first_repeat(&as_strs(&other)), None);
+        // Long names all of one length: more equal pairs than a shape keeps.
+        let many: Vec<String> = (0..20).map(long).collect();
+        for _ in 0..3 {
+            assert_eq!(shapes.first_repeat(&as_strs(&many)), None);
+        }
+        let mut with = many.clone();
+        with[17] = many[2].clone();
+        assert_eq!(shapes.first_repeat(&as_strs(&with)), Some(17));
     }
 
     /// Every size up to past the filter's limit, with the repeat at every
