@@ -61,18 +61,51 @@ pub(super) fn first_repeat(names: &[Str]) -> Option<usize> {
     if n <= PAIRWISE_MAX_NAMES {
         // Every pair: fewer word comparisons than hashing each name. The
         // head words (length and first bytes) tell almost every pair apart
-        // with one comparison of registers; only pairs that share one are
-        // compared whole.
-        let mut heads = [0u64; PAIRWISE_MAX_NAMES];
-        for (head, name) in heads.iter_mut().zip(names) {
-            *head = name.head_word();
-        }
-        return (1..n).find(|&i| (0..i).any(|j| heads[j] == heads[i] && same(&names[j], &names[i])));
+        // with one comparison of registers; only if two share one are the
+        // names compared whole (`first_repeat_pairwise`).
+        return if distinct_heads(names) { None } else { first_repeat_pairwise(names) };
     }
     if n > FILTER_MAX_NAMES {
         return first_repeat_table(names);
     }
     first_repeat_marked(names)
+}
+
+/// Whether the head words of `names` (3 to `PAIRWISE_MAX_NAMES` of them)
+/// are all different, so that no name repeats another.
+///
+/// All 28 pairs of eight slots are compared, the slots past `n` holding
+/// words that no name's head word equals (and that differ from each other),
+/// as eight words against themselves rotated by 1 to 4 places, with no
+/// branch: comparing only the `n (n - 1) / 2` pairs took a loop of a
+/// varying number of rounds per object, whose exits were mispredicted.
+#[inline(always)]
+fn distinct_heads(names: &[Str]) -> bool {
+    const SLOTS: usize = PAIRWISE_MAX_NAMES;
+    let n = names.len();
+    debug_assert!((3..=SLOTS).contains(&n));
+    // The low byte of a head word is 0 or 1 (`Str::head_word`); these
+    // have 2, and their slot above it.
+    let mut heads: [u64; SLOTS] = std::array::from_fn(|k| (k as u64) << 8 | 2);
+    for (head, name) in heads.iter_mut().zip(names) {
+        *head = name.head_word();
+    }
+    let mut equal = 0u64;
+    for r in 1..=SLOTS / 2 {
+        for k in 0..SLOTS {
+            equal |= u64::from(heads[k] == heads[(k + r) % SLOTS]);
+        }
+    }
+    equal == 0
+}
+
+/// `first_repeat` for up to `PAIRWISE_MAX_NAMES` names by comparing every
+/// pair (when two share a head word).
+#[cold]
+#[inline(never)]
+fn first_repeat_pairwise(names: &[Str]) -> Option<usize> {
+    let n = names.len();
+    (1..n).find(|&i| (0..i).any(|j| names[j].head_word() == names[i].head_word() && same(&names[j], &names[i])))
 }
 
 /// The filter's memory for objects of 9 to 64 names: one mark per value of
@@ -128,6 +161,153 @@ impl Seen {
 /// for smaller objects.
 #[inline(never)]
 fn first_repeat_marked(names: &[Str]) -> Option<usize> {
+    SHAPES
+        .try_with(|shapes| match shapes.try_borrow_mut() {
+            Ok(mut shapes) => shapes.first_repeat(names),
+            Err(_) => first_repeat_unremembered(names),
+        })
+        .unwrap_or_else(|_| first_repeat_unremembered(names))
+}
+
+/// Slots of remembered object shapes (`Shapes`), picked by a hash of an
+/// object's size and its first and last names' head words.
+const SHAPE_SLOTS: usize = 16;
+/// Pairs of names with equal head words a remembered shape may have.
+const MAX_SHAPE_PAIRS: usize = 16;
+
+/// What is known of the objects whose size and first and last head words
+/// pick a slot and match its key.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ShapeState {
+    /// Seen once: only the key is kept.
+    Once,
+    /// `heads` are the head words of an object of these names without a
+    /// repeat, and `pairs` every pair of places whose head words are equal.
+    Known,
+    /// Too many equal head words to remember.
+    GaveUp,
+}
+
+/// One remembered shape of object (objects of 9 to 64 names): records in
+/// an array have the same names in the same order, object after object.
+#[derive(Clone, Copy)]
+struct Shape {
+    n: usize,
+    first: u64,
+    last: u64,
+    state: ShapeState,
+    heads: [u64; FILTER_MAX_NAMES],
+    pairs: [(u8, u8); MAX_SHAPE_PAIRS],
+    npairs: usize,
+}
+
+/// The thread's remembered shapes (`first_repeat_marked`).
+///
+/// An object whose names have the head words of a remembered object that
+/// had no repeat, place by place, can repeat a name only at a pair of
+/// places whose head words are equal (equal names have equal head words),
+/// and the shape lists all such pairs: comparing those names is the whole
+/// check. Comparing head words is one load and one comparison a name,
+/// without branches, instead of a hash and a mark.
+struct Shapes {
+    slots: [Shape; SHAPE_SLOTS],
+}
+
+thread_local! {
+    static SHAPES: std::cell::RefCell<Shapes> = const { std::cell::RefCell::new(Shapes::NEW) };
+}
+
+impl Shapes {
+    const NEW: Shapes = Shapes {
+        slots: [Shape {
+            n: 0,
+            first: 0,
+            last: 0,
+            state: ShapeState::Once,
+            heads: [0; FILTER_MAX_NAMES],
+            pairs: [(0, 0); MAX_SHAPE_PAIRS],
+            npairs: 0,
+        }; SHAPE_SLOTS],
+    };
+
+    /// `first_repeat` for 9 to 64 names, by a remembered shape when one
+    /// matches; otherwise with the marks, and the shape is remembered when
+    /// its key is seen a second time (so objects of shapes seen once cost
+    /// only the key's store).
+    fn first_repeat(&mut self, names: &[Str]) -> Option<usize> {
+        const K: u64 = 0x9e37_79b9_7f4a_7c15;
+        let n = names.len();
+        debug_assert!((PAIRWISE_MAX_NAMES + 1..=FILTER_MAX_NAMES).contains(&n));
+        let (first, last) = (names[0].head_word(), names[n - 1].head_word());
+        let slot = ((first ^ last.rotate_left(29) ^ n as u64).wrapping_mul(K) >> 60) as usize % SHAPE_SLOTS;
+        let shape = &mut self.slots[slot];
+        if shape.n != n || shape.first != first || shape.last != last {
+            (shape.n, shape.first, shape.last, shape.state) = (n, first, last, ShapeState::Once);
+            return first_repeat_unremembered(names);
+        }
+        match shape.state {
+            ShapeState::Known => {
+                let mut differ = 0u64;
+                for (head, name) in shape.heads.iter().zip(names) {
+                    differ |= head ^ name.head_word();
+                }
+                if differ == 0 {
+                    let mut repeat = false;
+                    for &(i, j) in &shape.pairs[..shape.npairs] {
+                        repeat |= same(&names[usize::from(i)], &names[usize::from(j)]);
+                    }
+                    if !repeat {
+                        return None;
+                    }
+                }
+                // Another shape of the same key, or a repeat: the marks
+                // say which (and where).
+                first_repeat_unremembered(names)
+            }
+            ShapeState::Once => {
+                let found = first_repeat_unremembered(names);
+                if found.is_none() {
+                    shape.learn(names);
+                }
+                found
+            }
+            ShapeState::GaveUp => first_repeat_unremembered(names),
+        }
+    }
+}
+
+impl Shape {
+    /// Remembers `names` (at most 64, no repeat): their head words and
+    /// every pair of places whose head words are equal.
+    #[cold]
+    #[inline(never)]
+    fn learn(&mut self, names: &[Str]) {
+        let n = names.len();
+        for (head, name) in self.heads.iter_mut().zip(names) {
+            *head = name.head_word();
+        }
+        self.npairs = 0;
+        for j in 1..n {
+            for i in 0..j {
+                if self.heads[i] == self.heads[j] {
+                    if self.npairs == MAX_SHAPE_PAIRS {
+                        self.state = ShapeState::GaveUp;
+                        return;
+                    }
+                    // Places below 64 fit a byte.
+                    self.pairs[self.npairs] = (i as u8, j as u8);
+                    self.npairs += 1;
+                }
+            }
+        }
+        self.state = ShapeState::Known;
+    }
+}
+
+/// `first_repeat` for 9 to 64 names with the thread's marks (the keyed
+/// hash set if they are in use, which nothing here does, or the thread is
+/// ending).
+fn first_repeat_unremembered(names: &[Str]) -> Option<usize> {
     SEEN.try_with(|seen| match seen.try_borrow_mut() {
         Ok(mut seen) => first_repeat_filtered(names, &mut seen),
         Err(_) => first_repeat_hashed(names),
@@ -163,8 +343,13 @@ fn first_repeat_filtered(names: &[Str], seen: &mut Seen) -> Option<usize> {
 fn same(a: &Str, b: &Str) -> bool {
     match (a.inline_words(), b.inline_words()) {
         (Some(x), Some(y)) => x == y,
-        // An inline name is shorter than any other.
-        (None, None) => a.as_str() == b.as_str(),
+        // An inline name is shorter than any other. Long names of one
+        // length often share their first bytes (`profile_..._color`): their
+        // last eight are compared before the call to compare them all.
+        (None, None) => {
+            let (x, y) = (a.as_bytes(), b.as_bytes());
+            x.len() == y.len() && (x.len() < 8 || x[x.len() - 8..] == y[y.len() - 8..]) && x == y
+        }
         _ => false,
     }
 }
@@ -257,6 +442,87 @@ mod tests {
         assert_eq!(first_repeat(&names(&[&format!("{long}1"), &format!("{long}2")])), None);
         assert_eq!(first_repeat(&names(&["abcdefghijklmnopqrstu1", "abcdefghijklmnopqrstu2"])), None);
         assert_eq!(first_repeat(&names(&["abcdefghijklmnopqrstuv", "abcdefghijklmnopqrstuv"])), Some(1));
+    }
+
+    /// The small objects' check without branches (`distinct_heads`): names
+    /// of distinct head words at every size it takes, with a repeat at
+    /// every place (every distance between the two, 1 to 7) and none. It
+    /// says "distinct" exactly when there is no repeat, so the pairwise
+    /// comparison after it is not run for objects without one.
+    #[test]
+    fn distinct_heads_at_every_size_and_distance() {
+        let pool = ["a", "bb", "id", "url", "name", "type", "login", "avatar_url", "profile_text_color", "x"];
+        for n in 3..=PAIRWISE_MAX_NAMES {
+            let list: Vec<&str> = pool[..n].to_vec();
+            assert!(distinct_heads(&names(&list)), "{n} distinct names");
+            assert_eq!(first_repeat(&names(&list)), None);
+            for at in 1..n {
+                for of in 0..at {
+                    let mut with = list.clone();
+                    with[at] = list[of];
+                    assert!(!distinct_heads(&names(&with)), "{n} names, {at} repeats {of}");
+                    let want = {
+                        let mut seen = HashSet::new();
+                        with.iter().position(|k| !seen.insert(*k))
+                    };
+                    assert_eq!(first_repeat(&names(&with)), want, "{n} names, {at} repeats {of}");
+                }
+            }
+        }
+        // Same head word (length and first six bytes), different names:
+        // not a repeat.
+        let alike = names(&["profile_link_color", "a", "profile_text_color"]);
+        assert!(!distinct_heads(&alike));
+        assert_eq!(first_repeat(&alike), None);
+    }
+
+    /// Remembered shapes (`Shapes`): an object of 9 to 64 names seen twice
+    /// is remembered with its pairs of equal head words (two inline names
+    /// of one length and first six bytes, long names of one length); an
+    /// object of the same head words that repeats a name at such a pair,
+    /// at either end or in the middle, is refused where the marks refuse
+    /// it; objects of the same key (size, first and last head words) but
+    /// other names, and shapes with too many equal head words to remember,
+    /// still get the right answer.
+    #[test]
+    fn remembered_shapes_still_find_every_repeat() {
+        let long = |k: usize| format!("a-long-name-of-thirty-bytes-{k:02}");
+        let mut base: Vec<String> = (0..24).map(|k| format!("k{k}")).collect();
+        base[3] = "profile_link_color".into();
+        base[9] = "profile_text_color".into();
+        base[5] = long(1);
+        base[12] = long(2);
+        base[20] = long(3);
+        base[0] = long(4);
+        base[23] = long(5);
+        let as_strs = |v: &[String]| -> Vec<Str> { v.iter().map(|k| Str::new(k)).collect() };
+        let clean = as_strs(&base);
+        let colliding = [(3, 9), (5, 12), (5, 20), (12, 20), (0, 5), (0, 23), (20, 23)];
+        let mut shapes = Box::new(Shapes::NEW);
+        for round in 0..3 {
+            assert_eq!(shapes.first_repeat(&clean), None, "round {round}");
+        }
+        assert!(shapes.slots.iter().any(|s| s.state == ShapeState::Known && s.n == 24), "the shape is remembered");
+        for (i, j) in colliding {
+            let mut with = base.clone();
+            with[j] = base[i].clone();
+            assert_eq!(shapes.first_repeat(&as_strs(&with)), Some(j), "{j} repeats {i}");
+            assert_eq!(shapes.first_repeat(&clean), None);
+        }
+        // Same key, other names in the middle (and a repeat among them).
+        let mut other = base.clone();
+        other[7] = "k4".into();
+        assert_eq!(shapes.first_repeat(&as_strs(&other)), Some(7));
+        other[7] = "another".into();
+        assert_eq!(shapes.first_repeat(&as_strs(&other)), None);
+        // Long names all of one length: more equal pairs than a shape keeps.
+        let many: Vec<String> = (0..20).map(long).collect();
+        for _ in 0..3 {
+            assert_eq!(shapes.first_repeat(&as_strs(&many)), None);
+        }
+        let mut with = many.clone();
+        with[17] = many[2].clone();
+        assert_eq!(shapes.first_repeat(&as_strs(&with)), Some(17));
     }
 
     /// Every size up to past the filter's limit, with the repeat at every
