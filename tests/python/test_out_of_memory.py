@@ -555,3 +555,39 @@ def test_digest_bytes_of_a_strided_buffer_out_of_memory_is_a_memory_error():
     r = subprocess.run([sys.executable, "-c", STRIDED_CHILD], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr[-3000:]
     assert r.stdout.strip() == "MemoryError", r.stdout
+
+
+# The members of a dict being sorted (sort_keys, and every dict in the go
+# and jcs profiles) are collected into the walker's working memory, a Rust
+# Vec as long as the dict: when it cannot grow, MemoryError, not an abort
+# ("memory allocation of 41943040 bytes failed" before), with every key and
+# value released and the same bytes from a smaller dict afterwards.
+SORT_CHILD = textwrap.dedent(
+    """
+    import os, resource, sys
+    import jetjson
+    how = sys.argv[1]
+    args, kw = {"sort_keys": ((), {"sort_keys": True}), "go": (("go",), {}), "jcs": (("jcs",), {})}[how]
+    big = {"%07d" % i: i for i in range(2_000_000)}
+    small = {"b": [1, {"d": 2, "c": "x"}], "a": None}
+    before = jetjson.dumps(small, *args, **kw)
+    probe = big["0000300"]  # collected early; an int of its own (not a cached small int)
+    count = sys.getrefcount(probe)
+    vm = int(open("/proc/self/statm").read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    resource.setrlimit(resource.RLIMIT_AS, (vm + (40 << 20), resource.RLIM_INFINITY))
+    try:
+        jetjson.dumps({"outer": 1, "big": big}, *args, **kw)
+        print("ok")
+    except MemoryError:
+        print("MemoryError")
+    assert sys.getrefcount(probe) == count, (sys.getrefcount(probe), count)
+    assert jetjson.dumps(small, *args, **kw) == before
+    """
+)
+
+
+@pytest.mark.parametrize("how", ["sort_keys", "go", "jcs"])
+def test_a_sorted_dict_whose_members_cannot_be_collected_is_a_memory_error(how):
+    r = subprocess.run([sys.executable, "-c", SORT_CHILD, how], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-3000:]
+    assert r.stdout.strip() == "MemoryError", r.stdout

@@ -298,6 +298,27 @@ pub fn catching_growth<T>(f: impl FnOnce() -> T) -> Result<T, usize> {
     }
 }
 
+/// Makes room in `v` for `additional` more items (amortized, as `push`
+/// grows), unwinding with `OutOfMemory` when it cannot, to the catch around
+/// the walk (`catching_growth`): for the walker's working memory whose size
+/// the object sets (the members of a dict being sorted), where a `Vec`'s
+/// own growth would abort the process.
+#[inline(always)]
+pub fn room_or_unwind<T>(v: &mut Vec<T>, additional: usize) {
+    if v.capacity() - v.len() < additional {
+        grow_or_unwind(v, additional);
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn grow_or_unwind<T>(v: &mut Vec<T>, additional: usize) {
+    if v.try_reserve(additional).is_err() {
+        let bytes = v.len().saturating_add(additional).saturating_mul(std::mem::size_of::<T>());
+        std::panic::resume_unwind(Box::new(OutOfMemory { bytes }));
+    }
+}
+
 /// Runs `write` (the writing of one output into a `BytesMemory`) and turns
 /// the unwinding of a failed growth into `MemoryError`, instead of the
 /// abort an allocation failure is in Rust (`catching_growth`).

@@ -1385,6 +1385,16 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
                         Entry { key: b.as_ptr(), len: b.len(), holder: bytes, value: v, utf8: false, exact: false }
                     }
                 };
+                // Room first (a dict's worth of entries is a Rust
+                // allocation, which would abort when it fails): out of
+                // memory unwinds to the walk's catch, and the walker's drop
+                // releases the entries already held. `entry` holds its key
+                // (or the text made of it): released by its guard if so.
+                if self.scratch.sorting.len() == self.scratch.sorting.capacity() {
+                    let guard = Hold::owned(entry.holder);
+                    super::output::room_or_unwind(&mut self.scratch.sorting, 1);
+                    std::mem::forget(guard);
+                }
                 ffi::Py_INCREF(v);
                 self.scratch.sorting.push(entry);
             }
@@ -1398,6 +1408,11 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
         // The order as member indexes: from the shape cache when these are
         // the same key objects as a dict sorted earlier, else by sorting.
         sc.key_objs.clear();
+        // The order's scratch, grown as the entries' was (room_or_unwind).
+        let members = end - base;
+        super::output::room_or_unwind(&mut sc.key_objs, members);
+        super::output::room_or_unwind(&mut sc.order, members);
+        super::output::room_or_unwind(&mut sc.prefixes, members);
         let all_str = sc.sorting[base..].iter().all(|e| e.exact);
         if all_str {
             sc.key_objs.extend(sc.sorting[base..].iter().map(|e| e.holder));
