@@ -78,15 +78,28 @@ fn time(c: &Contender<'_, '_>, row: &str, n: usize) -> Duration {
     }
 }
 
-/// The time of each job in each of `rounds` interleaved, rotated rounds.
+/// The time of each job in each of `rounds` interleaved rounds, each round
+/// in a new shuffled order. (A rotated order kept every job after the same
+/// neighbour, and the job after a twin call, which switches to another
+/// process, always started with cold caches: the native `go` column, after
+/// the portable `compact` one, read 0.80-1.01x sonic-rs on the OCI rows
+/// where it is 1.06-1.22x without the twin.)
 fn measure(jobs: &[Contender<'_, '_>], row: &str, rounds: usize) -> Vec<Vec<f64>> {
     let mut times = vec![Vec::with_capacity(rounds); jobs.len()];
     for c in jobs {
         time(c, row, rounds.div_ceil(10).max(1));
     }
-    for r in 0..rounds {
-        for k in 0..jobs.len() {
-            let i = (r + k) % jobs.len();
+    let mut order: Vec<usize> = (0..jobs.len()).collect();
+    // A fixed seed: the same orders on every run (xorshift64).
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    for _ in 0..rounds {
+        for k in (1..order.len()).rev() {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            order.swap(k, (state % (k as u64 + 1)) as usize);
+        }
+        for &i in &order {
             times[i].push(time(&jobs[i], row, 1).as_secs_f64());
         }
     }
