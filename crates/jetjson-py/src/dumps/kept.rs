@@ -59,7 +59,7 @@ unsafe impl OutputMemory for KeptMemory {
         // (`OutputMemory::grow`'s contract), within the capacity.
         unsafe { self.0.set_len(len) };
         if self.0.try_reserve_exact(min_capacity - len).is_err() {
-            std::panic::resume_unwind(Box::new(output::OutOfMemory { bytes: min_capacity }));
+            output::unwind_out_of_memory(min_capacity);
         }
         let cap = self.0.capacity();
         // A Vec's pointer is never null.

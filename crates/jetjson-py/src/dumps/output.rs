@@ -259,7 +259,7 @@ unsafe impl OutputMemory for BytesMemory {
             // error return here: unwind to `catching_out_of_memory`, which
             // raises it (not a panic: `resume_unwind` runs no panic hook and
             // prints nothing).
-            std::panic::resume_unwind(Box::new(OutOfMemory { bytes: cap }));
+            unwind_out_of_memory(cap);
         }
         // SAFETY: `obj` is a live bytes object of `cap` bytes.
         let data = unsafe { ffi::PyBytes_AS_STRING(self.obj) } as *mut u8;
@@ -271,10 +271,11 @@ unsafe impl OutputMemory for BytesMemory {
     }
 }
 
-/// What an output memory that cannot grow unwinds with (`BytesMemory::grow`
-/// here, the kept writers' `KeptMemory::grow`): the size it asked for.
-pub struct OutOfMemory {
-    pub bytes: usize,
+/// What a write that cannot get memory unwinds with (`unwind_out_of_memory`:
+/// the result object, the kept writers' memory, a str's UTF-8 form, the
+/// walker's sort memory): the size it asked for.
+struct OutOfMemory {
+    bytes: usize,
 }
 
 /// Runs `f` and catches the unwinding of an output memory's failed growth
@@ -298,6 +299,15 @@ pub fn catching_growth<T>(f: impl FnOnce() -> T) -> Result<T, usize> {
     }
 }
 
+/// Unwinds with `OutOfMemory { bytes }` to the catch around the walk
+/// (`catching_growth`), where memory of that size could not be had: the
+/// one way out of a write that cannot go on for want of memory.
+#[cold]
+#[inline(never)]
+pub fn unwind_out_of_memory(bytes: usize) -> ! {
+    std::panic::resume_unwind(Box::new(OutOfMemory { bytes }))
+}
+
 /// Makes room in `v` for `additional` more items (amortized, as `push`
 /// grows), unwinding with `OutOfMemory` when it cannot, to the catch around
 /// the walk (`catching_growth`): for the walker's working memory whose size
@@ -314,8 +324,7 @@ pub fn room_or_unwind<T>(v: &mut Vec<T>, additional: usize) {
 #[inline(never)]
 fn grow_or_unwind<T>(v: &mut Vec<T>, additional: usize) {
     if v.try_reserve(additional).is_err() {
-        let bytes = v.len().saturating_add(additional).saturating_mul(std::mem::size_of::<T>());
-        std::panic::resume_unwind(Box::new(OutOfMemory { bytes }));
+        unwind_out_of_memory(v.len().saturating_add(additional).saturating_mul(std::mem::size_of::<T>()));
     }
 }
 

@@ -112,7 +112,7 @@ pub unsafe fn utf8_caught<'s>(obj: *mut PyObject) -> Result<Option<&'s str>, usi
 fn out_of_memory(bytes: usize) -> ! {
     // SAFETY: every caller holds the GIL (they read str objects).
     unsafe { ffi::PyErr_Clear() };
-    std::panic::resume_unwind(Box::new(super::output::OutOfMemory { bytes }))
+    super::output::unwind_out_of_memory(bytes)
 }
 
 /// Whether a ready str holds a code point in U+D800..U+DFFF.
@@ -153,10 +153,7 @@ pub unsafe fn surrogatepass(obj: *mut PyObject) -> Vec<u8> {
         // instead of aborting (`put` then never grows `out`).
         let mut out = Vec::new();
         let per = if ffi::PyUnicode_KIND(obj) == ffi::PyUnicode_4BYTE_KIND { 4 } else { 3 };
-        let room = len.saturating_mul(per);
-        if out.try_reserve_exact(room).is_err() {
-            out_of_memory(room);
-        }
+        super::output::room_or_unwind(&mut out, len.saturating_mul(per));
         let mut put = |c: u32| {
             let mut buf = [0u8; 4];
             let n = match c {
