@@ -591,3 +591,58 @@ def test_a_sorted_dict_whose_members_cannot_be_collected_is_a_memory_error(how):
     r = subprocess.run([sys.executable, "-c", SORT_CHILD, how], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr[-3000:]
     assert r.stdout.strip() == "MemoryError", r.stdout
+
+
+# Reading: the working memory of a parse grows with the input (the
+# builder's stack of finished values holds one entry per item of the
+# largest container, its frames one per level, a string's decoded text is
+# as long as the string) and its growth failing aborted the process
+# ("memory allocation of 67108864 bytes failed"). Each growth is now
+# fallible: `loads` and `Decoder.decode` raise MemoryError, saying where
+# for a string, and the process carries on. Each document is ~120 MB,
+# read with 50 MB of address space to spare.
+READ_CHILD = textwrap.dedent(
+    """
+    import os, resource, sys, typing
+    import jetjson
+
+    kind, entry = sys.argv[1], sys.argv[2]
+    if kind == "items":
+        data = b"[" + b"1," * (60 << 20) + b"1]"
+    elif kind == "escaped":
+        data = b'"' + b"\\\\n" * (60 << 20) + b'"'
+    else:
+        # 60 million levels, under a limit raised to let them be read.
+        data = b"[" * (60 << 20) + b"]" * (60 << 20)
+    deep = 10**9
+    read = {
+        "loads": lambda d: jetjson.loads(d, max_depth=deep),
+        "loads_str_input": lambda d: jetjson.loads(text, max_depth=deep),
+        "Decoder(Any)": jetjson.Decoder(typing.Any, max_depth=deep).decode,
+        "Decoder(list)": jetjson.Decoder(list[typing.Any] if kind == "deep" else typing.Union[list[int], str], max_depth=deep).decode,
+    }[entry]
+    text = data.decode() if entry == "loads_str_input" else None
+    vm = int(open("/proc/self/statm").read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    resource.setrlimit(resource.RLIMIT_AS, (vm + (50 << 20), resource.RLIM_INFINITY))
+    try:
+        read(data)
+        print("ok")
+    except MemoryError as e:
+        print("MemoryError", e)
+    resource.setrlimit(resource.RLIMIT_AS, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+    assert jetjson.loads(b'[1, "a\\\\nb", {"k": [2]}]') == [1, "a\\nb", {"k": [2]}]
+    assert jetjson.Decoder(list[int]).decode(b"[1,2,3]") == [1, 2, 3]
+    """
+)
+
+
+@pytest.mark.parametrize("entry", ["loads", "loads_str_input", "Decoder(Any)", "Decoder(list)"])
+@pytest.mark.parametrize("kind", ["items", "escaped", "deep"])
+def test_a_parse_whose_working_memory_cannot_grow_is_a_memory_error(kind, entry):
+    r = subprocess.run([sys.executable, "-c", READ_CHILD, kind, entry], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-3000:]
+    out = r.stdout.strip()
+    assert out.startswith("MemoryError"), out
+    if kind == "escaped" and entry != "loads_str_input":
+        # Where the string's text stopped growing: inside the string.
+        assert "out of memory while reading: line 1 column" in out, out

@@ -47,6 +47,7 @@ impl Failure {
             ErrorKind::DepthLimit { .. } | ErrorKind::SizeLimit { .. } | ErrorKind::WriteDepthLimit { .. } => types::ERR_LIMIT,
             ErrorKind::DuplicateKey { .. } => types::ERR_DUPLICATE_KEY,
             ErrorKind::Io(_) => types::ERR_CALLBACK,
+            ErrorKind::OutOfMemory => types::ERR_NO_MEMORY,
             _ => types::ERR_VALUE,
         };
         let message =

@@ -121,3 +121,26 @@ pub(crate) fn datetime_api(py: Python<'_>) -> PyResult<*mut pyo3::ffi::PyDateTim
         Ok(pyo3::ffi::PyDateTimeAPI())
     }
 }
+
+/// Whether `v` has room for one more entry, growing it (amortized) when it
+/// is full; when it cannot grow, `MemoryError` is set and `false` returned.
+/// For the builders' stacks, which grow with the input (one entry per value
+/// of the largest container): their growth failing aborted the process
+/// (SECURITY.md, "Allocation failure"). The caller holds the GIL (the
+/// builders run with it) and, on `false`, releases what it was to push.
+#[inline(always)]
+pub(crate) fn room_for_one<T>(v: &mut Vec<T>) -> bool {
+    v.len() < v.capacity() || grow_by_one(v)
+}
+
+#[cold]
+#[inline(never)]
+fn grow_by_one<T>(v: &mut Vec<T>) -> bool {
+    if v.try_reserve(1).is_ok() {
+        return true;
+    }
+    // SAFETY: the caller holds the GIL (see `room_for_one`); this sets
+    // MemoryError and allocates nothing.
+    unsafe { pyo3::ffi::PyErr_NoMemory() };
+    false
+}

@@ -67,6 +67,10 @@ impl JsonText<'_> {
             Some(p) => (p.offset, p.line, p.column),
             None => (0, 1, 1),
         };
+        if *e.kind() == jetjson::ErrorKind::OutOfMemory {
+            // The parse's working memory could not grow: not the input's fault.
+            return pyo3::exceptions::PyMemoryError::new_err(format!("{msg}: line {line} column {col} (char {pos})"));
+        }
         decode_error(py, msg, doc, pos, line, col)
     }
 }

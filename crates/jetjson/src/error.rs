@@ -88,6 +88,10 @@ pub enum ErrorKind {
         /// [`MAX_INDENT`](crate::MAX_INDENT).
         limit: u16,
     },
+    /// Memory for reading could not be had: the working memory of a parse
+    /// (a string's decoded text) could not grow. The input may be fine;
+    /// `max_size` bounds what a parse can ask for.
+    OutOfMemory,
     /// An I/O error from a reader or writer.
     Io(String),
     /// A message from a `Serialize`/`Deserialize` implementation.
@@ -145,7 +149,7 @@ pub enum Category {
     /// write (NaN, invalid text, a non-string map key, ...).
     Data,
     /// A configured limit was exceeded (`max_depth`, `max_size`, the write
-    /// depth, `MAX_INDENT`).
+    /// depth, `MAX_INDENT`), or the memory a parse needed could not be had.
     Limit,
 }
 
@@ -233,7 +237,8 @@ impl Error {
             ErrorKind::DepthLimit { .. }
             | ErrorKind::SizeLimit { .. }
             | ErrorKind::IndentLimit { .. }
-            | ErrorKind::WriteDepthLimit { .. } => Category::Limit,
+            | ErrorKind::WriteDepthLimit { .. }
+            | ErrorKind::OutOfMemory => Category::Limit,
             ErrorKind::WriteDepthOption { .. } => Category::Data,
             ErrorKind::NonFiniteFloat { .. }
             | ErrorKind::NumberOutOfRange { .. }
@@ -385,6 +390,7 @@ impl Error {
             ErrorKind::WriteDepthLimit { limit } => format!("nesting deeper than max_write_depth {limit}"),
             ErrorKind::WriteDepthOption { depth, ceiling } => format!("max_write_depth must be from 1 to {ceiling}, got {depth}"),
             ErrorKind::IndentLimit { indent, limit } => format!("indent {indent} is wider than the limit of {limit} spaces"),
+            ErrorKind::OutOfMemory => "out of memory while reading".to_owned(),
             ErrorKind::Io(msg) => format!("I/O error: {msg}"),
             ErrorKind::Custom(msg) => msg.clone(),
         }

@@ -19,7 +19,7 @@
 //! the whole call), and the input is immutable (`bytes`, `str`) or a copy.
 //! Nothing read from a Python object is trusted for size or shape.
 
-use crate::fallible::name;
+use crate::fallible::{name, room_for_one};
 use jetjson::parse::{NumberToken, NumberValue, ReadOptions, Visitor};
 use jetjson::{DuplicateKeys, Error, ErrorKind};
 use pyo3::ffi::{self, PyObject};
@@ -347,6 +347,27 @@ impl<'p, 'i> Builder<'p, 'i> {
         s
     }
 
+    /// The stack could not grow for `obj` (MemoryError is set): releases
+    /// `obj`, which is not on the stack, and stops the parse.
+    #[cold]
+    #[inline(never)]
+    fn no_room_for(&mut self, obj: *mut PyObject) -> Error {
+        // SAFETY: `obj` is an owned reference the caller made and did not
+        // push; released once here.
+        unsafe { ffi::Py_DECREF(obj) };
+        self.python_error()
+    }
+
+    /// Pushes the owned reference `obj` (not null) onto the stack.
+    #[inline(always)]
+    fn push_owned(&mut self, obj: *mut PyObject) -> jetjson::Result<()> {
+        if !room_for_one(&mut self.stack) {
+            return Err(self.no_room_for(obj));
+        }
+        self.stack.push(obj);
+        Ok(())
+    }
+
     // ---- delivering values ---------------------------------------------
 
     /// Puts a finished value where the innermost container wants it.
@@ -354,6 +375,10 @@ impl<'p, 'i> Builder<'p, 'i> {
     fn deliver(&mut self, obj: *mut PyObject) -> jetjson::Result<()> {
         if obj.is_null() {
             return Err(self.python_error());
+        }
+        // Room first, for the pushes below (the frame is borrowed there).
+        if !room_for_one(&mut self.stack) {
+            return Err(self.no_room_for(obj));
         }
         match self.frames.last_mut() {
             Some(f) if f.kind == FrameKind::Record => {
@@ -813,7 +838,10 @@ impl<'p, 'i> Builder<'p, 'i> {
         (m, rules)
     }
 
-    fn push_frame(&mut self, kind: FrameKind, elem: &'p Node, rules: Option<&'p Rules>) {
+    fn push_frame(&mut self, kind: FrameKind, elem: &'p Node, rules: Option<&'p Rules>) -> jetjson::Result<()> {
+        if !room_for_one(&mut self.frames) {
+            return Err(self.python_error());
+        }
         self.frames.push(Frame {
             kind,
             start: self.stack.len(),
@@ -827,6 +855,7 @@ impl<'p, 'i> Builder<'p, 'i> {
             at: self.opened,
         });
         self.expect = elem;
+        Ok(())
     }
 
     fn open_record(&mut self, index: u32, rules: Option<&'p Rules>) -> jetjson::Result<()> {
@@ -834,6 +863,9 @@ impl<'p, 'i> Builder<'p, 'i> {
         let rec = plan.record(index);
         let start = self.stack.len();
         self.stack.resize(start + rec.members, std::ptr::null_mut());
+        if !room_for_one(&mut self.frames) {
+            return Err(self.python_error());
+        }
         self.frames.push(Frame {
             kind: FrameKind::Record,
             start,
@@ -879,8 +911,7 @@ impl<'p, 'i> Builder<'p, 'i> {
                 if obj.is_null() {
                     return Err(self.python_error());
                 }
-                self.stack.push(obj);
-                Ok(())
+                self.push_owned(obj)
             }
             FrameKind::Dict => {
                 let obj = match f.key {
@@ -893,15 +924,22 @@ impl<'p, 'i> Builder<'p, 'i> {
                     }
                     KeyKind::Int => {
                         // The key is part of the path: pushed first (as text).
-                        self.stack.push(strings::new_str(k));
+                        let key = strings::new_str(k);
+                        if !room_for_one(&mut self.stack) {
+                            // SAFETY: `key` is ours (or null), not pushed.
+                            unsafe { ffi::Py_XDECREF(key) };
+                            return Err(self.python_error());
+                        }
+                        self.stack.push(key);
                         return Err(self.invalid(format!("Expected an int key, got {:?}", shorten(k))));
                     }
                 };
                 if obj.is_null() {
                     return Err(self.python_error());
                 }
-                self.stack.push(obj);
-                self.expect = f.elem;
+                let elem = f.elem;
+                self.push_owned(obj)?;
+                self.expect = elem;
                 Ok(())
             }
             _ => Ok(()),
@@ -1828,12 +1866,12 @@ impl Visitor for Builder<'_, '_> {
     fn begin_array(&mut self) -> jetjson::Result<()> {
         let (node, rules) = self.container(self.expect, false);
         match node {
-            Node::List(e) => self.push_frame(FrameKind::List, e, rules),
-            Node::Set(e) => self.push_frame(FrameKind::Set, e, rules),
-            Node::FrozenSet(e) => self.push_frame(FrameKind::FrozenSet, e, rules),
-            Node::TupleOf(e) => self.push_frame(FrameKind::TupleOf, e, rules),
+            Node::List(e) => self.push_frame(FrameKind::List, e, rules)?,
+            Node::Set(e) => self.push_frame(FrameKind::Set, e, rules)?,
+            Node::FrozenSet(e) => self.push_frame(FrameKind::FrozenSet, e, rules)?,
+            Node::TupleOf(e) => self.push_frame(FrameKind::TupleOf, e, rules)?,
             Node::Tuple(items) => {
-                self.push_frame(FrameKind::Tuple, items.first().unwrap_or(&EXTRA), rules);
+                self.push_frame(FrameKind::Tuple, items.first().unwrap_or(&EXTRA), rules)?;
                 if let Some(f) = self.frames.last_mut() {
                     f.items = items;
                 }
@@ -1841,12 +1879,12 @@ impl Visitor for Builder<'_, '_> {
             Node::Record(i) if self.plan.record(*i).kind == Kind::NamedTuple => {
                 let plan: &Plan = self.plan;
                 let rec = plan.record(*i);
-                self.push_frame(FrameKind::NamedTuple, rec.fields.first().map_or(&EXTRA, |f| &f.node), rules);
+                self.push_frame(FrameKind::NamedTuple, rec.fields.first().map_or(&EXTRA, |f| &f.node), rules)?;
                 if let Some(f) = self.frames.last_mut() {
                     f.rec = Some(rec);
                 }
             }
-            Node::Any => self.push_frame(FrameKind::AnyList, &Node::Any, rules),
+            Node::Any => self.push_frame(FrameKind::AnyList, &Node::Any, rules)?,
             _ => return Err(self.mismatch(self.expect, "array")),
         }
         Ok(())
@@ -1865,16 +1903,13 @@ impl Visitor for Builder<'_, '_> {
                 None => Err(self.invalid("Tagged object without a tag".to_owned())),
             },
             Node::Dict(d) => {
-                self.push_frame(FrameKind::Dict, &d.value, rules);
+                self.push_frame(FrameKind::Dict, &d.value, rules)?;
                 if let Some(f) = self.frames.last_mut() {
                     f.key = d.key;
                 }
                 Ok(())
             }
-            Node::Any => {
-                self.push_frame(FrameKind::AnyDict, &Node::Any, rules);
-                Ok(())
-            }
+            Node::Any => self.push_frame(FrameKind::AnyDict, &Node::Any, rules),
             _ => Err(self.mismatch(self.expect, "object")),
         }
     }

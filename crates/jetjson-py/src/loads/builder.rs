@@ -16,6 +16,7 @@ use pyo3::prelude::*;
 
 use super::keys::{self, KeyCache};
 use super::{numbers, strings};
+use crate::fallible::room_for_one;
 
 extern "C" {
     // Dict insertion with the key's hash supplied (exported by CPython
@@ -143,7 +144,32 @@ impl<'py> Builder<'py> {
         if obj.is_null() {
             return Err(self.python_error());
         }
+        if !room_for_one(&mut self.s.stack) {
+            return Err(self.no_room_for(obj));
+        }
         self.s.stack.push(obj);
+        Ok(())
+    }
+
+    /// The stack could not grow for `obj` (MemoryError is set): releases
+    /// `obj`, which is not on the stack, and stops the parse.
+    #[cold]
+    #[inline(never)]
+    fn no_room_for(&mut self, obj: *mut ffi::PyObject) -> Error {
+        // SAFETY: `obj` is an owned reference the caller made and did not
+        // push; released once here.
+        unsafe { ffi::Py_DECREF(obj) };
+        self.python_error()
+    }
+
+    /// Opens a container's frame (`frames` grows with the nesting depth).
+    #[inline(always)]
+    fn open(&mut self) -> jetjson::Result<()> {
+        if !room_for_one(&mut self.s.frames) {
+            return Err(self.python_error());
+        }
+        let n = self.s.stack.len();
+        self.s.frames.push(n);
         Ok(())
     }
 
@@ -317,9 +343,7 @@ impl Visitor for Builder<'_> {
 
     #[inline(always)]
     fn begin_array(&mut self) -> jetjson::Result<()> {
-        let n = self.s.stack.len();
-        self.s.frames.push(n);
-        Ok(())
+        self.open()
     }
 
     #[inline]
@@ -340,16 +364,13 @@ impl Visitor for Builder<'_> {
                 std::ptr::copy_nonoverlapping(self.s.stack.as_ptr().add(start), items, n);
                 self.s.stack.set_len(start);
             }
-            self.s.stack.push(list);
+            self.push(list)
         }
-        Ok(())
     }
 
     #[inline(always)]
     fn begin_object(&mut self) -> jetjson::Result<()> {
-        let n = self.s.stack.len();
-        self.s.frames.push(n);
-        Ok(())
+        self.open()
     }
 
     #[inline]
@@ -365,7 +386,6 @@ impl Visitor for Builder<'_> {
     fn end_object(&mut self) -> jetjson::Result<()> {
         let start = self.close();
         let dict = self.build_dict(start)?;
-        self.s.stack.push(dict);
-        Ok(())
+        self.push(dict)
     }
 }

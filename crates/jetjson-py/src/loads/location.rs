@@ -3,7 +3,7 @@
 //! parser counts bytes of the UTF-8 form, so offsets and columns are
 //! converted by counting the characters before them).
 
-use jetjson::{Error, Position};
+use jetjson::{Error, ErrorKind, Position};
 use pyo3::prelude::*;
 
 use crate::errors::decode_error;
@@ -14,7 +14,14 @@ fn chars(b: &[u8]) -> usize {
 }
 
 /// The `JSONDecodeError` for a core error on `input`.
+/// A parse whose working memory could not grow is a `MemoryError` (the
+/// input may be fine), saying where in the input.
 pub(crate) fn decode_error_from(py: Python<'_>, e: &Error, input: &[u8], is_str: bool, doc: &Bound<'_, PyAny>) -> PyErr {
+    if *e.kind() == ErrorKind::OutOfMemory {
+        let (pos, lineno, colno) = python_position(e.position(), input, is_str);
+        let msg = format!("{}: line {lineno} column {colno} (char {pos})", e.message());
+        return pyo3::exceptions::PyMemoryError::new_err(msg);
+    }
     decode_error_at(py, &e.message(), e.position(), input, is_str, doc)
 }
 

@@ -31,7 +31,7 @@ use std::marker::PhantomData;
 use super::blocks::{tail_masks, Classify, Masks};
 use super::number::{scan_general, scan_window, NumberValue, WINDOW, WINDOW_LITERAL_MAX};
 use super::options::{DuplicateKeys, ReadOptions};
-use super::parser::{decode_string_with, Buffers, DuplicateNames, BOM};
+use super::parser::{decode_string_with, out_of_memory_at, Buffers, DuplicateNames, BOM, OUT_OF_MEMORY};
 use super::validate::{Nested, Work};
 use super::visitor::{Ignore, NumberToken, Visitor};
 use crate::error::{Error, Position};
@@ -957,7 +957,13 @@ fn string_with_escapes<'a, C: Classify>(b: &'a [u8], start: usize, at: usize, hi
         // SAFETY: `C`'s ISA is the driver's, which this CPU runs (`drive`).
         (unsafe { C::utf8_body(b, from, to) }) || simdutf8::basic::from_utf8(&b[from..to]).is_ok()
     };
-    let end = decode_string_with(b, start, at, high, scratch, utf8_run).map_err(|_| Stop::Syntax)?;
+    let end = decode_string_with(b, start, at, high, scratch, utf8_run).map_err(|(at, msg)| {
+        if msg == OUT_OF_MEMORY {
+            Stop::Visitor(out_of_memory_at(b, at))
+        } else {
+            Stop::Syntax
+        }
+    })?;
     // SAFETY: `decode_string` accepted `start..end`: every byte outside the
     // escapes was checked as UTF-8 in its run, and escapes are ASCII.
     let raw = unsafe { std::str::from_utf8_unchecked(&b[start..end]) };

@@ -599,7 +599,13 @@ impl<'a> Parser<'a> {
     /// control byte or the end of the input), decoded into `scratch`.
     #[cold]
     fn string_with_escapes(&mut self, start: usize, at: usize, non_ascii: bool) -> Result<Str<'a>> {
-        let end = decode_string(self.b, start, at, non_ascii, &mut self.scratch).map_err(|(at, msg)| self.error_at(at, msg))?;
+        let end = decode_string(self.b, start, at, non_ascii, &mut self.scratch).map_err(|(at, msg)| {
+            if msg == OUT_OF_MEMORY {
+                out_of_memory_at(self.b, at)
+            } else {
+                self.error_at(at, msg)
+            }
+        })?;
         // SAFETY: `decode_string` accepted `start..end`: every byte outside
         // the escapes was checked as UTF-8 in its run; escapes are ASCII.
         let raw = unsafe { std::str::from_utf8_unchecked(&self.b[start..end]) };
@@ -1048,6 +1054,9 @@ fn decode_into(
     out: &mut Vec<u8>,
     utf8_run: &impl Fn(&[u8], usize, usize) -> bool,
 ) -> std::result::Result<usize, (usize, &'static str)> {
+    if !room(out, at - start) {
+        return Err((at, OUT_OF_MEMORY));
+    }
     out.extend_from_slice(&b[start..at]);
     let mut run = start;
     loop {
@@ -1066,6 +1075,10 @@ fn decode_into(
                 at = if done != at {
                     done
                 } else {
+                    // At most four bytes for the escape's character.
+                    if !room(out, 4) {
+                        return Err((at, OUT_OF_MEMORY));
+                    }
                     match b.get(at + 1).map(|&c| SIMPLE_ESCAPES[c as usize]) {
                         Some(c) if c != 0 => {
                             out.push(c);
@@ -1079,7 +1092,7 @@ fn decode_into(
                     }
                 };
                 run = at;
-                (at, high) = copy_to_stop(b, at, out);
+                (at, high) = copy_to_stop(b, at, out)?;
             }
             Some(_) => return Err((at, "control character in string (must be escaped)")),
             None => return Err((start - 1, "unterminated string")),
@@ -1134,7 +1147,10 @@ fn escape_runs(b: &[u8], at: usize, out: &mut Vec<u8>) -> usize {
         // How far `out` is complete, as a position in `b`.
         let mut r = at;
         'window: while r + WINDOW_SPAN <= b.len() {
-            out.reserve(2 * WINDOW_SPAN);
+            if !room(out, 2 * WINDOW_SPAN) {
+                // The caller's byte-by-byte path reports it.
+                return r;
+            }
             let base = r;
             // SAFETY: `base + 32 <= b.len()` (loop condition); SSE2 is part
             // of the x86_64 baseline.
@@ -1232,13 +1248,15 @@ const WINDOW_SPAN: usize = 32;
 /// backslash or control byte (or the end of the input): where that is, and
 /// whether a byte >= 0x80 came before it.
 #[inline(always)]
-fn copy_to_stop(b: &[u8], mut i: usize, out: &mut Vec<u8>) -> (usize, bool) {
+fn copy_to_stop(b: &[u8], mut i: usize, out: &mut Vec<u8>) -> std::result::Result<(usize, bool), (usize, &'static str)> {
     #[cfg(target_arch = "x86_64")]
     {
         use crate::escape::vector::{MoveMask, Vector};
         use core::arch::x86_64::__m128i;
         if i + 16 <= b.len() {
-            out.reserve(16);
+            if !room(out, 16) {
+                return Err((i, OUT_OF_MEMORY));
+            }
             // SAFETY: 16 bytes from `i` are in bounds (checked above) and 16
             // bytes from `out`'s length are allocated (reserved above); SSE2
             // is part of the x86_64 baseline.
@@ -1252,16 +1270,22 @@ fn copy_to_stop(b: &[u8], mut i: usize, out: &mut Vec<u8>) -> (usize, bool) {
                 let k = special.first_offset();
                 // SAFETY: the `k` bytes past the length were written above.
                 unsafe { out.set_len(out.len() + k) };
-                return (i + k, non_ascii.below(k).has_any());
+                return Ok((i + k, non_ascii.below(k).has_any()));
             }
             // SAFETY: the 16 bytes past the length were written above.
             unsafe { out.set_len(out.len() + 16) };
             // A longer run: the dispatched scanner and one copy.
             let stop = string_stop(b, i + 16);
+            if !room(out, stop.at - (i + 16)) {
+                return Err((i + 16, OUT_OF_MEMORY));
+            }
             out.extend_from_slice(&b[i + 16..stop.at]);
-            return (stop.at, non_ascii.has_any() || stop.non_ascii);
+            return Ok((stop.at, non_ascii.has_any() || stop.non_ascii));
         }
-        // The last bytes of the input, one by one.
+        // The last bytes of the input (fewer than 16), one by one.
+        if !room(out, 16) {
+            return Err((i, OUT_OF_MEMORY));
+        }
         let mut high = false;
         while let Some(&c) = b.get(i) {
             if c == b'"' || c == b'\\' || c < 0x20 {
@@ -1271,14 +1295,38 @@ fn copy_to_stop(b: &[u8], mut i: usize, out: &mut Vec<u8>) -> (usize, bool) {
             out.push(c);
             i += 1;
         }
-        (i, high)
+        Ok((i, high))
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
         let stop = string_stop(b, i);
+        if !room(out, stop.at - i) {
+            return Err((i, OUT_OF_MEMORY));
+        }
         out.extend_from_slice(&b[i..stop.at]);
-        (stop.at, stop.non_ascii)
+        Ok((stop.at, stop.non_ascii))
     }
+}
+
+/// The message of a string whose decoded text found no memory to grow
+/// into: not a syntax error. Both drivers turn it into
+/// `ErrorKind::OutOfMemory` (`out_of_memory_at`).
+pub(crate) const OUT_OF_MEMORY: &str = "out of memory for a string's decoded text";
+
+/// The error of a parse whose working memory could not grow, at `at`.
+#[cold]
+#[inline(never)]
+pub(crate) fn out_of_memory_at(b: &[u8], at: usize) -> Error {
+    Error::new(ErrorKind::OutOfMemory).at(Position::locate(b, at))
+}
+
+/// Whether `out` has room for `n` more bytes, growing it (amortized) if
+/// not: `false` when it cannot grow. A string's decoded text grows with
+/// the input (one string can be most of it), and its growth failing
+/// aborted the process (SECURITY.md, "Allocation failure").
+#[inline(always)]
+fn room(out: &mut Vec<u8>, n: usize) -> bool {
+    out.capacity() - out.len() >= n || out.try_reserve(n).is_ok()
 }
 
 /// The four hex digits of a `\u` escape at `b[at..]`.
