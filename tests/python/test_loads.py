@@ -589,3 +589,23 @@ def test_keys_are_one_object_each_and_dicts_are_the_kind_json_makes():
             return out
 
         assert sizes(got, []) == sizes(want, []), path
+
+
+def test_cached_keys_that_differ_only_between_their_ends_stay_apart():
+    # The key cache decides a key of up to 16 bytes by its length and its
+    # first and last eight bytes; a longer one (to 64 bytes) must also be
+    # compared in full. Keys of one length whose ends agree fall in the same
+    # set of the cache, so each lookup meets the others' entries there
+    # (several per set, so entries are also replaced), in one document and
+    # across calls, as keys of nested objects and as string values.
+    for n in range(17, 70):
+        head, tail = "h" * 8, "t" * 8
+        keys = [head + c * (n - 16) + tail for c in "abcd"]
+        doc = {k: {k2: i for i, k2 in enumerate(keys[::-1])} for k in keys}
+        doc["values"] = keys + keys[::-1]
+        text = json.dumps(doc).encode()
+        for _ in range(3):
+            got = jetjson.loads(text)
+            assert got == doc, n
+            assert list(got) == list(doc), n
+            assert [list(v) for v in got.values() if isinstance(v, dict)] == [keys[::-1]] * 4, n

@@ -115,26 +115,19 @@ impl KeyCache {
 unsafe fn lookup<const N: usize>(table: &mut [Slot; N], k: &[u8], hash: bool) -> *mut ffi::PyObject {
     let (first, last) = ends(k);
     let index = slot_index::<N>(k.len(), first, last);
-    let holds = |slot: &Slot| {
-        // SAFETY (`same`): a slot's `obj`, when not null, is the live
-        // compact ASCII str of `slot.len` characters it holds a reference to.
-        slot.len == k.len()
-            && slot.first == first
-            && slot.last == last
-            && !slot.obj.is_null()
-            && (k.len() <= 16 || unsafe { same(slot.obj, k) })
-    };
     // The key's set is the pair of slots `way..way + 2`, the more recently
     // used entry first. Nothing below calls code that could re-enter
     // `loads` while the table is borrowed: creating and hashing an ASCII str
     // and freeing one run no Python code and trigger no garbage collection.
     let way = index & !1;
-    if holds(&table[way]) {
+    // (`holds`: every slot's `obj`, when not null, is the live compact
+    // ASCII str of `slot.len` characters it holds a reference to.)
+    if holds(&table[way], k, first, last) {
         let obj = table[way].obj;
         ffi::Py_INCREF(obj);
         return obj;
     }
-    if holds(&table[way + 1]) {
+    if holds(&table[way + 1], k, first, last) {
         table.swap(way, way + 1);
         let obj = table[way].obj;
         ffi::Py_INCREF(obj);
@@ -166,6 +159,23 @@ impl Drop for KeyCache {
         // Dropped with the GIL held: a `KeyCache` lives inside one call.
         SHARED.busy.store(false, Ordering::Relaxed);
     }
+}
+
+/// Whether `slot` holds the key `k` (whose ends are `first` and `last`).
+/// Inlined into `lookup` (as a closure it was a call per probed slot, its
+/// captures spilled to the stack).
+///
+/// # Safety
+/// `slot.obj`, when not null, is a live compact ASCII str of `slot.len`
+/// characters.
+#[inline(always)]
+unsafe fn holds(slot: &Slot, k: &[u8], first: u64, last: u64) -> bool {
+    slot.len == k.len()
+        && slot.first == first
+        && slot.last == last
+        && !slot.obj.is_null()
+        // SAFETY: the caller's contract; same length.
+        && (k.len() <= 16 || unsafe { same(slot.obj, k) })
 }
 
 /// Whether the cached compact ASCII str `obj` spells `k` (same length).
