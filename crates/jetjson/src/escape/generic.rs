@@ -322,37 +322,72 @@ unsafe fn escape_chunks<V: Vector, const H: bool, const L: bool, const A: bool>(
             // SAFETY: both chunks end by `len`; the two
             // stores write 2 * BYTES bytes at `out`, within the room promised
             // for the `2 * BYTES <= len - i` input bytes they stand for.
-            let (v0, first, both) = unsafe {
+            let (v0, v1, first, second) = unsafe {
                 let (v0, candidates0) = chunk_mask::<V, H, L, A>(src.add(i));
                 let (v1, candidates1) = chunk_mask::<V, H, L, A>(src.add(i + V::BYTES));
                 v0.store_unaligned(out);
                 v1.store_unaligned(out.add(V::BYTES));
-                (v0, candidates0, candidates0.or(candidates1).movemask())
+                (v0, v1, candidates0, candidates1)
             };
+            // SAFETY: lane-wise on masks of V's ISA.
+            let both = unsafe { first.or(second).movemask() };
             if both.has_any() {
-                // SAFETY: lane-wise on a mask of V's ISA.
-                let first = unsafe { first.movemask() };
+                // SAFETY: lane-wise on masks of V's ISA.
+                let (first, second) = unsafe { (first.movemask(), second.movemask()) };
+                // With line separators, a chunk's candidates are exact too
+                // when it holds no 0xE2 byte and compares are exact (`flags`
+                // added only the 0xE2 lanes): the usual case for a quote or
+                // a newline in go profile text.
+                // SAFETY: lane-wise on a vector of V's ISA.
+                let exact =
+                    |v: V| !matches_separators(L, A) || (V::CHEAP_COMPARE && !unsafe { v.cmpeq(V::splat(0xE2)).movemask() }.has_any());
                 if !first.has_any() {
                     // A first chunk without candidates is clean and already
-                    // written: skip it rather than scan it again.
+                    // written: the second is escaped from its own mask when
+                    // that is exact (as the first below) and a further
+                    // chunk follows it, for `escape_masked`'s loads;
+                    // otherwise it is scanned again as the next first chunk.
+                    if i + 3 * V::BYTES <= len && exact(v1) {
+                        // SAFETY: the second chunk was stored verbatim at
+                        // `out + BYTES`, its mask is exact, the chunk after
+                        // it ends by `len`, and the room promised for `i`
+                        // covers that promised for `i + BYTES`. It may start
+                        // inside a character (one straddling the chunks),
+                        // but its flagged lanes all start characters: with
+                        // `A` the clean first chunk is all ASCII, and
+                        // otherwise only ASCII bytes and 0xE2 leads are
+                        // flagged.
+                        unsafe { (i, out) = escape_masked::<V, A>(src, i + V::BYTES, second, out.add(V::BYTES)) };
+                        continue;
+                    }
                     i += V::BYTES;
                     // SAFETY: `i + BYTES < len`: within the room promised.
                     out = unsafe { out.add(V::BYTES) };
-                } else if !matches_separators(L, A)
-                    // With line separators, the candidates are exact too
-                    // when the chunk holds no 0xE2 byte and compares are
-                    // exact (`flags` added only the 0xE2 lanes): the usual
-                    // case for a quote or a newline in go profile text.
-                    // SAFETY: lane-wise on a vector of V's ISA.
-                    || (V::CHEAP_COMPARE && !unsafe { v0.cmpeq(V::splat(0xE2)).movemask() }.has_any())
-                {
+                } else if exact(v0) {
                     // The candidates are exact: every flagged lane of
                     // the first chunk is escaped from this one mask, with
                     // no second scan of the chunk (text dense in escapes,
                     // such as JSON inside a string, has several a chunk).
+                    let base = i;
                     // SAFETY: the chunk was stored verbatim at `out`, its
                     // mask is exact, and the second chunk ends by `len`.
                     unsafe { (i, out) = escape_masked::<V, A>(src, i, first, out) };
+                    if !second.has_any() && i <= base + V::BYTES {
+                        // The rest of the pair is clean, as its masks
+                        // showed: copied now rather than classified again
+                        // (an escape every few hundred bytes of prose).
+                        // SAFETY: the load ends by `i + BYTES <= base +
+                        // 2 * BYTES <= len`; the stores write the `base + 2 *
+                        // BYTES - i` bytes left of the pair (the first one
+                        // up to BYTES, overlapped by the second), within the
+                        // room promised for them.
+                        unsafe {
+                            V::load_unaligned(src.add(i)).store_unaligned(out);
+                            v1.store_unaligned(out.add(base + V::BYTES - i));
+                            out = out.add(base + 2 * V::BYTES - i);
+                        }
+                        i = base + 2 * V::BYTES;
+                    }
                     continue;
                 }
                 break;

@@ -556,3 +556,28 @@ fn separator_candidate_beside_another_escape_at_every_pair_of_positions() {
         }
     }
 }
+
+/// An escape at every place in either chunk of the pair loop's pairs,
+/// after a character that straddles the two chunks (so the second chunk
+/// starts inside it), or lies wholly in the second chunk, or is absent: the
+/// loop escapes a second chunk from its own mask when the first is clean,
+/// and after escaping the first it copies a clean second chunk without
+/// classifying it again.
+#[test]
+fn escape_in_either_chunk_of_a_pair_after_a_straddling_character() {
+    let kernels = kernels();
+    for wide in ["\u{e9}", "\u{2014}", "\u{1F600}", "\u{2028}", "x"] {
+        for piece in ["\n", "\"", "\n\n", "\x01", "<", "\u{2029}", "\u{2014}"] {
+            for lead in [0usize, 29, 30, 31, 40] {
+                for at in 0..=72 {
+                    let mut s = "a".repeat(lead);
+                    s.push_str(wide);
+                    s.push_str(&"b".repeat(at));
+                    s.push_str(piece);
+                    s.push_str(&"c".repeat(200 - s.len()));
+                    check_all_kernels(&kernels, &s.into_boxed_str());
+                }
+            }
+        }
+    }
+}
