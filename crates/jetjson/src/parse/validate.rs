@@ -713,11 +713,12 @@ impl<C: Classify> Walker<'_, '_, C> {
     fn number(&self, p: usize) -> bool {
         let b = self.b;
         if let Some(bytes) = b.get(p..p + 8) {
-            if let Some(ok) = short_number(u64::from_le_bytes(bytes.try_into().expect("8 bytes"))) {
-                return ok;
+            let word = u64::from_le_bytes(bytes.try_into().expect("8 bytes"));
+            if plain_number(word) {
+                return true;
             }
         }
-        long_number(b, p, self.lossless)
+        other_number(b, p, self.lossless)
     }
 
     /// The name whose opening quote is at `open`, before the `:` at
@@ -787,6 +788,18 @@ impl<C: Classify> Walker<'_, '_, C> {
     }
 }
 
+/// `Walker::number` past `plain_number`: `short_number`, else byte by
+/// byte (out of line: the walk keeps its registers for the common case).
+#[inline(never)]
+fn other_number(b: &[u8], p: usize, lossless: bool) -> bool {
+    if let Some(bytes) = b.get(p..p + 8) {
+        if let Some(ok) = short_number(u64::from_le_bytes(bytes.try_into().expect("8 bytes"))) {
+            return ok;
+        }
+    }
+    long_number(b, p, lossless)
+}
+
 /// `Walker::number` byte by byte: the number at `b[p]`, its grammar, then
 /// (only if it might be beyond the double range, which is refused unless
 /// `lossless`) its value.
@@ -829,6 +842,37 @@ fn long_number(b: &[u8], p: usize, lossless: bool) -> bool {
         return in_range(b, p);
     }
     true
+}
+
+/// Whether the 8 bytes of `word` (little-endian) start with a number
+/// without exponent (`12`, `-0`, `3.25`) that ends inside them, as a
+/// scalar ends: true means valid (and in the double range); false, not
+/// known (`short_number` says). The common case in few steps: the digits
+/// counted from the top bits of the non-digit bytes, no multiply.
+#[inline(always)]
+fn plain_number(word: u64) -> bool {
+    const ONES: u64 = u64::MAX / 255;
+    // Past a minus sign (a zero byte comes in at the top, which ends no
+    // number: one that reaches it is left to `short_number`).
+    let word = if word as u8 == b'-' { word >> 8 } else { word };
+    // The top bit of each byte that is not a digit, as in `digits`.
+    let x = word ^ (ONES * 0x30);
+    let other = (((x & (ONES * 0x7f)) + ONES * 0x76) | x) & (ONES * 0x80);
+    // Integer digits: 1 to 7 (64 trailing zeros: none is not a digit).
+    let int = other.trailing_zeros() / 8;
+    if int == 0 || int >= 8 || (word as u8 == b'0' && int > 1) {
+        return false;
+    }
+    let after = (word >> (8 * int)) as u8;
+    if ENDS_SCALAR[after as usize] {
+        return true;
+    }
+    if after != b'.' || int == 7 {
+        return false;
+    }
+    // Fraction digits: at least one, and the number ends inside the word.
+    let end = int + 1 + (other >> (8 * (int + 1))).trailing_zeros() / 8;
+    end > int + 1 && end < 8 && ENDS_SCALAR[(word >> (8 * end)) as u8 as usize]
 }
 
 /// The number that starts the 8 bytes of `word` (little-endian), if it
@@ -1394,6 +1438,42 @@ mod tests {
             }
         }
         assert!(taken > 1_000_000, "{taken}");
+    }
+
+    /// Every text of up to 8 bytes over the bytes of numbers (and some
+    /// that end them or not), padded with each kind of byte: what
+    /// `plain_number` accepts, the byte-by-byte `long_number` accepts, and
+    /// it accepts every number without exponent of up to 7 bytes that
+    /// `long_number` accepts.
+    #[test]
+    fn plain_numbers_are_judged_as_byte_by_byte() {
+        let alphabet = b"-0159.eE+,]\" a";
+        let mut taken = 0;
+        let mut text = [0u8; 8];
+        for len in 1..=6 {
+            let n = alphabet.len().pow(len as u32);
+            for code in 0..n {
+                let mut rest = code;
+                for byte in &mut text[..len] {
+                    *byte = alphabet[rest % alphabet.len()];
+                    rest /= alphabet.len();
+                }
+                for &pad in b"0,. e-]" {
+                    text[len..].fill(pad);
+                    let want = long_number(&text, 0, false);
+                    let got = plain_number(u64::from_le_bytes(text));
+                    if got {
+                        taken += 1;
+                        assert!(want, "{:?}", String::from_utf8_lossy(&text));
+                    }
+                    let number = text.iter().take_while(|c| !b", ]\"a".contains(c)).count();
+                    if want && number < 8 && !text[..number].iter().any(|c| b"eE".contains(c)) {
+                        assert!(got, "a plain number not taken: {:?}", String::from_utf8_lossy(&text));
+                    }
+                }
+            }
+        }
+        assert!(taken > 100_000, "{taken}");
     }
 
     /// Objects in a row whose names are those of the object before them
