@@ -20,7 +20,7 @@
 //!    stack of open containers, a value followed by `,` or the close in the
 //!    same loop: numbers are checked for their grammar only (one that ends
 //!    within 8 bytes without an exponent, nearly every one, from one word:
-//!    `short_number`; the others digits 8 at a time, converted only when
+//!    `plain_number`; the others digits 8 at a time, converted only when
 //!    they might be beyond the double range, which loads refuses), literals
 //!    compared, member names compared with the names before them in their
 //!    object:
@@ -718,7 +718,9 @@ impl<C: Classify> Walker<'_, '_, C> {
                 return true;
             }
         }
-        other_number(b, p, self.lossless)
+        // (What `plain_number` leaves, nothing short is valid but a
+        // number with an exponent.)
+        long_number(b, p, self.lossless)
     }
 
     /// The name whose opening quote is at `open`, before the `:` at
@@ -788,18 +790,6 @@ impl<C: Classify> Walker<'_, '_, C> {
     }
 }
 
-/// `Walker::number` past `plain_number`: `short_number`, else byte by
-/// byte (out of line: the walk keeps its registers for the common case).
-#[inline(never)]
-fn other_number(b: &[u8], p: usize, lossless: bool) -> bool {
-    if let Some(bytes) = b.get(p..p + 8) {
-        if let Some(ok) = short_number(u64::from_le_bytes(bytes.try_into().expect("8 bytes"))) {
-            return ok;
-        }
-    }
-    long_number(b, p, lossless)
-}
-
 /// `Walker::number` byte by byte: the number at `b[p]`, its grammar, then
 /// (only if it might be beyond the double range, which is refused unless
 /// `lossless`) its value.
@@ -847,13 +837,13 @@ fn long_number(b: &[u8], p: usize, lossless: bool) -> bool {
 /// Whether the 8 bytes of `word` (little-endian) start with a number
 /// without exponent (`12`, `-0`, `3.25`) that ends inside them, as a
 /// scalar ends: true means valid (and in the double range); false, not
-/// known (`short_number` says). The common case in few steps: the digits
-/// counted from the top bits of the non-digit bytes, no multiply.
+/// known (`long_number` says). The digits are counted from the top bits
+/// of the non-digit bytes.
 #[inline(always)]
 fn plain_number(word: u64) -> bool {
     const ONES: u64 = u64::MAX / 255;
     // Past a minus sign (a zero byte comes in at the top, which ends no
-    // number: one that reaches it is left to `short_number`).
+    // number: one that reaches it is left to `long_number`).
     let word = if word as u8 == b'-' { word >> 8 } else { word };
     // The top bit of each byte that is not a digit, as in `digits`.
     let x = word ^ (ONES * 0x30);
@@ -873,50 +863,6 @@ fn plain_number(word: u64) -> bool {
     // Fraction digits: at least one, and the number ends inside the word.
     let end = int + 1 + (other >> (8 * (int + 1))).trailing_zeros() / 8;
     end > int + 1 && end < 8 && ENDS_SCALAR[(word >> (8 * end)) as u8 as usize]
-}
-
-/// The number that starts the 8 bytes of `word` (little-endian), if it
-/// ends inside them and has no exponent (nearly every number): whether it
-/// is valid (and so in the double range), ended as a scalar ends. `None`:
-/// one to read byte by byte (`Walker::number`).
-#[inline(always)]
-fn short_number(word: u64) -> Option<bool> {
-    const ONES: u64 = u64::MAX / 255;
-    // The top bit of each byte that is not a digit (as in `digits`), then
-    // one bit per byte: bit `k` for byte `k` (the eight top bits gathered
-    // into the top byte by one multiplication, without carries).
-    let x = word ^ (ONES * 0x30);
-    let other = (((x & (ONES * 0x7f)) + ONES * 0x76) | x) & (ONES * 0x80);
-    let other = (other >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56;
-    let byte = |k: u32| (word >> (8 * k)) as u8;
-    let sign = u32::from(byte(0) == b'-');
-    // Integer digits: at least one, no leading zero. (A run that reaches
-    // the end of the word counts 64 or more: read byte by byte.)
-    let int = (other >> sign).trailing_zeros();
-    let mut end = sign + int;
-    if int == 0 {
-        return Some(false);
-    }
-    if end >= 8 {
-        return None;
-    }
-    if byte(sign) == b'0' && int > 1 {
-        return Some(false);
-    }
-    if byte(end) == b'.' {
-        let fraction = (other >> (end + 1)).trailing_zeros();
-        if fraction == 0 {
-            return Some(false);
-        }
-        end += 1 + fraction;
-        if end >= 8 {
-            return None;
-        }
-    }
-    match byte(end) {
-        b'e' | b'E' => None,
-        c => Some(ENDS_SCALAR[c as usize]),
-    }
 }
 
 /// How many ASCII digits `b[from..]` starts with: 8 bytes at a time while
@@ -1402,42 +1348,6 @@ mod tests {
                 }
             }
         }
-    }
-
-    /// Every text of up to 8 bytes over the bytes of numbers (and some
-    /// that end them or not), padded with each kind of byte: `short_number`
-    /// judges every number it takes as the byte-by-byte `long_number`
-    /// does, and takes the short ones without an exponent.
-    #[test]
-    fn short_numbers_are_judged_as_byte_by_byte() {
-        let alphabet = b"-0159.eE+,]\" a";
-        let mut taken = 0;
-        let mut text = [0u8; 8];
-        for len in 1..=6 {
-            let n = alphabet.len().pow(len as u32);
-            for code in 0..n {
-                let mut rest = code;
-                for byte in &mut text[..len] {
-                    *byte = alphabet[rest % alphabet.len()];
-                    rest /= alphabet.len();
-                }
-                for &pad in b"0,. e-" {
-                    text[len..].fill(pad);
-                    let want = long_number(&text, 0, false);
-                    if let Some(got) = short_number(u64::from_le_bytes(text)) {
-                        taken += 1;
-                        assert_eq!(got, want, "{:?}", String::from_utf8_lossy(&text));
-                    } else if text.iter().take_while(|c| !b", ]\"a".contains(c)).count() < 8
-                        && !text.contains(&b'e')
-                        && !text.contains(&b'E')
-                        && want
-                    {
-                        panic!("a short number read byte by byte: {:?}", String::from_utf8_lossy(&text));
-                    }
-                }
-            }
-        }
-        assert!(taken > 1_000_000, "{taken}");
     }
 
     /// Every text of up to 8 bytes over the bytes of numbers (and some
