@@ -150,6 +150,45 @@ fn duplicate_policies_and_lossless() {
     }
 }
 
+/// `First` and `Last` on objects of every size class of the builder's
+/// name check (2, 3-8 pairwise, 9-64 marks and remembered shapes, more
+/// than 64 the table), a repeated name at several places (inline and long
+/// names), against a model of the policy (a list searched name by name);
+/// objects without a repeat, the same shape parsed again and again (so a
+/// remembered shape answers), keep every member.
+#[test]
+fn first_and_last_at_every_size_of_the_name_check() {
+    let name = |k: usize| if k % 7 == 3 { format!("{LONG_A}-{k}") } else { format!("k{k}") };
+    for n in [2, 3, 5, 8, 9, 24, 40, 64, 65, 100] {
+        let mut places = vec![(1, 0), (n - 1, 0), (n - 1, n - 2), (n / 2, n / 3)];
+        places.retain(|&(at, of)| at > of);
+        let clean: Vec<String> = (0..n).map(name).collect();
+        for round in 0..3 {
+            for at in places.iter().copied().map(Some).chain([None]) {
+                let mut names = clean.clone();
+                if let Some((at, of)) = at {
+                    names[at] = names[of].clone();
+                }
+                let text = format!("[{{{}}}]", names.iter().enumerate().map(|(i, k)| format!("\"{k}\":{i}")).collect::<Vec<_>>().join(","));
+                for policy in [DuplicateKeys::First, DuplicateKeys::Last] {
+                    let mut model: Vec<(&str, usize)> = Vec::new();
+                    for (i, k) in names.iter().enumerate() {
+                        match model.iter_mut().find(|(m, _)| *m == k.as_str()) {
+                            Some(slot) if policy == DuplicateKeys::Last => slot.1 = i,
+                            Some(_) => {}
+                            None => model.push((k, i)),
+                        }
+                    }
+                    let want = format!("[{{{}}}]", model.iter().map(|(k, i)| format!("\"{k}\":{i}")).collect::<Vec<_>>().join(","));
+                    let opts = ReadOptions::new().duplicate_keys(policy);
+                    let v = Value::from_slice_with(text.as_bytes(), &opts).unwrap();
+                    assert_eq!(v.to_string(), want, "{n} names, repeat {at:?}, {policy:?}, round {round}");
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn failed_parse_frees_everything() {
     let text = format!(r#"[{{"{LONG_A}":["{LONG_B}",[1,2]]}},"#);
