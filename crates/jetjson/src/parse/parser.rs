@@ -1625,14 +1625,14 @@ fn name_hash(name: &[u8], [k0, k1]: [u64; 2]) -> u64 {
 }
 
 #[inline(always)]
-pub(super) fn folded_multiply(a: u64, b: u64) -> u64 {
+fn folded_multiply(a: u64, b: u64) -> u64 {
     let p = u128::from(a) * u128::from(b);
     (p as u64) ^ ((p >> 64) as u64)
 }
 
 /// Two random words, drawn once per process from the standard library's
 /// randomly keyed hasher (which the OS seeds).
-pub(super) fn hash_seed() -> [u64; 2] {
+fn hash_seed() -> [u64; 2] {
     use std::hash::BuildHasher;
     static SEED: std::sync::OnceLock<[u64; 2]> = std::sync::OnceLock::new();
     *SEED.get_or_init(|| {

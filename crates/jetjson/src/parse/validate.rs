@@ -20,7 +20,7 @@
 //!    stack of open containers, a value followed by `,` or the close in the
 //!    same loop: numbers are checked for their grammar only (one that ends
 //!    within 8 bytes without an exponent, nearly every one, from one word:
-//!    `plain_number`; the others digits 8 at a time, converted only when
+//!    `short_number`; the others digits 8 at a time, converted only when
 //!    they might be beyond the double range, which loads refuses), literals
 //!    compared, member names compared with the names before them in their
 //!    object:
@@ -58,7 +58,7 @@ use super::blocks::{tail_structure, Classify, Structure};
 use super::drive::Level;
 use super::number::{scan_general, NumberValue};
 use super::options::{DuplicateKeys, ReadOptions};
-use super::parser::{decode_escape, folded_multiply, hash_seed, DuplicateNames, BOM};
+use super::parser::{decode_escape, DuplicateNames, BOM};
 
 /// Names an object compares linearly before they are hashed.
 const LINEAR_NAMES: usize = 16;
@@ -82,11 +82,7 @@ impl Work {
     /// Whether `trim(keep)` would give anything back.
     #[inline]
     pub(crate) fn above(&self, keep: usize) -> bool {
-        self.stack.capacity() > keep
-            || self.names.words.capacity() > keep
-            || self.scratch.capacity() > keep
-            || self.names.dups.above(keep)
-            || self.names.tables.iter().any(|t| t.slots.len() > keep)
+        self.stack.capacity() > keep || self.names.words.capacity() > keep || self.scratch.capacity() > keep || self.names.dups.above(keep)
     }
 
     pub(crate) fn trim(&mut self, keep: usize) {
@@ -94,11 +90,6 @@ impl Work {
         self.names.words.shrink_to(keep);
         self.scratch.shrink_to(keep);
         self.names.dups.shrink_to(keep);
-        for t in &mut self.names.tables {
-            if t.slots.len() > keep {
-                t.slots = Vec::new();
-            }
-        }
     }
 }
 
@@ -123,22 +114,13 @@ struct Names {
     last_len: usize,
     /// Names of the open objects that are hashed.
     dups: DuplicateNames,
-    /// Hash tables of the names of the open objects with more than
-    /// `LINEAR_NAMES` names in slots (`WIDE`), innermost last: the first
-    /// `wide` are in use, the rest kept for reuse.
-    tables: Vec<Table>,
-    wide: usize,
-    /// The tag of the table made last (`Table`): never reset.
-    next_tag: u64,
-    /// The key of the tables' hash, fetched when the first table is made.
-    seed: [u64; 2],
 }
 
 impl Names {
     fn clear(&mut self) {
         self.words.clear();
         self.dups.clear();
-        (self.cursor, self.shape_end, self.last_first, self.last_len, self.wide) = (0, 0, 0, 0, 0);
+        (self.cursor, self.shape_end, self.last_first, self.last_len) = (0, 0, 0, 0);
     }
 }
 
@@ -147,11 +129,8 @@ const HASHED: usize = 1;
 /// An object entry's bloom does not yet hold the names it took from its
 /// shape (`Walker::shape_end`).
 const NOBLOOM: usize = 2;
-/// An object entry's names (more than `LINEAR_NAMES`, all in slots) are
-/// also in the innermost table in use of `Names::tables`.
-const WIDE: usize = 4;
 /// An object entry's first slot in `names` is its entry shifted right by this.
-const FIRST_SHIFT: u32 = 3;
+const FIRST_SHIFT: u32 = 2;
 /// The bit of a name's word in its object's entry of `Work::stack`: a hash of the
 /// word, so that a name that is not yet in a small object (nearly every
 /// name) is known so from one bit, without comparing it with the others.
@@ -557,9 +536,6 @@ impl<C: Classify> Walker<'_, '_, C> {
                 self.names.dups.close();
                 self.names.last_len = 0;
             } else {
-                if top & WIDE != 0 {
-                    self.names.wide -= 1;
-                }
                 self.names.last_len = self.names.cursor - first;
             }
             self.names.last_first = first;
@@ -713,13 +689,10 @@ impl<C: Classify> Walker<'_, '_, C> {
     fn number(&self, p: usize) -> bool {
         let b = self.b;
         if let Some(bytes) = b.get(p..p + 8) {
-            let word = u64::from_le_bytes(bytes.try_into().expect("8 bytes"));
-            if plain_number(word) {
-                return true;
+            if let Some(ok) = short_number(u64::from_le_bytes(bytes.try_into().expect("8 bytes"))) {
+                return ok;
             }
         }
-        // (What `plain_number` leaves, nothing short is valid but a
-        // number with an exponent.)
         long_number(b, p, self.lossless)
     }
 
@@ -758,16 +731,13 @@ impl<C: Classify> Walker<'_, '_, C> {
         let len = close.saturating_sub(start);
         let Some(&mut (top, ref mut bloom)) = self.stack.last_mut() else { return false };
         let first = top >> FIRST_SHIFT;
-        if top & (HASHED | NOBLOOM) == 0 && len < 16 {
+        if top & (HASHED | NOBLOOM) == 0 && len < 16 && i - first < LINEAR_NAMES {
             if let Some(bytes) = b.get(start..start + 16) {
                 let mask = NAME_MASKS[len + 1];
                 let word = u128::from_le_bytes(bytes.try_into().expect("16 bytes")) & mask;
                 // (Stage 1 has seen the name, and so any backslash in it;
                 // names with escapes are decoded in `general_name`.)
                 if !self.scan.backslash || !has_backslash(word) {
-                    if i - first >= LINEAR_NAMES {
-                        return wide_name(self.names, self.stack, (word, mask));
-                    }
                     let bit = name_bit(word);
                     if *bloom & bit == bit && self.names.words[first..i].iter().any(|&(w, _)| w == word) {
                         return false;
@@ -834,35 +804,48 @@ fn long_number(b: &[u8], p: usize, lossless: bool) -> bool {
     true
 }
 
-/// Whether the 8 bytes of `word` (little-endian) start with a number
-/// without exponent (`12`, `-0`, `3.25`) that ends inside them, as a
-/// scalar ends: true means valid (and in the double range); false, not
-/// known (`long_number` says). The digits are counted from the top bits
-/// of the non-digit bytes.
+/// The number that starts the 8 bytes of `word` (little-endian), if it
+/// ends inside them and has no exponent (nearly every number): whether it
+/// is valid (and so in the double range), ended as a scalar ends. `None`:
+/// one to read byte by byte (`Walker::number`).
 #[inline(always)]
-fn plain_number(word: u64) -> bool {
+fn short_number(word: u64) -> Option<bool> {
     const ONES: u64 = u64::MAX / 255;
-    // Past a minus sign (a zero byte comes in at the top, which ends no
-    // number: one that reaches it is left to `long_number`).
-    let word = if word as u8 == b'-' { word >> 8 } else { word };
-    // The top bit of each byte that is not a digit, as in `digits`.
+    // The top bit of each byte that is not a digit (as in `digits`), then
+    // one bit per byte: bit `k` for byte `k` (the eight top bits gathered
+    // into the top byte by one multiplication, without carries).
     let x = word ^ (ONES * 0x30);
     let other = (((x & (ONES * 0x7f)) + ONES * 0x76) | x) & (ONES * 0x80);
-    // Integer digits: 1 to 7 (64 trailing zeros: none is not a digit).
-    let int = other.trailing_zeros() / 8;
-    if int == 0 || int >= 8 || (word as u8 == b'0' && int > 1) {
-        return false;
+    let other = (other >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56;
+    let byte = |k: u32| (word >> (8 * k)) as u8;
+    let sign = u32::from(byte(0) == b'-');
+    // Integer digits: at least one, no leading zero. (A run that reaches
+    // the end of the word counts 64 or more: read byte by byte.)
+    let int = (other >> sign).trailing_zeros();
+    let mut end = sign + int;
+    if int == 0 {
+        return Some(false);
     }
-    let after = (word >> (8 * int)) as u8;
-    if ENDS_SCALAR[after as usize] {
-        return true;
+    if end >= 8 {
+        return None;
     }
-    if after != b'.' || int == 7 {
-        return false;
+    if byte(sign) == b'0' && int > 1 {
+        return Some(false);
     }
-    // Fraction digits: at least one, and the number ends inside the word.
-    let end = int + 1 + (other >> (8 * (int + 1))).trailing_zeros() / 8;
-    end > int + 1 && end < 8 && ENDS_SCALAR[(word >> (8 * end)) as u8 as usize]
+    if byte(end) == b'.' {
+        let fraction = (other >> (end + 1)).trailing_zeros();
+        if fraction == 0 {
+            return Some(false);
+        }
+        end += 1 + fraction;
+        if end >= 8 {
+            return None;
+        }
+    }
+    match byte(end) {
+        b'e' | b'E' => None,
+        c => Some(ENDS_SCALAR[c as usize]),
+    }
 }
 
 /// How many ASCII digits `b[from..]` starts with: 8 bytes at a time while
@@ -920,14 +903,11 @@ fn general_name(
     if *top & HASHED == 0 {
         let body = &b[start..start + len];
         let i = names.cursor;
-        if len < 16 && !body.contains(&b'\\') {
+        if len < 16 && i - first < LINEAR_NAMES && !body.contains(&b'\\') {
             let mut bytes = [0u8; 16];
             bytes[..len].copy_from_slice(body);
             bytes[len] = b'"';
             let word = u128::from_le_bytes(bytes);
-            if i - first >= LINEAR_NAMES {
-                return wide_name(names, stack, (word, NAME_MASKS[len + 1]));
-            }
             if names.words[first..i].iter().any(|&(w, _)| w == word) {
                 return false;
             }
@@ -937,10 +917,6 @@ fn general_name(
             return true;
         }
         // On to hashing: the words so far are names copied to `dups`.
-        if *top & WIDE != 0 {
-            names.wide -= 1;
-            *top &= !WIDE;
-        }
         names.dups.open();
         for &(word, _) in &names.words[first..i] {
             let bytes = word.to_le_bytes();
@@ -952,99 +928,6 @@ fn general_name(
         *top |= HASHED;
     }
     hashed_name(b, &mut names.dups, scratch, start, len, backslash_seen)
-}
-
-/// A name without escapes of up to 15 bytes (`word` and its mask, as in
-/// `Names::words`) of an object that has `LINEAR_NAMES` names or more in
-/// slots: false if it has it already. Its names are then also in a hash
-/// table (made from the slots the first time: they are all different),
-/// which says in one or two probes whether a name is new.
-#[inline(always)]
-fn wide_name(names: &mut Names, stack: &mut [(usize, u64)], (word, mask): (u128, u128)) -> bool {
-    let Some((top, _)) = stack.last_mut() else { return false };
-    let first = *top >> FIRST_SHIFT;
-    let i = names.cursor;
-    if *top & WIDE == 0 || (i - first + 1) * 2 > names.tables.get(names.wide.wrapping_sub(1)).map_or(0, |t| t.mask + 1) {
-        // (Cold: the object's first table, or a table twice as large.)
-        if !make_table(names, top, first) {
-            return false;
-        }
-    }
-    let seed = names.seed;
-    let Some(table) = names.wide.checked_sub(1).and_then(|t| names.tables.get_mut(t)) else { return false };
-    let Some(spot) = table.spot(word, seed) else { return false };
-    table.slots[spot] = (word, table.tag);
-    put(&mut names.words, i, (word, mask));
-    names.cursor = i + 1;
-    true
-}
-
-/// A hash table of the names of one object (in `Names::tables`): the
-/// slots whose tag is the table's are in use, the others empty, so that a
-/// table is made empty by a new tag, not by clearing its memory.
-#[derive(Default)]
-struct Table {
-    slots: Vec<(u128, u64)>,
-    /// The slots in use are the first `mask + 1` (a power of two).
-    mask: usize,
-    tag: u64,
-}
-
-impl Table {
-    /// The empty slot where `word` goes (linear probing from its hash,
-    /// keyed per process as `DuplicateNames`' hash is: names come from the
-    /// document, and chosen names must not be able to pile up in one
-    /// place); `None` if the table has it. The table is never full.
-    #[inline(always)]
-    fn spot(&self, word: u128, [k0, k1]: [u64; 2]) -> Option<usize> {
-        let h = folded_multiply(word as u64 ^ k0, (word >> 64) as u64 ^ k1);
-        let mut spot = h as usize & self.mask;
-        loop {
-            let (w, tag) = *self.slots.get(spot)?;
-            if tag != self.tag {
-                return Some(spot);
-            }
-            if w == word {
-                return None;
-            }
-            spot = (spot + 1) & self.mask;
-        }
-    }
-}
-
-/// Gives the innermost object (entry `top`, first slot `first`) a table
-/// of twice its names or more, with its names in it: a new one if it has
-/// none (`WIDE` clear), else twice as large. False only if a table is
-/// missing, which does not happen.
-#[cold]
-#[inline(never)]
-fn make_table(names: &mut Names, top: &mut usize, first: usize) -> bool {
-    if names.seed[1] == 0 {
-        names.seed = hash_seed();
-    }
-    if *top & WIDE == 0 {
-        if names.tables.len() == names.wide {
-            names.tables.push(Table::default());
-        }
-        names.wide += 1;
-        *top |= WIDE;
-    }
-    let end = names.cursor;
-    let size = (2 * (end - first + 1)).next_power_of_two().max(16 * LINEAR_NAMES);
-    // Tags are never reused (not from one document to the next either):
-    // no slot of another object or document is taken for one of this one.
-    names.next_tag += 1;
-    let (tag, seed) = (names.next_tag, names.seed);
-    let Some(table) = names.wide.checked_sub(1).and_then(|t| names.tables.get_mut(t)) else { return false };
-    if table.slots.len() < size {
-        table.slots.resize(size, (0, 0));
-    }
-    (table.mask, table.tag) = (size - 1, tag);
-    for &(word, _) in &names.words[first..end] {
-        let Some(spot) = table.spot(word, seed) else { return false };
-        table.slots[spot] = (word, tag);
-    }
-    true
 }
 
 /// Writes `word` to slot `i` of `names`, which has at least `i` slots.
@@ -1351,12 +1234,11 @@ mod tests {
     }
 
     /// Every text of up to 8 bytes over the bytes of numbers (and some
-    /// that end them or not), padded with each kind of byte: what
-    /// `plain_number` accepts, the byte-by-byte `long_number` accepts, and
-    /// it accepts every number without exponent of up to 7 bytes that
-    /// `long_number` accepts.
+    /// that end them or not), padded with each kind of byte: `short_number`
+    /// judges every number it takes as the byte-by-byte `long_number`
+    /// does, and takes the short ones without an exponent.
     #[test]
-    fn plain_numbers_are_judged_as_byte_by_byte() {
+    fn short_numbers_are_judged_as_byte_by_byte() {
         let alphabet = b"-0159.eE+,]\" a";
         let mut taken = 0;
         let mut text = [0u8; 8];
@@ -1368,22 +1250,23 @@ mod tests {
                     *byte = alphabet[rest % alphabet.len()];
                     rest /= alphabet.len();
                 }
-                for &pad in b"0,. e-]" {
+                for &pad in b"0,. e-" {
                     text[len..].fill(pad);
                     let want = long_number(&text, 0, false);
-                    let got = plain_number(u64::from_le_bytes(text));
-                    if got {
+                    if let Some(got) = short_number(u64::from_le_bytes(text)) {
                         taken += 1;
-                        assert!(want, "{:?}", String::from_utf8_lossy(&text));
-                    }
-                    let number = text.iter().take_while(|c| !b", ]\"a".contains(c)).count();
-                    if want && number < 8 && !text[..number].iter().any(|c| b"eE".contains(c)) {
-                        assert!(got, "a plain number not taken: {:?}", String::from_utf8_lossy(&text));
+                        assert_eq!(got, want, "{:?}", String::from_utf8_lossy(&text));
+                    } else if text.iter().take_while(|c| !b", ]\"a".contains(c)).count() < 8
+                        && !text.contains(&b'e')
+                        && !text.contains(&b'E')
+                        && want
+                    {
+                        panic!("a short number read byte by byte: {:?}", String::from_utf8_lossy(&text));
                     }
                 }
             }
         }
-        assert!(taken > 100_000, "{taken}");
+        assert!(taken > 1_000_000, "{taken}");
     }
 
     /// Objects in a row whose names are those of the object before them
@@ -1498,136 +1381,6 @@ mod tests {
                 assert!(!validate(padded.as_bytes(), &ReadOptions::default(), &mut work, Level::Baseline), "{padded}");
             }
         }
-    }
-
-    /// Objects with more names than compare linearly (their names in a
-    /// hash table that grows), around every size where the table is made or
-    /// grows: a name repeated or not (plainly, escaped), long names that
-    /// send the object to hashing, wide objects inside wide objects that
-    /// share names with them, arrays of wide objects of one shape that
-    /// leave it late, and tables reused from document to document (with
-    /// the same working memory): judged as the reference judges them.
-    #[test]
-    fn objects_with_many_names() {
-        let mut x = 0x5851_f42d_4c95_7f2du64;
-        let mut next = move |n: usize| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 11) as usize % n
-        };
-        let sizes = [15, 16, 17, 18, 31, 32, 33, 63, 64, 65, 127, 128, 129, 130, 200, 300];
-        fn object(next: &mut impl FnMut(usize) -> usize, sizes: &[usize], prefix: &str, depth: usize, out: &mut String) {
-            let n = sizes[next(sizes.len())];
-            // Where a name of the object comes again (if it does), and how.
-            let repeat = if next(4) == 0 { Some((next(n), next(4))) } else { None };
-            out.push('{');
-            for k in 0..n {
-                if k > 0 {
-                    out.push(',');
-                }
-                match repeat {
-                    Some((at, how)) if at == k && k > 0 => {
-                        let earlier = next(k);
-                        match how {
-                            0 => out.push_str(&format!("\"{prefix}{earlier}\"")),
-                            1 => out.push_str(&format!("\"\\u00{:02x}{}{earlier}\"", prefix.as_bytes()[0], &prefix[1..])),
-                            // A name not repeated, but long or escaped.
-                            2 => out.push_str(&format!("\"{prefix}{k}-a-name-longer-than-sixteen\"")),
-                            _ => out.push_str(&format!("\"\\u00{:02x}{}{k}\"", prefix.as_bytes()[0], &prefix[1..])),
-                        }
-                    }
-                    _ => out.push_str(&format!("\"{prefix}{k}\"")),
-                }
-                out.push(':');
-                if depth < 2 && next(40) == 0 {
-                    // Inside: the same names, or others.
-                    let inner = if next(2) == 0 { prefix } else { "q" };
-                    object(next, sizes, inner, depth + 1, out);
-                } else if depth < 2 && next(60) == 0 {
-                    out.push('[');
-                    let count = 2 + next(2);
-                    let mut shape = String::new();
-                    object(next, sizes, "s", depth + 1, &mut shape);
-                    for j in 0..count {
-                        if j > 0 {
-                            out.push(',');
-                        }
-                        // The same object again, or with one name changed
-                        // late (to one that is new, or a repeat).
-                        let mut copy = shape.clone();
-                        if next(2) == 0 {
-                            if let Some(cut) = copy.rfind("\"s") {
-                                let end = cut + 1 + copy[cut + 1..].find('"').expect("a closing quote");
-                                copy.replace_range(cut + 1..end, if next(2) == 0 { "s0" } else { "t0" });
-                            }
-                        }
-                        out.push_str(&copy);
-                    }
-                    out.push(']');
-                } else {
-                    out.push_str(&k.to_string());
-                }
-            }
-            out.push('}');
-        }
-        let mut work = Work::default();
-        let opts = ReadOptions::default();
-        let check = |doc: &str, work: &mut Work| {
-            let want = Parser::new(doc.as_bytes(), &opts).and_then(|mut p| p.drive(&mut Ignore)).is_ok();
-            for level in levels() {
-                assert_eq!(validate(doc.as_bytes(), &opts, work, level), want, "{doc}");
-            }
-            want
-        };
-        // One by one: a repeat (plain or escaped) at and of names around
-        // the sizes where the table is made or grows, in an object alone,
-        // after an object of the same names (its shape), and inside an
-        // object of more names.
-        let members = |n: usize, at: usize, earlier: usize, escaped: bool| -> String {
-            let names: Vec<String> = (0..n)
-                .map(|k| match k {
-                    _ if k == at && escaped => format!("\"\\u006e{earlier}\":{k}"),
-                    _ if k == at => format!("\"n{earlier}\":{k}"),
-                    _ => format!("\"n{k}\":{k}"),
-                })
-                .collect();
-            format!("{{{}}}", names.join(","))
-        };
-        let mut repeats = 0;
-        for n in [17usize, 33, 64, 65, 129, 130, 200, 300] {
-            for at in [1, 15, 16, 17, n / 2, n - 1] {
-                for earlier in [0, 15, 16, 17, at / 2, at.saturating_sub(1)] {
-                    if earlier >= at || at >= n {
-                        continue;
-                    }
-                    for escaped in [false, true] {
-                        let object = members(n, at, earlier, escaped);
-                        let plain = members(n, n, 0, false);
-                        for doc in [object.clone(), format!("[{plain},{object}]"), format!("{{\"x\":{plain},\"y\":{object}}}")] {
-                            assert!(!check(&doc, &mut work), "{doc}");
-                            repeats += 1;
-                        }
-                        assert!(check(&format!("[{plain},{plain}]"), &mut work));
-                    }
-                }
-            }
-        }
-        assert!(repeats > 1000, "{repeats}");
-        let (mut valid, mut invalid) = (0, 0);
-        for _ in 0..400 {
-            let mut doc = String::new();
-            object(&mut next, &sizes, "n", 0, &mut doc);
-            if check(&doc, &mut work) {
-                valid += 1;
-            } else {
-                invalid += 1;
-            }
-            if doc.len() < 1500 {
-                agree(doc.as_bytes(), &mut work);
-            }
-        }
-        assert!(valid > 80 && invalid > 80, "{valid} valid, {invalid} invalid");
     }
 
     /// Strings, escapes and whitespace across block ends.
