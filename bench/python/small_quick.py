@@ -41,6 +41,11 @@ HERE = Path(__file__).resolve().parent
 OCI = HERE.parents[1] / ".." / "shared" / "corpus" / "oci"
 MANIFEST = OCI / "image-spec" / "manifest-L116-manifest.json"
 INDEX = OCI / "containers-image" / "oci1.index.zstd-selection2.json"
+# Real payloads for the Raw envelope rows: an OCI manifest as stored
+# (indented), and the first GitHub event of simdjson's github_events.json
+# as an API sends it (compact).
+RAW_MANIFEST = OCI / "containers-image" / "ociv1.manifest.json"
+GITHUB_EVENTS = HERE.parents[1] / ".." / "shared" / "corpus" / "bench" / "simdjson" / "github_events.json"
 
 
 # ---------------------------------------------------------------- inputs
@@ -133,11 +138,14 @@ def cases():
     raw_checked = dict(env, data=jetjson.Raw(PAYLOAD))
     raw_unchecked = dict(env, data=jetjson.Raw.unchecked(PAYLOAD))
     fragment = dict(env, data=orjson.Fragment(PAYLOAD))
+    event_payload = json.dumps(json.loads(GITHUB_EVENTS.read_bytes())[0], separators=(",", ":"), ensure_ascii=False).encode()
+    manifest_payload = RAW_MANIFEST.read_bytes()
     g.update(
         manifest=manifest, manifest_bytes=manifest_bytes, index=index, index_bytes=index_bytes, body=body,
         event=Event(7, AT), uids=[UID], record=record, rstruct=rstruct, payload=PAYLOAD,
         env=env, raw_checked=raw_checked, raw_unchecked=raw_unchecked, fragment=fragment,
         Raw=jetjson.Raw, Fragment=orjson.Fragment, one_dict={"a": 1}, body_bytes=orjson.dumps(body),
+        event_payload=event_payload, manifest_payload=manifest_payload,
     )
     body_bytes = g["body_bytes"]
     d = "dumps"
@@ -160,6 +168,8 @@ def cases():
         ("list holding a UUID", {"jetjson": "jd(uids)", "orjson": "od(uids)", "msgspec": "me(uids)"}, d),
         ("SDK record (dataclass)", {"jetjson": "jd(record)", "orjson": "od(record)", "msgspec": "me(record)", "msgspec Struct": "me(rstruct)"}, d),
         (f"envelope, Raw checked ({len(PAYLOAD)} B payload)", {"jetjson": "jd(dict(env, data=Raw(payload)))", "orjson": "od(dict(env, data=Fragment(payload)))"}, d),
+        (f"envelope, Raw checked (GitHub event, {len(event_payload)} B)", {"jetjson": "jd(dict(env, data=Raw(event_payload)))", "orjson": "od(dict(env, data=Fragment(event_payload)))"}, d),
+        (f"envelope, Raw checked (OCI manifest, {len(manifest_payload)} B)", {"jetjson": "jd(dict(env, data=Raw(manifest_payload)))", "orjson": "od(dict(env, data=Fragment(manifest_payload)))"}, d),
         ("envelope, Raw.unchecked", {"jetjson": "jd(raw_unchecked)", "orjson": "od(fragment)"}, d),
     ], g
 
