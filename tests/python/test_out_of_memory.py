@@ -646,3 +646,50 @@ def test_a_parse_whose_working_memory_cannot_grow_is_a_memory_error(kind, entry)
     if kind == "escaped" and entry != "loads_str_input":
         # Where the string's text stopped growing: inside the string.
         assert "out of memory while reading: line 1 column" in out, out
+
+
+# Objects that fill memory themselves: CPython's allocation fails first, and
+# the builder's own error handling (formatting the error, the path) then
+# found no memory for its few bytes and aborted the process ("memory
+# allocation of 11 bytes failed"; found by an outside tester). The builders
+# now release what they hold before handling a MemoryError. A huge integer
+# literal was copied with an allocation that aborted before CPython's digit
+# limit refused it.
+FILL_CHILD = textwrap.dedent(
+    """
+    import os, resource, sys, typing
+    import jetjson
+
+    kind, entry, spare = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    if kind == "floats":
+        data = b"[" + b"1.5e3," * 20_000_000 + b"1]"
+    elif kind == "records":
+        data = b"{" + b",".join(b'"k%d":["ab","c\\\\n","d"]' % i for i in range(4_000_000)) + b"}"
+    else:
+        data = b"1" + b"2" * 120_000_000
+    read = {
+        "loads": jetjson.loads,
+        "loads_decimal": lambda d: jetjson.loads(d, decimal=True),
+        "Decoder": jetjson.Decoder(typing.Union[list[float], dict[str, list[str]], int]).decode,
+    }[entry]
+    vm = int(open("/proc/self/statm").read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    resource.setrlimit(resource.RLIMIT_AS, (vm + (spare << 20), resource.RLIM_INFINITY))
+    try:
+        read(data)
+        print("ok")
+    except MemoryError:
+        print("MemoryError")
+    except ValueError as e:
+        print("ValueError", str(e)[:60])
+    resource.setrlimit(resource.RLIMIT_AS, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+    assert jetjson.loads(b'[1, 2.5, {"k": ["a"]}]') == [1, 2.5, {"k": ["a"]}]
+    """
+)
+
+
+@pytest.mark.parametrize("entry", ["loads", "loads_decimal", "Decoder"])
+@pytest.mark.parametrize("kind,spare", [("floats", 200), ("records", 200), ("bigint", 50)])
+def test_objects_that_fill_memory_are_a_memory_error(kind, spare, entry):
+    r = subprocess.run([sys.executable, "-c", FILL_CHILD, kind, entry, str(spare)], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-3000:]
+    assert r.stdout.strip() == "MemoryError", r.stdout

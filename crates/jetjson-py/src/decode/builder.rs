@@ -253,6 +253,21 @@ impl<'p, 'i> Builder<'p, 'i> {
     #[cold]
     #[inline(never)]
     fn python_error(&mut self) -> Error {
+        // SAFETY: GIL held (the builder runs with it); asks about the
+        // exception set, runs no Python code.
+        if unsafe { ffi::PyErr_ExceptionMatches(ffi::PyExc_MemoryError) } != 0 {
+            // Out of memory, the parse is over: what the stack holds is
+            // released now, not in `drop`, so that the memory it took is
+            // free for the error's own few allocations (one failing aborted
+            // the process); the path, which reads keys off the stack, is
+            // left out.
+            for obj in std::mem::take(&mut self.stack) {
+                // SAFETY: every non-null entry is an owned reference, taken
+                // off the stack here (released once).
+                unsafe { ffi::Py_XDECREF(obj) };
+            }
+            return self.python_error_at(String::new(), None);
+        }
         let path = self.path(self.frames.len(), true);
         self.python_error_at(path, None)
     }

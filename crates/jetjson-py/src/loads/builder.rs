@@ -176,6 +176,12 @@ impl<'py> Builder<'py> {
     #[cold]
     #[inline(never)]
     fn python_error(&mut self) -> Error {
+        // The parse is over: what the stack holds is released now, not in
+        // `drop`, so that the memory it took is free for what follows (a
+        // MemoryError raised because the objects filled memory left no
+        // room for the error's own few allocations, and one failing
+        // aborted the process).
+        self.release_stack();
         if self.quick {
             self.failure = Some(Failure::Pending);
             return Error::new(ErrorKind::Custom("a Python exception (left pending)".to_owned()));

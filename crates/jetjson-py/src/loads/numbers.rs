@@ -33,7 +33,13 @@ pub(crate) fn new_number(n: &NumberToken<'_>) -> *mut ffi::PyObject {
 fn big(n: &NumberToken<'_>) -> *mut ffi::PyObject {
     if n.is_integer {
         // PyLong_FromString needs a NUL-terminated string.
-        let mut text = Vec::with_capacity(n.text.len() + 1);
+        // Fallible: the literal can be most of a huge input (CPython's
+        // digit limit refuses it only after the copy).
+        let mut text = Vec::new();
+        if text.try_reserve_exact(n.text.len() + 1).is_err() {
+            // SAFETY: GIL held (builders run with it); sets MemoryError.
+            return unsafe { ffi::PyErr_NoMemory() };
+        }
         text.extend_from_slice(n.text.as_bytes());
         text.push(0);
         // SAFETY: `text` is a NUL-terminated ASCII integer literal that
