@@ -693,3 +693,46 @@ def test_objects_that_fill_memory_are_a_memory_error(kind, spare, entry):
     r = subprocess.run([sys.executable, "-c", FILL_CHILD, kind, entry, str(spare)], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr[-3000:]
     assert r.stdout.strip() == "MemoryError", r.stdout
+
+
+# `canonicalize` reads its input into the core's `Value` (an arena for the
+# document, stacks for the open containers), which aborted the process when
+# that memory could not grow ("memory allocation of ... bytes failed"). It
+# is a MemoryError now, and the process reads on afterwards. Each document
+# is ~120 MB, read with 50 MB of address space to spare: the items of one
+# huge array (the builder's value stack), long strings (the arena), and the
+# names of one huge object (the name stack and the arena).
+CANON_CHILD = textwrap.dedent(
+    """
+    import os, resource, sys
+    import jetjson
+
+    kind, profile = sys.argv[1], sys.argv[2]
+    if kind == "items":
+        data = b"[" + b"1," * (60 << 20) + b"1]"
+    elif kind == "strings":
+        data = b"[" + b",".join([b'"' + b"s" * 40 + b'"'] * (3 << 20)) + b"]"
+    else:
+        data = b"{" + b",".join(b'"%d":0' % i for i in range(10_000_000)) + b"}"
+    vm = int(open("/proc/self/statm").read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    resource.setrlimit(resource.RLIMIT_AS, (vm + (50 << 20), resource.RLIM_INFINITY))
+    try:
+        jetjson.canonicalize(data, profile)
+        print("ok")
+    except MemoryError as e:
+        print("MemoryError", e)
+    resource.setrlimit(resource.RLIMIT_AS, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+    assert jetjson.canonicalize(b'{"b": [1, "x\\\\n"], "a": 2}', "jcs") == b'{"a":2,"b":[1,"x\\\\n"]}'
+    """
+)
+
+
+@pytest.mark.parametrize("profile", ["jcs", "compact"])
+@pytest.mark.parametrize("kind", ["items", "strings", "names"])
+def test_canonicalize_whose_value_cannot_grow_is_a_memory_error(kind, profile):
+    r = subprocess.run([sys.executable, "-c", CANON_CHILD, kind, profile], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-3000:]
+    out = r.stdout.strip()
+    assert out.startswith("MemoryError"), out
+    # Said where, as every reading error is.
+    assert "out of memory while reading: line 1 column" in out, out

@@ -13,7 +13,7 @@ use crate::types::{self, Buffer, Digest, Error, ReadOptions, Status, WriteOption
 
 /// Parses `json` with the read options into a `Value`.
 fn parse(json: &[u8], read: &jetjson::ReadOptions) -> Result<Value, Failure> {
-    Value::from_slice_with(json, read).map_err(|e| Failure::from_core(&e))
+    jetjson::__private::value_from_slice_recovering(json, read).map_err(|e| Failure::from_core(&e))
 }
 
 fn algorithm(a: c_int) -> Result<Algorithm, Failure> {

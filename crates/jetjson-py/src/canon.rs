@@ -1,7 +1,7 @@
 //! `canonicalize`: JSON text in, a profile's bytes out, through the core's
 //! `Value` (no Python objects are built), as `jetjson canon` does.
 
-use jetjson::{DuplicateKeys, ReadOptions, Value};
+use jetjson::{DuplicateKeys, ReadOptions};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
@@ -72,7 +72,7 @@ pub fn canonicalize<'py>(
             read = read.max_size(limit);
         }
         let text = json_text(data)?;
-        let value = Value::from_slice_with(&text.bytes, &read).map_err(|e| text.error(py, &e, data))?;
+        let value = jetjson::__private::value_from_slice_recovering(&text.bytes, &read).map_err(|e| text.error(py, &e, data))?;
         let out = value.to_vec_with(&write).map_err(|e| encode_error(py, e.to_string_with_root()))?;
         Ok(PyBytes::new(py, &out))
     })()

@@ -126,6 +126,14 @@ pub mod __private {
     pub use crate::writer::{IoSink, ItemRun, Literal, NoSink, Sink, SortedObject, Writer, NAME_WINDOW};
     pub use crate::{escape, number, parse};
 
+    /// `Value::from_slice_with`, except that running out of memory while
+    /// reading is the error `ErrorKind::OutOfMemory` (at the end of the
+    /// container being read) rather than the end of the process: for the
+    /// bindings, which read documents from outside and must carry on.
+    pub fn value_from_slice_recovering(input: &[u8], options: &crate::ReadOptions) -> crate::Result<crate::Value> {
+        crate::value::from_json_recovering(input, options)
+    }
+
     /// A `json!` interpolation: the expression's value as a `Value`.
     #[track_caller]
     pub fn json_expr<T: ?Sized + serde::Serialize>(value: &T) -> crate::Value {

@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use jetjson::{ReadOptions, Value, WriteOptions};
+use jetjson::{ReadOptions, WriteOptions};
 
 use super::{parse_document, write_document, LineProblem};
 use crate::fail::Fail;
@@ -85,6 +85,6 @@ fn canon_line(line: &[u8], read: &ReadOptions, write: &WriteOptions) -> Result<V
     if ndjson::is_blank(line) {
         return Err(LineProblem::Blank(line.to_vec()));
     }
-    let value = Value::from_slice_with(line, read).map_err(|e| LineProblem::Parse(e, line.to_vec()))?;
+    let value = jetjson::__private::value_from_slice_recovering(line, read).map_err(|e| LineProblem::Parse(e, line.to_vec()))?;
     value.to_vec_with(write).map_err(LineProblem::Write)
 }

@@ -66,7 +66,7 @@ pub fn too_long(block: &[u8], line: &[u8], max_line: Option<usize>) -> Option<Li
 
 /// Parses one whole document, reporting a syntax error on stderr.
 pub fn parse_document(source: &Source, read: &ReadOptions, input: &[u8]) -> Result<Value, Fail> {
-    Value::from_slice_with(input, read).map_err(|e| {
+    jetjson::__private::value_from_slice_recovering(input, read).map_err(|e| {
         report::print(&report::parse_error(&source.name(), input, &e));
         Fail::Invalid
     })

@@ -40,7 +40,7 @@
 //! handle to the items can find its arena (to take a reference when cloned
 //! or give one back when dropped) without storing it.
 
-use std::alloc::{alloc, dealloc, handle_alloc_error, Layout};
+use std::alloc::{alloc, dealloc, Layout};
 use std::ptr::NonNull;
 use std::sync::atomic::{fence, AtomicUsize, Ordering};
 
@@ -287,6 +287,66 @@ pub(crate) struct ArenaBuilder {
     cap: usize,
     /// Size of the next regular chunk.
     next_size: usize,
+    /// Bytes of the last chunk the allocator refused (for `alloc_failed`).
+    refused: usize,
+}
+
+thread_local! {
+    /// Memory ran out during the build running on this thread: the
+    /// allocator refused an arena chunk, or one of the builder's stacks
+    /// could not grow (`mark_out_of_memory`). Sticky for the build: no
+    /// chunk is asked for again (a document that ran out of memory would
+    /// otherwise ask once per value until its container ends), and the
+    /// builder reports the error at the next container's end. A flag of
+    /// the thread rather than of the builder so that the cold paths that
+    /// set it take no more arguments than before (more made every parse
+    /// 2-3% slower); `begin_build` and `end_build` keep an enclosing
+    /// build's flag.
+    static OUT_OF_MEMORY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// A build that recovers from running out of memory is running on this
+    /// thread (`begin_build`): what the builder's helpers outside the
+    /// arena and the stacks (the name check of large objects, `dedupe`)
+    /// do when the allocator refuses them (`refused`).
+    static RECOVERING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// The allocator refused `layout` to a helper of the builder. In a build
+/// that recovers, marks the build out of memory and returns (the helper
+/// returns something memory-safe, and the builder reports the error before
+/// using it); otherwise ends the process, as the global allocator does.
+#[cold]
+#[inline(never)]
+pub(crate) fn refused(layout: Layout) {
+    if !RECOVERING.get() {
+        std::alloc::handle_alloc_error(layout);
+    }
+    mark_out_of_memory();
+}
+
+/// Whether memory ran out during the current build (see `OUT_OF_MEMORY`).
+#[inline(always)]
+pub(crate) fn out_of_memory() -> bool {
+    OUT_OF_MEMORY.get()
+}
+
+/// Records that memory ran out during the current build.
+#[cold]
+#[inline(never)]
+pub(crate) fn mark_out_of_memory() {
+    OUT_OF_MEMORY.set(true);
+}
+
+/// Starts a build that recovers from running out of memory: clears the
+/// flag, returning an enclosing build's state (for `end_build`).
+pub(crate) fn begin_build() -> (bool, bool) {
+    (OUT_OF_MEMORY.replace(false), RECOVERING.replace(true))
+}
+
+/// Ends a build: whether it ran out of memory; the enclosing build's state
+/// (from `begin_build`) is back.
+pub(crate) fn end_build(outer: (bool, bool)) -> bool {
+    RECOVERING.set(outer.1);
+    OUT_OF_MEMORY.replace(outer.0)
 }
 
 impl ArenaBuilder {
@@ -307,7 +367,17 @@ impl ArenaBuilder {
             } else {
                 size
             },
+            refused: 0,
         }
+    }
+
+    /// Ends the process as the global allocator's failure does (for
+    /// builders that do not recover: `build.rs`, `RECOVER`), saying how
+    /// large the refused chunk was.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn alloc_failed(&self) -> ! {
+        std::alloc::handle_alloc_error(Layout::from_size_align(self.refused, ALIGN).unwrap_or(Layout::new::<u8>()))
     }
 
     /// The arena's identity, if anything was allocated.
@@ -325,52 +395,66 @@ impl ArenaBuilder {
     }
 
     /// `n` bytes (at an 8-byte boundary if `aligned`), valid until the
-    /// arena is freed.
+    /// arena is freed; `None` when the allocator has no memory for a new
+    /// chunk (the arena stays as it was, and usable).
     #[inline]
-    fn alloc(&mut self, n: usize, aligned: bool) -> NonNull<u8> {
+    fn alloc(&mut self, n: usize, aligned: bool) -> Option<NonNull<u8>> {
         let start = if aligned { (self.used + (ALIGN - 1)) & !(ALIGN - 1) } else { self.used };
         if n <= self.cap.saturating_sub(start) && !self.chunk.is_null() {
             self.used = start + n;
             // SAFETY: `start + n <= cap`, so the range lies in the current
             // chunk, which is non-null (checked).
-            return unsafe { NonNull::new_unchecked(self.chunk.add(start)) };
+            return Some(unsafe { NonNull::new_unchecked(self.chunk.add(start)) });
         }
         self.alloc_slow(n)
     }
 
     #[cold]
     #[inline(never)]
-    fn alloc_slow(&mut self, n: usize) -> NonNull<u8> {
-        let need = n.checked_add(HEADER).expect("an arena request fits usize");
+    fn alloc_slow(&mut self, n: usize) -> Option<NonNull<u8>> {
+        let Some(need) = n.checked_add(HEADER) else {
+            mark_out_of_memory();
+            return None;
+        };
         if need > self.next_size / 4 && need > MIN_CHUNK {
             // A chunk of its own; the current chunk stays in use.
-            let (chunk, _) = self.new_chunk(need);
+            let (chunk, _) = self.new_chunk(need)?;
             // SAFETY: the chunk has at least `HEADER + n` bytes.
-            return unsafe { NonNull::new_unchecked(chunk.add(HEADER)) };
+            return Some(unsafe { NonNull::new_unchecked(chunk.add(HEADER)) });
         }
         let size = self.next_size.max(need);
+        let (chunk, size) = self.new_chunk(size)?;
         self.next_size = (self.next_size * 2).min(MAX_CHUNK);
-        let (chunk, size) = self.new_chunk(size);
         self.chunk = chunk;
         self.cap = size;
         self.used = HEADER + n;
         // SAFETY: the chunk has `size >= HEADER + n` bytes.
-        unsafe { NonNull::new_unchecked(self.chunk.add(HEADER)) }
+        Some(unsafe { NonNull::new_unchecked(self.chunk.add(HEADER)) })
     }
 
     /// Allocates a chunk of at least `size` bytes (header included) and
     /// links it into the arena (creating the arena if this is the first:
     /// then the thread's spare chunk is taken if it is large enough).
-    /// Returns it and its size.
-    fn new_chunk(&mut self, size: usize) -> (*mut u8, usize) {
+    /// Returns it and its size; `None` (nothing changed) when the
+    /// allocator refuses: a document too large for the memory left is an
+    /// error for the caller to report, not an abort.
+    fn new_chunk(&mut self, size: usize) -> Option<(*mut u8, usize)> {
+        if out_of_memory() {
+            return None;
+        }
         let (p, size) = match self.first.is_null().then(|| spare::take(size)).flatten() {
             Some((chunk, have)) => (chunk.cast::<u8>(), have),
             None => {
-                let layout = chunk_layout(size);
+                self.refused = size;
+                let Ok(layout) = Layout::from_size_align(size, ALIGN) else {
+                    mark_out_of_memory();
+                    return None;
+                };
                 // SAFETY: `size >= HEADER > 0`.
                 let p = unsafe { alloc(layout) };
                 if p.is_null() {
-                    handle_alloc_error(layout);
+                    mark_out_of_memory();
+                    return None;
                 }
                 (p, size)
             }
@@ -391,17 +475,18 @@ impl ArenaBuilder {
                 (*self.first).next = header;
             }
         }
-        (p, size)
+        Some((p, size))
     }
 
-    /// Copies `s` into the arena (`s` non-empty).
+    /// Copies `s` into the arena (`s` non-empty); `None` when out of
+    /// memory.
     #[inline]
-    pub(crate) fn alloc_str(&mut self, s: &str) -> NonNull<u8> {
-        let p = self.alloc(s.len(), false);
+    pub(crate) fn alloc_str(&mut self, s: &str) -> Option<NonNull<u8>> {
+        let p = self.alloc(s.len(), false)?;
         // SAFETY: `p` has room for `s.len()` bytes, freshly allocated, so
         // it does not overlap `s`.
         unsafe { copy_bytes(s.as_ptr(), p.as_ptr(), s.len()) };
-        p
+        Some(p)
     }
 
     /// Room at the end of the current chunk for the items of a container
@@ -412,13 +497,14 @@ impl ArenaBuilder {
     /// Nothing is allocated from the arena in between; a region that is
     /// not committed is simply abandoned. The address leaves room for the
     /// arena pointer before it, as [`alloc_items`](Self::alloc_items) does.
+    /// `None` when out of memory.
     #[inline]
-    pub(crate) fn region(&mut self, min: usize) -> (NonNull<u8>, usize) {
+    pub(crate) fn region(&mut self, min: usize) -> Option<(NonNull<u8>, usize)> {
         let start = ((self.used + (ALIGN - 1)) & !(ALIGN - 1)) + PREFIX;
         if !self.chunk.is_null() && min <= self.cap.saturating_sub(start) {
             // SAFETY: `start <= cap`, so the address lies in (or at the end
             // of) the current chunk, which is non-null (checked).
-            return (unsafe { NonNull::new_unchecked(self.chunk.add(start)) }, self.cap - start);
+            return Some((unsafe { NonNull::new_unchecked(self.chunk.add(start)) }, self.cap - start));
         }
         self.region_in_new_chunk(min)
     }
@@ -427,33 +513,38 @@ impl ArenaBuilder {
     /// current one (the old one's unused tail is left, as `alloc_slow` does).
     #[cold]
     #[inline(never)]
-    fn region_in_new_chunk(&mut self, min: usize) -> (NonNull<u8>, usize) {
-        let need = min.checked_add(HEADER + PREFIX).expect("an arena request fits usize");
+    fn region_in_new_chunk(&mut self, min: usize) -> Option<(NonNull<u8>, usize)> {
+        let Some(need) = min.checked_add(HEADER + PREFIX) else {
+            mark_out_of_memory();
+            return None;
+        };
         let size = self.next_size.max(need);
+        let (chunk, size) = self.new_chunk(size)?;
         self.next_size = (self.next_size * 2).min(MAX_CHUNK);
-        let (chunk, size) = self.new_chunk(size);
         self.chunk = chunk;
         self.cap = size;
         self.used = HEADER;
         // SAFETY: the chunk has `size >= HEADER + PREFIX + min` bytes;
         // `HEADER` is a multiple of `ALIGN`, so the address is aligned.
-        (unsafe { NonNull::new_unchecked(self.chunk.add(HEADER + PREFIX)) }, size - HEADER - PREFIX)
+        Some((unsafe { NonNull::new_unchecked(self.chunk.add(HEADER + PREFIX)) }, size - HEADER - PREFIX))
     }
 
     /// Moves the `len` bytes written so far at a region's start `items` to a
     /// new region of at least `min` bytes in a fresh chunk, and returns it.
     /// The old region is abandoned (its bytes stay unused in their chunk).
+    /// `None` when out of memory (the old region is then still the current
+    /// one, untouched).
     ///
     /// # Safety
     /// `items` is the start of the region last returned by this builder,
     /// with at least `len` bytes written, and nothing was allocated since.
-    pub(crate) unsafe fn grow_region(&mut self, items: NonNull<u8>, len: usize, min: usize) -> (NonNull<u8>, usize) {
+    pub(crate) unsafe fn grow_region(&mut self, items: NonNull<u8>, len: usize, min: usize) -> Option<(NonNull<u8>, usize)> {
         debug_assert!(min >= len);
-        let (p, cap) = self.region_in_new_chunk(min);
+        let (p, cap) = self.region_in_new_chunk(min)?;
         // SAFETY: the old region holds `len` written bytes (caller); the new
         // one is in a different, fresh chunk with room for `min >= len`.
         unsafe { std::ptr::copy_nonoverlapping(items.as_ptr(), p.as_ptr(), len) };
-        (p, cap)
+        Some((p, cap))
     }
 
     /// Places the `len` bytes written at the start `items` of the current
@@ -478,18 +569,21 @@ impl ArenaBuilder {
     /// Room for `n > 0` items of `T` (8-byte alignment at most), preceded by
     /// the arena pointer that [`arena_of`] reads. The items are
     /// uninitialised; the caller writes all `n` before any handle to them
-    /// is used.
+    /// is used. `None` when out of memory.
     #[inline]
-    pub(crate) fn alloc_items<T>(&mut self, n: usize) -> NonNull<T> {
+    pub(crate) fn alloc_items<T>(&mut self, n: usize) -> Option<NonNull<T>> {
         const { assert!(std::mem::align_of::<T>() <= ALIGN) };
         debug_assert!(n > 0);
-        let bytes = std::mem::size_of::<T>().checked_mul(n).and_then(|b| b.checked_add(PREFIX)).expect("a container fits usize");
-        let p = self.alloc(bytes, true);
+        let Some(bytes) = std::mem::size_of::<T>().checked_mul(n).and_then(|b| b.checked_add(PREFIX)) else {
+            mark_out_of_memory();
+            return None;
+        };
+        let p = self.alloc(bytes, true)?;
         // SAFETY: `p` is 8-aligned with room for the prefix and the items;
         // `first` is non-null since `alloc` made at least one chunk.
         unsafe {
             p.cast::<*mut ChunkHeader>().as_ptr().write(self.first);
-            NonNull::new_unchecked(p.as_ptr().add(PREFIX).cast::<T>())
+            Some(NonNull::new_unchecked(p.as_ptr().add(PREFIX).cast::<T>()))
         }
     }
 }
@@ -512,8 +606,8 @@ mod tests {
     fn counts_and_frees() {
         let mut b = ArenaBuilder::new(0);
         assert!(b.arena().is_none());
-        let s = b.alloc_str("hello, arena");
-        let items = b.alloc_items::<u64>(3);
+        let s = b.alloc_str("hello, arena").unwrap();
+        let items = b.alloc_items::<u64>(3).unwrap();
         // SAFETY: three items were allocated.
         unsafe {
             for i in 0..3 {
@@ -522,9 +616,9 @@ mod tests {
         }
         // Enough bytes to need further chunks, and one of its own.
         for _ in 0..100 {
-            b.alloc_str(&"x".repeat(100));
+            b.alloc_str(&"x".repeat(100)).unwrap();
         }
-        let big = b.alloc_items::<u64>(10_000);
+        let big = b.alloc_items::<u64>(10_000).unwrap();
         // SAFETY: as above.
         unsafe { big.as_ptr().add(9_999).write(5) };
         let arena = b.arena().expect("allocated");
@@ -557,7 +651,7 @@ mod tests {
             unsafe { dealloc(chunk.cast::<u8>(), chunk_layout(size)) }
         });
         let first_of = |b: &mut ArenaBuilder| {
-            b.alloc_str("x");
+            b.alloc_str("x").unwrap();
             b.arena().expect("allocated")
         };
         let mut a = ArenaBuilder::new(100);
@@ -623,10 +717,10 @@ mod tests {
         for len in 1..=200 {
             for from in [0, 1, 5, 8, 13] {
                 let s = &text[from..from + len];
-                let p = b.alloc_str(s);
+                let p = b.alloc_str(s).unwrap();
                 // The next allocation follows right after (no alignment
                 // for strings): a byte written past `len` would be in it.
-                let guard = b.alloc_str("#");
+                let guard = b.alloc_str("#").unwrap();
                 // SAFETY: `len` bytes and one were placed there; the
                 // builder's reference keeps the arena alive.
                 unsafe {

@@ -19,7 +19,7 @@
 use std::collections::HashMap;
 use std::ptr::NonNull;
 
-use super::arena::ArenaBuilder;
+use super::arena::{self, ArenaBuilder};
 use super::seq::Seq;
 use super::str::INLINE_CAPACITY;
 use super::{Array, Map, Number, Str, Value};
@@ -39,6 +39,9 @@ impl FromJson for Value {
         let (value, result) = build(input.len(), options, true, |b| parse::parse(input, &unchecked, b));
         match result {
             Ok(()) => Ok(value.or_null()),
+            // Out of memory: said as it is (reading again would need
+            // memory too).
+            Err(e) if is_out_of_memory(&e) => Err(e),
             // Said as the checking parser says it: the first error in the
             // text (a repeated name, or whatever comes before it), where it
             // is.
@@ -65,7 +68,10 @@ pub(crate) fn value_at(input: &[u8], from: usize, whole: bool, options: &ReadOpt
     let (value, result) = build(size, options, check_names, |b| parse::walk_value_at(input, from, walk_options, b));
     match result {
         Ok(end) => Ok(end.map(|end| (value.or_null(), end))),
-        // The builder's only error is a repeated name.
+        // Out of memory: said as it is (reading again would need memory
+        // too).
+        Err(e) if is_out_of_memory(&e) => Err(e),
+        // Otherwise the builder's only error is a repeated name.
         Err(_) if check_names => Ok(None),
         Err(e) => Err(e),
     }
@@ -89,7 +95,7 @@ fn build<R>(
     size: usize,
     options: &ReadOptions,
     check_names: bool,
-    walk: impl FnOnce(&mut ValueBuilder) -> Result<R>,
+    walk: impl FnOnce(&mut ValueBuilder<false>) -> Result<R>,
 ) -> (Built, Result<R>) {
     let mut walk = Some(walk);
     let lent = BUILDER.try_with(|cell| {
@@ -105,18 +111,53 @@ fn build<R>(
 }
 
 thread_local! {
-    static BUILDER: std::cell::RefCell<ValueBuilder> = const { std::cell::RefCell::new(ValueBuilder::IDLE) };
+    static BUILDER: std::cell::RefCell<ValueBuilder<false>> = const { std::cell::RefCell::new(ValueBuilder::IDLE) };
+    static RECOVERING_BUILDER: std::cell::RefCell<ValueBuilder<true>> = const { std::cell::RefCell::new(ValueBuilder::IDLE) };
+}
+
+/// `Value::from_slice_with`, except that running out of memory is the
+/// error `ErrorKind::OutOfMemory` (at the end of the container being read)
+/// instead of the end of the process. For jetjson's bindings (Python's
+/// `canonicalize`, C, the command line), where the document comes from
+/// outside and the process must carry on; through `__private`.
+///
+/// A builder of its own kind (`RECOVER`), the thread's second: the
+/// recovering steps stay out of `from_slice`'s code (in it, they made every
+/// parse 3-5% slower).
+pub(crate) fn from_json_recovering(input: &[u8], options: &ReadOptions) -> Result<Value> {
+    let run = |b: &mut ValueBuilder<true>| {
+        if options.duplicate_key_policy() != DuplicateKeys::Error {
+            build_with(b, input.len(), options, false, |b| parse::parse(input, options, b))
+        } else {
+            let unchecked = options.clone().duplicate_keys(DuplicateKeys::Last);
+            build_with(b, input.len(), options, true, |b| parse::parse(input, &unchecked, b))
+        }
+    };
+    let lent = RECOVERING_BUILDER.try_with(|cell| Some(run(&mut *cell.try_borrow_mut().ok()?)));
+    let (value, result) = match lent {
+        Ok(Some(built)) => built,
+        _ => {
+            let mut own = ValueBuilder::IDLE;
+            run(&mut own)
+        }
+    };
+    match result {
+        Ok(()) => Ok(value.or_null()),
+        Err(e) if is_out_of_memory(&e) || options.duplicate_key_policy() != DuplicateKeys::Error => Err(e),
+        // As `from_json` says it.
+        Err(e) => Err(parse::validate(input, options).err().unwrap_or(e)),
+    }
 }
 
 /// `build` with the idle builder `b` (empty stacks, no arena), left idle
 /// again.
 #[inline(always)]
-fn build_with<R>(
-    b: &mut ValueBuilder,
+fn build_with<R, const RECOVER: bool>(
+    b: &mut ValueBuilder<RECOVER>,
     size: usize,
     options: &ReadOptions,
     check_names: bool,
-    walk: impl FnOnce(&mut ValueBuilder) -> Result<R>,
+    walk: impl FnOnce(&mut ValueBuilder<RECOVER>) -> Result<R>,
 ) -> (Built, Result<R>) {
     // Idle already, unless a walk panicked: then whatever it left is
     // dropped here (its arena released by the assignment below).
@@ -129,7 +170,23 @@ fn build_with<R>(
     b.floats_aside = options.keeps_numbers_lossless() || options.negative_zero_int;
     b.duplicates = options.duplicate_key_policy();
     b.check_names = check_names;
-    let result = walk(b);
+    let mut result;
+    if RECOVER {
+        // Each stack has room for an item before the walk starts, so that
+        // out of memory, emptying a full stack makes room (`grow_stack`).
+        if b.values.try_reserve(1).is_err() || b.names.try_reserve(1).is_err() || b.frames.try_reserve(1).is_err() {
+            return (Built::Nothing, Err(out_of_memory()));
+        }
+        let outer = arena::begin_build();
+        result = walk(b);
+        if arena::end_build(outer) && result.is_ok() {
+            // Not reached (the end of every container says it first); kept
+            // so that nothing built after memory ran out is ever returned.
+            result = Err(out_of_memory());
+        }
+    } else {
+        result = walk(b);
+    }
     let root = if result.is_ok() { b.pop_root() } else { None };
     b.direct = DirectArray::NONE;
     // Values left by a failed parse hold only uncounted handles (no drop
@@ -291,9 +348,9 @@ impl DirectArray {
 /// and a sixth of the parse; for names and strings, an eighth of
 /// github_events). With the slot known, it is stored straight there.
 #[inline(always)]
-fn push_in_place<T>(stack: &mut Vec<T>, make: impl FnOnce() -> T) {
+fn push_in_place<T, const RECOVER: bool>(stack: &mut Vec<T>, make: impl FnOnce() -> T) {
     if stack.len() == stack.capacity() {
-        grow_stack(stack);
+        grow_stack::<T, RECOVER>(stack);
     }
     let len = stack.len();
     // SAFETY: `len < capacity` (grown above), and the slot is past the
@@ -304,12 +361,48 @@ fn push_in_place<T>(stack: &mut Vec<T>, make: impl FnOnce() -> T) {
     }
 }
 
-/// Room for one more item on a full stack (kept out of line so that
-/// pushes stay short).
+/// Room for one more item on a full stack of the builder's (kept out of
+/// line so that pushes stay short). A builder that does not recover ends
+/// the process when the allocator has no memory, as `Vec` does.
+///
+/// A builder that recovers (`RECOVER`): when memory has run out (now, or earlier in this build: the allocator
+/// is not asked again), the build is marked out of memory and the stack
+/// emptied instead. Its items are builder-made (plain data, inline
+/// strings, uncounted handles: nothing to free), and `build_with` gave
+/// every stack room for an item before the walk, so emptying it makes
+/// room. From then on the walk goes on at full speed, allocating nothing,
+/// to the end of the current container, which reports the error
+/// (`end_array`, `end_object`) before it reads anything: the builder's
+/// state after memory ran out is memory-safe but not meaningful (a stack
+/// lost its items, a string was not copied). Not an early return from
+/// every push: a second way out of each made every parse 3-4% slower.
 #[cold]
 #[inline(never)]
-fn grow_stack<T>(stack: &mut Vec<T>) {
-    stack.reserve(1);
+fn grow_stack<T, const RECOVER: bool>(stack: &mut Vec<T>) {
+    if !RECOVER {
+        stack.reserve(1);
+        return;
+    }
+    if !arena::out_of_memory() && stack.try_reserve(1).is_ok() {
+        return;
+    }
+    arena::mark_out_of_memory();
+    stack.clear();
+}
+
+/// The error for a document whose value needs more memory than the
+/// allocator gives (the parser adds where). Memory for a parsed `Value`
+/// grows with the input (the stacks with the largest container, the arena
+/// with the whole document): its growth failing is reported, not an abort
+/// of the process (SECURITY.md, "Allocation failure").
+#[cold]
+#[inline(never)]
+fn out_of_memory() -> crate::Error {
+    crate::Error::new(crate::error::ErrorKind::OutOfMemory)
+}
+
+fn is_out_of_memory(e: &crate::Error) -> bool {
+    matches!(e.kind(), crate::error::ErrorKind::OutOfMemory)
 }
 
 /// Regions grow by moving to a fresh chunk, leaving the old bytes unused
@@ -317,7 +410,11 @@ fn grow_stack<T>(stack: &mut Vec<T>) {
 /// array wastes no more than this (and is copied once, as before).
 const MAX_DIRECT_BYTES: usize = 4 << 20;
 
-struct ValueBuilder {
+/// `RECOVER`: out of memory is an error (`from_json_recovering`), rather
+/// than the end of the process as for the rest of Rust (`Value::from_slice`
+/// and the serde door). The same code, the recovering steps compiled only
+/// into the builder that takes them.
+struct ValueBuilder<const RECOVER: bool> {
     /// The innermost open array while its items are written in place.
     direct: DirectArray,
     values: Vec<Value>,
@@ -336,9 +433,9 @@ struct ValueBuilder {
     check_names: bool,
 }
 
-impl ValueBuilder {
+impl<const RECOVER: bool> ValueBuilder<RECOVER> {
     /// A builder between documents: empty stacks, no arena.
-    const IDLE: ValueBuilder = ValueBuilder {
+    const IDLE: ValueBuilder<RECOVER> = ValueBuilder {
         direct: DirectArray::NONE,
         values: Vec::new(),
         names: Vec::new(),
@@ -349,6 +446,17 @@ impl ValueBuilder {
         duplicates: DuplicateKeys::Error,
         check_names: false,
     };
+
+    /// The arena refused memory for a container's items: the error, or
+    /// (not recovering) the end of the process.
+    #[cold]
+    #[inline(never)]
+    fn arena_refused(&self) -> Result<()> {
+        if !RECOVER {
+            self.arena.alloc_failed();
+        }
+        Err(out_of_memory())
+    }
 
     /// Gives back stack capacity past `MAX_POOLED_BYTES` (the stacks are
     /// empty): the thread keeps no more than that after a huge document.
@@ -365,6 +473,20 @@ impl ValueBuilder {
     #[cold]
     #[inline(never)]
     fn shrink(&mut self, values: usize, names: usize, frames: usize) {
+        if RECOVER {
+            // Shrinking moves the items (none) to a smaller block, which
+            // needs memory: a recovering builder frees the stack instead.
+            if self.values.capacity() > values {
+                self.values = Vec::new();
+            }
+            if self.names.capacity() > names {
+                self.names = Vec::new();
+            }
+            if self.frames.capacity() > frames {
+                self.frames = Vec::new();
+            }
+            return;
+        }
         self.values.shrink_to(values);
         self.names.shrink_to(names);
         self.frames.shrink_to(frames);
@@ -436,7 +558,7 @@ impl ValueBuilder {
     /// (`push_in_place`).
     #[inline(always)]
     fn push_on_stack(&mut self, make: impl FnOnce() -> Value) {
-        push_in_place(&mut self.values, make);
+        push_in_place::<Value, RECOVER>(&mut self.values, make);
     }
 
     /// `push` when the region is full: moves it to a larger one, or (past
@@ -451,15 +573,21 @@ impl ValueBuilder {
         let len = self.direct.len() * SIZE;
         if len >= MAX_DIRECT_BYTES {
             self.spill();
-            self.values.push(v);
+            self.push_on_stack(|| v);
             return;
         }
         let first = NonNull::new(self.direct.first.cast::<u8>()).expect("an open region");
         // SAFETY: `first` is the start of the current region with `len`
         // bytes written, and nothing was allocated since it was opened (all
         // other allocations spill first).
-        let (p, cap) = unsafe { self.arena.grow_region(first, len, (2 * len).max(4 * SIZE)) };
-        self.open_region_at(p, cap, len / SIZE);
+        match unsafe { self.arena.grow_region(first, len, (2 * len).max(4 * SIZE)) } {
+            Some((p, cap)) => self.open_region_at(p, cap, len / SIZE),
+            // Out of memory (see `grow_stack`): the region is used again
+            // from its start (it has room for two values or more), its
+            // items lost.
+            None if RECOVER => self.direct.next = self.direct.first,
+            None => self.arena.alloc_failed(),
+        }
         // SAFETY: as in `push`, after the move there is room.
         unsafe { self.push(|| v) };
     }
@@ -480,7 +608,15 @@ impl ValueBuilder {
     #[inline(never)]
     fn spill(&mut self) {
         let n = self.direct.len();
-        self.values.reserve(n);
+        if !RECOVER {
+            self.values.reserve(n);
+        } else if self.values.try_reserve(n).is_err() {
+            // Out of memory (see `grow_stack`): the region's items are lost,
+            // and the array goes on on the stack.
+            arena::mark_out_of_memory();
+            self.direct = DirectArray::NONE;
+            return;
+        }
         // SAFETY: `first..next` are `n` written values in arena memory that
         // nothing else refers to; they move (bitwise) into the reserved
         // room at the stack's end, and the region is abandoned below, so
@@ -529,7 +665,7 @@ impl ValueBuilder {
         } else {
             // SAFETY: the string goes on the builder's stack or into a
             // container in the arena (the root is never an arena string).
-            unsafe { Str::long_in_arena(s, &mut self.arena) }
+            unsafe { Str::long_in_arena::<RECOVER>(s, &mut self.arena) }
         };
         // SAFETY: an arena string, after a spill (or a heap one at the
         // root).
@@ -559,7 +695,7 @@ impl ValueBuilder {
             let d = &mut self.direct;
             let slot = if !d.is_open() {
                 if self.values.len() == self.values.capacity() {
-                    grow_stack(&mut self.values);
+                    grow_stack::<Value, RECOVER>(&mut self.values);
                 }
                 let len = self.values.len();
                 self.values.set_len(len + 1);
@@ -588,12 +724,12 @@ impl ValueBuilder {
         } else {
             // SAFETY: the string goes on the builder's stack, then into a
             // container in the arena (the root is never an arena string).
-            unsafe { Str::in_arena(s, &mut self.arena) }
+            unsafe { Str::in_arena::<RECOVER>(s, &mut self.arena) }
         }
     }
 }
 
-impl Visitor for ValueBuilder {
+impl<const RECOVER: bool> Visitor for ValueBuilder<RECOVER> {
     // Always (as the other small tokens): a call from the driver costs it
     // its registers around the call.
     #[inline(always)]
@@ -646,16 +782,28 @@ impl Visitor for ValueBuilder {
     fn begin_array(&mut self) -> Result<()> {
         // The enclosing array now holds a container: it goes on the stack.
         self.spill_if_open();
-        self.frames.push((self.values.len(), self.names.len()));
-        let (p, cap) = self.arena.region(2 * std::mem::size_of::<Value>());
-        self.open_region_at(p, cap, 0);
+        let frame = (self.values.len(), self.names.len());
+        push_in_place::<_, RECOVER>(&mut self.frames, || frame);
+        match self.arena.region(2 * std::mem::size_of::<Value>()) {
+            Some((p, cap)) => self.open_region_at(p, cap, 0),
+            // Out of memory, the items go on the stack (see `grow_stack`).
+            None if RECOVER => {}
+            None => self.arena.alloc_failed(),
+        }
         Ok(())
     }
     // Inlined into the parser's two call sites: in documents of many small
     // arrays (coordinate pairs) the call itself was a tenth of the cost.
     #[inline(always)]
     fn end_array(&mut self) -> Result<()> {
-        let (v0, _) = self.frames.pop().expect("parser balances containers");
+        // No frame: the frames stack lost its items, out of memory.
+        let Some((v0, _)) = self.frames.pop() else {
+            assert!(RECOVER, "parser balances containers");
+            return Err(out_of_memory());
+        };
+        // An array written in place is placed whole even out of memory (its
+        // region is valid arena memory; the error comes with the next
+        // container on the stack, or at the end of the walk).
         if self.direct.is_open() {
             // Every item was written in place: the array is its region. It
             // has items (`[]` comes as `empty_array`, and a region is closed
@@ -673,9 +821,15 @@ impl Visitor for ValueBuilder {
             self.push_on_stack(|| Value::Array(Array(Seq::Uncounted(first, n))));
             return Ok(());
         }
+        // Out of memory, the stack may have lost its items (`grow_stack`).
+        if RECOVER && arena::out_of_memory() {
+            return Err(out_of_memory());
+        }
         // SAFETY: the items on the stack were made by this builder: plain
         // values and uncounted handles into this arena.
-        let items = unsafe { Seq::from_stack_tail(&mut self.values, v0, &mut self.arena) };
+        let Some(items) = (unsafe { Seq::from_stack_tail(&mut self.values, v0, &mut self.arena) }) else {
+            return self.arena_refused();
+        };
         if let Seq::Uncounted(..) = items {
             // The array had items, so the stack had room for one more value
             // at `v0` (where its first item was): no capacity check.
@@ -709,24 +863,28 @@ impl Visitor for ValueBuilder {
     fn begin_object(&mut self) -> Result<()> {
         // The enclosing array now holds a container: it goes on the stack.
         self.spill_if_open();
-        self.frames.push((self.values.len(), self.names.len()));
+        let frame = (self.values.len(), self.names.len());
+        push_in_place::<_, RECOVER>(&mut self.frames, || frame);
         Ok(())
     }
     #[inline]
     fn key(&mut self, k: &str, _raw: &str) -> Result<()> {
-        debug_assert!(!self.direct.is_open(), "the innermost container is an object");
+        debug_assert!((RECOVER && arena::out_of_memory()) || !self.direct.is_open(), "the innermost container is an object");
         let arena = &mut self.arena;
         // Made in its slot (`push_in_place`).
-        push_in_place(&mut self.names, || {
+        push_in_place::<_, RECOVER>(&mut self.names, || {
             // SAFETY: the name goes on the names stack, then into an object
             // in the arena.
-            unsafe { Str::in_arena(k, arena) }
+            unsafe { Str::in_arena::<RECOVER>(k, arena) }
         });
         Ok(())
     }
     fn end_object(&mut self) -> Result<()> {
+        if RECOVER && arena::out_of_memory() {
+            return Err(out_of_memory());
+        }
         debug_assert!(!self.direct.is_open(), "the innermost container is an object");
-        let (v0, n0) = self.frames.pop().expect("parser balances containers");
+        let (v0, n0) = self.frames.pop().expect("parser balances containers (and memory has not run out)");
         let n = self.values.len() - v0;
         assert_eq!(self.names.len() - n0, n, "one name per member");
         // Repeated names: refused under `Error` (here, unless the parser
@@ -737,13 +895,19 @@ impl Visitor for ValueBuilder {
         // `Error` on twitter.json.
         let repeat =
             if self.check_names || self.duplicates != DuplicateKeys::Error { super::names::first_repeat(&self.names[n0..]) } else { None };
+        // The name check of a large object found no memory (`arena::refused`).
+        if RECOVER && arena::out_of_memory() {
+            return Err(out_of_memory());
+        }
         let members = match repeat {
             Some(i) if self.duplicates == DuplicateKeys::Error => return Err(repeated_name(&self.names[n0 + i])),
             None => {
                 if n == 0 {
                     Seq::Owned(Vec::new())
                 } else {
-                    let dst = self.arena.alloc_items::<(Str, Value)>(n);
+                    let Some(dst) = self.arena.alloc_items::<(Str, Value)>(n) else {
+                        return self.arena_refused();
+                    };
                     // SAFETY: `names[n0..]` and `values[v0..]` are `n`
                     // initialised items each (asserted above); `dst` has room
                     // for `n` members in fresh arena memory. Each is moved
@@ -777,12 +941,18 @@ impl Visitor for ValueBuilder {
             Some(_) => {
                 let policy = self.duplicates;
                 let mut members = dedupe(&self.names[n0..], self.values.drain(v0..), policy);
+                if RECOVER && arena::out_of_memory() {
+                    return Err(out_of_memory());
+                }
                 // The names were duplicated bitwise into `members` (they own
                 // no memory), so the stack's copies are forgotten.
                 // SAFETY: `n0 <= len`; the items past it need no drop.
                 unsafe { self.names.set_len(n0) };
                 // SAFETY: builder-made items, as in `end_array`.
-                unsafe { Seq::from_stack_tail(&mut members, 0, &mut self.arena) }
+                match unsafe { Seq::from_stack_tail(&mut members, 0, &mut self.arena) } {
+                    Some(members) => members,
+                    None => return self.arena_refused(),
+                }
             }
         };
         // The enclosing container is not written in place (it was moved to
@@ -805,9 +975,16 @@ fn repeated_name(name: &Str) -> crate::Error {
 /// The names are builder-made (inline or arena) and duplicated bitwise.
 #[cold]
 #[inline(never)]
+///
+/// Out of memory (see `arena::refused`), nothing: the builder then reports
+/// the error.
 fn dedupe(names: &[Str], values: impl Iterator<Item = Value>, policy: DuplicateKeys) -> Vec<(Str, Value)> {
-    let mut index: HashMap<&str, usize> = HashMap::with_capacity(names.len());
-    let mut out: Vec<(Str, Value)> = Vec::with_capacity(names.len());
+    let mut index: HashMap<&str, usize> = HashMap::new();
+    let mut out: Vec<(Str, Value)> = Vec::new();
+    if index.try_reserve(names.len()).is_err() || out.try_reserve_exact(names.len()).is_err() {
+        arena::refused(std::alloc::Layout::new::<(Str, Value)>());
+        return out;
+    }
     for (k, v) in names.iter().zip(values) {
         match index.get(k.as_str()) {
             Some(&i) if policy == DuplicateKeys::Last => out[i].1 = v,

@@ -26,7 +26,7 @@ mod write;
 
 pub use access::ValueIndex;
 pub use array::Array;
-pub(crate) use build::value_at;
+pub(crate) use build::{from_json_recovering, value_at};
 pub use map::Map;
 pub use number::Number;
 pub(crate) use ser::{door_value, NUMBER_TOKEN, VALUE_WRITE_TOKEN};

@@ -385,7 +385,13 @@ fn first_repeat_table(names: &[Str]) -> Option<usize> {
     let bits = (2 * n).next_power_of_two().trailing_zeros();
     let mask = (1usize << bits) - 1;
     // Slot values: name index + 1 (0 is empty).
-    let mut table = vec![0u32; mask + 1];
+    let mut table = Vec::new();
+    if table.try_reserve_exact(mask + 1).is_err() {
+        // Out of memory: see `arena::refused` (the builder reports it).
+        super::arena::refused(std::alloc::Layout::new::<u32>());
+        return None;
+    }
+    table.resize(mask + 1, 0u32);
     let mut budget = budget(n);
     for (i, name) in names.iter().enumerate() {
         let head = name.head_word();
@@ -417,7 +423,12 @@ fn first_repeat_table(names: &[Str]) -> Option<usize> {
 fn first_repeat_hashed(names: &[Str]) -> Option<usize> {
     #[cfg(test)]
     HASHED.with(|c| c.set(c.get() + 1));
-    let mut seen: HashSet<&str> = HashSet::with_capacity(names.len());
+    let mut seen: HashSet<&str> = HashSet::new();
+    if seen.try_reserve(names.len()).is_err() {
+        // Out of memory: see `arena::refused` (the builder reports it).
+        super::arena::refused(std::alloc::Layout::new::<&str>());
+        return None;
+    }
     names.iter().position(|name| !seen.insert(name.as_str()))
 }
 

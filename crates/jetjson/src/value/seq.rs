@@ -63,19 +63,20 @@ impl<T> Seq<T> {
     }
 
     /// Moves `items` into the arena (one copy) as an uncounted handle; an
-    /// empty container is an owned empty `Vec` (no allocation).
+    /// empty container is an owned empty `Vec` (no allocation). `None`
+    /// when out of memory (the stack is then as it was).
     ///
     /// # Safety
     /// Every item is plain data or holds only uncounted / memory-free
     /// handles into the same arena (the arena's invariant), so that it
     /// needs no drop and may be duplicated bitwise by `Clone` of the parent.
-    pub(crate) unsafe fn from_stack_tail(stack: &mut Vec<T>, from: usize, arena: &mut ArenaBuilder) -> Seq<T> {
+    pub(crate) unsafe fn from_stack_tail(stack: &mut Vec<T>, from: usize, arena: &mut ArenaBuilder) -> Option<Seq<T>> {
         assert!(from <= stack.len(), "a container starts within the stack");
         let n = stack.len() - from;
         if n == 0 {
-            return Seq::Owned(Vec::new());
+            return Some(Seq::Owned(Vec::new()));
         }
-        let p = arena.alloc_items::<T>(n);
+        let p = arena.alloc_items::<T>(n)?;
         // SAFETY: `stack[from..]` are `n` initialised items; `p` has room
         // for `n` and is fresh arena memory (no overlap). Ownership moves:
         // the stack forgets the items (length back to `from`).
@@ -83,7 +84,7 @@ impl<T> Seq<T> {
             std::ptr::copy_nonoverlapping(stack.as_ptr().add(from), p.as_ptr(), n);
             stack.set_len(from);
         }
-        Seq::Uncounted(p, n)
+        Some(Seq::Uncounted(p, n))
     }
 
     /// Turns the builder's root container into a counted handle, taking

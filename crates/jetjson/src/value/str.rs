@@ -130,7 +130,8 @@ impl Str {
         Str::inline(s).unwrap_or_else(|| Str::new(s))
     }
 
-    /// `s` inline, or copied into the arena (an uncounted handle).
+    /// `s` inline, or copied into the arena (an uncounted handle). Out of
+    /// memory, see `copy_to_arena`.
     ///
     /// # Safety
     /// The result lives only in the arena's memory or on the builder's
@@ -140,22 +141,27 @@ impl Str {
     /// call comes back through stack memory, stored in parts and read
     /// back whole by the caller (a store-forwarding stall per name).
     #[inline(always)]
-    pub(crate) unsafe fn in_arena(s: &str, arena: &mut ArenaBuilder) -> Str {
+    pub(crate) unsafe fn in_arena<const RECOVER: bool>(s: &str, arena: &mut ArenaBuilder) -> Str {
         match Str::inline(s) {
             Some(inline) => inline,
-            None => Str(Repr::Arena(copy_to_arena(s, arena), s.len())),
+            None => Str(Repr::Arena(copy_to_arena::<RECOVER>(s, arena), s.len())),
         }
     }
 
     /// `s`, longer than `INLINE_CAPACITY`, copied into the arena (an
-    /// uncounted handle); made in the caller, as `in_arena` is.
+    /// uncounted handle); made in the caller, as `in_arena` is. Out of
+    /// memory, see `copy_to_arena`.
     ///
     /// # Safety
     /// As for `in_arena`.
     #[inline(always)]
-    pub(crate) unsafe fn long_in_arena(s: &str, arena: &mut ArenaBuilder) -> Str {
+    pub(crate) unsafe fn long_in_arena<const RECOVER: bool>(s: &str, arena: &mut ArenaBuilder) -> Str {
         debug_assert!(s.len() > INLINE_CAPACITY);
-        Str(Repr::Arena(arena.alloc_str(s), s.len()))
+        match arena.alloc_str(s) {
+            Some(p) => Str(Repr::Arena(p, s.len())),
+            None if RECOVER => Str(Repr::Arena(NonNull::from(s.as_bytes()).cast(), s.len())),
+            None => arena.alloc_failed(),
+        }
     }
 
     /// The 24 bytes of an inline string as three words (every byte is set:
@@ -236,9 +242,23 @@ impl Str {
     }
 }
 
+/// `s` copied into the arena.
+///
+/// Out of memory, a builder that recovers (`RECOVER`, see `build.rs`) gets
+/// `s`'s own address (the arena's allocation has marked the build out of
+/// memory: `arena::out_of_memory`). The builder then reports the error at
+/// the end of the current container and reads no string of the failed
+/// build, so the handle is never read (a valid pointer to the text while
+/// it lives, it would read `s`). The same kind of handle either way keeps
+/// the name's route as short as before. Other builders end the process,
+/// as the global allocator does.
 #[inline(never)]
-fn copy_to_arena(s: &str, arena: &mut ArenaBuilder) -> NonNull<u8> {
-    arena.alloc_str(s)
+fn copy_to_arena<const RECOVER: bool>(s: &str, arena: &mut ArenaBuilder) -> NonNull<u8> {
+    match arena.alloc_str(s) {
+        Some(p) => p,
+        None if RECOVER => NonNull::from(s.as_bytes()).cast(),
+        None => arena.alloc_failed(),
+    }
 }
 
 impl Default for Str {
