@@ -39,6 +39,18 @@ def test_raw_is_validated_with_positions():
         jetjson.Raw(b"1", duplicate_keys="both")
 
 
+@pytest.mark.skipif(not hasattr(sys, "get_int_max_str_digits") or sys.get_int_max_str_digits() == 0, reason="no int digit limit")
+def test_the_int_digit_limit_is_loads_not_raws_and_the_docstring_says_so():
+    # loads converts the number to an int, and CPython's digit limit refuses
+    # it; Raw converts nothing, so it takes the same text (as documented).
+    text = b"1" * (sys.get_int_max_str_digits() + 1)
+    with pytest.raises(jetjson.JSONDecodeError):
+        jetjson.loads(text)
+    assert bytes(jetjson.Raw(text)) == text
+    assert jetjson.dumps([jetjson.Raw(b"[" + text + b"]")]) == b"[[" + text + b"]]"
+    assert "set_int_max_str_digits" in jetjson.Raw.__doc__
+
+
 def test_raw_accepts_bytes_like_and_str():
     for data in [b'{"a":1}', bytearray(b'{"a":1}'), memoryview(b'{"a":1}'), '{"a":1}']:
         r = jetjson.Raw(data)

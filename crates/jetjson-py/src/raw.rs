@@ -19,6 +19,10 @@ use crate::loads::Policy;
 /// loads reads it (JSONDecodeError with its position otherwise; a name
 /// twice in one object is an error unless duplicate_keys is "first" or
 /// "last") and kept as bytes (read once: what was checked is what is kept).
+/// One limit of loads does not apply: CPython's integer digit limit
+/// (sys.set_int_max_str_digits), which loads applies when it converts a
+/// number to an int; Raw converts nothing, so Raw(b"1" * 4301) is accepted
+/// where loads refuses it.
 ///
 /// Each profile embeds it by its own rule: compact copies it as it is; go
 /// treats it as Go treats a json.RawMessage (whitespace removed, or
@@ -108,6 +112,9 @@ impl Raw {
     /// (JSONDecodeError otherwise, with its position). A name twice in one
     /// object is an error, as in `loads`, unless `duplicate_keys` is "first"
     /// or "last". The bytes are read once: those checked are those kept.
+    /// CPython's integer digit limit (`sys.set_int_max_str_digits`), which
+    /// `loads` applies when converting, does not apply: `Raw` converts
+    /// nothing.
     #[new]
     #[pyo3(signature = (data, *, duplicate_keys=Policy(jetjson::DuplicateKeys::Error)))]
     #[pyo3(text_signature = "(data, /, *, duplicate_keys='error')")]

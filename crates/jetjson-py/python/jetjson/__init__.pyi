@@ -28,9 +28,11 @@ class JSONEncodeError(TypeError):
 
 class Raw:
     """Pre-serialized JSON embedded in ``dumps`` output, validated on
-    construction. The profile decides how it is written: ``compact`` copies it
-    verbatim, ``go`` compacts it as Go does ``json.RawMessage``, ``jcs``
-    canonicalizes it."""
+    construction as ``loads`` reads it, except for CPython's integer digit
+    limit (``sys.set_int_max_str_digits``), which ``loads`` applies when
+    converting and ``Raw`` (which converts nothing) does not. The profile
+    decides how it is written: ``compact`` copies it verbatim, ``go``
+    compacts it as Go does ``json.RawMessage``, ``jcs`` canonicalizes it."""
 
     def __init__(self, data: Union[bytes, bytearray, memoryview, str], /, *, duplicate_keys: Literal["error", "first", "last"] = "error") -> None: ...
     @classmethod
