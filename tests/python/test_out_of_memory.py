@@ -593,6 +593,14 @@ def test_a_sorted_dict_whose_members_cannot_be_collected_is_a_memory_error(how):
     assert r.stdout.strip() == "MemoryError", r.stdout
 
 
+def child_output(script, *args):
+    """What `script`, run by a child Python with `args`, printed; the child
+    must exit cleanly (an abort for want of memory is the failure)."""
+    r = subprocess.run([sys.executable, "-c", script, *args], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-3000:]
+    return r.stdout.strip()
+
+
 # Reading: the working memory of a parse grows with the input (the
 # builder's stack of finished values holds one entry per item of the
 # largest container, its frames one per level, a string's decoded text is
@@ -639,9 +647,7 @@ READ_CHILD = textwrap.dedent(
 @pytest.mark.parametrize("entry", ["loads", "loads_str_input", "Decoder(Any)", "Decoder(list)"])
 @pytest.mark.parametrize("kind", ["items", "escaped", "deep"])
 def test_a_parse_whose_working_memory_cannot_grow_is_a_memory_error(kind, entry):
-    r = subprocess.run([sys.executable, "-c", READ_CHILD, kind, entry], capture_output=True, text=True, timeout=300)
-    assert r.returncode == 0, r.stderr[-3000:]
-    out = r.stdout.strip()
+    out = child_output(READ_CHILD, kind, entry)
     assert out.startswith("MemoryError"), out
     if kind == "escaped" and entry != "loads_str_input":
         # Where the string's text stopped growing: inside the string.
@@ -690,9 +696,8 @@ FILL_CHILD = textwrap.dedent(
 @pytest.mark.parametrize("entry", ["loads", "loads_decimal", "Decoder"])
 @pytest.mark.parametrize("kind,spare", [("floats", 200), ("records", 200), ("bigint", 50)])
 def test_objects_that_fill_memory_are_a_memory_error(kind, spare, entry):
-    r = subprocess.run([sys.executable, "-c", FILL_CHILD, kind, entry, str(spare)], capture_output=True, text=True, timeout=300)
-    assert r.returncode == 0, r.stderr[-3000:]
-    assert r.stdout.strip() == "MemoryError", r.stdout
+    out = child_output(FILL_CHILD, kind, entry, str(spare))
+    assert out == "MemoryError", out
 
 
 # `canonicalize` reads its input into the core's `Value` (an arena for the
@@ -730,9 +735,7 @@ CANON_CHILD = textwrap.dedent(
 @pytest.mark.parametrize("profile", ["jcs", "compact"])
 @pytest.mark.parametrize("kind", ["items", "strings", "names"])
 def test_canonicalize_whose_value_cannot_grow_is_a_memory_error(kind, profile):
-    r = subprocess.run([sys.executable, "-c", CANON_CHILD, kind, profile], capture_output=True, text=True, timeout=300)
-    assert r.returncode == 0, r.stderr[-3000:]
-    out = r.stdout.strip()
+    out = child_output(CANON_CHILD, kind, profile)
     assert out.startswith("MemoryError"), out
     # Said where, as every reading error is.
     assert "out of memory while reading: line 1 column" in out, out
