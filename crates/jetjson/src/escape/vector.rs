@@ -64,6 +64,17 @@ pub(crate) trait Vector: Copy {
     unsafe fn nonzero(self) -> Self {
         unreachable!("nonzero on an ISA without HAS_LOOKUP")
     }
+
+    /// Lane-wise wrapping addition. With `gt_signed`, only for the
+    /// writer's short-string check (`writer::dirty`), on the x86 vectors,
+    /// which implement both; other ISAs never reach the defaults.
+    unsafe fn add(self, _other: Self) -> Self {
+        unreachable!("add on an ISA without it")
+    }
+    /// A mask vector of the lanes where `self > other` as signed bytes.
+    unsafe fn gt_signed(self, _other: Self) -> Self {
+        unreachable!("gt_signed on an ISA without it")
+    }
 }
 
 /// A scalar summary of a mask vector.
