@@ -94,6 +94,8 @@ pub(crate) trait MoveMask: Copy {
     fn clear_below(self, lanes: usize) -> Self;
     /// The lanes set in either mask.
     fn union(self, other: Self) -> Self;
+    /// The lanes set in this mask and not in `other`.
+    fn without(self, other: Self) -> Self;
     /// The mask with only the set lanes for which `keep(lane)` holds.
     fn keep_lanes(self, keep: impl FnMut(usize) -> bool) -> Self;
 }
@@ -135,6 +137,11 @@ impl<const SHIFT: u32> MoveMask for LaneMask<SHIFT> {
     #[inline(always)]
     fn union(self, other: Self) -> Self {
         LaneMask(self.0 | other.0)
+    }
+
+    #[inline(always)]
+    fn without(self, other: Self) -> Self {
+        LaneMask(self.0 & !other.0)
     }
 
     #[inline]
