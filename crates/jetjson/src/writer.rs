@@ -7,6 +7,8 @@
 //! the buffer in large chunks between tokens, never one call per token.
 
 use crate::error::{Error, ErrorKind, Result};
+#[cfg(target_arch = "x86_64")]
+use crate::escape::vector::Vector;
 use crate::escape::{escape_bytes_replacing_invalid, escape_room};
 use crate::keys::{self, NameFacts};
 use crate::number;
@@ -1229,9 +1231,21 @@ impl<S: Sink> Writer<S> {
 
     /// Writes the key of the next member of a sorted object.
     pub fn sorted_key(&mut self, obj: &SortedObject, key: &str) -> Result<()> {
+        let k = key.as_bytes();
+        if self.style.indent == 0 && short_and_clean(k, self.style.escaper.set().html) {
+            // As `key`: separator, quoted name and colon in one step (a map
+            // of many members, such as a `BTreeMap` of records, pays this
+            // per member). The member's span starts at its opening quote.
+            let first = self.sorting.members.len() == obj.first_member;
+            // SAFETY: `put_clean_name` writes at most `k.len() + 4` bytes.
+            unsafe { self.buf.append_raw(k.len() + 4, |p| put_clean_name(p, k, !first)) };
+            let span = self.buf.len() - (k.len() + 3);
+            self.push_owned_member(k, span);
+            return Ok(());
+        }
         let span = self.member_span_start(obj);
         self.key_in_place(key)?;
-        self.push_owned_member(key.as_bytes(), span);
+        self.push_owned_member(k, span);
         Ok(())
     }
 
@@ -1281,7 +1295,15 @@ impl<S: Sink> Writer<S> {
         if !self.sorting.pooled {
             crate::pool::reserve_wiping(&mut self.sorting.keys, key.len());
         }
-        self.sorting.keys.extend_from_slice(key);
+        let keys = &mut self.sorting.keys;
+        keys.reserve(key.len());
+        // SAFETY: room for `key.len()` bytes after `at` was just reserved;
+        // `copy_bytes` writes exactly those (short keys without a `memcpy`
+        // call), which are then counted.
+        unsafe {
+            crate::pool::copy_bytes(keys.as_mut_ptr().add(at), key);
+            keys.set_len(at + key.len());
+        }
         self.sorting.members.push(Member { key: MemberKey::Owned { at, len: key.len() }, span: span..span });
     }
 
@@ -1294,22 +1316,32 @@ impl<S: Sink> Writer<S> {
             let st = &self.sorting;
             let keys = &st.keys;
             let members = &st.members[obj.first_member..];
+            // Maps from ordered containers (BTreeMap) arrive sorted: kept
+            // as they are, found so by comparing neighbours' prefixes
+            // (their full keys when those are equal) with nothing stored.
+            let bytes = |i: usize| members[i].key.bytes(keys);
+            let mut prev = 0u128;
+            let mut in_order = true;
+            for i in 0..count {
+                let p = keys::sort_prefix(order, bytes(i));
+                if i > 0 && (p < prev || (p == prev && keys::compare(order, bytes(i - 1), bytes(i)).is_gt())) {
+                    in_order = false;
+                    break;
+                }
+                prev = p;
+            }
             let mut hash = ShapeHash::new();
-            if sm.zero() {
+            if !in_order && sm.zero() {
                 crate::pool::reserve_wiping(&mut sm.prefixes, count);
             }
-            sm.prefixes.extend(members.iter().map(|m| {
-                let p = keys::sort_prefix(order, m.key.bytes(keys));
-                hash = hash.add(p);
-                p
-            }));
-            let full = |a: u32, b: u32| keys::compare(order, members[a as usize].key.bytes(keys), members[b as usize].key.bytes(keys));
-            let prefixes = &sm.prefixes[pb..];
-            // Maps from ordered containers (BTreeMap) arrive sorted: keep them.
-            let in_order = (1..prefixes.len())
-                .all(|i| prefixes[i - 1] < prefixes[i] || (prefixes[i - 1] == prefixes[i] && full(i as u32 - 1, i as u32).is_le()));
             if !in_order {
-                sm.shapes.sort_into(prefixes, hash, &mut sm.order, full);
+                sm.prefixes.extend(members.iter().map(|m| {
+                    let p = keys::sort_prefix(order, m.key.bytes(keys));
+                    hash = hash.add(p);
+                    p
+                }));
+                let full = |a: u32, b: u32| keys::compare(order, members[a as usize].key.bytes(keys), members[b as usize].key.bytes(keys));
+                sm.shapes.sort_into(&sm.prefixes[pb..], hash, &mut sm.order, full);
                 moved = true;
             }
         }
@@ -1589,53 +1621,48 @@ fn sse2_is_clean(bytes: u128, html: bool) -> bool {
     unsafe { core::arch::x86_64::_mm_movemask_epi8(sse2_dirty(bytes, html)) == 0 }
 }
 
-/// The lanes of sixteen bytes that a profile may escape (all ones), with
-/// SSE2.
+/// The lanes of a vector of string bytes that a profile may escape (all
+/// ones), written once over the escape module's `Vector` (SSE2 and AVX2).
 ///
 /// Control bytes, DEL and every byte >= 0x80 (left to the escaper: U+2028/9,
 /// ascii_only) are the bytes `b` whose `b + 1` (wrapping) is below 0x21 as a
 /// signed byte: one add and one compare. `"`/`&` (0x22, 0x26) differ only in
 /// bit 2 and `<`/`>` (0x3C, 0x3E) only in bit 1, so forcing that bit on
 /// matches each pair with one compare.
+///
+/// # Safety
+/// The CPU supports `V`'s ISA and the caller is compiled with it.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn sse2_dirty(bytes: u128, html: bool) -> core::arch::x86_64::__m128i {
-    use core::arch::x86_64::{__m128i, _mm_add_epi8, _mm_cmpeq_epi8, _mm_cmpgt_epi8, _mm_or_si128, _mm_set1_epi8};
-    // SAFETY: SSE2 is part of the x86-64 baseline; `transmute` between
-    // `u128` and `__m128i` (both 16 plain bytes) is a register move.
+unsafe fn dirty<V: Vector>(v: V, html: bool) -> V {
+    // SAFETY: lane-wise arithmetic only, with `V`'s ISA (the contract).
     unsafe {
-        let v: __m128i = core::mem::transmute::<u128, __m128i>(bytes);
-        let splat = |b: u8| _mm_set1_epi8(b as i8);
-        let mut bad = _mm_cmpgt_epi8(splat(0x21), _mm_add_epi8(v, splat(1)));
-        bad = _mm_or_si128(bad, _mm_cmpeq_epi8(v, splat(b'\\')));
+        let mut bad = V::splat(0x21).gt_signed(v.add(V::splat(1)));
+        bad = bad.or(v.cmpeq(V::splat(b'\\')));
         if html {
-            bad = _mm_or_si128(bad, _mm_cmpeq_epi8(_mm_or_si128(v, splat(0x04)), splat(b'&')));
-            bad = _mm_or_si128(bad, _mm_cmpeq_epi8(_mm_or_si128(v, splat(0x02)), splat(b'>')));
+            bad = bad.or(v.or(V::splat(0x04)).cmpeq(V::splat(b'&')));
+            bad.or(v.or(V::splat(0x02)).cmpeq(V::splat(b'>')))
         } else {
-            bad = _mm_or_si128(bad, _mm_cmpeq_epi8(v, splat(b'"')));
+            bad.or(v.cmpeq(V::splat(b'"')))
         }
-        bad
     }
 }
 
-/// `sse2_dirty` for 32 bytes, in builds with AVX2 enabled.
+/// `dirty` for sixteen bytes, with SSE2.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn sse2_dirty(bytes: u128, html: bool) -> core::arch::x86_64::__m128i {
+    // SAFETY: SSE2 is part of the x86-64 baseline; `transmute` between
+    // `u128` and `__m128i` (both 16 plain bytes) is a register move.
+    unsafe { dirty(core::mem::transmute::<u128, core::arch::x86_64::__m128i>(bytes), html) }
+}
+
+/// `dirty` for 32 bytes, in builds with AVX2 enabled.
 #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
 #[inline(always)]
 fn avx2_dirty(v: core::arch::x86_64::__m256i, html: bool) -> core::arch::x86_64::__m256i {
-    use core::arch::x86_64::{_mm256_add_epi8, _mm256_cmpeq_epi8, _mm256_cmpgt_epi8, _mm256_or_si256, _mm256_set1_epi8};
     // SAFETY: the crate is compiled with AVX2 enabled (the `cfg` above).
-    unsafe {
-        let splat = |b: u8| _mm256_set1_epi8(b as i8);
-        let mut bad = _mm256_cmpgt_epi8(splat(0x21), _mm256_add_epi8(v, splat(1)));
-        bad = _mm256_or_si256(bad, _mm256_cmpeq_epi8(v, splat(b'\\')));
-        if html {
-            bad = _mm256_or_si256(bad, _mm256_cmpeq_epi8(_mm256_or_si256(v, splat(0x04)), splat(b'&')));
-            bad = _mm256_or_si256(bad, _mm256_cmpeq_epi8(_mm256_or_si256(v, splat(0x02)), splat(b'>')));
-        } else {
-            bad = _mm256_or_si256(bad, _mm256_cmpeq_epi8(v, splat(b'"')));
-        }
-        bad
-    }
+    unsafe { dirty(v, html) }
 }
 
 /// Whether the 32-byte blocks of `s` at 0, `mid` and `n - 32` are clean.

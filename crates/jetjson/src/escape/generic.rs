@@ -333,21 +333,57 @@ unsafe fn escape_chunks<V: Vector, const H: bool, const L: bool, const A: bool>(
             let both = unsafe { first.or(second).movemask() };
             if both.has_any() {
                 // SAFETY: lane-wise on masks of V's ISA.
-                let (first, second) = unsafe { (first.movemask(), second.movemask()) };
+                let (mut first, mut second) = unsafe { (first.movemask(), second.movemask()) };
                 // With line separators, a chunk's candidates are exact too
                 // when it holds no 0xE2 byte and compares are exact (`flags`
                 // added only the 0xE2 lanes): the usual case for a quote or
-                // a newline in go profile text.
-                // SAFETY: lane-wise on a vector of V's ISA.
-                let exact =
-                    |v: V| !matches_separators(L, A) || (V::CHEAP_COMPARE && !unsafe { v.cmpeq(V::splat(0xE2)).movemask() }.has_any());
+                // a newline in go profile text. A chunk with 0xE2 bytes
+                // (curly quotes, dashes: U+2xxx) is settled here, from its
+                // candidates: the 0xE2 lanes are replaced by those that
+                // start U+2028/U+2029 (loads at +1 and +2), rather than
+                // leaving for the chunk-by-chunk step, which classified
+                // the chunk again (and the rest of the pair after it).
+                let (mut exact0, mut exact1) = (!matches_separators(L, A), !matches_separators(L, A));
+                if matches_separators(L, A) && V::CHEAP_COMPARE {
+                    // SAFETY: lane-wise on vectors of V's ISA.
+                    let (leads0, leads1) = unsafe { (v0.cmpeq(V::splat(0xE2)).movemask(), v1.cmpeq(V::splat(0xE2)).movemask()) };
+                    (exact0, exact1) = (true, true);
+                    if leads0.union(leads1).has_any() {
+                        // SAFETY: the loads at +1 and +2 of the first chunk
+                        // end by `i + BYTES + 2 <= i + 2 * BYTES <= len`.
+                        first = first.without(leads0).union(unsafe {
+                            line_separator_mask(v0, V::load_unaligned(src.add(i + 1)), V::load_unaligned(src.add(i + 2))).movemask()
+                        });
+                        if leads1.has_any() {
+                            if i + 2 * V::BYTES + SEPARATOR_TAIL <= len {
+                                // SAFETY: those of the second end by `len`,
+                                // as just checked.
+                                second = second.without(leads1).union(unsafe {
+                                    let at = i + V::BYTES;
+                                    line_separator_mask(v1, V::load_unaligned(src.add(at + 1)), V::load_unaligned(src.add(at + 2)))
+                                        .movemask()
+                                });
+                            } else {
+                                // Settled by the chunk-by-chunk step.
+                                exact1 = false;
+                            }
+                        }
+                        if exact1 && !first.has_any() && !second.has_any() {
+                            // Only other U+2xxx characters: the pair is clean.
+                            i += 2 * V::BYTES;
+                            // SAFETY: stays within the room promised for `i < len`.
+                            out = unsafe { out.add(2 * V::BYTES) };
+                            continue;
+                        }
+                    }
+                }
                 if !first.has_any() {
                     // A first chunk without candidates is clean and already
                     // written: the second is escaped from its own mask when
                     // that is exact (as the first below) and a further
                     // chunk follows it, for `escape_masked`'s loads;
                     // otherwise it is scanned again as the next first chunk.
-                    if i + 3 * V::BYTES <= len && exact(v1) {
+                    if i + 3 * V::BYTES <= len && exact1 {
                         // SAFETY: the second chunk was stored verbatim at
                         // `out + BYTES`, its mask is exact, the chunk after
                         // it ends by `len`, and the room promised for `i`
@@ -363,7 +399,7 @@ unsafe fn escape_chunks<V: Vector, const H: bool, const L: bool, const A: bool>(
                     i += V::BYTES;
                     // SAFETY: `i + BYTES < len`: within the room promised.
                     out = unsafe { out.add(V::BYTES) };
-                } else if exact(v0) {
+                } else if exact0 {
                     // The candidates are exact: every flagged lane of
                     // the first chunk is escaped from this one mask, with
                     // no second scan of the chunk (text dense in escapes,

@@ -64,6 +64,17 @@ pub(crate) trait Vector: Copy {
     unsafe fn nonzero(self) -> Self {
         unreachable!("nonzero on an ISA without HAS_LOOKUP")
     }
+
+    /// Lane-wise wrapping addition. With `gt_signed`, only for the
+    /// writer's short-string check (`writer::dirty`), on the x86 vectors,
+    /// which implement both; other ISAs never reach the defaults.
+    unsafe fn add(self, _other: Self) -> Self {
+        unreachable!("add on an ISA without it")
+    }
+    /// A mask vector of the lanes where `self > other` as signed bytes.
+    unsafe fn gt_signed(self, _other: Self) -> Self {
+        unreachable!("gt_signed on an ISA without it")
+    }
 }
 
 /// A scalar summary of a mask vector.
@@ -83,6 +94,8 @@ pub(crate) trait MoveMask: Copy {
     fn clear_below(self, lanes: usize) -> Self;
     /// The lanes set in either mask.
     fn union(self, other: Self) -> Self;
+    /// The lanes set in this mask and not in `other`.
+    fn without(self, other: Self) -> Self;
     /// The mask with only the set lanes for which `keep(lane)` holds.
     fn keep_lanes(self, keep: impl FnMut(usize) -> bool) -> Self;
 }
@@ -124,6 +137,11 @@ impl<const SHIFT: u32> MoveMask for LaneMask<SHIFT> {
     #[inline(always)]
     fn union(self, other: Self) -> Self {
         LaneMask(self.0 | other.0)
+    }
+
+    #[inline(always)]
+    fn without(self, other: Self) -> Self {
+        LaneMask(self.0 & !other.0)
     }
 
     #[inline]

@@ -2,8 +2,8 @@
 //! remainders of 16..31 bytes go through SSE2.
 
 use core::arch::x86_64::{
-    __m128i, __m256i, _mm256_adds_epu8, _mm256_and_si256, _mm256_broadcastsi128_si256, _mm256_cmpeq_epi8, _mm256_cmpgt_epi8,
-    _mm256_loadu_si256, _mm256_min_epu8, _mm256_movemask_epi8, _mm256_or_si256, _mm256_set1_epi8, _mm256_setzero_si256,
+    __m128i, __m256i, _mm256_add_epi8, _mm256_adds_epu8, _mm256_and_si256, _mm256_broadcastsi128_si256, _mm256_cmpeq_epi8,
+    _mm256_cmpgt_epi8, _mm256_loadu_si256, _mm256_min_epu8, _mm256_movemask_epi8, _mm256_or_si256, _mm256_set1_epi8, _mm256_setzero_si256,
     _mm256_shuffle_epi8, _mm256_srli_epi16, _mm256_storeu_si256, _mm256_xor_si256, _mm_loadu_si128,
 };
 
@@ -111,6 +111,18 @@ impl Vector for __m256i {
         // as the trait allows for mask vectors).
         // SAFETY: AVX2 is enabled (trait contract).
         unsafe { _mm256_adds_epu8(self, _mm256_set1_epi8(0x7F)) }
+    }
+
+    #[inline(always)]
+    unsafe fn add(self, other: __m256i) -> __m256i {
+        // SAFETY: AVX2 is enabled (trait contract).
+        unsafe { _mm256_add_epi8(self, other) }
+    }
+
+    #[inline(always)]
+    unsafe fn gt_signed(self, other: __m256i) -> __m256i {
+        // SAFETY: AVX2 is enabled (trait contract).
+        unsafe { _mm256_cmpgt_epi8(self, other) }
     }
 }
 

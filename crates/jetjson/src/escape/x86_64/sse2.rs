@@ -4,8 +4,8 @@
 //! and the AVX2 kernels use this vector for their 16..31-byte remainders.
 
 use core::arch::x86_64::{
-    __m128i, _mm_and_si128, _mm_cmpeq_epi8, _mm_cmplt_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
-    _mm_setzero_si128, _mm_storeu_si128,
+    __m128i, _mm_add_epi8, _mm_and_si128, _mm_cmpeq_epi8, _mm_cmpgt_epi8, _mm_cmplt_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8,
+    _mm_or_si128, _mm_set1_epi8, _mm_setzero_si128, _mm_storeu_si128,
 };
 
 use super::super::generic;
@@ -72,6 +72,18 @@ impl Vector for __m128i {
     unsafe fn movemask(self) -> LaneMask<0> {
         // SAFETY: SSE2 is baseline on x86_64.
         LaneMask(unsafe { _mm_movemask_epi8(self) } as u32 as u64)
+    }
+
+    #[inline(always)]
+    unsafe fn add(self, other: __m128i) -> __m128i {
+        // SAFETY: SSE2 is baseline on x86_64.
+        unsafe { _mm_add_epi8(self, other) }
+    }
+
+    #[inline(always)]
+    unsafe fn gt_signed(self, other: __m128i) -> __m128i {
+        // SAFETY: SSE2 is baseline on x86_64.
+        unsafe { _mm_cmpgt_epi8(self, other) }
     }
 }
 
