@@ -706,24 +706,36 @@ def test_objects_that_fill_memory_are_a_memory_error(kind, spare, entry):
 # is a MemoryError now, and the process reads on afterwards. Each document
 # is ~120 MB, read with 50 MB of address space to spare: the items of one
 # huge array (the builder's value stack), long strings (the arena), and the
-# names of one huge object (the name stack and the arena).
+# names of one huge object (the name stack and the arena); a document that
+# is one 60 MB string or one 40-million-digit number (its owned copy),
+# with 20 MB to spare. And the output: 120 MB of 300-byte strings read
+# within 200 or 400 MB to spare, whose output then cannot grow (it aborted
+# in a `Vec`, or raised PanicException where pyo3 made the `bytes`; found
+# by an outside tester).
 CANON_CHILD = textwrap.dedent(
     """
     import os, resource, sys
     import jetjson
 
-    kind, profile = sys.argv[1], sys.argv[2]
+    kind, profile, spare = sys.argv[1], sys.argv[2], int(sys.argv[3])
     if kind == "items":
         data = b"[" + b"1," * (60 << 20) + b"1]"
     elif kind == "strings":
         data = b"[" + b",".join([b'"' + b"s" * 40 + b'"'] * (3 << 20)) + b"]"
-    else:
+    elif kind == "names":
         data = b"{" + b",".join(b'"%d":0' % i for i in range(10_000_000)) + b"}"
+    elif kind == "root string":
+        data = b'"' + b"R" * (60 << 20) + b'"'
+    elif kind == "root number":
+        data = b"1" + b"2" * (40 << 20)
+    else:
+        unit = b'"' + b"L" * 300 + b'",'
+        data = b"[" + unit * ((120 << 20) // len(unit)) + b'"e"]'
     vm = int(open("/proc/self/statm").read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
-    resource.setrlimit(resource.RLIMIT_AS, (vm + (50 << 20), resource.RLIM_INFINITY))
+    resource.setrlimit(resource.RLIMIT_AS, (vm + (spare << 20), resource.RLIM_INFINITY))
     try:
-        jetjson.canonicalize(data, profile)
-        print("ok")
+        out = jetjson.canonicalize(data, profile)
+        print("ok", len(out))
     except MemoryError as e:
         print("MemoryError", e)
     resource.setrlimit(resource.RLIMIT_AS, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
@@ -733,9 +745,19 @@ CANON_CHILD = textwrap.dedent(
 
 
 @pytest.mark.parametrize("profile", ["jcs", "compact"])
-@pytest.mark.parametrize("kind", ["items", "strings", "names"])
-def test_canonicalize_whose_value_cannot_grow_is_a_memory_error(kind, profile):
-    out = child_output(CANON_CHILD, kind, profile)
+@pytest.mark.parametrize("kind,spare", [("items", 50), ("strings", 50), ("names", 50), ("root string", 20), ("root number", 20)])
+def test_canonicalize_whose_value_cannot_grow_is_a_memory_error(kind, spare, profile):
+    out = child_output(CANON_CHILD, kind, profile, str(spare))
     assert out.startswith("MemoryError"), out
-    # Said where, as every reading error is.
-    assert "out of memory while reading: line 1 column" in out, out
+    if not kind.startswith("root"):
+        # Said where, as every reading error is (a document that is one
+        # value is reported where the reading ended).
+        assert "out of memory while reading: line 1 column" in out, out
+
+
+@pytest.mark.parametrize("spare", [200, 400])
+def test_canonicalize_whose_output_cannot_grow_is_a_memory_error(spare):
+    out = child_output(CANON_CHILD, "output", "jcs", str(spare))
+    # Read, then out of memory for the output, or (with more to spare)
+    # written whole; never an abort or a PanicException.
+    assert out.startswith("MemoryError") or out.startswith("ok"), out

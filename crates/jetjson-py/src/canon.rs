@@ -1,12 +1,12 @@
 //! `canonicalize`: JSON text in, a profile's bytes out, through the core's
 //! `Value` (no Python objects are built), as `jetjson canon` does.
 
-use jetjson::{DuplicateKeys, ReadOptions};
-use pyo3::exceptions::PyValueError;
+use jetjson::{DuplicateKeys, ReadOptions, Writer};
+use pyo3::exceptions::{PyMemoryError, PySystemError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use crate::dumps::{parse_indent, OutputOptions};
+use crate::dumps::{catching_out_of_memory, parse_indent, BytesMemory, OutputOptions};
 use crate::errors::encode_error;
 use crate::json_text::json_text;
 use crate::loads::Flag;
@@ -73,8 +73,23 @@ pub fn canonicalize<'py>(
         }
         let text = json_text(data)?;
         let value = jetjson::__private::value_from_slice_recovering(&text.bytes, &read).map_err(|e| text.error(py, &e, data))?;
-        let out = value.to_vec_with(&write).map_err(|e| encode_error(py, e.to_string_with_root()))?;
-        Ok(PyBytes::new(py, &out))
+        // Written as `dumps` writes: into the result `bytes` itself, whose
+        // growth failing is MemoryError (`catching_out_of_memory`), where a
+        // `Vec` (`to_vec_with`) aborted the process and pyo3's `PyBytes::new`
+        // panicked.
+        write.check().map_err(|e| encode_error(py, e.to_string()))?;
+        let (memory, len) = catching_out_of_memory(py, || {
+            let mut w = Writer::with_memory(&write, BytesMemory::boxed());
+            value.write_to(&mut w).map_err(|e| encode_error(py, e.to_string_with_root()))?;
+            w.finish_into_memory().map_err(|e| PyMemoryError::new_err(e.message()))
+        })?;
+        drop(value);
+        let Ok(mut memory) = memory.into_any().downcast::<BytesMemory>() else {
+            return Err(PySystemError::new_err("jetjson.canonicalize: the writer's memory is not the one given"));
+        };
+        let bytes = memory.take_bytes(py, len);
+        BytesMemory::recycle(memory);
+        bytes
     })()
     .map_err(|e| crate::errors::made_now(py, e))
 }

@@ -29,7 +29,7 @@ use pyo3::prelude::*;
 
 pub use config::{parse_indent, OutputOptions};
 pub use entry::register;
-pub(crate) use output::catching_out_of_memory;
+pub(crate) use output::{catching_out_of_memory, BytesMemory};
 
 /// What `dumps` does beyond the core's options (see its docstring).
 #[derive(Clone, Copy, Default)]

@@ -458,6 +458,23 @@ impl<const RECOVER: bool> ValueBuilder<RECOVER> {
         Err(out_of_memory())
     }
 
+    /// A string or number text that is the whole document, built owned (a
+    /// heap copy: `is_root`). A recovering builder asks for it fallibly:
+    /// out of memory, the empty string, and the build is marked (the end
+    /// of the walk reports it).
+    fn root_str(s: &str) -> Str {
+        if !RECOVER || s.len() <= super::str::INLINE_CAPACITY {
+            return Str::new(s);
+        }
+        let mut text = String::new();
+        if text.try_reserve_exact(s.len()).is_err() {
+            arena::mark_out_of_memory();
+            return Str::default();
+        }
+        text.push_str(s);
+        Str::from(text)
+    }
+
     /// Gives back stack capacity past `MAX_POOLED_BYTES` (the stacks are
     /// empty): the thread keeps no more than that after a huge document.
     #[inline]
@@ -661,7 +678,7 @@ impl<const RECOVER: bool> ValueBuilder<RECOVER> {
         // The text needs arena memory.
         self.spill_if_open();
         let s = if self.is_root() {
-            Str::new(s)
+            Self::root_str(s)
         } else {
             // SAFETY: the string goes on the builder's stack or into a
             // container in the arena (the root is never an arena string).
@@ -720,7 +737,7 @@ impl<const RECOVER: bool> ValueBuilder<RECOVER> {
     #[inline]
     fn str(&mut self, s: &str) -> Str {
         if self.is_root() {
-            Str::new(s)
+            Self::root_str(s)
         } else {
             // SAFETY: the string goes on the builder's stack, then into a
             // container in the arena (the root is never an arena string).
