@@ -365,9 +365,9 @@ fn push_in_place<T, const RECOVER: bool>(stack: &mut Vec<T>, make: impl FnOnce()
 /// line so that pushes stay short). A builder that does not recover ends
 /// the process when the allocator has no memory, as `Vec` does.
 ///
-/// A builder that recovers (`RECOVER`): when memory has run out (now, or earlier in this build: the allocator
-/// is not asked again), the build is marked out of memory and the stack
-/// emptied instead. Its items are builder-made (plain data, inline
+/// A builder that recovers (`RECOVER`): when memory has run out (now, or
+/// earlier in this build: the allocator is not asked again), the build is
+/// marked out of memory and the stack emptied instead. Its items are builder-made (plain data, inline
 /// strings, uncounted handles: nothing to free), and `build_with` gave
 /// every stack room for an item before the walk, so emptying it makes
 /// room. From then on the walk goes on at full speed, allocating nothing,
