@@ -310,15 +310,16 @@ thread_local! {
     static RECOVERING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
-/// The allocator refused `layout` to a helper of the builder. In a build
-/// that recovers, marks the build out of memory and returns (the helper
-/// returns something memory-safe, and the builder reports the error before
-/// using it); otherwise ends the process, as the global allocator does.
+/// The allocator refused room for `n` items of `T` to a helper of the
+/// builder. In a build that recovers, marks the build out of memory and
+/// returns (the helper returns something memory-safe, and the builder
+/// reports the error before using it); otherwise ends the process, as the
+/// global allocator does, saying the size refused.
 #[cold]
 #[inline(never)]
-pub(crate) fn refused(layout: Layout) {
+pub(crate) fn refused<T>(n: usize) {
     if !RECOVERING.get() {
-        std::alloc::handle_alloc_error(layout);
+        std::alloc::handle_alloc_error(Layout::array::<T>(n).unwrap_or(Layout::new::<T>()));
     }
     mark_out_of_memory();
 }

@@ -999,7 +999,7 @@ fn dedupe(names: &[Str], values: impl Iterator<Item = Value>, policy: DuplicateK
     let mut index: HashMap<&str, usize> = HashMap::new();
     let mut out: Vec<(Str, Value)> = Vec::new();
     if index.try_reserve(names.len()).is_err() || out.try_reserve_exact(names.len()).is_err() {
-        arena::refused(std::alloc::Layout::new::<(Str, Value)>());
+        arena::refused::<(Str, Value)>(names.len());
         return out;
     }
     for (k, v) in names.iter().zip(values) {

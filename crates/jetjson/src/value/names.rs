@@ -388,7 +388,7 @@ fn first_repeat_table(names: &[Str]) -> Option<usize> {
     let mut table = Vec::new();
     if table.try_reserve_exact(mask + 1).is_err() {
         // Out of memory: see `arena::refused` (the builder reports it).
-        super::arena::refused(std::alloc::Layout::new::<u32>());
+        super::arena::refused::<u32>(mask + 1);
         return None;
     }
     table.resize(mask + 1, 0u32);
@@ -426,7 +426,7 @@ fn first_repeat_hashed(names: &[Str]) -> Option<usize> {
     let mut seen: HashSet<&str> = HashSet::new();
     if seen.try_reserve(names.len()).is_err() {
         // Out of memory: see `arena::refused` (the builder reports it).
-        super::arena::refused(std::alloc::Layout::new::<&str>());
+        super::arena::refused::<&str>(names.len());
         return None;
     }
     names.iter().position(|name| !seen.insert(name.as_str()))
