@@ -761,3 +761,69 @@ def test_canonicalize_whose_output_cannot_grow_is_a_memory_error(spare):
     # Read, then out of memory for the output, or (with more to spare)
     # written whole; never an abort or a PanicException.
     assert out.startswith("MemoryError") or out.startswith("ok"), out
+
+
+# Inputs that are copied before they are read: a `bytearray` or another
+# buffer (it could change while it is read) and a str with lone surrogates
+# (its `surrogatepass` bytes). The copy was a Rust `Vec`, which aborted the
+# process when an input as large as the memory left could not be copied
+# (found in the stop-37 review); the new `bytes` that `Raw` keeps was made
+# by pyo3, which raised PanicException. Each input is ~120 MB, read with
+# 50 MB of address space to spare (180 MB for the str, whose encoded form
+# is made first, by Python).
+COPY_CHILD = textwrap.dedent(
+    """
+    import array, os, resource, sys
+    import jetjson
+
+    entry, kind = sys.argv[1], sys.argv[2]
+    doc = b'"' + b"s" * (120 << 20) + b'"'
+    spare = 50
+    if kind == "bytearray":
+        data = bytearray(doc)
+    elif kind == "memoryview":
+        data = memoryview(bytearray(doc))
+    elif kind == "array":
+        data = array.array("B", doc)
+    else:
+        data = '"\\ud800' + "s" * (120 << 20) + '"'
+        spare = 180
+    read = {
+        "loads": jetjson.loads,
+        "canonicalize": lambda d: jetjson.canonicalize(d, "jcs"),
+        "Raw": jetjson.Raw,
+        "Raw.unchecked": jetjson.Raw.unchecked,
+    }[entry]
+    vm = int(open("/proc/self/statm").read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    resource.setrlimit(resource.RLIMIT_AS, (vm + (spare << 20), resource.RLIM_INFINITY))
+    try:
+        read(data)
+        print("ok")
+    except MemoryError as e:
+        print("MemoryError", e)
+    except (ValueError, TypeError) as e:
+        print(type(e).__name__, str(e)[:80])
+    resource.setrlimit(resource.RLIMIT_AS, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+    assert jetjson.loads(bytearray(b'[1, "a"]')) == [1, "a"]
+    assert bytes(jetjson.Raw(bytearray(b'{"k": 2}'))) == b'{"k": 2}'
+    assert jetjson.canonicalize(memoryview(b'{"b":1,"a":2}'), "jcs") == b'{"a":2,"b":1}'
+    """
+)
+
+
+@pytest.mark.parametrize(
+    "entry,kind",
+    [
+        ("loads", "bytearray"),
+        ("loads", "memoryview"),
+        ("canonicalize", "bytearray"),
+        ("canonicalize", "array"),
+        ("canonicalize", "surrogate str"),
+        ("Raw", "bytearray"),
+        ("Raw", "memoryview"),
+        ("Raw.unchecked", "bytearray"),
+    ],
+)
+def test_an_input_copy_that_cannot_be_made_is_a_memory_error(entry, kind):
+    out = child_output(COPY_CHILD, entry, kind)
+    assert out.startswith("MemoryError"), out

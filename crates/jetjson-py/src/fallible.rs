@@ -144,3 +144,39 @@ fn grow_by_one<T>(v: &mut Vec<T>) -> bool {
     unsafe { pyo3::ffi::PyErr_NoMemory() };
     false
 }
+
+/// A `Vec` of `len` zero bytes, or `MemoryError` when there is no room for
+/// it. For the copies made of an input that may change while it is read
+/// (a `bytearray`, a memoryview) or that is not UTF-8 as given (a str with
+/// lone surrogates): a plain `Vec` copy of an input as large as the memory
+/// left aborted the process.
+pub(crate) fn zeroed_bytes(len: usize) -> PyResult<Vec<u8>> {
+    let mut v = Vec::new();
+    if v.try_reserve_exact(len).is_err() {
+        return Err(pyo3::exceptions::PyMemoryError::new_err(format!("out of memory copying an input of {len} bytes")));
+    }
+    v.resize(len, 0);
+    Ok(v)
+}
+
+/// A copy of `bytes` (`to_vec`, fallible as [`zeroed_bytes`]).
+pub(crate) fn copy_bytes(bytes: &[u8]) -> PyResult<Vec<u8>> {
+    let mut v = zeroed_bytes(bytes.len())?;
+    v.copy_from_slice(bytes);
+    Ok(v)
+}
+
+/// A new bytes object holding `bytes` (`PyBytes::new`, fallible: pyo3's
+/// panics when CPython cannot make it).
+pub(crate) fn new_bytes<'py>(py: Python<'py>, bytes: &[u8]) -> PyResult<Bound<'py, pyo3::types::PyBytes>> {
+    // SAFETY: GIL held (we have `py`); the pointer and length are those of
+    // `bytes`; the new reference (null with an exception set when the
+    // allocation fails) goes to the `Bound`.
+    unsafe {
+        let p = pyo3::ffi::PyBytes_FromStringAndSize(bytes.as_ptr().cast(), bytes.len() as pyo3::ffi::Py_ssize_t);
+        if p.is_null() {
+            return Err(PyErr::fetch(py));
+        }
+        Ok(Bound::from_owned_ptr(py, p).cast_into_unchecked::<pyo3::types::PyBytes>())
+    }
+}

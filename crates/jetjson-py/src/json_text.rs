@@ -38,10 +38,17 @@ pub fn json_text<'a>(data: &'a Bound<'_, PyAny>) -> PyResult<JsonText<'a>> {
         // SAFETY: drops the UnicodeEncodeError just raised.
         unsafe { ffi::PyErr_Clear() };
         let encoded = s.call_method1("encode", ("utf-8", "surrogatepass"))?.cast_into::<PyBytes>()?;
-        return Ok(JsonText { bytes: Cow::Owned(encoded.as_bytes().to_vec()), chars: true });
+        return Ok(JsonText { bytes: Cow::Owned(crate::fallible::copy_bytes(encoded.as_bytes())?), chars: true });
     }
     match PyBuffer::<u8>::get(data) {
-        Ok(buf) => Ok(JsonText { bytes: Cow::Owned(buf.to_vec(data.py())?), chars: false }),
+        Ok(buf) => {
+            // Copied (the exporter may change it while it is read), into
+            // memory reserved fallibly: `PyBuffer::to_vec` aborts when it
+            // cannot allocate.
+            let mut copy = crate::fallible::zeroed_bytes(buf.item_count())?;
+            buf.copy_to_slice(data.py(), &mut copy)?;
+            Ok(JsonText { bytes: Cow::Owned(copy), chars: false })
+        }
         Err(_) => Err(PyTypeError::new_err(format!(
             "expected bytes, bytearray, memoryview or str, not {}",
             data.get_type().name().map(|n| n.to_string()).unwrap_or_default()

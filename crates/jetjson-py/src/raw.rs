@@ -62,7 +62,7 @@ impl Raw {
     /// A new `Raw` holding `json`, which the caller has checked (typed
     /// decode: a member's text as the parser accepted it).
     pub(crate) fn checked(py: Python<'_>, json: &[u8]) -> PyResult<Py<Raw>> {
-        Py::new(py, Raw { json: PyBytes::new(py, json).unbind() })
+        Py::new(py, Raw { json: crate::fallible::new_bytes(py, json)?.unbind() })
     }
 }
 
@@ -70,10 +70,10 @@ impl Raw {
 /// else a new one made from `text`, the bytes read from `data` once (a
 /// bytearray or a buffer may change after it was read; what was read, and
 /// checked, is what is kept).
-fn as_bytes_object<'py>(data: &Bound<'py, PyAny>, text: &JsonText<'_>) -> Bound<'py, PyBytes> {
+fn as_bytes_object<'py>(data: &Bound<'py, PyAny>, text: &JsonText<'_>) -> PyResult<Bound<'py, PyBytes>> {
     match data.cast::<PyBytes>() {
-        Ok(b) => b.clone(),
-        Err(_) => PyBytes::new(data.py(), &text.bytes),
+        Ok(b) => Ok(b.clone()),
+        Err(_) => crate::fallible::new_bytes(data.py(), &text.bytes),
     }
 }
 
@@ -127,7 +127,7 @@ impl Raw {
             let msg = e.message().replace(" (enable allow_bom to skip it)", " (Raw text cannot start with one: remove it)");
             return Err(text.error_saying(py, &e, &msg, data));
         }
-        Ok(Raw { json: as_bytes_object(data, &text).unbind() })
+        Ok(Raw { json: as_bytes_object(data, &text)?.unbind() })
     }
 
     /// A Raw that trusts `data` without checking it: compact output copies
@@ -145,7 +145,7 @@ impl Raw {
             }
         }
         let text = json_text(data)?;
-        Ok(Raw { json: as_bytes_object(data, &text).unbind() })
+        Ok(Raw { json: as_bytes_object(data, &text)?.unbind() })
     }
 
     fn __bytes__(&self, py: Python<'_>) -> Py<PyBytes> {

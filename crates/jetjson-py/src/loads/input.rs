@@ -63,7 +63,10 @@ pub(crate) fn source<'a>(data: &'a Bound<'_, PyAny>) -> PyResult<Source<'a>> {
         return Ok(Source::Str(unsafe { std::slice::from_raw_parts(ptr.cast::<u8>(), len as usize) }));
     }
     if let Ok(b) = data.cast::<PyByteArray>() {
-        return Ok(Source::Bytes(Input::Owned(b.to_vec())));
+        // SAFETY: `b` is a live bytearray; its bytes are read and copied
+        // at once, with no Python code run in between (the copy's memory
+        // is a Rust allocation) that could resize it.
+        return Ok(Source::Bytes(Input::Owned(crate::fallible::copy_bytes(unsafe { b.as_bytes() })?)));
     }
     if data.cast::<PyMemoryView>().is_ok() {
         return Ok(Source::Bytes(Input::Owned(buffer_copy(data)?)));
@@ -89,13 +92,14 @@ fn buffer_copy(data: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
         return Err(err);
     }
     // SAFETY: after a successful PyObject_GetBuffer, `buf` points to `len`
-    // readable bytes until PyBuffer_Release (a null `buf` only with len 0).
+    // readable bytes until PyBuffer_Release (a null `buf` only with len 0);
+    // the view is released whether or not the copy found memory.
     let copy = unsafe {
         let len = view.len.max(0) as usize;
         let bytes = if len == 0 || view.buf.is_null() { &[][..] } else { std::slice::from_raw_parts(view.buf as *const u8, len) };
-        let copy = bytes.to_vec();
+        let copy = crate::fallible::copy_bytes(bytes);
         ffi::PyBuffer_Release(&mut view);
         copy
     };
-    Ok(copy)
+    copy
 }
