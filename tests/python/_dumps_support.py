@@ -83,3 +83,33 @@ def one_line(obj):
     """A JSON line any oracle can read back: ASCII only, so no byte of the
     text can be mistaken for a line break."""
     return json.dumps(obj, ensure_ascii=True, separators=(",", ":")).encode()
+
+
+def presized_dict(items):
+    """A dict holding `items` whose table is of CPython's general kind
+    (entries that carry their hash), as `orjson.loads` makes its dicts of
+    more than eight members: made by `_PyDict_NewPresized`, then filled.
+    Checked to be of that kind (3.11 and 3.12 layout), so a test built on it
+    cannot pass by reading an ordinary table."""
+    import ctypes
+
+    make = ctypes.pythonapi._PyDict_NewPresized
+    make.restype = ctypes.py_object
+    make.argtypes = [ctypes.c_ssize_t]
+    d = make(9)
+    # One by one: `update` from a dict may take over that dict's table.
+    for k, v in dict(items).items():
+        d[k] = v
+    keys = ctypes.c_void_p.from_address(id(d) + 4 * ctypes.sizeof(ctypes.c_void_p)).value
+    kind = ctypes.c_uint8.from_address(keys + ctypes.sizeof(ctypes.c_ssize_t) + 2).value
+    assert kind == 0, "not a table of the general kind"
+    return d
+
+
+def presized_copy(obj):
+    """`obj` with every dict in it remade by `presized_dict`."""
+    if isinstance(obj, dict):
+        return presized_dict((k, presized_copy(v)) for k, v in obj.items())
+    if isinstance(obj, list):
+        return [presized_copy(v) for v in obj]
+    return obj

@@ -1177,3 +1177,40 @@ def test_top_level_scalars_give_the_bytes_of_the_general_path():
         assert jetjson.dumps(1) == b"1"  # the kept writer still works
     assert jetjson.dumps("\ud800", "go") == jetjson.dumps(["\ud800"], "go")[1:-1]
     assert jetjson.dumps(float("nan"), nan="null") == b"null"
+
+
+def test_dicts_with_tables_of_the_general_kind_give_the_bytes_of_ordinary_dicts():
+    # `orjson.loads` makes its dicts of more than eight members with tables
+    # of the general kind (entries with their hash); the walker copies
+    # their members and writes them from cached shapes as it does ordinary
+    # dicts (they went member by member, at half the speed). The bytes must
+    # be those of the same data in ordinary dicts: insertion order, sorted
+    # orders, the list-of-records shape, one member, keys that are not
+    # exact strs, members deleted (a table with holes).
+    from _dumps_support import BENCH, presized_copy, presized_dict
+
+    class Key(str):
+        pass
+
+    docs = [
+        json.loads(BENCH["twitter"].read_bytes()),
+        json.loads(BENCH["github_events"].read_bytes()),
+        [{"k%d" % i: i * j for i in range(12)} for j in range(5)],
+        {"one": {"only": [1, "é", None]}},
+        {"é\u2028<": 1, "a\"b": 2, "\U0001f600": 3, **{"m%d" % i: "v" for i in range(10)}},
+    ]
+    for doc in docs:
+        general = presized_copy(doc)
+        for profile in ("compact", "go", "jcs"):
+            for sort_keys in (None, True, False):
+                kw = {} if sort_keys is None else {"sort_keys": sort_keys}
+                want = jetjson.dumps(doc, profile=profile, **kw)
+                for _ in range(3):  # the first call, then cached shapes
+                    assert jetjson.dumps(general, profile=profile, **kw) == want, (profile, kw)
+    odd = presized_dict([(Key("a"), 1), ("b", 2)] + [("c%d" % i, i) for i in range(9)])
+    assert jetjson.dumps(odd) == jetjson.dumps(dict(odd))
+    mixed = presized_dict([(1, "int"), ("b", 2)] + [("c%d" % i, i) for i in range(9)])
+    assert jetjson.dumps(mixed, non_str_keys=True) == jetjson.dumps(dict(mixed), non_str_keys=True)
+    holes = presized_dict(("c%d" % i, i) for i in range(12))
+    del holes["c3"], holes["c7"]
+    assert jetjson.dumps([holes, holes]) == jetjson.dumps([dict(holes), dict(holes)])

@@ -92,6 +92,50 @@ pub unsafe fn str_key_table(dict: *mut PyObject) -> Option<(*const *mut PyObject
     }
 }
 
+/// The members of a combined table of the general kind (entries that
+/// carry their hash: CPython makes one for a dict pre-sized by
+/// `_PyDict_NewPresized`, as `orjson.loads` makes its dicts of more than
+/// eight members) whose keys are all exact strs and which has no deleted
+/// entries, as `str_key_table` gives a table of the unicode kind: their
+/// (key, value) pairs copied into `copy`, so the walker's shape paths read
+/// both alike. Such dicts went member by member, and `dumps` of twitter
+/// made by `orjson.loads` took 1.9x as long as of the same document made
+/// by `json.loads`. The copy holds what the table held at this moment: as
+/// with the table itself, the caller reads it only while the dict's
+/// version tag is the one it read with it (no reference is taken; the
+/// dict, which the caller holds, keeps the members alive). `None` for any
+/// other table, or when the copy finds no memory.
+///
+/// # Safety
+/// `dict` is a live dict on an interpreter with this layout; `str_type` is
+/// `str`'s type object; GIL held.
+pub unsafe fn general_str_pairs(
+    dict: *mut PyObject,
+    copy: &mut Vec<*mut PyObject>,
+    str_type: *mut ffi::PyTypeObject,
+) -> Option<(*const *mut PyObject, usize)> {
+    // SAFETY: as the caller guarantees; every entry read is below the
+    // table's entry count; keys are only compared by type, no Python code
+    // runs.
+    unsafe {
+        let (entries, stride, n) = table(dict)?;
+        if stride != 3 || n != len(dict) || copy.try_reserve_exact(2 * n).is_err() {
+            return None;
+        }
+        copy.clear();
+        for i in 0..n {
+            let e = entries.add(3 * i);
+            let (k, v) = (*e, *e.add(1));
+            if k.is_null() || v.is_null() || ffi::Py_TYPE(k) != str_type {
+                return None;
+            }
+            copy.push(k);
+            copy.push(v);
+        }
+        Some((copy.as_ptr(), n))
+    }
+}
+
 /// The dict's version tag, which CPython changes on every modification
 /// (PEP 509): equal tags mean an unchanged table.
 ///

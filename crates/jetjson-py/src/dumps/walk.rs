@@ -866,42 +866,103 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
         if self.known.direct_dicts {
             // SAFETY: `dict` is live and the interpreter has the layout.
             if let Some((entries, n)) = unsafe { dictiter::str_key_table(dict) } {
-                // The table is this version's: `write_shape` checks that it
-                // still is before reading it (nothing between here and there
-                // should run Python code, and nothing may rely on that).
-                // SAFETY: as above.
-                let version = unsafe { dictiter::version(dict) };
-                if n == 1 {
-                    // SAFETY: as the caller guarantees; `entries` is the
-                    // table just read, of one member, at `version`.
-                    return unsafe { self.dict_one(dict, entries, version, item) };
+                // SAFETY: as the caller guarantees; `entries` is the table
+                // just read.
+                return unsafe { self.dict_table_in(dict, entries, n, last, item) };
+            }
+            // SAFETY: as above.
+            if unsafe { dictiter::general_keys(dict) } {
+                // SAFETY: as the caller guarantees.
+                return unsafe { self.dict_general_in(dict, last, item) };
+            }
+        }
+        self.item_sep(item);
+        // SAFETY: as the caller guarantees.
+        unsafe { self.dict_members(dict) }
+    }
+
+    /// `dict_in` and `dict_sorted_in` for a dict whose table is of the
+    /// general kind (entries with their hash; `orjson.loads` makes its dicts
+    /// of more than eight members so): its members copied as (key, value)
+    /// pairs (`dictiter::general_str_pairs`), then written as a table of
+    /// the unicode kind is, or member by member (collected, when sorted)
+    /// when its keys are not all exact strs. Out of line, so that the
+    /// common path carries no copy.
+    ///
+    /// # Safety
+    /// As `dict_in`.
+    #[cold]
+    #[inline(never)]
+    unsafe fn dict_general_in(&mut self, dict: *mut PyObject, last: Option<&mut LastShape>, item: Option<bool>) -> Walk {
+        let mut copy = Vec::new();
+        // SAFETY: `dict` is live and the interpreter has the layout.
+        let sorted = self.map_order != KeyOrder::Insertion;
+        // SAFETY (each arm): as the caller guarantees; `entries` is the copy
+        // just made, which lives until the dict is written.
+        match unsafe { dictiter::general_str_pairs(dict, &mut copy, ty_str()) } {
+            Some((entries, n)) if sorted => unsafe { self.dict_sorted_table_in(dict, entries, n, last, item) },
+            Some((entries, n)) => unsafe { self.dict_table_in(dict, entries, n, last, item) },
+            None => {
+                self.item_sep(item);
+                if sorted {
+                    unsafe { self.dict_sorted(dict, self.map_order) }
+                } else {
+                    unsafe { self.dict_members(dict) }
                 }
-                if n >= 2 {
-                    let Some(last) = last else {
+            }
+        }
+    }
+
+    /// `dict_in` from a table of `n` members whose keys are all exact strs,
+    /// read just now (`entries`: the table, or a copy of its pairs): from a
+    /// cached shape where one fits, else member by member.
+    ///
+    /// # Safety
+    /// As `dict_in`; `entries` is the current table of `dict` (or a copy of
+    /// its pairs made with no Python code run since), of `n >= 1` members.
+    #[inline(always)]
+    unsafe fn dict_table_in(
+        &mut self,
+        dict: *mut PyObject,
+        entries: *const *mut PyObject,
+        n: usize,
+        last: Option<&mut LastShape>,
+        item: Option<bool>,
+    ) -> Walk {
+        // The table is this version's: `write_shape` checks that it still
+        // is before reading it (nothing between here and there should run
+        // Python code, and nothing may rely on that).
+        // SAFETY: `dict` is live and the interpreter has the layout.
+        let version = unsafe { dictiter::version(dict) };
+        if n == 1 {
+            // SAFETY: as the caller guarantees; `entries` is the
+            // table just read, of one member, at `version`.
+            return unsafe { self.dict_one(dict, entries, version, item) };
+        }
+        if n >= 2 {
+            let Some(last) = last else {
+                // SAFETY: as the caller guarantees.
+                return match unsafe { self.insertion_shape(entries, n) } {
+                    // SAFETY: as the caller guarantees; `entries` is the table just read.
+                    Some(shape) => unsafe { self.write_shape(dict, &shape, entries, version, item) },
+                    None => {
+                        self.item_sep(item);
                         // SAFETY: as the caller guarantees.
-                        return match unsafe { self.insertion_shape(entries, n) } {
-                            // SAFETY: as the caller guarantees; `entries` is the table just read.
-                            Some(shape) => unsafe { self.write_shape(dict, &shape, entries, version, item) },
-                            None => {
-                                self.item_sep(item);
-                                // SAFETY: as the caller guarantees.
-                                unsafe { self.dict_members(dict) }
-                            }
-                        };
-                    };
-                    // SAFETY: `entries` is the table just read, of `n` str keys.
-                    let found = match unsafe { last.take_if(entries, n) } {
-                        Some(shape) => Some(shape),
-                        // SAFETY: as the caller guarantees.
-                        None => unsafe { self.insertion_shape(entries, n) },
-                    };
-                    if let Some(shape) = found {
-                        // SAFETY: as the caller guarantees; `entries` is the table just read.
-                        let r = unsafe { self.write_shape(dict, &shape, entries, version, item) };
-                        last.put(shape);
-                        return r;
+                        unsafe { self.dict_members(dict) }
                     }
-                }
+                };
+            };
+            // SAFETY: `entries` is the table just read, of `n` str keys.
+            let found = match unsafe { last.take_if(entries, n) } {
+                Some(shape) => Some(shape),
+                // SAFETY: as the caller guarantees.
+                None => unsafe { self.insertion_shape(entries, n) },
+            };
+            if let Some(shape) = found {
+                // SAFETY: as the caller guarantees; `entries` is the table just read.
+                let r = unsafe { self.write_shape(dict, &shape, entries, version, item) };
+                last.put(shape);
+                return r;
             }
         }
         self.item_sep(item);
@@ -1123,38 +1184,65 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
         if self.known.direct_dicts {
             // SAFETY: `dict` is live and the interpreter has the layout.
             if let Some((entries, n)) = unsafe { dictiter::str_key_table(dict) } {
-                // The table is this version's: `write_shape` checks that it
-                // still is before reading it (nothing between here and there
-                // should run Python code, and nothing may rely on that).
-                // SAFETY: as above.
-                let version = unsafe { dictiter::version(dict) };
-                if n >= 2 {
-                    let Some(last) = last else {
-                        // SAFETY: `entries` is the table just read, of `n` str keys.
-                        return match unsafe { self.sorted_shape(entries, n) } {
-                            // SAFETY: as the caller guarantees.
-                            Some(shape) => unsafe { self.write_shape(dict, &shape, entries, version, item) },
-                            None => {
-                                self.item_sep(item);
-                                // SAFETY: as the caller guarantees.
-                                unsafe { self.dict_sorted(dict, self.map_order) }
-                            }
-                        };
-                    };
-                    // SAFETY: `entries` is the table just read, of `n` str keys
-                    // (the list's last shape has this walker's order and set).
-                    let found = match unsafe { last.take_if(entries, n) } {
-                        Some(shape) => Some(shape),
-                        // SAFETY: as above.
-                        None => unsafe { self.sorted_shape(entries, n) },
-                    };
-                    if let Some(shape) = found {
+                // SAFETY: as the caller guarantees; `entries` is the table
+                // just read.
+                return unsafe { self.dict_sorted_table_in(dict, entries, n, last, item) };
+            }
+            // SAFETY: as above.
+            if unsafe { dictiter::general_keys(dict) } {
+                // SAFETY: as the caller guarantees.
+                return unsafe { self.dict_general_in(dict, last, item) };
+            }
+        }
+        self.item_sep(item);
+        // SAFETY: as the caller guarantees.
+        unsafe { self.dict_sorted(dict, self.map_order) }
+    }
+
+    /// `dict_sorted_in` from a table of `n` members whose keys are all
+    /// exact strs, read just now (the table, or a copy of its pairs).
+    ///
+    /// # Safety
+    /// As `dict_table_in`.
+    #[inline(always)]
+    unsafe fn dict_sorted_table_in(
+        &mut self,
+        dict: *mut PyObject,
+        entries: *const *mut PyObject,
+        n: usize,
+        last: Option<&mut LastShape>,
+        item: Option<bool>,
+    ) -> Walk {
+        // The table is this version's: `write_shape` checks that it still
+        // is before reading it (nothing between here and there should run
+        // Python code, and nothing may rely on that).
+        // SAFETY: `dict` is live and the interpreter has the layout.
+        let version = unsafe { dictiter::version(dict) };
+        if n >= 2 {
+            let Some(last) = last else {
+                // SAFETY: `entries` is the table just read, of `n` str keys.
+                return match unsafe { self.sorted_shape(entries, n) } {
+                    // SAFETY: as the caller guarantees.
+                    Some(shape) => unsafe { self.write_shape(dict, &shape, entries, version, item) },
+                    None => {
+                        self.item_sep(item);
                         // SAFETY: as the caller guarantees.
-                        let r = unsafe { self.write_shape(dict, &shape, entries, version, item) };
-                        last.put(shape);
-                        return r;
+                        unsafe { self.dict_sorted(dict, self.map_order) }
                     }
-                }
+                };
+            };
+            // SAFETY: `entries` is the table just read, of `n` str keys
+            // (the list's last shape has this walker's order and set).
+            let found = match unsafe { last.take_if(entries, n) } {
+                Some(shape) => Some(shape),
+                // SAFETY: as above.
+                None => unsafe { self.sorted_shape(entries, n) },
+            };
+            if let Some(shape) = found {
+                // SAFETY: as the caller guarantees.
+                let r = unsafe { self.write_shape(dict, &shape, entries, version, item) };
+                last.put(shape);
+                return r;
             }
         }
         self.item_sep(item);
