@@ -40,7 +40,7 @@ pub fn write_u64(dst: &mut Vec<u8>, v: u64) {
 ///
 /// # Safety
 /// `out` must be valid for 20 bytes of writes.
-#[inline]
+#[inline(always)]
 pub(crate) unsafe fn put_u64(out: *mut u8, v: u64) -> usize {
     const E8: u64 = 100_000_000;
     // SAFETY (whole block): the stores end at `out + 2` (up to two
