@@ -191,14 +191,17 @@ unsafe fn validate_avx2(b: &[u8], options: &ReadOptions, work: &mut Work) -> boo
 /// `validate` after the size limit and the BOM, with stage 1 by `C`
 /// (whose ISA the caller runs with).
 #[inline(always)]
-fn validate_with<C: Classify>(b: &[u8], options: &ReadOptions, work: &mut Work) -> bool {
+fn validate_with<C: RunAhead>(b: &[u8], options: &ReadOptions, work: &mut Work) -> bool {
     let Work { stack, names, scratch } = work;
     let mut scan = Scan { carry_escape: false, carry_string: 0, carry_scalar: 0, high: 0, backslash: false, escapes_to: 0 };
+    let mut ahead = Ahead::new(AHEAD);
     let mut w = Walker::<C> {
         b,
         bits: 0,
         block: 0,
         next_block: 0,
+        ahead: &mut ahead,
+        taken: 0,
         failed: false,
         end: 0,
         scan: &mut scan,
@@ -266,7 +269,7 @@ unsafe fn container_end_avx2(b: &[u8], at: usize, nested: Nested, work: &mut Wor
 /// `container_end` with stage 1 by `C` (whose ISA the caller runs with);
 /// `b[at]` is `{` or `[`.
 #[inline(always)]
-fn container_end_with<C: Classify>(b: &[u8], at: usize, nested: Nested, work: &mut Work) -> Option<usize> {
+fn container_end_with<C: RunAhead>(b: &[u8], at: usize, nested: Nested, work: &mut Work) -> Option<usize> {
     let Work { stack, names, scratch } = work;
     let mut scan = Scan { carry_escape: false, carry_string: 0, carry_scalar: 0, high: 0, backslash: false, escapes_to: 0 };
     // The block `at` is in, with every byte before `at` dropped from the
@@ -290,11 +293,14 @@ fn container_end_with<C: Classify>(b: &[u8], at: usize, nested: Nested, work: &m
         high: m.high & keep,
     };
     let bits = scan.block::<C>(m, b, first, scratch).map(|bits| bits & keep & within);
+    let mut ahead = Ahead::new(1);
     let mut w = Walker::<C> {
         b,
         bits: bits.unwrap_or(0),
         block: first,
         next_block: first + 64,
+        ahead: &mut ahead,
+        taken: 0,
         failed: bits.is_none(),
         end: 0,
         scan: &mut scan,
@@ -331,6 +337,97 @@ fn stage1<C: Classify>(b: &[u8], at: usize, scan: &mut Scan, scratch: &mut Strin
         // relies on it; `tail_structure` may set some).
         let m = tail_structure(b, at);
         Some(scan.block::<C>(m, b, at, scratch)? & (u64::MAX >> (64 - (b.len() - at))))
+    }
+}
+
+/// The most blocks stage 1 runs ahead of the walk (4 KiB of text: the
+/// whole of a small document at once).
+const AHEAD: usize = 64;
+
+/// Stage 1's positions for the blocks ahead of the walk (`Walker::load`).
+struct Ahead {
+    /// Bit `k` of `bits[i]` is byte `k` of the `i`th block ahead.
+    bits: [u64; AHEAD],
+    /// Blocks in `bits`.
+    len: usize,
+    /// Stage 1 refused the block after them.
+    failed: bool,
+    /// How many blocks to run next time (doubled each time up to `AHEAD`:
+    /// a container taken whole from a larger text, `container_end`, is
+    /// often small, and the blocks after it are not stage 1's to read).
+    grow: usize,
+}
+
+impl Ahead {
+    fn new(grow: usize) -> Ahead {
+        Ahead { bits: [0; AHEAD], len: 0, failed: false, grow }
+    }
+}
+
+/// Stage 1 run ahead of the walk, built once per ISA and called out of
+/// line (its vector constants and state are then nobody else's registers).
+trait RunAhead: Classify {
+    /// Runs stage 1 over up to `ahead.grow` blocks of `b` from `at` (at least
+    /// one: `at < b.len()`) into `ahead`, stopping before one it refuses.
+    fn run_ahead(b: &[u8], at: usize, scan: &mut Scan, scratch: &mut String, ahead: &mut Ahead);
+}
+
+/// `RunAhead::run_ahead` with stage 1 by `C` (whose ISA the caller runs
+/// with).
+#[inline(always)]
+fn run_ahead_with<C: Classify>(b: &[u8], at: usize, scan: &mut Scan, scratch: &mut String, ahead: &mut Ahead) {
+    let n = ahead.grow.min(AHEAD);
+    ahead.grow = (n * 2).min(AHEAD);
+    let mut at = at;
+    let mut k = 0;
+    ahead.failed = false;
+    while k < n && at < b.len() {
+        match stage1::<C>(b, at, scan, scratch) {
+            Some(bits) => ahead.bits[k] = bits,
+            None => {
+                ahead.failed = true;
+                break;
+            }
+        }
+        k += 1;
+        at += 64;
+    }
+    ahead.len = k;
+}
+
+#[cfg(target_arch = "x86_64")]
+impl RunAhead for super::blocks::Avx2 {
+    fn run_ahead(b: &[u8], at: usize, scan: &mut Scan, scratch: &mut String, ahead: &mut Ahead) {
+        // SAFETY: stage 1 built for AVX2 is only run by `validate_avx2` and
+        // `container_end_avx2`, whose callers checked the CPU for it.
+        unsafe { run_ahead_avx2(b, at, scan, scratch, ahead) }
+    }
+}
+
+/// `run_ahead_with` built for AVX2.
+///
+/// # Safety
+/// The CPU supports AVX2, BMI1, BMI2, LZCNT, POPCNT and PCLMULQDQ.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt,pclmulqdq")]
+#[inline(never)]
+unsafe fn run_ahead_avx2(b: &[u8], at: usize, scan: &mut Scan, scratch: &mut String, ahead: &mut Ahead) {
+    run_ahead_with::<super::blocks::Avx2>(b, at, scan, scratch, ahead);
+}
+
+#[cfg(target_arch = "x86_64")]
+impl RunAhead for super::blocks::Sse2 {
+    #[inline(never)]
+    fn run_ahead(b: &[u8], at: usize, scan: &mut Scan, scratch: &mut String, ahead: &mut Ahead) {
+        run_ahead_with::<Self>(b, at, scan, scratch, ahead);
+    }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+impl RunAhead for super::blocks::Portable {
+    #[inline(never)]
+    fn run_ahead(b: &[u8], at: usize, scan: &mut Scan, scratch: &mut String, ahead: &mut Ahead) {
+        run_ahead_with::<Self>(b, at, scan, scratch, ahead);
     }
 }
 
@@ -429,9 +526,14 @@ struct Walker<'a, 'w, C> {
     /// The positions of structure of the block at `block` not yet walked.
     bits: u64,
     block: usize,
-    /// The block stage 1 reads next.
+    /// The offset of the block the walk takes next (from `ahead`, or stage
+    /// 1 reads it).
     next_block: usize,
-    /// Stage 1 found the text invalid.
+    /// Stage 1's positions of the blocks from `next_block` on: `ahead.bits[taken..len]`.
+    ahead: &'w mut Ahead,
+    taken: usize,
+    /// Stage 1 found the text invalid (the walk reached the block it
+    /// refused).
     failed: bool,
     /// The offset after the outermost container, once it is closed.
     end: usize,
@@ -446,7 +548,7 @@ struct Walker<'a, 'w, C> {
     classify: std::marker::PhantomData<C>,
 }
 
-impl<C: Classify> Walker<'_, '_, C> {
+impl<C: RunAhead> Walker<'_, '_, C> {
     /// The next position of structure and its byte (`END` and 0 at the end
     /// of the input, or when stage 1 failed).
     #[inline(always)]
@@ -464,27 +566,30 @@ impl<C: Classify> Walker<'_, '_, C> {
         (p, unsafe { *self.b.get_unchecked(p) })
     }
 
-    /// Runs stage 1 over the next block: false at the end of the input or
-    /// if it failed. (Inlined, passing only what stage 1 needs, so that the
-    /// walker's own fields can stay in registers.)
+    /// The next block's positions, stage 1 run over the blocks ahead when
+    /// none are left (out of line, so that the walk does not hold stage 1's
+    /// vector constants and state): false at the end of the input or if
+    /// stage 1 failed.
     #[inline(always)]
     fn load(&mut self) -> bool {
-        let at = self.next_block;
-        if at >= self.b.len() || self.failed {
-            return false;
-        }
-        self.block = at;
-        self.next_block = at + 64;
-        match stage1::<C>(self.b, at, self.scan, self.scratch) {
-            Some(bits) => {
-                self.bits = bits;
-                true
+        if self.taken >= self.ahead.len {
+            if self.failed || self.ahead.failed || self.next_block >= self.b.len() {
+                self.failed |= self.ahead.failed;
+                return false;
             }
-            None => {
+            C::run_ahead(self.b, self.next_block, self.scan, self.scratch, self.ahead);
+            self.taken = 0;
+            if self.ahead.len == 0 {
                 self.failed = true;
-                false
+                return false;
             }
         }
+        // (`taken < len <= AHEAD`.)
+        self.bits = self.ahead.bits[self.taken];
+        self.taken += 1;
+        self.block = self.next_block;
+        self.next_block += 64;
+        true
     }
 
     /// One value, then the end of the input.
