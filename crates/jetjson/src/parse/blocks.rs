@@ -75,6 +75,13 @@ pub(crate) trait Classify {
         simdutf8::basic::from_utf8(&b[start..stop]).is_ok()
     }
 
+    /// The quotes and the backslashes of 16 bytes, bit `k` for byte `k`
+    /// (a member name's first 16 bytes, in the validator).
+    #[inline(always)]
+    fn quotes16(bytes: &[u8; 16]) -> (u32, u32) {
+        quotes16_bytes(bytes)
+    }
+
     /// Bit `k` of the result: the parity of bits `0..=k` of `x` (from each
     /// opening quote to its closing quote, given the quotes).
     ///
@@ -84,6 +91,17 @@ pub(crate) trait Classify {
     unsafe fn prefix_xor(x: u64) -> u64 {
         prefix_xor_shifts(x)
     }
+}
+
+/// `Classify::quotes16` byte by byte.
+#[inline(always)]
+pub(crate) fn quotes16_bytes(bytes: &[u8; 16]) -> (u32, u32) {
+    let (mut quotes, mut backslashes) = (0, 0);
+    for (k, &c) in bytes.iter().enumerate() {
+        quotes |= u32::from(c == b'"') << k;
+        backslashes |= u32::from(c == b'\\') << k;
+    }
+    (quotes, backslashes)
 }
 
 /// `Classify::prefix_xor` by shifts, on any CPU.
@@ -287,6 +305,11 @@ mod x86 {
         const LEVEL: crate::parse::drive::Level = crate::parse::drive::Level::Baseline;
 
         #[inline(always)]
+        fn quotes16(bytes: &[u8; 16]) -> (u32, u32) {
+            sse2_quotes16(bytes)
+        }
+
+        #[inline(always)]
         unsafe fn block(p: *const u8) -> Masks {
             // SAFETY: 64 readable bytes (the caller's contract): `chunks`'
             // contract for four chunks.
@@ -319,6 +342,17 @@ mod x86 {
                 }
                 m
             }
+        }
+    }
+
+    /// `Classify::quotes16` with SSE2 (for the AVX2 build too: 16 bytes).
+    #[inline(always)]
+    fn sse2_quotes16(bytes: &[u8; 16]) -> (u32, u32) {
+        // SAFETY: an unaligned load of the 16 bytes of `bytes`, then
+        // register operations; SSE2 is part of the x86_64 baseline.
+        unsafe {
+            let v = _mm_loadu_si128(bytes.as_ptr().cast());
+            (sse2_bits(sse2_eq(v, b'"')) as u32, sse2_bits(sse2_eq(v, b'\\')) as u32)
         }
     }
 
@@ -358,6 +392,11 @@ mod x86 {
 
     impl Classify for Avx2 {
         const LEVEL: crate::parse::drive::Level = crate::parse::drive::Level::Avx2;
+
+        #[inline(always)]
+        fn quotes16(bytes: &[u8; 16]) -> (u32, u32) {
+            sse2_quotes16(bytes)
+        }
 
         /// One carry-less multiplication by all ones.
         ///

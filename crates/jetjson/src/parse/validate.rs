@@ -813,11 +813,12 @@ impl<C: RunAhead> Walker<'_, '_, C> {
         let b = self.b;
         let start = open + 1;
         let i = self.names.cursor;
+        let bytes = b[start..].first_chunk::<16>();
         // The name of the object before this one at the same slot, with
         // its closing quote (so this name ends there too): a name
         // different from those before it, as this one is.
         if i < self.names.shape_end {
-            if let (Some(bytes), Some(&(word, mask))) = (b[start..].first_chunk::<16>(), self.names.words.get(i)) {
+            if let (Some(bytes), Some(&(word, mask))) = (bytes, self.names.words.get(i)) {
                 // (As one xor and one test of the masked difference.)
                 if (u128::from_le_bytes(*bytes) ^ word) & mask == 0 {
                     self.names.cursor = i + 1;
@@ -825,43 +826,27 @@ impl<C: RunAhead> Walker<'_, '_, C> {
                 }
             }
         }
-        // The closing quote: the last byte before the ':' that is not
-        // whitespace (stage 1 found nothing else between them).
-        let mut close = colon - 1;
-        if b[close] != b'"' {
-            while close > open && matches!(b[close], b' ' | b'\t' | b'\n' | b'\r') {
-                close -= 1;
-            }
-        }
-        let len = close.saturating_sub(start);
         let Some(&mut (top, ref mut bloom)) = self.stack.last_mut() else { return false };
         let first = top >> FIRST_SHIFT;
-        if top & (HASHED | NOBLOOM) == 0 && len < 16 && i - first < LINEAR_NAMES {
-            if let Some(bytes) = b.get(start..start + 16) {
-                let mask = NAME_MASKS[len + 1];
-                let word = u128::from_le_bytes(bytes.try_into().expect("16 bytes")) & mask;
-                // (Stage 1 has seen the name, and so any backslash in it;
-                // names with escapes are decoded in `general_name`.)
-                if !self.scan.backslash || !has_backslash(word) {
-                    let bit = name_bit(word);
-                    if *bloom & bit == bit && self.names.words[first..i].iter().any(|&(w, _)| w == word) {
-                        return false;
-                    }
-                    *bloom |= bit;
-                    put(&mut self.names.words, i, (word, mask));
-                    self.names.cursor = i + 1;
-                    return true;
+        if let Some(bytes) = bytes.filter(|_| top & (HASHED | NOBLOOM) == 0 && i - first < LINEAR_NAMES) {
+            // The closing quote is the first quote, unless a backslash
+            // comes before it (a name with escapes: `general_name`).
+            let (quotes, backslashes) = C::quotes16(bytes);
+            let len = quotes.trailing_zeros();
+            if len < 16 && backslashes & ((1 << len) - 1) == 0 {
+                let mask = NAME_MASKS[len as usize + 1];
+                let word = u128::from_le_bytes(*bytes) & mask;
+                let bit = name_bit(word);
+                if *bloom & bit == bit && self.names.words[first..i].iter().any(|&(w, _)| w == word) {
+                    return false;
                 }
+                *bloom |= bit;
+                put(&mut self.names.words, i, (word, mask));
+                self.names.cursor = i + 1;
+                return true;
             }
         }
-        self.general_name(start, len)
-    }
-
-    /// `general_name`, passed what it needs (so that the walker's own
-    /// fields can stay in registers).
-    #[inline(always)]
-    fn general_name(&mut self, start: usize, len: usize) -> bool {
-        general_name(self.b, self.names, self.scratch, self.stack, (start, len), self.scan.backslash)
+        general_name(self.b, self.names, self.scratch, self.stack, (open, colon), self.scan.backslash)
     }
 }
 
@@ -994,9 +979,17 @@ fn general_name(
     names: &mut Names,
     scratch: &mut String,
     stack: &mut [(usize, u64)],
-    (start, len): (usize, usize),
+    (open, colon): (usize, usize),
     backslash_seen: bool,
 ) -> bool {
+    // The closing quote: the last byte before the ':' that is not
+    // whitespace (stage 1 found nothing else between them).
+    let mut close = colon - 1;
+    while close > open && matches!(b[close], b' ' | b'\t' | b'\n' | b'\r') {
+        close -= 1;
+    }
+    let start = open + 1;
+    let len = close.saturating_sub(start);
     let Some((top, bloom)) = stack.last_mut() else { return false };
     let first = *top >> FIRST_SHIFT;
     if *top & NOBLOOM != 0 {
