@@ -226,13 +226,26 @@ pub(crate) fn tail_masks(b: &[u8], base: usize) -> Masks {
 #[cold]
 #[inline(never)]
 pub(crate) fn tail_structure(b: &[u8], base: usize) -> Structure {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: SSE2 is part of the x86_64 baseline.
+    return unsafe { tail_structure_with::<Sse2>(b, base) };
+    #[cfg(not(target_arch = "x86_64"))]
+    // SAFETY: `Portable` runs on any CPU.
+    unsafe {
+        tail_structure_with::<Portable>(b, base)
+    }
+}
+
+/// `tail_structure` by `C` (inlined into a caller built for its ISA).
+///
+/// # Safety
+/// The CPU supports `C`'s ISA.
+#[inline(always)]
+pub(crate) unsafe fn tail_structure_with<C: Classify>(b: &[u8], base: usize) -> Structure {
     if let Some(from) = b.len().checked_sub(64).filter(|&from| from < base) {
-        #[cfg(target_arch = "x86_64")]
         // SAFETY: `from + 64 == len`: the 64 bytes are inside the input;
-        // SSE2 is part of the x86_64 baseline.
-        let m = unsafe { Sse2::structure(b.as_ptr().add(from)) };
-        #[cfg(not(target_arch = "x86_64"))]
-        let m = structure_bytes(b[from..].try_into().expect("64 bytes"));
+        // the CPU supports `C`'s ISA (the caller's contract).
+        let m = unsafe { C::structure(b.as_ptr().add(from)) };
         let shift = base - from;
         return Structure {
             quote: m.quote >> shift,
@@ -246,11 +259,8 @@ pub(crate) fn tail_structure(b: &[u8], base: usize) -> Structure {
     let mut block = [b' '; 64];
     let rest = &b[base.min(b.len())..];
     block[..rest.len()].copy_from_slice(rest);
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: 64 bytes of `block`; SSE2 is part of the x86_64 baseline.
-    return unsafe { Sse2::structure(block.as_ptr()) };
-    #[cfg(not(target_arch = "x86_64"))]
-    structure_bytes(&block)
+    // SAFETY: 64 bytes of `block`; the CPU supports `C`'s ISA.
+    unsafe { C::structure(block.as_ptr()) }
 }
 
 #[cfg(target_arch = "x86_64")]

@@ -54,7 +54,7 @@
 //! the errors are `loads`' errors; the two are tested to accept the same
 //! texts (the tests below, over the JSONTestSuite and generated documents).
 
-use super::blocks::{tail_structure, Classify, Structure};
+use super::blocks::{tail_structure, tail_structure_with, Classify, Structure};
 use super::drive::Level;
 use super::number::{scan_general, NumberValue};
 use super::options::{DuplicateKeys, ReadOptions};
@@ -76,6 +76,9 @@ pub(crate) struct Work {
     names: Names,
     /// Decoded escapes.
     scratch: String,
+    /// Stage 1's positions ahead of the walk (kept, so that they are not
+    /// cleared for each document).
+    ahead: Ahead,
 }
 
 impl Work {
@@ -192,15 +195,14 @@ unsafe fn validate_avx2(b: &[u8], options: &ReadOptions, work: &mut Work) -> boo
 /// (whose ISA the caller runs with).
 #[inline(always)]
 fn validate_with<C: RunAhead>(b: &[u8], options: &ReadOptions, work: &mut Work) -> bool {
-    let Work { stack, names, scratch } = work;
+    let Work { stack, names, scratch, ahead } = work;
     let mut scan = Scan { carry_escape: false, carry_string: 0, carry_scalar: 0, high: 0, backslash: false, escapes_to: 0 };
-    let mut ahead = Ahead::new(AHEAD);
     let mut w = Walker::<C> {
         b,
         bits: 0,
         block: 0,
         next_block: 0,
-        ahead: &mut ahead,
+        ahead: ahead.start(AHEAD),
         taken: 0,
         failed: false,
         end: 0,
@@ -270,7 +272,7 @@ unsafe fn container_end_avx2(b: &[u8], at: usize, nested: Nested, work: &mut Wor
 /// `b[at]` is `{` or `[`.
 #[inline(always)]
 fn container_end_with<C: RunAhead>(b: &[u8], at: usize, nested: Nested, work: &mut Work) -> Option<usize> {
-    let Work { stack, names, scratch } = work;
+    let Work { stack, names, scratch, ahead } = work;
     let mut scan = Scan { carry_escape: false, carry_string: 0, carry_scalar: 0, high: 0, backslash: false, escapes_to: 0 };
     // The block `at` is in, with every byte before `at` dropped from the
     // masks: stage 1 starts at the bracket, outside any string, as at the
@@ -293,13 +295,12 @@ fn container_end_with<C: RunAhead>(b: &[u8], at: usize, nested: Nested, work: &m
         high: m.high & keep,
     };
     let bits = scan.block::<C>(m, b, first, scratch).map(|bits| bits & keep & within);
-    let mut ahead = Ahead::new(1);
     let mut w = Walker::<C> {
         b,
         bits: bits.unwrap_or(0),
         block: first,
         next_block: first + 64,
-        ahead: &mut ahead,
+        ahead: ahead.start(1),
         taken: 0,
         failed: bits.is_none(),
         end: 0,
@@ -335,7 +336,8 @@ fn stage1<C: Classify>(b: &[u8], at: usize, scan: &mut Scan, scratch: &mut Strin
     } else {
         // Bits past the end of the input are cleared (`Walker::next`
         // relies on it; `tail_structure` may set some).
-        let m = tail_structure(b, at);
+        // SAFETY: the caller runs with `C`'s ISA enabled.
+        let m = unsafe { tail_structure_with::<C>(b, at) };
         Some(scan.block::<C>(m, b, at, scratch)? & (u64::MAX >> (64 - (b.len() - at))))
     }
 }
@@ -358,9 +360,17 @@ struct Ahead {
     grow: usize,
 }
 
+impl Default for Ahead {
+    fn default() -> Ahead {
+        Ahead { bits: [0; AHEAD], len: 0, failed: false, grow: AHEAD }
+    }
+}
+
 impl Ahead {
-    fn new(grow: usize) -> Ahead {
-        Ahead { bits: [0; AHEAD], len: 0, failed: false, grow }
+    /// Nothing ahead; stage 1 runs `grow` blocks first.
+    fn start(&mut self, grow: usize) -> &mut Ahead {
+        (self.len, self.failed, self.grow) = (0, false, grow);
+        self
     }
 }
 
