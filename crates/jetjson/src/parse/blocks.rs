@@ -400,6 +400,19 @@ mod x86 {
         t
     };
 
+    /// For `vpshufb`: at index `c & 15`, the structural byte `{ } : ,`
+    /// with that low nibble (`[` `]` fold onto `{` `}` with the 0x20 bit
+    /// set), elsewhere 0, which no byte with the 0x20 bit set equals.
+    /// (Bytes >= 0x80 look up 0.)
+    const OP_TABLE: [u8; 16] = {
+        let mut t = [0u8; 16];
+        t[b'{' as usize & 15] = b'{';
+        t[b'}' as usize & 15] = b'}';
+        t[b':' as usize & 15] = b':';
+        t[b',' as usize & 15] = b',';
+        t
+    };
+
     impl Classify for Avx2 {
         const LEVEL: crate::parse::drive::Level = crate::parse::drive::Level::Avx2;
 
@@ -644,15 +657,13 @@ mod x86 {
             let control = _mm256_cmpeq_epi8(_mm256_min_epu8(v, _mm256_set1_epi8(0x1f)), v);
             let quote = _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b'"' as i8));
             let backslash = _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b'\\' as i8));
-            // `[` and `]` are `{` and `}` with the 0x20 bit clear.
+            // `[` and `]` are `{` and `}` with the 0x20 bit clear, and `:`
+            // `,` have it set: the six are the bytes whose 0x20-folded
+            // value is the op table's entry at their low nibble.
+            let ops = _mm256_broadcastsi128_si256(_mm_loadu_si128(OP_TABLE.as_ptr().cast()));
             let folded = _mm256_or_si256(v, _mm256_set1_epi8(0x20));
-            let brackets = _mm256_or_si256(
-                _mm256_cmpeq_epi8(folded, _mm256_set1_epi8(b'{' as i8)),
-                _mm256_cmpeq_epi8(folded, _mm256_set1_epi8(b'}' as i8)),
-            );
-            let punct =
-                _mm256_or_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8(b':' as i8)), _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b',' as i8)));
-            let op = _mm256_or_si256(brackets, punct);
+            // (Control bytes 0x0c and 0x1a fold onto `,` and `:` too.)
+            let op = _mm256_andnot_si256(control, _mm256_cmpeq_epi8(_mm256_shuffle_epi8(ops, v), folded));
             Structure {
                 quote: avx2_bits(quote),
                 backslash: avx2_bits(backslash),
@@ -844,6 +855,14 @@ mod tests {
                     assert_eq!(unsafe { avx2_structure(block.as_ptr()) }, want_structure, "{block:?}");
                 }
             }
+            let name: &[u8; 16] = block[..16].try_into().unwrap();
+            let want_quotes = quotes16_bytes(name);
+            assert_eq!(Portable::quotes16(name), want_quotes);
+            #[cfg(target_arch = "x86_64")]
+            {
+                assert_eq!(Sse2::quotes16(name), want_quotes, "{name:?}");
+                assert_eq!(Avx2::quotes16(name), want_quotes, "{name:?}");
+            }
             let want = classify_bytes(block);
             // SAFETY: 64 bytes; the portable classifier needs no feature.
             assert_eq!(unsafe { Portable::block(block.as_ptr()) }, want);
@@ -883,6 +902,16 @@ mod tests {
                     }
                 }
                 let bit = |m: u64| m >> lane & 1 == 1;
+                if lane < 16 {
+                    let name: &[u8; 16] = block[..16].try_into().unwrap();
+                    let (quotes, backslashes) = quotes16_bytes(name);
+                    assert_eq!((bit(quotes.into()), bit(backslashes.into())), (c == b'"', c == b'\\'));
+                    assert_eq!(quotes >> 16 | backslashes >> 16, 0);
+                    #[cfg(target_arch = "x86_64")]
+                    assert_eq!(Sse2::quotes16(name), (quotes, backslashes), "byte {c:#x} at {lane}");
+                    #[cfg(target_arch = "x86_64")]
+                    assert_eq!(Avx2::quotes16(name), (quotes, backslashes), "byte {c:#x} at {lane}");
+                }
                 assert_eq!(bit(want_structure.quote), c == b'"');
                 assert_eq!(bit(want_structure.backslash), c == b'\\');
                 assert_eq!(bit(want_structure.op), b"{}[]:,".contains(&c));

@@ -196,7 +196,7 @@ unsafe fn validate_avx2(b: &[u8], options: &ReadOptions, work: &mut Work) -> boo
 #[inline(always)]
 fn validate_with<C: RunAhead>(b: &[u8], options: &ReadOptions, work: &mut Work) -> bool {
     let Work { stack, names, scratch, ahead } = work;
-    let mut scan = Scan { carry_escape: false, carry_string: 0, carry_scalar: 0, high: 0, backslash: false, escapes_to: 0 };
+    let mut scan = Scan::new();
     let mut w = Walker::<C> {
         b,
         bits: 0,
@@ -273,7 +273,7 @@ unsafe fn container_end_avx2(b: &[u8], at: usize, nested: Nested, work: &mut Wor
 #[inline(always)]
 fn container_end_with<C: RunAhead>(b: &[u8], at: usize, nested: Nested, work: &mut Work) -> Option<usize> {
     let Work { stack, names, scratch, ahead } = work;
-    let mut scan = Scan { carry_escape: false, carry_string: 0, carry_scalar: 0, high: 0, backslash: false, escapes_to: 0 };
+    let mut scan = Scan::new();
     // The block `at` is in, with every byte before `at` dropped from the
     // masks: stage 1 starts at the bracket, outside any string, as at the
     // start of a document.
@@ -391,8 +391,9 @@ fn run_ahead_with<C: Classify>(b: &[u8], at: usize, scan: &mut Scan, scratch: &m
     let mut at = at;
     let mut k = 0;
     ahead.failed = false;
+    let mut s = *scan;
     while k < n && at < b.len() {
-        match stage1::<C>(b, at, scan, scratch) {
+        match stage1::<C>(b, at, &mut s, scratch) {
             Some(bits) => ahead.bits[k] = bits,
             None => {
                 ahead.failed = true;
@@ -402,6 +403,7 @@ fn run_ahead_with<C: Classify>(b: &[u8], at: usize, scan: &mut Scan, scratch: &m
         k += 1;
         at += 64;
     }
+    *scan = s;
     ahead.len = k;
 }
 
@@ -441,13 +443,12 @@ impl RunAhead for super::blocks::Portable {
     }
 }
 
-/// Stage 1's state between blocks.
+/// Stage 1's state between blocks. (Copied into the run-ahead's own
+/// registers while it runs: the part the out-of-line escape check writes,
+/// `Escapes`, apart.)
+#[derive(Clone, Copy)]
 struct Scan {
-    /// The last byte of the previous block was a backslash that escapes
-    /// the first byte of this one.
-    carry_escape: bool,
-    /// Any backslash seen (until then, no name has escapes).
-    backslash: bool,
+    esc: Escapes,
     /// All ones if the previous block ended inside a string.
     carry_string: u64,
     /// 1 if the previous block ended in a byte of a scalar (number,
@@ -455,9 +456,25 @@ struct Scan {
     carry_scalar: u64,
     /// Any byte >= 0x80 seen.
     high: u64,
+}
+
+impl Scan {
+    fn new() -> Scan {
+        Scan { esc: Escapes { carry: false, backslash: false, to: 0 }, carry_string: 0, carry_scalar: 0, high: 0 }
+    }
+}
+
+/// Stage 1's state about escapes.
+#[derive(Clone, Copy)]
+struct Escapes {
+    /// The last byte of the previous block was a backslash that escapes
+    /// the first byte of this one.
+    carry: bool,
+    /// Any backslash seen (until then, no name has escapes).
+    backslash: bool,
     /// Escapes are checked from here on (an escape already checked, such
     /// as the second half of a surrogate pair, ends before it).
-    escapes_to: usize,
+    to: usize,
 }
 
 impl Scan {
@@ -465,7 +482,7 @@ impl Scan {
     /// text invalid.
     #[inline(always)]
     fn block<C: Classify>(&mut self, m: Structure, b: &[u8], at: usize, scratch: &mut String) -> Option<u64> {
-        let escaped = if m.backslash == 0 && !self.carry_escape { 0 } else { self.escapes(m.backslash, b, at, scratch)? };
+        let escaped = if m.backslash == 0 && !self.esc.carry { 0 } else { self.esc.escaped(m.backslash, b, at, scratch)? };
         let quote = m.quote & !escaped;
         // From each opening quote (included) to its closing quote (not).
         // SAFETY: the caller runs with `C`'s ISA enabled.
@@ -481,16 +498,18 @@ impl Scan {
         self.high |= m.high;
         Some((m.op & outside) | (quote & in_string) | starts)
     }
+}
 
+impl Escapes {
     /// Which bytes of the block at `at` are escaped (the byte after a
     /// backslash that is not itself escaped), checking each escape that
     /// starts there: `None` if one is invalid.
     #[cold]
     #[inline(never)]
-    fn escapes(&mut self, backslash: u64, b: &[u8], at: usize, scratch: &mut String) -> Option<u64> {
+    fn escaped(&mut self, backslash: u64, b: &[u8], at: usize, scratch: &mut String) -> Option<u64> {
         self.backslash = true;
-        let mut escaped = u64::from(self.carry_escape);
-        self.carry_escape = false;
+        let mut escaped = u64::from(self.carry);
+        self.carry = false;
         let mut left = backslash;
         while left != 0 {
             let k = left.trailing_zeros();
@@ -499,14 +518,14 @@ impl Scan {
                 continue;
             }
             if k == 63 {
-                self.carry_escape = true;
+                self.carry = true;
             } else {
                 escaped |= 1 << (k + 1);
             }
             let p = at + k as usize;
-            if p >= self.escapes_to {
+            if p >= self.to {
                 scratch.clear();
-                self.escapes_to = decode_escape(b, p, scratch).ok()?;
+                self.to = decode_escape(b, p, scratch).ok()?;
             }
         }
         Some(escaped)
@@ -856,7 +875,7 @@ impl<C: RunAhead> Walker<'_, '_, C> {
                 return true;
             }
         }
-        general_name(self.b, self.names, self.scratch, self.stack, (open, colon), self.scan.backslash)
+        general_name(self.b, self.names, self.scratch, self.stack, (open, colon), self.scan.esc.backslash)
     }
 }
 
@@ -1487,6 +1506,63 @@ mod tests {
             for padded in [doc.to_string(), format!("{doc}{pad}")] {
                 agree(padded.as_bytes(), &mut work);
                 assert!(!validate(padded.as_bytes(), &ReadOptions::default(), &mut work, Level::Baseline), "{padded}");
+            }
+        }
+    }
+
+    /// Documents longer than stage 1 runs ahead at once (`AHEAD` blocks),
+    /// with what stage 1 refuses (a control byte in a string, a bad escape)
+    /// in blocks on both sides of each run's end, inside the value or in a
+    /// string after a complete one (the walk stops before that block: the
+    /// refusal must still count), and names repeated across a run's end.
+    #[test]
+    fn documents_longer_than_a_run_ahead() {
+        let mut work = Work::default();
+        let padding = "x".repeat(57);
+        for items in [AHEAD - 2, AHEAD, AHEAD + 1, 2 * AHEAD + 3, 3 * AHEAD + 9] {
+            // Items of 64 bytes: `"` 57 bytes `",` and 4 spaces, so item
+            // `i` fills block `i` (after the 1-byte `[` and 3 spaces).
+            let item = format!("\"{padding}\",    ");
+            let body = item.repeat(items);
+            let valid = format!("[   {body}1]");
+            assert_eq!(valid.len(), 64 * items + 6);
+            agree(valid.as_bytes(), &mut work);
+            for bad in [&b"\x01"[..], b"\\q", b"\\u12", b"\\ud800"] {
+                for at in [0, AHEAD - 1, AHEAD, AHEAD + 1, 2 * AHEAD - 1, 2 * AHEAD, 2 * AHEAD + 1, items - 1] {
+                    if at >= items {
+                        continue;
+                    }
+                    let mut doc = valid.clone().into_bytes();
+                    let p = 4 + 64 * at + 20;
+                    doc.splice(p..p + bad.len(), bad.iter().copied());
+                    agree(&doc, &mut work);
+                }
+                // After a complete value: the walk ends before the block.
+                let mut doc = valid.clone().into_bytes();
+                doc.extend(std::iter::repeat_n(b' ', 64 * items));
+                doc.extend_from_slice(b"\"");
+                doc.extend_from_slice(bad);
+                doc.extend_from_slice(b"\"");
+                agree(&doc, &mut work);
+            }
+            // An object whose names are spread over the runs, repeated at
+            // the end (in its escaped spelling too).
+            for last in ["\"k1\"", "\"\\u006b1\"", "\"k9999\""] {
+                let mut doc = String::from("{");
+                for k in 0..items {
+                    doc.push_str(&format!("\"k{k}\":\"{}\",", "y".repeat(50)));
+                }
+                doc.push_str(&format!("{last}:0}}"));
+                agree(doc.as_bytes(), &mut work);
+            }
+            // Small objects of one shape over the runs, the last with a
+            // name twice.
+            let mut doc = String::from("[");
+            for _ in 0..items {
+                doc.push_str(&format!("{{\"a\":\"{}\",\"b\":1}},", "y".repeat(40)));
+            }
+            for last in ["{\"a\":1,\"b\":2}]", "{\"a\":1,\"a\":2}]", "{\"b\":1,\"\\u0062\":2}]"] {
+                agree(format!("{doc}{last}").as_bytes(), &mut work);
             }
         }
     }
