@@ -857,25 +857,30 @@ impl<C: RunAhead> Walker<'_, '_, C> {
         }
         let Some(&mut (top, ref mut bloom)) = self.stack.last_mut() else { return false };
         let first = top >> FIRST_SHIFT;
-        if let Some(bytes) = bytes.filter(|_| top & (HASHED | NOBLOOM) == 0 && i - first < LINEAR_NAMES) {
+        // The name's length if it is below 16 bytes and without escapes.
+        let mut short = None;
+        if let Some(bytes) = bytes {
             // The closing quote is the first quote, unless a backslash
             // comes before it (a name with escapes: `general_name`).
             let (quotes, backslashes) = C::quotes16(bytes);
             let len = quotes.trailing_zeros();
             if len < 16 && backslashes & ((1 << len) - 1) == 0 {
-                let mask = NAME_MASKS[len as usize + 1];
-                let word = u128::from_le_bytes(*bytes) & mask;
-                let bit = name_bit(word);
-                if *bloom & bit == bit && self.names.words[first..i].iter().any(|&(w, _)| w == word) {
-                    return false;
+                if top & (HASHED | NOBLOOM) == 0 && i - first < LINEAR_NAMES {
+                    let mask = NAME_MASKS[len as usize + 1];
+                    let word = u128::from_le_bytes(*bytes) & mask;
+                    let bit = name_bit(word);
+                    if *bloom & bit == bit && self.names.words[first..i].iter().any(|&(w, _)| w == word) {
+                        return false;
+                    }
+                    *bloom |= bit;
+                    put(&mut self.names.words, i, (word, mask));
+                    self.names.cursor = i + 1;
+                    return true;
                 }
-                *bloom |= bit;
-                put(&mut self.names.words, i, (word, mask));
-                self.names.cursor = i + 1;
-                return true;
+                short = Some(len as usize);
             }
         }
-        general_name(self.b, self.names, self.scratch, self.stack, (open, colon), self.scan.esc.backslash)
+        general_name(self.b, self.names, self.scratch, self.stack, (open, colon, short), self.scan.esc.backslash)
     }
 }
 
@@ -1008,17 +1013,21 @@ fn general_name(
     names: &mut Names,
     scratch: &mut String,
     stack: &mut [(usize, u64)],
-    (open, colon): (usize, usize),
+    (open, colon, short): (usize, usize, Option<usize>),
     backslash_seen: bool,
 ) -> bool {
-    // The closing quote: the last byte before the ':' that is not
-    // whitespace (stage 1 found nothing else between them).
-    let mut close = colon - 1;
-    while close > open && matches!(b[close], b' ' | b'\t' | b'\n' | b'\r') {
-        close -= 1;
-    }
     let start = open + 1;
-    let len = close.saturating_sub(start);
+    let len = short.unwrap_or_else(|| {
+        // The closing quote: the last byte before the ':' that is not
+        // whitespace (stage 1 found nothing else between them).
+        let mut close = colon - 1;
+        while close > open && matches!(b[close], b' ' | b'\t' | b'\n' | b'\r') {
+            close -= 1;
+        }
+        close.saturating_sub(start)
+    });
+    // (A short name has no escapes.)
+    let backslash_seen = backslash_seen && short.is_none();
     let Some((top, bloom)) = stack.last_mut() else { return false };
     let first = *top >> FIRST_SHIFT;
     if *top & NOBLOOM != 0 {
