@@ -15,8 +15,10 @@
 //!    (a number or a literal, or garbage). A control byte inside a string is
 //!    refused here; each escape is checked where it starts.
 //! 2. **The grammar over those positions**, one block's positions at a
-//!    time (stage 1 runs when the walk needs the next block, so nothing is
-//!    stored but the open containers), in a loop per container kind with a
+//!    time (stage 1 runs ahead of the walk when it needs the next block,
+//!    out of line, over up to `AHEAD` blocks, keeping only their positions
+//!    (one word a block), so that the walk holds none of its vector
+//!    constants and state), in a loop per container kind with a
 //!    stack of open containers, a value followed by `,` or the close in the
 //!    same loop: numbers are checked for their grammar only (one that ends
 //!    within 8 bytes without an exponent, nearly every one, from one word:
@@ -24,7 +26,9 @@
 //!    they might be beyond the double range, which loads refuses), literals
 //!    compared, member names compared with the names before them in their
 //!    object:
-//!    * a name of up to 15 bytes without escapes is one word, its bytes
+//!    * a name of up to 15 bytes without escapes (its closing quote the
+//!      first quote of its first 16 bytes, no backslash before it: one
+//!      16-byte compare, `Classify::quotes16`) is one word, its bytes
 //!      and closing quote, kept with its mask in a slot of `Names` (a
 //!      stack of slots: an object's names are the slots from its first to
 //!      the cursor; a closed object's stay in the slots until written
@@ -46,8 +50,8 @@
 //!    seen: outside strings such a byte is refused by the grammar, and UTF-8
 //!    split by ASCII quotes is valid exactly when every piece is.
 //!
-//! Both stages are built once per ISA (`validate_avx2`, and the baseline),
-//! so that stage 1 inlines into the walk.
+//! Both stages are built once per ISA (`validate_avx2` and
+//! `run_ahead_avx2`, and the baseline).
 //!
 //! This only answers valid or not. Whatever it refuses, the reference
 //! driver (`Parser::drive`) walks again to say what is wrong and where, so
@@ -180,8 +184,7 @@ pub(crate) fn validate(input: &[u8], options: &ReadOptions, work: &mut Work, lev
     }
 }
 
-/// `validate_with` built for AVX2: both stages, so that stage 1 inlines
-/// into the walk.
+/// `validate_with` built for AVX2 (the walk; stage 1 is `run_ahead_avx2`).
 ///
 /// # Safety
 /// The CPU supports AVX2, BMI1, BMI2, LZCNT, POPCNT and PCLMULQDQ.
