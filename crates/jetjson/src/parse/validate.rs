@@ -386,7 +386,10 @@ impl Ahead {
 trait RunAhead: Classify {
     /// Runs stage 1 over up to `ahead.grow` blocks of `b` from `at` (at least
     /// one: `at < b.len()`) into `ahead`, stopping before one it refuses.
-    fn run_ahead(b: &[u8], at: usize, scan: &mut Scan, scratch: &mut String, ahead: &mut Ahead);
+    ///
+    /// # Safety
+    /// The CPU supports the implementation's ISA.
+    unsafe fn run_ahead(b: &[u8], at: usize, scan: &mut Scan, scratch: &mut String, ahead: &mut Ahead);
 }
 
 /// `RunAhead::run_ahead` with stage 1 by `C` (whose ISA the caller runs
@@ -416,9 +419,9 @@ fn run_ahead_with<C: Classify>(b: &[u8], at: usize, scan: &mut Scan, scratch: &m
 
 #[cfg(target_arch = "x86_64")]
 impl RunAhead for super::blocks::Avx2 {
-    fn run_ahead(b: &[u8], at: usize, scan: &mut Scan, scratch: &mut String, ahead: &mut Ahead) {
-        // SAFETY: stage 1 built for AVX2 is only run by `validate_avx2` and
-        // `container_end_avx2`, whose callers checked the CPU for it.
+    unsafe fn run_ahead(b: &[u8], at: usize, scan: &mut Scan, scratch: &mut String, ahead: &mut Ahead) {
+        // SAFETY: the CPU supports AVX2 and the rest (this method's
+        // contract).
         unsafe { run_ahead_avx2(b, at, scan, scratch, ahead) }
     }
 }
@@ -437,7 +440,7 @@ unsafe fn run_ahead_avx2(b: &[u8], at: usize, scan: &mut Scan, scratch: &mut Str
 #[cfg(target_arch = "x86_64")]
 impl RunAhead for super::blocks::Sse2 {
     #[inline(never)]
-    fn run_ahead(b: &[u8], at: usize, scan: &mut Scan, scratch: &mut String, ahead: &mut Ahead) {
+    unsafe fn run_ahead(b: &[u8], at: usize, scan: &mut Scan, scratch: &mut String, ahead: &mut Ahead) {
         run_ahead_with::<Self>(b, at, scan, scratch, ahead);
     }
 }
@@ -445,7 +448,7 @@ impl RunAhead for super::blocks::Sse2 {
 #[cfg(not(target_arch = "x86_64"))]
 impl RunAhead for super::blocks::Portable {
     #[inline(never)]
-    fn run_ahead(b: &[u8], at: usize, scan: &mut Scan, scratch: &mut String, ahead: &mut Ahead) {
+    unsafe fn run_ahead(b: &[u8], at: usize, scan: &mut Scan, scratch: &mut String, ahead: &mut Ahead) {
         run_ahead_with::<Self>(b, at, scan, scratch, ahead);
     }
 }
@@ -613,7 +616,10 @@ impl<C: RunAhead> Walker<'_, '_, C> {
                 self.failed |= self.ahead.failed;
                 return false;
             }
-            C::run_ahead(self.b, self.next_block, self.scan, self.scratch, self.ahead);
+            // SAFETY: the walk is built for `C`'s ISA and runs only on a CPU
+            // with it (`validate` and `container_end` are entered at a
+            // `Level` this CPU runs).
+            unsafe { C::run_ahead(self.b, self.next_block, self.scan, self.scratch, self.ahead) };
             self.taken = 0;
             if self.ahead.len == 0 {
                 self.failed = true;
