@@ -75,6 +75,13 @@ pub(crate) trait Classify {
         simdutf8::basic::from_utf8(&b[start..stop]).is_ok()
     }
 
+    /// The quotes and the backslashes of 16 bytes, bit `k` for byte `k`
+    /// (a member name's first 16 bytes, in the validator).
+    #[inline(always)]
+    fn quotes16(bytes: &[u8; 16]) -> (u32, u32) {
+        quotes16_bytes(bytes)
+    }
+
     /// Bit `k` of the result: the parity of bits `0..=k` of `x` (from each
     /// opening quote to its closing quote, given the quotes).
     ///
@@ -84,6 +91,17 @@ pub(crate) trait Classify {
     unsafe fn prefix_xor(x: u64) -> u64 {
         prefix_xor_shifts(x)
     }
+}
+
+/// `Classify::quotes16` byte by byte.
+#[inline(always)]
+pub(crate) fn quotes16_bytes(bytes: &[u8; 16]) -> (u32, u32) {
+    let (mut quotes, mut backslashes) = (0, 0);
+    for (k, &c) in bytes.iter().enumerate() {
+        quotes |= u32::from(c == b'"') << k;
+        backslashes |= u32::from(c == b'\\') << k;
+    }
+    (quotes, backslashes)
 }
 
 /// `Classify::prefix_xor` by shifts, on any CPU.
@@ -208,13 +226,26 @@ pub(crate) fn tail_masks(b: &[u8], base: usize) -> Masks {
 #[cold]
 #[inline(never)]
 pub(crate) fn tail_structure(b: &[u8], base: usize) -> Structure {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: SSE2 is part of the x86_64 baseline.
+    return unsafe { tail_structure_with::<Sse2>(b, base) };
+    #[cfg(not(target_arch = "x86_64"))]
+    // SAFETY: `Portable` runs on any CPU.
+    unsafe {
+        tail_structure_with::<Portable>(b, base)
+    }
+}
+
+/// `tail_structure` by `C` (inlined into a caller built for its ISA).
+///
+/// # Safety
+/// The CPU supports `C`'s ISA.
+#[inline(always)]
+pub(crate) unsafe fn tail_structure_with<C: Classify>(b: &[u8], base: usize) -> Structure {
     if let Some(from) = b.len().checked_sub(64).filter(|&from| from < base) {
-        #[cfg(target_arch = "x86_64")]
         // SAFETY: `from + 64 == len`: the 64 bytes are inside the input;
-        // SSE2 is part of the x86_64 baseline.
-        let m = unsafe { Sse2::structure(b.as_ptr().add(from)) };
-        #[cfg(not(target_arch = "x86_64"))]
-        let m = structure_bytes(b[from..].try_into().expect("64 bytes"));
+        // the CPU supports `C`'s ISA (the caller's contract).
+        let m = unsafe { C::structure(b.as_ptr().add(from)) };
         let shift = base - from;
         return Structure {
             quote: m.quote >> shift,
@@ -228,11 +259,8 @@ pub(crate) fn tail_structure(b: &[u8], base: usize) -> Structure {
     let mut block = [b' '; 64];
     let rest = &b[base.min(b.len())..];
     block[..rest.len()].copy_from_slice(rest);
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: 64 bytes of `block`; SSE2 is part of the x86_64 baseline.
-    return unsafe { Sse2::structure(block.as_ptr()) };
-    #[cfg(not(target_arch = "x86_64"))]
-    structure_bytes(&block)
+    // SAFETY: 64 bytes of `block`; the CPU supports `C`'s ISA.
+    unsafe { C::structure(block.as_ptr()) }
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -287,6 +315,11 @@ mod x86 {
         const LEVEL: crate::parse::drive::Level = crate::parse::drive::Level::Baseline;
 
         #[inline(always)]
+        fn quotes16(bytes: &[u8; 16]) -> (u32, u32) {
+            sse2_quotes16(bytes)
+        }
+
+        #[inline(always)]
         unsafe fn block(p: *const u8) -> Masks {
             // SAFETY: 64 readable bytes (the caller's contract): `chunks`'
             // contract for four chunks.
@@ -319,6 +352,17 @@ mod x86 {
                 }
                 m
             }
+        }
+    }
+
+    /// `Classify::quotes16` with SSE2 (for the AVX2 build too: 16 bytes).
+    #[inline(always)]
+    fn sse2_quotes16(bytes: &[u8; 16]) -> (u32, u32) {
+        // SAFETY: an unaligned load of the 16 bytes of `bytes`, then
+        // register operations; SSE2 is part of the x86_64 baseline.
+        unsafe {
+            let v = _mm_loadu_si128(bytes.as_ptr().cast());
+            (sse2_bits(sse2_eq(v, b'"')) as u32, sse2_bits(sse2_eq(v, b'\\')) as u32)
         }
     }
 
@@ -356,8 +400,26 @@ mod x86 {
         t
     };
 
+    /// For `vpshufb`: at index `c & 15`, the structural byte `{ } : ,`
+    /// with that low nibble (`[` `]` fold onto `{` `}` with the 0x20 bit
+    /// set), elsewhere 0, which no byte with the 0x20 bit set equals.
+    /// (Bytes >= 0x80 look up 0.)
+    const OP_TABLE: [u8; 16] = {
+        let mut t = [0u8; 16];
+        t[b'{' as usize & 15] = b'{';
+        t[b'}' as usize & 15] = b'}';
+        t[b':' as usize & 15] = b':';
+        t[b',' as usize & 15] = b',';
+        t
+    };
+
     impl Classify for Avx2 {
         const LEVEL: crate::parse::drive::Level = crate::parse::drive::Level::Avx2;
+
+        #[inline(always)]
+        fn quotes16(bytes: &[u8; 16]) -> (u32, u32) {
+            sse2_quotes16(bytes)
+        }
 
         /// One carry-less multiplication by all ones.
         ///
@@ -595,15 +657,13 @@ mod x86 {
             let control = _mm256_cmpeq_epi8(_mm256_min_epu8(v, _mm256_set1_epi8(0x1f)), v);
             let quote = _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b'"' as i8));
             let backslash = _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b'\\' as i8));
-            // `[` and `]` are `{` and `}` with the 0x20 bit clear.
+            // `[` and `]` are `{` and `}` with the 0x20 bit clear, and `:`
+            // `,` have it set: the six are the bytes whose 0x20-folded
+            // value is the op table's entry at their low nibble.
+            let ops = _mm256_broadcastsi128_si256(_mm_loadu_si128(OP_TABLE.as_ptr().cast()));
             let folded = _mm256_or_si256(v, _mm256_set1_epi8(0x20));
-            let brackets = _mm256_or_si256(
-                _mm256_cmpeq_epi8(folded, _mm256_set1_epi8(b'{' as i8)),
-                _mm256_cmpeq_epi8(folded, _mm256_set1_epi8(b'}' as i8)),
-            );
-            let punct =
-                _mm256_or_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8(b':' as i8)), _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b',' as i8)));
-            let op = _mm256_or_si256(brackets, punct);
+            // (Control bytes 0x0c and 0x1a fold onto `,` and `:` too.)
+            let op = _mm256_andnot_si256(control, _mm256_cmpeq_epi8(_mm256_shuffle_epi8(ops, v), folded));
             Structure {
                 quote: avx2_bits(quote),
                 backslash: avx2_bits(backslash),
@@ -795,6 +855,14 @@ mod tests {
                     assert_eq!(unsafe { avx2_structure(block.as_ptr()) }, want_structure, "{block:?}");
                 }
             }
+            let name: &[u8; 16] = block[..16].try_into().unwrap();
+            let want_quotes = quotes16_bytes(name);
+            assert_eq!(Portable::quotes16(name), want_quotes);
+            #[cfg(target_arch = "x86_64")]
+            {
+                assert_eq!(Sse2::quotes16(name), want_quotes, "{name:?}");
+                assert_eq!(Avx2::quotes16(name), want_quotes, "{name:?}");
+            }
             let want = classify_bytes(block);
             // SAFETY: 64 bytes; the portable classifier needs no feature.
             assert_eq!(unsafe { Portable::block(block.as_ptr()) }, want);
@@ -834,6 +902,16 @@ mod tests {
                     }
                 }
                 let bit = |m: u64| m >> lane & 1 == 1;
+                if lane < 16 {
+                    let name: &[u8; 16] = block[..16].try_into().unwrap();
+                    let (quotes, backslashes) = quotes16_bytes(name);
+                    assert_eq!((bit(quotes.into()), bit(backslashes.into())), (c == b'"', c == b'\\'));
+                    assert_eq!(quotes >> 16 | backslashes >> 16, 0);
+                    #[cfg(target_arch = "x86_64")]
+                    assert_eq!(Sse2::quotes16(name), (quotes, backslashes), "byte {c:#x} at {lane}");
+                    #[cfg(target_arch = "x86_64")]
+                    assert_eq!(Avx2::quotes16(name), (quotes, backslashes), "byte {c:#x} at {lane}");
+                }
                 assert_eq!(bit(want_structure.quote), c == b'"');
                 assert_eq!(bit(want_structure.backslash), c == b'\\');
                 assert_eq!(bit(want_structure.op), b"{}[]:,".contains(&c));

@@ -15,8 +15,10 @@
 //!    (a number or a literal, or garbage). A control byte inside a string is
 //!    refused here; each escape is checked where it starts.
 //! 2. **The grammar over those positions**, one block's positions at a
-//!    time (stage 1 runs when the walk needs the next block, so nothing is
-//!    stored but the open containers), in a loop per container kind with a
+//!    time (stage 1 runs ahead of the walk when it needs the next block,
+//!    out of line, over up to `AHEAD` blocks, keeping only their positions
+//!    (one word a block), so that the walk holds none of its vector
+//!    constants and state), in a loop per container kind with a
 //!    stack of open containers, a value followed by `,` or the close in the
 //!    same loop: numbers are checked for their grammar only (one that ends
 //!    within 8 bytes without an exponent, nearly every one, from one word:
@@ -24,7 +26,9 @@
 //!    they might be beyond the double range, which loads refuses), literals
 //!    compared, member names compared with the names before them in their
 //!    object:
-//!    * a name of up to 15 bytes without escapes is one word, its bytes
+//!    * a name of up to 15 bytes without escapes (its closing quote the
+//!      first quote of its first 16 bytes, no backslash before it: one
+//!      16-byte compare, `Classify::quotes16`) is one word, its bytes
 //!      and closing quote, kept with its mask in a slot of `Names` (a
 //!      stack of slots: an object's names are the slots from its first to
 //!      the cursor; a closed object's stay in the slots until written
@@ -46,15 +50,15 @@
 //!    seen: outside strings such a byte is refused by the grammar, and UTF-8
 //!    split by ASCII quotes is valid exactly when every piece is.
 //!
-//! Both stages are built once per ISA (`validate_avx2`, and the baseline),
-//! so that stage 1 inlines into the walk.
+//! Both stages are built once per ISA (`validate_avx2` and
+//! `run_ahead_avx2`, and the baseline).
 //!
 //! This only answers valid or not. Whatever it refuses, the reference
 //! driver (`Parser::drive`) walks again to say what is wrong and where, so
 //! the errors are `loads`' errors; the two are tested to accept the same
 //! texts (the tests below, over the JSONTestSuite and generated documents).
 
-use super::blocks::{tail_structure, Classify, Structure};
+use super::blocks::{tail_structure, tail_structure_with, Classify, Structure};
 use super::drive::Level;
 use super::number::{scan_general, NumberValue};
 use super::options::{DuplicateKeys, ReadOptions};
@@ -76,6 +80,9 @@ pub(crate) struct Work {
     names: Names,
     /// Decoded escapes.
     scratch: String,
+    /// Stage 1's positions ahead of the walk (kept, so that they are not
+    /// cleared for each document).
+    ahead: Ahead,
 }
 
 impl Work {
@@ -177,8 +184,7 @@ pub(crate) fn validate(input: &[u8], options: &ReadOptions, work: &mut Work, lev
     }
 }
 
-/// `validate_with` built for AVX2: both stages, so that stage 1 inlines
-/// into the walk.
+/// `validate_with` built for AVX2 (the walk; stage 1 is `run_ahead_avx2`).
 ///
 /// # Safety
 /// The CPU supports AVX2, BMI1, BMI2, LZCNT, POPCNT and PCLMULQDQ.
@@ -191,14 +197,16 @@ unsafe fn validate_avx2(b: &[u8], options: &ReadOptions, work: &mut Work) -> boo
 /// `validate` after the size limit and the BOM, with stage 1 by `C`
 /// (whose ISA the caller runs with).
 #[inline(always)]
-fn validate_with<C: Classify>(b: &[u8], options: &ReadOptions, work: &mut Work) -> bool {
-    let Work { stack, names, scratch } = work;
-    let mut scan = Scan { carry_escape: false, carry_string: 0, carry_scalar: 0, high: 0, backslash: false, escapes_to: 0 };
+fn validate_with<C: RunAhead>(b: &[u8], options: &ReadOptions, work: &mut Work) -> bool {
+    let Work { stack, names, scratch, ahead } = work;
+    let mut scan = Scan::new();
     let mut w = Walker::<C> {
         b,
         bits: 0,
         block: 0,
         next_block: 0,
+        ahead: ahead.start(AHEAD),
+        taken: 0,
         failed: false,
         end: 0,
         scan: &mut scan,
@@ -266,9 +274,9 @@ unsafe fn container_end_avx2(b: &[u8], at: usize, nested: Nested, work: &mut Wor
 /// `container_end` with stage 1 by `C` (whose ISA the caller runs with);
 /// `b[at]` is `{` or `[`.
 #[inline(always)]
-fn container_end_with<C: Classify>(b: &[u8], at: usize, nested: Nested, work: &mut Work) -> Option<usize> {
-    let Work { stack, names, scratch } = work;
-    let mut scan = Scan { carry_escape: false, carry_string: 0, carry_scalar: 0, high: 0, backslash: false, escapes_to: 0 };
+fn container_end_with<C: RunAhead>(b: &[u8], at: usize, nested: Nested, work: &mut Work) -> Option<usize> {
+    let Work { stack, names, scratch, ahead } = work;
+    let mut scan = Scan::new();
     // The block `at` is in, with every byte before `at` dropped from the
     // masks: stage 1 starts at the bracket, outside any string, as at the
     // start of a document.
@@ -295,6 +303,8 @@ fn container_end_with<C: Classify>(b: &[u8], at: usize, nested: Nested, work: &m
         bits: bits.unwrap_or(0),
         block: first,
         next_block: first + 64,
+        ahead: ahead.start(1),
+        taken: 0,
         failed: bits.is_none(),
         end: 0,
         scan: &mut scan,
@@ -329,18 +339,126 @@ fn stage1<C: Classify>(b: &[u8], at: usize, scan: &mut Scan, scratch: &mut Strin
     } else {
         // Bits past the end of the input are cleared (`Walker::next`
         // relies on it; `tail_structure` may set some).
-        let m = tail_structure(b, at);
+        // SAFETY: the caller runs with `C`'s ISA enabled.
+        let m = unsafe { tail_structure_with::<C>(b, at) };
         Some(scan.block::<C>(m, b, at, scratch)? & (u64::MAX >> (64 - (b.len() - at))))
     }
 }
 
-/// Stage 1's state between blocks.
+/// The most blocks stage 1 runs ahead of the walk: 16 KiB of text, the
+/// whole of a small document at once. (Runs of 1 or 4 KiB made
+/// gsoc-2018.json 5 to 10% slower to validate than stage 1 inside the walk
+/// was; 16 and 64 KiB were as fast.)
+const AHEAD: usize = 256;
+
+/// Stage 1's positions for the blocks ahead of the walk (`Walker::load`).
+struct Ahead {
+    /// Bit `k` of `bits[i]` is byte `k` of the `i`th block ahead.
+    bits: [u64; AHEAD],
+    /// Blocks in `bits`.
+    len: usize,
+    /// Stage 1 refused the block after them.
+    failed: bool,
+    /// How many blocks to run next time (doubled each time up to `AHEAD`:
+    /// a container taken whole from a larger text, `container_end`, is
+    /// often small, and the blocks after it are not stage 1's to read; so
+    /// it reads at most about as many blocks past the container as the
+    /// container has).
+    grow: usize,
+}
+
+impl Default for Ahead {
+    fn default() -> Ahead {
+        Ahead { bits: [0; AHEAD], len: 0, failed: false, grow: AHEAD }
+    }
+}
+
+impl Ahead {
+    /// Nothing ahead; stage 1 runs `grow` blocks first.
+    fn start(&mut self, grow: usize) -> &mut Ahead {
+        (self.len, self.failed, self.grow) = (0, false, grow);
+        self
+    }
+}
+
+/// Stage 1 run ahead of the walk, built once per ISA and called out of
+/// line (its vector constants and state are then nobody else's registers).
+trait RunAhead: Classify {
+    /// Runs stage 1 over up to `ahead.grow` blocks of `b` from `at` (at least
+    /// one: `at < b.len()`) into `ahead`, stopping before one it refuses.
+    ///
+    /// # Safety
+    /// The CPU supports the implementation's ISA.
+    unsafe fn run_ahead(b: &[u8], at: usize, scan: &mut Scan, scratch: &mut String, ahead: &mut Ahead);
+}
+
+/// `RunAhead::run_ahead` with stage 1 by `C` (whose ISA the caller runs
+/// with).
+#[inline(always)]
+fn run_ahead_with<C: Classify>(b: &[u8], at: usize, scan: &mut Scan, scratch: &mut String, ahead: &mut Ahead) {
+    let n = ahead.grow.min(AHEAD);
+    ahead.grow = (n * 2).min(AHEAD);
+    let mut at = at;
+    let mut k = 0;
+    ahead.failed = false;
+    let mut s = *scan;
+    while k < n && at < b.len() {
+        match stage1::<C>(b, at, &mut s, scratch) {
+            Some(bits) => ahead.bits[k] = bits,
+            None => {
+                ahead.failed = true;
+                break;
+            }
+        }
+        k += 1;
+        at += 64;
+    }
+    *scan = s;
+    ahead.len = k;
+}
+
+#[cfg(target_arch = "x86_64")]
+impl RunAhead for super::blocks::Avx2 {
+    unsafe fn run_ahead(b: &[u8], at: usize, scan: &mut Scan, scratch: &mut String, ahead: &mut Ahead) {
+        // SAFETY: the CPU supports AVX2 and the rest (this method's
+        // contract).
+        unsafe { run_ahead_avx2(b, at, scan, scratch, ahead) }
+    }
+}
+
+/// `run_ahead_with` built for AVX2.
+///
+/// # Safety
+/// The CPU supports AVX2, BMI1, BMI2, LZCNT, POPCNT and PCLMULQDQ.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt,pclmulqdq")]
+#[inline(never)]
+unsafe fn run_ahead_avx2(b: &[u8], at: usize, scan: &mut Scan, scratch: &mut String, ahead: &mut Ahead) {
+    run_ahead_with::<super::blocks::Avx2>(b, at, scan, scratch, ahead);
+}
+
+#[cfg(target_arch = "x86_64")]
+impl RunAhead for super::blocks::Sse2 {
+    #[inline(never)]
+    unsafe fn run_ahead(b: &[u8], at: usize, scan: &mut Scan, scratch: &mut String, ahead: &mut Ahead) {
+        run_ahead_with::<Self>(b, at, scan, scratch, ahead);
+    }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+impl RunAhead for super::blocks::Portable {
+    #[inline(never)]
+    unsafe fn run_ahead(b: &[u8], at: usize, scan: &mut Scan, scratch: &mut String, ahead: &mut Ahead) {
+        run_ahead_with::<Self>(b, at, scan, scratch, ahead);
+    }
+}
+
+/// Stage 1's state between blocks. (Copied into the run-ahead's own
+/// registers while it runs: the part the out-of-line escape check writes,
+/// `Escapes`, apart.)
+#[derive(Clone, Copy)]
 struct Scan {
-    /// The last byte of the previous block was a backslash that escapes
-    /// the first byte of this one.
-    carry_escape: bool,
-    /// Any backslash seen (until then, no name has escapes).
-    backslash: bool,
+    esc: Escapes,
     /// All ones if the previous block ended inside a string.
     carry_string: u64,
     /// 1 if the previous block ended in a byte of a scalar (number,
@@ -348,9 +466,25 @@ struct Scan {
     carry_scalar: u64,
     /// Any byte >= 0x80 seen.
     high: u64,
+}
+
+impl Scan {
+    fn new() -> Scan {
+        Scan { esc: Escapes { carry: false, backslash: false, to: 0 }, carry_string: 0, carry_scalar: 0, high: 0 }
+    }
+}
+
+/// Stage 1's state about escapes.
+#[derive(Clone, Copy)]
+struct Escapes {
+    /// The last byte of the previous block was a backslash that escapes
+    /// the first byte of this one.
+    carry: bool,
+    /// Any backslash seen (until then, no name has escapes).
+    backslash: bool,
     /// Escapes are checked from here on (an escape already checked, such
     /// as the second half of a surrogate pair, ends before it).
-    escapes_to: usize,
+    to: usize,
 }
 
 impl Scan {
@@ -358,7 +492,7 @@ impl Scan {
     /// text invalid.
     #[inline(always)]
     fn block<C: Classify>(&mut self, m: Structure, b: &[u8], at: usize, scratch: &mut String) -> Option<u64> {
-        let escaped = if m.backslash == 0 && !self.carry_escape { 0 } else { self.escapes(m.backslash, b, at, scratch)? };
+        let escaped = if m.backslash == 0 && !self.esc.carry { 0 } else { self.esc.escaped(m.backslash, b, at, scratch)? };
         let quote = m.quote & !escaped;
         // From each opening quote (included) to its closing quote (not).
         // SAFETY: the caller runs with `C`'s ISA enabled.
@@ -374,16 +508,18 @@ impl Scan {
         self.high |= m.high;
         Some((m.op & outside) | (quote & in_string) | starts)
     }
+}
 
+impl Escapes {
     /// Which bytes of the block at `at` are escaped (the byte after a
     /// backslash that is not itself escaped), checking each escape that
     /// starts there: `None` if one is invalid.
     #[cold]
     #[inline(never)]
-    fn escapes(&mut self, backslash: u64, b: &[u8], at: usize, scratch: &mut String) -> Option<u64> {
+    fn escaped(&mut self, backslash: u64, b: &[u8], at: usize, scratch: &mut String) -> Option<u64> {
         self.backslash = true;
-        let mut escaped = u64::from(self.carry_escape);
-        self.carry_escape = false;
+        let mut escaped = u64::from(self.carry);
+        self.carry = false;
         let mut left = backslash;
         while left != 0 {
             let k = left.trailing_zeros();
@@ -392,14 +528,14 @@ impl Scan {
                 continue;
             }
             if k == 63 {
-                self.carry_escape = true;
+                self.carry = true;
             } else {
                 escaped |= 1 << (k + 1);
             }
             let p = at + k as usize;
-            if p >= self.escapes_to {
+            if p >= self.to {
                 scratch.clear();
-                self.escapes_to = decode_escape(b, p, scratch).ok()?;
+                self.to = decode_escape(b, p, scratch).ok()?;
             }
         }
         Some(escaped)
@@ -429,9 +565,14 @@ struct Walker<'a, 'w, C> {
     /// The positions of structure of the block at `block` not yet walked.
     bits: u64,
     block: usize,
-    /// The block stage 1 reads next.
+    /// The offset of the block the walk takes next (from `ahead`, or stage
+    /// 1 reads it).
     next_block: usize,
-    /// Stage 1 found the text invalid.
+    /// Stage 1's positions of the blocks from `next_block` on: `ahead.bits[taken..len]`.
+    ahead: &'w mut Ahead,
+    taken: usize,
+    /// Stage 1 found the text invalid (the walk reached the block it
+    /// refused).
     failed: bool,
     /// The offset after the outermost container, once it is closed.
     end: usize,
@@ -446,7 +587,7 @@ struct Walker<'a, 'w, C> {
     classify: std::marker::PhantomData<C>,
 }
 
-impl<C: Classify> Walker<'_, '_, C> {
+impl<C: RunAhead> Walker<'_, '_, C> {
     /// The next position of structure and its byte (`END` and 0 at the end
     /// of the input, or when stage 1 failed).
     #[inline(always)]
@@ -464,27 +605,33 @@ impl<C: Classify> Walker<'_, '_, C> {
         (p, unsafe { *self.b.get_unchecked(p) })
     }
 
-    /// Runs stage 1 over the next block: false at the end of the input or
-    /// if it failed. (Inlined, passing only what stage 1 needs, so that the
-    /// walker's own fields can stay in registers.)
+    /// The next block's positions, stage 1 run over the blocks ahead when
+    /// none are left (out of line, so that the walk does not hold stage 1's
+    /// vector constants and state): false at the end of the input or if
+    /// stage 1 failed.
     #[inline(always)]
     fn load(&mut self) -> bool {
-        let at = self.next_block;
-        if at >= self.b.len() || self.failed {
-            return false;
-        }
-        self.block = at;
-        self.next_block = at + 64;
-        match stage1::<C>(self.b, at, self.scan, self.scratch) {
-            Some(bits) => {
-                self.bits = bits;
-                true
+        if self.taken >= self.ahead.len {
+            if self.failed || self.ahead.failed || self.next_block >= self.b.len() {
+                self.failed |= self.ahead.failed;
+                return false;
             }
-            None => {
+            // SAFETY: the walk is built for `C`'s ISA and runs only on a CPU
+            // with it (`validate` and `container_end` are entered at a
+            // `Level` this CPU runs).
+            unsafe { C::run_ahead(self.b, self.next_block, self.scan, self.scratch, self.ahead) };
+            self.taken = 0;
+            if self.ahead.len == 0 {
                 self.failed = true;
-                false
+                return false;
             }
         }
+        // (`taken < len <= AHEAD`.)
+        self.bits = self.ahead.bits[self.taken];
+        self.taken += 1;
+        self.block = self.next_block;
+        self.next_block += 64;
+        true
     }
 
     /// One value, then the end of the input.
@@ -708,11 +855,12 @@ impl<C: Classify> Walker<'_, '_, C> {
         let b = self.b;
         let start = open + 1;
         let i = self.names.cursor;
+        let bytes = b[start..].first_chunk::<16>();
         // The name of the object before this one at the same slot, with
         // its closing quote (so this name ends there too): a name
         // different from those before it, as this one is.
         if i < self.names.shape_end {
-            if let (Some(bytes), Some(&(word, mask))) = (b[start..].first_chunk::<16>(), self.names.words.get(i)) {
+            if let (Some(bytes), Some(&(word, mask))) = (bytes, self.names.words.get(i)) {
                 // (As one xor and one test of the masked difference.)
                 if (u128::from_le_bytes(*bytes) ^ word) & mask == 0 {
                     self.names.cursor = i + 1;
@@ -720,24 +868,19 @@ impl<C: Classify> Walker<'_, '_, C> {
                 }
             }
         }
-        // The closing quote: the last byte before the ':' that is not
-        // whitespace (stage 1 found nothing else between them).
-        let mut close = colon - 1;
-        if b[close] != b'"' {
-            while close > open && matches!(b[close], b' ' | b'\t' | b'\n' | b'\r') {
-                close -= 1;
-            }
-        }
-        let len = close.saturating_sub(start);
         let Some(&mut (top, ref mut bloom)) = self.stack.last_mut() else { return false };
         let first = top >> FIRST_SHIFT;
-        if top & (HASHED | NOBLOOM) == 0 && len < 16 && i - first < LINEAR_NAMES {
-            if let Some(bytes) = b.get(start..start + 16) {
-                let mask = NAME_MASKS[len + 1];
-                let word = u128::from_le_bytes(bytes.try_into().expect("16 bytes")) & mask;
-                // (Stage 1 has seen the name, and so any backslash in it;
-                // names with escapes are decoded in `general_name`.)
-                if !self.scan.backslash || !has_backslash(word) {
+        // The name's length if it is below 16 bytes and without escapes.
+        let mut short = None;
+        if let Some(bytes) = bytes {
+            // The closing quote is the first quote, unless a backslash
+            // comes before it (a name with escapes: `general_name`).
+            let (quotes, backslashes) = C::quotes16(bytes);
+            let len = quotes.trailing_zeros();
+            if len < 16 && backslashes & ((1 << len) - 1) == 0 {
+                if top & (HASHED | NOBLOOM) == 0 && i - first < LINEAR_NAMES {
+                    let mask = NAME_MASKS[len as usize + 1];
+                    let word = u128::from_le_bytes(*bytes) & mask;
                     let bit = name_bit(word);
                     if *bloom & bit == bit && self.names.words[first..i].iter().any(|&(w, _)| w == word) {
                         return false;
@@ -747,16 +890,10 @@ impl<C: Classify> Walker<'_, '_, C> {
                     self.names.cursor = i + 1;
                     return true;
                 }
+                short = Some(len as usize);
             }
         }
-        self.general_name(start, len)
-    }
-
-    /// `general_name`, passed what it needs (so that the walker's own
-    /// fields can stay in registers).
-    #[inline(always)]
-    fn general_name(&mut self, start: usize, len: usize) -> bool {
-        general_name(self.b, self.names, self.scratch, self.stack, (start, len), self.scan.backslash)
+        general_name(self.b, self.names, self.scratch, self.stack, (open, colon, short), self.scan.esc.backslash)
     }
 }
 
@@ -889,9 +1026,21 @@ fn general_name(
     names: &mut Names,
     scratch: &mut String,
     stack: &mut [(usize, u64)],
-    (start, len): (usize, usize),
+    (open, colon, short): (usize, usize, Option<usize>),
     backslash_seen: bool,
 ) -> bool {
+    let start = open + 1;
+    let len = short.unwrap_or_else(|| {
+        // The closing quote: the last byte before the ':' that is not
+        // whitespace (stage 1 found nothing else between them).
+        let mut close = colon - 1;
+        while close > open && matches!(b[close], b' ' | b'\t' | b'\n' | b'\r') {
+            close -= 1;
+        }
+        close.saturating_sub(start)
+    });
+    // (A short name has no escapes.)
+    let backslash_seen = backslash_seen && short.is_none();
     let Some((top, bloom)) = stack.last_mut() else { return false };
     let first = *top >> FIRST_SHIFT;
     if *top & NOBLOOM != 0 {
@@ -1379,6 +1528,63 @@ mod tests {
             for padded in [doc.to_string(), format!("{doc}{pad}")] {
                 agree(padded.as_bytes(), &mut work);
                 assert!(!validate(padded.as_bytes(), &ReadOptions::default(), &mut work, Level::Baseline), "{padded}");
+            }
+        }
+    }
+
+    /// Documents longer than stage 1 runs ahead at once (`AHEAD` blocks),
+    /// with what stage 1 refuses (a control byte in a string, a bad escape)
+    /// in blocks on both sides of each run's end, inside the value or in a
+    /// string after a complete one (the walk stops before that block: the
+    /// refusal must still count), and names repeated across a run's end.
+    #[test]
+    fn documents_longer_than_a_run_ahead() {
+        let mut work = Work::default();
+        let padding = "x".repeat(57);
+        for items in [AHEAD - 2, AHEAD, AHEAD + 1, 2 * AHEAD + 3, 3 * AHEAD + 9] {
+            // Items of 64 bytes: `"` 57 bytes `",` and 4 spaces, so item
+            // `i` fills block `i` (after the 1-byte `[` and 3 spaces).
+            let item = format!("\"{padding}\",    ");
+            let body = item.repeat(items);
+            let valid = format!("[   {body}1]");
+            assert_eq!(valid.len(), 64 * items + 6);
+            agree(valid.as_bytes(), &mut work);
+            for bad in [&b"\x01"[..], b"\\q", b"\\u12", b"\\ud800"] {
+                for at in [0, AHEAD - 1, AHEAD, AHEAD + 1, 2 * AHEAD - 1, 2 * AHEAD, 2 * AHEAD + 1, items - 1] {
+                    if at >= items {
+                        continue;
+                    }
+                    let mut doc = valid.clone().into_bytes();
+                    let p = 4 + 64 * at + 20;
+                    doc.splice(p..p + bad.len(), bad.iter().copied());
+                    agree(&doc, &mut work);
+                }
+                // After a complete value: the walk ends before the block.
+                let mut doc = valid.clone().into_bytes();
+                doc.extend(std::iter::repeat_n(b' ', 64 * items));
+                doc.extend_from_slice(b"\"");
+                doc.extend_from_slice(bad);
+                doc.extend_from_slice(b"\"");
+                agree(&doc, &mut work);
+            }
+            // An object whose names are spread over the runs, repeated at
+            // the end (in its escaped spelling too).
+            for last in ["\"k1\"", "\"\\u006b1\"", "\"k9999\""] {
+                let mut doc = String::from("{");
+                for k in 0..items {
+                    doc.push_str(&format!("\"k{k}\":\"{}\",", "y".repeat(50)));
+                }
+                doc.push_str(&format!("{last}:0}}"));
+                agree(doc.as_bytes(), &mut work);
+            }
+            // Small objects of one shape over the runs, the last with a
+            // name twice.
+            let mut doc = String::from("[");
+            for _ in 0..items {
+                doc.push_str(&format!("{{\"a\":\"{}\",\"b\":1}},", "y".repeat(40)));
+            }
+            for last in ["{\"a\":1,\"b\":2}]", "{\"a\":1,\"a\":2}]", "{\"b\":1,\"\\u0062\":2}]"] {
+                agree(format!("{doc}{last}").as_bytes(), &mut work);
             }
         }
     }
