@@ -125,3 +125,17 @@ def test_tzinfo_utcoffset_that_changes_the_container():
     doc.update(a=datetime.datetime(2024, 1, 1, tzinfo=Sneaky()), b=1)
     with pytest.raises(RuntimeError, match="changed"):
         jetjson.dumps(doc)
+
+
+def test_dates_as_dict_keys_are_the_text_they_are_as_values():
+    # non_str_keys writes a date, time or datetime key as the text it is
+    # written as a value (a buffer of its own for keys; values are laid out
+    # in the output itself), in every profile.
+    for dt in moments(120, seed=5):
+        t = dt.timetz() if not isinstance(dt.tzinfo, zoneinfo.ZoneInfo) else dt.time()
+        for v in (dt, dt.date(), t):
+            for p in PROFILES:
+                got = jetjson.dumps({v: 1}, profile=p, non_str_keys=True)
+                assert got == b"{" + jetjson.dumps(v, profile=p) + b":1}", (v, p)
+                if p != "go":
+                    assert got == b"{" + json.dumps(v.isoformat()).encode() + b":1}", (v, p)

@@ -616,6 +616,34 @@ impl<S: Sink> Writer<S> {
         self.escaped_str(s)
     }
 
+    /// A string value whose text `f` writes straight into the output, at
+    /// the pointer it is given, and whose length it returns: for a text made
+    /// of pieces (a date, by the Python binding), which a buffer of its own
+    /// would make, return and copy, and so read back right after its
+    /// narrow stores (a wide load of bytes several narrower stores wrote
+    /// waits for them to reach the cache).
+    ///
+    /// # Safety
+    /// `f` writes only within `max` bytes from its pointer, only ASCII that
+    /// needs no escaping in any profile (no `"`, `\`, control characters,
+    /// `<`, `>` or `&`), and returns the count it wrote.
+    #[doc(hidden)]
+    #[inline(always)]
+    pub unsafe fn str_in_place(&mut self, max: usize, f: impl FnOnce(*mut u8) -> usize) -> Result<()> {
+        // SAFETY: `max + 2` bytes are reserved: the quotes around what `f`
+        // writes (at most `max`, the caller's contract).
+        unsafe {
+            self.buf.append_raw(max + 2, |p| {
+                *p = b'"';
+                let n = f(p.add(1));
+                debug_assert!(n <= max);
+                *p.add(n + 1) = b'"';
+                n + 2
+            })
+        };
+        self.maybe_spill()
+    }
+
     /// `str` with the clean short string's check and copy inlined into the
     /// caller, closure and all (in `str` the optimiser keeps that closure
     /// out of line). For the `Value` writer, whose recursion is compiled

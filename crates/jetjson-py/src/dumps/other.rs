@@ -229,15 +229,34 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
     /// datetimes in go): no Python code runs but a `tzinfo`'s `utcoffset`.
     /// A subclass with its own `isoformat` is written through it (`iso`).
     fn moment(&mut self, obj: *mut PyObject, kind: time::Kind, base: *mut ffi::PyTypeObject) -> Walk {
-        match self.moment_text(obj, kind, base)? {
-            Some(text) => self.w.str(text.as_str()).map_err(Fail::core),
+        match self.moment_fields(obj, kind, base)? {
+            Some(m) => {
+                let go = self.w.style().profile == jetjson::Profile::Go;
+                // SAFETY: `layout` writes within `TEXT_MAX` bytes at the
+                // pointer it is given, only ASCII that no profile escapes,
+                // and returns the count written.
+                unsafe { self.w.str_in_place(time::TEXT_MAX, |p| time::layout(&m, kind, go, p)) }.map_err(Fail::core)
+            }
             None => self.iso(obj, kind),
         }
     }
 
-    /// The text `moment` writes, laid out from the C-level fields; `None`
-    /// for a subclass with its own `isoformat` (to be asked).
-    fn moment_text(&mut self, obj: *mut PyObject, kind: time::Kind, base: *mut ffi::PyTypeObject) -> Result<Option<time::Text>, Fail> {
+    /// The text `moment` writes for a dict key, as a new str.
+    fn moment_key(&mut self, obj: *mut PyObject, kind: time::Kind, base: *mut ffi::PyTypeObject) -> Result<Option<String>, Fail> {
+        let go = self.w.style().profile == jetjson::Profile::Go;
+        Ok(self.moment_fields(obj, kind, base)?.map(|m| {
+            let mut buf = [0u8; time::TEXT_MAX];
+            // SAFETY: `buf` has room for `TEXT_MAX` bytes.
+            let n = unsafe { time::layout(&m, kind, go, buf.as_mut_ptr()) };
+            String::from_utf8_lossy(&buf[..n]).into_owned()
+        }))
+    }
+
+    /// The fields `moment` writes, read from the C-level fields (and the
+    /// `tzinfo`'s offset); `None` for a subclass with its own `isoformat`
+    /// (to be asked).
+    #[inline(always)]
+    fn moment_fields(&mut self, obj: *mut PyObject, kind: time::Kind, base: *mut ffi::PyTypeObject) -> Result<Option<time::Moment>, Fail> {
         // SAFETY: `obj` is a live instance of `base` (or a subclass), held
         // by the caller; its fields are read by the datetime C API's layout
         // for its kind; `tzinfo` is held by `obj` (immutable).
@@ -279,12 +298,7 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
                     self.utc_offset(tzinfo, arg)?
                 };
             }
-            Ok(Some(match kind {
-                time::Kind::DateTime if self.w.style().profile == jetjson::Profile::Go => time::go_datetime(&m),
-                time::Kind::DateTime => time::iso_datetime(&m),
-                time::Kind::Date => time::iso_date(&m),
-                time::Kind::Time => time::iso_time(&m),
-            }))
+            Ok(Some(m))
         }
     }
 
@@ -595,8 +609,8 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
             // own isoformat through it).
             for (t, kind) in [(&known.datetime, time::Kind::DateTime), (&known.date, time::Kind::Date), (&known.time, time::Kind::Time)] {
                 if is(t) {
-                    return match self.moment_text(k, kind, t.as_ptr() as *mut ffi::PyTypeObject)? {
-                        Some(text) => new_str(text.as_str()),
+                    return match self.moment_key(k, kind, t.as_ptr() as *mut ffi::PyTypeObject)? {
+                        Some(text) => new_str(&text),
                         None => {
                             let s = self.call_method0(k, known.isoformat.as_ptr())?;
                             if ffi::PyUnicode_Check(s) == 0 {
