@@ -270,7 +270,7 @@ impl<S: Sink> Writer<S> {
 
     /// The order pairs of the objects being sorted, and the shape cache
     /// that sorts them.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn sort_memory(&mut self) -> &mut SortMemory {
         self.order.get()
     }
