@@ -450,6 +450,20 @@ mod tests {
         }
     }
 
+    /// The memory made on first use (`PooledSortMemory::fill`): a zeroing
+    /// writer's remembers no shapes, and a pooled one's does.
+    #[test]
+    fn first_use_makes_memory_that_zeroes_as_the_writer_does() {
+        for pooled in [false, true] {
+            let mut memory = PooledSortMemory::new(pooled);
+            assert_eq!(memory.get().zero(), !pooled, "pooled={pooled}");
+            // Asked again: the same memory, not a new one.
+            memory.get().prefixes.push(7);
+            assert_eq!(memory.get().prefixes, [7], "pooled={pooled}");
+            memory.get().prefixes.clear();
+        }
+    }
+
     #[test]
     fn cached_order_equals_a_fresh_sort() {
         let mut cache = ShapeCache::default();
