@@ -1641,7 +1641,8 @@ unsafe fn dirty<V: Vector>(v: V, html: bool) -> V {
         if html && V::HAS_LOOKUP {
             // Two nibble lookups and their test: fewer operations than the
             // five compares of the HTML set (go and the HTML-safe profiles).
-            return v.low_nibble().lookup16(&DIRTY_HTML.0).and(v.high_nibble().lookup16(&DIRTY_HTML.1)).nonzero();
+            let (lo, hi) = &crate::escape::HTML_SHORT_CHECK;
+            return v.low_nibble().lookup16(lo).and(v.high_nibble().lookup16(hi)).nonzero();
         }
         let mut bad = V::splat(0x21).gt_signed(v.add(V::splat(1)));
         bad = bad.or(v.cmpeq(V::splat(b'\\')));
@@ -1653,31 +1654,6 @@ unsafe fn dirty<V: Vector>(v: V, html: bool) -> V {
         }
     }
 }
-
-/// `dirty`'s HTML set as nibble tables for `Vector::lookup16`: a byte is
-/// flagged when `LO[low nibble] & HI[high nibble] != 0`. Bit 1: controls
-/// (high nibble 0 or 1); bit 2: `"` and `&` (0x22, 0x26); bit 4: `\\` and
-/// `<` (0x5C, 0x3C); bit 8: `>` (0x3E); bit 16: DEL (0x7F); bit 32: every
-/// byte >= 0x80. Each bit pairs exactly the nibbles listed.
-#[cfg(target_arch = "x86_64")]
-const DIRTY_HTML: ([u8; 16], [u8; 16]) = {
-    let mut lo = [1 | 32u8; 16];
-    lo[0x2] |= 2;
-    lo[0x6] |= 2;
-    lo[0xC] |= 4;
-    lo[0xE] |= 8;
-    lo[0xF] |= 16;
-    let mut hi = [32u8; 16];
-    hi[0x0] = 1;
-    hi[0x1] = 1;
-    hi[0x2] = 2;
-    hi[0x3] = 4 | 8;
-    hi[0x4] = 0;
-    hi[0x5] = 4;
-    hi[0x6] = 0;
-    hi[0x7] = 16;
-    (lo, hi)
-};
 
 /// `dirty` for sixteen bytes, with SSE2.
 #[cfg(target_arch = "x86_64")]
