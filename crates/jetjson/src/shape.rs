@@ -186,18 +186,27 @@ impl PooledSortMemory {
         }
     }
 
-    #[inline]
+    /// The memory, made (or taken from the pool) on the first call: in
+    /// line it is one test, as the `Value` writer asks for it per member of
+    /// a sorted object.
+    #[inline(always)]
     pub(crate) fn get(&mut self) -> &mut SortMemory {
-        let pooled = self.pooled;
-        self.memory.get_or_insert_with(|| {
-            if pooled {
-                POOL.try_with(Cell::take).ok().flatten().unwrap_or_default()
-            } else {
-                let mut memory = SortMemory::default();
-                memory.shapes.zero = true;
-                memory
-            }
-        })
+        if self.memory.is_none() {
+            self.fill();
+        }
+        self.memory.as_mut().expect("filled just above")
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn fill(&mut self) {
+        self.memory = Some(if self.pooled {
+            POOL.try_with(Cell::take).ok().flatten().unwrap_or_default()
+        } else {
+            let mut memory = SortMemory::default();
+            memory.shapes.zero = true;
+            memory
+        });
     }
 }
 
@@ -438,6 +447,20 @@ mod tests {
             longer.push(7);
             assert!(!same_prefixes(&a, &longer));
             assert!(!same_prefixes(&longer, &a));
+        }
+    }
+
+    /// The memory made on first use (`PooledSortMemory::fill`): a zeroing
+    /// writer's remembers no shapes, and a pooled one's does.
+    #[test]
+    fn first_use_makes_memory_that_zeroes_as_the_writer_does() {
+        for pooled in [false, true] {
+            let mut memory = PooledSortMemory::new(pooled);
+            assert_eq!(memory.get().zero(), !pooled, "pooled={pooled}");
+            // Asked again: the same memory, not a new one.
+            memory.get().prefixes.push(7);
+            assert_eq!(memory.get().prefixes, [7], "pooled={pooled}");
+            memory.get().prefixes.clear();
         }
     }
 

@@ -48,11 +48,13 @@ const SEPARATOR_TAIL: usize = 2;
 /// Nibble tables of the HTML set for `Vector::lookup16`: a byte is flagged
 /// when `LO[low nibble] & HI[high nibble] != 0`. Bit 1: controls (high
 /// nibble 0 or 1); bit 2: `"` and `&` (0x22, 0x26); bit 4: `\\` and `<`
-/// (0x5C, 0x3C); bit 8: `>` (0x3E); bit 16, in the `E2` variant only: the
-/// byte 0xE2 that starts U+2028/U+2029 (a candidate, checked exactly
-/// afterwards). No other byte matches: each bit pairs exactly the nibbles
-/// listed, and bytes >= 0x80 other than 0xE2 have a zero high-nibble entry.
-const fn html_tables(e2: bool) -> ([u8; 16], [u8; 16]) {
+/// (0x5C, 0x3C); bit 8: `>` (0x3E); bit 16, with `e2` only: the byte 0xE2
+/// that starts U+2028/U+2029 (a candidate, checked exactly afterwards);
+/// with `rest` only (the writer's short-string check, which leaves these to
+/// the escaper): bit 32, every byte >= 0x80, and bit 64, DEL (0x7F). No
+/// other byte matches: each bit pairs exactly the nibbles listed, and
+/// otherwise bytes >= 0x80 have a zero high-nibble entry.
+const fn html_tables(e2: bool, rest: bool) -> ([u8; 16], [u8; 16]) {
     let mut lo = [1u8; 16];
     lo[0x2] |= 2;
     lo[0x6] |= 2;
@@ -66,13 +68,31 @@ const fn html_tables(e2: bool) -> ([u8; 16], [u8; 16]) {
     hi[0x5] = 4;
     if e2 {
         lo[0x2] |= 16;
-        hi[0xE] = 16;
+        hi[0xE] |= 16;
+    }
+    if rest {
+        let mut i = 0;
+        while i < 16 {
+            lo[i] |= 32;
+            i += 1;
+        }
+        let mut h = 0x8;
+        while h < 16 {
+            hi[h] |= 32;
+            h += 1;
+        }
+        lo[0xF] |= 64;
+        hi[0x7] |= 64;
     }
     (lo, hi)
 }
 
-const HTML: ([u8; 16], [u8; 16]) = html_tables(false);
-const HTML_E2: ([u8; 16], [u8; 16]) = html_tables(true);
+const HTML: ([u8; 16], [u8; 16]) = html_tables(false, false);
+const HTML_E2: ([u8; 16], [u8; 16]) = html_tables(true, false);
+/// For the writer's short-string check (`writer::dirty`): the HTML set,
+/// DEL and every non-ASCII byte.
+#[cfg(target_arch = "x86_64")]
+pub(crate) const HTML_SHORT_CHECK: ([u8; 16], [u8; 16]) = html_tables(false, true);
 
 /// Lanes holding a byte that needs escaping on its own (everything except
 /// the line separators, which span three bytes), plus, with `E2`, every

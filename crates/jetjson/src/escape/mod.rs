@@ -35,6 +35,8 @@ mod aarch64;
 #[cfg(test)]
 mod tests;
 
+#[cfg(target_arch = "x86_64")]
+pub(crate) use self::generic::HTML_SHORT_CHECK;
 pub use self::replace_invalid::escape_bytes_replacing_invalid;
 
 /// The room `Escaper::escape_raw` needs for an input of `len` bytes: six

@@ -74,6 +74,47 @@ impl Vector for __m128i {
         LaneMask(unsafe { _mm_movemask_epi8(self) } as u32 as u64)
     }
 
+    /// Builds with SSSE3 enabled (`-C target-cpu=native`) have `pshufb`;
+    /// the baseline build compares instead.
+    const HAS_LOOKUP: bool = cfg!(target_feature = "ssse3");
+
+    #[cfg(target_feature = "ssse3")]
+    #[inline(always)]
+    unsafe fn lookup16(self, table: &[u8; 16]) -> __m128i {
+        // SAFETY: SSSE3 is enabled (the `cfg` above); 16 bytes are read
+        // from the table reference.
+        unsafe { core::arch::x86_64::_mm_shuffle_epi8(_mm_loadu_si128(table.as_ptr().cast()), self) }
+    }
+
+    #[cfg(target_feature = "ssse3")]
+    #[inline(always)]
+    unsafe fn high_nibble(self) -> __m128i {
+        // A 16-bit shift moves the neighbour's low bits in: mask them off.
+        // SAFETY: SSE2 is baseline on x86_64.
+        unsafe { _mm_and_si128(core::arch::x86_64::_mm_srli_epi16::<4>(self), _mm_set1_epi8(0x0F)) }
+    }
+
+    #[cfg(target_feature = "ssse3")]
+    #[inline(always)]
+    unsafe fn low_nibble(self) -> __m128i {
+        // SAFETY: SSE2 is baseline on x86_64.
+        unsafe { _mm_and_si128(self, _mm_set1_epi8(0x0F)) }
+    }
+
+    #[cfg(target_feature = "ssse3")]
+    #[inline(always)]
+    unsafe fn nonzero(self) -> __m128i {
+        if cfg!(all(target_feature = "avx512bw", target_feature = "avx512vl")) {
+            // As for AVX2: LLVM folds this with the lookups' `and` into
+            // one `vptestmb`.
+            // SAFETY: SSE2 is baseline on x86_64.
+            return unsafe { core::arch::x86_64::_mm_xor_si128(_mm_cmpeq_epi8(self, _mm_setzero_si128()), _mm_set1_epi8(-1)) };
+        }
+        // Saturating `+ 0x7F` sets the top bit exactly in non-zero lanes.
+        // SAFETY: SSE2 is baseline on x86_64.
+        unsafe { core::arch::x86_64::_mm_adds_epu8(self, _mm_set1_epi8(0x7F)) }
+    }
+
     #[inline(always)]
     unsafe fn add(self, other: __m128i) -> __m128i {
         // SAFETY: SSE2 is baseline on x86_64.
