@@ -868,7 +868,7 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
             if let Some((entries, n)) = unsafe { dictiter::str_key_table(dict) } {
                 // SAFETY: as the caller guarantees; `entries` is the table
                 // just read.
-                return unsafe { self.dict_table_in(dict, entries, n, last, item) };
+                return unsafe { self.dict_table_in::<false>(dict, entries, n, last, item) };
             }
             // SAFETY: as above.
             if unsafe { dictiter::general_keys(dict) } {
@@ -895,33 +895,31 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
     #[inline(never)]
     unsafe fn dict_general_in(&mut self, dict: *mut PyObject, last: Option<&mut LastShape>, item: Option<bool>) -> Walk {
         let mut copy = Vec::new();
-        // SAFETY: `dict` is live and the interpreter has the layout.
         let sorted = self.map_order != KeyOrder::Insertion;
-        // SAFETY (each arm): as the caller guarantees; `entries` is the copy
-        // just made, which lives until the dict is written.
-        match unsafe { dictiter::general_str_pairs(dict, &mut copy, ty_str()) } {
-            Some((entries, n)) if sorted => unsafe { self.dict_sorted_table_in(dict, entries, n, last, item) },
-            Some((entries, n)) => unsafe { self.dict_table_in(dict, entries, n, last, item) },
-            None => {
-                self.item_sep(item);
-                if sorted {
-                    unsafe { self.dict_sorted(dict, self.map_order) }
-                } else {
-                    unsafe { self.dict_members(dict) }
-                }
+        // SAFETY (the call and each arm): `dict` is live and the
+        // interpreter has the layout; as the caller guarantees; `entries` is
+        // the copy just made, which lives until the dict is written.
+        unsafe {
+            match dictiter::general_str_pairs(dict, &mut copy, ty_str()) {
+                Some((entries, n)) if sorted => self.dict_table_in::<true>(dict, entries, n, last, item),
+                Some((entries, n)) => self.dict_table_in::<false>(dict, entries, n, last, item),
+                None if sorted => self.dict_uncached::<true>(dict, item),
+                None => self.dict_uncached::<false>(dict, item),
             }
         }
     }
 
-    /// `dict_in` from a table of `n` members whose keys are all exact strs,
-    /// read just now (`entries`: the table, or a copy of its pairs): from a
-    /// cached shape where one fits, else member by member.
+    /// `dict_in` (`SORTED` false) or `dict_sorted_in` (true) from a table of
+    /// `n` members whose keys are all exact strs, read just now (`entries`:
+    /// the table, or a copy of its pairs): from a cached shape of the
+    /// walker's key order where one fits (the list's last shape first),
+    /// else member by member (collected and sorted, when sorted).
     ///
     /// # Safety
     /// As `dict_in`; `entries` is the current table of `dict` (or a copy of
     /// its pairs made with no Python code run since), of `n >= 1` members.
     #[inline(always)]
-    unsafe fn dict_table_in(
+    unsafe fn dict_table_in<const SORTED: bool>(
         &mut self,
         dict: *mut PyObject,
         entries: *const *mut PyObject,
@@ -934,29 +932,27 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
         // Python code, and nothing may rely on that).
         // SAFETY: `dict` is live and the interpreter has the layout.
         let version = unsafe { dictiter::version(dict) };
-        if n == 1 {
+        if !SORTED && n == 1 {
             // SAFETY: as the caller guarantees; `entries` is the
             // table just read, of one member, at `version`.
             return unsafe { self.dict_one(dict, entries, version, item) };
         }
         if n >= 2 {
             let Some(last) = last else {
-                // SAFETY: as the caller guarantees.
-                return match unsafe { self.insertion_shape(entries, n) } {
+                // SAFETY: `entries` is the table just read, of `n` str keys.
+                return match unsafe { self.table_shape::<SORTED>(entries, n) } {
                     // SAFETY: as the caller guarantees; `entries` is the table just read.
                     Some(shape) => unsafe { self.write_shape(dict, &shape, entries, version, item) },
-                    None => {
-                        self.item_sep(item);
-                        // SAFETY: as the caller guarantees.
-                        unsafe { self.dict_members(dict) }
-                    }
+                    // SAFETY: as the caller guarantees.
+                    None => unsafe { self.dict_uncached::<SORTED>(dict, item) },
                 };
             };
-            // SAFETY: `entries` is the table just read, of `n` str keys.
+            // SAFETY: `entries` is the table just read, of `n` str keys
+            // (the list's last shape has this walker's order and set).
             let found = match unsafe { last.take_if(entries, n) } {
                 Some(shape) => Some(shape),
-                // SAFETY: as the caller guarantees.
-                None => unsafe { self.insertion_shape(entries, n) },
+                // SAFETY: as above.
+                None => unsafe { self.table_shape::<SORTED>(entries, n) },
             };
             if let Some(shape) = found {
                 // SAFETY: as the caller guarantees; `entries` is the table just read.
@@ -965,9 +961,42 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
                 return r;
             }
         }
-        self.item_sep(item);
         // SAFETY: as the caller guarantees.
-        unsafe { self.dict_members(dict) }
+        unsafe { self.dict_uncached::<SORTED>(dict, item) }
+    }
+
+    /// A dict no cached shape fits: member by member in insertion order, or
+    /// collected and sorted (`dict_sorted`).
+    ///
+    /// # Safety
+    /// As `dict_in`.
+    #[inline(always)]
+    unsafe fn dict_uncached<const SORTED: bool>(&mut self, dict: *mut PyObject, item: Option<bool>) -> Walk {
+        self.item_sep(item);
+        // SAFETY (both arms): as the caller guarantees.
+        if SORTED {
+            unsafe { self.dict_sorted(dict, self.map_order) }
+        } else {
+            unsafe { self.dict_members(dict) }
+        }
+    }
+
+    /// The cached shape of the `n` keys of the table `entries` in the
+    /// walker's order: sorted (found only), or insertion order (found, or
+    /// made the second time the same keys come).
+    ///
+    /// # Safety
+    /// As `insertion_shape` and `sorted_shape`.
+    #[inline(always)]
+    unsafe fn table_shape<const SORTED: bool>(&mut self, entries: *const *mut PyObject, n: usize) -> Option<Rc<Shape>> {
+        // SAFETY: as the caller guarantees.
+        unsafe {
+            if SORTED {
+                self.sorted_shape(entries, n)
+            } else {
+                self.insertion_shape(entries, n)
+            }
+        }
     }
 
     /// A dict of one member in insertion order, whose table (`entries`, its
@@ -1186,63 +1215,12 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
             if let Some((entries, n)) = unsafe { dictiter::str_key_table(dict) } {
                 // SAFETY: as the caller guarantees; `entries` is the table
                 // just read.
-                return unsafe { self.dict_sorted_table_in(dict, entries, n, last, item) };
+                return unsafe { self.dict_table_in::<true>(dict, entries, n, last, item) };
             }
             // SAFETY: as above.
             if unsafe { dictiter::general_keys(dict) } {
                 // SAFETY: as the caller guarantees.
                 return unsafe { self.dict_general_in(dict, last, item) };
-            }
-        }
-        self.item_sep(item);
-        // SAFETY: as the caller guarantees.
-        unsafe { self.dict_sorted(dict, self.map_order) }
-    }
-
-    /// `dict_sorted_in` from a table of `n` members whose keys are all
-    /// exact strs, read just now (the table, or a copy of its pairs).
-    ///
-    /// # Safety
-    /// As `dict_table_in`.
-    #[inline(always)]
-    unsafe fn dict_sorted_table_in(
-        &mut self,
-        dict: *mut PyObject,
-        entries: *const *mut PyObject,
-        n: usize,
-        last: Option<&mut LastShape>,
-        item: Option<bool>,
-    ) -> Walk {
-        // The table is this version's: `write_shape` checks that it still
-        // is before reading it (nothing between here and there should run
-        // Python code, and nothing may rely on that).
-        // SAFETY: `dict` is live and the interpreter has the layout.
-        let version = unsafe { dictiter::version(dict) };
-        if n >= 2 {
-            let Some(last) = last else {
-                // SAFETY: `entries` is the table just read, of `n` str keys.
-                return match unsafe { self.sorted_shape(entries, n) } {
-                    // SAFETY: as the caller guarantees.
-                    Some(shape) => unsafe { self.write_shape(dict, &shape, entries, version, item) },
-                    None => {
-                        self.item_sep(item);
-                        // SAFETY: as the caller guarantees.
-                        unsafe { self.dict_sorted(dict, self.map_order) }
-                    }
-                };
-            };
-            // SAFETY: `entries` is the table just read, of `n` str keys
-            // (the list's last shape has this walker's order and set).
-            let found = match unsafe { last.take_if(entries, n) } {
-                Some(shape) => Some(shape),
-                // SAFETY: as above.
-                None => unsafe { self.sorted_shape(entries, n) },
-            };
-            if let Some(shape) = found {
-                // SAFETY: as the caller guarantees.
-                let r = unsafe { self.write_shape(dict, &shape, entries, version, item) };
-                last.put(shape);
-                return r;
             }
         }
         self.item_sep(item);
