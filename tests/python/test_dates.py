@@ -139,3 +139,29 @@ def test_dates_as_dict_keys_are_the_text_they_are_as_values():
                 assert got == b"{" + jetjson.dumps(v, profile=p) + b":1}", (v, p)
                 if p != "go":
                     assert got == b"{" + json.dumps(v.isoformat()).encode() + b":1}", (v, p)
+
+
+def test_subclass_keys_with_their_own_isoformat_are_laid_out_as_their_values():
+    # A subclass with its own isoformat is written through it; in go, a
+    # datetime's text is then Go's layout of it, as a key as well as a
+    # value (keys were written as isoformat returned them; found by an
+    # outside tester), and text that is not ISO 8601 is an error for both.
+    class Own(datetime.datetime):
+        def isoformat(self, sep="T", timespec="auto"):
+            return super().isoformat(sep, timespec)
+
+    class Bad(datetime.datetime):
+        def isoformat(self, sep="T", timespec="auto"):
+            return "not a date"
+
+    for dt in moments(60, seed=7):
+        own = Own(dt.year, dt.month, dt.day, dt.hour, dt.minute, dt.second, dt.microsecond, tzinfo=dt.tzinfo)
+        for p in PROFILES:
+            value = jetjson.dumps(own, profile=p)
+            assert jetjson.dumps({own: 1}, profile=p, non_str_keys=True) == b"{" + value + b":1}", (own, p)
+            assert value == jetjson.dumps(dt, profile=p), (own, p)
+    bad = Bad(2000, 1, 2, 3, 4, 5, 120000, tzinfo=TZ.utc)
+    for obj in (bad, {bad: 1}):
+        with pytest.raises(Exception, match="not an ISO 8601 date and time"):
+            jetjson.dumps(obj, profile="go", non_str_keys=True)
+    assert jetjson.dumps({bad: 1}, non_str_keys=True) == b'{"not a date":1}'

@@ -348,16 +348,27 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
         // SAFETY: `text` is live (held); isoformat returns a str.
         unsafe {
             match (ffi::PyUnicode_Check(text) != 0).then(|| utf8_of(text)).flatten() {
-                Some(iso) if self.w.style().profile == jetjson::Profile::Go && kind == time::Kind::DateTime => match time::go_layout(iso) {
-                    Some(text) => self.w.str(&text).map_err(Fail::core),
-                    None => Err(Fail::msg(format!(
-                        "isoformat() of {} is not an ISO 8601 date and time: {}",
-                        type_name(obj),
-                        super::fail::quoted(iso)
-                    ))),
-                },
-                Some(iso) => self.w.str(iso).map_err(Fail::core),
+                Some(iso) => {
+                    let text = self.iso_layout(obj, kind, iso)?;
+                    self.w.str(&text).map_err(Fail::core)
+                }
                 None => Err(Fail::msg("isoformat() did not return a str with text")),
+            }
+        }
+    }
+
+    /// The text written for `iso`, what `isoformat()` of `obj` (a value of
+    /// `kind`) returned: itself, or for a datetime in `go` Go's layout of
+    /// it (an error when it is not ISO 8601). For values and for dict keys
+    /// alike.
+    fn iso_layout<'t>(&self, obj: *mut PyObject, kind: time::Kind, iso: &'t str) -> Result<std::borrow::Cow<'t, str>, Fail> {
+        if self.w.style().profile != jetjson::Profile::Go || kind != time::Kind::DateTime {
+            return Ok(std::borrow::Cow::Borrowed(iso));
+        }
+        match time::go_layout(iso) {
+            Some(text) => Ok(std::borrow::Cow::Owned(text)),
+            None => {
+                Err(Fail::msg(format!("isoformat() of {} is not an ISO 8601 date and time: {}", type_name(obj), super::fail::quoted(iso))))
             }
         }
     }
@@ -617,7 +628,25 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
                                 ffi::Py_DECREF(s);
                                 return Err(Fail::msg("isoformat() did not return a str"));
                             }
-                            Ok(s)
+                            // In `go`, Go's layout of it, as `iso` writes a
+                            // value (keys were written as returned).
+                            let _s = Hold::owned(s);
+                            match utf8_of(s) {
+                                Some(iso) => match self.iso_layout(k, kind, iso)? {
+                                    std::borrow::Cow::Owned(text) => new_str(&text),
+                                    std::borrow::Cow::Borrowed(_) => {
+                                        ffi::Py_INCREF(s);
+                                        Ok(s)
+                                    }
+                                },
+                                None if self.w.style().profile == jetjson::Profile::Go && kind == time::Kind::DateTime => {
+                                    Err(Fail::msg("isoformat() did not return a str with text"))
+                                }
+                                None => {
+                                    ffi::Py_INCREF(s);
+                                    Ok(s)
+                                }
+                            }
                         }
                     };
                 }
