@@ -241,14 +241,20 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
         }
     }
 
-    /// The text `moment` writes for a dict key, as a new str.
-    fn moment_key(&mut self, obj: *mut PyObject, kind: time::Kind, base: *mut ffi::PyTypeObject) -> Result<Option<String>, Fail> {
+    /// The text `moment` writes, for a dict key: laid out in a buffer of
+    /// its own (its first `n` bytes, ASCII).
+    fn moment_key(
+        &mut self,
+        obj: *mut PyObject,
+        kind: time::Kind,
+        base: *mut ffi::PyTypeObject,
+    ) -> Result<Option<([u8; time::TEXT_MAX], usize)>, Fail> {
         let go = self.w.style().profile == jetjson::Profile::Go;
         Ok(self.moment_fields(obj, kind, base)?.map(|m| {
             let mut buf = [0u8; time::TEXT_MAX];
             // SAFETY: `buf` has room for `TEXT_MAX` bytes.
             let n = unsafe { time::layout(&m, kind, go, buf.as_mut_ptr()) };
-            String::from_utf8_lossy(&buf[..n]).into_owned()
+            (buf, n)
         }))
     }
 
@@ -621,7 +627,8 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
             for (t, kind) in [(&known.datetime, time::Kind::DateTime), (&known.date, time::Kind::Date), (&known.time, time::Kind::Time)] {
                 if is(t) {
                     return match self.moment_key(k, kind, t.as_ptr() as *mut ffi::PyTypeObject)? {
-                        Some(text) => new_str(&text),
+                        // `layout` writes ASCII only.
+                        Some((buf, n)) => new_str(std::str::from_utf8_unchecked(&buf[..n])),
                         None => {
                             let s = self.call_method0(k, known.isoformat.as_ptr())?;
                             if ffi::PyUnicode_Check(s) == 0 {
