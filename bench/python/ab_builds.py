@@ -36,6 +36,9 @@ def main():
     ap.add_argument("--rounds", type=int, default=15)
     ap.add_argument("--inner", type=int, default=5)
     ap.add_argument("--cpu", action="store_true", help="time the thread's CPU time, not wall time (a loaded machine)")
+    ap.add_argument("--setup", default="", help="Python code run first among the statements' names (e.g. to make the "
+                    "workload suite's objects: \"import suite; idx = suite.oci_object('index-10', "
+                    "json.loads(suite.read('oci-index-10.json')))\")")
     a = ap.parse_args()
     timed = best
     if a.cpu:
@@ -46,6 +49,8 @@ def main():
     import jetjson_old  # noqa: E402
 
     _, g = small_quick.cases()
+    if a.setup:
+        exec(a.setup, g)
     old = dict(g)
     # The new build's names, bound to the old build's functions and types.
     old.update(jd=jetjson_old.dumps, jl=jetjson_old.loads, Raw=jetjson_old.Raw)

@@ -9,9 +9,11 @@ dumps/loads, jx: jetjson.Decoder(typing.Any).decode, od/ol: orjson, me/md: msgsp
 inputs: manifest, manifest_bytes, body, body_bytes, event, uids, record,
 rstruct, env, payload, raw_unchecked, fragment, one_dict, Raw, Fragment),
 and envelope_quick's: head1/raw1/frag1 ... head1000/raw1000/frag1000 (the
-suite's envelopes: `jd({**head10, 'data': raw10})`).
+suite's envelopes: `jd({**head10, 'data': raw10})`). Code in the SETUP
+environment variable runs first among those names (as ab_builds.py's --setup).
 """
 
+import os
 import sys
 from pathlib import Path
 
@@ -21,6 +23,8 @@ import small_quick  # noqa: E402
 
 _, g = small_quick.cases()
 g.update(envelope_quick.cases(None)[1])
+if os.environ.get("SETUP"):
+    exec(os.environ["SETUP"], g)
 stmt, n = sys.argv[1], int(sys.argv[2])
 code = compile(stmt, "stmt", "eval")
 eval(code, g)

@@ -154,6 +154,59 @@ def test_dataclass_fields_read_in_place_follow_every_change():
     assert jetjson.dumps(q) == b'{"x":99,"y":"d"}'
 
 
+@pytest.mark.parametrize("profile", PROFILES)
+def test_dataclass_fields_read_in_place_follow_changes_made_while_writing(profile):
+    # Python code run while an instance is written (here `default`, for the
+    # first field) may change its class or the instance: every later field
+    # is read as getattr reads it then, not from where the plan said it was.
+    class Odd:
+        pass
+
+    def run(change):
+        @dataclasses.dataclass
+        class C:
+            a: object
+            b: int
+            c: str
+
+        @dataclasses.dataclass
+        class Other:  # the same layout, other names
+            p: int
+            q: int
+            r: int
+
+        obj = C(Odd(), 2, "three")
+        jetjson.dumps(C(1, 1, "warm"), profile=profile)  # planned, read in place
+
+        def default(o):
+            change(C, Other, obj)
+            return "A"
+
+        written = json.loads(jetjson.dumps(obj, default=default, profile=profile))
+        # What getattr reads once the change is made.
+        assert written == {"a": "A", "b": obj.b, "c": obj.c}
+        return written
+
+    def add_property(C, Other, obj):
+        C.b = property(lambda self: 20)
+
+    def swap_class(C, Other, obj):
+        obj.__class__ = Other
+        Other.b = 21  # what getattr finds for b on an Other
+        Other.c = "class c"
+
+    def make_dict(C, Other, obj):
+        vars(obj)["b"] = 22
+
+    def replace_dict(C, Other, obj):
+        obj.__dict__ = {"a": 0, "c": "own dict", "b": 23}
+
+    assert run(add_property)["b"] == 20
+    run(swap_class)
+    assert run(make_dict)["b"] == 22
+    assert run(replace_dict) == {"a": "A", "b": 23, "c": "own dict"}
+
+
 def test_dataclass_instances_whose_dict_was_made_are_read_as_their_attributes():
     # vars(obj) (or orjson, which reads obj.__dict__) turns a CPython 3.11
     # instance's inline values into a dict that keeps them (a split table

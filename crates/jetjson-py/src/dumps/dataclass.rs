@@ -380,9 +380,41 @@ impl Plan {
     /// Field `i`'s value on `obj`, borrowed, where it can be read in place;
     /// null when `getattr` must be asked (also for a value not set).
     ///
+    /// The common case inline (an instance of the planned class, unchanged,
+    /// whose attributes are still its inline values array): the same checks
+    /// as `read_any`, made per field since Python code may have run since
+    /// the last one; anything else goes out of line.
+    ///
     /// # Safety
     /// `obj` is a live instance of a class (held by the caller); GIL held.
+    #[inline(always)]
     pub unsafe fn read(&self, obj: *mut PyObject, i: usize) -> *mut PyObject {
+        // SAFETY: as in `read_any`, whose `Read::Managed` arm this is when
+        // the instance has its values array: the class is the planned one
+        // at the planned version, so the instance has the managed layout
+        // and the index is within the shared keys' entries.
+        unsafe {
+            let ty = ffi::Py_TYPE(obj);
+            let version = self.version.get();
+            if let Some(Read::Managed(Some(ix))) = self.reads.get(i).copied() {
+                if ty as usize == self.class && version != 0 && version_of(ty) == version {
+                    let (values, _) = super::dictiter::managed(obj);
+                    let keys = (*(ty as *mut ffi::PyHeapTypeObject)).ht_cached_keys as *const std::ffi::c_void;
+                    if !values.is_null() && keys == self.keys && ix < super::dictiter::split_len(keys) {
+                        return *values.add(ix);
+                    }
+                }
+            }
+            self.read_any(obj, i)
+        }
+    }
+
+    /// `read` for every kind of field and instance.
+    ///
+    /// # Safety
+    /// As `read`.
+    #[inline(never)]
+    unsafe fn read_any(&self, obj: *mut PyObject, i: usize) -> *mut PyObject {
         // SAFETY: the plan is trusted only for its class while the class has
         // the version it had when planned (rechecked here, since Python code
         // may have run since the last field); offsets and indexes are then
