@@ -74,6 +74,11 @@ impl<'de> Deserializer<'de> {
                 let at = self.p.i;
                 // Errors from the target type ("invalid value: integer
                 // `300`, expected u8") get the number's position.
+                if let Some(value) = self.p.plain_integer() {
+                    // What `number` gives such an integer, without its
+                    // sign, fraction and float routes.
+                    return visitor.visit_i64(value).map_err(|e| self.p.locate(at, e));
+                }
                 self.number(visitor).map_err(|e| self.p.locate(at, e))
             }
             _ => de::Deserializer::deserialize_any(self, visitor),

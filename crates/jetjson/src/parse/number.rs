@@ -108,6 +108,27 @@ pub(crate) fn scan_window(w: &[u8; WINDOW]) -> Option<(usize, NumberValue, bool)
     Some((int_end, integer_value(negative, value, int_digits, w, int_start, int_end), true))
 }
 
+/// The non-negative integer of at most 16 digits at the start of `w`
+/// (its length and value), exactly where `scan_window` would give
+/// `NumberValue::I64` of it; `None` for anything else (which
+/// `scan_window` and `scan_general` then take). For typed reads of
+/// integers (the serde door), which need neither the sign, the fraction
+/// nor the float machinery in the way.
+#[inline(always)]
+pub(crate) fn plain_integer(w: &[u8; WINDOW]) -> Option<(usize, i64)> {
+    let stops = non_digit_mask(w);
+    let digits = stops.trailing_zeros() as usize;
+    if digits.wrapping_sub(1) >= 16 || (w[0] == b'0' && digits > 1) {
+        return None;
+    }
+    let after = w[digits];
+    if after == b'.' || after | 0x20 == b'e' {
+        return None;
+    }
+    // At most 16 digits: below 10^16, well inside i64.
+    Some((digits, run_value(w, 0, digits) as i64))
+}
+
 /// The value of the `n` (1..=16) ASCII digits at `w[at..]`, which end
 /// before the window does, with a word's room after the eighth.
 #[inline(always)]
@@ -727,6 +748,7 @@ mod tests {
         };
         let ends: &[&[u8]] = &[b"", b",", b"]", b"}", b" ", b"\n", b"x", b".", b"-", b"e", b"E", b"+", b"0"];
         let mut window_runs = 0;
+        let mut plain_runs = 0;
         for _ in 0..40_000 {
             let mut t = String::new();
             if next() % 2 == 0 {
@@ -767,6 +789,19 @@ mod tests {
                     if let Some((len, _, _)) = scan_window(w) {
                         assert!(len <= WINDOW_LITERAL_MAX, "{:?}: {len}", String::from_utf8_lossy(&input));
                     }
+                    // The typed reads' shortcut gives exactly what the
+                    // window gives a non-negative integer, and nothing else.
+                    match (plain_integer(w), scan_window(w)) {
+                        (Some((len, v)), Some((n, NumberValue::I64(i), true))) => {
+                            plain_runs += 1;
+                            assert_eq!((len, v), (n, i), "{:?}", String::from_utf8_lossy(&input));
+                        }
+                        (Some(got), other) => panic!("{:?}: {got:?} where the window gives {other:?}", String::from_utf8_lossy(&input)),
+                        (None, Some((_, NumberValue::I64(i), true))) => {
+                            assert!(!(0..10_000_000_000_000_000).contains(&i), "{:?}: left to the window", String::from_utf8_lossy(&input))
+                        }
+                        (None, _) => {}
+                    }
                 }
                 let got = scan_number(&input);
                 assert_eq!(got, scan_general(&input), "{:?}", String::from_utf8_lossy(&input));
@@ -785,6 +820,7 @@ mod tests {
             }
         }
         assert!(window_runs > 500_000, "the window path ran {window_runs} times");
+        assert!(plain_runs > 10_000, "plain integers: {plain_runs}");
     }
 
     #[test]

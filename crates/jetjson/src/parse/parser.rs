@@ -11,7 +11,7 @@
 //! a byte >= 0x80 in it.
 
 use super::drive::{self, Stop};
-use super::number::{out_of_range, scan_general, scan_number, scan_window, NumberValue, WINDOW, WINDOW_LITERAL_MAX};
+use super::number::{out_of_range, plain_integer, scan_general, scan_number, scan_window, NumberValue, WINDOW, WINDOW_LITERAL_MAX};
 use super::options::{DuplicateKeys, ReadOptions};
 use super::scan::string_stop;
 use super::visitor::{NumberToken, Visitor};
@@ -527,6 +527,18 @@ impl<'a> Parser<'a> {
         let scanned = scan_number(&self.b[at..]).map_err(|k| self.error_at(at + k, "invalid number"))?;
         self.i += scanned.0;
         Ok(scanned)
+    }
+
+    /// `number_value` for the common case of a non-negative integer of at
+    /// most 16 digits with the whole window after it inside the input: its
+    /// value (what `number_value` gives as `NumberValue::I64`), moved past;
+    /// `None` (nothing moved) for anything else.
+    #[inline(always)]
+    pub(crate) fn plain_integer(&mut self) -> Option<i64> {
+        let w = self.b.get(self.i..)?.first_chunk::<WINDOW>()?;
+        let (len, value) = plain_integer(w)?;
+        self.i += len;
+        Some(value)
     }
 
     /// The text of the number `number_value` found at `at`, `len` bytes.
