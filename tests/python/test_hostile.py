@@ -931,3 +931,203 @@ def test_raw_from_a_buffer_changed_by_another_process_keeps_what_it_checked():
             os.kill(pid, signal.SIGKILL)
             os.waitpid(pid, 0)
     assert made > 0
+
+
+# Dataclass plans against Python code run while a class is planned, looked
+# up or written (found by an outside tester, stop 39): each of these crashed
+# the process (a freed class, dict or plan read) or wrote bytes getattr does
+# not give, before the fix.
+
+
+def _fields_by_getattr(obj):
+    return {str(f.name): getattr(obj, f.name) for f in dataclasses.fields(obj)}
+
+
+@pytest.mark.parametrize("profile", ["compact", "go", "jcs"])
+def test_a_slot_descriptor_of_another_class_is_refused_as_getattr_refuses_it(profile):
+    class Far:
+        __slots__ = tuple(f"s{i}" for i in range(40))
+
+    class Near:
+        __slots__ = ("p", "q")
+
+    @dataclasses.dataclass
+    class C:
+        x: int
+
+    @dataclasses.dataclass(slots=True)
+    class S:
+        a: object
+        b: object
+
+    c, s = C(1), S("A", "B")
+    C.x = Far.__dict__["s39"]  # an offset far past a C
+    S.a = Near.__dict__["q"]  # the offset of S.b
+    for obj, name in ((c, "x"), (s, "a")):
+        with pytest.raises(TypeError) as want:
+            getattr(obj, name)
+        with pytest.raises(TypeError) as got:
+            jetjson.dumps(obj, profile=profile)
+        assert str(got.value) == str(want.value)
+
+
+def test_a_plan_lookup_that_frees_the_class_reads_the_object_as_it_is_then():
+    # A class-dict key with the hash of the plan's name: looking the plan
+    # up calls its __eq__, which moves the object to another class and
+    # frees the first one.
+    state = {}
+
+    class Moved:
+        pass
+
+    class Collider:
+        def __hash__(self):
+            return hash("__jetjson_plan__")
+
+        def __eq__(self, other):
+            obj = state.pop("obj", None)
+            if obj is not None:
+                obj.__class__ = Moved
+                state.pop("X", None)
+                gc.collect()
+                [bytearray(200) for _ in range(500)]
+            return False
+
+    X = type("X", (), {Collider(): 1})
+    obj = X()
+    state.update(obj=obj, X=X)
+    del X
+    assert jetjson.dumps([obj], default=lambda o: type(o).__name__) == b'["Moved"]'
+
+
+@pytest.mark.parametrize("exception_based", [False, True])
+def test_an_instance_dict_freed_while_a_field_is_looked_up(exception_based):
+    state = {}
+
+    class Collider:
+        def __hash__(self):
+            return hash("y")
+
+        def __eq__(self, other):
+            obj = state.pop("obj", None)
+            if obj is not None:
+                obj.__dict__ = {"x": "new-x", "y": "new-y"}  # frees the dict being searched
+                gc.collect()
+                [bytearray(100) for _ in range(1000)]
+            return False
+
+    if exception_based:  # the instance dict at tp_dictoffset
+
+        @dataclasses.dataclass(eq=False)
+        class C(Exception):
+            x: object
+            y: object
+    else:  # a dict that replaced the inline values
+
+        @dataclasses.dataclass
+        class C:
+            x: object
+            y: object
+
+    def fresh():
+        c = C("x", "y")
+        c.__dict__ = {Collider(): "collider", "x": "x", "y": "y"}
+        state["obj"] = c
+        return c
+
+    want = _fields_by_getattr(fresh())
+    for profile in ("compact", "go", "jcs"):
+        assert json.loads(jetjson.dumps(fresh(), profile=profile)) == want
+
+
+def test_a_plan_dying_while_its_class_changes_is_never_used():
+    # The plan's last reference to a field default goes when the plan is
+    # replaced (by dumps' own store, or by the user), before CPython gives
+    # the class a new version tag; the default's __del__ calls dumps.
+    seen = []
+
+    class Bomb:
+        def __del__(self):
+            seen.append(jetjson.dumps([C(1, 2), C(3, 4)]))
+
+    class Meta(dict):  # field metadata whose lookups run code
+        armed = False
+
+        def __getitem__(self, key):
+            if Meta.armed:
+                Meta.armed = False
+                C.__dataclass_fields__["x"].default = Bomb()
+                jetjson.dumps(C(5, 6))  # a plan holding the Bomb
+                C.__dataclass_fields__["x"].default = 0
+                jetjson.dumps(C(7, 8))  # and found again (cached)
+            raise KeyError(key)
+
+    @dataclasses.dataclass
+    class C:
+        x: object = dataclasses.field(default=0, metadata=Meta())
+        y: object = 0
+
+    C.z = 0  # planned again at the next dumps
+    Meta.armed = True
+    assert jetjson.dumps(C(1, 2)) == b'{"x":1,"y":2}'
+    assert jetjson.dumps(C(9, 9)) == b'{"x":9,"y":9}'
+    # The user replaces the plan: the same.
+    C.__dataclass_fields__["x"].default = Bomb()
+    C.z = 1
+    jetjson.dumps(C(5, 6))
+    C.__dataclass_fields__["x"].default = 0
+    jetjson.dumps(C(7, 8))
+    C.__jetjson_plan__ = None
+    assert jetjson.dumps(C(9, 9)) == b'{"x":9,"y":9}'
+    del C.__jetjson_plan__
+    gc.collect()
+    jetjson.dumps(C(0, 0))  # the dropped plans are freed by now
+    assert seen and set(seen) == {b'[{"x":1,"y":2},{"x":3,"y":4}]'}
+
+
+@pytest.mark.parametrize("profile", ["compact", "go", "jcs"])
+def test_a_class_changed_while_it_is_planned_is_read_as_getattr_reads_it(profile):
+    # A class-dict key with the hash of a field's name: deciding how the
+    # field is read calls its __eq__, which adds a property for the other
+    # field. The plan must not be trusted past that change.
+    armed = [False]
+
+    class Collider:
+        def __hash__(self):
+            return hash("y")
+
+        def __eq__(self, other):
+            if armed[0]:
+                armed[0] = False
+                C.x = property(lambda self: "property")
+            return False
+
+    C = dataclasses.dataclass(type("C", (), {"__annotations__": {"x": object, "y": object}, Collider(): 1}))
+    c = C(1, 2)
+    C.z = 0
+    armed[0] = True
+    jetjson.dumps(c, profile=profile)
+    for _ in range(2):
+        assert json.loads(jetjson.dumps(c, profile=profile)) == {"x": "property", "y": 2} == {"x": c.x, "y": c.y}
+
+
+def test_field_names_that_are_str_subclasses_are_read_as_getattr_reads_them():
+    class Alias(str):
+        # "x" that hashes and compares as "y".
+        def __hash__(self):
+            return hash("y")
+
+        def __eq__(self, other):
+            return str.__eq__("y", other)
+
+    @dataclasses.dataclass
+    class C:
+        x: int
+        y: int
+
+    C.__dataclass_fields__["x"].name = Alias("x")
+    c = C(1, 2)
+    want = _fields_by_getattr(c)
+    assert want == {"x": 2, "y": 2}
+    for profile in ("compact", "go", "jcs"):
+        assert json.loads(jetjson.dumps(c, profile=profile)) == want

@@ -25,6 +25,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyString, PyType};
 
 use super::shapes::{Shape, Tag};
+use super::walk::Hold;
 
 use super::types::_PyType_Lookup;
 
@@ -174,10 +175,14 @@ pub unsafe fn find(py: Python<'_>, ty: *mut ffi::PyTypeObject) -> Option<Held> {
     // SAFETY: `ty` is live. A cache entry with this class's address and
     // its current (valid, non-zero) version tag was stored for this very
     // class (tags are never reused), unchanged since: its dict still holds
-    // the capsule (a change to the dict would have given it a new tag), so
-    // the capsule is alive. Otherwise its own dict (not its bases') is
-    // looked up with a str key, which runs no Python code; the capsule is
-    // checked by name.
+    // the capsule (a change to the dict gives it a new tag before any Python
+    // code runs: a dying capsule's plan goes to the graveyard, `drop_plan`),
+    // so the capsule is alive. Otherwise its own dict (not its bases') is
+    // looked up with a str key. That lookup runs Python code when the dict
+    // holds another key of the same hash (its `__eq__`), which may change
+    // the class, move the object to another class and free this one: the
+    // class is held while it is looked up, the capsule found is held at
+    // once, and the plan is checked against the class as it is afterwards.
     unsafe {
         let version = version_of(ty);
         let slot = &RECENT.0[(ty as usize >> 4) % RECENT_SLOTS];
@@ -191,17 +196,26 @@ pub unsafe fn find(py: Python<'_>, ty: *mut ffi::PyTypeObject) -> Option<Held> {
             return None;
         }
         let name = attribute(py)?;
+        let _class = Hold::new(ty.cast());
         let capsule = ffi::PyDict_GetItemWithError(dict, name);
-        if capsule.is_null() || ffi::PyCapsule_IsValid(capsule, CAPSULE.as_ptr()) == 0 {
+        if capsule.is_null() {
             ffi::PyErr_Clear();
             return None;
         }
+        // Held before anything else can run.
+        ffi::Py_INCREF(capsule);
+        let held = Held { capsule, plan: std::ptr::null() };
+        if ffi::PyCapsule_IsValid(capsule, CAPSULE.as_ptr()) == 0 {
+            return None;
+        }
         let plan = ffi::PyCapsule_GetPointer(capsule, CAPSULE.as_ptr()) as *const Plan;
+        let version = version_of(ty);
         if plan.is_null() || (*plan).class != ty as usize || version == 0 || (*plan).version.get() != version {
             return None;
         }
         slot.set(Recent { ty: ty as usize, version, capsule, plan });
-        ffi::Py_INCREF(capsule);
+        // The reference `held` took now goes with the plan.
+        std::mem::forget(held);
         Some(Held { capsule, plan })
     }
 }
@@ -233,6 +247,9 @@ static RECENT: RecentCache = RecentCache(
 /// Runs Python code (`dataclasses.fields`).
 pub fn make(class: &Bound<'_, PyType>, direct: bool) -> PyResult<Held> {
     let py = class.py();
+    // Plans dropped since the last plan was made are freed here, where
+    // Python code may run (see `drop_plan`).
+    bury();
     // The members, JSON names, defaults and tag, as typed decode reads them.
     let Some(record) = crate::schema::record(class)? else {
         return Err(pyo3::exceptions::PyTypeError::new_err("not a dataclass"));
@@ -254,9 +271,16 @@ pub fn make(class: &Bound<'_, PyType>, direct: bool) -> PyResult<Held> {
     let mut utf16: Vec<usize> = (0..json.len()).collect();
     utf16.sort_by(|&a, &b| jetjson::compare_utf16(json[a].as_bytes(), json[b].as_bytes()));
     let ty = class.as_ptr() as *mut ffi::PyTypeObject;
-    // SAFETY: `ty` is a live class (held by `class`); lookups run no
-    // Python code.
-    let (reads, keys) = unsafe { reads_of(ty, &names, direct) };
+    // From here until the plan has its version tag no Python code may run,
+    // or the reads decided would not be those of the class as stamped: a
+    // class whose dicts (its own and its bases') hold a key other than an
+    // exact str, whose lookup may call that key's `__eq__`, is planned for
+    // one instance at a time and never trusted (all its fields through
+    // getattr).
+    // SAFETY: `ty` is a live class (held by `class`); GIL held.
+    let trusted = unsafe { str_keys_only(ty) };
+    // SAFETY: as above; with `trusted`, lookups run no Python code.
+    let (reads, keys) = unsafe { reads_of(ty, &names, direct && trusted) };
     let plan = Box::new(Plan {
         class: ty as usize,
         reads,
@@ -279,16 +303,27 @@ pub fn make(class: &Bound<'_, PyType>, direct: bool) -> PyResult<Held> {
         return Err(PyErr::fetch(py));
     }
     let held = Held { capsule, plan };
+    if !trusted {
+        return Ok(held);
+    }
     // Stored in the class's own dict directly (not through setattr, which a
     // metaclass could override), then the class is marked changed, as
     // CPython asks after a direct change, and a lookup gives it a new
     // version tag, which the plan records. A class whose dict cannot take
-    // it is planned again for each instance.
-    // SAFETY: `ty` is a live heap type (a dataclass); GIL held.
+    // it is planned again for each instance. Whatever the dict held under
+    // that name is released only after the tag is recorded (releasing it
+    // may run Python code; a plan of ours goes to the graveyard anyway).
+    // SAFETY: `ty` is a live heap type (a dataclass) whose dicts hold only
+    // exact str keys (lookups and stores run no Python code); GIL held.
     unsafe {
         let dict = (*ty).tp_dict;
         let name = attribute(py);
         if let (false, Some(name)) = (dict.is_null(), name) {
+            let before = ffi::PyDict_GetItemWithError(dict, name);
+            if before.is_null() {
+                ffi::PyErr_Clear();
+            }
+            let _before = (!before.is_null()).then(|| Hold::new(before));
             if ffi::PyDict_SetItem(dict, name, capsule) != 0 {
                 ffi::PyErr_Clear();
                 return Ok(held);
@@ -301,6 +336,40 @@ pub fn make(class: &Bound<'_, PyType>, direct: bool) -> PyResult<Held> {
         }
     }
     Ok(held)
+}
+
+/// Whether every key of the dicts of `ty` and its bases (its MRO) is an
+/// exact str, so that looking a str up in them runs no Python code.
+///
+/// # Safety
+/// `ty` is a live type; GIL held.
+unsafe fn str_keys_only(ty: *mut ffi::PyTypeObject) -> bool {
+    // SAFETY: the MRO tuple is held while read; `PyDict_Next` hands out
+    // borrowed keys and runs no Python code; types are compared only.
+    unsafe {
+        let mro = (*ty).tp_mro;
+        if mro.is_null() || ffi::PyTuple_Check(mro) == 0 {
+            return false;
+        }
+        let _mro = Hold::new(mro);
+        for i in 0..ffi::PyTuple_GET_SIZE(mro) {
+            let base = ffi::PyTuple_GET_ITEM(mro, i);
+            if ffi::PyType_Check(base) == 0 {
+                return false;
+            }
+            let dict = (*(base as *mut ffi::PyTypeObject)).tp_dict;
+            if dict.is_null() {
+                continue;
+            }
+            let (mut pos, mut key, mut value) = (0, std::ptr::null_mut(), std::ptr::null_mut());
+            while ffi::PyDict_Next(dict, &mut pos, &mut key, &mut value) != 0 {
+                if ffi::PyUnicode_CheckExact(key) == 0 {
+                    return false;
+                }
+            }
+        }
+        true
+    }
 }
 
 /// A field's default as `omit_defaults` sees it.
@@ -348,15 +417,24 @@ unsafe fn reads_of(ty: *mut ffi::PyTypeObject, names: &[(Py<PyString>, String)],
         let reads: Vec<Read> = names
             .iter()
             .map(|(name, _)| {
-                if !generic {
+                // A name that is not an exact str (a subclass may hash and
+                // compare as another name) is left to getattr, as is every
+                // field of a class with its own attribute lookup.
+                if !generic || ffi::PyUnicode_CheckExact(name.as_ptr()) == 0 {
                     return Read::GetAttr;
                 }
                 let d = _PyType_Lookup(ty, name.as_ptr());
                 if !d.is_null() {
                     if ffi::Py_TYPE(d) == std::ptr::addr_of_mut!(ffi::PyMemberDescr_Type) {
-                        let m = (*(d as *mut ffi::PyMemberDescrObject)).d_member;
-                        // T_OBJECT_EX: an object pointer, NULL when unset.
-                        return if (*m).type_code == 16 { Read::Slot((*m).offset) } else { Read::GetAttr };
+                        let descr = d as *mut ffi::PyMemberDescrObject;
+                        let m = (*descr).d_member;
+                        // T_OBJECT_EX: an object pointer, NULL when unset;
+                        // only a slot of this class or a base (a slot
+                        // descriptor of another class, assigned here, is
+                        // refused by getattr: its offset is not ours).
+                        let owner = (*descr).d_common.d_type;
+                        let ours = !owner.is_null() && ffi::PyType_IsSubtype(ty, owner) != 0;
+                        return if (*m).type_code == 16 && ours { Read::Slot((*m).offset) } else { Read::GetAttr };
                     }
                     if (*ffi::Py_TYPE(d)).tp_descr_set.is_some() {
                         // A data descriptor (a property...) comes first.
@@ -377,8 +455,8 @@ unsafe fn reads_of(ty: *mut ffi::PyTypeObject, names: &[(Py<PyString>, String)],
 }
 
 impl Plan {
-    /// Field `i`'s value on `obj`, borrowed, where it can be read in place;
-    /// null when `getattr` must be asked (also for a value not set).
+    /// Field `i`'s value on `obj` (a new reference) where it can be read in
+    /// place; null when `getattr` must be asked (also for a value not set).
     ///
     /// The common case inline (an instance of the planned class, unchanged,
     /// whose attributes are still its inline values array): the same checks
@@ -401,7 +479,9 @@ impl Plan {
                     let (values, _) = super::dictiter::managed(obj);
                     let keys = (*(ty as *mut ffi::PyHeapTypeObject)).ht_cached_keys as *const std::ffi::c_void;
                     if !values.is_null() && keys == self.keys && ix < super::dictiter::split_len(keys) {
-                        return *values.add(ix);
+                        let v = *values.add(ix);
+                        ffi::Py_XINCREF(v);
+                        return v;
                     }
                 }
             }
@@ -420,23 +500,29 @@ impl Plan {
         // may have run since the last field); offsets and indexes are then
         // those of this class's instances (indexes below the shared keys'
         // length, within every instance's values array, which is sized for
-        // all the keys the shared keys can hold). A dict lookup with a str
-        // key may call `__eq__` of a non-str key with the same hash: the
-        // value is borrowed after it returns, before any other Python code.
+        // all the keys the shared keys can hold). Values read in place are
+        // taken (a new reference) before anything else runs. A dict lookup
+        // with a str key may call `__eq__` of a non-str key with the same
+        // hash, which may replace the instance's dict: the dict is held
+        // while it is looked up in, and the value taken before it is let go.
         unsafe {
             let ty = ffi::Py_TYPE(obj);
             let version = self.version.get();
             if ty as usize != self.class || version == 0 || version_of(ty) != version {
                 return std::ptr::null_mut();
             }
+            let taken = |v: *mut PyObject| {
+                ffi::Py_XINCREF(v);
+                v
+            };
             let dict = match self.reads[i] {
-                Read::Slot(off) => return *((obj as *mut u8).offset(off) as *mut *mut PyObject),
+                Read::Slot(off) => return taken(*((obj as *mut u8).offset(off) as *mut *mut PyObject)),
                 Read::Managed(index) => {
                     let (values, dict) = super::dictiter::managed(obj);
                     let keys = (*(ty as *mut ffi::PyHeapTypeObject)).ht_cached_keys as *const std::ffi::c_void;
                     if !values.is_null() {
                         return match index {
-                            Some(ix) if keys == self.keys && ix < super::dictiter::split_len(keys) => *values.add(ix),
+                            Some(ix) if keys == self.keys && ix < super::dictiter::split_len(keys) => taken(*values.add(ix)),
                             _ => std::ptr::null_mut(),
                         };
                     }
@@ -447,7 +533,7 @@ impl Plan {
                         if let Some(ix) = index.filter(|&ix| ix < super::dictiter::split_len(keys)) {
                             let values = super::dictiter::split_values(dict, keys);
                             if !values.is_null() {
-                                return *values.add(ix);
+                                return taken(*values.add(ix));
                             }
                         }
                     }
@@ -459,11 +545,12 @@ impl Plan {
             if dict.is_null() {
                 return std::ptr::null_mut();
             }
+            let _dict = Hold::new(dict);
             let v = ffi::PyDict_GetItemWithError(dict, self.names[i].0.as_ptr());
             if v.is_null() {
                 ffi::PyErr_Clear();
             }
-            v
+            taken(v)
         }
     }
 }
@@ -477,17 +564,49 @@ fn attribute(py: Python<'_>) -> Option<*mut PyObject> {
     NAME.get_or_try_init(py, || Ok::<_, PyErr>(crate::fallible::interned(py, ATTRIBUTE)?.unbind())).ok().map(|n| n.as_ptr())
 }
 
-/// The capsule's destructor: frees the plan (and with it the references to
-/// the field names and the shapes' keys).
+/// The capsule's destructor: hands the plan to the graveyard, to be
+/// freed at the next `make` (`bury`). Freeing a plan releases objects (the
+/// field names, the defaults, the tag's value) whose `__del__` may run any
+/// Python code, which must not run here: a capsule dies inside a change of
+/// its class's dict (our own store in `make`, the user's `setattr` or
+/// `del`), before CPython gives the class a new version tag, so a `dumps`
+/// run from such a `__del__` would find the dying plan in `find`'s cache.
 unsafe extern "C" fn drop_plan(capsule: *mut PyObject) {
     // SAFETY: called once by CPython, with the GIL, when the capsule dies;
-    // the pointer is the box `make` gave it.
+    // the pointer is the box `make` gave it. The graveyard is touched only
+    // with the GIL held and runs no Python code here.
     unsafe {
         let plan = ffi::PyCapsule_GetPointer(capsule, CAPSULE.as_ptr()) as *mut Plan;
-        if !plan.is_null() {
-            drop(Box::from_raw(plan));
-        } else {
+        if plan.is_null() {
             ffi::PyErr_Clear();
+            return;
+        }
+        let plan = Box::from_raw(plan);
+        let graves = &mut *GRAVEYARD.0.get();
+        if graves.try_reserve(1).is_ok() {
+            graves.push(*plan);
+        } else {
+            // No room to keep it: leaked rather than freed here.
+            std::mem::forget(plan);
         }
     }
+}
+
+/// Plans whose capsules died, not yet freed (see `drop_plan`).
+struct Graveyard(std::cell::UnsafeCell<Vec<Plan>>);
+
+// SAFETY: only touched with the GIL held (capsule destructors and `make`),
+// and the extension is not built for free-threaded CPython (lib.rs).
+unsafe impl Sync for Graveyard {}
+
+static GRAVEYARD: Graveyard = Graveyard(std::cell::UnsafeCell::new(Vec::new()));
+
+/// Frees the plans in the graveyard (which may run Python code: call only
+/// where that is allowed). Plans that die meanwhile wait for the next call.
+fn bury() {
+    // SAFETY: GIL held (`make` runs inside a Python call); the list is
+    // taken out before any plan is dropped, so code run by a drop finds an
+    // empty graveyard to add to.
+    let plans = unsafe { std::mem::take(&mut *GRAVEYARD.0.get()) };
+    drop(plans);
 }

@@ -58,6 +58,10 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
             if let Some(plan) = dataclass::find(self.py, ty) {
                 return self.record(obj, &plan);
             }
+            // The plan's lookup may have run Python code (a key's `__eq__`
+            // in the class dict) that gave the object another class and
+            // freed this one: the object's class as it is now.
+            let ty = ffi::Py_TYPE(obj);
             let flags = ffi::PyType_GetFlags(ty);
             if flags & ffi::Py_TPFLAGS_UNICODE_SUBCLASS != 0 {
                 return self.str(obj);
@@ -535,15 +539,14 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
                 break;
             }
             let idx = shape.order[pos] as usize;
-            // In place where the plan allows (borrowed, then held while
-            // written), else through getattr (a new reference).
+            // In place where the plan allows, else through getattr (either
+            // way a new reference).
             // SAFETY: `obj` is live (held by the caller).
             let found = unsafe { fields.read(obj, idx) };
             let value = if found.is_null() {
                 self.get_attr(obj, shape.key(idx)).map_err(|e| e.in_key(&fields.json[idx]))?
             } else {
-                // SAFETY: a live value of the instance, held from here.
-                unsafe { ffi::Py_INCREF(found) };
+                // A new reference to a live value of the instance.
                 found
             };
             // SAFETY: the new reference just made, owned by `_value` (released
