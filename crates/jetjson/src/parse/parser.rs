@@ -14,6 +14,7 @@ use super::drive::{self, Stop};
 use super::number::{out_of_range, scan_general, scan_number, scan_window, NumberValue, WINDOW, WINDOW_LITERAL_MAX};
 use super::options::{DuplicateKeys, ReadOptions};
 use super::scan::string_stop;
+use super::text_out::TextOut;
 use super::visitor::{NumberToken, Visitor};
 use crate::error::{Error, ErrorKind, Position, Result};
 
@@ -1045,19 +1046,21 @@ pub(crate) fn decode_string_with<U: Fn(&[u8], usize, usize) -> bool>(
     result
 }
 
+///
+/// The decoded text is appended to `out` (the scratch buffer, or room the
+/// builder lends where the text ends up: `text_out.rs`).
 #[inline(always)]
-fn decode_into(
+pub(crate) fn decode_into<O: TextOut>(
     b: &[u8],
     start: usize,
     mut at: usize,
     mut high: bool,
-    out: &mut Vec<u8>,
+    out: &mut O,
     utf8_run: &impl Fn(&[u8], usize, usize) -> bool,
 ) -> std::result::Result<usize, (usize, &'static str)> {
-    if !room(out, at - start) {
+    if !out.put(&b[start..at]) {
         return Err((at, OUT_OF_MEMORY));
     }
-    out.extend_from_slice(&b[start..at]);
     let mut run = start;
     loop {
         match b.get(at) {
@@ -1076,20 +1079,17 @@ fn decode_into(
                     done
                 } else {
                     // At most four bytes for the escape's character.
-                    if !room(out, 4) {
-                        return Err((at, OUT_OF_MEMORY));
-                    }
-                    match b.get(at + 1).map(|&c| SIMPLE_ESCAPES[c as usize]) {
-                        Some(c) if c != 0 => {
-                            out.push(c);
-                            at + 2
-                        }
+                    let (bytes, next) = match b.get(at + 1).map(|&c| SIMPLE_ESCAPES[c as usize]) {
+                        Some(c) if c != 0 => (out.put(&[c]), at + 2),
                         _ => {
                             let (c, next) = escape_char(b, at)?;
-                            out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
-                            next
+                            (out.put(c.encode_utf8(&mut [0; 4]).as_bytes()), next)
                         }
+                    };
+                    if !bytes {
+                        return Err((at, OUT_OF_MEMORY));
                     }
+                    next
                 };
                 run = at;
                 (at, high) = copy_to_stop(b, at, out)?;
@@ -1139,7 +1139,7 @@ fn utf8_error(b: &[u8], run: usize, at: usize) -> (usize, &'static str) {
 /// control byte, a `\u` or unknown escape, a run with a byte >= 0x80 (to
 /// be checked as UTF-8 there), and within 32 bytes of the input's end.
 #[inline(always)]
-fn escape_runs(b: &[u8], at: usize, out: &mut Vec<u8>) -> usize {
+fn escape_runs<O: TextOut>(b: &[u8], at: usize, out: &mut O) -> usize {
     #[cfg(target_arch = "x86_64")]
     {
         use crate::escape::vector::Vector;
@@ -1147,7 +1147,7 @@ fn escape_runs(b: &[u8], at: usize, out: &mut Vec<u8>) -> usize {
         // How far `out` is complete, as a position in `b`.
         let mut r = at;
         'window: while r + WINDOW_SPAN <= b.len() {
-            if !room(out, 2 * WINDOW_SPAN) {
+            if !out.room(2 * WINDOW_SPAN) {
                 // The caller's byte-by-byte path reports it.
                 return r;
             }
@@ -1248,13 +1248,13 @@ const WINDOW_SPAN: usize = 32;
 /// backslash or control byte (or the end of the input): where that is, and
 /// whether a byte >= 0x80 came before it.
 #[inline(always)]
-fn copy_to_stop(b: &[u8], mut i: usize, out: &mut Vec<u8>) -> std::result::Result<(usize, bool), (usize, &'static str)> {
+fn copy_to_stop<O: TextOut>(b: &[u8], mut i: usize, out: &mut O) -> std::result::Result<(usize, bool), (usize, &'static str)> {
     #[cfg(target_arch = "x86_64")]
     {
         use crate::escape::vector::{MoveMask, Vector};
         use core::arch::x86_64::__m128i;
         if i + 16 <= b.len() {
-            if !room(out, 16) {
+            if !out.room(16) {
                 return Err((i, OUT_OF_MEMORY));
             }
             // SAFETY: 16 bytes from `i` are in bounds (checked above) and 16
@@ -1276,34 +1276,32 @@ fn copy_to_stop(b: &[u8], mut i: usize, out: &mut Vec<u8>) -> std::result::Resul
             unsafe { out.set_len(out.len() + 16) };
             // A longer run: the dispatched scanner and one copy.
             let stop = string_stop(b, i + 16);
-            if !room(out, stop.at - (i + 16)) {
+            if !out.put(&b[i + 16..stop.at]) {
                 return Err((i + 16, OUT_OF_MEMORY));
             }
-            out.extend_from_slice(&b[i + 16..stop.at]);
             return Ok((stop.at, non_ascii.has_any() || stop.non_ascii));
         }
         // The last bytes of the input (fewer than 16), one by one.
-        if !room(out, 16) {
-            return Err((i, OUT_OF_MEMORY));
-        }
+        let from = i;
         let mut high = false;
         while let Some(&c) = b.get(i) {
             if c == b'"' || c == b'\\' || c < 0x20 {
                 break;
             }
             high |= c >= 0x80;
-            out.push(c);
             i += 1;
+        }
+        if !out.put(&b[from..i]) {
+            return Err((from, OUT_OF_MEMORY));
         }
         Ok((i, high))
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
         let stop = string_stop(b, i);
-        if !room(out, stop.at - i) {
+        if !out.put(&b[i..stop.at]) {
             return Err((i, OUT_OF_MEMORY));
         }
-        out.extend_from_slice(&b[i..stop.at]);
         Ok((stop.at, stop.non_ascii))
     }
 }
@@ -1318,15 +1316,6 @@ pub(crate) const OUT_OF_MEMORY: &str = "out of memory for a string's decoded tex
 #[inline(never)]
 pub(crate) fn out_of_memory_at(b: &[u8], at: usize) -> Error {
     Error::new(ErrorKind::OutOfMemory).at(Position::locate(b, at))
-}
-
-/// Whether `out` has room for `n` more bytes, growing it (amortized) if
-/// not: `false` when it cannot grow. A string's decoded text grows with
-/// the input (one string can be most of it), and its growth failing
-/// aborted the process (SECURITY.md, "Allocation failure").
-#[inline(always)]
-fn room(out: &mut Vec<u8>, n: usize) -> bool {
-    out.capacity() - out.len() >= n || out.try_reserve(n).is_ok()
 }
 
 /// The four hex digits of a `\u` escape at `b[at..]`.
