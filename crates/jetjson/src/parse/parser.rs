@@ -1125,8 +1125,10 @@ fn utf8_error(b: &[u8], run: usize, at: usize) -> (usize, &'static str) {
 /// From the backslash at `b[at]`: decodes one-letter escapes and the
 /// ASCII text between them onto `out`, and returns how far it got (`at`
 /// itself when it took nothing). Everything before the returned position
-/// is decoded onto `out`; the position is a stop byte or the start of a run
-/// of text that is left to the caller.
+/// is decoded onto `out`; the position is a stop byte, the start of a run
+/// of text that is left to the caller, or a place inside an ASCII run
+/// after an escape (the end of the window that saw its start, the run's
+/// bytes before it copied), where the caller goes on with the run.
 ///
 /// In text dense in escapes the position of each escape was a chain of a
 /// load, compares and a mask per escape (`copy_to_stop` from the byte after
@@ -1168,10 +1170,39 @@ fn escape_runs<O: TextOut>(b: &[u8], at: usize, out: &mut O) -> usize {
             loop {
                 let m = special & (u32::MAX << off);
                 if m == 0 {
-                    // No stop in the rest of the window. A run that fills a
-                    // whole window is long text: the caller's dispatched
-                    // scanner and one copy take it faster. Otherwise a new
-                    // window from the run's start, which sees where it ends.
+                    // No stop in the rest of the window: a run that goes on
+                    // past it. Its part here is copied (unless it has a byte
+                    // >= 0x80, to be checked as UTF-8 by the caller) and the
+                    // caller's copy takes the rest from the window's end:
+                    // a new window from the run's start would classify its
+                    // bytes again, and most such runs are long text (prose
+                    // between line breaks), which the caller's scan takes
+                    // faster.
+                    let run = u32::MAX << off;
+                    if off != 0 && high & run == 0 {
+                        let from = base + off as usize;
+                        let n = 32 - off as usize;
+                        if from + 32 > b.len() {
+                            // SAFETY: `out` is left with its written bytes.
+                            unsafe { out.set_len(len) };
+                            return from;
+                        }
+                        // SAFETY: 32 bytes from `from` are in `b` (checked
+                        // above); `out` had `2 * WINDOW_SPAN` bytes free at
+                        // the window's start and has grown by at most 31
+                        // bytes since, so 32 more are allocated. Only the
+                        // run's `n` bytes count.
+                        unsafe {
+                            let s = b.as_ptr().add(from);
+                            let d = dst.add(len);
+                            __m128i::load_unaligned(s).store_unaligned(d);
+                            __m128i::load_unaligned(s.add(16)).store_unaligned(d.add(16));
+                        }
+                        len += n;
+                        // SAFETY: `len` bytes of `out` are written.
+                        unsafe { out.set_len(len) };
+                        return base + 32;
+                    }
                     // SAFETY: `len` bytes of `out` are written.
                     unsafe { out.set_len(len) };
                     if off == 0 {
