@@ -32,7 +32,6 @@ use super::blocks::{tail_masks, Classify, Masks};
 use super::number::{scan_general, scan_window, NumberValue, WINDOW, WINDOW_LITERAL_MAX};
 use super::options::{DuplicateKeys, ReadOptions};
 use super::parser::{decode_into, decode_string_with, out_of_memory_at, Buffers, DuplicateNames, BOM, OUT_OF_MEMORY};
-use super::text_out::TextOut;
 use super::validate::{Nested, Work};
 use super::visitor::{Ignore, NumberToken, Visitor};
 use crate::error::{Error, Position};
@@ -422,16 +421,10 @@ impl<'a, C: Classify> Driver<'a, C> {
                 None => Err(Stop::Syntax),
             };
         }
-        // Into the visitor's room when it lends one (the `Value`
-        // builder's arena), unless the name tracker wants the text (it
-        // reads it after the visitor's room would be in use).
-        if !self.track_names {
-            if let Some(mut room) = v.text_room() {
-                let end = string_into::<C, _>(b, start, stop, high, &mut room)?;
-                return Ok((Text::Placed(room.placed()), end + 1));
-            }
-        }
-        string_with_escapes::<C>(b, start, stop, high, self.scratch)
+        // Into the visitor's room when it lends one (the `Value` builder's
+        // arena), unless the name tracker wants the text; one call either
+        // way, so that none of the room's handling is in the driver.
+        string_with_escapes::<C, V>(b, start, stop, high, !self.track_names, self.scratch, v)
     }
 
     /// Records the member name at `at`; if the open object has it already,
@@ -963,28 +956,34 @@ fn plain_text<C: Classify>(b: &[u8], start: usize, stop: usize) -> Option<&str> 
     simdutf8::basic::from_utf8(&b[start..stop]).ok()
 }
 
-/// A string body with escapes, decoded into `scratch` by the reference
-/// driver's decoder (`parser::decode_string`: the 16 bytes after each
-/// escape stored whole, so text dense in escapes, as JSON embedded in a
-/// string, makes no copy call and no scanner call per escape). Any error
-/// is left to the reference driver, which says what and where.
+/// A string body with escapes, decoded by the reference driver's decoder
+/// (`parser::decode_into`: the 16 bytes after each escape stored whole, so
+/// text dense in escapes, as JSON embedded in a string, makes no copy call
+/// and no scanner call per escape) into the room the visitor lends
+/// (`Visitor::text_room`, asked when `lend`), or else into `scratch`. Any
+/// error is left to the reference driver, which says what and where.
 #[cold]
 #[inline(never)]
-fn string_with_escapes<'a, C: Classify>(b: &'a [u8], start: usize, at: usize, high: bool, scratch: &mut String) -> Flow<(Text<'a>, usize)> {
+fn string_with_escapes<'a, C: Classify, V: Visitor + ?Sized>(
+    b: &'a [u8],
+    start: usize,
+    at: usize,
+    high: bool,
+    lend: bool,
+    scratch: &mut String,
+    v: &mut V,
+) -> Flow<(Text<'a>, usize)> {
+    if lend {
+        if let Some(mut room) = v.text_room() {
+            let end = decode_into(b, start, at, high, &mut room, &utf8_run::<C>).map_err(|e| decode_error(b, e))?;
+            return Ok((Text::Placed(room.placed()), end + 1));
+        }
+    }
     let end = decode_string_with(b, start, at, high, scratch, utf8_run::<C>).map_err(|e| decode_error(b, e))?;
     // SAFETY: `decode_string` accepted `start..end`: every byte outside the
     // escapes was checked as UTF-8 in its run, and escapes are ASCII.
     let raw = unsafe { std::str::from_utf8_unchecked(&b[start..end]) };
     Ok((Text::Decoded(raw), end + 1))
-}
-
-/// A string body with escapes, decoded onto `out` (room the visitor lent,
-/// `Visitor::text_room`) as `string_with_escapes` decodes into the
-/// scratch buffer: the index of the closing quote.
-#[cold]
-#[inline(never)]
-fn string_into<C: Classify, O: TextOut>(b: &[u8], start: usize, at: usize, high: bool, out: &mut O) -> Flow<usize> {
-    decode_into(b, start, at, high, out, &utf8_run::<C>).map_err(|e| decode_error(b, e))
 }
 
 /// Whether `b[from..to]`, a run of text between escapes with a byte >=

@@ -823,6 +823,11 @@ impl<const RECOVER: bool> Visitor for ValueBuilder<RECOVER> {
             self.short_string(s);
             return Ok(());
         }
+        if !text.in_arena() {
+            // Outgrew the arena's region: copied from its heap buffer.
+            self.long_string(s);
+            return Ok(());
+        }
         let len = s.len();
         // SAFETY: as above.
         let p = unsafe { text.commit(&mut self.arena) };
@@ -838,8 +843,9 @@ impl<const RECOVER: bool> Visitor for ValueBuilder<RECOVER> {
     fn placed_key(&mut self, text: Placed) -> Result<()> {
         // SAFETY: as in `placed_string`.
         let s = unsafe { text.as_str() };
-        if s.len() <= INLINE_CAPACITY {
-            // Inline: nothing of the arena is used.
+        if s.len() <= INLINE_CAPACITY || !text.in_arena() {
+            // Inline, or copied from the heap buffer it outgrew the arena's
+            // region into.
             return self.key(s, s);
         }
         let len = s.len();
@@ -1162,8 +1168,9 @@ mod tests {
     /// (`text_room`): values and names of every length around the inline
     /// capacity and long ones (to 70,000 characters), each followed by
     /// arena strings copied after it, in arenas started at several sizes,
-    /// so that the decoded text meets the end of a chunk (the room grows
-    /// into a fresh one) at many places, mid-escape included; and the same
+    /// so that the decoded text meets the end of a chunk (the text moves to
+    /// a heap buffer, then is copied into the arena) at many places,
+    /// mid-escape included, and grows there again; and the same
     /// strings in arrays written in place (the scratch route). Each reads
     /// back as its text.
     #[test]
