@@ -16,12 +16,7 @@ OLD=$(realpath "$1")
 NEW=$(realpath "$2")
 ROUNDS=${3:-300}
 shift $(( $# > 3 ? 3 : $# ))
-N=../shared/corpus/bench/nativejson-benchmark
-S=../shared/corpus/bench/simdjson
-FILES=("$@")
-if [ ${#FILES[@]} -eq 0 ]; then
-  FILES=($N/twitter.json $N/citm_catalog.json $N/canada.json $S/github_events.json $S/gsoc-2018.json $S/mesh.json)
-fi
+source bench/parse_files.sh "$@"
 echo "Run $(date -u '+%Y-%m-%d %H:%M UTC'), $ROUNDS rounds, load average $(cut -d' ' -f1-3 /proc/loadavg)."
 echo
 echo "| document | old ÷ new (new main) | old ÷ new (old main) | geometric mean |"

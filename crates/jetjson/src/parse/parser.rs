@@ -1178,60 +1178,40 @@ fn escape_runs<O: TextOut>(b: &[u8], at: usize, out: &mut O) -> usize {
                     // bytes again, and most such runs are long text (prose
                     // between line breaks), which the caller's scan takes
                     // faster.
-                    let run = u32::MAX << off;
-                    if off != 0 && high & run == 0 {
-                        let from = base + off as usize;
-                        let n = 32 - off as usize;
-                        if from + 32 > b.len() {
-                            // SAFETY: `out` is left with its written bytes.
-                            unsafe { out.set_len(len) };
-                            return from;
-                        }
-                        // SAFETY: 32 bytes from `from` are in `b` (checked
-                        // above); `out` had `2 * WINDOW_SPAN` bytes free at
-                        // the window's start and has grown by at most 31
-                        // bytes since, so 32 more are allocated. Only the
-                        // run's `n` bytes count.
-                        unsafe {
-                            let s = b.as_ptr().add(from);
-                            let d = dst.add(len);
-                            __m128i::load_unaligned(s).store_unaligned(d);
-                            __m128i::load_unaligned(s.add(16)).store_unaligned(d.add(16));
-                        }
-                        len += n;
+                    if off == 0 {
+                        // A run that fills a whole window: long text.
                         // SAFETY: `len` bytes of `out` are written.
                         unsafe { out.set_len(len) };
-                        return base + 32;
-                    }
-                    // SAFETY: `len` bytes of `out` are written.
-                    unsafe { out.set_len(len) };
-                    if off == 0 {
                         return base;
                     }
-                    r = base + off as usize;
-                    continue 'window;
+                    let from = base + off as usize;
+                    // SAFETY: `out` had `2 * WINDOW_SPAN` bytes free at the
+                    // window's start and has grown by at most 31 bytes
+                    // since, so 32 more are allocated.
+                    if !unsafe { copy_run(b, from, high & (u32::MAX << off) == 0, dst.add(len)) } {
+                        // SAFETY: `len` bytes of `out` are written.
+                        unsafe { out.set_len(len) };
+                        return from;
+                    }
+                    len += 32 - off as usize;
+                    // SAFETY: `len` bytes of `out` are written.
+                    unsafe { out.set_len(len) };
+                    return base + 32;
                 }
                 // The run from `off` to the next stop.
                 let end = m.trailing_zeros();
                 if end > off {
                     let run = (u32::MAX << off) & !(u32::MAX << end);
                     let from = base + off as usize;
-                    if high & run != 0 || from + WINDOW_SPAN > b.len() {
-                        // SAFETY: `len` bytes of `out` are written (below).
-                        unsafe { out.set_len(len) };
-                        return from;
-                    }
-                    // SAFETY: 32 bytes from `from` are in `b` (checked just
-                    // above). `out` had `2 * WINDOW_SPAN` bytes free at the
+                    // SAFETY: `out` had `2 * WINDOW_SPAN` bytes free at the
                     // window's start and has grown by at most the 32 bytes
                     // of the window since, so 32 bytes from `len` are
                     // allocated. Only the run's bytes count (`len` grows by
                     // its length), the rest is overwritten or left unused.
-                    unsafe {
-                        let s = b.as_ptr().add(from);
-                        let d = dst.add(len);
-                        __m128i::load_unaligned(s).store_unaligned(d);
-                        __m128i::load_unaligned(s.add(16)).store_unaligned(d.add(16));
+                    if !unsafe { copy_run(b, from, high & run == 0, dst.add(len)) } {
+                        // SAFETY: `len` bytes of `out` are written.
+                        unsafe { out.set_len(len) };
+                        return from;
                     }
                     len += (end - off) as usize;
                 }
@@ -1270,6 +1250,32 @@ fn escape_runs<O: TextOut>(b: &[u8], at: usize, out: &mut O) -> usize {
         let _ = (b, out);
         at
     }
+}
+
+/// Stores the 32 bytes of `b` from `from` (a run of the window of
+/// `escape_runs` and what follows it) at `d`, if the run is ASCII and the 32
+/// bytes are in `b`; `false`, nothing stored, otherwise (the caller's exact
+/// path takes the run: a run with a byte >= 0x80 is checked as UTF-8
+/// there).
+///
+/// # Safety
+/// `d..d + 32` is writable.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn copy_run(b: &[u8], from: usize, ascii: bool, d: *mut u8) -> bool {
+    use crate::escape::vector::Vector;
+    use core::arch::x86_64::__m128i;
+    if !ascii || from + WINDOW_SPAN > b.len() {
+        return false;
+    }
+    // SAFETY: 32 bytes from `from` are in `b` (checked above), 32 from `d`
+    // writable (the caller's contract); SSE2 is part of the x86_64 baseline.
+    unsafe {
+        let s = b.as_ptr().add(from);
+        __m128i::load_unaligned(s).store_unaligned(d);
+        __m128i::load_unaligned(s.add(16)).store_unaligned(d.add(16));
+    }
+    true
 }
 
 /// The window of `escape_runs`.
