@@ -26,12 +26,7 @@ RUSTFLAGS="-C target-cpu=native" cargo build -q --release -p jetjson --example p
 cargo build -q --release -p jetjson --example peer_loop >&2
 NATIVE=$PWD/target/native/release/examples/peer_loop
 export JETJSON_TWIN=$PWD/target/release/examples/peer_loop
-N=../shared/corpus/bench/nativejson-benchmark
-S=../shared/corpus/bench/simdjson
-FILES=("$@")
-if [ ${#FILES[@]} -eq 0 ]; then
-  FILES=($N/twitter.json $N/citm_catalog.json $N/canada.json $S/github_events.json $S/gsoc-2018.json $S/mesh.json)
-fi
+source bench/parse_files.sh "$@"
 echo "Run $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- crates || echo ' (+ uncommitted changes)'), $ROUNDS rounds, load average $(cut -d' ' -f1-3 /proc/loadavg)."
 echo
 echo "| document | jetjson (native) | jetjson (portable) | $PEER (native) | $PEER ÷ jetjson | $PEER ÷ portable | portable ÷ native |"

@@ -177,6 +177,12 @@ fn check(doc: &[u8], tail: usize) {
             // same decoder behind it; its errors told by the reference).
             let got = jetjson::from_slice::<String>(&buf[align..]);
             let value = jetjson::Value::from_slice(&buf[align..]);
+            // In an object, as a member's value and as its name: decoded
+            // into the `Value` builder's arena (`Visitor::text_room`), not
+            // the scratch buffer a string alone takes.
+            let member = jetjson::Value::from_slice(&[&b"{\"k\":"[..], d, b"}"].concat());
+            let name = jetjson::Value::from_slice(&[&b"{"[..], d, b":0}"].concat());
+            let name = name.map(|v| v.as_object().and_then(|m| m.iter().next().map(|(k, _)| k.to_string())));
             // Whitespace after an unterminated string is part of it.
             let want = if d.len() == doc.len() { want.clone() } else { reference(d).map(|(s, _)| s) };
             match &want {
@@ -188,8 +194,12 @@ fn check(doc: &[u8], tail: usize) {
                         "Value of {:?}",
                         String::from_utf8_lossy(doc)
                     );
+                    let member = member.as_ref().ok().and_then(|v| v.get("k")).and_then(|v| v.as_str());
+                    assert!(member == Some(s.as_str()), "member {:?}", String::from_utf8_lossy(doc));
+                    assert!(name.as_ref().ok().cloned().flatten().as_ref() == Some(s), "name {:?}", String::from_utf8_lossy(doc));
                 }
                 Err((at, msg)) => {
+                    assert!(member.is_err() && name.is_err(), "in an object {:?}", String::from_utf8_lossy(doc));
                     for e in [got.expect_err("refused"), value.expect_err("Value refused")] {
                         assert!(matches!(e.kind(), ErrorKind::Syntax { .. }), "{e:?}");
                         assert_eq!(e.position().map(|p| p.offset), Some(*at), "{:?}: {e}", String::from_utf8_lossy(doc));

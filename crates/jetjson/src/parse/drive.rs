@@ -31,10 +31,11 @@ use std::marker::PhantomData;
 use super::blocks::{tail_masks, Classify, Masks};
 use super::number::{scan_general, scan_window, NumberValue, WINDOW, WINDOW_LITERAL_MAX};
 use super::options::{DuplicateKeys, ReadOptions};
-use super::parser::{decode_string_with, out_of_memory_at, Buffers, DuplicateNames, BOM, OUT_OF_MEMORY};
+use super::parser::{decode_into, decode_string_with, out_of_memory_at, Buffers, DuplicateNames, BOM, OUT_OF_MEMORY};
 use super::validate::{Nested, Work};
 use super::visitor::{Ignore, NumberToken, Visitor};
 use crate::error::{Error, Position};
+use crate::value::Placed;
 
 /// Why the driver stopped before the end.
 pub(crate) enum Stop {
@@ -333,6 +334,9 @@ enum Text<'a> {
     Plain(&'a str),
     /// With escapes: the decoded text is in `scratch`; the raw body.
     Decoded(&'a str),
+    /// With escapes, decoded into the room the visitor lent
+    /// (`Visitor::text_room`).
+    Placed(Placed),
 }
 
 impl<'a, C: Classify> Driver<'a, C> {
@@ -402,7 +406,7 @@ impl<'a, C: Classify> Driver<'a, C> {
     /// The string whose opening quote is at `q`: its text, and the position
     /// after its closing quote.
     #[inline(always)]
-    fn string(&mut self, q: usize) -> Flow<(Text<'a>, usize)> {
+    fn string<V: Visitor + ?Sized>(&mut self, v: &mut V, q: usize) -> Flow<(Text<'a>, usize)> {
         let b = self.b;
         let start = q + 1;
         let (stop, high) = self.string_stop(start);
@@ -417,7 +421,10 @@ impl<'a, C: Classify> Driver<'a, C> {
                 None => Err(Stop::Syntax),
             };
         }
-        string_with_escapes::<C>(b, start, stop, high, self.scratch)
+        // Into the visitor's room when it lends one (the `Value` builder's
+        // arena), unless the name tracker wants the text; one call either
+        // way, so that none of the room's handling is in the driver.
+        string_with_escapes::<C, V>(b, start, stop, high, !self.track_names, self.scratch, v)
     }
 
     /// Records the member name at `at`; if the open object has it already,
@@ -433,6 +440,9 @@ impl<'a, C: Classify> Driver<'a, C> {
         let fresh = match *text {
             Text::Ascii(s) | Text::Plain(s) => self.dups.insert(self.b, s.as_bytes(), Some(s.as_ptr() as usize - self.b.as_ptr() as usize)),
             Text::Decoded(_) => self.dups.insert(self.b, self.scratch.as_bytes(), None),
+            // SAFETY: decoded just now into the visitor's room, which
+            // nothing writes before the visitor gets it.
+            Text::Placed(ref p) => self.dups.insert(self.b, unsafe { p.as_str() }.as_bytes(), None),
         };
         match (fresh, self.raw_names) {
             (true, _) => Ok(()),
@@ -449,6 +459,8 @@ impl<'a, C: Classify> Driver<'a, C> {
         let key = match *text {
             Text::Ascii(s) | Text::Plain(s) => s.to_owned(),
             Text::Decoded(_) => self.scratch.clone(),
+            // SAFETY: as in `name`.
+            Text::Placed(ref p) => unsafe { p.as_str() }.to_owned(),
         };
         Error::new(crate::error::ErrorKind::DuplicateKey { key }).at(Position::locate(self.b, at))
     }
@@ -460,6 +472,7 @@ impl<'a, C: Classify> Driver<'a, C> {
             Text::Ascii(s) => v.ascii_string(s),
             Text::Plain(s) => v.string(s, s),
             Text::Decoded(raw) => v.string(self.scratch, raw),
+            Text::Placed(p) => v.placed_string(p),
         };
         r.map_err(|e| locate(self.b, at, e))
     }
@@ -471,6 +484,7 @@ impl<'a, C: Classify> Driver<'a, C> {
             Text::Ascii(s) => v.ascii_key(s),
             Text::Plain(s) => v.key(s, s),
             Text::Decoded(raw) => v.key(self.scratch, raw),
+            Text::Placed(p) => v.placed_key(p),
         };
         r.map_err(|e| locate(self.b, at, e))
     }
@@ -549,7 +563,7 @@ impl<'a, C: Classify> Driver<'a, C> {
     fn scalar<V: Visitor + ?Sized>(&mut self, v: &mut V, i: usize) -> Flow<usize> {
         match self.b.get(i) {
             Some(b'"') => {
-                let (text, end) = self.string(i)?;
+                let (text, end) = self.string(v, i)?;
                 self.visit_string(v, text, i)?;
                 Ok(end)
             }
@@ -650,7 +664,7 @@ impl<'a, C: Classify> Driver<'a, C> {
                     let at = i;
                     match b.get(i) {
                         Some(b'"') => {
-                            let (text, end) = self.string(i)?;
+                            let (text, end) = self.string(v, i)?;
                             self.visit_string(v, text, at)?;
                             i = end;
                         }
@@ -722,7 +736,7 @@ impl<'a, C: Classify> Driver<'a, C> {
                     if b.get(i) != Some(&b'"') {
                         return Err(Stop::Syntax);
                     }
-                    let (text, end) = self.string(i)?;
+                    let (text, end) = self.string(v, i)?;
                     self.name(&text, at)?;
                     self.visit_key(v, text, at)?;
                     // `":"` then the value at once, or after one space (the
@@ -741,7 +755,7 @@ impl<'a, C: Classify> Driver<'a, C> {
                     let at = i;
                     match b.get(i) {
                         Some(b'"') => {
-                            let (text, end) = self.string(i)?;
+                            let (text, end) = self.string(v, i)?;
                             self.visit_string(v, text, at)?;
                             i = end;
                         }
@@ -942,32 +956,55 @@ fn plain_text<C: Classify>(b: &[u8], start: usize, stop: usize) -> Option<&str> 
     simdutf8::basic::from_utf8(&b[start..stop]).ok()
 }
 
-/// A string body with escapes, decoded into `scratch` by the reference
-/// driver's decoder (`parser::decode_string`: the 16 bytes after each
-/// escape stored whole, so text dense in escapes, as JSON embedded in a
-/// string, makes no copy call and no scanner call per escape). Any error
-/// is left to the reference driver, which says what and where.
+/// A string body with escapes, decoded by the reference driver's decoder
+/// (`parser::decode_into`: the 16 bytes after each escape stored whole, so
+/// text dense in escapes, as JSON embedded in a string, makes no copy call
+/// and no scanner call per escape) into the room the visitor lends
+/// (`Visitor::text_room`, asked when `lend`), or else into `scratch`. Any
+/// error is left to the reference driver, which says what and where.
 #[cold]
 #[inline(never)]
-fn string_with_escapes<'a, C: Classify>(b: &'a [u8], start: usize, at: usize, high: bool, scratch: &mut String) -> Flow<(Text<'a>, usize)> {
-    // Each run of text between escapes with a byte >= 0x80 is checked as
-    // the bodies without escapes are (`plain_text`): in place with the
-    // driver's ISA, and by the general validator when that cannot say yes.
-    let utf8_run = |b: &[u8], from: usize, to: usize| {
-        // SAFETY: `C`'s ISA is the driver's, which this CPU runs (`drive`).
-        (unsafe { C::utf8_body(b, from, to) }) || simdutf8::basic::from_utf8(&b[from..to]).is_ok()
-    };
-    let end = decode_string_with(b, start, at, high, scratch, utf8_run).map_err(|(at, msg)| {
-        if msg == OUT_OF_MEMORY {
-            Stop::Visitor(out_of_memory_at(b, at))
-        } else {
-            Stop::Syntax
+fn string_with_escapes<'a, C: Classify, V: Visitor + ?Sized>(
+    b: &'a [u8],
+    start: usize,
+    at: usize,
+    high: bool,
+    lend: bool,
+    scratch: &mut String,
+    v: &mut V,
+) -> Flow<(Text<'a>, usize)> {
+    if lend {
+        if let Some(mut room) = v.text_room() {
+            let end = decode_into(b, start, at, high, &mut room, &utf8_run::<C>).map_err(|e| decode_error(b, e))?;
+            return Ok((Text::Placed(room.placed()), end + 1));
         }
-    })?;
+    }
+    let end = decode_string_with(b, start, at, high, scratch, utf8_run::<C>).map_err(|e| decode_error(b, e))?;
     // SAFETY: `decode_string` accepted `start..end`: every byte outside the
     // escapes was checked as UTF-8 in its run, and escapes are ASCII.
     let raw = unsafe { std::str::from_utf8_unchecked(&b[start..end]) };
     Ok((Text::Decoded(raw), end + 1))
+}
+
+/// Whether `b[from..to]`, a run of text between escapes with a byte >=
+/// 0x80, is UTF-8: checked as the bodies without escapes are
+/// (`plain_text`), in place with the driver's ISA, and by the general
+/// validator when that cannot say yes.
+#[inline(always)]
+fn utf8_run<C: Classify>(b: &[u8], from: usize, to: usize) -> bool {
+    // SAFETY: `C`'s ISA is the driver's, which this CPU runs (`drive`).
+    (unsafe { C::utf8_body(b, from, to) }) || simdutf8::basic::from_utf8(&b[from..to]).is_ok()
+}
+
+/// The decoder's error as the driver stops: out of memory is said (with
+/// where); anything else is the reference driver's to explain.
+#[cold]
+fn decode_error(b: &[u8], (at, msg): (usize, &'static str)) -> Stop {
+    if msg == OUT_OF_MEMORY {
+        Stop::Visitor(out_of_memory_at(b, at))
+    } else {
+        Stop::Syntax
+    }
 }
 
 /// A number the window does not take (near the end of the input, an

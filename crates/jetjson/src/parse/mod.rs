@@ -20,6 +20,7 @@ mod scan;
 mod tail;
 #[cfg(test)]
 mod test_documents;
+mod text_out;
 mod validate;
 mod visitor;
 
@@ -39,6 +40,7 @@ pub(crate) use parser::walk_value_at;
 pub use parser::{parse_scalar, parse_with_memory, ParseMemory};
 #[doc(hidden)]
 pub use tail::{more_than_one_value, LOOK_BACK};
+pub(crate) use text_out::TextOut;
 pub use visitor::{NumberToken, Visitor};
 
 use crate::error::Result;

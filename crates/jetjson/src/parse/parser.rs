@@ -14,6 +14,7 @@ use super::drive::{self, Stop};
 use super::number::{out_of_range, plain_integer, scan_general, scan_number, scan_window, NumberValue, WINDOW, WINDOW_LITERAL_MAX};
 use super::options::{DuplicateKeys, ReadOptions};
 use super::scan::string_stop;
+use super::text_out::TextOut;
 use super::visitor::{NumberToken, Visitor};
 use crate::error::{Error, ErrorKind, Position, Result};
 
@@ -1057,19 +1058,21 @@ pub(crate) fn decode_string_with<U: Fn(&[u8], usize, usize) -> bool>(
     result
 }
 
+///
+/// The decoded text is appended to `out` (the scratch buffer, or room the
+/// builder lends where the text ends up: `text_out.rs`).
 #[inline(always)]
-fn decode_into(
+pub(crate) fn decode_into<O: TextOut>(
     b: &[u8],
     start: usize,
     mut at: usize,
     mut high: bool,
-    out: &mut Vec<u8>,
+    out: &mut O,
     utf8_run: &impl Fn(&[u8], usize, usize) -> bool,
 ) -> std::result::Result<usize, (usize, &'static str)> {
-    if !room(out, at - start) {
+    if !out.put(&b[start..at]) {
         return Err((at, OUT_OF_MEMORY));
     }
-    out.extend_from_slice(&b[start..at]);
     let mut run = start;
     loop {
         match b.get(at) {
@@ -1088,20 +1091,17 @@ fn decode_into(
                     done
                 } else {
                     // At most four bytes for the escape's character.
-                    if !room(out, 4) {
-                        return Err((at, OUT_OF_MEMORY));
-                    }
-                    match b.get(at + 1).map(|&c| SIMPLE_ESCAPES[c as usize]) {
-                        Some(c) if c != 0 => {
-                            out.push(c);
-                            at + 2
-                        }
+                    let (bytes, next) = match b.get(at + 1).map(|&c| SIMPLE_ESCAPES[c as usize]) {
+                        Some(c) if c != 0 => (out.put(&[c]), at + 2),
                         _ => {
                             let (c, next) = escape_char(b, at)?;
-                            out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
-                            next
+                            (out.put(c.encode_utf8(&mut [0; 4]).as_bytes()), next)
                         }
+                    };
+                    if !bytes {
+                        return Err((at, OUT_OF_MEMORY));
                     }
+                    next
                 };
                 run = at;
                 (at, high) = copy_to_stop(b, at, out)?;
@@ -1137,8 +1137,10 @@ fn utf8_error(b: &[u8], run: usize, at: usize) -> (usize, &'static str) {
 /// From the backslash at `b[at]`: decodes one-letter escapes and the
 /// ASCII text between them onto `out`, and returns how far it got (`at`
 /// itself when it took nothing). Everything before the returned position
-/// is decoded onto `out`; the position is a stop byte or the start of a run
-/// of text that is left to the caller.
+/// is decoded onto `out`; the position is a stop byte, the start of a run
+/// of text that is left to the caller, or a place inside an ASCII run
+/// after an escape (the end of the window that saw its start, the run's
+/// bytes before it copied), where the caller goes on with the run.
 ///
 /// In text dense in escapes the position of each escape was a chain of a
 /// load, compares and a mask per escape (`copy_to_stop` from the byte after
@@ -1151,7 +1153,7 @@ fn utf8_error(b: &[u8], run: usize, at: usize) -> (usize, &'static str) {
 /// control byte, a `\u` or unknown escape, a run with a byte >= 0x80 (to
 /// be checked as UTF-8 there), and within 32 bytes of the input's end.
 #[inline(always)]
-fn escape_runs(b: &[u8], at: usize, out: &mut Vec<u8>) -> usize {
+fn escape_runs<O: TextOut>(b: &[u8], at: usize, out: &mut O) -> usize {
     #[cfg(target_arch = "x86_64")]
     {
         use crate::escape::vector::Vector;
@@ -1159,7 +1161,7 @@ fn escape_runs(b: &[u8], at: usize, out: &mut Vec<u8>) -> usize {
         // How far `out` is complete, as a position in `b`.
         let mut r = at;
         'window: while r + WINDOW_SPAN <= b.len() {
-            if !room(out, 2 * WINDOW_SPAN) {
+            if !out.room(2 * WINDOW_SPAN) {
                 // The caller's byte-by-byte path reports it.
                 return r;
             }
@@ -1180,39 +1182,48 @@ fn escape_runs(b: &[u8], at: usize, out: &mut Vec<u8>) -> usize {
             loop {
                 let m = special & (u32::MAX << off);
                 if m == 0 {
-                    // No stop in the rest of the window. A run that fills a
-                    // whole window is long text: the caller's dispatched
-                    // scanner and one copy take it faster. Otherwise a new
-                    // window from the run's start, which sees where it ends.
-                    // SAFETY: `len` bytes of `out` are written.
-                    unsafe { out.set_len(len) };
+                    // No stop in the rest of the window: a run that goes on
+                    // past it. Its part here is copied (unless it has a byte
+                    // >= 0x80, to be checked as UTF-8 by the caller) and the
+                    // caller's copy takes the rest from the window's end:
+                    // a new window from the run's start would classify its
+                    // bytes again, and most such runs are long text (prose
+                    // between line breaks), which the caller's scan takes
+                    // faster.
                     if off == 0 {
+                        // A run that fills a whole window: long text.
+                        // SAFETY: `len` bytes of `out` are written.
+                        unsafe { out.set_len(len) };
                         return base;
                     }
-                    r = base + off as usize;
-                    continue 'window;
+                    let from = base + off as usize;
+                    // SAFETY: `out` had `2 * WINDOW_SPAN` bytes free at the
+                    // window's start and has grown by at most 31 bytes
+                    // since, so 32 more are allocated.
+                    if !unsafe { copy_run(b, from, high & (u32::MAX << off) == 0, dst.add(len)) } {
+                        // SAFETY: `len` bytes of `out` are written.
+                        unsafe { out.set_len(len) };
+                        return from;
+                    }
+                    len += 32 - off as usize;
+                    // SAFETY: `len` bytes of `out` are written.
+                    unsafe { out.set_len(len) };
+                    return base + 32;
                 }
                 // The run from `off` to the next stop.
                 let end = m.trailing_zeros();
                 if end > off {
                     let run = (u32::MAX << off) & !(u32::MAX << end);
                     let from = base + off as usize;
-                    if high & run != 0 || from + WINDOW_SPAN > b.len() {
-                        // SAFETY: `len` bytes of `out` are written (below).
-                        unsafe { out.set_len(len) };
-                        return from;
-                    }
-                    // SAFETY: 32 bytes from `from` are in `b` (checked just
-                    // above). `out` had `2 * WINDOW_SPAN` bytes free at the
+                    // SAFETY: `out` had `2 * WINDOW_SPAN` bytes free at the
                     // window's start and has grown by at most the 32 bytes
                     // of the window since, so 32 bytes from `len` are
                     // allocated. Only the run's bytes count (`len` grows by
                     // its length), the rest is overwritten or left unused.
-                    unsafe {
-                        let s = b.as_ptr().add(from);
-                        let d = dst.add(len);
-                        __m128i::load_unaligned(s).store_unaligned(d);
-                        __m128i::load_unaligned(s.add(16)).store_unaligned(d.add(16));
+                    if !unsafe { copy_run(b, from, high & run == 0, dst.add(len)) } {
+                        // SAFETY: `len` bytes of `out` are written.
+                        unsafe { out.set_len(len) };
+                        return from;
                     }
                     len += (end - off) as usize;
                 }
@@ -1253,6 +1264,32 @@ fn escape_runs(b: &[u8], at: usize, out: &mut Vec<u8>) -> usize {
     }
 }
 
+/// Stores the 32 bytes of `b` from `from` (a run of the window of
+/// `escape_runs` and what follows it) at `d`, if the run is ASCII and the 32
+/// bytes are in `b`; `false`, nothing stored, otherwise (the caller's exact
+/// path takes the run: a run with a byte >= 0x80 is checked as UTF-8
+/// there).
+///
+/// # Safety
+/// `d..d + 32` is writable.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn copy_run(b: &[u8], from: usize, ascii: bool, d: *mut u8) -> bool {
+    use crate::escape::vector::Vector;
+    use core::arch::x86_64::__m128i;
+    if !ascii || from + WINDOW_SPAN > b.len() {
+        return false;
+    }
+    // SAFETY: 32 bytes from `from` are in `b` (checked above), 32 from `d`
+    // writable (the caller's contract); SSE2 is part of the x86_64 baseline.
+    unsafe {
+        let s = b.as_ptr().add(from);
+        __m128i::load_unaligned(s).store_unaligned(d);
+        __m128i::load_unaligned(s.add(16)).store_unaligned(d.add(16));
+    }
+    true
+}
+
 /// The window of `escape_runs`.
 const WINDOW_SPAN: usize = 32;
 
@@ -1260,13 +1297,13 @@ const WINDOW_SPAN: usize = 32;
 /// backslash or control byte (or the end of the input): where that is, and
 /// whether a byte >= 0x80 came before it.
 #[inline(always)]
-fn copy_to_stop(b: &[u8], mut i: usize, out: &mut Vec<u8>) -> std::result::Result<(usize, bool), (usize, &'static str)> {
+fn copy_to_stop<O: TextOut>(b: &[u8], mut i: usize, out: &mut O) -> std::result::Result<(usize, bool), (usize, &'static str)> {
     #[cfg(target_arch = "x86_64")]
     {
         use crate::escape::vector::{MoveMask, Vector};
         use core::arch::x86_64::__m128i;
         if i + 16 <= b.len() {
-            if !room(out, 16) {
+            if !out.room(16) {
                 return Err((i, OUT_OF_MEMORY));
             }
             // SAFETY: 16 bytes from `i` are in bounds (checked above) and 16
@@ -1288,34 +1325,32 @@ fn copy_to_stop(b: &[u8], mut i: usize, out: &mut Vec<u8>) -> std::result::Resul
             unsafe { out.set_len(out.len() + 16) };
             // A longer run: the dispatched scanner and one copy.
             let stop = string_stop(b, i + 16);
-            if !room(out, stop.at - (i + 16)) {
+            if !out.put(&b[i + 16..stop.at]) {
                 return Err((i + 16, OUT_OF_MEMORY));
             }
-            out.extend_from_slice(&b[i + 16..stop.at]);
             return Ok((stop.at, non_ascii.has_any() || stop.non_ascii));
         }
         // The last bytes of the input (fewer than 16), one by one.
-        if !room(out, 16) {
-            return Err((i, OUT_OF_MEMORY));
-        }
+        let from = i;
         let mut high = false;
         while let Some(&c) = b.get(i) {
             if c == b'"' || c == b'\\' || c < 0x20 {
                 break;
             }
             high |= c >= 0x80;
-            out.push(c);
             i += 1;
+        }
+        if !out.put(&b[from..i]) {
+            return Err((from, OUT_OF_MEMORY));
         }
         Ok((i, high))
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
         let stop = string_stop(b, i);
-        if !room(out, stop.at - i) {
+        if !out.put(&b[i..stop.at]) {
             return Err((i, OUT_OF_MEMORY));
         }
-        out.extend_from_slice(&b[i..stop.at]);
         Ok((stop.at, stop.non_ascii))
     }
 }
@@ -1330,15 +1365,6 @@ pub(crate) const OUT_OF_MEMORY: &str = "out of memory for a string's decoded tex
 #[inline(never)]
 pub(crate) fn out_of_memory_at(b: &[u8], at: usize) -> Error {
     Error::new(ErrorKind::OutOfMemory).at(Position::locate(b, at))
-}
-
-/// Whether `out` has room for `n` more bytes, growing it (amortized) if
-/// not: `false` when it cannot grow. A string's decoded text grows with
-/// the input (one string can be most of it), and its growth failing
-/// aborted the process (SECURITY.md, "Allocation failure").
-#[inline(always)]
-fn room(out: &mut Vec<u8>, n: usize) -> bool {
-    out.capacity() - out.len() >= n || out.try_reserve(n).is_ok()
 }
 
 /// The four hex digits of a `\u` escape at `b[at..]`.

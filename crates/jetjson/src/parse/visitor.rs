@@ -1,6 +1,7 @@
 //! What the parser tells a builder.
 
 use crate::error::Result;
+use crate::value::{Placed, TextRoom};
 
 pub use super::number::NumberValue;
 
@@ -52,6 +53,33 @@ pub trait Visitor {
     fn empty_object(&mut self) -> Result<()> {
         self.begin_object()?;
         self.end_object()
+    }
+
+    /// Room where the parser decodes the next string with escapes (its
+    /// text then comes to `placed_string` or `placed_key` instead of
+    /// `string` or `key`), when the builder keeps such text in memory of
+    /// its own: the `Value` builder's arena, so that the text is not
+    /// decoded into the parser's buffer and copied again. Only jetjson's
+    /// builders can lend room (`TextRoom` is made inside the crate); the
+    /// default lends none.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn text_room(&mut self) -> Option<TextRoom<'_>> {
+        None
+    }
+
+    /// A string value decoded into the room `text_room` lent just before.
+    #[doc(hidden)]
+    fn placed_string(&mut self, text: Placed) -> Result<()> {
+        let _ = text;
+        unreachable!("placed text comes only after `text_room` lent room")
+    }
+
+    /// A member name decoded into the room `text_room` lent just before.
+    #[doc(hidden)]
+    fn placed_key(&mut self, text: Placed) -> Result<()> {
+        let _ = text;
+        unreachable!("placed text comes only after `text_room` lent room")
     }
 
     /// A member name with the same guarantee as `ascii_string`.

@@ -22,7 +22,7 @@ use std::ptr::NonNull;
 use super::arena::{self, ArenaBuilder};
 use super::seq::Seq;
 use super::str::INLINE_CAPACITY;
-use super::{Array, Map, Number, Str, Value};
+use super::{Array, Map, Number, Placed, Str, TextRoom, Value};
 use crate::error::Result;
 use crate::parse::{self, DuplicateKeys, FromJson, NumberToken, NumberValue, ReadOptions, Visitor};
 
@@ -404,6 +404,11 @@ fn out_of_memory() -> crate::Error {
 fn is_out_of_memory(e: &crate::Error) -> bool {
     matches!(e.kind(), crate::error::ErrorKind::OutOfMemory)
 }
+
+/// The room first lent for a string's decoded text (`text_room`): the
+/// decoder asks for 64 bytes at a time; the current chunk's rest is lent
+/// (usually much more).
+const TEXT_ROOM: usize = 64;
 
 /// Regions grow by moving to a fresh chunk, leaving the old bytes unused
 /// there; past this size an array goes to the stack instead, so a huge
@@ -795,6 +800,62 @@ impl<const RECOVER: bool> Visitor for ValueBuilder<RECOVER> {
         }
         Ok(())
     }
+    /// The arena's free room, unless an array is written in place there
+    /// (then the text goes the scratch way: a short one needs no arena
+    /// memory, and the array stays in place) or the string is the whole
+    /// document (built owned, see `is_root`).
+    #[inline]
+    fn text_room(&mut self) -> Option<TextRoom<'_>> {
+        if self.direct.is_open() || self.is_root() {
+            return None;
+        }
+        // SAFETY: the driver's next call is `placed_string` or
+        // `placed_key` (or none: the parse failed), which allocate nothing
+        // from the arena before they place the text; no array is written in
+        // place (checked above).
+        unsafe { TextRoom::new(&mut self.arena, TEXT_ROOM) }
+    }
+    fn placed_string(&mut self, text: Placed) -> Result<()> {
+        // SAFETY: decoded into the room `text_room` lent just before;
+        // nothing allocated from the arena or written to it since.
+        let s = unsafe { text.as_str() };
+        if s.len() <= INLINE_CAPACITY {
+            self.short_string(s);
+            return Ok(());
+        }
+        if !text.in_arena() {
+            // Outgrew the arena's region: copied from its heap buffer.
+            self.long_string(s);
+            return Ok(());
+        }
+        let len = s.len();
+        // SAFETY: as above.
+        let p = unsafe { text.commit(&mut self.arena) };
+        // SAFETY: text placed in the arena, longer than inline; it goes on
+        // the stack (no array is written in place: `text_room`), then into
+        // a container in the arena.
+        unsafe {
+            let st = Str::placed_in_arena(p, len);
+            self.push(|| Value::String(st));
+        }
+        Ok(())
+    }
+    fn placed_key(&mut self, text: Placed) -> Result<()> {
+        // SAFETY: as in `placed_string`.
+        let s = unsafe { text.as_str() };
+        if s.len() <= INLINE_CAPACITY || !text.in_arena() {
+            // Inline, or copied from the heap buffer it outgrew the arena's
+            // region into.
+            return self.key(s, s);
+        }
+        let len = s.len();
+        // SAFETY: as in `placed_string`.
+        let p = unsafe { text.commit(&mut self.arena) };
+        // SAFETY: as in `placed_string`; the name goes on the names stack,
+        // then into an object in the arena.
+        push_in_place::<_, RECOVER>(&mut self.names, || unsafe { Str::placed_in_arena(p, len) });
+        Ok(())
+    }
     #[inline(always)]
     fn begin_array(&mut self) -> Result<()> {
         // The enclosing array now holds a container: it goes on the stack.
@@ -1073,6 +1134,78 @@ mod tests {
             let b = cell.borrow();
             assert!(b.values.is_empty() && b.names.is_empty() && b.frames.is_empty() && !b.direct.is_open());
         });
+    }
+
+    /// A text of `len` characters (cycling through ASCII, two-, three- and
+    /// four-byte characters, quotes, backslashes and controls; `seed`
+    /// shifts the cycle) and its JSON string body, every character spelt
+    /// raw or escaped by its place (`\n`, `\"`, `\\`, `\u00e9`, the
+    /// surrogate pair of an emoji, raw UTF-8), with at least one escape.
+    fn escaped_text(len: usize, seed: usize) -> (String, String) {
+        const CHARS: [char; 9] = ['a', '\n', 'é', '"', '€', '😀', '\\', 'z', '\t'];
+        let (mut text, mut body) = (String::new(), String::new());
+        for k in 0..len.max(1) {
+            let c = CHARS[(k * 7 + seed) % CHARS.len()];
+            text.push(c);
+            let escape = (k + seed) % 3 != 0 || k == 0 || c < ' ' || c == '"' || c == '\\';
+            match c {
+                '\n' => body.push_str("\\n"),
+                '\t' => body.push_str("\\t"),
+                '"' => body.push_str("\\\""),
+                '\\' => body.push_str("\\\\"),
+                c if escape => {
+                    for unit in c.encode_utf16(&mut [0; 2]) {
+                        body.push_str(&format!("\\u{unit:04x}"));
+                    }
+                }
+                c => body.push(c),
+            }
+        }
+        (text, body)
+    }
+
+    /// Strings with escapes decoded straight into the arena
+    /// (`text_room`): values and names of every length around the inline
+    /// capacity and long ones (to 70,000 characters), each followed by
+    /// arena strings copied after it, in arenas started at several sizes,
+    /// so that the decoded text meets the end of a chunk (the text moves to
+    /// a heap buffer, then is copied into the arena) at many places,
+    /// mid-escape included, and grows there again; and the same
+    /// strings in arrays written in place (the scratch route). Each reads
+    /// back as its text.
+    #[test]
+    fn escaped_strings_decoded_in_place_at_every_length_and_chunk_end() {
+        let mut lens: Vec<usize> = (1..=80).collect();
+        lens.extend([100, 255, 256, 511, 512, 513, 1000, 4096, 5000, 70_000]);
+        let plain = "a plain string longer than the inline capacity";
+        let mut doc = String::from("[");
+        let mut expected = Vec::new();
+        for (i, &len) in lens.iter().enumerate() {
+            let (text, body) = escaped_text(len, i);
+            let (name, name_body) = escaped_text(len % 40 + (len / 40) % 3 * 11, i + 1);
+            doc.push_str(&format!(r#"{{"{name_body}":"{body}","p":"{plain}{i}"}},"{body}","{plain}",[1,"{body}",2],"#));
+            expected.push((text, name));
+        }
+        doc.push_str("0]");
+        let options = ReadOptions::new();
+        let unchecked = options.clone().duplicate_keys(DuplicateKeys::Last);
+        for size in [0, 300, 5000, doc.len()] {
+            let (built, result) = build(size, &options, true, |b| parse::parse(doc.as_bytes(), &unchecked, b));
+            result.unwrap();
+            let value = built.or_null();
+            let items = value.as_array().unwrap();
+            for (i, (text, name)) in expected.iter().enumerate() {
+                let at = |k: usize| &items[4 * i + k];
+                let object = at(0).as_object().unwrap();
+                let members: Vec<_> = object.iter().collect();
+                assert!(members[0].0.as_str() == name, "name {i}, arena {size}");
+                assert!(members[0].1.as_str() == Some(text.as_str()), "value in an object {i}, arena {size}");
+                assert!(members[1].1.as_str() == Some(format!("{plain}{i}").as_str()), "after {i}, arena {size}");
+                assert!(at(1).as_str() == Some(text.as_str()), "item {i}, arena {size}");
+                assert!(at(2).as_str() == Some(plain), "after item {i}, arena {size}");
+                assert!(at(3).as_array().unwrap()[1].as_str() == Some(text.as_str()), "in place {i}, arena {size}");
+            }
+        }
     }
 
     /// Containers at the root are counted handles on their arena: a clone

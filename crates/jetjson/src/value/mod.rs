@@ -17,6 +17,7 @@ mod ser;
 mod str;
 #[cfg(test)]
 mod tests;
+mod text_room;
 mod to_value;
 
 /// How deep a conversion between `Value` and serde types (`to_value`,
@@ -33,6 +34,7 @@ pub(crate) use ser::{door_value, NUMBER_TOKEN, VALUE_WRITE_TOKEN};
 /// The string type of `Value`: strings up to 22 bytes live inline, so most
 /// keys and short values need no allocation of their own.
 pub use str::Str;
+pub(crate) use text_room::{Placed, TextRoom};
 pub(crate) use to_value::ValueSerializer;
 pub(crate) use write::write_value;
 

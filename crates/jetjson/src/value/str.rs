@@ -164,6 +164,18 @@ impl Str {
         }
     }
 
+    /// The text decoded in place in the arena (`text_room.rs`), longer than
+    /// `INLINE_CAPACITY`, as an uncounted handle.
+    ///
+    /// # Safety
+    /// `p..p + len` is UTF-8 text placed in the arena (never written
+    /// again); as for `in_arena`.
+    #[inline(always)]
+    pub(crate) unsafe fn placed_in_arena(p: NonNull<u8>, len: usize) -> Str {
+        debug_assert!(len > INLINE_CAPACITY);
+        Str(Repr::Arena(p, len))
+    }
+
     /// The 24 bytes of an inline string as three words (every byte is set:
     /// the tag, the length, the text and zeros after it, so two inline
     /// strings have the same words exactly when they have the same text);
