@@ -2220,17 +2220,24 @@ mod short_str_tests {
         }
     }
 
+    /// A short-string check and copy: `put_quoted_if_clean` for one set.
+    type Put = Box<dyn Fn(*mut u8, &[u8]) -> Option<usize>>;
+
     /// The fused check-and-copy writes exactly what `short_and_clean` and a
     /// quoted copy would, declines exactly what it declines, and never
-    /// writes past the quoted string.
+    /// writes past the quoted string: in line as the build compiles it, and
+    /// every `ShortCopy` entry this CPU runs.
     #[test]
     fn put_quoted_if_clean_agrees_with_short_and_clean() {
         for html in [false, true] {
             let (build, avx2) = ShortCopy::levels(html);
             // The build's own check in line, then every `ShortCopy` entry
             // this CPU runs (the writer's `str` calls the best).
-            let inline = |p: *mut u8, v: &[u8]| unsafe { put_quoted_if_clean(p, v, html) };
-            let mut entries: Vec<(&str, Box<dyn Fn(*mut u8, &[u8]) -> Option<usize>>)> = vec![("inline", Box::new(inline))];
+            // SAFETY (both closures): every call below passes an `out` with
+            // room for `v.len() + 2` bytes and more, the entries' contract;
+            // `levels` offers only entries this CPU runs.
+            let inline = move |p: *mut u8, v: &[u8]| unsafe { put_quoted_if_clean(p, v, html) };
+            let mut entries: Vec<(&str, Put)> = vec![("inline", Box::new(inline))];
             for (name, entry) in [("build", Some(build)), ("avx2", avx2)] {
                 if let Some(e) = entry {
                     entries.push((name, Box::new(move |p: *mut u8, v: &[u8]| unsafe { e.put(p, v) })));
