@@ -15,6 +15,7 @@
 # target/release/deps/write_ratios-*), one pair per commit. Each finds the
 # corpus next to the checkout it was built in (../shared, as the bench does).
 set -euo pipefail
+MEDIAN=$(dirname "$0")/median.awk
 OLD_N=$(realpath "${1:?old native write_ratios}")
 OLD_P=$(realpath "${2:?old portable write_ratios}")
 NEW_N=$(realpath "${3:?new native write_ratios}")
@@ -35,14 +36,9 @@ for r in $(seq "$RUNS"); do
     JETJSON_TWIN=$p "$n" --bench "$ROUNDS" "$FILTER" | awk -F'|' -v b="$b" '/^\| [a-z]/ && $2 !~ /document/ {
       gsub(/ /, "", $2); gsub(/ /, "", $3); for (i = 13; i <= 17; i++) gsub(/[ x]/, "", $i); print b, $2 "/" $3, $16, $17, $13, $15 }'
   done
-done | awk '
+done | awk "$(cat "$MEDIAN")"'
   { key = $2; if (!(key in seen)) { seen[key] = 1; rows[++n] = key }
     c[$1, key] = c[$1, key] " " $3; g[$1, key] = g[$1, key] " " $4; sc[$1, key] = sc[$1, key] " " $5; sg[$1, key] = sg[$1, key] " " $6 }
-  function med(s,    a, k, i, j, t) {
-    k = split(s, a, " ")
-    for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
-    return sprintf("%.2f (%.2f-%.2f)", (k % 2) ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2, a[1], a[k])
-  }
   END {
     print ""
     print "| row | p ÷ n compact, old | new | control | p ÷ n go, old | new | control | sonic ÷ compact portable, old | new | sonic ÷ go portable, old | new |"
