@@ -11,6 +11,7 @@
 # OLD_BENCH / NEW_BENCH: copies of the executable `bash bench/ratios.sh write`
 # builds (target/native/release/deps/write_ratios-*), one per commit.
 set -euo pipefail
+MEDIAN=$(dirname "$0")/median.awk
 OLD=${1:?old write_ratios executable}
 NEW=${2:?new write_ratios executable}
 RUNS=${3:-5}
@@ -25,14 +26,9 @@ for r in $(seq "$RUNS"); do
     "$exe" --bench "$ROUNDS" "$FILTER" | awk -F'|' -v b="$b" '/^\| [a-z]/ && $2 !~ /document/ {
       gsub(/ /, "", $2); gsub(/ /, "", $3); gsub(/[ x]/, "", $12); gsub(/[ x]/, "", $14); print b, $2 "/" $3, $12, $14 }'
   done
-done | awk '
+done | awk "$(cat "$MEDIAN")"'
   { key = $2; if (!(key in seen)) { seen[key] = 1; rows[++n] = key }
     c[$1, key] = c[$1, key] " " $3; g[$1, key] = g[$1, key] " " $4 }
-  function med(s,    a, k, i, j, t) {
-    k = split(s, a, " ")
-    for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
-    return sprintf("%.2f (%.2f-%.2f)", (k % 2) ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2, a[1], a[k])
-  }
   END {
     print ""
     print "| row | sonic ÷ compact, old | new | sonic ÷ go, old | new |"

@@ -89,6 +89,8 @@ pub struct Writer<S: Sink = NoSink> {
     /// and hands nothing out: the sink gets no bytes and every way of
     /// taking the output fails with `IndentLimit`.
     refused_indent: u16,
+    /// The short-string check and copy for this style and CPU (`ShortCopy`).
+    short: ShortCopy,
     sink: S,
 }
 
@@ -261,7 +263,8 @@ impl<S: Sink> Writer<S> {
         let refused_indent = if style.indent > MAX_INDENT { std::mem::take(&mut style.indent) } else { 0 };
         let order = PooledSortMemory::new(!buf.zeroes());
         let sorting = SortStacks::new(!buf.zeroes());
-        Writer { buf, style, depth: 0, holds: 0, name_mask, sorting, order, num: Vec::new(), refused_indent, sink }
+        let short = ShortCopy::new(style.escaper.set().html);
+        Writer { buf, style, depth: 0, holds: 0, name_mask, sorting, order, num: Vec::new(), refused_indent, short, sink }
     }
 
     pub fn style(&self) -> &Style {
@@ -597,13 +600,13 @@ impl<S: Sink> Writer<S> {
         // escape kernel, whose set-up costs more than such a string.
         let b = s.as_bytes();
         if b.len() <= SHORT_STR {
-            let html = self.style.escaper.set().html;
+            let short = self.short;
             let mut clean = false;
-            // SAFETY: `put_quoted_if_clean` writes within b.len() + 2 bytes
-            // and counts them only when it wrote the string (else 0).
+            // SAFETY: `short.put` writes within b.len() + 2 bytes and counts
+            // them only when it wrote the string (else 0).
             unsafe {
                 self.buf.append_raw(b.len() + 2, |p| {
-                    put_quoted_if_clean(p, b, html).map_or(0, |n| {
+                    short.put(p, b).map_or(0, |n| {
                         clean = true;
                         n
                     })
@@ -646,22 +649,26 @@ impl<S: Sink> Writer<S> {
 
     /// `str` with the clean short string's check and copy inlined into the
     /// caller, closure and all (in `str` the optimiser keeps that closure
-    /// out of line). For the `Value` writer, whose recursion is compiled
-    /// once per CPU level (`value::write`): out of line, the check would
-    /// run as compiled for the baseline whatever the level.
+    /// out of line), compiled for `I`. For the `Value` writer, whose
+    /// recursion is compiled once per CPU level (`value::write`): out of
+    /// line, the check would run as compiled for the baseline whatever the
+    /// level.
+    ///
+    /// # Safety
+    /// The CPU runs `I`'s level, which the caller is compiled for.
     #[inline(always)]
-    pub(crate) fn str_inlined(&mut self, s: &str) -> Result<()> {
+    pub(crate) unsafe fn str_inlined<I: ShortIsa>(&mut self, s: &str) -> Result<()> {
         let b = s.as_bytes();
         if b.len() <= SHORT_STR {
             let html = self.style.escaper.set().html;
             let mut clean = false;
-            // SAFETY: as in `str`.
+            // SAFETY: as in `str`; the level per this function's contract.
             unsafe {
                 self.buf.append_raw(
                     b.len() + 2,
                     #[inline(always)]
                     |p| {
-                        put_quoted_if_clean(p, b, html).map_or(0, |n| {
+                        put_quoted_if_clean_in::<I>(p, b, html).map_or(0, |n| {
                             clean = true;
                             n
                         })
@@ -869,16 +876,16 @@ impl<S: Sink> Writer<S> {
     pub fn item_str(&mut self, s: &str, first: bool) -> Result<()> {
         let b = s.as_bytes();
         if self.style.indent == 0 && b.len() <= SHORT_STR {
-            let html = self.style.escaper.set().html;
+            let short = self.short;
             let mut clean = false;
-            // SAFETY: `put_quoted_if_clean` writes within b.len() + 2 bytes
-            // and counts them only when it wrote the string; a declined one
-            // counts nothing, not even the separator.
+            // SAFETY: `short.put` writes within b.len() + 2 bytes and counts
+            // them only when it wrote the string; a declined one counts
+            // nothing, not even the separator.
             unsafe {
                 self.buf.append_raw(b.len() + 3, |p| {
                     *p = b',';
                     let c = usize::from(!first);
-                    put_quoted_if_clean(p.add(c), b, html).map_or(0, |n| {
+                    short.put(p.add(c), b).map_or(0, |n| {
                         clean = true;
                         c + n
                     })
@@ -1017,7 +1024,19 @@ impl<S: Sink> Writer<S> {
     /// A member key with its separators (`,` before, `:` after).
     #[inline(always)]
     pub fn key(&mut self, key: &str, first: bool) -> Result<()> {
-        if self.style.indent == 0 && short_and_clean(key.as_bytes(), self.style.escaper.set().html) {
+        // SAFETY: `BuildIsa` is what this build runs.
+        unsafe { self.key_in::<BuildIsa>(key, first) }
+    }
+
+    /// `key` with its check compiled for `I` (the `Value` writer's
+    /// per-level recursion).
+    ///
+    /// # Safety
+    /// The CPU runs `I`'s level, which the caller is compiled for.
+    #[inline(always)]
+    pub(crate) unsafe fn key_in<I: ShortIsa>(&mut self, key: &str, first: bool) -> Result<()> {
+        // SAFETY: the level per this function's contract.
+        if self.style.indent == 0 && unsafe { short_and_clean_in::<I>(key.as_bytes(), self.style.escaper.set().html) } {
             // SAFETY: `put_clean_name` writes at most key.len() + 4 bytes.
             unsafe { self.buf.append_raw(key.len() + 4, |p| put_clean_name(p, key.as_bytes(), !first)) };
             return Ok(());
@@ -1460,6 +1479,102 @@ unsafe fn put_clean_name(p: *mut u8, name: &[u8], comma: bool) -> usize {
 /// less than the escaper's call and its worst-case reservation.
 const SHORT_STR: usize = 96;
 
+/// The CPU level a build of the short-string check and copy is compiled
+/// for: which registers and instructions it may use. The check is inlined
+/// into its callers, so it runs as compiled for theirs: `BuildIsa` where
+/// they are compiled for the crate's own target features, `Avx2Isa` inside
+/// code compiled for AVX2 and chosen at run time (the `Value` writer's AVX2
+/// recursion, `ShortCopy`'s AVX2 entries). In a build without target flags
+/// `BuildIsa` is SSE2, with compares for the HTML set and 16-byte blocks.
+///
+/// Code naming `Avx2Isa` must be compiled with AVX2 and run only on a CPU
+/// that has it (the unsafe `_in` functions below say so in their contract).
+pub(crate) trait ShortIsa {
+    /// 32-byte blocks (AVX2).
+    const WIDE: bool;
+    /// SSSE3's byte shuffle for the HTML set's nibble lookups.
+    const LOOKUP: bool;
+}
+
+/// What the crate is compiled for (`-C target-cpu=native` or none).
+pub(crate) struct BuildIsa;
+
+impl ShortIsa for BuildIsa {
+    const WIDE: bool = cfg!(all(target_arch = "x86_64", target_feature = "avx2"));
+    const LOOKUP: bool = cfg!(all(target_arch = "x86_64", target_feature = "ssse3"));
+}
+
+/// Code compiled for AVX2 (every CPU with AVX2 has SSSE3).
+#[cfg(target_arch = "x86_64")]
+pub(crate) struct Avx2Isa;
+
+#[cfg(target_arch = "x86_64")]
+impl ShortIsa for Avx2Isa {
+    const WIDE: bool = true;
+    const LOOKUP: bool = true;
+}
+
+/// `put_quoted_if_clean` for one set (HTML-safe or not) as compiled for
+/// one CPU level: chosen once per writer (`ShortCopy::new`), called per
+/// short string by `str` and `item_str`, the serde writer's strings.
+///
+/// Their callers, the program's `Serialize` impls, are compiled once, for
+/// the build's target: inlined there, the check ran as compiled for the
+/// baseline in a build without target flags (SSE2: 16-byte blocks in a
+/// loop, five compares for the HTML set), and even in an AVX2 build as one
+/// copy for both sets, testing `html` on the way. Out of line, one call
+/// per short string (the optimiser kept `str`'s closure out of line
+/// anyway), the entry is the level's code with the set fixed.
+#[derive(Clone, Copy)]
+pub(crate) struct ShortCopy(unsafe fn(*mut u8, &[u8]) -> Option<usize>);
+
+impl ShortCopy {
+    /// The entry for `html` at the best level this CPU runs.
+    #[inline]
+    fn new(html: bool) -> ShortCopy {
+        let (build, avx2) = Self::levels(html);
+        avx2.unwrap_or(build)
+    }
+
+    /// The entries for `html`: the build's own, and the AVX2 one when this
+    /// CPU runs it.
+    #[inline]
+    fn levels(html: bool) -> (ShortCopy, Option<ShortCopy>) {
+        let build = ShortCopy(if html { short_copy_build::<true> } else { short_copy_build::<false> });
+        #[cfg(target_arch = "x86_64")]
+        if crate::parse::level() == crate::parse::Level::Avx2 {
+            return (build, Some(ShortCopy(if html { short_copy_avx2::<true> } else { short_copy_avx2::<false> })));
+        }
+        (build, None)
+    }
+
+    /// `put_quoted_if_clean(p, b, html)` for the `html` of `new`.
+    ///
+    /// # Safety
+    /// As `put_quoted_if_clean`.
+    #[inline(always)]
+    pub(crate) unsafe fn put(self, p: *mut u8, b: &[u8]) -> Option<usize> {
+        // SAFETY: the caller's contract; the entry was chosen for this CPU.
+        unsafe { (self.0)(p, b) }
+    }
+}
+
+/// # Safety
+/// As `put_quoted_if_clean`.
+unsafe fn short_copy_build<const HTML: bool>(p: *mut u8, b: &[u8]) -> Option<usize> {
+    // SAFETY: the caller's contract.
+    unsafe { put_quoted_if_clean(p, b, HTML) }
+}
+
+/// # Safety
+/// As `put_quoted_if_clean`, and the CPU supports AVX2 (`Level::Avx2`).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+unsafe fn short_copy_avx2<const HTML: bool>(p: *mut u8, b: &[u8]) -> Option<usize> {
+    // SAFETY: the caller's contract; this function is compiled for AVX2.
+    unsafe { put_quoted_if_clean_in::<Avx2Isa>(p, b, HTML) }
+}
+
 /// True when `b` is at most `SHORT_STR` bytes of ASCII that no profile
 /// escapes: no control bytes, `"` or `\\`, and (with `html`) no `<`, `>`, `&`.
 /// Non-ASCII text is left to the escaper (U+2028/9, ascii_only).
@@ -1467,6 +1582,17 @@ const SHORT_STR: usize = 96;
 /// Every load stays inside `b`: words overlap rather than read past its end.
 #[inline(always)]
 fn short_and_clean(b: &[u8], html: bool) -> bool {
+    // SAFETY: `BuildIsa` is what this build runs.
+    unsafe { short_and_clean_in::<BuildIsa>(b, html) }
+}
+
+/// `short_and_clean` as compiled for `I` (inlined into code built for it).
+///
+/// # Safety
+/// The CPU runs `I`'s level, which the code this is inlined into is
+/// compiled for.
+#[inline(always)]
+unsafe fn short_and_clean_in<I: ShortIsa>(b: &[u8], html: bool) -> bool {
     let n = b.len();
     if n > SHORT_STR {
         return false;
@@ -1480,15 +1606,15 @@ fn short_and_clean(b: &[u8], html: bool) -> bool {
             let block = |at: usize| u128::from_le_bytes(b[at..at + 16].try_into().expect("16 bytes"));
             let mut at = 0;
             while at + 16 < n {
-                if !sse2_is_clean(block(at), html) {
+                if !sse2_is_clean::<I>(block(at), html) {
                     return false;
                 }
                 at += 16;
             }
-            return sse2_is_clean(block(n - 16), html);
+            return sse2_is_clean::<I>(block(n - 16), html);
         }
         if n >= 8 {
-            return sse2_is_clean(u128::from(word(0)) | (u128::from(word(n - 8)) << 64), html);
+            return sse2_is_clean::<I>(u128::from(word(0)) | (u128::from(word(n - 8)) << 64), html);
         }
     }
     if n >= 8 {
@@ -1504,14 +1630,14 @@ fn short_and_clean(b: &[u8], html: bool) -> bool {
     }
     if n >= 4 {
         let half = |at: usize| u64::from(u32::from_le_bytes(b[at..at + 4].try_into().expect("4 bytes")));
-        return short_word_is_clean(half(0) | (half(n - 4) << 32), html);
+        return short_word_is_clean::<I>(half(0) | (half(n - 4) << 32), html);
     }
     if n == 0 {
         return true;
     }
     // 1 to 3 bytes, repeated to fill the word.
     let x = u64::from(b[0]) | (u64::from(b[n / 2]) << 8) | (u64::from(b[n - 1]) << 16);
-    short_word_is_clean(x | (x << 24) | (x << 48), html)
+    short_word_is_clean::<I>(x | (x << 24) | (x << 48), html)
 }
 
 /// `"` + `b` + `"` written at `p` when `b` is what `short_and_clean`
@@ -1528,6 +1654,19 @@ fn short_and_clean(b: &[u8], html: bool) -> bool {
 /// of writes (nothing is written otherwise).
 #[inline(always)]
 unsafe fn put_quoted_if_clean(p: *mut u8, b: &[u8], html: bool) -> Option<usize> {
+    // SAFETY: the caller's contract; `BuildIsa` is what this build runs.
+    unsafe { put_quoted_if_clean_in::<BuildIsa>(p, b, html) }
+}
+
+/// `put_quoted_if_clean` as compiled for `I`: inlined into code built for
+/// `I`'s level (the `Value` writer's per-level recursion, the per-level
+/// entries of `ShortCopy`).
+///
+/// # Safety
+/// As `put_quoted_if_clean`, and the CPU runs `I`'s level, which the code
+/// this is inlined into is compiled for.
+#[inline(always)]
+unsafe fn put_quoted_if_clean_in<I: ShortIsa>(p: *mut u8, b: &[u8], html: bool) -> Option<usize> {
     use std::ptr::{read_unaligned as rd, write_unaligned as wr};
     let n = b.len();
     if n > SHORT_STR {
@@ -1541,16 +1680,17 @@ unsafe fn put_quoted_if_clean(p: *mut u8, b: &[u8], html: bool) -> Option<usize>
     // bytes the caller guarantees.
     unsafe {
         let d = p.add(1);
-        #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
-        if n >= 32 {
-            // Builds with AVX2 (`-C target-cpu=native`): 32 to 96 bytes as
+        #[cfg(target_arch = "x86_64")]
+        if I::WIDE && n >= 32 {
+            // Code compiled for AVX2 (`-C target-cpu=native`, or the AVX2
+            // build of a caller chosen at run time): 32 to 96 bytes as
             // three 32-byte blocks at 0, `min(32, n - 32)` and `n - 32`
             // (the middle one repeats the last when `n <= 64`), checked
             // together and then stored: one test and no loop, where 16-byte
             // blocks took up to six tests and a loop whose trip count
             // varies with the length.
             let mid = (n - 32).min(32);
-            if !wide_blocks_are_clean(s, mid, n, html) {
+            if !wide_blocks_are_clean::<I>(s, mid, n, html) {
                 return None;
             }
             copy_wide_blocks(s, d, mid, n);
@@ -1561,7 +1701,7 @@ unsafe fn put_quoted_if_clean(p: *mut u8, b: &[u8], html: bool) -> Option<usize>
         if (16..=32).contains(&n) {
             // Two overlapping blocks, checked together.
             let (a, z) = (rd(s as *const u128), rd(s.add(n - 16) as *const u128));
-            if !blocks_are_clean(a, z, html) {
+            if !blocks_are_clean::<I>(a, z, html) {
                 return None;
             }
             wr(d as *mut u128, a);
@@ -1570,27 +1710,27 @@ unsafe fn put_quoted_if_clean(p: *mut u8, b: &[u8], html: bool) -> Option<usize>
             let mut at = 0;
             while at + 16 < n {
                 let block = rd(s.add(at) as *const u128);
-                if !block_is_clean(block, html) {
+                if !block_is_clean::<I>(block, html) {
                     return None;
                 }
                 wr(d.add(at) as *mut u128, block);
                 at += 16;
             }
             let block = rd(s.add(n - 16) as *const u128);
-            if !block_is_clean(block, html) {
+            if !block_is_clean::<I>(block, html) {
                 return None;
             }
             wr(d.add(n - 16) as *mut u128, block);
         } else if n >= 8 {
             let (a, z) = (rd(s as *const u64), rd(s.add(n - 8) as *const u64));
-            if !block_is_clean(u128::from(a) | (u128::from(z) << 64), html) {
+            if !block_is_clean::<I>(u128::from(a) | (u128::from(z) << 64), html) {
                 return None;
             }
             wr(d as *mut u64, a);
             wr(d.add(n - 8) as *mut u64, z);
         } else if n >= 4 {
             let (a, z) = (rd(s as *const u32), rd(s.add(n - 4) as *const u32));
-            if !short_word_is_clean(u64::from(a) | (u64::from(z) << 32), html) {
+            if !short_word_is_clean::<I>(u64::from(a) | (u64::from(z) << 32), html) {
                 return None;
             }
             wr(d as *mut u32, a);
@@ -1599,7 +1739,7 @@ unsafe fn put_quoted_if_clean(p: *mut u8, b: &[u8], html: bool) -> Option<usize>
             let (x0, x1, x2) = (*s, *s.add(n / 2), *s.add(n - 1));
             // 1 to 3 bytes, repeated to fill the word.
             let x = u64::from(x0) | (u64::from(x1) << 8) | (u64::from(x2) << 16);
-            if !short_word_is_clean(x | (x << 24) | (x << 48), html) {
+            if !short_word_is_clean::<I>(x | (x << 24) | (x << 48), html) {
                 return None;
             }
             *d = x0;
@@ -1614,10 +1754,10 @@ unsafe fn put_quoted_if_clean(p: *mut u8, b: &[u8], html: bool) -> Option<usize>
 
 /// Sixteen bytes (all of them bytes of the string) need no escaping.
 #[inline(always)]
-fn block_is_clean(block: u128, html: bool) -> bool {
+fn block_is_clean<I: ShortIsa>(block: u128, html: bool) -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        sse2_is_clean(block, html)
+        sse2_is_clean::<I>(block, html)
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -1628,25 +1768,25 @@ fn block_is_clean(block: u128, html: bool) -> bool {
 /// Two blocks of sixteen bytes (all of them bytes of the string) need no
 /// escaping: one test for both.
 #[inline(always)]
-fn blocks_are_clean(a: u128, z: u128, html: bool) -> bool {
+fn blocks_are_clean<I: ShortIsa>(a: u128, z: u128, html: bool) -> bool {
     #[cfg(target_arch = "x86_64")]
     {
         use core::arch::x86_64::{_mm_movemask_epi8, _mm_or_si128};
         // SAFETY: SSE2 is part of the x86-64 baseline.
-        unsafe { _mm_movemask_epi8(_mm_or_si128(sse2_dirty(a, html), sse2_dirty(z, html))) == 0 }
+        unsafe { _mm_movemask_epi8(_mm_or_si128(sse2_dirty::<I>(a, html), sse2_dirty::<I>(z, html))) == 0 }
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        block_is_clean(a, html) && block_is_clean(z, html)
+        block_is_clean::<I>(a, html) && block_is_clean::<I>(z, html)
     }
 }
 
 /// Sixteen bytes at once with SSE2 (part of the x86-64 baseline).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn sse2_is_clean(bytes: u128, html: bool) -> bool {
+fn sse2_is_clean<I: ShortIsa>(bytes: u128, html: bool) -> bool {
     // SAFETY: SSE2 is part of the x86-64 baseline.
-    unsafe { core::arch::x86_64::_mm_movemask_epi8(sse2_dirty(bytes, html)) == 0 }
+    unsafe { core::arch::x86_64::_mm_movemask_epi8(sse2_dirty::<I>(bytes, html)) == 0 }
 }
 
 /// The lanes of a vector of string bytes that a profile may escape (all
@@ -1659,14 +1799,15 @@ fn sse2_is_clean(bytes: u128, html: bool) -> bool {
 /// matches each pair with one compare.
 ///
 /// # Safety
-/// The CPU supports `V`'s ISA and the caller is compiled with it.
+/// The CPU supports `V`'s ISA and `I`'s level, and the caller is compiled
+/// with them.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-unsafe fn dirty<V: Vector>(v: V, html: bool) -> V {
+unsafe fn dirty<V: Vector, I: ShortIsa>(v: V, html: bool) -> V {
     // SAFETY: lane-wise arithmetic only, with `V`'s ISA (the contract);
-    // the lookups only where `V` has them.
+    // the lookups only where `V` has them or `I`'s level (SSSE3) does.
     unsafe {
-        if html && V::HAS_LOOKUP {
+        if html && (V::HAS_LOOKUP || I::LOOKUP) {
             // Two nibble lookups and their test: fewer operations than the
             // five compares of the HTML set (go and the HTML-safe profiles).
             let (lo, hi) = &crate::escape::HTML_SHORT_CHECK;
@@ -1683,36 +1824,32 @@ unsafe fn dirty<V: Vector>(v: V, html: bool) -> V {
     }
 }
 
-/// `dirty` for sixteen bytes, with SSE2.
+/// `dirty` for sixteen bytes, with SSE2 (and SSSE3's lookups where `I`
+/// has them).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn sse2_dirty(bytes: u128, html: bool) -> core::arch::x86_64::__m128i {
-    // SAFETY: SSE2 is part of the x86-64 baseline; `transmute` between
-    // `u128` and `__m128i` (both 16 plain bytes) is a register move.
-    unsafe { dirty(core::mem::transmute::<u128, core::arch::x86_64::__m128i>(bytes), html) }
-}
-
-/// `dirty` for 32 bytes, in builds with AVX2 enabled.
-#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
-#[inline(always)]
-fn avx2_dirty(v: core::arch::x86_64::__m256i, html: bool) -> core::arch::x86_64::__m256i {
-    // SAFETY: the crate is compiled with AVX2 enabled (the `cfg` above).
-    unsafe { dirty(v, html) }
+fn sse2_dirty<I: ShortIsa>(bytes: u128, html: bool) -> core::arch::x86_64::__m128i {
+    // SAFETY: SSE2 is part of the x86-64 baseline, and SSSE3 is only used
+    // where `I` says the code is compiled for it (`ShortIsa`'s contract);
+    // `transmute` between `u128` and `__m128i` (both 16 plain bytes) is a
+    // register move.
+    unsafe { dirty::<_, I>(core::mem::transmute::<u128, core::arch::x86_64::__m128i>(bytes), html) }
 }
 
 /// Whether the 32-byte blocks of `s` at 0, `mid` and `n - 32` are clean.
 ///
 /// # Safety
-/// `32 <= n`, `mid <= n - 32`, and `s..s + n` is readable.
-#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+/// `32 <= n`, `mid <= n - 32`, and `s..s + n` is readable; the code this
+/// is inlined into is compiled for AVX2 (`I::WIDE`).
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
-unsafe fn wide_blocks_are_clean(s: *const u8, mid: usize, n: usize, html: bool) -> bool {
+unsafe fn wide_blocks_are_clean<I: ShortIsa>(s: *const u8, mid: usize, n: usize, html: bool) -> bool {
     use core::arch::x86_64::{_mm256_loadu_si256, _mm256_movemask_epi8, _mm256_or_si256};
-    // SAFETY: AVX2 is enabled (the `cfg` above); each load reads 32 bytes
-    // starting at most `n - 32` bytes into `s`, inside `s..s + n`.
+    // SAFETY: AVX2 per the contract; each load reads 32 bytes starting at
+    // most `n - 32` bytes into `s`, inside `s..s + n`.
     unsafe {
         let (a, m, z) = (_mm256_loadu_si256(s.cast()), _mm256_loadu_si256(s.add(mid).cast()), _mm256_loadu_si256(s.add(n - 32).cast()));
-        let bad = _mm256_or_si256(_mm256_or_si256(avx2_dirty(a, html), avx2_dirty(m, html)), avx2_dirty(z, html));
+        let bad = _mm256_or_si256(_mm256_or_si256(dirty::<_, I>(a, html), dirty::<_, I>(m, html)), dirty::<_, I>(z, html));
         _mm256_movemask_epi8(bad) == 0
     }
 }
@@ -1722,13 +1859,13 @@ unsafe fn wide_blocks_are_clean(s: *const u8, mid: usize, n: usize, html: bool) 
 ///
 /// # Safety
 /// `32 <= n`, `mid <= n - 32`, `s..s + n` is readable and `d..d + n`
-/// writable.
-#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+/// writable; the code this is inlined into is compiled for AVX2.
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn copy_wide_blocks(s: *const u8, d: *mut u8, mid: usize, n: usize) {
     use core::arch::x86_64::{_mm256_loadu_si256, _mm256_storeu_si256};
-    // SAFETY: AVX2 is enabled (the `cfg` above); every block lies within
-    // the first `n` bytes of both ranges.
+    // SAFETY: AVX2 per the contract; every block lies within the first `n`
+    // bytes of both ranges.
     unsafe {
         for at in [0, mid, n - 32] {
             _mm256_storeu_si256(d.add(at).cast(), _mm256_loadu_si256(s.add(at).cast()));
@@ -1740,10 +1877,10 @@ unsafe fn copy_wide_blocks(s: *const u8, d: *mut u8, mid: usize, n: usize) {
 /// x86-64 the word twice in one SSE2 register (fewer instructions than
 /// SWAR's per-character compares), elsewhere SWAR.
 #[inline(always)]
-fn short_word_is_clean(w: u64, html: bool) -> bool {
+fn short_word_is_clean<I: ShortIsa>(w: u64, html: bool) -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        sse2_is_clean(u128::from(w) | (u128::from(w) << 64), html)
+        sse2_is_clean::<I>(u128::from(w) | (u128::from(w) << 64), html)
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -2053,7 +2190,7 @@ impl Literal {
 
 #[cfg(test)]
 mod short_str_tests {
-    use super::{put_quoted_if_clean, short_and_clean, SHORT_STR};
+    use super::{put_quoted_if_clean, short_and_clean, ShortCopy, SHORT_STR};
     use crate::escape::{EscapeSet, Escaper};
 
     #[test]
@@ -2083,52 +2220,73 @@ mod short_str_tests {
         }
     }
 
+    /// A short-string check and copy: `put_quoted_if_clean` for one set.
+    type Put = Box<dyn Fn(*mut u8, &[u8]) -> Option<usize>>;
+
     /// The fused check-and-copy writes exactly what `short_and_clean` and a
     /// quoted copy would, declines exactly what it declines, and never
-    /// writes past the quoted string.
+    /// writes past the quoted string: in line as the build compiles it, and
+    /// every `ShortCopy` entry this CPU runs.
     #[test]
     fn put_quoted_if_clean_agrees_with_short_and_clean() {
         for html in [false, true] {
-            for n in 0usize..=SHORT_STR + 2 {
-                for byte in [b'a', 0x00, 0x1F, b'"', b'\\', b'<', b'>', b'&', 0x7F, 0x20, b'~', b'#', b'\'', b'=', b'?', 0x80, 0xE2, 0xFF] {
-                    for pos in [
-                        0,
-                        n / 3,
-                        n / 2,
-                        n.saturating_sub(17),
-                        n.saturating_sub(16),
-                        n.saturating_sub(9),
-                        n.saturating_sub(1),
-                        31.min(n.saturating_sub(1)),
-                        32.min(n.saturating_sub(1)),
-                        63.min(n.saturating_sub(1)),
-                        64.min(n.saturating_sub(1)),
-                        n.saturating_sub(32),
-                        n.saturating_sub(33),
-                    ] {
-                        let mut v: Vec<u8> = (0..n).map(|i| b'a' + (i % 26) as u8).collect();
-                        if n > 0 {
-                            v[pos] = byte;
-                        }
-                        let mut out = vec![0xEEu8; n + 2 + 40];
-                        // SAFETY: `out` has n + 2 bytes and more.
-                        let got = unsafe { put_quoted_if_clean(out.as_mut_ptr(), &v, html) };
-                        assert!(out[n + 2..].iter().all(|&b| b == 0xEE), "wrote past the end: n={n} html={html}");
-                        if short_and_clean(&v, html) {
-                            assert_eq!(got, Some(n + 2), "n={n} html={html} {v:?}");
-                            assert_eq!(out[0], b'"');
-                            assert_eq!(&out[1..n + 1], &v[..]);
-                            assert_eq!(out[n + 1], b'"');
-                        } else {
-                            assert_eq!(got, None, "n={n} html={html} {v:?}");
+            let (build, avx2) = ShortCopy::levels(html);
+            // The build's own check in line, then every `ShortCopy` entry
+            // this CPU runs (the writer's `str` calls the best).
+            // SAFETY (both closures): every call below passes an `out` with
+            // room for `v.len() + 2` bytes and more, the entries' contract;
+            // `levels` offers only entries this CPU runs.
+            let inline = move |p: *mut u8, v: &[u8]| unsafe { put_quoted_if_clean(p, v, html) };
+            let mut entries: Vec<(&str, Put)> = vec![("inline", Box::new(inline))];
+            for (name, entry) in [("build", Some(build)), ("avx2", avx2)] {
+                if let Some(e) = entry {
+                    entries.push((name, Box::new(move |p: *mut u8, v: &[u8]| unsafe { e.put(p, v) })));
+                }
+            }
+            for (entry, put) in &entries {
+                for n in 0usize..=SHORT_STR + 2 {
+                    for byte in
+                        [b'a', 0x00, 0x1F, b'"', b'\\', b'<', b'>', b'&', 0x7F, 0x20, b'~', b'#', b'\'', b'=', b'?', 0x80, 0xE2, 0xFF]
+                    {
+                        for pos in [
+                            0,
+                            n / 3,
+                            n / 2,
+                            n.saturating_sub(17),
+                            n.saturating_sub(16),
+                            n.saturating_sub(9),
+                            n.saturating_sub(1),
+                            31.min(n.saturating_sub(1)),
+                            32.min(n.saturating_sub(1)),
+                            63.min(n.saturating_sub(1)),
+                            64.min(n.saturating_sub(1)),
+                            n.saturating_sub(32),
+                            n.saturating_sub(33),
+                        ] {
+                            let mut v: Vec<u8> = (0..n).map(|i| b'a' + (i % 26) as u8).collect();
+                            if n > 0 {
+                                v[pos] = byte;
+                            }
+                            let mut out = vec![0xEEu8; n + 2 + 40];
+                            // `out` has n + 2 bytes and more (the entries' contract).
+                            let got = put(out.as_mut_ptr(), &v);
+                            assert!(out[n + 2..].iter().all(|&b| b == 0xEE), "wrote past the end: {entry} n={n} html={html}");
+                            if short_and_clean(&v, html) {
+                                assert_eq!(got, Some(n + 2), "{entry} n={n} html={html} {v:?}");
+                                assert_eq!(out[0], b'"');
+                                assert_eq!(&out[1..n + 1], &v[..]);
+                                assert_eq!(out[n + 1], b'"');
+                            } else {
+                                assert_eq!(got, None, "{entry} n={n} html={html} {v:?}");
+                            }
                         }
                     }
-                }
-                if n > 0 {
-                    let s = "é".repeat(n.div_ceil(2));
-                    let mut out = vec![0u8; s.len() + 2];
-                    // SAFETY: `out` has s.len() + 2 bytes.
-                    assert_eq!(unsafe { put_quoted_if_clean(out.as_mut_ptr(), s.as_bytes(), html) }, None);
+                    if n > 0 {
+                        let s = "é".repeat(n.div_ceil(2));
+                        let mut out = vec![0u8; s.len() + 2];
+                        // `out` has s.len() + 2 bytes.
+                        assert_eq!(put(out.as_mut_ptr(), s.as_bytes()), None, "{entry}");
+                    }
                 }
             }
         }

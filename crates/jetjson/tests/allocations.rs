@@ -274,10 +274,37 @@ fn zeroed_buffers_leave_no_output_behind() {
     assert_eq!(blocks_left_holding_the_output(true), 0, "freed memory still holds output bytes");
 }
 
+/// Once a thread has written a document, writing one again allocates the
+/// returned output and nothing else: the output buffer and the memory
+/// that sorts objects (`go`) come back from the thread's pools, and the
+/// writer hands its buffer out without leaving memory behind to free.
+fn repeated_writes_allocate_only_their_output() {
+    let (allocs, _) = peak_of(|| {
+        let doc = br#"{"b": {"y": [1, "two", 3.5], "x": "<&>"}, "a": [{"k": 1, "j": 2}], "c": "d"}"#;
+        let v = Value::from_slice(doc).expect("JSON");
+        let options = [WriteOptions::compact(), WriteOptions::go()];
+        let write = |o: &WriteOptions| {
+            let from_value = v.to_vec_with(o).expect("writable");
+            let from_serde = jetjson::to_vec_with(&v, o).expect("writable");
+            assert_eq!(from_value, from_serde);
+        };
+        // Warm up: the pools fill on first use.
+        options.iter().for_each(write);
+        let before = ALLOCS.with(Cell::get);
+        for _ in 0..10 {
+            options.iter().for_each(write);
+        }
+        ALLOCS.with(Cell::get) - before
+    });
+    // 10 rounds of two profiles, two outputs each.
+    assert_eq!(allocs, 40, "allocations beyond the outputs");
+}
+
 #[test]
 fn allocations() {
     max_size_bounds_what_reading_allocates();
     parsing_allocates_a_bounded_multiple_of_the_input();
     parsed_trees_allocate_per_document();
     zeroed_buffers_leave_no_output_behind();
+    repeated_writes_allocate_only_their_output();
 }

@@ -6,7 +6,9 @@ use crate::keys;
 use crate::options::KeyOrder;
 use crate::parse::{level, Level};
 use crate::shape::ShapeHash;
-use crate::writer::{Sink, Writer};
+#[cfg(target_arch = "x86_64")]
+use crate::writer::Avx2Isa;
+use crate::writer::{BuildIsa, ShortIsa, Sink, Writer};
 
 pub(crate) fn write_value<S: Sink>(w: &mut Writer<S>, v: &Value) -> Result<()> {
     write_value_at(w, v, level())
@@ -37,14 +39,34 @@ pub(crate) fn write_value_at<S: Sink>(w: &mut Writer<S>, v: &Value, level: Level
 /// Which build of the recursion a body is inlined into: the bodies below
 /// are `#[inline(always)]` and generic over it, and call `B::value` for a
 /// nested container, so each build recurses into itself.
+///
+/// `Isa` is the level the build is compiled for, for the `Writer`'s
+/// string and key checks inlined into it.
 trait Build {
+    type Isa: ShortIsa;
     fn value<S: Sink>(w: &mut Writer<S>, v: &Value) -> Result<()>;
+}
+
+/// `Writer::str_inlined` compiled for `B`'s level.
+#[inline(always)]
+fn str_in<S: Sink, B: Build>(w: &mut Writer<S>, s: &str) -> Result<()> {
+    // SAFETY: the bodies instantiated with `B` run only inside `B`'s build
+    // of the recursion, compiled for `B::Isa`'s level on a CPU that has it.
+    unsafe { w.str_inlined::<B::Isa>(s) }
+}
+
+/// `Writer::key` compiled for `B`'s level.
+#[inline(always)]
+fn key_in<S: Sink, B: Build>(w: &mut Writer<S>, k: &str, first: bool) -> Result<()> {
+    // SAFETY: as in `str_in`.
+    unsafe { w.key_in::<B::Isa>(k, first) }
 }
 
 /// The baseline build (no target features beyond the target's own).
 struct Baseline;
 
 impl Build for Baseline {
+    type Isa = BuildIsa;
     #[inline(always)]
     fn value<S: Sink>(w: &mut Writer<S>, v: &Value) -> Result<()> {
         value_baseline(w, v)
@@ -63,6 +85,7 @@ struct Avx2;
 
 #[cfg(target_arch = "x86_64")]
 impl Build for Avx2 {
+    type Isa = Avx2Isa;
     #[inline(always)]
     fn value<S: Sink>(w: &mut Writer<S>, v: &Value) -> Result<()> {
         // SAFETY: called only from the bodies instantiated for `Avx2`, which
@@ -91,7 +114,7 @@ fn value_body<S: Sink, B: Build>(w: &mut Writer<S>, v: &Value) -> Result<()> {
             Ok(())
         }
         Value::Number(n) => write_number(w, n),
-        Value::String(s) => w.str_inlined(s),
+        Value::String(s) => str_in::<S, B>(w, s),
         Value::Array(items) => {
             enter(w)?;
             if items.len() > 2 {
@@ -123,7 +146,7 @@ fn write_element<S: Sink, B: Build>(w: &mut Writer<S>, v: &Value) -> Result<()> 
     match v {
         Value::Number(Number::Float(f)) => w.f64(*f),
         Value::Number(Number::Int(i)) => w.i64(*i),
-        Value::String(s) => w.str_inlined(s),
+        Value::String(s) => str_in::<S, B>(w, s),
         _ => B::value(w, v),
     }
 }
@@ -249,7 +272,7 @@ fn write_object<S: Sink, B: Build>(w: &mut Writer<S>, map: &Map) -> Result<()> {
                 }
             }
             let (k, v) = &members[order[ob + n] as usize];
-            w.key(k, n == 0)?;
+            key_in::<S, B>(w, k, n == 0)?;
             write_element::<S, B>(w, v).map_err(|e| e.in_key(k))?;
             w.spill_if_full()?;
         }
@@ -295,7 +318,7 @@ fn rises<S: Sink>(w: &mut Writer<S>, members: &[(Str, Value)], order: KeyOrder) 
 #[inline(always)]
 fn write_members<S: Sink, B: Build>(w: &mut Writer<S>, members: &[(Str, Value)]) -> Result<()> {
     for (i, (k, v)) in members.iter().enumerate() {
-        w.key(k, i == 0)?;
+        key_in::<S, B>(w, k, i == 0)?;
         write_element::<S, B>(w, v).map_err(|e| e.in_key(k))?;
         w.spill_if_full()?;
     }

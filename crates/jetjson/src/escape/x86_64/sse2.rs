@@ -75,18 +75,20 @@ impl Vector for __m128i {
     }
 
     /// Builds with SSSE3 enabled (`-C target-cpu=native`) have `pshufb`;
-    /// the baseline build compares instead.
+    /// the baseline build compares instead. The lookups below are compiled
+    /// in every build: code compiled for a CPU level with SSSE3 (the
+    /// writer's AVX2 build of its short-string check, `writer::ShortIsa`)
+    /// uses them whatever this says.
     const HAS_LOOKUP: bool = cfg!(target_feature = "ssse3");
 
-    #[cfg(target_feature = "ssse3")]
     #[inline(always)]
     unsafe fn lookup16(self, table: &[u8; 16]) -> __m128i {
-        // SAFETY: SSSE3 is enabled (the `cfg` above); 16 bytes are read
-        // from the table reference.
+        // SAFETY: the caller runs with SSSE3 enabled (`HAS_LOOKUP`, or a
+        // caller compiled for a level that has it); 16 bytes are read from
+        // the table reference.
         unsafe { core::arch::x86_64::_mm_shuffle_epi8(_mm_loadu_si128(table.as_ptr().cast()), self) }
     }
 
-    #[cfg(target_feature = "ssse3")]
     #[inline(always)]
     unsafe fn high_nibble(self) -> __m128i {
         // A 16-bit shift moves the neighbour's low bits in: mask them off.
@@ -94,14 +96,12 @@ impl Vector for __m128i {
         unsafe { _mm_and_si128(core::arch::x86_64::_mm_srli_epi16::<4>(self), _mm_set1_epi8(0x0F)) }
     }
 
-    #[cfg(target_feature = "ssse3")]
     #[inline(always)]
     unsafe fn low_nibble(self) -> __m128i {
         // SAFETY: SSE2 is baseline on x86_64.
         unsafe { _mm_and_si128(self, _mm_set1_epi8(0x0F)) }
     }
 
-    #[cfg(target_feature = "ssse3")]
     #[inline(always)]
     unsafe fn nonzero(self) -> __m128i {
         if cfg!(all(target_feature = "avx512bw", target_feature = "avx512vl")) {
