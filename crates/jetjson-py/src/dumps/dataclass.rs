@@ -279,8 +279,12 @@ pub fn make(class: &Bound<'_, PyType>, direct: bool) -> PyResult<Held> {
     // getattr).
     // SAFETY: `ty` is a live class (held by `class`); GIL held.
     let trusted = unsafe { str_keys_only(ty) };
-    // SAFETY: as above; with `trusted`, lookups run no Python code.
-    let (reads, keys) = unsafe { reads_of(ty, &names, direct && trusted) };
+    let (reads, keys) = if trusted {
+        // SAFETY: as above; lookups in these dicts run no Python code.
+        unsafe { reads_of(ty, &names, direct) }
+    } else {
+        (vec![Read::GetAttr; names.len()], std::ptr::null())
+    };
     let plan = Box::new(Plan {
         class: ty as usize,
         reads,
