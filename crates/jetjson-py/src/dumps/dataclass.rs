@@ -204,7 +204,7 @@ pub unsafe fn find(py: Python<'_>, ty: *mut ffi::PyTypeObject) -> Option<Held> {
         }
         // Held before anything else can run.
         ffi::Py_INCREF(capsule);
-        let held = Held { capsule, plan: std::ptr::null() };
+        let mut held = Held { capsule, plan: std::ptr::null() };
         if ffi::PyCapsule_IsValid(capsule, CAPSULE.as_ptr()) == 0 {
             return None;
         }
@@ -214,9 +214,8 @@ pub unsafe fn find(py: Python<'_>, ty: *mut ffi::PyTypeObject) -> Option<Held> {
             return None;
         }
         slot.set(Recent { ty: ty as usize, version, capsule, plan });
-        // The reference `held` took now goes with the plan.
-        std::mem::forget(held);
-        Some(Held { capsule, plan })
+        held.plan = plan;
+        Some(held)
     }
 }
 
