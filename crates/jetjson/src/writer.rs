@@ -668,7 +668,7 @@ impl<S: Sink> Writer<S> {
                     b.len() + 2,
                     #[inline(always)]
                     |p| {
-                        put_quoted_if_clean_in::<I>(p, b, html).map_or(0, |n| {
+                        put_quoted_if_clean_in::<I>(p, b, html, None).map_or(0, |n| {
                             clean = true;
                             n
                         })
@@ -974,7 +974,7 @@ impl<S: Sink> Writer<S> {
         let (p, len) = unsafe { self.buf.reserve_raw(room) };
         // SAFETY: `room` bytes are reserved from `p`.
         let end = unsafe { p.add(room) };
-        ItemRun { start: p, at: p, end, html, zmij, nesting: 0, len, depth: &mut self.depth }
+        ItemRun { start: p, at: p, end, html, zmij, short: self.short, nesting: 0, len, depth: &mut self.depth }
     }
 
     /// `f` with a `run` of `room` bytes (see `run`).
@@ -1572,7 +1572,7 @@ unsafe fn short_copy_build<const HTML: bool>(p: *mut u8, b: &[u8]) -> Option<usi
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
 unsafe fn short_copy_avx2<const HTML: bool>(p: *mut u8, b: &[u8]) -> Option<usize> {
     // SAFETY: the caller's contract; this function is compiled for AVX2.
-    unsafe { put_quoted_if_clean_in::<Avx2Isa>(p, b, HTML) }
+    unsafe { put_quoted_if_clean_in::<Avx2Isa>(p, b, HTML, None) }
 }
 
 /// True when `b` is at most `SHORT_STR` bytes of ASCII that no profile
@@ -1655,22 +1655,41 @@ unsafe fn short_and_clean_in<I: ShortIsa>(b: &[u8], html: bool) -> bool {
 #[inline(always)]
 unsafe fn put_quoted_if_clean(p: *mut u8, b: &[u8], html: bool) -> Option<usize> {
     // SAFETY: the caller's contract; `BuildIsa` is what this build runs.
-    unsafe { put_quoted_if_clean_in::<BuildIsa>(p, b, html) }
+    unsafe { put_quoted_if_clean_in::<BuildIsa>(p, b, html, None) }
+}
+
+/// `put_quoted_if_clean`, but a string of more than 32 bytes goes to
+/// `long` (the writer's `ShortCopy`: AVX2's three 32-byte blocks on a CPU
+/// that has it) when the build has no 32-byte blocks of its own: the code
+/// inlined into the caller is the short cases' alone.
+///
+/// # Safety
+/// As `put_quoted_if_clean`; `long` is for the same `html`.
+#[inline(always)]
+unsafe fn put_quoted_if_clean_or(p: *mut u8, b: &[u8], html: bool, long: ShortCopy) -> Option<usize> {
+    // SAFETY: the caller's contract; `BuildIsa` is what this build runs.
+    unsafe { put_quoted_if_clean_in::<BuildIsa>(p, b, html, Some(long)) }
 }
 
 /// `put_quoted_if_clean` as compiled for `I`: inlined into code built for
 /// `I`'s level (the `Value` writer's per-level recursion, the per-level
-/// entries of `ShortCopy`).
+/// entries of `ShortCopy`). With `long`, strings of more than 32 bytes go
+/// to it where `I` has no 32-byte blocks.
 ///
 /// # Safety
 /// As `put_quoted_if_clean`, and the CPU runs `I`'s level, which the code
-/// this is inlined into is compiled for.
+/// this is inlined into is compiled for; `long` is an entry for the same
+/// `html`.
 #[inline(always)]
-unsafe fn put_quoted_if_clean_in<I: ShortIsa>(p: *mut u8, b: &[u8], html: bool) -> Option<usize> {
+unsafe fn put_quoted_if_clean_in<I: ShortIsa>(p: *mut u8, b: &[u8], html: bool, long: Option<ShortCopy>) -> Option<usize> {
     use std::ptr::{read_unaligned as rd, write_unaligned as wr};
     let n = b.len();
     if n > SHORT_STR {
         return None;
+    }
+    if let (false, true, Some(long)) = (I::WIDE, n > 32, long) {
+        // SAFETY: the caller's contract, which is the entry's.
+        return unsafe { long.put(p, b) };
     }
     let s = b.as_ptr();
     // SAFETY (whole block): every load reads bytes of `b` (blocks overlap
@@ -1940,6 +1959,9 @@ pub struct ItemRun<'w> {
     html: bool,
     /// Floats are written as zmij writes them (the compact layout).
     zmij: bool,
+    /// The writer's short-string entry for this CPU (`ShortCopy`), for
+    /// strings longer than one 32-byte block when the build has none.
+    short: ShortCopy,
     /// Objects opened less objects closed by the run (`begin_object`,
     /// `end_object`), added to the writer's depth when the run ends.
     nesting: isize,
@@ -2022,7 +2044,10 @@ impl ItemRun<'_> {
         unsafe {
             *self.at = b',';
             let c = usize::from(!first);
-            match put_quoted_if_clean(self.at.add(c), b, self.html) {
+            // Past 32 bytes, a build without 32-byte blocks calls the
+            // CPU's entry (AVX2: three blocks where SSE2 takes up to six);
+            // shorter strings are checked in line.
+            match put_quoted_if_clean_or(self.at.add(c), b, self.html, self.short) {
                 Some(n) => {
                     self.at = self.at.add(c + n);
                     true
@@ -2210,7 +2235,7 @@ impl Literal {
 
 #[cfg(test)]
 mod short_str_tests {
-    use super::{put_quoted_if_clean, short_and_clean, ShortCopy, SHORT_STR};
+    use super::{put_quoted_if_clean, put_quoted_if_clean_or, short_and_clean, ShortCopy, SHORT_STR};
     use crate::escape::{EscapeSet, Escaper};
 
     #[test]
@@ -2253,11 +2278,14 @@ mod short_str_tests {
             let (build, avx2) = ShortCopy::levels(html);
             // The build's own check in line, then every `ShortCopy` entry
             // this CPU runs (the writer's `str` calls the best).
-            // SAFETY (both closures): every call below passes an `out` with
+            // SAFETY (every closure): every call below passes an `out` with
             // room for `v.len() + 2` bytes and more, the entries' contract;
             // `levels` offers only entries this CPU runs.
             let inline = move |p: *mut u8, v: &[u8]| unsafe { put_quoted_if_clean(p, v, html) };
-            let mut entries: Vec<(&str, Put)> = vec![("inline", Box::new(inline))];
+            // The run's inline check with the best entry for long strings.
+            let best = ShortCopy::new(html);
+            let inline_or = move |p: *mut u8, v: &[u8]| unsafe { put_quoted_if_clean_or(p, v, html, best) };
+            let mut entries: Vec<(&str, Put)> = vec![("inline", Box::new(inline)), ("inline_or", Box::new(inline_or))];
             for (name, entry) in [("build", Some(build)), ("avx2", avx2)] {
                 if let Some(e) = entry {
                     entries.push((name, Box::new(move |p: *mut u8, v: &[u8]| unsafe { e.put(p, v) })));
