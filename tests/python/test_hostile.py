@@ -778,6 +778,35 @@ def test_dumps_nested_in_default_is_a_bounded_error():
     assert rc == 0 and out.startswith("bounded:"), (rc, out[-500:], err[-800:])
 
 
+# The same through a dataclass field read by getattr (a property calling
+# dumps): a class planned lately is written without a stack check on the
+# way in (`find_recent`), so its record must check before the getattr.
+NESTED_RECORD_CHILD = """
+import dataclasses, sys, jetjson
+# Python's own bound out of the way: only jetjson's stack check is left
+# between this chain and a C stack overflow.
+sys.setrecursionlimit(10**6)
+def nest(n, x):
+    for _ in range(n):
+        x = [x]
+    return x
+@dataclasses.dataclass
+class R:
+    n: int = 0
+# Two lists deep (below the depth where containers check the stack).
+R.n = property(lambda self: jetjson.dumps(nest(2, R.__new__(R))).decode(), lambda self, v: None)
+try:
+    jetjson.dumps(R.__new__(R))
+except (RecursionError, jetjson.JSONEncodeError) as e:
+    print("bounded:", type(e).__name__)
+"""
+
+
+def test_dumps_nested_in_a_dataclass_field_is_a_bounded_error():
+    rc, out, err = run_child(NESTED_RECORD_CHILD)
+    assert rc == 0 and out.startswith("bounded:"), (rc, out[-500:], err[-800:])
+
+
 def test_dataclass_classes_are_not_kept_alive_after_dumps():
     import weakref
 

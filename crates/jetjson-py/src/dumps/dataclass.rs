@@ -172,25 +172,21 @@ unsafe fn version_of(ty: *mut ffi::PyTypeObject) -> u32 {
 /// # Safety
 /// `ty` is a live type; GIL held.
 pub unsafe fn find(py: Python<'_>, ty: *mut ffi::PyTypeObject) -> Option<Held> {
-    // SAFETY: `ty` is live. A cache entry with this class's address and
-    // its current (valid, non-zero) version tag was stored for this very
-    // class (tags are never reused), unchanged since: its dict still holds
-    // the capsule (a change to the dict gives it a new tag before any Python
-    // code runs: a dying capsule's plan goes to the graveyard, `drop_plan`),
-    // so the capsule is alive. Otherwise its own dict (not its bases') is
-    // looked up with a str key. That lookup runs Python code when the dict
+    // SAFETY: as the caller guarantees.
+    if let Some(held) = unsafe { find_recent(ty) } {
+        return Some(held);
+    }
+    // SAFETY: `ty` is live. Not a recent class (`find_recent`, whose cache
+    // entries stay good because a change to a class's dict gives it a new
+    // tag before any Python code runs, and a dying capsule's plan goes to
+    // the graveyard, `drop_plan`): its own dict (not its bases') is looked
+    // up with a str key. That lookup runs Python code when the dict
     // holds another key of the same hash (its `__eq__`), which may change
     // the class, move the object to another class and free this one: the
     // class is held while it is looked up, the capsule found is held at
     // once, and the plan is checked against the class as it is afterwards.
     unsafe {
-        let version = version_of(ty);
         let slot = &RECENT.0[(ty as usize >> 4) % RECENT_SLOTS];
-        let seen = slot.get();
-        if version != 0 && seen.ty == ty as usize && seen.version == version {
-            ffi::Py_INCREF(seen.capsule);
-            return Some(Held { capsule: seen.capsule, plan: seen.plan });
-        }
         let dict = (*ty).tp_dict;
         if dict.is_null() {
             return None;
@@ -216,6 +212,31 @@ pub unsafe fn find(py: Python<'_>, ty: *mut ffi::PyTypeObject) -> Option<Held> {
         slot.set(Recent { ty: ty as usize, version, capsule, plan });
         held.plan = plan;
         Some(held)
+    }
+}
+
+/// The plan of `ty` if it was found lately (`find`'s cache of recent
+/// classes): runs no Python code, so `other` looks here before it checks
+/// the stack.
+///
+/// # Safety
+/// `ty` is a live type; GIL held.
+#[inline(always)]
+pub unsafe fn find_recent(ty: *mut ffi::PyTypeObject) -> Option<Held> {
+    // SAFETY: `ty` is live. A cache entry with this class's address and
+    // its current (valid, non-zero) version tag was stored for this very
+    // class (tags are never reused), unchanged since: its dict still holds
+    // the capsule (a change to the dict gives the class a new tag before
+    // any Python code runs; a dying capsule's plan goes to the graveyard,
+    // `drop_plan`), so the capsule is alive.
+    unsafe {
+        let version = version_of(ty);
+        let seen = RECENT.0[(ty as usize >> 4) % RECENT_SLOTS].get();
+        if version != 0 && seen.ty == ty as usize && seen.version == version {
+            ffi::Py_INCREF(seen.capsule);
+            return Some(Held { capsule: seen.capsule, plan: seen.plan });
+        }
+        None
     }
 }
 
@@ -458,18 +479,17 @@ unsafe fn reads_of(ty: *mut ffi::PyTypeObject, names: &[(Py<PyString>, String)],
 }
 
 impl Plan {
-    /// Field `i`'s value on `obj` (a new reference) where it can be read in
-    /// place; null when `getattr` must be asked (also for a value not set).
-    ///
-    /// The common case inline (an instance of the planned class, unchanged,
-    /// whose attributes are still its inline values array): the same checks
-    /// as `read_any`, made per field since Python code may have run since
-    /// the last one; anything else goes out of line.
+    /// Field `i`'s value on `obj` (a new reference) in the common case: an
+    /// instance of the planned class, unchanged, whose attributes are still
+    /// its inline values array (the same checks as `read_any`, made per
+    /// field since Python code may have run since the last one). Null
+    /// otherwise, and for a value not set: then `read_any`. Runs no Python
+    /// code.
     ///
     /// # Safety
     /// `obj` is a live instance of a class (held by the caller); GIL held.
     #[inline(always)]
-    pub unsafe fn read(&self, obj: *mut PyObject, i: usize) -> *mut PyObject {
+    pub unsafe fn read_in_place(&self, obj: *mut PyObject, i: usize) -> *mut PyObject {
         // SAFETY: as in `read_any`, whose `Read::Managed` arm this is when
         // the instance has its values array: the class is the planned one
         // at the planned version, so the instance has the managed layout
@@ -488,16 +508,19 @@ impl Plan {
                     }
                 }
             }
-            self.read_any(obj, i)
+            std::ptr::null_mut()
         }
     }
 
-    /// `read` for every kind of field and instance.
+    /// Field `i`'s value on `obj` (a new reference) for every kind of field
+    /// and instance where it can be read in place; null when `getattr` must
+    /// be asked (also for a value not set). A lookup in an instance dict may
+    /// run Python code (a colliding key's `__eq__`): check the stack first.
     ///
     /// # Safety
-    /// As `read`.
+    /// As `read_in_place`.
     #[inline(never)]
-    unsafe fn read_any(&self, obj: *mut PyObject, i: usize) -> *mut PyObject {
+    pub unsafe fn read_any(&self, obj: *mut PyObject, i: usize) -> *mut PyObject {
         // SAFETY: the plan is trusted only for its class while the class has
         // the version it had when planned (rechecked here, since Python code
         // may have run since the last field); offsets and indexes are then

@@ -51,6 +51,11 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
             if ty == k.raw {
                 return self.raw(obj);
             }
+            // A class planned lately, found with no Python code run: its
+            // record checks the stack before anything that may run some.
+            if let Some(plan) = dataclass::find_recent(ty) {
+                return self.record(obj, &plan);
+            }
             // Everything below may call into Python, where a nested `dumps`
             // may start: the stack is checked at every such link.
             self.stack_check()?;
@@ -540,19 +545,24 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
             }
             let idx = shape.order[pos] as usize;
             // In place where the plan allows, else through getattr (either
-            // way a new reference).
+            // way a new reference). Only the inline read runs no Python
+            // code: the others, after a check of the stack (a record found
+            // by `find_recent` has had none).
             // SAFETY: `obj` is live (held by the caller).
-            let found = unsafe { fields.read(obj, idx) };
-            let value = if found.is_null() {
-                self.get_attr(obj, shape.key(idx)).map_err(|e| e.in_key(&fields.json[idx]))?
-            } else {
-                // A new reference to a live value of the instance.
-                found
-            };
+            let mut value = unsafe { fields.read_in_place(obj, idx) };
+            if value.is_null() {
+                self.stack_check()?;
+                // SAFETY: as above.
+                value = unsafe { fields.read_any(obj, idx) };
+                if value.is_null() {
+                    value = self.get_attr(obj, shape.key(idx)).map_err(|e| e.in_key(&fields.json[idx]))?;
+                }
+            }
             // SAFETY: the new reference just made, owned by `_value` (released
             // when the member is done, on every way out).
             let _value = unsafe { Hold::owned(value) };
             if self.omit_defaults {
+                self.stack_check()?;
                 // SAFETY: `value` is held; comparing may run Python code.
                 let default = unsafe { fields.is_default(self.py, idx, value) };
                 if !matches!(default, Ok(false)) {
