@@ -133,3 +133,100 @@ def test_max_size_holds_for_files_before_they_are_read_whole():
     with pytest.raises(jetjson.JSONDecodeError, match="max_size") as e:
         list(jetjson.load_lines(io.BytesIO(b"1\n" + lines), max_size=len(doc) - 1))
     assert e.value.lineno == 2
+
+
+class _Trickle(io.RawIOBase):
+    """A stream that gives at most two bytes a read, as a pipe or socket
+    read without a buffer may while more is still to come."""
+
+    def __init__(self, data):
+        self.data = data
+
+    def readable(self):
+        return True
+
+    def readinto(self, b):
+        n = min(2, len(b), len(self.data))
+        b[:n] = self.data[:n]
+        self.data = self.data[n:]
+        return n
+
+
+def test_load_with_max_size_reads_a_trickling_stream_to_its_end():
+    # load read once (fp.read(max_size + 1)): a stream that returned part of
+    # the document gave a prefix of it as the whole value.
+    assert jetjson.load(_Trickle(b"12345"), max_size=100) == 12345
+    assert jetjson.load(_Trickle(b'{"a": [1, 2, 3]}'), max_size=100) == {"a": [1, 2, 3]}
+    with pytest.raises(jetjson.JSONDecodeError, match="trailing"):
+        jetjson.load(_Trickle(b"[1, 2]\n[3]"), max_size=100)
+    with pytest.raises(jetjson.JSONDecodeError, match="max_size 4"):
+        jetjson.load(_Trickle(b"12345"), max_size=4)
+
+
+@pytest.mark.parametrize("filler", ["\r", " ", "\t"])
+def test_a_line_over_max_size_is_refused_whatever_whitespace_ends_it(filler):
+    # A line cut at the limit and then stripped of its "\r"s fell back under
+    # the limit: load_lines returned the first document and stopped, silently.
+    data = "1" + filler * 10 + "\n2\n3\n"
+    for read in (
+        lambda: jetjson.loads_lines(data, max_size=5),
+        lambda: jetjson.loads_lines(data.encode(), max_size=5),
+        lambda: list(jetjson.load_lines(io.BytesIO(data.encode()), max_size=5)),
+        lambda: list(jetjson.load_lines(io.StringIO(data), max_size=5)),
+    ):
+        with pytest.raises(jetjson.JSONDecodeError, match="max_size 5") as e:
+            read()
+        assert e.value.lineno == 1
+    # A "\r\n" line end is not part of the document.
+    assert jetjson.loads_lines("12345\r\n6\n", max_size=5) == [12345, 6]
+    assert list(jetjson.load_lines(io.BytesIO(b"12345\r\n6\n"), max_size=5)) == [12345, 6]
+
+
+@pytest.mark.parametrize("blank", ["\x0b", "\x0c", "\x1c", "\x85", "\xa0", "\u2028", "\u3000"])
+def test_lines_of_other_whitespace_are_errors_not_blank_lines(blank):
+    # Lines were taken as blank by str.strip(), which knows more whitespace
+    # than JSON: a line loads refuses was skipped.
+    with pytest.raises(jetjson.JSONDecodeError) as e:
+        jetjson.loads_lines("1\n" + blank + "\n2\n")
+    assert e.value.lineno == 2
+    with pytest.raises(jetjson.JSONDecodeError):
+        jetjson.loads_lines(("1\n" + blank + "\n2\n").encode())
+    assert jetjson.loads_lines("1\n \t\r\n\n2\n") == [1, 2]
+
+
+def test_text_files_that_turn_a_lone_cr_into_a_line_end_are_refused(tmp_path):
+    path = tmp_path / "cr.ndjson"
+    path.write_bytes(b'{"a":1}\r{"b":2}\n')
+    with open(path, "rb") as f, pytest.raises(jetjson.JSONDecodeError, match="trailing"):
+        list(jetjson.load_lines(f))
+    with open(path, encoding="utf-8", newline="\n") as f, pytest.raises(jetjson.JSONDecodeError, match="trailing"):
+        list(jetjson.load_lines(f))
+    for newline in (None, ""):
+        with open(path, encoding="utf-8", newline=newline) as f, pytest.raises(ValueError, match="newline="):
+            list(jetjson.load_lines(f))
+    # "\r\n" in universal-newlines mode is an ordinary line end.
+    path.write_bytes(b'{"a":1}\r\n{"b":2}\r\n')
+    with open(path, encoding="utf-8") as f:
+        assert list(jetjson.load_lines(f)) == [{"a": 1}, {"b": 2}]
+
+
+@pytest.mark.parametrize("profile", ["compact", "go", "jcs"])
+def test_lines_writers_never_split_a_document(profile):
+    # A Raw is copied as it is in compact: its line break split the document
+    # across two lines, which no NDJSON reader reads back.
+    objs = [{"a": 1}, {"raw": jetjson.Raw(b"[1,\n 2]")}, {"b": 2}]
+    try:
+        out = jetjson.dumps_lines(objs, profile=profile)
+    except jetjson.JSONEncodeError as e:
+        assert "document 2" in str(e)
+        assert b"\n" in jetjson.dumps(objs[1], profile=profile)
+    else:
+        assert jetjson.loads_lines(out) == [{"a": 1}, {"raw": [1, 2]}, {"b": 2}]
+    f = io.BytesIO()
+    try:
+        jetjson.dump_lines(objs, f, profile=profile)
+    except jetjson.JSONEncodeError as e:
+        assert "document 2" in str(e)
+        assert f.getvalue() == jetjson.dumps(objs[0], profile=profile) + b"\n"
+    else:
+        assert jetjson.loads_lines(f.getvalue()) == [{"a": 1}, {"raw": [1, 2]}, {"b": 2}]

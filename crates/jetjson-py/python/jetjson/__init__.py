@@ -53,8 +53,25 @@ def load(fp, /, **kwargs):
     if isinstance(limit, int) and not isinstance(limit, bool) and limit >= 0:
         # One more than the limit shows the file is larger (a character is
         # at least one byte); loads then refuses it with its message.
-        return loads(fp.read(limit + 1), **kwargs)
+        return loads(_read_upto(fp, limit + 1), **kwargs)
     return loads(fp.read(), **kwargs)
+
+
+def _read_upto(fp, n):
+    """Up to `n` bytes (or characters) of `fp`: fewer only at its end. A
+    pipe or socket read without a buffer may return less than asked while
+    more is still to come: read again until `n` or the end."""
+    first = fp.read(n)
+    if not first or len(first) >= n:
+        return first
+    parts, got = [first], len(first)
+    while got < n:
+        more = fp.read(n - got)
+        if not more:
+            break
+        parts.append(more)
+        got += len(more)
+    return first[:0].join(parts)
 
 
 def _write(fp, data):
@@ -75,28 +92,49 @@ def _write(fp, data):
 def dumps_lines(objs, /, *args, **kwargs):
     """Newline-delimited JSON (NDJSON, JSON Lines): each object of the
     iterable `objs` written by dumps(obj, *args, **kwargs), followed by a
-    newline. indent cannot be used (a document must stay on its line)."""
+    newline. indent cannot be used (a document must stay on its line), and
+    a document holding a line break (a Raw's whitespace, which profiles
+    that copy a Raw write as it is) is refused with JSONEncodeError."""
     _no_indent(kwargs)
-    return b"".join([dumps(obj, *args, **kwargs) + b"\n" for obj in objs])
+    docs = [dumps(obj, *args, **kwargs) for obj in objs]
+    if not docs:
+        return b""
+    out = b"\n".join(docs) + b"\n"
+    if out.count(b"\n") != len(docs):
+        raise _line_break(next(n for n, doc in enumerate(docs, 1) if b"\n" in doc))
+    return out
 
 
 def dump_lines(objs, fp, /, *args, **kwargs):
     """dumps_lines written to the file `fp` one line at a time (binary or
     text), without holding the whole output."""
     _no_indent(kwargs)
-    for obj in objs:
-        _write(fp, dumps(obj, *args, **kwargs) + b"\n")
+    for number, obj in enumerate(objs, 1):
+        doc = dumps(obj, *args, **kwargs)
+        if b"\n" in doc:
+            raise _line_break(number)
+        _write(fp, doc + b"\n")
+
+
+def _line_break(number):
+    """The error for a document that would take two lines (an unindented
+    document holds a line break only inside a Raw, copied as it is)."""
+    return JSONEncodeError(
+        f"document {number} holds a line break (inside a Raw, written as it is), "
+        "which would split it across lines: make the Raw from compact JSON"
+    )
 
 
 def loads_lines(data, /, **kwargs):
     """The documents of newline-delimited JSON text (bytes, bytearray,
     memoryview or str), as a list. Lines end at "\n" only (as the CLI's
     --lines reads them: U+2028 or U+0085 in a string, or a "\r" between
-    tokens, is part of its document); blank lines are skipped; "\r\n" line
-    ends are accepted. The read limits of loads (max_size, max_depth,
-    duplicate_keys, allow_bom) apply to each document. A bad line raises
-    JSONDecodeError whose lineno is the line's number, colno its column and
-    pos its offset in `data`."""
+    tokens, is part of its document); lines of JSON whitespace alone
+    (space, tab, "\r") are skipped; "\r\n" line ends are accepted. The read
+    limits of loads (max_size, max_depth, duplicate_keys, allow_bom) apply
+    to each line without its end ("\n" or "\r\n"; any other "\r" counts).
+    A bad line raises JSONDecodeError whose lineno is the line's number,
+    colno its column and pos its offset in `data`."""
     return list(_lines(_split_lines(data), kwargs))
 
 
@@ -117,17 +155,23 @@ def load_lines(fp, /, **kwargs):
     """The documents of a newline-delimited JSON file (binary or text), read
     lazily: an iterator that reads one line per document. Errors as in
     loads_lines (pos counts from the start of the file). With max_size, a
-    line is read up to max_size + 2 bytes (or characters; its "\r\n"
-    included): a longer one is refused without being read whole."""
+    line is read up to max_size + 3 bytes (or characters, its "\r\n"
+    included): a longer one is refused without being read whole. A text
+    file must end lines at "\n" alone (open it with newline="\\n", or in
+    binary mode): one that ended a line at a lone "\r" (universal newlines,
+    open()'s default and newline="") is refused with ValueError."""
     limit = kwargs.get("max_size")
     if isinstance(limit, int) and not isinstance(limit, bool) and limit >= 0:
-        return _lines(_bounded_lines(fp, limit + 3), kwargs)
-    return _lines(fp, kwargs)
+        lines = _bounded_lines(fp, limit + 3)
+    else:
+        lines = fp
+    return _lines(_no_lone_cr(fp, lines), kwargs)
 
 
 def _bounded_lines(fp, most):
     """fp's lines, each cut at `most` bytes or characters; the first cut
-    one ends the iteration (loads refuses it for max_size)."""
+    one ends the iteration (it has no line end to drop and is longer than
+    max_size + 2, so loads refuses it)."""
     while True:
         line = fp.readline(most)
         if not line:
@@ -137,13 +181,30 @@ def _bounded_lines(fp, most):
             return
 
 
+def _no_lone_cr(fp, lines):
+    """`lines`, refused once a text file in universal-newlines mode
+    (`open(path)`'s default, and newline="") has ended a line at a lone
+    "\r": that splits a line where the file has none."""
+    for line in lines:
+        seen = getattr(fp, "newlines", None)
+        if seen == "\r" or (isinstance(seen, tuple) and "\r" in seen):
+            raise ValueError(
+                'the file ended a line at a lone "\\r" (universal newlines): '
+                'open it with newline="\\n" or in binary mode, so that lines end at "\\n" only'
+            )
+        yield line
+
+
 def _lines(lines, kwargs):
     offset = 0
     for number, line in enumerate(lines, 1):
-        # The line without its end (an error at the end of a cut-short
-        # document is then on this line, not at the start of the next).
-        text = line.rstrip(b"\r\n" if isinstance(line, (bytes, bytearray)) else "\r\n")
-        if text.strip():
+        # The line without its end, "\n" or "\r\n" (an error at the end of
+        # a cut-short document is then on this line, not at the start of
+        # the next); any other "\r" is JSON whitespace that max_size counts.
+        text = line
+        if text[-1:] in ("\n", b"\n"):
+            text = text[:-2] if text[-2:-1] in ("\r", b"\r") else text[:-1]
+        if text.strip(b" \t\r" if isinstance(text, (bytes, bytearray)) else " \t\r"):
             try:
                 yield loads(text, **kwargs)
             except JSONDecodeError as e:

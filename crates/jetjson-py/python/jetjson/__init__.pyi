@@ -222,7 +222,8 @@ def load(fp: IO[Any], /, **kwargs: Any) -> Any:
     """``loads(fp.read(), ...)``."""
 
 def dumps_lines(objs: Iterable[Any], /, *args: Any, **kwargs: Any) -> bytes:
-    """Each object written by ``dumps`` and followed by a newline (no ``indent``)."""
+    """Each object written by ``dumps`` and followed by a newline (no ``indent``;
+    a document holding a line break, inside a ``Raw``, raises JSONEncodeError)."""
 
 def dump_lines(objs: Iterable[Any], fp: IO[Any], /, *args: Any, **kwargs: Any) -> None:
     """``dumps_lines`` written to ``fp`` one line at a time."""
@@ -231,4 +232,5 @@ def loads_lines(data: _Text, /, **kwargs: Any) -> list[Any]:
     """The documents of newline-delimited JSON; errors name the line."""
 
 def load_lines(fp: IO[Any], /, **kwargs: Any) -> Iterator[Any]:
-    """The documents of a newline-delimited JSON file, read lazily."""
+    """The documents of a newline-delimited JSON file, read lazily (a text
+    file opened with ``newline="\\n"``: lines end at ``\\n`` alone)."""
