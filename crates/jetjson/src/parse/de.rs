@@ -49,17 +49,23 @@ impl<'de> Deserializer<'de> {
         self.p.i
     }
 
-    /// The number at the position, to the visitor. Its text is only looked
-    /// at for numbers beyond 64 bits.
+    /// The number at the position, to the visitor, for a target that asked
+    /// for `hint`. Its text is only looked at for numbers beyond 64 bits.
     #[inline(always)]
-    fn number<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
+    fn number<V: Visitor<'de>>(&mut self, visitor: V, hint: Hint) -> Result<V::Value> {
         let at = self.p.i;
         let (len, value, is_integer) = self.p.number_value()?;
+        if hint == Hint::Float32 {
+            return f32_number(self.p.number_text(at, len), visitor);
+        }
         match value {
             NumberValue::I64(i) => visitor.visit_i64(i),
             NumberValue::U64(u) => visitor.visit_u64(u),
+            // The integer literal `-0` (the double -0.0 otherwise, as
+            // serde_json reads it) is 0 to an integer type.
+            NumberValue::F64(f) if is_integer && hint == Hint::Integer && f == 0.0 => visitor.visit_i64(0),
             NumberValue::F64(f) => visitor.visit_f64(f),
-            NumberValue::Big => big_number(self.p.number_text(at, len), is_integer, visitor),
+            NumberValue::Big => big_number(self.p.number_text(at, len), is_integer && hint != Hint::Float64, visitor),
         }
     }
 
@@ -67,7 +73,7 @@ impl<'de> Deserializer<'de> {
     /// goes straight to the visitor; anything else takes the general route
     /// (so the type's own error names what was found).
     #[inline(always)]
-    fn deserialize_number<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
+    fn deserialize_number<V: Visitor<'de>>(&mut self, visitor: V, hint: Hint) -> Result<V::Value> {
         self.p.skip_ws();
         match self.p.peek() {
             Some(b'-' | b'0'..=b'9') => {
@@ -79,7 +85,7 @@ impl<'de> Deserializer<'de> {
                     // sign, fraction and float routes.
                     return visitor.visit_i64(value).map_err(|e| self.p.locate(at, e));
                 }
-                self.number(visitor).map_err(|e| self.p.locate(at, e))
+                self.number(visitor, hint).map_err(|e| self.p.locate(at, e))
             }
             _ => de::Deserializer::deserialize_any(self, visitor),
         }
@@ -104,11 +110,40 @@ impl<'de> Deserializer<'de> {
     }
 }
 
-/// Integers beyond 64 bits that fit 128 go to the 128-bit visitors;
-/// anything else becomes the nearest double, as serde_json does.
+/// What the target asked the deserializer for: a number's route to its
+/// visitor depends on it where the JSON text alone does not decide.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Hint {
+    /// `deserialize_any` (untyped targets: `Value`, untagged enums...).
+    Any,
+    /// `deserialize_{i,u}{8..128}`.
+    Integer,
+    /// `deserialize_f64`: every number as its nearest double (an integer
+    /// beyond 64 bits too, which serde's float types would refuse as a
+    /// 128-bit integer).
+    Float64,
+    /// `deserialize_f32`: every number as its nearest `f32`, rounded once
+    /// from its text (through a double it could round twice).
+    Float32,
+}
+
+/// A number for an `f32` target: its nearest `f32`, or an error when that
+/// is beyond the `f32` range (an infinity would be a silent change of the
+/// data; serde's `f32` casts a double, so 1e39 would become one).
+#[inline(never)]
+fn f32_number<'de, V: Visitor<'de>>(text: &str, visitor: V) -> Result<V::Value> {
+    match text.parse::<f32>() {
+        Ok(f) if f.is_finite() => visitor.visit_f32(f),
+        _ => Err(super::number::out_of_range(text)),
+    }
+}
+
+/// Integers beyond 64 bits that fit 128 go to the 128-bit visitors (when
+/// `as_integer`); anything else becomes the nearest double, as serde_json
+/// does.
 #[cold]
-fn big_number<'de, V: Visitor<'de>>(text: &str, is_integer: bool, visitor: V) -> Result<V::Value> {
-    if is_integer {
+fn big_number<'de, V: Visitor<'de>>(text: &str, as_integer: bool, visitor: V) -> Result<V::Value> {
+    if as_integer {
         if let Ok(i) = text.parse::<i128>() {
             return visitor.visit_i128(i);
         }
@@ -125,10 +160,10 @@ fn big_number<'de, V: Visitor<'de>>(text: &str, is_integer: bool, visitor: V) ->
 }
 
 macro_rules! numbers {
-    ($($method:ident),*) => {$(
+    ($hint:expr => $($method:ident),*) => {$(
         #[inline]
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-            self.deserialize_number(visitor)
+            self.deserialize_number(visitor, $hint)
         }
     )*};
 }
@@ -147,7 +182,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
                     None => visitor.visit_str(&self.p.scratch),
                 }
             }
-            Some(b'-' | b'0'..=b'9') => self.number(visitor),
+            Some(b'-' | b'0'..=b'9') => self.number(visitor, Hint::Any),
             Some(b'{') => {
                 self.open()?;
                 self.p.open_object_names();
@@ -269,10 +304,12 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
     }
 
     numbers! {
+        Hint::Integer =>
         deserialize_i8, deserialize_i16, deserialize_i32, deserialize_i64, deserialize_i128,
-        deserialize_u8, deserialize_u16, deserialize_u32, deserialize_u64, deserialize_u128,
-        deserialize_f32, deserialize_f64
+        deserialize_u8, deserialize_u16, deserialize_u32, deserialize_u64, deserialize_u128
     }
+    numbers! { Hint::Float64 => deserialize_f64 }
+    numbers! { Hint::Float32 => deserialize_f32 }
 
     serde::forward_to_deserialize_any! {
         bool char str string bytes byte_buf unit unit_struct tuple_struct map identifier

@@ -73,6 +73,12 @@ fn big_number<'de, V: Visitor<'de>>(text: &str, visitor: V) -> Result<V::Value> 
     if let Ok(u) = text.parse::<u128>() {
         return visitor.visit_u128(u);
     }
+    float_number(text, visitor)
+}
+
+/// A number kept as text, as its nearest double; a literal beyond the
+/// double range is refused.
+fn float_number<'de, V: Visitor<'de>>(text: &str, visitor: V) -> Result<V::Value> {
     match crate::parse::literal_to_f64(text.as_bytes()) {
         Some(f) => visitor.visit_f64(f),
         None => Err(Error::new(ErrorKind::NumberOutOfRange { text: shown_literal(text), profile: "read" })),
@@ -161,8 +167,32 @@ impl<'a, 'de, L: Lend<'a, 'de>> de::Deserializer<'de> for De<'a, L> {
         visitor.visit_unit()
     }
 
+    /// A float type takes every number as its nearest double: an integer
+    /// beyond 64 bits too (which it would refuse as a 128-bit integer).
+    fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self.v {
+            Value::Number(Number::Big(text)) => float_number(text, visitor),
+            _ => self.deserialize_any(visitor),
+        }
+    }
+
+    /// An `f32` takes a number's nearest `f32`; one beyond its range is an
+    /// error (serde's `f32` would cast the double to an infinity).
+    fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self.v {
+            Value::Number(Number::Big(text)) => match text.parse::<f32>() {
+                Ok(f) if f.is_finite() => visitor.visit_f32(f),
+                _ => Err(Error::new(ErrorKind::NumberOutOfRange { text: shown_literal(text), profile: "read" })),
+            },
+            Value::Number(Number::Float(f)) if f.is_finite() && (*f as f32).is_infinite() => {
+                Err(Error::new(ErrorKind::NumberOutOfRange { text: shown_literal(&f.to_string()), profile: "read" }))
+            }
+            _ => self.deserialize_any(visitor),
+        }
+    }
+
     serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 char str string
         bytes byte_buf unit unit_struct seq tuple tuple_struct map struct identifier
     }
 }
@@ -340,8 +370,16 @@ macro_rules! forward_to_de {
         fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
             visitor.visit_unit()
         }
+        fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            let $this = self;
+            de::Deserializer::deserialize_f64(De::<$lend>::new($de), visitor)
+        }
+        fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            let $this = self;
+            de::Deserializer::deserialize_f32(De::<$lend>::new($de), visitor)
+        }
         serde::forward_to_deserialize_any! {
-            bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+            bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 char str string
             bytes byte_buf unit unit_struct seq tuple tuple_struct map struct identifier
         }
     };
