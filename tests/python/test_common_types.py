@@ -155,6 +155,37 @@ def test_dataclass_fields_read_in_place_follow_every_change():
 
 
 @pytest.mark.parametrize("profile", PROFILES)
+def test_dataclass_fields_dict_changed_in_place_is_planned_again(profile):
+    # Plans were trusted while the class's version tag was unchanged, and a
+    # change to __dataclass_fields__ in place gives it none: a class planned
+    # before the change kept writing a field that no longer is one.
+    import dataclasses
+
+    def make():
+        @dataclasses.dataclass
+        class M:
+            a: int = 1
+            b: int = 2
+
+        return M
+
+    planned, fresh = make(), make()
+    assert jetjson.dumps(planned(), profile=profile) == b'{"a":1,"b":2}'
+    for cls in (planned, fresh):
+        del cls.__dataclass_fields__["b"]
+    want = jetjson.dumps(fresh(), profile=profile)
+    assert want == b'{"a":1}'
+    assert jetjson.dumps(planned(), profile=profile) == want
+    assert jetjson.dumps([planned(), planned()], profile=profile) == b"[" + want + b"," + want + b"]"
+    # A field put back, or replaced by another of another name.
+    field = dataclasses.field(default=3)
+    field.name, field.type, field._field_type = "c", int, dataclasses._FIELD
+    planned.__dataclass_fields__["c"] = field
+    planned.c = 3
+    assert jetjson.dumps(planned(), profile=profile) == jetjson.dumps({"a": 1, "c": 3}, profile=profile)
+
+
+@pytest.mark.parametrize("profile", PROFILES)
 def test_dataclass_fields_read_in_place_follow_changes_made_while_writing(profile):
     # Python code run while an instance is written (here `default`, for the
     # first field) may change its class or the instance: every later field

@@ -334,7 +334,7 @@ fn check_names(class: &Bound<'_, PyType>, fields: &[Field], tag: Option<&Tag>) -
 }
 
 /// `getattr(obj, name)` when it exists.
-fn optional_attr<'py>(obj: &Bound<'py, PyType>, name: &Bound<'py, PyString>) -> PyResult<Option<Bound<'py, PyAny>>> {
+pub(crate) fn optional_attr<'py>(obj: &Bound<'py, PyType>, name: &Bound<'py, PyString>) -> PyResult<Option<Bound<'py, PyAny>>> {
     match obj.getattr(name) {
         Ok(v) => Ok(Some(v)),
         Err(e) if e.is_instance_of::<pyo3::exceptions::PyAttributeError>(obj.py()) => Ok(None),

@@ -61,6 +61,10 @@ pub struct Plan {
     /// The class's version tag once the plan was stored (0: none, so the
     /// plan is never trusted again and the class is planned per instance).
     version: std::cell::Cell<u32>,
+    /// The class's `__dataclass_fields__` dict (held) as it was before the
+    /// fields were read: a change to it in place (`del
+    /// C.__dataclass_fields__["b"]`) gives the class no new version tag.
+    fields: Option<Fields>,
     /// The fields written, in declaration order (fields out of JSON, those
     /// named with `_` and no JSON name, left out): the attribute name's str
     /// object (for `getattr`) and its text.
@@ -77,7 +81,49 @@ pub struct Plan {
     shapes: RefCell<Vec<Rc<Shape>>>,
 }
 
+/// A class's `__dataclass_fields__` dict and its stamp: the dict's version
+/// tag where the extension reads the dict layout (CPython changes it on
+/// every modification), else its length (which catches a field added or
+/// deleted, not one replaced).
+struct Fields {
+    dict: Py<PyAny>,
+    stamp: u64,
+    versioned: bool,
+}
+
+impl Fields {
+    /// The stamp of `dict` (a live exact dict) now.
+    ///
+    /// # Safety
+    /// `dict` is a live dict; GIL held; `versioned` only on an interpreter
+    /// whose dict layout `dictiter` reads.
+    #[inline(always)]
+    unsafe fn stamp_of(dict: *mut PyObject, versioned: bool) -> u64 {
+        // SAFETY: as the caller guarantees.
+        unsafe {
+            if versioned {
+                super::dictiter::version(dict)
+            } else {
+                ffi::PyDict_Size(dict) as u64
+            }
+        }
+    }
+}
+
 impl Plan {
+    /// Whether the class's fields dict is as it was when the plan was made
+    /// (a plan without one is never stored on its class). Runs no Python
+    /// code.
+    #[inline(always)]
+    fn fields_unchanged(&self) -> bool {
+        match &self.fields {
+            // SAFETY: the dict is held by the plan; GIL held (callers run
+            // inside `dumps`).
+            Some(f) => (unsafe { Fields::stamp_of(f.dict.as_ptr(), f.versioned) }) == f.stamp,
+            None => false,
+        }
+    }
+
     /// Whether `value` (field `i`'s, live) is the field's default, for
     /// `omit_defaults`: the default value itself or one equal to it, or an
     /// empty list, dict, set or tuple for those factories. May run Python
@@ -206,7 +252,8 @@ pub unsafe fn find(py: Python<'_>, ty: *mut ffi::PyTypeObject) -> Option<Held> {
         }
         let plan = ffi::PyCapsule_GetPointer(capsule, CAPSULE.as_ptr()) as *const Plan;
         let version = version_of(ty);
-        if plan.is_null() || (*plan).class != ty as usize || version == 0 || (*plan).version.get() != version {
+        if plan.is_null() || (*plan).class != ty as usize || version == 0 || (*plan).version.get() != version || !(*plan).fields_unchanged()
+        {
             return None;
         }
         slot.set(Recent { ty: ty as usize, version, capsule, plan });
@@ -232,7 +279,7 @@ pub unsafe fn find_recent(ty: *mut ffi::PyTypeObject) -> Option<Held> {
     unsafe {
         let version = version_of(ty);
         let seen = RECENT.0[(ty as usize >> 4) % RECENT_SLOTS].get();
-        if version != 0 && seen.ty == ty as usize && seen.version == version {
+        if version != 0 && seen.ty == ty as usize && seen.version == version && (*seen.plan).fields_unchanged() {
             ffi::Py_INCREF(seen.capsule);
             return Some(Held { capsule: seen.capsule, plan: seen.plan });
         }
@@ -265,11 +312,24 @@ static RECENT: RecentCache = RecentCache(
 
 /// Makes the plan of `class` (a dataclass) and stores it on the class.
 /// Runs Python code (`dataclasses.fields`).
-pub fn make(class: &Bound<'_, PyType>, direct: bool) -> PyResult<Held> {
+pub fn make(class: &Bound<'_, PyType>, direct: bool, versioned: bool) -> PyResult<Held> {
     let py = class.py();
     // Plans dropped since the last plan was made are freed here, where
     // Python code may run (see `drop_plan`).
     bury();
+    // The fields dict, stamped before anything reads the fields: a change
+    // made meanwhile (by Python code run below) leaves the plan stale on
+    // arrival, so it is made again at the next instance. Only an exact dict
+    // (another mapping has no stamp: planned per instance).
+    let fields = match crate::schema::optional_attr(class, pyo3::intern!(py, "__dataclass_fields__"))? {
+        Some(d) if d.is_exact_instance_of::<pyo3::types::PyDict>() => {
+            // SAFETY: `d` is a live exact dict; GIL held; `versioned` only
+            // where the layout is read (the caller's `direct_dicts`).
+            let stamp = unsafe { Fields::stamp_of(d.as_ptr(), versioned) };
+            Some(Fields { dict: d.unbind(), stamp, versioned })
+        }
+        _ => None,
+    };
     // The members, JSON names, defaults and tag, as typed decode reads them.
     let Some(record) = crate::schema::record(class)? else {
         return Err(pyo3::exceptions::PyTypeError::new_err("not a dataclass"));
@@ -297,8 +357,9 @@ pub fn make(class: &Bound<'_, PyType>, direct: bool) -> PyResult<Held> {
     // exact str, whose lookup may call that key's `__eq__`, is planned for
     // one instance at a time and never trusted (all its fields through
     // getattr).
+    // A class without a fields dict to stamp is never trusted either.
     // SAFETY: `ty` is a live class (held by `class`); GIL held.
-    let trusted = unsafe { str_keys_only(ty) };
+    let trusted = fields.is_some() && unsafe { str_keys_only(ty) };
     let (reads, keys) = if trusted {
         // SAFETY: as above; lookups in these dicts run no Python code.
         unsafe { reads_of(ty, &names, direct) }
@@ -310,6 +371,7 @@ pub fn make(class: &Bound<'_, PyType>, direct: bool) -> PyResult<Held> {
         reads,
         keys,
         version: std::cell::Cell::new(0),
+        fields,
         names,
         json,
         defaults,

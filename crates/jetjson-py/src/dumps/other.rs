@@ -501,7 +501,7 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
         let class = unsafe { Bound::from_borrowed_ptr(self.py, ffi::Py_TYPE(obj) as *mut PyObject) };
         // SAFETY: the object is a type (it is `type(obj)`).
         let class = unsafe { class.cast_into_unchecked::<PyType>() };
-        let plan = dataclass::make(&class, self.known.ints_311).map_err(Fail::py)?;
+        let plan = dataclass::make(&class, self.known.ints_311, self.known.direct_dicts).map_err(Fail::py)?;
         self.record(obj, &plan)
     }
 
