@@ -32,6 +32,10 @@ use crate::loads::Policy;
 /// Raw.unchecked(data) trusts the text without checking it (compact then
 /// copies invalid JSON as it is; go and jcs still parse it). bytes(raw)
 /// gives the text back.
+///
+/// dumps' max_write_depth counts a Raw as one value: compact copies it and
+/// go compacts it whatever its own nesting (bounded by max_depth when it
+/// was checked); jcs reads it again and applies the limit.
 #[pyclass(module = "jetjson", frozen)]
 pub struct Raw {
     json: Py<PyBytes>,

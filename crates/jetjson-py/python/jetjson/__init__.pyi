@@ -32,7 +32,9 @@ class Raw:
     limit (``sys.set_int_max_str_digits``), which ``loads`` applies when
     converting and ``Raw`` (which converts nothing) does not. The profile
     decides how it is written: ``compact`` copies it verbatim, ``go``
-    compacts it as Go does ``json.RawMessage``, ``jcs`` canonicalizes it."""
+    compacts it as Go does ``json.RawMessage``, ``jcs`` canonicalizes it.
+    ``max_write_depth`` counts it as one value (``jcs`` reads it again and
+    applies the limit)."""
 
     def __init__(self, data: Union[bytes, bytearray, memoryview, str], /, *, duplicate_keys: Literal["error", "first", "last"] = "error") -> None: ...
     @classmethod
