@@ -251,3 +251,13 @@ def test_large_raw_inside_a_nested_dumps_call():
     _prime()
     got = jetjson.dumps([r, Inner(), r], default=default)
     assert got == b"[" + _BIG + b',{"inner":' + _BIG + b"}," + _BIG + b"]"
+
+
+def test_a_view_of_other_items_is_named_by_its_format():
+    # The message said "expected ... memoryview or str, not memoryview".
+    import array
+
+    view = memoryview(array.array("I", [1, 2])).cast("B").cast("I")
+    for call in (lambda: jetjson.Raw(view), lambda: jetjson.canonicalize(view, "jcs"), lambda: jetjson.digest_bytes(view)):
+        with pytest.raises(TypeError, match="not a memoryview of format I"):
+            call()

@@ -110,8 +110,7 @@ fn digest_bytes_text(data: &Bound<'_, PyAny>, algorithm: &str) -> PyResult<Strin
         ));
     }
     let buf = PyBuffer::<u8>::get(data).map_err(|_| {
-        let kind = data.get_type().name().map(|n| n.to_string()).unwrap_or_default();
-        PyTypeError::new_err(format!("digest_bytes() takes bytes, bytearray, memoryview or another buffer, not {kind}"))
+        PyTypeError::new_err(crate::json_text::not_bytes("digest_bytes() takes bytes, bytearray, memoryview or another buffer", data))
     })?;
     if buf.is_c_contiguous() {
         // SAFETY: the buffer is C-contiguous, held (`buf`) until the end of

@@ -49,11 +49,20 @@ pub fn json_text<'a>(data: &'a Bound<'_, PyAny>) -> PyResult<JsonText<'a>> {
             buf.copy_to_slice(data.py(), &mut copy)?;
             Ok(JsonText { bytes: Cow::Owned(copy), chars: false })
         }
-        Err(_) => Err(PyTypeError::new_err(format!(
-            "expected bytes, bytearray, memoryview or str, not {}",
-            data.get_type().name().map(|n| n.to_string()).unwrap_or_default()
-        ))),
+        Err(_) => Err(PyTypeError::new_err(not_bytes("expected bytes, bytearray, memoryview or str", data))),
     }
+}
+
+/// `expected, not <what data is>`, where a buffer whose items are not
+/// bytes (a `memoryview.cast('I')`) is named by its format.
+pub(crate) fn not_bytes(expected: &str, data: &Bound<'_, PyAny>) -> String {
+    let name = data.get_type().name().map(|n| n.to_string()).unwrap_or_default();
+    if let Ok(view) = data.cast::<pyo3::types::PyMemoryView>() {
+        if let Ok(format) = view.getattr(pyo3::intern!(data.py(), "format")) {
+            return format!("{expected}, not a memoryview of format {format} (a view of bytes has format B: memoryview.cast('B'))");
+        }
+    }
+    format!("{expected}, not {name}")
 }
 
 impl JsonText<'_> {
