@@ -273,6 +273,22 @@ unsafe fn escape_run<const H: bool, const L: bool, const A: bool>(
     }
 }
 
+/// Escapes the character at the first flagged lane of `mask` (lanes from
+/// `base`), whose clean bytes from `i` on are already at `out`: returns the
+/// positions after its escape.
+///
+/// # Safety
+/// `mask` is not empty and its first flagged lane, at or after `i`, starts
+/// a character that `needs_at` flags, complete in the valid UTF-8 at
+/// `src`; the bytes from `i` up to it were stored at `out`, which has room
+/// for them and the escape's padded store (`write_escape`).
+#[inline(always)]
+unsafe fn escape_first_lane<const A: bool, M: MoveMask>(src: *const u8, base: usize, mask: M, i: usize, out: *mut u8) -> (usize, *mut u8) {
+    let k = base + mask.first_offset();
+    // SAFETY: per the contract.
+    unsafe { write_escape::<A>(src, k, out.add(k - i)) }
+}
+
 /// Escapes every flagged lane of the chunk at `base`, whose bytes were
 /// stored verbatim at `out` and whose exact needs-escape mask is `mask`
 /// (not empty): the clean bytes before each flagged character are already
@@ -291,16 +307,12 @@ unsafe fn escape_masked<V: Vector, const A: bool>(src: *const u8, base: usize, m
     let end = base + V::BYTES;
     let mut i = base;
     loop {
-        let k = base + mask.first_offset();
-        // SAFETY: bytes `i..k` are clean and were stored at `out` (with the
-        // chunk, or again after the last escape); the character at `k`
-        // needs escaping (the mask is exact) and lies in the input; each
-        // step keeps at most `MAX_EXPANSION` bytes per input byte, so the
-        // room left covers the escape's padded store and a whole chunk.
-        unsafe {
-            out = out.add(k - i);
-            (i, out) = write_escape::<A>(src, k, out);
-        }
+        // SAFETY: bytes `i..` up to the first flagged lane are clean and
+        // were stored at `out` (with the chunk, or again after the last
+        // escape); the mask is exact; each step keeps at most
+        // `MAX_EXPANSION` bytes per input byte, so the room left covers the
+        // escape's padded store and a whole chunk.
+        (i, out) = unsafe { escape_first_lane::<A, V::Mask>(src, base, mask, i, out) };
         if i >= end {
             return (i, out);
         }
@@ -341,16 +353,12 @@ unsafe fn escape_pair_masked<V: Vector, const A: bool>(
     let end = base + 2 * V::BYTES;
     let mut i = base;
     loop {
-        let k = base + mask.first_offset();
-        // SAFETY: bytes `i..k` are clean and were stored at `out` (with the
-        // pair, or again after the last escape); the character at `k`
-        // needs escaping (the mask is exact) and lies in the input; each
-        // step keeps at most `MAX_EXPANSION` bytes per input byte, so the
-        // room left covers the escape's padded store.
-        unsafe {
-            out = out.add(k - i);
-            (i, out) = write_escape::<A>(src, k, out);
-        }
+        // SAFETY: bytes `i..` up to the first flagged lane are clean and
+        // were stored at `out` (with the pair, or again after the last
+        // escape); the mask is exact; each step keeps at most
+        // `MAX_EXPANSION` bytes per input byte, so the room left covers the
+        // escape's padded store.
+        (i, out) = unsafe { escape_first_lane::<A, V::Mask>(src, base, mask, i, out) };
         if i >= end {
             return (i, out);
         }
