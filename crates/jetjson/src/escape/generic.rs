@@ -273,6 +273,22 @@ unsafe fn escape_run<const H: bool, const L: bool, const A: bool>(
     }
 }
 
+/// Escapes the character at the first flagged lane of `mask` (lanes from
+/// `base`), whose clean bytes from `i` on are already at `out`: returns the
+/// positions after its escape.
+///
+/// # Safety
+/// `mask` is not empty and its first flagged lane, at or after `i`, starts
+/// a character that `needs_at` flags, complete in the valid UTF-8 at
+/// `src`; the bytes from `i` up to it were stored at `out`, which has room
+/// for them and the escape's padded store (`write_escape`).
+#[inline(always)]
+unsafe fn escape_first_lane<const A: bool, M: MoveMask>(src: *const u8, base: usize, mask: M, i: usize, out: *mut u8) -> (usize, *mut u8) {
+    let k = base + mask.first_offset();
+    // SAFETY: per the contract.
+    unsafe { write_escape::<A>(src, k, out.add(k - i)) }
+}
+
 /// Escapes every flagged lane of the chunk at `base`, whose bytes were
 /// stored verbatim at `out` and whose exact needs-escape mask is `mask`
 /// (not empty): the clean bytes before each flagged character are already
@@ -291,16 +307,12 @@ unsafe fn escape_masked<V: Vector, const A: bool>(src: *const u8, base: usize, m
     let end = base + V::BYTES;
     let mut i = base;
     loop {
-        let k = base + mask.first_offset();
-        // SAFETY: bytes `i..k` are clean and were stored at `out` (with the
-        // chunk, or again after the last escape); the character at `k`
-        // needs escaping (the mask is exact) and lies in the input; each
-        // step keeps at most `MAX_EXPANSION` bytes per input byte, so the
-        // room left covers the escape's padded store and a whole chunk.
-        unsafe {
-            out = out.add(k - i);
-            (i, out) = write_escape::<A>(src, k, out);
-        }
+        // SAFETY: bytes `i..` up to the first flagged lane are clean and
+        // were stored at `out` (with the chunk, or again after the last
+        // escape); the mask is exact; each step keeps at most
+        // `MAX_EXPANSION` bytes per input byte, so the room left covers the
+        // escape's padded store and a whole chunk.
+        (i, out) = unsafe { escape_first_lane::<A, V::Mask>(src, base, mask, i, out) };
         if i >= end {
             return (i, out);
         }
@@ -314,6 +326,56 @@ unsafe fn escape_masked<V: Vector, const A: bool>(src: *const u8, base: usize, m
         // `base + 2 * V::BYTES`, inside the input; the store is within the
         // room left (at least `SLACK >= V::BYTES` bytes).
         unsafe { V::load_unaligned(src.add(i)).store_unaligned(out) };
+    }
+}
+
+/// Escapes every flagged lane of the pair of chunks at `base` (`2 *
+/// V::BYTES` bytes, stored verbatim at `out`), whose exact needs-escape
+/// masks are joined in `mask` (not empty), as `escape_masked` does for one
+/// chunk: after each escape the rest of the pair is stored again, from the
+/// input, as two whole chunks (bytes past the pair are garbage in spare
+/// room, overwritten by what follows). Returns the positions after the
+/// pair, or after the last escape when that ends past it.
+///
+/// # Safety
+/// `src..src + base + 4 * V::BYTES` is readable valid UTF-8 with `base` at
+/// a character boundary; `mask` (`2 * V::BYTES` lanes, `MoveMask::joins`)
+/// flags exactly the lanes of the pair that `needs_at` flags and that start
+/// a character; `out` has room for `MAX_EXPANSION * (len - base) + SLACK`
+/// bytes, where `len >= base + 4 * V::BYTES`; the CPU supports `V`.
+#[inline(always)]
+unsafe fn escape_pair_masked<V: Vector, const A: bool>(
+    src: *const u8,
+    base: usize,
+    mut mask: V::Mask,
+    mut out: *mut u8,
+) -> (usize, *mut u8) {
+    let end = base + 2 * V::BYTES;
+    let mut i = base;
+    loop {
+        // SAFETY: bytes `i..` up to the first flagged lane are clean and
+        // were stored at `out` (with the pair, or again after the last
+        // escape); the mask is exact; each step keeps at most
+        // `MAX_EXPANSION` bytes per input byte, so the room left covers the
+        // escape's padded store.
+        (i, out) = unsafe { escape_first_lane::<A, V::Mask>(src, base, mask, i, out) };
+        if i >= end {
+            return (i, out);
+        }
+        // SAFETY: `i < base + 2 * BYTES`, so both loads end before
+        // `base + 4 * BYTES <= len`; the stores write `2 * BYTES` bytes,
+        // within the room left for the `len - i > 2 * BYTES` input bytes.
+        unsafe {
+            V::load_unaligned(src.add(i)).store_unaligned(out);
+            V::load_unaligned(src.add(i + V::BYTES)).store_unaligned(out.add(V::BYTES));
+        }
+        // `i - base < 2 * BYTES`, the joined mask's lane count.
+        mask = mask.clear_below(i - base);
+        if !mask.has_any() {
+            // SAFETY: the rest of the pair, `end - i` bytes, was just
+            // stored at `out`.
+            return (end, unsafe { out.add(end - i) });
+        }
     }
 }
 
@@ -396,6 +458,21 @@ unsafe fn escape_chunks<V: Vector, const H: bool, const L: bool, const A: bool>(
                             continue;
                         }
                     }
+                }
+                if exact0 && exact1 && V::Mask::joins(V::BYTES) && i + 4 * V::BYTES <= len {
+                    // Both masks exact: the pair's flagged lanes are
+                    // escaped from one joined mask, whichever chunk they
+                    // lie in. Prose with a newline or a quote here and
+                    // there has it in the first chunk or the second at
+                    // random, which the steps below branch on (and
+                    // mispredict about half the time).
+                    // SAFETY: both chunks were stored verbatim at `out`,
+                    // the masks are exact, `i` is at a character boundary
+                    // (the pair loop only moves between characters), and
+                    // `i + 4 * BYTES <= len`; the room is that promised
+                    // for `i`.
+                    unsafe { (i, out) = escape_pair_masked::<V, A>(src, i, first.join(second, V::BYTES), out) };
+                    continue;
                 }
                 if !first.has_any() {
                     // A first chunk without candidates is clean and already

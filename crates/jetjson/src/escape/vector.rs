@@ -98,6 +98,12 @@ pub(crate) trait MoveMask: Copy {
     fn without(self, other: Self) -> Self;
     /// The mask with only the set lanes for which `keep(lane)` holds.
     fn keep_lanes(self, keep: impl FnMut(usize) -> bool) -> Self;
+    /// Whether two masks of `lanes` lanes each fit in one (`join`).
+    fn joins(lanes: usize) -> bool;
+    /// This mask's `lanes` lanes followed by those of `upper` (its lane 0
+    /// becomes lane `lanes`), as one mask of `2 * lanes` lanes; only when
+    /// `joins(lanes)`.
+    fn join(self, upper: Self, lanes: usize) -> Self;
 }
 
 /// A bit mask with `1 << SHIFT` bits per lane, lane 0 in the least
@@ -142,6 +148,17 @@ impl<const SHIFT: u32> MoveMask for LaneMask<SHIFT> {
     #[inline(always)]
     fn without(self, other: Self) -> Self {
         LaneMask(self.0 & !other.0)
+    }
+
+    #[inline(always)]
+    fn joins(lanes: usize) -> bool {
+        (2 * lanes) << SHIFT <= 64
+    }
+
+    #[inline(always)]
+    fn join(self, upper: Self, lanes: usize) -> Self {
+        debug_assert!(Self::joins(lanes) && (lanes << SHIFT) < 64 && self.0 >> (lanes << SHIFT) == 0);
+        LaneMask(self.0 | upper.0 << ((lanes as u32) << SHIFT))
     }
 
     #[inline]
