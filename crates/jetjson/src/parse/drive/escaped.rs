@@ -249,3 +249,88 @@ fn put_run<O: TextOut>(b: &[u8], from: usize, to: usize, out: &mut O) -> Option<
     unsafe { out.set_len(len + n) };
     Some(len + n)
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::parse::guard::Guarded;
+    use crate::{DuplicateKeys, ReadOptions, Value};
+
+    /// A string body made of pieces chosen by `seed`: runs of plain text of
+    /// every length up to 150 (across the driver's blocks and the copy's
+    /// steps), raw non-ASCII characters, one-letter and `\u` escapes (a
+    /// surrogate pair among them); its decoded text, computed from the
+    /// pieces, and the body as JSON.
+    fn body(seed: usize) -> (String, String) {
+        let (mut text, mut json) = (String::new(), String::new());
+        let mut x = seed.wrapping_mul(2654435761) | 1;
+        for _ in 0..seed % 9 + 1 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            match x % 6 {
+                0 | 1 => {
+                    let run: String = (0..x / 7 % 151).map(|k| (b'a' + (k % 26) as u8) as char).collect();
+                    text.push_str(&run);
+                    json.push_str(&run);
+                }
+                2 => {
+                    text.push('\n');
+                    json.push_str("\\n");
+                }
+                3 => {
+                    text.push_str("é\"\\");
+                    json.push_str("é\\\"\\\\");
+                }
+                4 => {
+                    text.push('€');
+                    json.push_str("\\u20ac");
+                }
+                _ => {
+                    text.push('😀');
+                    json.push_str("\\ud83d\\ude00");
+                }
+            }
+        }
+        // At least one escape: the pieces' decoder is what is tested.
+        text.push('\t');
+        json.push_str("\\t");
+        (text, json)
+    }
+
+    /// Strings with escapes as array items, member names and values, and
+    /// whole documents, each document ending at a guard page (so any read
+    /// past the input faults), the string at every offset in the driver's
+    /// blocks (the padding before it): each reads back as its text, and the
+    /// same document cut before its closing quote is refused.
+    #[test]
+    fn escaped_strings_ending_anywhere_against_guard_pages() {
+        let mut g = Guarded::new();
+        let options = [ReadOptions::new(), ReadOptions::new().duplicate_keys(DuplicateKeys::Last)];
+        for seed in 0..600 {
+            let (text, json) = body(seed);
+            let pad = " ".repeat(seed % 64);
+            let docs = [
+                (format!(r#"{pad}["{json}"]"#), 2),
+                (format!(r#"{pad}{{"{json}":"{json}"}}"#), 2),
+                (format!(r#"{pad}"{json}""#), 1),
+            ];
+            for (doc, closing) in &docs {
+                for options in &options {
+                    let v = Value::from_slice_with(g.at_end(doc.as_bytes()), options).unwrap();
+                    let got = match &v {
+                        Value::String(_) => v.as_str().unwrap().to_owned(),
+                        _ if v.as_array().is_some() => v.as_array().unwrap()[0].as_str().unwrap().to_owned(),
+                        _ => {
+                            let (name, value) = v.as_object().unwrap().iter().next().unwrap();
+                            assert_eq!(name.as_str(), text, "name, seed {seed}");
+                            value.as_str().unwrap().to_owned()
+                        }
+                    };
+                    assert_eq!(got, text, "seed {seed}: {doc}");
+                    let cut = &doc.as_bytes()[..doc.len() - closing];
+                    assert!(Value::from_slice_with(g.at_end(cut), options).is_err(), "cut, seed {seed}");
+                }
+            }
+        }
+    }
+}
