@@ -53,31 +53,22 @@ pub(super) fn string_with_escapes<'a, C: Classify, V: Visitor + ?Sized>(
     scratch: &mut String,
     v: &mut V,
 ) -> (Flow<(Text<'a>, usize)>, Cursor) {
-    let mut s = Escaped::<C> { b, at: cursor, start, stop: at, high, lend, scratch, isa: PhantomData };
+    let mut s = Escaped::<C> { b, at: cursor, isa: PhantomData };
     #[cfg(target_arch = "x86_64")]
     if C::LEVEL == Level::Avx2 {
         // SAFETY: a driver of the AVX2 classifier runs only on a CPU with
         // these features (`drive` chose it by `level()`).
-        let text = unsafe { escaped_avx2(&mut s, v) };
+        let text = unsafe { escaped_avx2(&mut s, start, at, high, lend, scratch, v) };
         return (text, s.at);
     }
-    let text = escaped(&mut s, v);
+    let text = escaped(&mut s, start, at, high, lend, scratch, v);
     (text, s.at)
 }
 
-/// The body to decode and where the decoded text may go.
-struct Escaped<'a, 's, C> {
+/// The body's bytes and the driver's place in their blocks.
+struct Escaped<'a, C> {
     b: &'a [u8],
-    /// The driver's place in the blocks of `b`.
     at: Cursor,
-    /// The body's first byte, its first stop and whether a byte >= 0x80
-    /// comes before that.
-    start: usize,
-    stop: usize,
-    high: bool,
-    /// Whether the visitor is asked for room for the text.
-    lend: bool,
-    scratch: &'s mut String,
     isa: PhantomData<C>,
 }
 
@@ -90,29 +81,52 @@ struct Escaped<'a, 's, C> {
 #[cold]
 #[inline(never)]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-unsafe fn escaped_avx2<'a, C: Classify, V: Visitor + ?Sized>(s: &mut Escaped<'a, '_, C>, v: &mut V) -> Flow<(Text<'a>, usize)> {
-    s.decode_body(v)
+unsafe fn escaped_avx2<'a, C: Classify, V: Visitor + ?Sized>(
+    s: &mut Escaped<'a, C>,
+    start: usize,
+    at: usize,
+    high: bool,
+    lend: bool,
+    scratch: &mut String,
+    v: &mut V,
+) -> Flow<(Text<'a>, usize)> {
+    s.decode_body(start, at, high, lend, scratch, v)
 }
 
 /// `decode_body` out of line, for the baseline ISA.
 #[cold]
 #[inline(never)]
-fn escaped<'a, C: Classify, V: Visitor + ?Sized>(s: &mut Escaped<'a, '_, C>, v: &mut V) -> Flow<(Text<'a>, usize)> {
-    s.decode_body(v)
+fn escaped<'a, C: Classify, V: Visitor + ?Sized>(
+    s: &mut Escaped<'a, C>,
+    start: usize,
+    at: usize,
+    high: bool,
+    lend: bool,
+    scratch: &mut String,
+    v: &mut V,
+) -> Flow<(Text<'a>, usize)> {
+    s.decode_body(start, at, high, lend, scratch, v)
 }
 
-impl<'a, C: Classify> Escaped<'a, '_, C> {
+impl<'a, C: Classify> Escaped<'a, C> {
     #[inline(always)]
-    fn decode_body<V: Visitor + ?Sized>(&mut self, v: &mut V) -> Flow<(Text<'a>, usize)> {
-        let (start, at, high) = (self.start, self.stop, self.high);
+    fn decode_body<V: Visitor + ?Sized>(
+        &mut self,
+        start: usize,
+        at: usize,
+        high: bool,
+        lend: bool,
+        scratch: &mut String,
+        v: &mut V,
+    ) -> Flow<(Text<'a>, usize)> {
         let b = self.b;
-        if self.lend {
+        if lend {
             if let Some(mut room) = v.text_room() {
                 let end = self.decode(start, at, high, &mut room).map_err(|e| decode_error(b, e))?;
                 return Ok((Text::Placed(room.placed()), end + 1));
             }
         }
-        let mut out = std::mem::take(self.scratch).into_bytes();
+        let mut out = std::mem::take(scratch).into_bytes();
         out.clear();
         let result = self.decode(start, at, high, &mut out);
         if result.is_err() {
@@ -122,7 +136,7 @@ impl<'a, C: Classify> Escaped<'a, '_, C> {
         // as UTF-8 (or ASCII, as the masks saw), and the characters of its
         // escapes; no run crosses an escape (escapes are ASCII), so the
         // whole is UTF-8. On failure it is empty.
-        *self.scratch = unsafe { String::from_utf8_unchecked(out) };
+        *scratch = unsafe { String::from_utf8_unchecked(out) };
         let end = result.map_err(|e| decode_error(b, e))?;
         // SAFETY: `decode` accepted `start..end`: every byte outside the
         // escapes was checked as UTF-8 in its run, and escapes are ASCII.
@@ -295,8 +309,11 @@ mod tests {
         for seed in 0..600 {
             let (text, json) = body(seed);
             let pad = " ".repeat(seed % 64);
-            let docs =
-                [(format!(r#"{pad}["{json}"]"#), 2), (format!(r#"{pad}{{"{json}":"{json}"}}"#), 2), (format!(r#"{pad}"{json}""#), 1)];
+            let docs = [
+                (format!(r#"{pad}["{json}"]"#), 2),
+                (format!(r#"{pad}{{"{json}":"{json}"}}"#), 2),
+                (format!(r#"{pad}"{json}""#), 1),
+            ];
             for (doc, closing) in &docs {
                 for options in &options {
                     let v = Value::from_slice_with(g.at_end(doc.as_bytes()), options).unwrap();
