@@ -309,11 +309,8 @@ mod tests {
         for seed in 0..600 {
             let (text, json) = body(seed);
             let pad = " ".repeat(seed % 64);
-            let docs = [
-                (format!(r#"{pad}["{json}"]"#), 2),
-                (format!(r#"{pad}{{"{json}":"{json}"}}"#), 2),
-                (format!(r#"{pad}"{json}""#), 1),
-            ];
+            let docs =
+                [(format!(r#"{pad}["{json}"]"#), 2), (format!(r#"{pad}{{"{json}":"{json}"}}"#), 2), (format!(r#"{pad}"{json}""#), 1)];
             for (doc, closing) in &docs {
                 for options in &options {
                     let v = Value::from_slice_with(g.at_end(doc.as_bytes()), options).unwrap();
