@@ -28,14 +28,19 @@
 
 use std::marker::PhantomData;
 
-use super::blocks::{tail_masks, Classify, Masks};
+use super::blocks::Classify;
 use super::number::{scan_general, scan_window, NumberValue, WINDOW, WINDOW_LITERAL_MAX};
 use super::options::{DuplicateKeys, ReadOptions};
-use super::parser::{decode_into, decode_string_with, out_of_memory_at, Buffers, DuplicateNames, BOM, OUT_OF_MEMORY};
+use super::parser::{out_of_memory_at, Buffers, DuplicateNames, BOM, OUT_OF_MEMORY};
 use super::validate::{Nested, Work};
 use super::visitor::{Ignore, NumberToken, Visitor};
 use crate::error::{Error, Position};
 use crate::value::Placed;
+
+mod cursor;
+mod escaped;
+
+use cursor::Cursor;
 
 /// Why the driver stopped before the end.
 pub(crate) enum Stop {
@@ -175,8 +180,7 @@ fn run<C: Classify, V: Visitor + ?Sized>(input: &[u8], span: Span, options: &Rea
     // document the moves were a good part of a parse.
     let mut d = Driver::<C> {
         b: input,
-        base: NO_BLOCK,
-        m: Masks { ws: 0, special: 0, high: 0 },
+        at: Cursor::START,
         scratch: &mut buffers.scratch,
         dups: &mut buffers.dups,
         track_names: options.duplicate_keys == DuplicateKeys::Error,
@@ -238,8 +242,7 @@ pub(crate) fn scalar_document<V: Visitor + ?Sized>(input: &[u8], options: &ReadO
     let mut dups = std::mem::ManuallyDrop::new(DuplicateNames::EMPTY);
     let mut d = Driver::<C> {
         b: input,
-        base: NO_BLOCK,
-        m: Masks { ws: 0, special: 0, high: 0 },
+        at: Cursor::START,
         scratch: &mut scratch,
         dups: &mut dups,
         track_names: false,
@@ -298,16 +301,10 @@ fn trailing(b: &[u8], at: usize) -> Error {
 /// taken whole, 430 instructions each walked, 600 each validated).
 const RAW_SMALL: usize = 192;
 
-/// `Driver::base` before the first block: `i - NO_BLOCK` (wrapping) is
-/// `i + 64`, never below 64, so no position is taken for inside it.
-const NO_BLOCK: usize = usize::MAX & !63;
-
 struct Driver<'a, C> {
     b: &'a [u8],
-    /// Start of the block whose masks are in `m` (a multiple of 64), or
-    /// `NO_BLOCK` before the first.
-    base: usize,
-    m: Masks,
+    /// The current block and its masks.
+    at: Cursor,
     /// Decoded text of the last string with escapes.
     scratch: &'a mut String,
     dups: &'a mut DuplicateNames,
@@ -340,67 +337,18 @@ enum Text<'a> {
 }
 
 impl<'a, C: Classify> Driver<'a, C> {
-    /// Makes the masks of the block holding `i` current.
-    #[inline(always)]
-    fn load(&mut self, i: usize) {
-        let base = i & !63;
-        self.base = base;
-        self.m = if base + 64 <= self.b.len() {
-            // SAFETY: `base + 64 <= len`: the block is inside the input; the
-            // caller (`drive`) runs with `C`'s ISA enabled.
-            unsafe { C::block(self.b.as_ptr().add(base)) }
-        } else {
-            tail_masks(self.b, base)
-        };
-    }
-
     /// The first byte at or after `i` that is not whitespace (the length of
     /// the input, or beyond it, at the end).
     #[inline(always)]
-    fn skip_ws(&mut self, mut i: usize) -> usize {
-        // Compact input: the byte there is no whitespace (every whitespace
-        // byte is <= ' ').
-        if self.b.get(i).is_some_and(|&c| c > b' ') {
-            return i;
-        }
-        loop {
-            let off = i.wrapping_sub(self.base);
-            if off < 64 {
-                let rest = !self.m.ws & (u64::MAX << off);
-                if rest != 0 {
-                    return self.base + rest.trailing_zeros() as usize;
-                }
-                // A whole block of whitespace after `i`: on to the next.
-                i = self.base + 64;
-                if i >= self.b.len() {
-                    return self.b.len();
-                }
-            }
-            self.load(i);
-        }
+    fn skip_ws(&mut self, i: usize) -> usize {
+        self.at.skip_ws::<C>(self.b, i)
     }
 
     /// The first `"`, `\` or control byte at or after `i` (at or beyond the
     /// end of the input if none), and whether a byte >= 0x80 comes before.
     #[inline(always)]
-    fn string_stop(&mut self, mut i: usize) -> (usize, bool) {
-        let mut high = false;
-        loop {
-            let off = i.wrapping_sub(self.base);
-            if off < 64 {
-                let from = u64::MAX << off;
-                let special = self.m.special & from;
-                if special != 0 {
-                    let k = special.trailing_zeros();
-                    // Non-ASCII bytes from `i` up to the stop.
-                    high |= self.m.high & from & !(u64::MAX << k) != 0;
-                    return (self.base + k as usize, high);
-                }
-                high |= self.m.high & from != 0;
-                i = self.base + 64;
-            }
-            self.load(i);
-        }
+    fn string_stop(&mut self, i: usize) -> (usize, bool) {
+        self.at.string_stop::<C>(self.b, i)
     }
 
     /// The string whose opening quote is at `q`: its text, and the position
@@ -424,7 +372,9 @@ impl<'a, C: Classify> Driver<'a, C> {
         // Into the visitor's room when it lends one (the `Value` builder's
         // arena), unless the name tracker wants the text; one call either
         // way, so that none of the room's handling is in the driver.
-        string_with_escapes::<C, V>(b, start, stop, high, !self.track_names, self.scratch, v)
+        let (text, at) = escaped::string_with_escapes::<C, V>(b, self.at, start, stop, high, !self.track_names, self.scratch, v);
+        self.at = at;
+        text
     }
 
     /// Records the member name at `at`; if the open object has it already,
@@ -954,36 +904,6 @@ fn plain_text<C: Classify>(b: &[u8], start: usize, stop: usize) -> Option<&str> 
         return Some(unsafe { std::str::from_utf8_unchecked(&b[start..stop]) });
     }
     simdutf8::basic::from_utf8(&b[start..stop]).ok()
-}
-
-/// A string body with escapes, decoded by the reference driver's decoder
-/// (`parser::decode_into`: the 16 bytes after each escape stored whole, so
-/// text dense in escapes, as JSON embedded in a string, makes no copy call
-/// and no scanner call per escape) into the room the visitor lends
-/// (`Visitor::text_room`, asked when `lend`), or else into `scratch`. Any
-/// error is left to the reference driver, which says what and where.
-#[cold]
-#[inline(never)]
-fn string_with_escapes<'a, C: Classify, V: Visitor + ?Sized>(
-    b: &'a [u8],
-    start: usize,
-    at: usize,
-    high: bool,
-    lend: bool,
-    scratch: &mut String,
-    v: &mut V,
-) -> Flow<(Text<'a>, usize)> {
-    if lend {
-        if let Some(mut room) = v.text_room() {
-            let end = decode_into(b, start, at, high, &mut room, &utf8_run::<C>).map_err(|e| decode_error(b, e))?;
-            return Ok((Text::Placed(room.placed()), end + 1));
-        }
-    }
-    let end = decode_string_with(b, start, at, high, scratch, utf8_run::<C>).map_err(|e| decode_error(b, e))?;
-    // SAFETY: `decode_string` accepted `start..end`: every byte outside the
-    // escapes was checked as UTF-8 in its run, and escapes are ASCII.
-    let raw = unsafe { std::str::from_utf8_unchecked(&b[start..end]) };
-    Ok((Text::Decoded(raw), end + 1))
 }
 
 /// Whether `b[from..to]`, a run of text between escapes with a byte >=

@@ -957,7 +957,7 @@ pub(crate) fn decode_escape(b: &[u8], i: usize, out: &mut String) -> std::result
 
 /// The character the escape at `b[i]` (a backslash) stands for, and the
 /// index after it; or where it is wrong and why.
-fn escape_char(b: &[u8], i: usize) -> std::result::Result<(char, usize), (usize, &'static str)> {
+pub(crate) fn escape_char(b: &[u8], i: usize) -> std::result::Result<(char, usize), (usize, &'static str)> {
     let c = match b.get(i + 1) {
         Some(b'"') => '"',
         Some(b'\\') => '\\',

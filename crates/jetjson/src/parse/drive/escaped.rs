@@ -1,0 +1,333 @@
+//! Strings with escapes in the push driver, decoded with the driver's own
+//! block masks.
+//!
+//! The driver's scan of a string body stops at its first `"`, `\` or
+//! control byte; the body is decoded from there by this file. Each next
+//! stop (the end of a run of text between escapes) is found in the
+//! driver's masks of 64-byte blocks (`Driver::string_stop`): each block of
+//! the body is classified once, by the driver's ISA, and each stop is a bit
+//! operation away, with no call to a scanner and no classification of the
+//! same bytes a second time (the reference driver's decoder,
+//! `parser::decode_into`, which this replaced here, classified a window
+//! after each escape, then the run again with a dispatched scanner). The
+//! driver goes on from the block of the closing quote, which it would have
+//! loaded next anyway.
+//!
+//! Out of line and cold (the driver's common paths do not carry it), built
+//! for the driver's ISA: with AVX2, through an entry point that enables it.
+
+use super::super::blocks::Classify;
+use super::super::parser::{escape_char, OUT_OF_MEMORY, SIMPLE_ESCAPES};
+use super::super::text_out::TextOut;
+use super::super::visitor::Visitor;
+use std::marker::PhantomData;
+
+use super::cursor::Cursor;
+use super::{decode_error, utf8_run, Flow, Level, Text};
+
+/// Bytes stored per step of a run's copy (and over-stored after it).
+const STEP: usize = 64;
+
+/// Room asked for at each stop beyond the run: the run's copy may store up
+/// to `STEP` bytes past it, and an escape's character is at most 4 bytes.
+const SLACK: usize = STEP + 4;
+
+/// The string whose body starts at `start`, at whose `at` the driver's
+/// scan (in the blocks of `cursor`) found a stop that is no closing quote
+/// (a backslash, a control byte or the end of the input), with `high`
+/// saying whether a byte >= 0x80 came before it: decoded into the room the
+/// visitor lends (`Visitor::text_room`, asked when `lend`), or else into
+/// `scratch`. Its text and the position after its closing quote, and the
+/// cursor at the block where the body ended (the driver goes on from
+/// there). Any error is left to the reference driver, which says what and
+/// where (out of memory is said here).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+pub(super) fn string_with_escapes<'a, C: Classify, V: Visitor + ?Sized>(
+    b: &'a [u8],
+    cursor: Cursor,
+    start: usize,
+    at: usize,
+    high: bool,
+    lend: bool,
+    scratch: &mut String,
+    v: &mut V,
+) -> (Flow<(Text<'a>, usize)>, Cursor) {
+    let mut s = Escaped::<C> { b, at: cursor, isa: PhantomData };
+    #[cfg(target_arch = "x86_64")]
+    if C::LEVEL == Level::Avx2 {
+        // SAFETY: a driver of the AVX2 classifier runs only on a CPU with
+        // these features (`drive` chose it by `level()`).
+        let text = unsafe { escaped_avx2(&mut s, start, at, high, lend, scratch, v) };
+        return (text, s.at);
+    }
+    let text = escaped(&mut s, start, at, high, lend, scratch, v);
+    (text, s.at)
+}
+
+/// The body's bytes and the driver's place in their blocks.
+struct Escaped<'a, C> {
+    b: &'a [u8],
+    at: Cursor,
+    isa: PhantomData<C>,
+}
+
+/// `decode_body`, built with AVX2 (the driver's ISA, so that the block
+/// classifier and the UTF-8 check inline).
+///
+/// # Safety
+/// The CPU has the features enabled here.
+#[cfg(target_arch = "x86_64")]
+#[cold]
+#[inline(never)]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+unsafe fn escaped_avx2<'a, C: Classify, V: Visitor + ?Sized>(
+    s: &mut Escaped<'a, C>,
+    start: usize,
+    at: usize,
+    high: bool,
+    lend: bool,
+    scratch: &mut String,
+    v: &mut V,
+) -> Flow<(Text<'a>, usize)> {
+    s.decode_body(start, at, high, lend, scratch, v)
+}
+
+/// `decode_body` out of line, for the baseline ISA.
+#[cold]
+#[inline(never)]
+fn escaped<'a, C: Classify, V: Visitor + ?Sized>(
+    s: &mut Escaped<'a, C>,
+    start: usize,
+    at: usize,
+    high: bool,
+    lend: bool,
+    scratch: &mut String,
+    v: &mut V,
+) -> Flow<(Text<'a>, usize)> {
+    s.decode_body(start, at, high, lend, scratch, v)
+}
+
+impl<'a, C: Classify> Escaped<'a, C> {
+    #[inline(always)]
+    fn decode_body<V: Visitor + ?Sized>(
+        &mut self,
+        start: usize,
+        at: usize,
+        high: bool,
+        lend: bool,
+        scratch: &mut String,
+        v: &mut V,
+    ) -> Flow<(Text<'a>, usize)> {
+        let b = self.b;
+        if lend {
+            if let Some(mut room) = v.text_room() {
+                let end = self.decode(start, at, high, &mut room).map_err(|e| decode_error(b, e))?;
+                return Ok((Text::Placed(room.placed()), end + 1));
+            }
+        }
+        let mut out = std::mem::take(scratch).into_bytes();
+        out.clear();
+        let result = self.decode(start, at, high, &mut out);
+        if result.is_err() {
+            out.clear();
+        }
+        // SAFETY: on success `out` holds the runs of the body, each checked
+        // as UTF-8 (or ASCII, as the masks saw), and the characters of its
+        // escapes; no run crosses an escape (escapes are ASCII), so the
+        // whole is UTF-8. On failure it is empty.
+        *scratch = unsafe { String::from_utf8_unchecked(out) };
+        let end = result.map_err(|e| decode_error(b, e))?;
+        // SAFETY: `decode` accepted `start..end`: every byte outside the
+        // escapes was checked as UTF-8 in its run, and escapes are ASCII.
+        let raw = unsafe { std::str::from_utf8_unchecked(&b[start..end]) };
+        Ok((Text::Decoded(raw), end + 1))
+    }
+
+    /// Decodes the body from `start` onto `out`, `at` being its first stop
+    /// (`high`: a byte >= 0x80 before it): the index of the closing quote,
+    /// or where the body is wrong and why (the reference driver's decoder
+    /// says the same errors; only out of memory is reported from here).
+    #[inline(always)]
+    fn decode<O: TextOut>(&mut self, start: usize, at: usize, high: bool, out: &mut O) -> Result<usize, (usize, &'static str)> {
+        // The cursor in a local (in registers through the loop), handed
+        // back on every way out.
+        let mut cursor = self.at;
+        let result = decode::<C, O>(self.b, &mut cursor, start, at, high, out);
+        self.at = cursor;
+        result
+    }
+}
+
+/// `Escaped::decode` on the cursor `cursor` of `b`.
+#[inline(always)]
+fn decode<C: Classify, O: TextOut>(
+    b: &[u8],
+    cursor: &mut Cursor,
+    start: usize,
+    mut at: usize,
+    mut high: bool,
+    out: &mut O,
+) -> Result<usize, (usize, &'static str)> {
+    {
+        let mut run = start;
+        loop {
+            if high && !utf8_run::<C>(b, run, at) {
+                return Err((run, "invalid UTF-8 in string"));
+            }
+            let mut len = put_run(b, run, at, out).ok_or((run, OUT_OF_MEMORY))?;
+            match b.get(at) {
+                Some(b'"') => return Ok(at),
+                Some(b'\\') => {
+                    let dst = out.as_mut_ptr();
+                    run = match b.get(at + 1).map(|&c| SIMPLE_ESCAPES[c as usize]) {
+                        Some(c) if c != 0 => {
+                            // SAFETY: `put_run` left `SLACK` bytes of room
+                            // past `len`.
+                            unsafe { dst.add(len).write(c) };
+                            len += 1;
+                            at + 2
+                        }
+                        _ => {
+                            let (c, next) = escape_char(b, at)?;
+                            let mut bytes = [0; 4];
+                            let n = c.encode_utf8(&mut bytes).len();
+                            // SAFETY: `put_run` left `SLACK >= 4` bytes of
+                            // room past `len`; `bytes` is no part of `out`.
+                            unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), dst.add(len), n) };
+                            len += n;
+                            next
+                        }
+                    };
+                    // SAFETY: the `len` bytes are written (above).
+                    unsafe { out.set_len(len) };
+                    (at, high) = cursor.string_stop::<C>(b, run);
+                }
+                Some(_) => return Err((at, "control character in string (must be escaped)")),
+                None => return Err((start - 1, "unterminated string")),
+            }
+        }
+    }
+}
+
+/// Appends the run `b[from..to]` to `out`, with `SLACK` bytes of room left
+/// after it: the new length (not yet set when the room is to be used, the
+/// caller sets it), or `None` when there is no memory.
+///
+/// Away from the end of the input, the run is stored `STEP` bytes at a
+/// time (the bytes read past `to` are in `b`, those stored past the run are
+/// in the room and count for nothing): no call per run, which is short
+/// between escapes in most text.
+#[inline(always)]
+fn put_run<O: TextOut>(b: &[u8], from: usize, to: usize, out: &mut O) -> Option<usize> {
+    let n = to - from;
+    if !out.room(n + SLACK) {
+        return None;
+    }
+    let len = out.len();
+    // SAFETY: `room` made `n + SLACK` bytes from `len` writable.
+    let dst = unsafe { out.as_mut_ptr().add(len) };
+    if to + STEP <= b.len() {
+        let mut k = 0;
+        loop {
+            // SAFETY: `k < n` (or `k == 0`): the read `from + k .. from + k
+            // + STEP` ends before `to + STEP <= b.len()`, the write before
+            // `dst + n + STEP`, inside the room; the input is no part of
+            // `out`.
+            unsafe { std::ptr::copy_nonoverlapping(b.as_ptr().add(from + k), dst.add(k), STEP) };
+            k += STEP;
+            if k >= n {
+                break;
+            }
+        }
+    } else {
+        // SAFETY: `from..to` is in `b` (`to <= b.len()`: a stop is at most
+        // the input's end) and `n` bytes from `dst` are in the room.
+        unsafe { std::ptr::copy_nonoverlapping(b.as_ptr().add(from), dst, n) };
+    }
+    // SAFETY: the run's `n` bytes are written.
+    unsafe { out.set_len(len + n) };
+    Some(len + n)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::parse::guard::Guarded;
+    use crate::{DuplicateKeys, ReadOptions, Value};
+
+    /// A string body made of pieces chosen by `seed`: runs of plain text of
+    /// every length up to 150 (across the driver's blocks and the copy's
+    /// steps), raw non-ASCII characters, one-letter and `\u` escapes (a
+    /// surrogate pair among them); its decoded text, computed from the
+    /// pieces, and the body as JSON.
+    fn body(seed: usize) -> (String, String) {
+        let (mut text, mut json) = (String::new(), String::new());
+        let mut x = seed.wrapping_mul(2654435761) | 1;
+        for _ in 0..seed % 9 + 1 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            match x % 6 {
+                0 | 1 => {
+                    let run: String = (0..x / 7 % 151).map(|k| (b'a' + (k % 26) as u8) as char).collect();
+                    text.push_str(&run);
+                    json.push_str(&run);
+                }
+                2 => {
+                    text.push('\n');
+                    json.push_str("\\n");
+                }
+                3 => {
+                    text.push_str("é\"\\");
+                    json.push_str("é\\\"\\\\");
+                }
+                4 => {
+                    text.push('€');
+                    json.push_str("\\u20ac");
+                }
+                _ => {
+                    text.push('😀');
+                    json.push_str("\\ud83d\\ude00");
+                }
+            }
+        }
+        // At least one escape: the pieces' decoder is what is tested.
+        text.push('\t');
+        json.push_str("\\t");
+        (text, json)
+    }
+
+    /// Strings with escapes as array items, member names and values, and
+    /// whole documents, each document ending at a guard page (so any read
+    /// past the input faults), the string at every offset in the driver's
+    /// blocks (the padding before it): each reads back as its text, and the
+    /// same document cut before its closing quote is refused.
+    #[test]
+    fn escaped_strings_ending_anywhere_against_guard_pages() {
+        let mut g = Guarded::new();
+        let options = [ReadOptions::new(), ReadOptions::new().duplicate_keys(DuplicateKeys::Last)];
+        for seed in 0..600 {
+            let (text, json) = body(seed);
+            let pad = " ".repeat(seed % 64);
+            let docs =
+                [(format!(r#"{pad}["{json}"]"#), 2), (format!(r#"{pad}{{"{json}":"{json}"}}"#), 2), (format!(r#"{pad}"{json}""#), 1)];
+            for (doc, closing) in &docs {
+                for options in &options {
+                    let v = Value::from_slice_with(g.at_end(doc.as_bytes()), options).unwrap();
+                    let got = match &v {
+                        Value::String(_) => v.as_str().unwrap().to_owned(),
+                        _ if v.as_array().is_some() => v.as_array().unwrap()[0].as_str().unwrap().to_owned(),
+                        _ => {
+                            let (name, value) = v.as_object().unwrap().iter().next().unwrap();
+                            assert_eq!(name.as_str(), text, "name, seed {seed}");
+                            value.as_str().unwrap().to_owned()
+                        }
+                    };
+                    assert_eq!(got, text, "seed {seed}: {doc}");
+                    let cut = &doc.as_bytes()[..doc.len() - closing];
+                    assert!(Value::from_slice_with(g.at_end(cut), options).is_err(), "cut, seed {seed}");
+                }
+            }
+        }
+    }
+}
