@@ -230,3 +230,51 @@ def test_lines_writers_never_split_a_document(profile):
         assert f.getvalue() == jetjson.dumps(objs[0], profile=profile) + b"\n"
     else:
         assert jetjson.loads_lines(f.getvalue()) == [{"a": 1}, {"raw": [1, 2]}, {"b": 2}]
+
+
+def test_a_blank_line_longer_than_max_size_is_refused():
+    # A cut line of whitespace alone was skipped as blank, and the reader
+    # stopped after it: the rest of the file was lost without an error.
+    for blank in (b" " * 20, b"\t" * 20, b"\r" * 20):
+        data = b"1\n" + blank + b"\n2\n3\n"
+        for read in (
+            lambda: list(jetjson.load_lines(io.BytesIO(data), max_size=5)),
+            lambda: jetjson.loads_lines(data, max_size=5),
+        ):
+            with pytest.raises(jetjson.JSONDecodeError, match="max_size 5") as e:
+                read()
+            assert e.value.lineno == 2
+    assert list(jetjson.load_lines(io.BytesIO(b"1\n   \n2\n"), max_size=5)) == [1, 2]
+
+
+class _NotReady(io.RawIOBase):
+    """A non-blocking stream: None stands for "no data ready yet"."""
+
+    def __init__(self, chunks):
+        self.chunks = list(chunks)
+
+    def readable(self):
+        return True
+
+    def readinto(self, b):
+        if not self.chunks:
+            return 0
+        chunk = self.chunks.pop(0)
+        if chunk is None:
+            return None
+        n = min(len(b), len(chunk))
+        b[:n] = chunk[:n]
+        if n < len(chunk):
+            self.chunks.insert(0, chunk[n:])
+        return n
+
+
+def test_a_non_blocking_stream_with_no_data_ready_is_an_error():
+    # None (no data ready) was taken for the end of the file: load gave 12
+    # for 1234, load_lines [1, 2, 3, 4] for 1, 23, 4.
+    with pytest.raises(BlockingIOError):
+        jetjson.load(_NotReady([b"12", None, b"34"]), max_size=10)
+    for kwargs in ({}, {"max_size": 10}):
+        with pytest.raises(BlockingIOError):
+            list(jetjson.load_lines(io.BufferedReader(_NotReady([b"1\n2", None, b"3\n4\n"])), **kwargs))
+    assert list(jetjson.load_lines(io.BufferedReader(_NotReady([b"1\n2", b"3\n4"])))) == [1, 23, 4]

@@ -807,6 +807,78 @@ def test_dumps_nested_in_a_dataclass_field_is_a_bounded_error():
     assert rc == 0 and out.startswith("bounded:"), (rc, out[-500:], err[-800:])
 
 
+def _instance_with_a_colliding_key(cls, eq):
+    """An instance of `cls` whose dict holds its field `a` under a str
+    subclass key whose `__eq__` is `eq`: looking `a` up runs it."""
+
+    class K(str):
+        def __hash__(self):
+            return hash(str(self))
+
+        def __eq__(self, other):
+            return eq(self, other)
+
+    obj = cls.__new__(cls)
+    obj.__dict__[K("a")] = 1
+    return obj
+
+
+def test_an_error_in_a_field_lookup_is_raised_once_not_retried():
+    # The lookup's exception was cleared and the field read again with
+    # getattr, which ran the lookup again: the error was lost (dumps gave
+    # {"a":1}), and a lookup that calls dumps took exponential time.
+    @dataclasses.dataclass
+    class D:
+        a: int
+
+    assert jetjson.dumps(D(1)) == b'{"a":1}'
+    calls = []
+
+    def eq(key, other):
+        calls.append(1)
+        if len(calls) == 1:
+            raise ValueError("first lookup fails")
+        return str.__eq__(key, other)
+
+    with pytest.raises(ValueError, match="first lookup fails"):
+        jetjson.dumps(_instance_with_a_colliding_key(D, eq))
+    assert len(calls) == 1
+
+
+NESTED_LOOKUP_CHILD = """
+import dataclasses, sys, jetjson
+sys.setrecursionlimit(10**6)
+calls = 0
+@dataclasses.dataclass
+class D:
+    a: int
+class K(str):
+    def __hash__(self):
+        return hash(str(self))
+    def __eq__(self, other):
+        global calls
+        calls += 1
+        jetjson.dumps(make())
+        return str.__eq__(self, other)
+def make():
+    o = D.__new__(D)
+    o.__dict__[K("a")] = 1
+    return o
+try:
+    jetjson.dumps(make())
+except (RecursionError, jetjson.JSONEncodeError) as e:
+    print("bounded:", type(e).__name__, calls)
+"""
+
+
+def test_a_field_lookup_that_calls_dumps_is_a_bounded_error_in_linear_time():
+    rc, out, err = run_child(NESTED_LOOKUP_CHILD, timeout=120)
+    assert rc == 0 and out.startswith("bounded:"), (rc, out[-500:], err[-800:])
+    # One lookup per level, as getattr's chain makes (not one per way of
+    # reading the field, doubling at each level).
+    assert int(out.split()[-1]) < 100_000, out
+
+
 def test_dataclass_classes_are_not_kept_alive_after_dumps():
     import weakref
 

@@ -60,13 +60,16 @@ def load(fp, /, **kwargs):
 def _read_upto(fp, n):
     """Up to `n` bytes (or characters) of `fp`: fewer only at its end. A
     pipe or socket read without a buffer may return less than asked while
-    more is still to come: read again until `n` or the end."""
+    more is still to come: read again until `n` or the end. A non-blocking
+    stream with nothing ready (None) is an error, never the end."""
     first = fp.read(n)
     if not first or len(first) >= n:
         return first
     parts, got = [first], len(first)
     while got < n:
         more = fp.read(n - got)
+        if more is None:
+            raise _not_ready()
         if not more:
             break
         parts.append(more)
@@ -165,7 +168,32 @@ def load_lines(fp, /, **kwargs):
         lines = _bounded_lines(fp, limit + 3)
     else:
         lines = fp
-    return _lines(_no_lone_cr(fp, lines), kwargs)
+    return _lines(_whole_lines(_no_lone_cr(fp, lines)), kwargs)
+
+
+def _not_ready():
+    """A non-blocking stream had no data ready in the middle of a document."""
+    import errno
+
+    return BlockingIOError(
+        errno.EAGAIN, "the stream had no data ready in the middle of the input (non-blocking): read it whole, or make it blocking"
+    )
+
+
+def _whole_lines(lines):
+    """`lines`, each ending in "\n" but the last: a line without one that is
+    followed by more is a piece of a line (a non-blocking stream's partial
+    read), an error rather than a document."""
+    held = None
+    for line in lines:
+        if held is not None:
+            raise _not_ready()
+        if line[-1:] in ("\n", b"\n"):
+            yield line
+        else:
+            held = line
+    if held is not None:
+        yield held
 
 
 def _bounded_lines(fp, most):
@@ -204,7 +232,13 @@ def _lines(lines, kwargs):
         text = line
         if text[-1:] in ("\n", b"\n"):
             text = text[:-2] if text[-2:-1] in ("\r", b"\r") else text[:-1]
-        if text.strip(b" \t\r" if isinstance(text, (bytes, bytearray)) else " \t\r"):
+        # A blank line is skipped, unless it is longer than max_size
+        # (loads refuses it: a cut line, or a limit that holds for every
+        # line, as in the CLI).
+        limit = kwargs.get("max_size")
+        if text.strip(b" \t\r" if isinstance(text, (bytes, bytearray)) else " \t\r") or (
+            isinstance(limit, int) and not isinstance(limit, bool) and 0 <= limit < len(text)
+        ):
             try:
                 yield loads(text, **kwargs)
             except JSONDecodeError as e:

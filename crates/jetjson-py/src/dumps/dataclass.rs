@@ -217,10 +217,10 @@ unsafe fn version_of(ty: *mut ffi::PyTypeObject) -> u32 {
 ///
 /// # Safety
 /// `ty` is a live type; GIL held.
-pub unsafe fn find(py: Python<'_>, ty: *mut ffi::PyTypeObject) -> Option<Held> {
+pub unsafe fn find(py: Python<'_>, ty: *mut ffi::PyTypeObject) -> Result<Option<Held>, ()> {
     // SAFETY: as the caller guarantees.
     if let Some(held) = unsafe { find_recent(ty) } {
-        return Some(held);
+        return Ok(Some(held));
     }
     // SAFETY: `ty` is live. Not a recent class (`find_recent`, whose cache
     // entries stay good because a change to a class's dict gives it a new
@@ -235,30 +235,31 @@ pub unsafe fn find(py: Python<'_>, ty: *mut ffi::PyTypeObject) -> Option<Held> {
         let slot = &RECENT.0[(ty as usize >> 4) % RECENT_SLOTS];
         let dict = (*ty).tp_dict;
         if dict.is_null() {
-            return None;
+            return Ok(None);
         }
-        let name = attribute(py)?;
+        let Some(name) = attribute(py) else { return Ok(None) };
         let _class = Hold::new(ty.cast());
         let capsule = ffi::PyDict_GetItemWithError(dict, name);
         if capsule.is_null() {
-            ffi::PyErr_Clear();
-            return None;
+            // Not there, or a key's `__eq__` raised (then raised by the
+            // caller, not swallowed).
+            return if ffi::PyErr_Occurred().is_null() { Ok(None) } else { Err(()) };
         }
         // Held before anything else can run.
         ffi::Py_INCREF(capsule);
         let mut held = Held { capsule, plan: std::ptr::null() };
         if ffi::PyCapsule_IsValid(capsule, CAPSULE.as_ptr()) == 0 {
-            return None;
+            return Ok(None);
         }
         let plan = ffi::PyCapsule_GetPointer(capsule, CAPSULE.as_ptr()) as *const Plan;
         let version = version_of(ty);
         if plan.is_null() || (*plan).class != ty as usize || version == 0 || (*plan).version.get() != version || !(*plan).fields_unchanged()
         {
-            return None;
+            return Ok(None);
         }
         slot.set(Recent { ty: ty as usize, version, capsule, plan });
         held.plan = plan;
-        Some(held)
+        Ok(Some(held))
     }
 }
 
@@ -578,11 +579,13 @@ impl Plan {
     /// and instance where it can be read in place; null when `getattr` must
     /// be asked (also for a value not set). A lookup in an instance dict may
     /// run Python code (a colliding key's `__eq__`): check the stack first.
+    /// `Err` when that code raised (the exception is set): it is the
+    /// caller's to raise, as getattr would, not to retry.
     ///
     /// # Safety
     /// As `read_in_place`.
     #[inline(never)]
-    pub unsafe fn read_any(&self, obj: *mut PyObject, i: usize) -> *mut PyObject {
+    pub unsafe fn read_any(&self, obj: *mut PyObject, i: usize) -> Result<*mut PyObject, ()> {
         // SAFETY: the plan is trusted only for its class while the class has
         // the version it had when planned (rechecked here, since Python code
         // may have run since the last field); offsets and indexes are then
@@ -597,22 +600,22 @@ impl Plan {
             let ty = ffi::Py_TYPE(obj);
             let version = self.version.get();
             if ty as usize != self.class || version == 0 || version_of(ty) != version {
-                return std::ptr::null_mut();
+                return Ok(std::ptr::null_mut());
             }
             let taken = |v: *mut PyObject| {
                 ffi::Py_XINCREF(v);
                 v
             };
             let dict = match self.reads[i] {
-                Read::Slot(off) => return taken(*((obj as *mut u8).offset(off) as *mut *mut PyObject)),
+                Read::Slot(off) => return Ok(taken(*((obj as *mut u8).offset(off) as *mut *mut PyObject))),
                 Read::Managed(index) => {
                     let (values, dict) = super::dictiter::managed(obj);
                     let keys = (*(ty as *mut ffi::PyHeapTypeObject)).ht_cached_keys as *const std::ffi::c_void;
                     if !values.is_null() {
-                        return match index {
+                        return Ok(match index {
                             Some(ix) if keys == self.keys && ix < super::dictiter::split_len(keys) => taken(*values.add(ix)),
                             _ => std::ptr::null_mut(),
-                        };
+                        });
                     }
                     // A dict made from the inline values (`vars(obj)`)
                     // keeps them: read in place while it still uses the
@@ -621,24 +624,26 @@ impl Plan {
                         if let Some(ix) = index.filter(|&ix| ix < super::dictiter::split_len(keys)) {
                             let values = super::dictiter::split_values(dict, keys);
                             if !values.is_null() {
-                                return taken(*values.add(ix));
+                                return Ok(taken(*values.add(ix)));
                             }
                         }
                     }
                     dict
                 }
                 Read::Dict(off) => *((obj as *mut u8).offset(off) as *mut *mut PyObject),
-                Read::GetAttr => return std::ptr::null_mut(),
+                Read::GetAttr => return Ok(std::ptr::null_mut()),
             };
             if dict.is_null() {
-                return std::ptr::null_mut();
+                return Ok(std::ptr::null_mut());
             }
             let _dict = Hold::new(dict);
             let v = ffi::PyDict_GetItemWithError(dict, self.names[i].0.as_ptr());
-            if v.is_null() {
-                ffi::PyErr_Clear();
+            if v.is_null() && !ffi::PyErr_Occurred().is_null() {
+                // A key's `__eq__` raised: getattr would raise it too (and
+                // run the same lookup again).
+                return Err(());
             }
-            taken(v)
+            Ok(taken(v))
         }
     }
 }

@@ -60,8 +60,10 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
             // may start: the stack is checked at every such link.
             self.stack_check()?;
             // A class planned before carries its plan (`dataclass.rs`).
-            if let Some(plan) = dataclass::find(self.py, ty) {
-                return self.record(obj, &plan);
+            match dataclass::find(self.py, ty) {
+                Ok(Some(plan)) => return self.record(obj, &plan),
+                Ok(None) => {}
+                Err(()) => return Err(Fail::fetch(self.py)),
             }
             // The plan's lookup may have run Python code (a key's `__eq__`
             // in the class dict) that gave the object another class and
@@ -553,7 +555,10 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
             if value.is_null() {
                 self.stack_check()?;
                 // SAFETY: as above.
-                value = unsafe { fields.read_any(obj, idx) };
+                value = match unsafe { fields.read_any(obj, idx) } {
+                    Ok(v) => v,
+                    Err(()) => return Err(Fail::fetch(self.py).in_key(&fields.json[idx])),
+                };
                 if value.is_null() {
                     value = self.get_attr(obj, shape.key(idx)).map_err(|e| e.in_key(&fields.json[idx]))?;
                 }
