@@ -127,15 +127,10 @@ enum Hint {
     Float32,
 }
 
-/// A number for an `f32` target: its nearest `f32`, or an error when that
-/// is beyond the `f32` range (an infinity would be a silent change of the
-/// data; serde's `f32` casts a double, so 1e39 would become one).
+/// A number for an `f32` target (`number::f32_of`).
 #[inline(never)]
 fn f32_number<'de, V: Visitor<'de>>(text: &str, visitor: V) -> Result<V::Value> {
-    match text.parse::<f32>() {
-        Ok(f) if f.is_finite() => visitor.visit_f32(f),
-        _ => Err(super::number::out_of_range(text)),
-    }
+    visitor.visit_f32(super::number::f32_of(text)?)
 }
 
 /// Integers beyond 64 bits that fit 128 go to the 128-bit visitors (when

@@ -32,6 +32,7 @@ pub use drive::number_at;
 pub(crate) use drive::{level, Level};
 #[doc(hidden)]
 pub use flat::{flat_object, FlatBuilder, FlatText, FlatValue, FLAT_UP_TO};
+pub(crate) use number::{f32_of, out_of_range};
 pub use number::{is_json_number, NumberValue};
 pub use options::{DuplicateKeys, ReadOptions};
 pub use parser::parse;

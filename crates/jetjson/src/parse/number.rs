@@ -399,6 +399,17 @@ pub(crate) fn out_of_range(text: &str) -> Error {
     Error::new(ErrorKind::NumberOutOfRange { text: shown_literal(text), profile: "read" })
 }
 
+/// The nearest `f32` to a number literal, rounded once from its text, or
+/// an error when that is beyond the `f32` range (an infinity would be a
+/// silent change of the data; serde's `f32` casts a double, so 1e39 would
+/// become one).
+pub(crate) fn f32_of(text: &str) -> crate::Result<f32> {
+    match text.parse::<f32>() {
+        Ok(f) if f.is_finite() => Ok(f),
+        _ => Err(out_of_range(text)),
+    }
+}
+
 /// The value of an integer literal whose digits are `b[from..to]`.
 #[inline(always)]
 fn integer_value(negative: bool, mantissa: u64, digits: usize, b: &[u8], from: usize, to: usize) -> NumberValue {

@@ -13,7 +13,7 @@ use std::marker::PhantomData;
 use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
 
 use super::{Number, Str, Value};
-use crate::error::{shown_literal, Error, ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Result};
 
 /// How a string of the tree reaches a visitor.
 pub(crate) trait Lend<'a, 'de> {
@@ -81,7 +81,7 @@ fn big_number<'de, V: Visitor<'de>>(text: &str, visitor: V) -> Result<V::Value> 
 fn float_number<'de, V: Visitor<'de>>(text: &str, visitor: V) -> Result<V::Value> {
     match crate::parse::literal_to_f64(text.as_bytes()) {
         Some(f) => visitor.visit_f64(f),
-        None => Err(Error::new(ErrorKind::NumberOutOfRange { text: shown_literal(text), profile: "read" })),
+        None => Err(crate::parse::out_of_range(text)),
     }
 }
 
@@ -180,12 +180,9 @@ impl<'a, 'de, L: Lend<'a, 'de>> de::Deserializer<'de> for De<'a, L> {
     /// error (serde's `f32` would cast the double to an infinity).
     fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match self.v {
-            Value::Number(Number::Big(text)) => match text.parse::<f32>() {
-                Ok(f) if f.is_finite() => visitor.visit_f32(f),
-                _ => Err(Error::new(ErrorKind::NumberOutOfRange { text: shown_literal(text), profile: "read" })),
-            },
+            Value::Number(Number::Big(text)) => visitor.visit_f32(crate::parse::f32_of(text)?),
             Value::Number(Number::Float(f)) if f.is_finite() && (*f as f32).is_infinite() => {
-                Err(Error::new(ErrorKind::NumberOutOfRange { text: shown_literal(&f.to_string()), profile: "read" }))
+                Err(crate::parse::out_of_range(&f.to_string()))
             }
             _ => self.deserialize_any(visitor),
         }
