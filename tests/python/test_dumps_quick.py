@@ -1,9 +1,13 @@
-"""`dumps(obj)` of an exact dict or list with no options takes a quick walk
-(issue 23, fixed cost per call): written without pyo3's trampoline, it
-writes only what runs no Python code (exact built-in containers with exact
-str keys, scalars, `Raw`) and, at the first other object or any failure,
-throws its work away and hands the call to the general path, which writes
-it from the start (dumps/entry.rs `dumps_container`, `Walker::quick`).
+"""`dumps(obj)` with no options (of anything but a str or int, which have
+a path of their own) takes a quick walk (issue 23, fixed cost per call):
+written without pyo3's trampoline, it writes only what runs no Python code
+(exact built-in containers with exact str keys, scalars, `Raw`, exact
+datetimes, dates and times without a tzinfo or in UTC, exact UUIDs,
+dataclasses planned lately whose fields are read in place) and, where
+Python code would run next, at any other object or at any failure, throws
+its work away and hands the call to the general path, which writes it from
+the start (dumps/entry.rs `dumps_quick`, `Walker::quick`,
+`Walker::before_python`).
 
 Each document here is compared with the general path, which a call with an
 option always takes (`profile="compact"` is the default's own value), and
@@ -36,10 +40,13 @@ def general(obj):
 
 def rested(obj):
     """`dumps(obj)` with the quick walk tried first: after a decline the
-    next calls (dumps/entry.rs `QUICK_REST`, 64) go straight to the general
-    path, so plain calls are made first until it would be tried again."""
-    for _ in range(1000):
+    next calls (dumps/entry.rs `QUICK_REST`, 64; one count for dicts and
+    lists, one for other objects) go straight to the general path, so
+    plain calls of both kinds are made first until it would be tried
+    again."""
+    for _ in range(100):
         dumps([])
+        dumps(0.5)
     return dumps(obj)
 
 
@@ -223,6 +230,109 @@ def test_documents_with_other_objects_match_and_run_python_code_once(where):
                 want = outcome(general, doc)
                 assert got == want, (doc, got, want)
                 assert quick_calls == CountingZone.calls, doc
+
+
+@dataclasses.dataclass
+class Pair:
+    first: object
+    then: object
+
+
+def tops():
+    """Objects written alone: the quick walk writes some, declines others."""
+    utc = datetime.timezone.utc
+    return others() + [
+        0.25,
+        None,
+        True,
+        (1, "a", None),
+        jetjson.Raw(b'{"a": [1, 2]}'),
+        datetime.datetime(2026, 11, 29, 3, 4, 5, 123456, tzinfo=utc),
+        datetime.datetime(2026, 11, 29, 3, 4, 5, tzinfo=datetime.timezone(datetime.timedelta(hours=-3))),
+        datetime.time(3, 4, 5, 6),
+        datetime.time(3, 4, 5, tzinfo=CountingZone()),
+        uuid.UUID("8f14e45f-ceea-467a-9a36-dedd4bea2543"),
+        Point(-1, 2**40),
+        Pair(Point(1, 2), [uuid.UUID(int=1), datetime.date(2026, 1, 2)]),
+        # Python code (the offset) before an object the quick walk leaves.
+        Pair(datetime.datetime(2026, 1, 2, tzinfo=CountingZone()), Color.RED),
+        Pair(datetime.datetime(2026, 1, 2, tzinfo=CountingZone()), 2**200),
+        Pair(Point(1, 2), Pair(datetime.time(1, tzinfo=CountingZone()), Big(3))),
+        [Pair(i, datetime.datetime(2026, 1, 2, tzinfo=utc)) for i in range(3)],
+    ]
+
+
+def test_objects_alone_match_and_run_python_code_once():
+    # Each object alone (the quick walk for objects that are not dicts or
+    # lists), in a list, and in a dataclass: as the general path writes
+    # it, and any Python code it runs (a tzinfo's utcoffset) run once.
+    for top in tops():
+        for doc in (top, [top], Pair(top, 1), Pair(1, [top])):
+            for f in (rested, dumps, dumps):
+                CountingZone.calls = 0
+                got = outcome(f, doc)
+                quick_calls = CountingZone.calls
+                CountingZone.calls = 0
+                want = outcome(general, doc)
+                assert got == want, (doc, got, want)
+                assert quick_calls == CountingZone.calls, doc
+
+
+class Watched:
+    """A dataclass field read through getattr (a property: not in the
+    instance dict), counted."""
+
+    reads = 0
+
+
+@dataclasses.dataclass
+class WithProperty:
+    a: int
+    b: int = 0
+
+    @property
+    def b(self):  # noqa: F811 - the property shadows the field on purpose
+        Watched.reads += 1
+        return 5
+
+    @b.setter
+    def b(self, value):
+        pass
+
+
+def test_a_field_read_through_python_code_is_read_once():
+    # A field a dataclass's plan cannot read in place is read with getattr
+    # (Python code): the quick walk declines before it, so the property
+    # runs once per call, alone or nested, whatever follows it.
+    for doc in (WithProperty(1), [WithProperty(1), Color.RED], Pair(WithProperty(2), Big(1)), {"x": WithProperty(3)}):
+        for f in (rested, dumps, dumps):
+            Watched.reads = 0
+            got = outcome(f, doc)
+            reads = Watched.reads
+            Watched.reads = 0
+            assert got == outcome(general, doc)
+            assert reads == Watched.reads >= 1, doc
+
+
+def test_dataclasses_planned_lately_follow_their_class():
+    # A class whose plan the quick walk found (`find_recent`) and then
+    # changed: the next call writes what the class says now.
+    @dataclasses.dataclass
+    class Event:
+        id: int
+        at: datetime.datetime
+
+    e = Event(1, datetime.datetime(2026, 1, 2, 3, 4, 5, tzinfo=datetime.timezone.utc))
+    at = b'"at":"%s"' % e.at.isoformat().encode()
+    first = rested(e)
+    assert first == general(e) == b'{"id":1,' + at + b"}"
+    Event.extra = 1  # a new version tag for the class
+    assert dumps(e) == first
+    e.__dict__["id"] = "one"
+    assert dumps(e) == general(e) == b'{"id":"one",' + at + b"}"
+    del e.__dict__["at"]
+    assert outcome(dumps, e) == outcome(general, e)
+    assert outcome(general, e)[0] == "error"
 
 
 def test_the_quick_walk_comes_back_after_declining():

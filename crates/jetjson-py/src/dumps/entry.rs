@@ -7,7 +7,7 @@
 //! or with a profile only, takes its `WriteOptions` from a per-profile cache
 //! instead of resolving them. `dumps(obj)` of a str, int or bool, of a
 //! small exact dict of scalars (and at most one `Raw`: `dumps_dict`), and
-//! of an exact dict or list (a quick walk, `dumps_container`), is written
+//! of any other object (a quick walk, `dumps_quick`), is written
 //! without pyo3's trampoline (fast.rs, `dumps_entry`); every other call,
 //! and every one those decline, goes through it (the one `#[pyfunction]`s get): it tells pyo3 the thread is attached
 //! (so references pyo3 drops are released at once, not queued), and runs
@@ -119,9 +119,9 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 }
 
 /// The C function: `dumps(obj)` of an exact str, int or bool
-/// (`kept::write_scalar`), or of an exact dict or list (a quick walk,
-/// `dumps_container`), without pyo3's trampoline (fast.rs); everything
-/// else, and what those decline, through it (`dumps_fast`).
+/// (`kept::write_scalar`), or of any other object (a quick walk,
+/// `dumps_quick`), without pyo3's trampoline (fast.rs); calls with
+/// options, and what those decline, through it (`dumps_fast`).
 ///
 /// # Safety
 /// As `dumps_fast`.
@@ -147,12 +147,15 @@ unsafe extern "C" fn dumps_entry(
     }
     if ty == std::ptr::addr_of_mut!(ffi::PyList_Type) {
         // SAFETY: as this function's contract.
-        return unsafe { dumps_container_or_slow(slow, module, args, nargs, kwnames) };
+        return unsafe { dumps_quick_or_slow(&QUICK_REST_LEFT, slow, module, args, nargs, kwnames) };
     }
     // SAFETY: as above.
     if unsafe { (*ty).tp_flags } & (ffi::Py_TPFLAGS_LONG_SUBCLASS | ffi::Py_TPFLAGS_UNICODE_SUBCLASS) == 0 {
-        // SAFETY: the arguments as CPython gave them to this call.
-        return unsafe { slow(module, args, nargs, kwnames) };
+        // Any other object (a dataclass, a datetime, a float...): a quick
+        // walk too, with a count of its own, so that objects it declines
+        // do not send the dict and list calls to the general path.
+        // SAFETY: as this function's contract.
+        return unsafe { dumps_quick_or_slow(&OTHER_REST_LEFT, slow, module, args, nargs, kwnames) };
     }
     // SAFETY: as this function's contract.
     unsafe { dumps_scalar(slow, module, args, nargs, kwnames) }
@@ -179,61 +182,70 @@ unsafe fn dumps_dict(
     // `dumps_entry`); `small` makes and drops no `Py<T>` or `PyErr`, runs no
     // Python code and declines with no exception set; the fallback is the
     // rest of `dumps_entry` for a dict.
-    unsafe { crate::fast::run_or(small, || dumps_container_or_slow(slow, module, args, nargs, kwnames)) }
+    unsafe { crate::fast::run_or(small, || dumps_quick_or_slow(&QUICK_REST_LEFT, slow, module, args, nargs, kwnames)) }
 }
 
-/// `dumps_entry` for one positional exact dict or list: a quick walk
-/// (`dumps_container`) unless one declined lately (`QuickRest`).
+/// `dumps_entry` for one positional object but a str or int: a quick walk
+/// (`dumps_quick`) unless one declined lately (`rest`: `QUICK_REST_LEFT`
+/// for dicts and lists, `OTHER_REST_LEFT` for any other object).
 ///
 /// # Safety
 /// As `dumps_fast`, with `nargs == 1` and no keywords.
 #[inline(always)]
-unsafe fn dumps_container_or_slow(
+unsafe fn dumps_quick_or_slow(
+    rest: &'static QuickRest,
     slow: crate::fast::Slow,
     module: *mut PyObject,
     args: *const *mut PyObject,
     nargs: ffi::Py_ssize_t,
     kwnames: *mut PyObject,
 ) -> *mut PyObject {
-    let rest = &QUICK_REST_LEFT.0;
-    if rest.get() == 0 {
+    let left = rest.0.get();
+    if left == 0 {
         // SAFETY: as this function's contract.
-        return unsafe { dumps_container(slow, module, args, nargs, kwnames) };
+        return unsafe { dumps_quick(rest, slow, module, args, nargs, kwnames) };
     }
-    rest.set(rest.get() - 1);
+    rest.0.set(left - 1);
     // SAFETY: the arguments as CPython gave them to this call.
     unsafe { slow(module, args, nargs, kwnames) }
 }
 
-/// How many more `dumps(dict or list)` calls go straight to the general
-/// path after a quick walk declined (`QUICK_REST` after each decline): a
-/// program whose documents hold objects a quick walk leaves (dates,
-/// dataclasses, big ints...) then pays for the walk it threw away once in
-/// `QUICK_REST + 1` calls, not on every call. Guarded by the GIL.
+/// How many more `dumps(obj)` calls go straight to the general path after
+/// a quick walk declined (`QUICK_REST` after each decline): a program
+/// whose documents hold objects a quick walk leaves (a datetime with a
+/// tzinfo of its own, an Enum, a big int...) then pays for the walk it
+/// threw away once in `QUICK_REST + 1` calls, not on every call. One count
+/// for dicts and lists, one for every other object, so that, say, Enum
+/// members written alone do not send every dict to the general path.
+/// Guarded by the GIL.
 struct QuickRest(std::cell::Cell<u32>);
 
-// SAFETY: only touched by `dumps_container_or_slow` and `dumps_container`, called by
-// CPython with the GIL held; the
-// extension is not built for free-threaded CPython (lib.rs).
+// SAFETY: only touched by `dumps_quick_or_slow` and `dumps_quick`, called
+// by CPython with the GIL held; the extension is not built for
+// free-threaded CPython (lib.rs).
 unsafe impl Sync for QuickRest {}
 
 static QUICK_REST_LEFT: QuickRest = QuickRest(std::cell::Cell::new(0));
+static OTHER_REST_LEFT: QuickRest = QuickRest(std::cell::Cell::new(0));
 
 /// Calls that skip the quick walk after it declines (see `QuickRest`).
 const QUICK_REST: u32 = 64;
 
-/// `dumps_entry` for one positional exact dict or list, no options: the
-/// object written by a quick walk (`Walker::quick`: exact built-in
-/// containers with exact str keys, scalars and `Raw`, no Python code run,
-/// no `Py<T>` dropped) through the compact profile's kept writer, without
-/// pyo3's trampoline. At the first object a quick walk leaves, or any
-/// failure, its work is discarded and the general path writes the call
-/// from the start (it raises the error, if there is one).
+/// `dumps_entry` for one positional object, no options: the object written
+/// by a quick walk (`Walker::quick`: what it writes with no Python code
+/// run and no `Py<T>` dropped: exact built-in containers with exact str
+/// keys, scalars, `Raw`, exact datetimes, dates and times without a
+/// `tzinfo` or in UTC, exact UUIDs, dataclasses planned lately) through
+/// the compact profile's kept writer, without pyo3's trampoline. At the
+/// first object a quick walk leaves, or any failure, its work is discarded
+/// (`rest` set) and the general path writes the call from the start (it
+/// raises the error, if there is one).
 ///
 /// # Safety
 /// As `dumps_fast`, with `nargs == 1` and no keywords.
 #[inline(never)]
-unsafe fn dumps_container(
+unsafe fn dumps_quick(
+    rest: &'static QuickRest,
     slow: crate::fast::Slow,
     module: *mut PyObject,
     args: *const *mut PyObject,
@@ -259,7 +271,7 @@ unsafe fn dumps_container(
                 // code ran); a Python exception it holds is cleared without
                 // dropping a `Py<T>`.
                 fail.discard(py);
-                QUICK_REST_LEFT.0.set(QUICK_REST);
+                rest.0.set(QUICK_REST);
                 None
             }
         }

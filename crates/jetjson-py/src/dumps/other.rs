@@ -27,14 +27,9 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
         // flags are read-only data of live types.
         unsafe {
             let ty = ffi::Py_TYPE(obj);
-            // A quick walk writes a `Raw` (its bytes, no Python code) and
-            // leaves everything else here to the general path, untouched.
-            if self.quick && ty != k.raw {
-                return Err(Fail::declined());
-            }
             // The common exact types first, by address: written from their
             // C-level data (a datetime's tzinfo may be asked its offset,
-            // which checks the stack first).
+            // after `before_python`, where a quick walk declines).
             let exact = |t: &Py<PyType>| ty == t.as_ptr() as *mut ffi::PyTypeObject;
             if exact(&k.datetime) {
                 return self.moment(obj, time::Kind::DateTime, ty);
@@ -57,8 +52,9 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
                 return self.record(obj, &plan);
             }
             // Everything below may call into Python, where a nested `dumps`
-            // may start: the stack is checked at every such link.
-            self.stack_check()?;
+            // may start: the stack is checked at every such link (and a
+            // quick walk declines here, before touching the object).
+            self.before_python()?;
             // A class planned before carries its plan (`dataclass.rs`).
             match dataclass::find(self.py, ty) {
                 Ok(Some(plan)) => return self.record(obj, &plan),
@@ -323,7 +319,7 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
     /// for `isoformat`: None, or a timedelta strictly within a day.
     fn utc_offset(&mut self, tzinfo: *mut PyObject, arg: *mut PyObject) -> Result<Option<i64>, Fail> {
         // Python code runs next (a nested `dumps` may start there).
-        self.stack_check()?;
+        self.before_python()?;
         // SAFETY: `tzinfo` and `arg` are live (held by the datetime being
         // written); the result is a new reference we release here, read as
         // a timedelta only once its type says it is one.
@@ -407,7 +403,7 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
                 }
             }
         }
-        self.stack_check()?;
+        self.before_python()?;
         let hex = self.get_attr(obj, self.known.hex.as_ptr())?;
         // SAFETY: `hex` is a new reference, owned by `_hex`.
         let _hex = unsafe { Hold::owned(hex) };
@@ -553,7 +549,7 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
             // SAFETY: `obj` is live (held by the caller).
             let mut value = unsafe { fields.read_in_place(obj, idx) };
             if value.is_null() {
-                self.stack_check()?;
+                self.before_python()?;
                 // SAFETY: as above.
                 value = match unsafe { fields.read_any(obj, idx) } {
                     Ok(v) => v,
@@ -567,7 +563,7 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
             // when the member is done, on every way out).
             let _value = unsafe { Hold::owned(value) };
             if self.omit_defaults {
-                self.stack_check()?;
+                self.before_python()?;
                 // SAFETY: `value` is held; comparing may run Python code.
                 let default = unsafe { fields.is_default(self.py, idx, value) };
                 if !matches!(default, Ok(false)) {

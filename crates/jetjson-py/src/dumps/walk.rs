@@ -120,9 +120,12 @@ pub struct Walker<'a, 'py, S: Sink> {
     pub(super) holes: Option<&'a mut super::holes::Holes>,
     /// A quick walk (`dumps(obj)`'s quick path, fast.rs): it runs no Python
     /// code and drops no `Py<T>`, so it writes only what needs neither
-    /// (exact built-in containers with exact str keys, scalars, `Raw`) and
-    /// declines at the first other object, before touching it
-    /// (`Fail::declined`); the general path then writes the call anew.
+    /// (exact built-in containers with exact str keys, scalars, `Raw`,
+    /// exact datetimes, dates and times with no `tzinfo` or UTC's, exact
+    /// UUIDs, dataclasses found by `find_recent` whose fields are read in
+    /// place) and declines (`Fail::declined`) where Python code would run
+    /// next (`before_python`) or at any other object, before touching it;
+    /// the general path then writes the call anew.
     pub(super) quick: bool,
 }
 
@@ -550,7 +553,19 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
         self.stack_check()
     }
 
-    /// `room` without the shortcut (the cold path calls it before Python
+    /// Before anything that may run Python code (a getattr, a `tzinfo`'s
+    /// `utcoffset`, a `default`, an equality test...): a quick walk, which
+    /// runs none, declines there; the general path checks the stack (a
+    /// nested `dumps` may start in that code).
+    #[inline(always)]
+    pub(super) fn before_python(&self) -> Walk {
+        if self.quick {
+            return Err(Fail::declined());
+        }
+        self.stack_check()
+    }
+
+    /// `room` without the shortcut (`before_python` calls it before Python
     /// code). Out of line: the containers' hot paths only test the depth.
     #[inline(never)]
     pub(super) fn stack_check(&self) -> Walk {
