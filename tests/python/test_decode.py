@@ -413,6 +413,55 @@ def test_initvar_classvar_post_init_and_private_fields():
         Decoder(InitVarNoDefault)
 
 
+def test_post_init_is_called_as_the_classs_own_init_calls_it():
+    # The generated __init__ looks `__post_init__` up on each instance, and
+    # calls it only when the class had one when it was decorated: decoding
+    # does the same, through a cached `loads(type=...)` plan and a Decoder
+    # made before or after the change alike.
+    def ways(cls, data):
+        return [cls(**json.loads(data)), jetjson.loads(data, type=cls), early[cls].decode(data), Decoder(cls).decode(data)]
+
+    @dataclasses.dataclass
+    class Scaled:
+        a: int
+
+        def __post_init__(self):
+            self.a *= 10
+
+    @dataclasses.dataclass
+    class Plain:
+        a: int
+
+    @dataclasses.dataclass
+    class Holder:
+        inner: Scaled
+        items: List[Scaled]
+
+    early = {c: Decoder(c) for c in (Scaled, Plain, Holder)}
+    assert [x.a for x in ways(Scaled, b'{"a":1}')] == [10] * 4
+    original = Scaled.__post_init__
+    Scaled.__post_init__ = lambda self: setattr(self, "a", -self.a)  # as mock.patch.object does
+    try:
+        assert [x.a for x in ways(Scaled, b'{"a":1}')] == [-1] * 4
+        data = b'{"inner":{"a":2},"items":[{"a":3}]}'
+        for h in ways(Holder, data)[1:]:
+            assert (h.inner.a, h.items[0].a) == (-2, -3)
+    finally:
+        Scaled.__post_init__ = original
+    assert [x.a for x in ways(Scaled, b'{"a":1}')] == [10] * 4
+    # Added after the class was decorated: its own __init__ does not call
+    # it, and neither does decoding.
+    Plain.__post_init__ = lambda self: setattr(self, "a", 99)
+    assert [x.a for x in ways(Plain, b'{"a":1}')] == [1] * 4
+    # Removed after: __init__ fails to find it, and so does decoding.
+    del Scaled.__post_init__
+    with pytest.raises(AttributeError):
+        Scaled(a=1)
+    for f in (lambda d: jetjson.loads(d, type=Scaled), early[Scaled].decode):
+        with pytest.raises((AttributeError, ValidationError)):
+            f(b'{"a":1}')
+
+
 def test_custom_init_is_called():
     calls = []
 

@@ -1204,13 +1204,17 @@ impl<'p, 'i> Builder<'p, 'i> {
 
     /// Runs the record's `__post_init__`, if any, on the new instance.
     fn post_init(&mut self, rec: &Record, obj: Bound<'_, PyAny>) -> Result<*mut PyObject, ()> {
-        if let Some(post) = &rec.post_init {
+        if let Some(name) = &rec.post_init {
             let mut args: Vec<*mut PyObject> = Vec::with_capacity(1 + rec.post_args.len());
             args.push(obj.as_ptr());
             args.extend(rec.post_args.iter().map(|a| a.as_ptr()));
-            // SAFETY: the function and its arguments are held (the plan,
-            // `obj`) for the call.
-            let r = unsafe { ffi::PyObject_Vectorcall(post.as_ptr(), args.as_ptr(), args.len(), std::ptr::null_mut()) };
+            // `obj.__post_init__(*post_args)`, looked up now, as the
+            // generated `__init__` does (one replaced since the plan was
+            // made is the one called).
+            // SAFETY: the name, `obj` and the arguments are held (the plan,
+            // `obj`) for the call; `args[0]` is the object the method is
+            // looked up on.
+            let r = unsafe { ffi::PyObject_VectorcallMethod(name.as_ptr(), args.as_ptr(), args.len(), std::ptr::null_mut()) };
             if r.is_null() {
                 return Err(());
             }

@@ -898,22 +898,50 @@ fn build_of(class: &Bound<'_, PyType>) -> PyResult<Build> {
     if init.is(&py.get_type::<pyo3::types::PyAny>().getattr(name!(py, "__init__")?)?) {
         return Ok(Build::New);
     }
-    // What dataclasses generates is compiled from source text by `exec`.
+    Ok(if generated_init(class)?.is_some() { Build::New } else { Build::Call })
+}
+
+/// The class's `__init__` when it is one `@dataclass` generated (compiled
+/// from source text by `exec`).
+fn generated_init<'py>(class: &Bound<'py, PyType>) -> PyResult<Option<Bound<'py, PyAny>>> {
+    let py = class.py();
+    let init = class.getattr(name!(py, "__init__")?)?;
     let generated = init
         .getattr(name!(py, "__code__")?)
         .and_then(|code| code.getattr(name!(py, "co_filename")?))
         .is_ok_and(|f| f.cast::<PyString>().is_ok_and(|s| s.to_str().is_ok_and(|s| s == "<string>")));
-    Ok(if generated { Build::New } else { Build::Call })
+    Ok(generated.then_some(init))
 }
 
-/// A class's `__post_init__` and the arguments it is called with.
-type PostInit = (Option<Py<PyAny>>, Vec<Py<PyAny>>);
+/// Whether instances get a `__post_init__` call (its name, looked up on
+/// each new instance as `__init__` looks it up), and the arguments it is
+/// called with.
+type PostInit = (Option<Py<PyString>>, Vec<Py<PyAny>>);
 
-/// `__post_init__` and the defaults of the `InitVar`s it takes (an
-/// `InitVar` is not read from JSON, so it must have a default).
+/// Whether `__post_init__` is called, as the class's own `__init__` decides:
+/// one `@dataclass` generated calls it when the class had one when it was
+/// decorated (its code names it), and looks it up on the instance at each
+/// call, so one replaced later (`mock.patch.object`) is the one called and
+/// one added later is not called; with `object`'s `__init__`
+/// (`init=False`), when the class has one. And the defaults of the
+/// `InitVar`s it takes (an `InitVar` is not read from JSON, so it must have
+/// a default).
 fn post_init_of(class: &Bound<'_, PyType>) -> PyResult<PostInit> {
     let py = class.py();
-    let Ok(post) = class.getattr(name!(py, "__post_init__")?) else { return Ok((None, Vec::new())) };
+    let name = name!(py, "__post_init__")?;
+    if class.getattr(name).is_err() {
+        return Ok((None, Vec::new()));
+    }
+    if let Some(init) = generated_init(class)? {
+        let calls = init
+            .getattr(name!(py, "__code__")?)
+            .and_then(|code| code.getattr(name!(py, "co_names")?))
+            .and_then(|names| names.contains(name))
+            .unwrap_or(false);
+        if !calls {
+            return Ok((None, Vec::new()));
+        }
+    }
     let dataclasses = py.import(name!(py, "dataclasses")?)?;
     let initvar = dataclasses.getattr(name!(py, "_FIELD_INITVAR")?)?;
     let missing = dataclasses.getattr(name!(py, "MISSING")?)?;
@@ -932,7 +960,7 @@ fn post_init_of(class: &Bound<'_, PyType>) -> PyResult<PostInit> {
             defaults.push(d.unbind());
         }
     }
-    Ok((Some(post.unbind()), defaults))
+    Ok((Some(name.clone().unbind()), defaults))
 }
 
 pub(crate) fn repr(t: &Bound<'_, PyAny>) -> String {

@@ -191,7 +191,9 @@ pub(crate) struct Record {
     pub members: usize,
     pub names: Names,
     pub build: Build,
-    pub post_init: Option<Py<PyAny>>,
+    /// `__post_init__`'s name when instances get a call of it (looked up
+    /// on each new instance, as the generated `__init__` does).
+    pub post_init: Option<Py<PyString>>,
     /// The defaults of the `InitVar`s `__post_init__` takes.
     pub post_args: Vec<Py<PyAny>>,
     /// CPython 3.11: fields stored straight into the inline values.
