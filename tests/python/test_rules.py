@@ -56,6 +56,7 @@ def test_keywords_that_cannot_change_the_bytes_are_refused(profile):
         calls = {
             "canonicalize": lambda: jetjson.canonicalize(DOC, profile, **kw),
             "digest": lambda: jetjson.digest(obj, profile, **kw),
+            "dumps": lambda: jetjson.dumps(obj, profile, **kw),
         }
         for name, call in calls.items():
             if spelled in REFUSED[profile]:
@@ -65,15 +66,16 @@ def test_keywords_that_cannot_change_the_bytes_are_refused(profile):
             else:
                 out = call()
                 want = jetjson.dumps(obj, profile=profile, **kw)
-                assert out == (want if name == "canonicalize" else "sha256:" + hashlib.sha256(want).hexdigest()), (name, kw)
+                assert out == (want if name != "digest" else "sha256:" + hashlib.sha256(want).hexdigest()), (name, kw)
                 if spelled.startswith("escape_html"):
                     # The accepted escape_html settings change the bytes here.
                     assert want != plain, (profile, kw)
     # nan="null": compact only (digest; canonicalize reads no NaN).
     nan = {"x": float("nan")}
     if 'nan="null"' in REFUSED[profile]:
-        with pytest.raises(ValueError, match=f'^nan="null" cannot be used with profile "{profile}"'):
-            jetjson.digest(nan, profile, nan="null")
+        for call in (jetjson.digest, jetjson.dumps):
+            with pytest.raises(ValueError, match=f'^nan="null" cannot be used with profile "{profile}"'):
+                call(nan, profile, nan="null")
     else:
         assert jetjson.digest(nan, profile, nan="null") == "sha256:" + hashlib.sha256(b'{"x":null}').hexdigest()
 
@@ -133,12 +135,19 @@ def test_dumps_follows_max_write_depth():
         with pytest.raises(jetjson.JSONEncodeError, match="max_write_depth 4"):
             jetjson.dumps(d, profile, max_write_depth=4)
         assert jetjson.loads(jetjson.dumps(d, profile, max_write_depth=6)) == d
-    for bad in [0, -1, 1_000_001, 2**70]:
-        with pytest.raises(ValueError, match="max_write_depth must be an int from 1 to 1000000"):
-            jetjson.dumps([], max_write_depth=bad)
-    for bad in [True, 1.5, "3"]:
-        with pytest.raises(TypeError, match="max_write_depth must be an int"):
-            jetjson.dumps([], max_write_depth=bad)
+    # Every function checks it alike, and names the value as given.
+    takers = (
+        lambda v: jetjson.dumps([], max_write_depth=v),
+        lambda v: jetjson.canonicalize("[]", "go", max_write_depth=v),
+        lambda v: jetjson.digest([], "go", max_write_depth=v),
+    )
+    for take in takers:
+        for bad in [0, -1, 1_000_001, 2**63, 2**64, 2**70, -(2**70)]:
+            with pytest.raises(ValueError, match=f"^max_write_depth must be an int from 1 to 1000000, got {bad}\\b"):
+                take(bad)
+        for bad in [True, 1.5, "3"]:
+            with pytest.raises(TypeError, match="max_write_depth must be an int"):
+                take(bad)
     # Deeper than the thread's stack allows: an error, not a crash.
     very = _nested(200_000)
     with pytest.raises(jetjson.JSONEncodeError, match="not enough stack left") as info:
@@ -255,13 +264,20 @@ def test_canonicalize_and_digest_take_indent_as_dumps_does():
         assert jetjson.canonicalize(DOC, "go", indent=indent) == want, repr(indent)
         assert jetjson.digest(obj, "go", indent=indent) == "sha256:" + hashlib.sha256(want).hexdigest(), repr(indent)
     # What dumps refuses, they refuse, with the same error.
-    for bad in (True, 2.0, "--", " \t", 17, " " * 17, -1):
+    for bad in (True, 2.0, "--", " \t", 17, " " * 17, "\t" * 17, -1, 2**63, 2**70, -(2**70)):
         with pytest.raises((TypeError, ValueError)) as want:
             jetjson.dumps(obj, "go", indent=bad)
         for call in (lambda: jetjson.canonicalize(DOC, "go", indent=bad), lambda: jetjson.digest(obj, "go", indent=bad)):
             with pytest.raises(type(want.value)) as got:
                 call()
             assert str(got.value) == str(want.value), repr(bad)
+    # The value as given, however large; a str by its length.
+    for bad in (17, 2**70, -(2**70)):
+        with pytest.raises(ValueError, match=f"^indent must be None or an int from 0 to 16, got {bad}\\b"):
+            jetjson.dumps(obj, indent=bad)
+    for bad in (" " * 17, "\t" * 20):
+        with pytest.raises(ValueError, match=f"^indent must be a str of at most 16 spaces or tabs, got {len(bad)} "):
+            jetjson.dumps(obj, indent=bad)
     # jcs refuses a layout, whichever way it is spelled.
     for indent in (2, "\t"):
         with pytest.raises(ValueError, match=r'^indent=.* cannot be used with profile "jcs"'):
@@ -282,3 +298,30 @@ def test_digest_takes_every_option_of_dumps():
         for p in PROFILES:
             want = jetjson.dumps(obj, p, **kw)
             assert jetjson.digest(obj, p, **kw) == "sha256:" + hashlib.sha256(want).hexdigest(), (p, kw)
+
+
+def test_read_limits_are_taken_alike_by_every_function():
+    # max_size and max_depth: an int (not a bool), at least 0; one beyond
+    # any input's size is no limit. loads, canonicalize, Decoder and load
+    # take them alike (canonicalize raised OverflowError for -1 and 2**64,
+    # and took True as 1; load raised OverflowError for 2**70).
+    import io
+
+    takers = {
+        "loads": lambda **kw: jetjson.loads(DOC, **kw),
+        "canonicalize": lambda **kw: jetjson.canonicalize(DOC, "go", **kw),
+        "Decoder": lambda **kw: jetjson.Decoder(dict, **kw).decode(DOC),
+        "load": lambda **kw: jetjson.load(io.BytesIO(DOC.encode()), **kw),
+    }
+    for name, take in takers.items():
+        for option in ("max_size", "max_depth"):
+            for bad in (True, 1.5, "3"):
+                with pytest.raises(TypeError):
+                    take(**{option: bad})
+            for bad in (-1, -(2**70)):
+                with pytest.raises(ValueError, match="must be >= 0"):
+                    take(**{option: bad})
+            for huge in (2**63, 2**64, 2**70):
+                assert take(**{option: huge}) == take(), (name, option, huge)
+        with pytest.raises(ValueError, match="larger than max_size"):
+            take(max_size=len(DOC.encode()) - 1)

@@ -1,8 +1,10 @@
 //! NDJSON: lines split on byte 0x0A only, processed in parallel on large
 //! inputs with the results handed on in input order.
 //!
-//! Only `\n` ends a line: a `\r` before it is JSON whitespace and belongs to
-//! the line, and U+2028/U+2029 are ordinary characters inside strings. A
+//! Only `\n` ends a line: one `\r` before it ends with it (`\r\n`: not part
+//! of the line, so `--max-size` counts a line without its `\n` or `\r\n`,
+//! as Python's `loads_lines` does; any other `\r` is JSON whitespace in
+//! the line), and U+2028/U+2029 are ordinary characters inside strings. A
 //! final segment without `\n` is a line; the empty segment after a final
 //! `\n` is not (the same protocol as the test oracles).
 //!
@@ -32,7 +34,7 @@ pub const BLOCK: usize = 256 << 10;
 /// size, which tells whether the input is larger.
 pub const PARALLEL_MIN: usize = 4 << 20;
 
-/// Splits a block into its lines (without their `\n`).
+/// Splits a block into its lines (without their `\n` or `\r\n`).
 pub fn lines(block: &[u8]) -> impl Iterator<Item = &[u8]> {
     let mut rest = block;
     std::iter::from_fn(move || {
@@ -43,7 +45,7 @@ pub fn lines(block: &[u8]) -> impl Iterator<Item = &[u8]> {
             Some(i) => {
                 let line = &rest[..i];
                 rest = &rest[i + 1..];
-                Some(line)
+                Some(line.strip_suffix(b"\r").unwrap_or(line))
             }
             None => Some(std::mem::take(&mut rest)),
         }
@@ -310,7 +312,11 @@ mod tests {
     #[test]
     fn lines_split_on_lf_only() {
         let got: Vec<&[u8]> = lines(b"a\r\n\nb\xe2\x80\xa8c\nd").collect();
-        assert_eq!(got, [&b"a\r"[..], b"", b"b\xe2\x80\xa8c", b"d"]);
+        assert_eq!(got, [&b"a"[..], b"", b"b\xe2\x80\xa8c", b"d"]);
+        // One `\r` ends with the `\n`; others are in the line, as is a
+        // final one with no `\n` after it.
+        let got: Vec<&[u8]> = lines(b"a\r\r\n\rb\r").collect();
+        assert_eq!(got, [&b"a\r"[..], b"\rb\r"]);
         assert_eq!(lines(b"a\n").count(), 1);
         assert_eq!(lines(b"").count(), 0);
         assert_eq!(lines(b"\n").collect::<Vec<_>>(), [&b""[..]]);

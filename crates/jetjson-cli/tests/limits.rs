@@ -268,6 +268,34 @@ fn max_size_stops_reading_an_oversized_line() {
     assert_eq!(heads[1], "<stdin>:3:1048577: input larger than --max-size 1048576 bytes (a line longer than the limit; reading stopped at byte offset 1048583 of the input)");
 }
 
+/// `--max-size` counts a line without its `\n` or `\r\n`, as Python's
+/// `loads_lines` does: a line of exactly the limit ending in `\r\n` is
+/// read, in one block or longer than one; one byte more is refused.
+/// Any other `\r` is whitespace that counts.
+#[test]
+fn max_size_counts_a_line_without_its_crlf() {
+    for len in [6usize, (5 * MIB) as usize] {
+        let line = format!("\"{}\"", "y".repeat(len - 2));
+        for (limit, ok) in [(len, true), (len - 1, false)] {
+            for args in [&["check", "--lines"][..], &["canon", "--profile", "compact", "--lines"]] {
+                let mut a = args.to_vec();
+                let limit_text = limit.to_string();
+                a.extend(["--max-size", &limit_text, "-"]);
+                let body = format!("[1]\r\n{line}\r\n{{}}\r\n");
+                let r = run(jetjson(&a), move |w| w.write_all(body.as_bytes()));
+                assert_eq!(r.code() == 0, ok, "{args:?} line {len} limit {limit}: {}", r.stderr);
+                if !ok {
+                    let head = r.stderr.lines().next().unwrap_or_default();
+                    assert!(head.starts_with(&format!("<stdin>:2:{}: input larger than --max-size {limit} bytes", limit + 1)), "{head}");
+                }
+            }
+        }
+    }
+    // A `\r` not before the `\n` is in the line.
+    let r = run(jetjson(&["check", "--lines", "--max-size", "3", "-"]), |w| w.write_all(b"[1]\r\r\n"));
+    assert_eq!(r.code(), 1, "{}", r.stderr);
+}
+
 /// `/dev/zero` is one endless line: `--lines` with `--max-size` fails at the
 /// limit instead of running forever (a watchdog fails the test after 30 s).
 #[test]

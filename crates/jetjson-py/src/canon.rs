@@ -9,7 +9,7 @@ use pyo3::types::PyBytes;
 use crate::dumps::{catching_out_of_memory, parse_indent, BytesMemory, OutputOptions};
 use crate::errors::encode_error;
 use crate::json_text::json_text;
-use crate::loads::Flag;
+use crate::loads::{Flag, Limit};
 use crate::rules;
 
 /// JSON text (bytes, bytearray, memoryview or str) rewritten in a profile's
@@ -33,7 +33,7 @@ use crate::rules;
 /// which loads refuses and canonicalize (building no int) writes.
 #[pyfunction]
 #[pyo3(signature = (data, profile=None, *, sort_keys=Flag(false), escape_html=None, ascii_only=Flag(false), indent=None,
-                    max_write_depth=jetjson::DEFAULT_MAX_WRITE_DEPTH as i64, max_depth=512, max_size=None,
+                    max_write_depth=rules::WriteDepth(jetjson::DEFAULT_MAX_WRITE_DEPTH), max_depth=Limit(512), max_size=None,
                     duplicate_keys="error", allow_bom=Flag(false)),
        text_signature = "(data, profile, *, sort_keys=False, escape_html=None, ascii_only=False, indent=None, max_write_depth=512, max_depth=512, max_size=None, duplicate_keys='error', allow_bom=False)")]
 #[allow(clippy::too_many_arguments)]
@@ -44,9 +44,9 @@ pub fn canonicalize<'py>(
     escape_html: Option<Flag>,
     ascii_only: Flag,
     indent: Option<&Bound<'py, PyAny>>,
-    max_write_depth: i64,
-    max_depth: usize,
-    max_size: Option<usize>,
+    max_write_depth: rules::WriteDepth,
+    max_depth: Limit,
+    max_size: Option<Limit>,
     duplicate_keys: &str,
     allow_bom: Flag,
 ) -> PyResult<Bound<'py, PyBytes>> {
@@ -58,7 +58,7 @@ pub fn canonicalize<'py>(
         let (sort_keys, escape_html, ascii_only, allow_bom) = (sort_keys.0, escape_html.map(|f| f.0), ascii_only.0, allow_bom.0);
         let requested = OutputOptions { profile, sort_keys, escape_html, ascii_only, indent, tabs, nan: "error" };
         rules::refuse_inapplicable(&requested)?;
-        let write = requested.resolve()?.max_write_depth(rules::write_depth(max_write_depth)?);
+        let write = requested.resolve()?.max_write_depth(max_write_depth.0);
         let duplicates = match duplicate_keys {
             "error" => DuplicateKeys::Error,
             "first" => DuplicateKeys::First,
@@ -67,9 +67,9 @@ pub fn canonicalize<'py>(
         };
         // `-0` is the int 0, as `loads` reads it, so that `canonicalize(x, p)`
         // is always `dumps(loads(x), profile=p)`.
-        let mut read = ReadOptions::new().max_depth(max_depth).duplicate_keys(duplicates).allow_bom(allow_bom).negative_zero_int(true);
+        let mut read = ReadOptions::new().max_depth(max_depth.0).duplicate_keys(duplicates).allow_bom(allow_bom).negative_zero_int(true);
         if let Some(limit) = max_size {
-            read = read.max_size(limit);
+            read = read.max_size(limit.0);
         }
         let text = json_text(data)?;
         let value = jetjson::__private::value_from_slice_recovering(&text.bytes, &read).map_err(|e| text.error(py, &e, data))?;

@@ -40,17 +40,25 @@ pub fn json_text<'a>(data: &'a Bound<'_, PyAny>) -> PyResult<JsonText<'a>> {
         let encoded = s.call_method1("encode", ("utf-8", "surrogatepass"))?.cast_into::<PyBytes>()?;
         return Ok(JsonText { bytes: Cow::Owned(crate::fallible::copy_bytes(encoded.as_bytes())?), chars: true });
     }
-    match PyBuffer::<u8>::get(data) {
-        Ok(buf) => {
-            // Copied (the exporter may change it while it is read), into
-            // memory reserved fallibly: `PyBuffer::to_vec` aborts when it
-            // cannot allocate.
-            let mut copy = crate::fallible::zeroed_bytes(buf.item_count())?;
-            buf.copy_to_slice(data.py(), &mut copy)?;
-            Ok(JsonText { bytes: Cow::Owned(copy), chars: false })
-        }
-        Err(_) => Err(PyTypeError::new_err(not_bytes("expected bytes, bytearray, memoryview or str", data))),
+    match buffer_bytes(data) {
+        Some(copy) => Ok(JsonText { bytes: Cow::Owned(copy?), chars: false }),
+        None => Err(PyTypeError::new_err(not_bytes("expected bytes, bytearray, memoryview or str", data))),
     }
+}
+
+/// A buffer's bytes as every function reads them (`loads`, `Raw`,
+/// `canonicalize`, `digest_bytes`): its items must be bytes (format `B`,
+/// `b` or `c`), and a view that is not contiguous is read in C order, as
+/// `bytes(view)` reads it. Copied (the exporter may change it while it is
+/// read), into memory reserved fallibly (`PyBuffer::to_vec` aborts when it
+/// cannot allocate). `None` when `data` exports no such buffer.
+pub(crate) fn buffer_bytes(data: &Bound<'_, PyAny>) -> Option<PyResult<Vec<u8>>> {
+    let buf = PyBuffer::<u8>::get(data).ok()?;
+    Some((|| {
+        let mut copy = crate::fallible::zeroed_bytes(buf.item_count())?;
+        buf.copy_to_slice(data.py(), &mut copy)?;
+        Ok(copy)
+    })())
 }
 
 /// `expected, not <what data is>`, where a buffer whose items are not

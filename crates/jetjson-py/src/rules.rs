@@ -15,6 +15,7 @@
 use jetjson::{NonFinite, Profile, WriteOption, WriteOptions, MAX_WRITE_DEPTH};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyInt};
 
 use crate::dumps::OutputOptions;
 
@@ -71,11 +72,27 @@ fn keyword(option: WriteOption, indent: Option<i64>, tabs: bool) -> String {
     }
 }
 
-/// `max_write_depth`, checked against the core's range before anything is
-/// written.
-pub fn write_depth(depth: i64) -> PyResult<usize> {
-    match usize::try_from(depth) {
-        Ok(d) if (1..=MAX_WRITE_DEPTH).contains(&d) => Ok(d),
+/// `max_write_depth` as every function takes it: an int (not a bool) in
+/// the core's range, checked before anything is written; the error shows
+/// the value as given, however large.
+pub fn write_depth(depth: &Bound<'_, PyAny>) -> PyResult<usize> {
+    if depth.cast::<PyBool>().is_ok() || depth.cast::<PyInt>().is_err() {
+        let name = depth.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".to_owned());
+        return Err(PyTypeError::new_err(format!("max_write_depth must be an int, not {name}")));
+    }
+    match depth.extract::<i64>().ok().and_then(|d| usize::try_from(d).ok()) {
+        Some(d) if (1..=MAX_WRITE_DEPTH).contains(&d) => Ok(d),
         _ => Err(PyValueError::new_err(format!("max_write_depth must be an int from 1 to {MAX_WRITE_DEPTH}, got {depth}"))),
+    }
+}
+
+/// `max_write_depth` as a pyo3 argument (`write_depth`).
+pub struct WriteDepth(pub usize);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for WriteDepth {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<WriteDepth> {
+        write_depth(&obj).map(WriteDepth)
     }
 }

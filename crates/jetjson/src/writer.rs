@@ -1428,7 +1428,16 @@ impl<S: Sink> Writer<S> {
             }
             RawPolicy::GoCompact { escape_html } => crate::raw::write_go_compact(self, json, escape_html),
             RawPolicy::Canonicalize => {
-                let value = crate::parse::from_slice_with::<crate::Value>(json, &crate::ReadOptions::lossless())?;
+                // Read again under the write limit, not the read default: the
+                // text may nest as deep as the room left below
+                // `max_write_depth` (deeper is that limit's error).
+                let room = self.style.max_write_depth.saturating_sub(self.depth);
+                let options = crate::ReadOptions::lossless().max_depth(room);
+                let value = match crate::parse::from_slice_with::<crate::Value>(json, &options) {
+                    Ok(value) => value,
+                    Err(e) if matches!(e.kind(), ErrorKind::DepthLimit { .. }) => return Err(self.too_deep()),
+                    Err(e) => return Err(e),
+                };
                 crate::value::write_value(self, &value)
             }
         }

@@ -1,6 +1,7 @@
 """jetjson: fast JSON with byte-exact output profiles (go, jcs, compact)."""
 
 import io as _io
+import sys as _sys
 
 from ._jetjson import (
     Decoder,
@@ -53,7 +54,8 @@ def load(fp, /, **kwargs):
     if isinstance(limit, int) and not isinstance(limit, bool) and limit >= 0:
         # One more than the limit shows the file is larger (a character is
         # at least one byte); loads then refuses it with its message.
-        return loads(_read_upto(fp, limit + 1), **kwargs)
+        # (A limit beyond what a read can be asked for is no limit.)
+        return loads(_read_upto(fp, min(limit + 1, _sys.maxsize)), **kwargs)
     return loads(fp.read(), **kwargs)
 
 
@@ -165,7 +167,7 @@ def load_lines(fp, /, **kwargs):
     open()'s default and newline="") is refused with ValueError."""
     limit = kwargs.get("max_size")
     if isinstance(limit, int) and not isinstance(limit, bool) and limit >= 0:
-        lines = _bounded_lines(fp, limit + 3)
+        lines = _bounded_lines(fp, min(limit + 3, _sys.maxsize))
     else:
         lines = fp
     return _lines(_whole_lines(_no_lone_cr(fp, lines)), kwargs)

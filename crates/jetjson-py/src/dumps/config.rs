@@ -31,14 +31,24 @@ pub fn parse_indent(v: &Bound<'_, PyAny>) -> PyResult<(Option<i64>, bool)> {
         if !(tabs || t.bytes().all(|b| b == b' ')) {
             return Err(PyValueError::new_err(format!("indent must be an int, a str of spaces or a str of tabs, got {t:?}")));
         }
+        if t.len() > usize::from(MAX_INDENT) {
+            let what = if tabs { "tabs" } else { "spaces" };
+            return Err(PyValueError::new_err(format!(
+                "indent must be a str of at most {MAX_INDENT} spaces or tabs, got {} {what}",
+                t.len()
+            )));
+        }
         return Ok((Some(t.len() as i64), tabs));
     }
     if v.cast::<PyBool>().is_ok() || v.cast::<PyInt>().is_err() {
         let name = v.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".to_owned());
         return Err(PyTypeError::new_err(format!("indent must be an int, a str of spaces or tabs, or None, not {name}")));
     }
-    // Beyond 64 bits: out of range all the same.
-    Ok((Some(v.extract::<i64>().unwrap_or(i64::MAX)), false))
+    // The range here, with the value as given (however large).
+    match v.extract::<i64>() {
+        Ok(n) if (0..=i64::from(MAX_INDENT)).contains(&n) => Ok((Some(n), false)),
+        _ => Err(PyValueError::new_err(format!("indent must be None or an int from 0 to {MAX_INDENT}, got {v}"))),
+    }
 }
 
 pub fn parse_profile(name: &str) -> PyResult<Profile> {

@@ -54,6 +54,10 @@ ascii_only escapes non-ASCII as \\uXXXX. indent: None/0 = compact, n = n
 spaces, or a str of spaces or of tabs as json takes it, at most 16 (Go
 MarshalIndent / json.dumps layout; indent=True is refused). nan: \"error\"
 or \"null\" (null in compact only; go and jcs always refuse NaN/Infinity).
+An option that cannot change the profile's bytes is a ValueError, as in
+canonicalize, digest, the CLI and C: with jcs every output option but
+max_write_depth; with go escape_html=True and nan=\"null\"; with compact
+escape_html=False.
 non_str_keys=True writes dict keys that are not strs as text: ints as
 their exact digits (in jcs too, where int values are doubles), floats in
 the profile's float layout, bools as true/false, None as null, Enum
@@ -650,25 +654,17 @@ unsafe fn call<'py>(
         };
         let depth = match none(max_write_depth) {
             None => None,
-            // SAFETY: a live argument, read as an int only when it is one.
-            Some(v) => Some(crate::rules::write_depth(unsafe {
-                if ffi::PyBool_Check(v) != 0 || ffi::PyLong_Check(v) == 0 {
-                    return Err(PyTypeError::new_err(format!("max_write_depth must be an int, not {}", type_name(v))));
-                }
-                let mut overflow = 0;
-                let n = ffi::PyLong_AsLongLongAndOverflow(v, &mut overflow);
-                if overflow != 0 {
-                    i64::MAX
-                } else {
-                    n
-                }
-            })?),
+            // SAFETY: a live argument, held by the caller for the call.
+            Some(v) => Some(crate::rules::write_depth(unsafe { &Bound::from_borrowed_ptr(py, v) })?),
         };
         // Every value is read: no Python code runs from here to the write.
         let key = option_key(&options, depth);
         match key.and_then(cached_style) {
             Some(style) => (style, key.map(Kind::Custom)),
             None => {
+                // Options that cannot change the profile's bytes are
+                // refused, as in every front end (rules.rs); never cached.
+                crate::rules::refuse_inapplicable(&options)?;
                 let mut resolved = options.resolve()?;
                 if let Some(depth) = depth {
                     resolved = resolved.max_write_depth(depth);

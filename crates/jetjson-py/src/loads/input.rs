@@ -77,29 +77,10 @@ pub(crate) fn source<'a>(data: &'a Bound<'_, PyAny>) -> PyResult<Source<'a>> {
     )))
 }
 
-/// A copy of a contiguous buffer's bytes.
+/// A copy of a memoryview's bytes, as every function reads a buffer
+/// (`json_text::buffer_bytes`).
 fn buffer_copy(data: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
-    // SAFETY: Py_buffer is a plain C struct for which all-zero is a valid
-    // "empty" value; PyObject_GetBuffer fills it or fails with an exception.
-    let mut view: ffi::Py_buffer = unsafe { std::mem::zeroed() };
-    // PyBUF_SIMPLE asks for one contiguous run of bytes; exporters that
-    // cannot give one (a strided memoryview) refuse.
-    // SAFETY: `data` is a live object and `view` a writable Py_buffer.
-    if unsafe { ffi::PyObject_GetBuffer(data.as_ptr(), &mut view, ffi::PyBUF_SIMPLE) } != 0 {
-        let cause = PyErr::fetch(data.py());
-        let err = PyTypeError::new_err(format!("loads() needs a contiguous buffer: {cause}"));
-        err.set_cause(data.py(), Some(cause));
-        return Err(err);
-    }
-    // SAFETY: after a successful PyObject_GetBuffer, `buf` points to `len`
-    // readable bytes until PyBuffer_Release (a null `buf` only with len 0);
-    // the view is released whether or not the copy found memory.
-    let copy = unsafe {
-        let len = view.len.max(0) as usize;
-        let bytes = if len == 0 || view.buf.is_null() { &[][..] } else { std::slice::from_raw_parts(view.buf as *const u8, len) };
-        let copy = crate::fallible::copy_bytes(bytes);
-        ffi::PyBuffer_Release(&mut view);
-        copy
-    };
-    copy
+    crate::json_text::buffer_bytes(data).ok_or_else(|| {
+        PyTypeError::new_err(crate::json_text::not_bytes("loads() argument must be bytes, bytearray, memoryview or str", data))
+    })?
 }
