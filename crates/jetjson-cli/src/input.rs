@@ -105,8 +105,9 @@ pub struct BlockReader {
     eof: bool,
     /// A block is cut at the first `\n` at or after this many bytes.
     target: usize,
-    /// `--max-size` per line: a longer line is cut one byte past the limit
-    /// and ends the input (its rest is never read: it may never end).
+    /// `--max-size` per line: a longer line is cut two bytes past the limit
+    /// (room for a `\r\n`'s `\r`) and ends the input (its rest is never
+    /// read: it may never end).
     max_line: Option<usize>,
     progress: Progress,
 }
@@ -145,21 +146,22 @@ impl BlockReader {
             if self.eof {
                 return Ok(!buf.is_empty());
             }
-            // `buf` is one unfinished line. Past the line limit, it is cut
-            // one byte past the limit (the commands report it on its own
-            // line number) and the input ends here: skipping the rest of
-            // the line could take forever (`/dev/zero`), and reading it
+            // `buf` is one unfinished line. Past the line limit and the
+            // `\r` of a `\r\n` that may end it, it is cut there (longer
+            // than the limit however it ends: the commands report it on its
+            // own line number) and the input ends here: skipping the rest
+            // of the line could take forever (`/dev/zero`), and reading it
             // whole is what the limit is there to prevent.
-            if let Some(max) = self.max_line.filter(|&max| buf.len() > max) {
-                buf.truncate(max + 1);
+            if let Some(max) = self.max_line.filter(|&max| buf.len() > max.saturating_add(1)) {
+                buf.truncate(max + 2);
                 buf.push(b'\n');
                 self.eof = true;
                 return Ok(true);
             }
             // One line longer than the block: keep reading until it ends,
-            // or until one byte past the limit.
+            // or until past the limit and a `\r`.
             scanned = buf.len();
-            let want = self.max_line.map_or(CHUNK, |max| CHUNK.min(max + 1 - buf.len()));
+            let want = self.max_line.map_or(CHUNK, |max| CHUNK.min(max.saturating_add(2) - buf.len()));
             self.fill(buf, want)?;
         }
     }

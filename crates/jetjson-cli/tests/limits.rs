@@ -296,6 +296,43 @@ fn max_size_counts_a_line_without_its_crlf() {
     assert_eq!(r.code(), 1, "{}", r.stderr);
 }
 
+/// Where the reader meets a line longer than what it has read (the first
+/// block is 4 MiB, later ones 256 KiB), a line of exactly `--max-size`
+/// bytes ending in `\r\n` is read whole and the lines after it are
+/// checked: the reader used to cut it at the `\r` and end the input there,
+/// and with the `\r\n` not counted the cut line passed, so a bad line
+/// after it was never seen (exit 0). A line one byte longer, or ending in
+/// `\r\r\n`, is refused. (Found by an outside tester.)
+#[test]
+fn a_line_of_the_limit_ending_in_crlf_across_a_block_is_read_whole() {
+    let first = 4 * MIB as usize;
+    let later = 256 * 1024;
+    // Short lines filling the first block, so the long line starts where
+    // the reader reads 256 KiB at a time.
+    let filler: Vec<u8> = b"[1]\n".repeat(first / 4);
+    for (prefix, block) in [(Vec::new(), first), (filler, later)] {
+        for len in [block - 2, block - 1, block, block + 1] {
+            let line = format!("\"{}\"", "a".repeat(len - 2)).into_bytes();
+            for (ending, limit, ok_line) in [(&b"\r\n"[..], len, true), (b"\r\n", len - 1, false), (b"\r\r\n", len, false)] {
+                for args in [&["check", "--lines"][..], &["canon", "--profile", "compact", "--lines", "--threads", "1"]] {
+                    let mut a = args.to_vec();
+                    let limit_text = limit.to_string();
+                    a.extend(["--max-size", &limit_text, "-"]);
+                    let mut body = prefix.clone();
+                    body.extend_from_slice(&line);
+                    body.extend_from_slice(ending);
+                    body.extend_from_slice(b"{bad\n[2]\n");
+                    let r = run(jetjson(&a), move |w| w.write_all(&body));
+                    assert_eq!(r.code(), 1, "{args:?} line {len} limit {limit} {ending:?}: {}", r.stderr);
+                    let at = prefix.len() / 4 + if ok_line { 2 } else { 1 };
+                    let head = r.stderr.lines().find(|l| l.starts_with("<stdin>:")).unwrap_or_default();
+                    assert!(head.starts_with(&format!("<stdin>:{at}:")), "{args:?} line {len} limit {limit} {ending:?}: {head}");
+                }
+            }
+        }
+    }
+}
+
 /// `/dev/zero` is one endless line: `--lines` with `--max-size` fails at the
 /// limit instead of running forever (a watchdog fails the test after 30 s).
 #[test]
