@@ -457,7 +457,7 @@ def test_post_init_is_called_as_the_classs_own_init_calls_it():
     del Scaled.__post_init__
     with pytest.raises(AttributeError):
         Scaled(a=1)
-    for f in (lambda d: jetjson.loads(d, type=Scaled), early[Scaled].decode):
+    for f in (lambda d: jetjson.loads(d, type=Scaled), early[Scaled].decode, Decoder(Scaled).decode):
         with pytest.raises((AttributeError, ValidationError)):
             f(b'{"a":1}')
 

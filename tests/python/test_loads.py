@@ -173,6 +173,46 @@ def test_a_view_that_is_not_contiguous_is_read_as_bytes_reads_it():
     assert e.value.pos == 4
 
 
+def test_every_function_reads_buffers_alike():
+    # Buffers of unsigned bytes, whoever exports them, are read by every
+    # function; other buffers are refused by every function, with one
+    # message naming what was given. (loads refused an array("B") and a
+    # PickleBuffer that the others read; loads_lines read views the others
+    # refused and failed on arrays with AttributeError.)
+    import pickle
+
+    text = b'[1, 2]\n{"a": 3}\n'
+    readers = {
+        "loads": lambda d: loads(d),
+        "Decoder": lambda d: jetjson.Decoder(list).decode(d),
+        "loads_lines": lambda d: jetjson.loads_lines(d),
+        "Raw": lambda d: jetjson.dumps(jetjson.Raw(d)),
+        "canonicalize": lambda d: jetjson.canonicalize(d, "compact"),
+        "digest_bytes": lambda d: jetjson.digest_bytes(d),
+    }
+    one = b"[1, 2]"
+    for make in (
+        lambda b: array.array("B", b),
+        lambda b: pickle.PickleBuffer(b),
+        lambda b: memoryview(b).cast("c"),
+        lambda b: memoryview(bytearray(b)),
+    ):
+        for name, read in readers.items():
+            b = text if name == "loads_lines" else one
+            assert read(make(b)) == read(b), name
+    released = memoryview(one)
+    released.release()
+    for bad, says in (
+        (memoryview(one).cast("b"), "not a memoryview of format b"),
+        (array.array("H", [1, 2]), "not array"),
+        (memoryview(b"x").cast("B", ()), "not a memoryview of no dimensions"),
+        (released, "not a released memoryview"),
+    ):
+        for name, read in readers.items():
+            with pytest.raises(TypeError, match=says):
+                read(bad)
+
+
 def test_memoryview_of_other_item_sizes_reads_the_raw_bytes():
     assert loads(memoryview(array.array("B", b"[1]"))) == [1]
 

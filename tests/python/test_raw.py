@@ -108,8 +108,13 @@ def test_raw_errors_name_the_member_holding_it():
             jetjson.dumps({"k": bad}, profile=p)
         with pytest.raises(jetjson.JSONEncodeError, match=r"^\$\.a\.k: invalid literal"):
             jetjson.dumps({"a": {"x": 1, "k": bad}}, profile=p)
-    with pytest.raises(jetjson.JSONEncodeError, match=r"^\$\.a\.k: nesting deeper than max_depth 512"):
+    # jcs reads a Raw again under the write limit (its nesting counts
+    # below the members holding it), which max_write_depth raises.
+    with pytest.raises(jetjson.JSONEncodeError, match=r"^\$\.a\.k: nesting deeper than max_write_depth 512"):
         jetjson.dumps({"a": {"k": deep}}, profile="jcs")
+    with pytest.raises(jetjson.JSONEncodeError, match=r"max_write_depth 601"):
+        jetjson.dumps({"a": {"k": deep}}, profile="jcs", max_write_depth=601)
+    assert jetjson.dumps({"a": {"k": deep}}, profile="jcs", max_write_depth=602) == b'{"a":{"k":' + b"[" * 600 + b"]" * 600 + b"}}"
 
 
 def test_raw_inside_indent():

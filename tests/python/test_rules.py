@@ -148,6 +148,8 @@ def test_dumps_follows_max_write_depth():
         for bad in [True, 1.5, "3"]:
             with pytest.raises(TypeError, match="max_write_depth must be an int"):
                 take(bad)
+        # None is the default (512) everywhere.
+        assert take(None) == take(512)
     # Deeper than the thread's stack allows: an error, not a crash.
     very = _nested(200_000)
     with pytest.raises(jetjson.JSONEncodeError, match="not enough stack left") as info:

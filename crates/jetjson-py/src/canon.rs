@@ -33,7 +33,7 @@ use crate::rules;
 /// which loads refuses and canonicalize (building no int) writes.
 #[pyfunction]
 #[pyo3(signature = (data, profile=None, *, sort_keys=Flag(false), escape_html=None, ascii_only=Flag(false), indent=None,
-                    max_write_depth=rules::WriteDepth(jetjson::DEFAULT_MAX_WRITE_DEPTH), max_depth=Limit(512), max_size=None,
+                    max_write_depth=None, max_depth=Limit(512), max_size=None,
                     duplicate_keys="error", allow_bom=Flag(false)),
        text_signature = "(data, profile, *, sort_keys=False, escape_html=None, ascii_only=False, indent=None, max_write_depth=512, max_depth=512, max_size=None, duplicate_keys='error', allow_bom=False)")]
 #[allow(clippy::too_many_arguments)]
@@ -44,7 +44,7 @@ pub fn canonicalize<'py>(
     escape_html: Option<Flag>,
     ascii_only: Flag,
     indent: Option<&Bound<'py, PyAny>>,
-    max_write_depth: rules::WriteDepth,
+    max_write_depth: Option<rules::WriteDepth>,
     max_depth: Limit,
     max_size: Option<Limit>,
     duplicate_keys: &str,
@@ -58,7 +58,7 @@ pub fn canonicalize<'py>(
         let (sort_keys, escape_html, ascii_only, allow_bom) = (sort_keys.0, escape_html.map(|f| f.0), ascii_only.0, allow_bom.0);
         let requested = OutputOptions { profile, sort_keys, escape_html, ascii_only, indent, tabs, nan: "error" };
         rules::refuse_inapplicable(&requested)?;
-        let write = requested.resolve()?.max_write_depth(max_write_depth.0);
+        let write = requested.resolve()?.max_write_depth(max_write_depth.map_or(jetjson::DEFAULT_MAX_WRITE_DEPTH, |d| d.0));
         let duplicates = match duplicate_keys {
             "error" => DuplicateKeys::Error,
             "first" => DuplicateKeys::First,

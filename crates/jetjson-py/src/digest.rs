@@ -30,7 +30,7 @@ use crate::rules;
 #[pyfunction]
 #[pyo3(signature = (obj, profile=None, algorithm="sha256", *, sort_keys=Flag(false), escape_html=None, ascii_only=Flag(false), indent=None,
                     default=None, nan="error", non_str_keys=Flag(false), omit_defaults=Flag(false),
-                    max_write_depth=rules::WriteDepth(jetjson::DEFAULT_MAX_WRITE_DEPTH)),
+                    max_write_depth=None),
        text_signature = "(obj, profile, algorithm='sha256', *, sort_keys=False, escape_html=None, ascii_only=False, indent=None, default=None, nan='error', non_str_keys=False, omit_defaults=False, max_write_depth=512)")]
 #[allow(clippy::too_many_arguments)]
 pub fn digest<'py>(
@@ -45,7 +45,7 @@ pub fn digest<'py>(
     nan: &str,
     non_str_keys: Flag,
     omit_defaults: Flag,
-    max_write_depth: rules::WriteDepth,
+    max_write_depth: Option<rules::WriteDepth>,
 ) -> PyResult<Bound<'py, PyString>> {
     if obj.is_instance_of::<PyBytes>() || obj.is_instance_of::<PyByteArray>() || obj.is_instance_of::<PyMemoryView>() {
         let kind = obj.get_type().name().map(|n| n.to_string()).unwrap_or_default();
@@ -60,7 +60,7 @@ pub fn digest<'py>(
     let (sort_keys, escape_html, ascii_only) = (sort_keys.0, escape_html.map(|f| f.0), ascii_only.0);
     let requested = OutputOptions { profile, sort_keys, escape_html, ascii_only, indent, tabs, nan };
     rules::refuse_inapplicable(&requested)?;
-    let options = requested.resolve()?.max_write_depth(max_write_depth.0);
+    let options = requested.resolve()?.max_write_depth(max_write_depth.map_or(jetjson::DEFAULT_MAX_WRITE_DEPTH, |d| d.0));
     let algorithm: Algorithm = algorithm.parse().map_err(PyValueError::new_err)?;
     let mut w = Writer::with_sink(&options, Hasher::new(algorithm));
     // Making a str's UTF-8 form out of memory unwinds out of the walk

@@ -47,8 +47,8 @@ pub fn json_text<'a>(data: &'a Bound<'_, PyAny>) -> PyResult<JsonText<'a>> {
 }
 
 /// A buffer's bytes as every function reads them (`loads`, `Raw`,
-/// `canonicalize`, `digest_bytes`): its items must be bytes (format `B`,
-/// `b` or `c`), and a view that is not contiguous is read in C order, as
+/// `canonicalize`, `digest_bytes`): its items must be unsigned bytes
+/// (format `B` or `c`), and a view that is not contiguous is read in C order, as
 /// `bytes(view)` reads it. Copied (the exporter may change it while it is
 /// read), into memory reserved fallibly (`PyBuffer::to_vec` aborts when it
 /// cannot allocate). `None` when `data` exports no such buffer.
@@ -66,9 +66,15 @@ pub(crate) fn buffer_bytes(data: &Bound<'_, PyAny>) -> Option<PyResult<Vec<u8>>>
 pub(crate) fn not_bytes(expected: &str, data: &Bound<'_, PyAny>) -> String {
     let name = data.get_type().name().map(|n| n.to_string()).unwrap_or_default();
     if let Ok(view) = data.cast::<pyo3::types::PyMemoryView>() {
-        if let Ok(format) = view.getattr(pyo3::intern!(data.py(), "format")) {
-            return format!("{expected}, not a memoryview of format {format} (a view of bytes has format B: memoryview.cast('B'))");
-        }
+        let py = data.py();
+        return match view.getattr(pyo3::intern!(py, "format")) {
+            // Every attribute of a released view raises.
+            Err(_) => format!("{expected}, not a released memoryview"),
+            Ok(format) if view.getattr(pyo3::intern!(py, "ndim")).and_then(|n| n.extract::<usize>()).is_ok_and(|n| n == 0) => {
+                format!("{expected}, not a memoryview of no dimensions (format {format}, one item)")
+            }
+            Ok(format) => format!("{expected}, not a memoryview of format {format} (a view of bytes has format B: memoryview.cast('B'))"),
+        };
     }
     format!("{expected}, not {name}")
 }
@@ -102,4 +108,16 @@ impl JsonText<'_> {
 /// Characters in UTF-8 text: every byte that is not a continuation byte.
 fn count_chars(b: &[u8]) -> usize {
     b.iter().filter(|&&c| (c & 0xC0) != 0x80).count()
+}
+
+/// `_buffer_bytes(data)`: a buffer's bytes as `loads` reads them
+/// (`buffer_bytes`), for the NDJSON readers written in Python; the same
+/// `TypeError` as `loads` for anything else.
+#[pyfunction]
+#[pyo3(name = "_buffer_bytes")]
+pub fn buffer_bytes_of<'py>(data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
+    match buffer_bytes(data) {
+        Some(copy) => Ok(PyBytes::new(data.py(), &copy?)),
+        None => Err(PyTypeError::new_err(not_bytes("expected bytes, bytearray, memoryview or str", data))),
+    }
 }

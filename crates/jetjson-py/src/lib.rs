@@ -44,6 +44,7 @@ fn _jetjson(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(canon::canonicalize, m)?)?;
     m.add_function(wrap_pyfunction!(digest::digest, m)?)?;
     m.add_function(wrap_pyfunction!(digest::digest_bytes, m)?)?;
+    m.add_function(wrap_pyfunction!(json_text::buffer_bytes_of, m)?)?;
     m.add_function(wrap_pyfunction!(cli::run_cli, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

@@ -8,6 +8,7 @@ from ._jetjson import (
     JSONDecodeError,
     JSONEncodeError,
     Raw,
+    _buffer_bytes,
     ValidationError,
     __version__,
     canonicalize,
@@ -146,8 +147,10 @@ def loads_lines(data, /, **kwargs):
 def _split_lines(data):
     """`data`'s lines, each with its "\n" (str.splitlines would also end
     lines at characters JSON strings may hold)."""
-    if isinstance(data, memoryview):
-        data = data.tobytes()
+    if not isinstance(data, (bytes, bytearray, str)):
+        # Any other buffer as loads reads it (bytes items, C order), and
+        # refused as loads refuses it.
+        data = _buffer_bytes(data)
     nl = "\n" if isinstance(data, str) else b"\n"
     parts = data.split(nl)
     lines = [part + nl for part in parts[:-1]]

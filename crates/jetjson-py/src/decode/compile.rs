@@ -929,18 +929,18 @@ type PostInit = (Option<Py<PyString>>, Vec<Py<PyAny>>);
 fn post_init_of(class: &Bound<'_, PyType>) -> PyResult<PostInit> {
     let py = class.py();
     let name = name!(py, "__post_init__")?;
-    if class.getattr(name).is_err() {
-        return Ok((None, Vec::new()));
-    }
-    if let Some(init) = generated_init(class)? {
-        let calls = init
+    let calls = match generated_init(class)? {
+        // Called (and looked up) even when the class has none now: the
+        // lookup then fails as `__init__`'s does.
+        Some(init) => init
             .getattr(name!(py, "__code__")?)
             .and_then(|code| code.getattr(name!(py, "co_names")?))
             .and_then(|names| names.contains(name))
-            .unwrap_or(false);
-        if !calls {
-            return Ok((None, Vec::new()));
-        }
+            .unwrap_or(false),
+        None => class.getattr(name).is_ok(),
+    };
+    if !calls {
+        return Ok((None, Vec::new()));
     }
     let dataclasses = py.import(name!(py, "dataclasses")?)?;
     let initvar = dataclasses.getattr(name!(py, "_FIELD_INITVAR")?)?;

@@ -12,7 +12,7 @@
 use pyo3::exceptions::PyTypeError;
 use pyo3::ffi;
 use pyo3::prelude::*;
-use pyo3::types::{PyByteArray, PyBytes, PyMemoryView, PyString};
+use pyo3::types::{PyByteArray, PyBytes, PyString};
 
 pub(crate) enum Input<'a> {
     Borrowed(&'a [u8]),
@@ -68,19 +68,13 @@ pub(crate) fn source<'a>(data: &'a Bound<'_, PyAny>) -> PyResult<Source<'a>> {
         // is a Rust allocation) that could resize it.
         return Ok(Source::Bytes(Input::Owned(crate::fallible::copy_bytes(unsafe { b.as_bytes() })?)));
     }
-    if data.cast::<PyMemoryView>().is_ok() {
-        return Ok(Source::Bytes(Input::Owned(buffer_copy(data)?)));
+    // Any other buffer of bytes (a memoryview, an array of "B", a
+    // PickleBuffer), copied, as every function reads a buffer
+    // (`json_text::buffer_bytes`).
+    match crate::json_text::buffer_bytes(data) {
+        Some(copy) => Ok(Source::Bytes(Input::Owned(copy?))),
+        None => {
+            Err(PyTypeError::new_err(crate::json_text::not_bytes("loads() argument must be bytes, bytearray, memoryview or str", data)))
+        }
     }
-    Err(PyTypeError::new_err(format!(
-        "loads() argument must be bytes, bytearray, memoryview or str, not {}",
-        data.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "an unknown type".to_owned())
-    )))
-}
-
-/// A copy of a memoryview's bytes, as every function reads a buffer
-/// (`json_text::buffer_bytes`).
-fn buffer_copy(data: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
-    crate::json_text::buffer_bytes(data).ok_or_else(|| {
-        PyTypeError::new_err(crate::json_text::not_bytes("loads() argument must be bytes, bytearray, memoryview or str", data))
-    })?
 }
