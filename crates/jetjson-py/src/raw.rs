@@ -118,6 +118,11 @@ fn validate(_py: Python<'_>, bytes: &[u8], duplicates: jetjson::DuplicateKeys) -
 /// against orjson's 33 ns `Fragment(b'1')`
 /// (bench/results/rawval41-2026-11-30.md).
 pub(crate) fn install_quick_new(py: Python<'_>) {
+    // `quick_new`'s one pyo3 error path (`Py::new` failing to allocate)
+    // fetches the error, which compares its type with `PanicException`'s:
+    // that type is made here, attached, so that the quick body only reads
+    // it (fast.rs: no lazy type object made in a quick body).
+    let _ = <pyo3::panic::PanicException as pyo3::PyTypeInfo>::type_object(py);
     let ty = py.get_type::<Raw>();
     // SAFETY: `Raw`'s type object is live for the whole program (held by
     // the module); GIL held. Nothing else writes this slot (`Raw` is not
@@ -173,9 +178,12 @@ unsafe extern "C" fn quick_new(
         // the general path raises it.)
         validate(py, bytes.as_bytes(), jetjson::DuplicateKeys::Error).ok()?;
         // The object is made as pyo3's `tp_new` makes it. (If the
-        // allocation fails, the `bytes` reference the `Raw` would have held
-        // is dropped inside `Py::new` and released at the next pyo3 entry;
-        // the error is raised, not dropped.)
+        // allocation fails, `Py::new` fetches the MemoryError, which is
+        // raised again here, not dropped, and drops the `bytes` reference
+        // the `Raw` would have held: queued by pyo3, as the thread is not
+        // counted as attached, and released at its next entry. The one
+        // exception to fast.rs's rules, on this path only; tested by
+        // test_raw_doors.py.)
         match Py::new(py, Raw { json: bytes.to_owned().unbind() }) {
             Ok(raw) => Some(raw.into_ptr()),
             Err(e) => {
