@@ -114,7 +114,7 @@ fn validate(_py: Python<'_>, bytes: &[u8], duplicates: jetjson::DuplicateKeys) -
 /// module is set up. A call to a type goes to its `tp_vectorcall` when it
 /// has one (CPython 3.8 and later); without it CPython packs the arguments
 /// into a tuple and a dict for `tp_new` (pyo3's trampoline, which extracts
-/// them again): about 350 instructions of a `Raw(b'1')` that cost 85 ns
+/// them again): about 490 instructions of a `Raw(b'1')` that cost 85 ns
 /// against orjson's 33 ns `Fragment(b'1')`
 /// (bench/results/rawval41-2026-11-30.md).
 pub(crate) fn install_quick_new(py: Python<'_>) {
