@@ -20,13 +20,11 @@ machine shared with other jobs distorts it far less).
 import argparse
 import statistics
 import sys
-import time
-import timeit
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 import small_quick  # noqa: E402
-from timing import best, calibrate  # noqa: E402
+from timing import best, best_cpu, calibrate  # noqa: E402
 
 
 def main():
@@ -40,11 +38,7 @@ def main():
                     "workload suite's objects: \"import suite; idx = suite.oci_object('index-10', "
                     "json.loads(suite.read('oci-index-10.json')))\")")
     a = ap.parse_args()
-    timed = best
-    if a.cpu:
-        def timed(stmt, g, number, inner):
-            t = timeit.Timer(stmt, timer=time.thread_time, globals=g)
-            return min(t.timeit(number) for _ in range(inner)) / number
+    timed = best_cpu if a.cpu else best
     sys.path.append(a.old_dir)
     import jetjson_old  # noqa: E402
 

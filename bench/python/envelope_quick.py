@@ -23,8 +23,6 @@ import argparse
 import json
 import statistics
 import sys
-import time
-import timeit
 from pathlib import Path
 
 import jetjson
@@ -78,11 +76,7 @@ def main():
     ap.add_argument("--old", default=None, help="directory holding the package jetjson_old")
     ap.add_argument("--cpu", action="store_true", help="time the thread's CPU time, not wall time (a loaded machine)")
     a = ap.parse_args()
-    best = timing.best
-    if a.cpu:
-        def best(stmt, g, number, inner):
-            t = timeit.Timer(stmt, timer=time.thread_time, globals=g)
-            return min(t.timeit(number) for _ in range(inner)) / number
+    best = timing.best_cpu if a.cpu else timing.best
     old = None
     if a.old:
         sys.path.append(a.old)

@@ -36,6 +36,7 @@ fn _jetjson(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("JSONDecodeError", errors::decode_error_type(py)?)?;
     m.add("JSONEncodeError", errors::encode_error_type(py)?)?;
     m.add_class::<raw::Raw>()?;
+    raw::install_quick_new(py);
     m.add("ValidationError", decode::validation_error_type(py)?)?;
     m.add_class::<decode::Decoder>()?;
     decode::register_decode(m)?;

@@ -109,6 +109,148 @@ fn validate(_py: Python<'_>, bytes: &[u8], duplicates: jetjson::DuplicateKeys) -
     r
 }
 
+/// Makes `Raw(data)` of an exact `bytes` (no keywords) skip pyo3's
+/// constructor: the type's vectorcall (`quick_new`), set once when the
+/// module is set up. A call to a type goes to its `tp_vectorcall` when it
+/// has one (CPython 3.8 and later); without it CPython packs the arguments
+/// into a tuple and a dict for `tp_new` (pyo3's trampoline, which extracts
+/// them again): about 490 instructions of a `Raw(b'1')` that cost 85 ns
+/// against orjson's 33 ns `Fragment(b'1')`
+/// (bench/results/rawval41-2026-11-30.md).
+pub(crate) fn install_quick_new(py: Python<'_>) {
+    // `quick_new`'s one pyo3 error path (`Py::new` failing to allocate)
+    // fetches the error, which compares its type with `PanicException`'s:
+    // that type is made here, attached, so that the quick body only reads
+    // it (fast.rs: no lazy type object made in a quick body).
+    let _ = <pyo3::panic::PanicException as pyo3::PyTypeInfo>::type_object(py);
+    let ty = py.get_type::<Raw>();
+    // SAFETY: `Raw`'s type object is live for the whole program (held by
+    // the module); GIL held. Nothing else writes this slot (`Raw` is not
+    // subclassable), and CPython reads it on each call of the type.
+    unsafe {
+        let tp = ty.as_type_ptr();
+        SLOTS.set(((*tp).tp_new, (*tp).tp_init)).ok();
+        (*tp).tp_vectorcall = Some(quick_new);
+    }
+}
+
+/// `Raw`'s `tp_new` and `tp_init` when `quick_new` was installed: a
+/// `__new__` or `__init__` assigned to the class since changes them, and
+/// the quick path then declines (the call runs what was assigned).
+static SLOTS: std::sync::OnceLock<(Option<pyo3::ffi::newfunc>, Option<pyo3::ffi::initproc>)> = std::sync::OnceLock::new();
+
+/// `Raw`'s vectorcall: `Raw(data)` of an exact `bytes` valid under the
+/// default policy made here, every other call (other types, keywords, a
+/// text to refuse, which the general path explains) by the type's
+/// `tp_call`, as CPython calls it without a vectorcall.
+///
+/// # Safety
+/// CPython's vectorcall convention, `callable` the `Raw` type.
+unsafe extern "C" fn quick_new(
+    callable: *mut pyo3::ffi::PyObject,
+    args: *const *mut pyo3::ffi::PyObject,
+    nargsf: usize,
+    kwnames: *mut pyo3::ffi::PyObject,
+) -> *mut pyo3::ffi::PyObject {
+    use pyo3::ffi;
+    // SAFETY: the convention's argument count.
+    let nargs = unsafe { ffi::PyVectorcall_NARGS(nargsf) };
+    let quick = |py: Python<'_>| {
+        if nargs != 1 || !kwnames.is_null() {
+            return None;
+        }
+        let tp = callable.cast::<ffi::PyTypeObject>();
+        // SAFETY: `callable` is the live `Raw` type (the convention).
+        let slots = unsafe { ((*tp).tp_new, (*tp).tp_init) };
+        if SLOTS.get() != Some(&slots) {
+            return None;
+        }
+        // SAFETY: one positional argument, held by the caller for the call.
+        let data = unsafe { *args };
+        // SAFETY: a live object (the caller holds it).
+        if unsafe { ffi::PyBytes_CheckExact(data) } == 0 {
+            return None;
+        }
+        // SAFETY: `data` is a live exact bytes object, borrowed for the call
+        // (bytes are immutable: what is checked is what is kept).
+        let bytes = unsafe { pyo3::Borrowed::from_ptr(py, data).cast_unchecked::<PyBytes>() };
+        // (An error is a Rust value holding no Python object: dropped here,
+        // the general path raises it.)
+        validate(py, bytes.as_bytes(), jetjson::DuplicateKeys::Error).ok()?;
+        // The object is made as pyo3's `tp_new` makes it. (If the
+        // allocation fails, `Py::new` fetches the MemoryError, which is
+        // raised again here, not dropped, and drops the `bytes` reference
+        // the `Raw` would have held: queued by pyo3, as the thread is not
+        // counted as attached, and released at its next entry. The one
+        // exception to fast.rs's rules, on this path only; tested by
+        // test_raw_doors.py.)
+        match Py::new(py, Raw { json: bytes.to_owned().unbind() }) {
+            Ok(raw) => Some(raw.into_ptr()),
+            Err(e) => {
+                e.restore(py);
+                Some(std::ptr::null_mut())
+            }
+        }
+    };
+    // SAFETY: called by CPython in the vectorcall convention; `quick` drops
+    // no `Py<T>` or `PyErr` but as said there, and declines with no
+    // exception set and nothing done.
+    unsafe { crate::fast::run_or(quick, || slow_new(callable, args, nargs, kwnames)) }
+}
+
+/// The call `quick_new` declines, as CPython makes it for a type without a
+/// vectorcall: the arguments as a tuple and a dict to the metatype's
+/// `tp_call` (`type.__call__`: pyo3's `tp_new`).
+///
+/// # Safety
+/// As `quick_new`, `nargs` the positional count.
+unsafe fn slow_new(
+    callable: *mut pyo3::ffi::PyObject,
+    args: *const *mut pyo3::ffi::PyObject,
+    nargs: pyo3::ffi::Py_ssize_t,
+    kwnames: *mut pyo3::ffi::PyObject,
+) -> *mut pyo3::ffi::PyObject {
+    use pyo3::ffi;
+    // SAFETY: GIL held (the convention); `args` holds `nargs` positional
+    // values then one per name of `kwnames` (a tuple of str, or null), all
+    // held by the caller; the tuple takes new references to its items and
+    // the dict its own; both are released before returning.
+    unsafe {
+        let tuple = ffi::PyTuple_New(nargs);
+        if tuple.is_null() {
+            return std::ptr::null_mut();
+        }
+        for i in 0..nargs {
+            let item = *args.offset(i);
+            ffi::Py_INCREF(item);
+            ffi::PyTuple_SET_ITEM(tuple, i, item);
+        }
+        let mut dict = std::ptr::null_mut();
+        let names = if kwnames.is_null() { 0 } else { ffi::PyTuple_GET_SIZE(kwnames) };
+        if names > 0 {
+            dict = ffi::PyDict_New();
+            if dict.is_null() {
+                ffi::Py_DECREF(tuple);
+                return std::ptr::null_mut();
+            }
+            for j in 0..names {
+                if ffi::PyDict_SetItem(dict, ffi::PyTuple_GET_ITEM(kwnames, j), *args.offset(nargs + j)) < 0 {
+                    ffi::Py_DECREF(tuple);
+                    ffi::Py_DECREF(dict);
+                    return std::ptr::null_mut();
+                }
+            }
+        }
+        let call = (*ffi::Py_TYPE(callable)).tp_call.expect("type has tp_call");
+        let result = call(callable, tuple, dict);
+        ffi::Py_DECREF(tuple);
+        if !dict.is_null() {
+            ffi::Py_DECREF(dict);
+        }
+        result
+    }
+}
+
 #[pymethods]
 impl Raw {
     /// Raw(json: bytes | str | bytearray | memoryview, *, duplicate_keys="error"):
