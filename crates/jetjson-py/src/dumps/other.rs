@@ -807,12 +807,24 @@ unsafe fn uuid_from_int(int: *mut PyObject, ints_311: bool) -> Option<[u8; 36]> 
             if ffi::Py_SIZE(int) < 0 || super::walk::long_bits(int) > 128 {
                 return None;
             }
-            let mut raw = [0u8; 16];
-            if ffi::_PyLong_AsByteArray(int as *mut ffi::PyLongObject, raw.as_mut_ptr(), 16, 0, 0) != 0 {
+            // Its low and high 64 bits through the public API (every
+            // version: `_PyLong_AsByteArray` changed in 3.13): a mask never
+            // fails for an int, and the shift makes a new int, released here.
+            let low = ffi::PyLong_AsUnsignedLongLongMask(int);
+            let shift = ffi::PyLong_FromLong(64);
+            if shift.is_null() {
                 ffi::PyErr_Clear();
                 return None;
             }
-            u128::from_be_bytes(raw)
+            let high_int = ffi::PyNumber_Rshift(int, shift);
+            ffi::Py_DECREF(shift);
+            if high_int.is_null() {
+                ffi::PyErr_Clear();
+                return None;
+            }
+            let high = ffi::PyLong_AsUnsignedLongLongMask(high_int);
+            ffi::Py_DECREF(high_int);
+            (u128::from(high) << 64) | u128::from(low)
         };
         Some(uuid_text_of(value))
     }
