@@ -241,8 +241,15 @@ unsafe fn slow_new(
                 }
             }
         }
-        let call = (*ffi::Py_TYPE(callable)).tp_call.expect("type has tp_call");
-        let result = call(callable, tuple, dict);
+        // `type.__call__` (every metatype has one; refused, not unwound,
+        // if one had not: no panic crosses this C function).
+        let result = match (*ffi::Py_TYPE(callable)).tp_call {
+            Some(call) => call(callable, tuple, dict),
+            None => {
+                ffi::PyErr_SetString(ffi::PyExc_TypeError, c"jetjson.Raw: its type is not callable".as_ptr());
+                std::ptr::null_mut()
+            }
+        };
         ffi::Py_DECREF(tuple);
         if !dict.is_null() {
             ffi::Py_DECREF(dict);
