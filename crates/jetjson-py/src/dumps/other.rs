@@ -804,7 +804,23 @@ unsafe fn uuid_from_int(int: *mut PyObject, ints_311: bool) -> Option<[u8; 36]> 
         let value = if ints_311 {
             u128_of_int_311(int)?
         } else {
-            if ffi::Py_SIZE(int) < 0 || super::walk::long_bits(int) > 128 {
+            // The sign through the API (from CPython 3.12 on, an int's
+            // `ob_size` is no signed digit count): a negative int is left
+            // to `.hex` (an exact int's comparison runs no Python code).
+            let zero = ffi::PyLong_FromLong(0);
+            if zero.is_null() {
+                ffi::PyErr_Clear();
+                return None;
+            }
+            let negative = ffi::PyObject_RichCompareBool(int, zero, ffi::Py_LT);
+            ffi::Py_DECREF(zero);
+            if negative != 0 {
+                if negative < 0 {
+                    ffi::PyErr_Clear();
+                }
+                return None;
+            }
+            if super::walk::long_bits(int) > 128 {
                 return None;
             }
             // Its low and high 64 bits through the public API (every
