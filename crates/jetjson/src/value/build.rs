@@ -678,8 +678,36 @@ impl<const RECOVER: bool> ValueBuilder<RECOVER> {
 
     /// A string too long to be inline (out of line: its copy dwarfs a
     /// call).
+    ///
+    /// The usual case (an object's member or an array's item on the
+    /// stack, up to `arena::HERE_MAX` bytes, room in the arena's chunk and
+    /// on the stack) takes a path with no call, so that it saves no
+    /// registers (the general path's calls made every string save and
+    /// restore six); anything else goes the general way
+    /// (`long_string_general`).
     #[inline(never)]
     fn long_string(&mut self, s: &str) {
+        if !self.direct.is_open() && !self.is_root() && self.values.len() < self.values.capacity() {
+            if let Some(p) = self.arena.alloc_str_here(s) {
+                let len = self.values.len();
+                // SAFETY: the text was copied into the arena just now (UTF-8,
+                // longer than inline: the caller's); the value goes on the
+                // stack (no array is written in place), then into a
+                // container in the arena. `len < capacity`: the slot is free.
+                unsafe {
+                    let st = Str::placed_in_arena(p, s.len());
+                    self.values.as_mut_ptr().add(len).write(Value::String(st));
+                    self.values.set_len(len + 1);
+                }
+                return;
+            }
+        }
+        self.long_string_general(s);
+    }
+
+    /// `long_string`, any case.
+    #[inline(never)]
+    fn long_string_general(&mut self, s: &str) {
         // The text needs arena memory.
         self.spill_if_open();
         let s = if self.is_root() {
@@ -1205,6 +1233,50 @@ mod tests {
                 assert!(at(2).as_str() == Some(plain), "after item {i}, arena {size}");
                 assert!(at(3).as_array().unwrap()[1].as_str() == Some(text.as_str()), "in place {i}, arena {size}");
             }
+        }
+    }
+
+    /// Strings with no escape longer than inline (`long_string`), of every
+    /// length around the bounds of its path with no call (16 to
+    /// `arena::HERE_MAX` bytes) and past them: as member values (that
+    /// path), as items of an array on the stack (after a container: that
+    /// path too), of an array written in place and at the root (the
+    /// general path), in arenas started at several sizes, so that they
+    /// meet the end of a chunk at many places. Each reads back as its
+    /// text, and so does the string after it.
+    #[test]
+    fn plain_long_strings_at_every_length_and_chunk_end() {
+        let text = |len: usize, seed: usize| -> String { (0..len).map(|k| char::from(b'a' + ((k * 7 + seed) % 26) as u8)).collect() };
+        let lens: Vec<usize> = (20..=140).chain([255, 256, 1000]).collect();
+        let mut doc = String::from("[");
+        for (i, &len) in lens.iter().enumerate() {
+            let (t, next) = (text(len, i), text(30, i + 1));
+            doc.push_str(&format!(r#"{{"k":"{t}","n":"{next}"}},[[1],"{t}","{next}"],["{t}","{next}"],"#));
+        }
+        doc.push_str("0]");
+        let options = ReadOptions::new();
+        let unchecked = options.clone().duplicate_keys(DuplicateKeys::Last);
+        for size in [0, 300, 5000, doc.len()] {
+            let (built, result) = build(size, &options, true, |b| parse::parse(doc.as_bytes(), &unchecked, b));
+            result.unwrap();
+            let value = built.or_null();
+            let items = value.as_array().unwrap();
+            for (i, &len) in lens.iter().enumerate() {
+                let (t, next) = (text(len, i), text(30, i + 1));
+                let object = items[3 * i].as_object().unwrap();
+                assert!(object.get("k").and_then(Value::as_str) == Some(t.as_str()), "member {len}, arena {size}");
+                assert!(object.get("n").and_then(Value::as_str) == Some(next.as_str()), "after member {len}, arena {size}");
+                for (k, array) in [(1, "on the stack"), (0, "in place")] {
+                    let a = items[3 * i + 2 - k].as_array().unwrap();
+                    assert!(a[k].as_str() == Some(t.as_str()), "item {array} {len}, arena {size}");
+                    assert!(a[k + 1].as_str() == Some(next.as_str()), "after item {array} {len}, arena {size}");
+                }
+            }
+        }
+        for len in [20, 23, 128, 129] {
+            let t = text(len, 0);
+            let root = Value::from_slice(format!(r#""{t}""#).as_bytes()).unwrap();
+            assert_eq!(root.as_str(), Some(t.as_str()), "root {len}");
         }
     }
 
