@@ -731,8 +731,45 @@ impl<const RECOVER: bool> ValueBuilder<RECOVER> {
     /// slot, for the price of the call the driver made anyway.
     ///
     /// The string's words are stored whole (`Str::write_inline_words`).
+    ///
+    /// When its slot is at hand (room on the stack, or in the region of an
+    /// array written in place), on a path with no call, so that it saves
+    /// no registers (the growth's calls made every string save and restore
+    /// five); otherwise the general way (`short_string_general`).
     #[inline(never)]
     fn short_string(&mut self, s: &str) {
+        let Some(words) = Str::inline_words_of(s) else {
+            // Not reached: the caller passes at most `INLINE_CAPACITY` bytes.
+            return self.long_string(s);
+        };
+        // SAFETY (the block): `slot` is a free slot (past the stack's
+        // length with room for it, or in the region's room), written whole
+        // below before the stack's length or the region's `next` counts it.
+        unsafe {
+            let d = &mut self.direct;
+            let slot = if !d.is_open() && self.values.len() < self.values.capacity() {
+                let len = self.values.len();
+                self.values.set_len(len + 1);
+                self.values.as_mut_ptr().add(len)
+            } else if d.next < d.end {
+                let slot = d.next;
+                d.next = d.next.add(1);
+                slot
+            } else {
+                return self.short_string_general(s);
+            };
+            // The tag (the empty string's words are overwritten at once).
+            slot.write(Value::String(Str::default()));
+            if let Value::String(st) = &mut *slot {
+                Str::write_inline_words(st, words);
+            }
+        }
+    }
+
+    /// `short_string`, any case.
+    #[cold]
+    #[inline(never)]
+    fn short_string_general(&mut self, s: &str) {
         let Some(words) = Str::inline_words_of(s) else {
             // Not reached: the caller passes at most `INLINE_CAPACITY` bytes.
             self.long_string(s);
@@ -1277,6 +1314,44 @@ mod tests {
             let t = text(len, 0);
             let root = Value::from_slice(format!(r#""{t}""#).as_bytes()).unwrap();
             assert_eq!(root.as_str(), Some(t.as_str()), "root {len}");
+        }
+    }
+
+    /// Strings that fit inline (`short_string`), of every length from 0 to
+    /// the inline capacity: as member values and items of an array on the
+    /// stack (the stack's slot at hand, or the stack grown: objects and
+    /// arrays of up to 3,000 of them, in builders whose stacks start
+    /// empty), and as items of arrays written in place (the region's slot,
+    /// or the region grown). Each reads back as its text, in its place.
+    #[test]
+    fn short_strings_at_every_length_in_every_place() {
+        let text = |len: usize, seed: usize| -> String { (0..len).map(|k| char::from(b'a' + ((k * 5 + seed) % 26) as u8)).collect() };
+        for count in [1, 7, 100, 3000] {
+            let texts: Vec<String> = (0..count).map(|i| text(i % (INLINE_CAPACITY + 1), i)).collect();
+            let quoted: Vec<String> = texts.iter().map(|t| format!(r#""{t}""#)).collect();
+            let members: Vec<String> = quoted.iter().enumerate().map(|(i, q)| format!(r#""k{i}":{q}"#)).collect();
+            let doc = format!("[{{{}}},[[1],{}],[{}]]", members.join(","), quoted.join(","), quoted.join(","));
+            let mut own = ValueBuilder::<false>::IDLE;
+            let options = ReadOptions::new();
+            let unchecked = options.clone().duplicate_keys(DuplicateKeys::Last);
+            for fresh in [true, false] {
+                let (built, result) = if fresh {
+                    build_with(&mut own, doc.len(), &options, true, |b| parse::parse(doc.as_bytes(), &unchecked, b))
+                } else {
+                    build(doc.len(), &options, true, |b| parse::parse(doc.as_bytes(), &unchecked, b))
+                };
+                result.unwrap();
+                let value = built.or_null();
+                let parts = value.as_array().unwrap();
+                let object = parts[0].as_object().unwrap();
+                let (stacked, in_place) = (parts[1].as_array().unwrap(), parts[2].as_array().unwrap());
+                assert_eq!((object.len(), stacked.len(), in_place.len()), (count, count + 1, count));
+                for (i, t) in texts.iter().enumerate() {
+                    assert!(object.get(&format!("k{i}")).and_then(Value::as_str) == Some(t.as_str()), "member {i} of {count}");
+                    assert!(stacked[i + 1].as_str() == Some(t.as_str()), "item on the stack {i} of {count}");
+                    assert!(in_place[i].as_str() == Some(t.as_str()), "item in place {i} of {count}");
+                }
+            }
         }
     }
 
