@@ -766,42 +766,20 @@ impl<const RECOVER: bool> ValueBuilder<RECOVER> {
         }
     }
 
-    /// `short_string`, any case.
+    /// `short_string` when its slot is not at hand: the stack is full
+    /// (grown, then the string goes the usual way), or the region of the
+    /// array written in place is (moved, `push_grown`).
     #[cold]
     #[inline(never)]
     fn short_string_general(&mut self, s: &str) {
-        let Some(words) = Str::inline_words_of(s) else {
-            // Not reached: the caller passes at most `INLINE_CAPACITY` bytes.
-            self.long_string(s);
+        if !self.direct.is_open() {
+            grow_stack::<Value, RECOVER>(&mut self.values);
+            // Room now (or, out of memory, the stack emptied: `grow_stack`).
+            self.short_string(s);
             return;
-        };
-        // SAFETY (the block): `slot` is a free slot (past the stack's
-        // length with room for it, or in the region's room), written whole
-        // below before the stack's length or the region's `next` counts it.
-        unsafe {
-            let d = &mut self.direct;
-            let slot = if !d.is_open() {
-                if self.values.len() == self.values.capacity() {
-                    grow_stack::<Value, RECOVER>(&mut self.values);
-                }
-                let len = self.values.len();
-                self.values.set_len(len + 1);
-                self.values.as_mut_ptr().add(len)
-            } else if d.next < d.end {
-                let slot = d.next;
-                d.next = d.next.add(1);
-                slot
-            } else {
-                // An inline string: plain data.
-                self.push_grown(Value::String(Str::short(s)));
-                return;
-            };
-            // The tag (the empty string's words are overwritten at once).
-            slot.write(Value::String(Str::default()));
-            if let Value::String(st) = &mut *slot {
-                Str::write_inline_words(st, words);
-            }
         }
+        // SAFETY: an inline string: plain data.
+        unsafe { self.push_grown(Value::String(Str::short(s))) };
     }
 
     #[inline]
@@ -1229,6 +1207,22 @@ mod tests {
         (text, body)
     }
 
+    /// `doc` built as `Value::from_slice` builds it, with arenas started at
+    /// 0, 300 and 5,000 bytes and at its size (so that its texts meet the
+    /// end of a chunk at many places): each value, with that size.
+    fn built_with_arena_sizes(doc: &str) -> Vec<(usize, Value)> {
+        let options = ReadOptions::new();
+        let unchecked = options.clone().duplicate_keys(DuplicateKeys::Last);
+        [0, 300, 5000, doc.len()]
+            .into_iter()
+            .map(|size| {
+                let (built, result) = build(size, &options, true, |b| parse::parse(doc.as_bytes(), &unchecked, b));
+                result.unwrap();
+                (size, built.or_null())
+            })
+            .collect()
+    }
+
     /// Strings with escapes decoded straight into the arena
     /// (`text_room`): values and names of every length around the inline
     /// capacity and long ones (to 70,000 characters), each followed by
@@ -1252,12 +1246,7 @@ mod tests {
             expected.push((text, name));
         }
         doc.push_str("0]");
-        let options = ReadOptions::new();
-        let unchecked = options.clone().duplicate_keys(DuplicateKeys::Last);
-        for size in [0, 300, 5000, doc.len()] {
-            let (built, result) = build(size, &options, true, |b| parse::parse(doc.as_bytes(), &unchecked, b));
-            result.unwrap();
-            let value = built.or_null();
+        for (size, value) in built_with_arena_sizes(&doc) {
             let items = value.as_array().unwrap();
             for (i, (text, name)) in expected.iter().enumerate() {
                 let at = |k: usize| &items[4 * i + k];
@@ -1291,12 +1280,7 @@ mod tests {
             doc.push_str(&format!(r#"{{"k":"{t}","n":"{next}"}},[[1],"{t}","{next}"],["{t}","{next}"],"#));
         }
         doc.push_str("0]");
-        let options = ReadOptions::new();
-        let unchecked = options.clone().duplicate_keys(DuplicateKeys::Last);
-        for size in [0, 300, 5000, doc.len()] {
-            let (built, result) = build(size, &options, true, |b| parse::parse(doc.as_bytes(), &unchecked, b));
-            result.unwrap();
-            let value = built.or_null();
+        for (size, value) in built_with_arena_sizes(&doc) {
             let items = value.as_array().unwrap();
             for (i, &len) in lens.iter().enumerate() {
                 let (t, next) = (text(len, i), text(30, i + 1));
