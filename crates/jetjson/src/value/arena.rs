@@ -275,6 +275,9 @@ unsafe fn copy_bytes(src: *const u8, dst: *mut u8, n: usize) {
     }
 }
 
+/// The longest string `ArenaBuilder::alloc_str_here` copies.
+pub(crate) const HERE_MAX: usize = 128;
+
 /// The builder's view of an arena: a bump allocator over its current chunk,
 /// holding one reference on the arena (taken when the first chunk is
 /// allocated).
@@ -479,6 +482,28 @@ impl ArenaBuilder {
         Some((p, size))
     }
 
+    /// `s` copied into the current chunk, if it has room and `s` has 16
+    /// to `HERE_MAX` bytes (copied by a few vector moves, `copy_bytes`):
+    /// no new chunk and no `memcpy` (`alloc_str` may take either), so the
+    /// caller's usual path calls nothing (`build.rs`, `long_string`).
+    #[inline(always)]
+    pub(crate) fn alloc_str_here(&mut self, s: &str) -> Option<NonNull<u8>> {
+        let n = s.len();
+        if !(16..=HERE_MAX).contains(&n) || n > self.cap.saturating_sub(self.used) || self.chunk.is_null() {
+            return None;
+        }
+        let start = self.used;
+        self.used = start + n;
+        // SAFETY: `used + n <= cap`, so the range lies in the current
+        // chunk, which is non-null (checked); fresh memory, so it does not
+        // overlap `s`.
+        unsafe {
+            let p = self.chunk.add(start);
+            copy_bytes(s.as_ptr(), p, n);
+            Some(NonNull::new_unchecked(p))
+        }
+    }
+
     /// Copies `s` into the arena (`s` non-empty); `None` when out of
     /// memory.
     #[inline]
@@ -602,6 +627,37 @@ impl Drop for ArenaBuilder {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `alloc_str_here` copies a string of 16 to `HERE_MAX` bytes when the
+    /// current chunk has room for it, up to the chunk's last byte, and
+    /// otherwise takes nothing (so a string one byte longer than the room
+    /// is never written past the chunk).
+    #[test]
+    fn strings_are_copied_here_only_where_they_fit() {
+        let text: String = (0..200u8).map(|k| char::from(b'a' + k % 26)).collect();
+        for n in [1usize, 15, 16, 17, 22, 23, 64, 65, 100, 127, 128, 129, 200] {
+            for room in n.saturating_sub(3)..=n + 3 {
+                let mut b = ArenaBuilder::new(0);
+                // The first chunk, then `room` bytes left in it.
+                b.alloc(1, false).unwrap();
+                b.used = b.cap - room;
+                let before = b.used;
+                let got = b.alloc_str_here(&text[..n]);
+                let fits = (16..=HERE_MAX).contains(&n) && n <= room;
+                assert_eq!(got.is_some(), fits, "{n} bytes, room {room}");
+                match got {
+                    Some(p) => {
+                        assert_eq!(b.used, before + n, "{n} bytes, room {room}");
+                        // SAFETY: `n` bytes were copied at `p`, in the live arena.
+                        let copied = unsafe { std::slice::from_raw_parts(p.as_ptr(), n) };
+                        assert_eq!(copied, &text.as_bytes()[..n], "{n} bytes, room {room}");
+                    }
+                    None => assert_eq!(b.used, before, "{n} bytes, room {room}"),
+                }
+                assert!(b.used <= b.cap);
+            }
+        }
+    }
 
     #[test]
     fn counts_and_frees() {

@@ -678,8 +678,36 @@ impl<const RECOVER: bool> ValueBuilder<RECOVER> {
 
     /// A string too long to be inline (out of line: its copy dwarfs a
     /// call).
+    ///
+    /// The usual case (an object's member or an array's item on the
+    /// stack, up to `arena::HERE_MAX` bytes, room in the arena's chunk and
+    /// on the stack) takes a path with no call, so that it saves no
+    /// registers (the general path's calls made every string save and
+    /// restore six); anything else goes the general way
+    /// (`long_string_general`).
     #[inline(never)]
     fn long_string(&mut self, s: &str) {
+        if !self.direct.is_open() && !self.is_root() && self.values.len() < self.values.capacity() {
+            if let Some(p) = self.arena.alloc_str_here(s) {
+                let len = self.values.len();
+                // SAFETY: the text was copied into the arena just now (UTF-8,
+                // longer than inline: the caller's); the value goes on the
+                // stack (no array is written in place), then into a
+                // container in the arena. `len < capacity`: the slot is free.
+                unsafe {
+                    let st = Str::placed_in_arena(p, s.len());
+                    self.values.as_mut_ptr().add(len).write(Value::String(st));
+                    self.values.set_len(len + 1);
+                }
+                return;
+            }
+        }
+        self.long_string_general(s);
+    }
+
+    /// `long_string`, any case.
+    #[inline(never)]
+    fn long_string_general(&mut self, s: &str) {
         // The text needs arena memory.
         self.spill_if_open();
         let s = if self.is_root() {
@@ -703,22 +731,23 @@ impl<const RECOVER: bool> ValueBuilder<RECOVER> {
     /// slot, for the price of the call the driver made anyway.
     ///
     /// The string's words are stored whole (`Str::write_inline_words`).
+    ///
+    /// When its slot is at hand (room on the stack, or in the region of an
+    /// array written in place), on a path with no call, so that it saves
+    /// no registers (the growth's calls made every string save and restore
+    /// five); otherwise the general way (`short_string_general`).
     #[inline(never)]
     fn short_string(&mut self, s: &str) {
         let Some(words) = Str::inline_words_of(s) else {
             // Not reached: the caller passes at most `INLINE_CAPACITY` bytes.
-            self.long_string(s);
-            return;
+            return self.long_string(s);
         };
         // SAFETY (the block): `slot` is a free slot (past the stack's
         // length with room for it, or in the region's room), written whole
         // below before the stack's length or the region's `next` counts it.
         unsafe {
             let d = &mut self.direct;
-            let slot = if !d.is_open() {
-                if self.values.len() == self.values.capacity() {
-                    grow_stack::<Value, RECOVER>(&mut self.values);
-                }
+            let slot = if !d.is_open() && self.values.len() < self.values.capacity() {
                 let len = self.values.len();
                 self.values.set_len(len + 1);
                 self.values.as_mut_ptr().add(len)
@@ -727,9 +756,7 @@ impl<const RECOVER: bool> ValueBuilder<RECOVER> {
                 d.next = d.next.add(1);
                 slot
             } else {
-                // An inline string: plain data.
-                self.push_grown(Value::String(Str::short(s)));
-                return;
+                return self.short_string_general(s);
             };
             // The tag (the empty string's words are overwritten at once).
             slot.write(Value::String(Str::default()));
@@ -737,6 +764,22 @@ impl<const RECOVER: bool> ValueBuilder<RECOVER> {
                 Str::write_inline_words(st, words);
             }
         }
+    }
+
+    /// `short_string` when its slot is not at hand: the stack is full
+    /// (grown, then the string goes the usual way), or the region of the
+    /// array written in place is (moved, `push_grown`).
+    #[cold]
+    #[inline(never)]
+    fn short_string_general(&mut self, s: &str) {
+        if !self.direct.is_open() {
+            grow_stack::<Value, RECOVER>(&mut self.values);
+            // Room now (or, out of memory, the stack emptied: `grow_stack`).
+            self.short_string(s);
+            return;
+        }
+        // SAFETY: an inline string: plain data.
+        unsafe { self.push_grown(Value::String(Str::short(s))) };
     }
 
     #[inline]
@@ -1164,6 +1207,22 @@ mod tests {
         (text, body)
     }
 
+    /// `doc` built as `Value::from_slice` builds it, with arenas started at
+    /// 0, 300 and 5,000 bytes and at its size (so that its texts meet the
+    /// end of a chunk at many places): each value, with that size.
+    fn built_with_arena_sizes(doc: &str) -> Vec<(usize, Value)> {
+        let options = ReadOptions::new();
+        let unchecked = options.clone().duplicate_keys(DuplicateKeys::Last);
+        [0, 300, 5000, doc.len()]
+            .into_iter()
+            .map(|size| {
+                let (built, result) = build(size, &options, true, |b| parse::parse(doc.as_bytes(), &unchecked, b));
+                result.unwrap();
+                (size, built.or_null())
+            })
+            .collect()
+    }
+
     /// Strings with escapes decoded straight into the arena
     /// (`text_room`): values and names of every length around the inline
     /// capacity and long ones (to 70,000 characters), each followed by
@@ -1187,12 +1246,7 @@ mod tests {
             expected.push((text, name));
         }
         doc.push_str("0]");
-        let options = ReadOptions::new();
-        let unchecked = options.clone().duplicate_keys(DuplicateKeys::Last);
-        for size in [0, 300, 5000, doc.len()] {
-            let (built, result) = build(size, &options, true, |b| parse::parse(doc.as_bytes(), &unchecked, b));
-            result.unwrap();
-            let value = built.or_null();
+        for (size, value) in built_with_arena_sizes(&doc) {
             let items = value.as_array().unwrap();
             for (i, (text, name)) in expected.iter().enumerate() {
                 let at = |k: usize| &items[4 * i + k];
@@ -1204,6 +1258,83 @@ mod tests {
                 assert!(at(1).as_str() == Some(text.as_str()), "item {i}, arena {size}");
                 assert!(at(2).as_str() == Some(plain), "after item {i}, arena {size}");
                 assert!(at(3).as_array().unwrap()[1].as_str() == Some(text.as_str()), "in place {i}, arena {size}");
+            }
+        }
+    }
+
+    /// Strings with no escape longer than inline (`long_string`), of every
+    /// length around the bounds of its path with no call (16 to
+    /// `arena::HERE_MAX` bytes) and past them: as member values (that
+    /// path), as items of an array on the stack (after a container: that
+    /// path too), of an array written in place and at the root (the
+    /// general path), in arenas started at several sizes, so that they
+    /// meet the end of a chunk at many places. Each reads back as its
+    /// text, and so does the string after it.
+    #[test]
+    fn plain_long_strings_at_every_length_and_chunk_end() {
+        let text = |len: usize, seed: usize| -> String { (0..len).map(|k| char::from(b'a' + ((k * 7 + seed) % 26) as u8)).collect() };
+        let lens: Vec<usize> = (20..=140).chain([255, 256, 1000]).collect();
+        let mut doc = String::from("[");
+        for (i, &len) in lens.iter().enumerate() {
+            let (t, next) = (text(len, i), text(30, i + 1));
+            doc.push_str(&format!(r#"{{"k":"{t}","n":"{next}"}},[[1],"{t}","{next}"],["{t}","{next}"],"#));
+        }
+        doc.push_str("0]");
+        for (size, value) in built_with_arena_sizes(&doc) {
+            let items = value.as_array().unwrap();
+            for (i, &len) in lens.iter().enumerate() {
+                let (t, next) = (text(len, i), text(30, i + 1));
+                let object = items[3 * i].as_object().unwrap();
+                assert!(object.get("k").and_then(Value::as_str) == Some(t.as_str()), "member {len}, arena {size}");
+                assert!(object.get("n").and_then(Value::as_str) == Some(next.as_str()), "after member {len}, arena {size}");
+                for (k, array) in [(1, "on the stack"), (0, "in place")] {
+                    let a = items[3 * i + 2 - k].as_array().unwrap();
+                    assert!(a[k].as_str() == Some(t.as_str()), "item {array} {len}, arena {size}");
+                    assert!(a[k + 1].as_str() == Some(next.as_str()), "after item {array} {len}, arena {size}");
+                }
+            }
+        }
+        for len in [20, 23, 128, 129] {
+            let t = text(len, 0);
+            let root = Value::from_slice(format!(r#""{t}""#).as_bytes()).unwrap();
+            assert_eq!(root.as_str(), Some(t.as_str()), "root {len}");
+        }
+    }
+
+    /// Strings that fit inline (`short_string`), of every length from 0 to
+    /// the inline capacity: as member values and items of an array on the
+    /// stack (the stack's slot at hand, or the stack grown: objects and
+    /// arrays of up to 3,000 of them, in builders whose stacks start
+    /// empty), and as items of arrays written in place (the region's slot,
+    /// or the region grown). Each reads back as its text, in its place.
+    #[test]
+    fn short_strings_at_every_length_in_every_place() {
+        let text = |len: usize, seed: usize| -> String { (0..len).map(|k| char::from(b'a' + ((k * 5 + seed) % 26) as u8)).collect() };
+        for count in [1, 7, 100, 3000] {
+            let texts: Vec<String> = (0..count).map(|i| text(i % (INLINE_CAPACITY + 1), i)).collect();
+            let quoted: Vec<String> = texts.iter().map(|t| format!(r#""{t}""#)).collect();
+            let members: Vec<String> = quoted.iter().enumerate().map(|(i, q)| format!(r#""k{i}":{q}"#)).collect();
+            let doc = format!("[{{{}}},[[1],{}],[{}]]", members.join(","), quoted.join(","), quoted.join(","));
+            let mut own = ValueBuilder::<false>::IDLE;
+            let options = ReadOptions::new();
+            let unchecked = options.clone().duplicate_keys(DuplicateKeys::Last);
+            for fresh in [true, false] {
+                let (built, result) = if fresh {
+                    build_with(&mut own, doc.len(), &options, true, |b| parse::parse(doc.as_bytes(), &unchecked, b))
+                } else {
+                    build(doc.len(), &options, true, |b| parse::parse(doc.as_bytes(), &unchecked, b))
+                };
+                result.unwrap();
+                let value = built.or_null();
+                let parts = value.as_array().unwrap();
+                let object = parts[0].as_object().unwrap();
+                let (stacked, in_place) = (parts[1].as_array().unwrap(), parts[2].as_array().unwrap());
+                assert_eq!((object.len(), stacked.len(), in_place.len()), (count, count + 1, count));
+                for (i, t) in texts.iter().enumerate() {
+                    assert!(object.get(&format!("k{i}")).and_then(Value::as_str) == Some(t.as_str()), "member {i} of {count}");
+                    assert!(stacked[i + 1].as_str() == Some(t.as_str()), "item on the stack {i} of {count}");
+                    assert!(in_place[i].as_str() == Some(t.as_str()), "item in place {i} of {count}");
+                }
             }
         }
     }
