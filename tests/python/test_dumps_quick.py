@@ -222,14 +222,21 @@ def test_documents_with_other_objects_match_and_run_python_code_once(where):
         ):
             if doc is None:
                 continue
-            for f in (rested, dumps, dumps):  # a decline, then calls that rest from the quick walk
-                CountingZone.calls = 0
-                got = outcome(f, doc)
-                quick_calls = CountingZone.calls
-                CountingZone.calls = 0
-                want = outcome(general, doc)
-                assert got == want, (doc, got, want)
-                assert quick_calls == CountingZone.calls, doc
+            matches_the_general_path_running_python_code_once(doc)
+
+
+def matches_the_general_path_running_python_code_once(doc):
+    """`dumps(doc)` (after a decline, then in calls that rest from the
+    quick walk) gives the general path's outcome, and runs the counting
+    tzinfo's `utcoffset` as often as it does."""
+    for f in (rested, dumps, dumps):
+        CountingZone.calls = 0
+        got = outcome(f, doc)
+        quick_calls = CountingZone.calls
+        CountingZone.calls = 0
+        want = outcome(general, doc)
+        assert got == want, (doc, got, want)
+        assert quick_calls == CountingZone.calls, doc
 
 
 @dataclasses.dataclass
@@ -268,14 +275,7 @@ def test_objects_alone_match_and_run_python_code_once():
     # it, and any Python code it runs (a tzinfo's utcoffset) run once.
     for top in tops():
         for doc in (top, [top], Pair(top, 1), Pair(1, [top])):
-            for f in (rested, dumps, dumps):
-                CountingZone.calls = 0
-                got = outcome(f, doc)
-                quick_calls = CountingZone.calls
-                CountingZone.calls = 0
-                want = outcome(general, doc)
-                assert got == want, (doc, got, want)
-                assert quick_calls == CountingZone.calls, doc
+            matches_the_general_path_running_python_code_once(doc)
 
 
 class Watched:
