@@ -378,7 +378,9 @@ jetjson_status jetjson_writer_null(jetjson_writer *writer, jetjson_error *err);
  * go writes it as Go writes a json.RawMessage (whitespace removed or
  * re-indented, escapes and number spellings kept, HTML characters escaped
  * when escape_html is on); jcs parses it and writes it canonically. Invalid
- * JSON fails with JETJSON_ERR_SYNTAX, the position being within `json`. */
+ * JSON fails with JETJSON_ERR_SYNTAX, the position being within `json`. In
+ * compact and jcs its own nesting counts below max_write_depth from where
+ * it is written: deeper fails with JETJSON_ERR_LIMIT naming that limit. */
 jetjson_status jetjson_writer_raw(jetjson_writer *writer, const unsigned char *json, size_t len, jetjson_error *err);
 
 /* Completes the document: fails with JETJSON_ERR_STATE while containers are

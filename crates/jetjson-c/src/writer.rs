@@ -248,8 +248,21 @@ impl CWriter {
     fn raw(&mut self, json: &[u8]) -> Outcome {
         if self.raw == RawPolicy::Verbatim {
             // `compact` copies raw JSON as it is: check it first (go
-            // compacts it and jcs parses it, which check it themselves).
-            RawJson::from_slice(json).map_err(|e| Failure::from_core(&e))?;
+            // compacts it and jcs parses it, which check it themselves),
+            // its nesting under the room left below `max_write_depth`, as
+            // `jcs` reads it (not the read default of 512, which a raised
+            // write limit could not lift); deeper is the write limit's error.
+            let (limit, room) = match &self.w {
+                Some(w) => (w.style().max_write_depth, w.style().max_write_depth.saturating_sub(w.depth())),
+                None => (jetjson::DEFAULT_MAX_WRITE_DEPTH, jetjson::DEFAULT_MAX_WRITE_DEPTH),
+            };
+            match RawJson::from_slice_with(json, &jetjson::ReadOptions::new().max_depth(room)) {
+                Ok(_) => {}
+                Err(e) if matches!(e.kind(), jetjson::ErrorKind::DepthLimit { .. }) => {
+                    return Err(Failure::new(crate::types::ERR_LIMIT, format!("nesting deeper than max_write_depth {limit}")));
+                }
+                Err(e) => return Err(Failure::from_core(&e)),
+            }
         }
         self.scalar(|w| w.raw(json))
     }

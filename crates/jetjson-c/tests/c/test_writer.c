@@ -520,6 +520,56 @@ static void test_write_depth_limit(void) {
     jetjson_buffer_free(&out);
 }
 
+static jetjson_status put_raw_in_array(jetjson_writer *w, jetjson_error *e, const void *v) {
+    jetjson_status st = jetjson_writer_begin_array(w, e);
+    if (st == JETJSON_OK)
+        st = put_raw(w, e, v);
+    if (st == JETJSON_OK)
+        st = jetjson_writer_end_array(w, e);
+    return st;
+}
+
+/* A raw value's own nesting counts below max_write_depth in every profile:
+ * compact checks the text it copies under the room the write limit leaves
+ * (it used the read default, 512, which a raised limit could not lift),
+ * as jcs reads it again. */
+static void test_raw_depth_under_the_write_limit(void) {
+    jetjson_error err;
+    jetjson_buffer out = JETJSON_BUFFER_INIT;
+    enum { N = 600 };
+    char *text = malloc(2 * N + 2);
+    int profiles[] = {JETJSON_PROFILE_COMPACT, JETJSON_PROFILE_JCS};
+    for (size_t p = 0; p < 2; p++) {
+        for (int depth = 510; depth <= N; depth += 1) {
+            if (depth > 514 && depth < N - 2)
+                continue;
+            memset(text, '[', (size_t)depth);
+            memset(text + depth, ']', (size_t)depth);
+            text[2 * depth] = 0;
+            size_t limits[] = {0, N, N + 1};
+            for (size_t k = 0; k < 3; k++) {
+                size_t limit = limits[k] ? limits[k] : 512;
+                jetjson_write_options o = {profiles[p], 0, 0, 0, 0, limits[k]};
+                for (int inside = 0; inside < 2; inside++) {
+                    jetjson_status st = one_value(&o, &out, &err, inside ? put_raw_in_array : put_raw, text);
+                    size_t need = (size_t)depth + (size_t)inside;
+                    if (need <= limit) {
+                        CHECK(st == JETJSON_OK && out.len == 2 * need, "profile %d depth %d limit %zu inside %d: %s", profiles[p], depth, limit,
+                              inside, err.message);
+                    } else {
+                        char want[64];
+                        snprintf(want, sizeof want, "nesting deeper than max_write_depth %zu", limit);
+                        CHECK(st == JETJSON_ERR_LIMIT && strstr(err.message, want) != NULL, "profile %d depth %d limit %zu inside %d: %d %s",
+                              profiles[p], depth, limit, inside, st, err.message);
+                    }
+                }
+            }
+        }
+    }
+    free(text);
+    jetjson_buffer_free(&out);
+}
+
 /* RFC 8785 / ECMAScript number vectors through jetjson_writer_double. */
 static void test_es6_numbers(const char *corpus) {
     char path[4096];
@@ -561,6 +611,7 @@ void test_writer(const char *corpus) {
     test_values();
     test_structs();
     test_deep();
+    test_raw_depth_under_the_write_limit();
     test_write_depth_limit();
     test_es6_numbers(corpus);
 }
