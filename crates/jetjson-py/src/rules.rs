@@ -9,8 +9,8 @@
 //! - the write depth limit is `max_write_depth`, with the core's default
 //!   and range.
 //!
-//! `dumps` keeps its default profile (compact) but should follow the other
-//! two rules through `refuse_inapplicable` and `write_depth`.
+//! `dumps` keeps its default profile (compact) and follows the other two
+//! rules through `refuse_inapplicable` and `write_depth`.
 
 use jetjson::{NonFinite, Profile, WriteOption, WriteOptions, MAX_WRITE_DEPTH};
 use pyo3::exceptions::{PyTypeError, PyValueError};
