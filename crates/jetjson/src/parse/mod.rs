@@ -13,6 +13,7 @@ mod drive;
 mod flat;
 #[cfg(all(test, target_os = "linux", target_arch = "x86_64"))]
 pub(crate) mod guard;
+mod name_table;
 mod number;
 mod options;
 mod parser;

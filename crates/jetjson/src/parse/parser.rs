@@ -1638,7 +1638,7 @@ const IN_ARENA: usize = 1 << (usize::BITS - 1);
 /// O(n^2) time (a 2 MB document took 1.8 s). The key is random per process.
 /// A collision still only costs a byte comparison, never a wrong answer.
 #[inline(always)]
-fn name_hash(name: &[u8], [k0, k1]: [u64; 2]) -> u64 {
+pub(super) fn name_hash(name: &[u8], [k0, k1]: [u64; 2]) -> u64 {
     let len = name.len();
     let word = |i: usize| u64::from_le_bytes(name[i..i + 8].try_into().expect("8 bytes"));
     let half = |i: usize| u64::from(u32::from_le_bytes(name[i..i + 4].try_into().expect("4 bytes")));
@@ -1663,14 +1663,14 @@ fn name_hash(name: &[u8], [k0, k1]: [u64; 2]) -> u64 {
 }
 
 #[inline(always)]
-fn folded_multiply(a: u64, b: u64) -> u64 {
+pub(super) fn folded_multiply(a: u64, b: u64) -> u64 {
     let p = u128::from(a) * u128::from(b);
     (p as u64) ^ ((p >> 64) as u64)
 }
 
 /// Two random words, drawn once per process from the standard library's
 /// randomly keyed hasher (which the OS seeds).
-fn hash_seed() -> [u64; 2] {
+pub(super) fn hash_seed() -> [u64; 2] {
     use std::hash::BuildHasher;
     static SEED: std::sync::OnceLock<[u64; 2]> = std::sync::OnceLock::new();
     *SEED.get_or_init(|| {

@@ -26,14 +26,18 @@
 //!    they might be beyond the double range, which loads refuses), literals
 //!    compared, member names compared with the names before them in their
 //!    object:
-//!    * a name of up to 15 bytes without escapes (its closing quote the
-//!      first quote of its first 16 bytes, no backslash before it: one
-//!      16-byte compare, `Classify::quotes16`) is one word, its bytes
-//!      and closing quote, kept with its mask in a slot of `Names` (a
-//!      stack of slots: an object's names are the slots from its first to
-//!      the cursor; a closed object's stay in the slots until written
-//!      over), compared linearly behind a 2-bit bloom, up to
-//!      `LINEAR_NAMES` names;
+//!    * each name goes in a slot of `Names` (a stack of slots: an
+//!      object's names are the slots from its first to the cursor; a closed
+//!      object's stay in the slots until written over). A name of up to 15
+//!      bytes without escapes (its closing quote the first quote of its
+//!      first 16 bytes, no backslash before it: one 16-byte compare,
+//!      `Classify::quotes16`) is one word there, its bytes and closing
+//!      quote, compared linearly behind a 2-bit bloom with the object's
+//!      names before it, up to `LINEAR_NAMES` names;
+//!    * past those, or at a longer name without escapes, the object's names
+//!      go to the name table of the open objects (`name_table.rs`: one
+//!      hash, nearly always one probe, whatever the size of the object), a
+//!      long name by its keyed hash and its offset;
 //!    * **shapes**: an object that opens at the slot where the object
 //!      closed last began (the next object of an array, with nothing
 //!      written since) compares each name first with that object's name
@@ -43,9 +47,9 @@
 //!      first name that differs, or any name after an object closed inside
 //!      it (whose names were written over the slots), takes the way above,
 //!      the bloom first made of the names taken so far;
-//!    * longer names, names with escapes and larger objects by the parser's
-//!      hashed `DuplicateNames`, escaped names decoded, so `"a"` and
-//!      `"\u0061"` are one name.
+//!    * objects with a name with escapes, or more names than the table
+//!      takes, by the parser's hashed `DuplicateNames`, escaped names
+//!      decoded, so `"a"` and `"\u0061"` are one name.
 //! 3. **UTF-8** of the whole text at the end, only if a byte >= 0x80 was
 //!    seen: outside strings such a byte is refused by the grammar, and UTF-8
 //!    split by ASCII quotes is valid exactly when every piece is.
@@ -60,22 +64,20 @@
 
 use super::blocks::{tail_structure, tail_structure_with, Classify, Structure};
 use super::drive::Level;
+use super::name_table::NameTable;
 use super::number::{scan_general, NumberValue};
 use super::options::{DuplicateKeys, ReadOptions};
 use super::parser::{decode_escape, DuplicateNames, BOM};
 
-/// Names an object compares linearly before they are hashed.
-const LINEAR_NAMES: usize = 16;
-
 /// The validator's working memory, kept between documents.
 #[derive(Default)]
 pub(crate) struct Work {
-    /// Open containers, innermost last: `ARRAY`, or for an object its
-    /// first slot in `names.words` shifted left by `FIRST_SHIFT`, with the
-    /// bit `HASHED` set once its names are in `names.dups` instead, and
-    /// `NOBLOOM` while it takes names from a shape; and for an object whose
-    /// names are in slots, the union of their `name_bit`s (but those taken
-    /// from a shape).
+    /// Open containers, innermost last: `ARRAY` and 0, or for an object
+    /// its first slot in `names.words` shifted left by `FIRST_SHIFT`, with
+    /// the bit `SHAPED` while it takes its names from a shape, `TABLED`
+    /// once its names are in `names.table`, `HASHED` once they are in
+    /// `names.dups`; and its tag: the bloom of its names while they are in
+    /// its words only, its stamp in `names.table` once there.
     stack: Vec<(usize, u64)>,
     names: Names,
     /// Decoded escapes.
@@ -89,7 +91,11 @@ impl Work {
     /// Whether `trim(keep)` would give anything back.
     #[inline]
     pub(crate) fn above(&self, keep: usize) -> bool {
-        self.stack.capacity() > keep || self.names.words.capacity() > keep || self.scratch.capacity() > keep || self.names.dups.above(keep)
+        self.stack.capacity() > keep
+            || self.names.words.capacity() > keep
+            || self.scratch.capacity() > keep
+            || self.names.dups.above(keep)
+            || self.names.table.above(keep / 4)
     }
 
     pub(crate) fn trim(&mut self, keep: usize) {
@@ -97,17 +103,18 @@ impl Work {
         self.names.words.shrink_to(keep);
         self.scratch.shrink_to(keep);
         self.names.dups.shrink_to(keep);
+        self.names.table.shrink_to(keep / 4);
     }
 }
 
 /// The names of the open objects.
 #[derive(Default)]
 struct Names {
-    /// Names of the open objects that compare linearly, one per slot: the
-    /// name and its closing quote as a zero-padded word (no name has a
-    /// zero byte, a control character, so equal words are equal names),
-    /// and the mask of its bytes; past `cursor`, the names of objects
-    /// closed before.
+    /// Names of the open objects in order, one per slot, for the shapes: a
+    /// name of up to 15 bytes as its bytes and closing quote, a
+    /// zero-padded word (no name has a zero byte, a control character, so
+    /// equal words are equal names), and the mask of its bytes; a longer
+    /// name as `LONG`; past `cursor`, the names of objects closed before.
     words: Vec<(u128, u128)>,
     /// The slot the innermost object's next name goes to (its names are
     /// the slots from its first to here).
@@ -119,12 +126,17 @@ struct Names {
     /// (no names if they were hashed).
     last_first: usize,
     last_len: usize,
+    /// The names of the open objects that are `TABLED` (their stamps are
+    /// their tags in the stack).
+    table: NameTable,
     /// Names of the open objects that are hashed.
     dups: DuplicateNames,
 }
 
 impl Names {
     fn clear(&mut self) {
+        // (The table needs no clearing: with the stack empty, none of its
+        // names is live.)
         self.words.clear();
         self.dups.clear();
         (self.cursor, self.shape_end, self.last_first, self.last_len) = (0, 0, 0, 0);
@@ -133,20 +145,32 @@ impl Names {
 
 const ARRAY: usize = usize::MAX;
 const HASHED: usize = 1;
-/// An object entry's bloom does not yet hold the names it took from its
-/// shape (`Walker::shape_end`).
-const NOBLOOM: usize = 2;
+/// An object entry takes its names from a shape (`Walker::shape_end`): its
+/// bloom does not hold them yet.
+const SHAPED: usize = 2;
+/// An object entry's names are in `names.table`, and its tag is its stamp
+/// there (else, while linear, its tag is the bloom of its names).
+const TABLED: usize = 4;
 /// An object entry's first slot in `names` is its entry shifted right by this.
-const FIRST_SHIFT: u32 = 2;
-/// The bit of a name's word in its object's entry of `Work::stack`: a hash of the
-/// word, so that a name that is not yet in a small object (nearly every
-/// name) is known so from one bit, without comparing it with the others.
+const FIRST_SHIFT: u32 = 3;
+/// Names an object compares linearly (behind its bloom) before they go to
+/// the name table.
+const LINEAR_NAMES: usize = 16;
+/// The bits of a name's word in its object's bloom (the tag of its entry in
+/// `Work::stack`): a hash of the word, so that a name that is not yet in a
+/// small object (nearly every name) is known so from one bit, without
+/// comparing it with the others. Never the top bit, which only stamps
+/// have (`NameTable::stamp`): a bloom is never taken for a stamp.
 #[inline(always)]
 fn name_bit(word: u128) -> u64 {
     let folded = (word as u64) ^ ((word >> 64) as u64).rotate_left(29);
     let h = folded.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    1 << (h >> 58) | 1 << ((h >> 46) & 63)
+    (1 << (h >> 58) | 1 << ((h >> 46) & 63)) & (u64::MAX >> 1)
 }
+/// A long name's entry in `Names::words`: no name's 16 bytes match it (it
+/// would take 16 bytes 0xFF, which are not UTF-8: a text with them is
+/// refused anyway), so a shape never takes a long name.
+const LONG: (u128, u128) = (u128::MAX, u128::MAX);
 
 /// For a name of `n` bytes (up to 16), the mask of its bytes in a
 /// little-endian word read from its first byte.
@@ -664,7 +688,7 @@ impl<C: RunAhead> Walker<'_, '_, C> {
         let first = self.names.cursor;
         if first == self.names.last_first && self.names.last_len != 0 {
             self.names.shape_end = first + self.names.last_len;
-            self.stack.push((first << FIRST_SHIFT | NOBLOOM, 0));
+            self.stack.push((first << FIRST_SHIFT | SHAPED, 0));
         } else {
             self.names.shape_end = 0;
             self.stack.push((first << FIRST_SHIFT, 0));
@@ -868,7 +892,7 @@ impl<C: RunAhead> Walker<'_, '_, C> {
                 }
             }
         }
-        let Some(&mut (top, ref mut bloom)) = self.stack.last_mut() else { return false };
+        let Some(&mut (top, ref mut tag)) = self.stack.last_mut() else { return false };
         let first = top >> FIRST_SHIFT;
         // The name's length if it is below 16 bytes and without escapes.
         let mut short = None;
@@ -878,19 +902,44 @@ impl<C: RunAhead> Walker<'_, '_, C> {
             let (quotes, backslashes) = C::quotes16(bytes);
             let len = quotes.trailing_zeros();
             if len < 16 && backslashes & ((1 << len) - 1) == 0 {
-                if top & (HASHED | NOBLOOM) == 0 && i - first < LINEAR_NAMES {
-                    let mask = NAME_MASKS[len as usize + 1];
-                    let word = u128::from_le_bytes(*bytes) & mask;
+                let mask = NAME_MASKS[len as usize + 1];
+                let word = u128::from_le_bytes(*bytes) & mask;
+                if top & (HASHED | SHAPED | TABLED) == 0 && i - first < LINEAR_NAMES {
+                    // (`tag` is the object's bloom.)
                     let bit = name_bit(word);
-                    if *bloom & bit == bit && self.names.words[first..i].iter().any(|&(w, _)| w == word) {
+                    if *tag & bit == bit && self.names.words[first..i].iter().any(|&(w, _)| w == word) {
                         return false;
                     }
-                    *bloom |= bit;
+                    *tag |= bit;
+                    put(&mut self.names.words, i, (word, mask));
+                    self.names.cursor = i + 1;
+                    return true;
+                }
+                // (The open objects hold at most `i` names in the table.)
+                if top & (HASHED | SHAPED) == 0 && top & TABLED != 0 && i < self.names.table.room() {
+                    if !self.names.table.insert_short(word, len, self.stack) {
+                        return false;
+                    }
                     put(&mut self.names.words, i, (word, mask));
                     self.names.cursor = i + 1;
                     return true;
                 }
                 short = Some(len as usize);
+            } else if quotes == 0 && backslashes == 0 && top & (HASHED | SHAPED) == 0 && top & TABLED != 0 && i < self.names.table.room() {
+                // A longer name, its first 16 bytes plain: it ends at the
+                // quote just before the ':' when there is one there (stage 1
+                // found nothing but whitespace between them).
+                let close = colon - 1;
+                let len = close - start;
+                let plain = || !self.scan.esc.backslash || !has_backslash_in(b, start + 16, len - 16);
+                if b[close] == b'"' && len < u32::MAX as usize && self.stack.len() <= u32::MAX as usize && plain() {
+                    if !self.names.table.insert_long(b, start, len, self.stack) {
+                        return false;
+                    }
+                    put(&mut self.names.words, i, LONG);
+                    self.names.cursor = i + 1;
+                    return true;
+                }
             }
         }
         general_name(self.b, self.names, self.scratch, self.stack, (open, colon, short), self.scan.esc.backslash)
@@ -1017,9 +1066,11 @@ fn has_backslash(word: u128) -> bool {
     x.wrapping_sub(ONES) & !x & (ONES << 7) != 0
 }
 
-/// `Walker::name` for the rest: long names, names with escapes, names at
-/// the very end of the input, large objects (their names hashed in
-/// `dups`).
+/// `Walker::name` for the rest: names at the very end of the input,
+/// objects leaving their shape (back to their bloom), objects moving to the
+/// name table (past `LINEAR_NAMES` names, or at a long name), names past the
+/// table's room (it grows), and hashed objects: those with a name with
+/// escapes, or too many names for the table (their names in `dups`).
 #[inline(never)]
 fn general_name(
     b: &[u8],
@@ -1041,42 +1092,84 @@ fn general_name(
     });
     // (A short name has no escapes.)
     let backslash_seen = backslash_seen && short.is_none();
-    let Some((top, bloom)) = stack.last_mut() else { return false };
-    let first = *top >> FIRST_SHIFT;
-    if *top & NOBLOOM != 0 {
-        // Leaving the shape: the names taken from it into the bloom.
-        *bloom = names.words[first..names.cursor].iter().fold(0, |m, &(w, _)| m | name_bit(w));
-        *top &= !NOBLOOM;
+    let Some(depth) = stack.len().checked_sub(1) else { return false };
+    let first = stack[depth].0 >> FIRST_SHIFT;
+    if stack[depth].0 & SHAPED != 0 {
+        // Leaving the shape: the bloom made of the names taken from it (all
+        // short: a shape takes no long name).
+        stack[depth].1 = names.words[first..names.cursor].iter().fold(0, |m, &(w, _)| m | name_bit(w));
+        stack[depth].0 &= !SHAPED;
     }
     names.shape_end = 0;
-    if *top & HASHED == 0 {
-        let body = &b[start..start + len];
+    let (top, tag) = stack[depth];
+    if top & HASHED == 0 {
         let i = names.cursor;
-        if len < 16 && i - first < LINEAR_NAMES && !body.contains(&b'\\') {
+        let escaped = backslash_seen && has_backslash_in(b, start, len);
+        let word = (len < 16).then(|| {
             let mut bytes = [0u8; 16];
-            bytes[..len].copy_from_slice(body);
+            bytes[..len].copy_from_slice(&b[start..start + len]);
             bytes[len] = b'"';
-            let word = u128::from_le_bytes(bytes);
-            if names.words[first..i].iter().any(|&(w, _)| w == word) {
+            u128::from_le_bytes(bytes)
+        });
+        match word {
+            Some(word) if !escaped && top & TABLED == 0 && i - first < LINEAR_NAMES => {
+                let bit = name_bit(word);
+                if tag & bit == bit && names.words[first..i].iter().any(|&(w, _)| w == word) {
+                    return false;
+                }
+                stack[depth].1 |= bit;
+                put(&mut names.words, i, (word, NAME_MASKS[len + 1]));
+                names.cursor = i + 1;
+                return true;
+            }
+            _ => {}
+        }
+        let fits = depth < u32::MAX as usize && len < u32::MAX as usize;
+        if !escaped && fits && names.table.reserve(i + 1, stack) {
+            if top & TABLED == 0 {
+                // Into the table: a stamp for the object (its bloom no
+                // longer needed), and its names so far (all short: a long
+                // name moves its object here).
+                stack[depth] = (top | TABLED, names.table.stamp());
+                for &(w, _) in &names.words[first..i] {
+                    names.table.insert_short(w, short_len(w), stack);
+                }
+            }
+            let new = match word {
+                Some(word) => names.table.insert_short(word, len as u32, stack),
+                None => names.table.insert_long(b, start, len, stack),
+            };
+            if !new {
                 return false;
             }
-            *bloom |= name_bit(word);
-            put(&mut names.words, i, (word, NAME_MASKS[len + 1]));
+            put(&mut names.words, i, word.map_or(LONG, |w| (w, NAME_MASKS[len + 1])));
             names.cursor = i + 1;
             return true;
         }
-        // On to hashing: the words so far are names copied to `dups`.
-        names.dups.open();
-        for &(word, _) in &names.words[first..i] {
-            let bytes = word.to_le_bytes();
-            // The name without its closing quote.
-            let n = 15 - (word.leading_zeros() / 8) as usize;
-            names.dups.insert(b, &bytes[..n], None);
+        // On to hashing: the object's names so far into `dups` (those in
+        // the table, or its words), and no stamp, which frees its slots in
+        // the table.
+        let Names { words, table, dups, .. } = names;
+        dups.open();
+        if top & TABLED != 0 {
+            table.names_of(depth, tag, b, |name, at| {
+                dups.insert(b, name, at);
+            });
+        } else {
+            for &(w, _) in &words[first..i] {
+                dups.insert(b, &w.to_le_bytes()[..short_len(w) as usize], None);
+            }
         }
+        stack[depth] = (top & !TABLED | HASHED, 0);
         names.cursor = first;
-        *top |= HASHED;
     }
     hashed_name(b, &mut names.dups, scratch, start, len, backslash_seen)
+}
+
+/// The length of a short name from its word (bytes, closing quote, zeros).
+#[inline(always)]
+fn short_len(word: u128) -> u32 {
+    15 - word.leading_zeros() / 8
 }
 
 /// Writes `word` to slot `i` of `names`, which has at least `i` slots.
@@ -1433,7 +1526,18 @@ mod tests {
             (x >> 11) as usize % n
         };
         // Few names, so that objects share them and repeat them.
-        let names = ["a", "b", "c", "\\u0061", "b ", "sixteen-bytes-ab", "sixteen-bytes-abc", "fifteen-bytes-a"];
+        let names = [
+            "a",
+            "b",
+            "c",
+            "\\u0061",
+            "b ",
+            "sixteen-bytes-ab",
+            "sixteen-bytes-abc",
+            "fifteen-bytes-a",
+            "a-name-of-forty-bytes-which-is-long-ish!",
+            "a-name-of-forty-bytes-which-is-long-ish\\u0021",
+        ];
         fn object(next: &mut impl FnMut(usize) -> usize, names: &[&str], shape: &[usize], depth: usize, out: &mut String) {
             out.push('{');
             let count = if next(3) == 0 { next(5) } else { shape.len() };
@@ -1453,9 +1557,18 @@ mod tests {
                 value(next, names, shape, depth + 1, out);
             }
             if next(20) == 0 {
-                // Too many names for the words.
-                for k in 0..17 {
-                    out.push_str(&format!(",\"m{k}\":{k}"));
+                // Too many names for the words, and for the name table
+                // (`name_table::MAX_SLOTS`), some long, and at times one
+                // of them again, or a name of the shape again.
+                let many = [17, 40, 700][next(3)];
+                let long = if next(2) == 0 { "-a-long-tail-for-a-long-name" } else { "" };
+                for k in 0..many {
+                    out.push_str(&format!(",\"m{k}{long}\":{k}"));
+                }
+                match next(4) {
+                    0 => out.push_str(&format!(",\"m{}{long}\":0", next(many))),
+                    1 => out.push_str(&format!(",\"{}\":0", names[next(names.len())])),
+                    _ => {}
                 }
             }
             out.push('}');
