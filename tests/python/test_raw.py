@@ -108,13 +108,18 @@ def test_raw_errors_name_the_member_holding_it():
             jetjson.dumps({"k": bad}, profile=p)
         with pytest.raises(jetjson.JSONEncodeError, match=r"^\$\.a\.k: invalid literal"):
             jetjson.dumps({"a": {"x": 1, "k": bad}}, profile=p)
-    # jcs reads a Raw again under the write limit (its nesting counts
-    # below the members holding it), which max_write_depth raises.
-    with pytest.raises(jetjson.JSONEncodeError, match=r"^\$\.a\.k: nesting deeper than max_write_depth 512"):
-        jetjson.dumps({"a": {"k": deep}}, profile="jcs")
-    with pytest.raises(jetjson.JSONEncodeError, match=r"max_write_depth 601"):
-        jetjson.dumps({"a": {"k": deep}}, profile="jcs", max_write_depth=601)
-    assert jetjson.dumps({"a": {"k": deep}}, profile="jcs", max_write_depth=602) == b'{"a":{"k":' + b"[" * 600 + b"]" * 600 + b"}}"
+    # jcs reads a Raw again and go lays it out again under the write limit
+    # (its nesting counts below the members holding it), which
+    # max_write_depth raises (go had no limit: with an indent, a deep Raw
+    # made a huge output).
+    for p in ("go", "jcs"):
+        with pytest.raises(jetjson.JSONEncodeError, match=r"^\$\.a\.k: nesting deeper than max_write_depth 512"):
+            jetjson.dumps({"a": {"k": deep}}, profile=p)
+        with pytest.raises(jetjson.JSONEncodeError, match=r"max_write_depth 601"):
+            jetjson.dumps({"a": {"k": deep}}, profile=p, max_write_depth=601)
+        assert jetjson.dumps({"a": {"k": deep}}, profile=p, max_write_depth=602) == b'{"a":{"k":' + b"[" * 600 + b"]" * 600 + b"}}"
+    with pytest.raises(jetjson.JSONEncodeError, match=r"max_write_depth 3"):
+        jetjson.dumps({"a": {"k": deep}}, profile="go", indent=1, max_write_depth=3)
 
 
 def test_raw_inside_indent():

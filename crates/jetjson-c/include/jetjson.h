@@ -83,7 +83,9 @@ enum {
     JETJSON_ERR_DUPLICATE_KEY = 4,
     /* A value the profile cannot write: NaN or infinity, an integer beyond
      * the profile's range, text that is not UTF-8 where the profile does not
-     * repair it (compact and jcs; go writes \ufffd per bad byte, as Go). */
+     * repair it (compact and jcs; go writes \ufffd per bad byte, as Go);
+     * when reading, a number literal beyond the double range (1e400), which
+     * every front end refuses. */
     JETJSON_ERR_VALUE = 5,
     /* A writer call out of order, or any call on a writer that failed or
      * finished. */
@@ -379,8 +381,10 @@ jetjson_status jetjson_writer_null(jetjson_writer *writer, jetjson_error *err);
  * re-indented, escapes and number spellings kept, HTML characters escaped
  * when escape_html is on); jcs parses it and writes it canonically. Invalid
  * JSON fails with JETJSON_ERR_SYNTAX, the position being within `json`. In
- * compact and jcs its own nesting counts below max_write_depth from where
- * it is written: deeper fails with JETJSON_ERR_LIMIT naming that limit. */
+ * every profile its own nesting counts below max_write_depth from where it
+ * is written: deeper fails with JETJSON_ERR_LIMIT naming that limit. Names
+ * repeated in one of its objects fail in compact and jcs (as jetjson reads
+ * JSON) and are kept in go (as Go's json.RawMessage keeps them). */
 jetjson_status jetjson_writer_raw(jetjson_writer *writer, const unsigned char *json, size_t len, jetjson_error *err);
 
 /* Completes the document: fails with JETJSON_ERR_STATE while containers are
@@ -399,13 +403,14 @@ enum {
     JETJSON_NUMBER_U64 = 1, /* an integer above INT64_MAX that fits uint64_t: u64 */
     JETJSON_NUMBER_F64 = 2, /* a fraction or exponent within the double range,
                                or -0: f64 */
-    JETJSON_NUMBER_BIG = 3  /* an integer beyond 64 bits, or a literal beyond
-                               the double range: only text is exact */
+    JETJSON_NUMBER_BIG = 3  /* an integer beyond 64 bits: only text is exact
+                               (a literal beyond the double range is refused:
+                               JETJSON_ERR_VALUE) */
 };
 
 /* A number as read. The field `kind` names holds the exact value; f64
- * always holds the nearest double (+/-inf beyond the double range); text is
- * the literal exactly as in the input (valid until the callback returns). */
+ * always holds the nearest double; text is the literal exactly as in the
+ * input (valid until the callback returns). */
 typedef struct jetjson_number {
     int kind;         /* JETJSON_NUMBER_* */
     int is_integer;   /* 1 when the literal has no fraction and no exponent */
@@ -439,7 +444,8 @@ typedef struct jetjson_visitor {
  * already been reported when the error is found. With duplicate_keys ERROR
  * a repeated key fails (JETJSON_ERR_DUPLICATE_KEY); with FIRST or LAST every
  * member is reported and the choice is the visitor's. Errors: ARGUMENT,
- * SYNTAX, LIMIT, DUPLICATE_KEY, CALLBACK, each with its position.
+ * SYNTAX, LIMIT, DUPLICATE_KEY, VALUE (a number beyond the double range),
+ * CALLBACK, each with its position.
  * While the parse runs, `json[0..len)` and `*visitor` must not change and
  * stay valid: a callback must not write to the input or to the visitor
  * table, nor free either (the parser reads both between callbacks). */

@@ -78,7 +78,8 @@ fn number(n: &NumberToken<'_>) -> Number {
         NumberValue::F64(v) => out.f64 = v,
         NumberValue::Big => {
             out.kind = types::NUMBER_BIG;
-            // Correctly rounded; beyond the double range, ±infinity.
+            // Correctly rounded (only integers beyond 64 bits: the parse
+            // refuses literals beyond the double range).
             out.f64 = n.text.parse().unwrap_or(f64::NAN);
         }
     }

@@ -293,10 +293,18 @@ fn serde_bytes_ref(b: &[u8]) -> impl Serialize + '_ {
 }
 
 /// Re-emits raw JSON token by token in Go's `json.RawMessage` form.
+///
+/// The text may nest as deep as the room left below the writer's
+/// `max_write_depth` (deeper is that limit's error, as in `jcs`): with an
+/// indent, each level of the text is a level of the output's layout.
 pub(crate) fn write_go_compact<S: Sink>(w: &mut Writer<S>, json: &[u8], escape_html: bool) -> Result<()> {
-    let options = ReadOptions::default().duplicate_keys(parse::DuplicateKeys::Last).max_depth(usize::MAX);
+    let room = w.style().max_write_depth.saturating_sub(w.depth());
+    let options = ReadOptions::default().duplicate_keys(parse::DuplicateKeys::Last).max_depth(room);
     let mut v = GoCompact { w, escape_html, open: Vec::new() };
-    parse::parse(json, &options, &mut v)
+    match parse::parse(json, &options, &mut v) {
+        Err(e) if matches!(e.kind(), crate::ErrorKind::DepthLimit { .. }) => Err(v.w.too_deep()),
+        other => other,
+    }
 }
 
 struct GoCompact<'w, S: Sink> {

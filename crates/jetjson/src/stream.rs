@@ -269,6 +269,13 @@ fn self_delimiting(last: u8) -> bool {
     matches!(last, b'}' | b']' | b'"')
 }
 
+/// A byte order mark before a document that is not the first: refused
+/// (the parser's own message would tell a caller who enabled `allow_bom` to
+/// enable it).
+fn stray_bom() -> Error {
+    Error::new(ErrorKind::Syntax { msg: "unexpected byte order mark (allow_bom skips one only at the start of the input)".into() })
+}
+
 fn missing_separator() -> Error {
     Error::new(ErrorKind::Syntax { msg: "expected whitespace or the end of the input after a JSON number or literal".into() })
 }
@@ -359,6 +366,9 @@ impl<'a, T: Deserialize<'a>> Iterator for StreamDeserializer<SliceRead<'a>, T> {
         if self.pos == input.len() {
             self.done = true;
             return None;
+        }
+        if self.options.allow_bom && input[self.pos..].starts_with(BOM) {
+            return self.fail(stray_bom().relocated(Position::locate(input, self.pos)));
         }
         match attempt(input, self.pos, true, self.options.max_size, &self.inner) {
             Attempt::Value(value, end) => {
@@ -576,6 +586,11 @@ impl<R: io::Read, T: DeserializeOwned> Iterator for StreamDeserializer<IoRead<R>
                     return None;
                 }
                 continue;
+            }
+            if self.options.allow_bom && self.buf[self.pos..].starts_with(BOM) {
+                let e = stray_bom().relocated(Position::locate(&self.buf, self.pos));
+                let e = self.placed(e);
+                return self.fail(e);
             }
             if self.pending.worth_trying(&self.buf[self.pos..], self.eof, self.options.max_size) {
                 match attempt::<T>(&self.buf, self.pos, self.eof, self.options.max_size, &self.inner) {

@@ -296,7 +296,7 @@ impl<S: Sink> Writer<S> {
     }
 
     #[cold]
-    fn too_deep(&self) -> Error {
+    pub(crate) fn too_deep(&self) -> Error {
         Error::new(ErrorKind::WriteDepthLimit { limit: self.style.max_write_depth })
     }
 

@@ -178,27 +178,36 @@ fn serde_types_are_held_to_the_limit() {
     assert_eq!(e.kind(), &ErrorKind::WriteDepthLimit { limit: 5 });
 }
 
-/// A raw JSON value in `jcs` is read again and written: its nesting counts
-/// below `max_write_depth` (not under the read default of 512, which a
-/// raised write limit did not lift), and deeper is the write limit's error.
+/// A raw JSON value in `jcs` is read again and written, and in `go` laid
+/// out again: its nesting counts below `max_write_depth` (`jcs` read it
+/// under the read default of 512, which a raised write limit did not lift;
+/// `go` had no limit at all, so an indent made a deep text huge), and
+/// deeper is the write limit's error.
 #[test]
-fn raw_json_in_jcs_nests_under_the_write_limit() {
+fn raw_json_in_jcs_and_go_nests_under_the_write_limit() {
     on_stack(1 << 26, || {
-        let text = nested_text(600);
-        let raw = jetjson::RawJson::from_unchecked(text.as_str());
-        let want = jetjson::to_vec_with(&nested_value(600), &WriteOptions::new(Profile::Jcs).max_write_depth(600)).unwrap();
-        // At the top: as deep as the limit, and one deeper.
-        let got = jetjson::to_vec_with(&raw, &WriteOptions::new(Profile::Jcs).max_write_depth(600)).unwrap();
-        assert_eq!(got, want);
-        let e = jetjson::to_vec_with(&raw, &WriteOptions::new(Profile::Jcs).max_write_depth(599)).unwrap_err();
-        assert!(matches!(e.kind(), ErrorKind::WriteDepthLimit { limit: 599 }), "{e}");
-        // Inside an array: one level fewer left for it.
-        let inside = [&raw];
-        assert!(jetjson::to_vec_with(&inside, &WriteOptions::new(Profile::Jcs).max_write_depth(601)).is_ok());
-        let e = jetjson::to_vec_with(&inside, &WriteOptions::new(Profile::Jcs).max_write_depth(600)).unwrap_err();
-        assert!(matches!(e.kind(), ErrorKind::WriteDepthLimit { limit: 600 }), "{e}");
-        // A scalar has room wherever a value can be written.
-        let one = jetjson::RawJson::from_unchecked("1");
-        assert_eq!(jetjson::to_vec_with(&[[&one]], &WriteOptions::new(Profile::Jcs).max_write_depth(2)).unwrap(), b"[[1]]");
+        for profile in [Profile::Jcs, Profile::Go] {
+            let text = nested_text(600);
+            let raw = jetjson::RawJson::from_unchecked(text.as_str());
+            let want = jetjson::to_vec_with(&nested_value(600), &WriteOptions::new(profile).max_write_depth(600)).unwrap();
+            // At the top: as deep as the limit, and one deeper.
+            let got = jetjson::to_vec_with(&raw, &WriteOptions::new(profile).max_write_depth(600)).unwrap();
+            assert_eq!(got, want);
+            let e = jetjson::to_vec_with(&raw, &WriteOptions::new(profile).max_write_depth(599)).unwrap_err();
+            assert!(matches!(e.kind(), ErrorKind::WriteDepthLimit { limit: 599 }), "{profile:?}: {e}");
+            // Inside an array: one level fewer left for it.
+            let inside = [&raw];
+            assert!(jetjson::to_vec_with(&inside, &WriteOptions::new(profile).max_write_depth(601)).is_ok());
+            let e = jetjson::to_vec_with(&inside, &WriteOptions::new(profile).max_write_depth(600)).unwrap_err();
+            assert!(matches!(e.kind(), ErrorKind::WriteDepthLimit { limit: 600 }), "{profile:?}: {e}");
+            // A scalar has room wherever a value can be written.
+            let one = jetjson::RawJson::from_unchecked("1");
+            assert_eq!(jetjson::to_vec_with(&[[&one]], &WriteOptions::new(profile).max_write_depth(2)).unwrap(), b"[[1]]");
+        }
+        // Indented, a deep text under a low limit is refused, not laid out.
+        let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+        let raw = jetjson::RawJson::from_unchecked(deep.as_str());
+        let e = jetjson::to_vec_with(&raw, &WriteOptions::go().indent(1).max_write_depth(2)).unwrap_err();
+        assert!(matches!(e.kind(), ErrorKind::WriteDepthLimit { limit: 2 }), "{e}");
     });
 }

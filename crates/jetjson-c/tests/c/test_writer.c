@@ -532,14 +532,15 @@ static jetjson_status put_raw_in_array(jetjson_writer *w, jetjson_error *e, cons
 /* A raw value's own nesting counts below max_write_depth in every profile:
  * compact checks the text it copies under the room the write limit leaves
  * (it used the read default, 512, which a raised limit could not lift),
- * as jcs reads it again. */
+ * as go lays it out again (it had no limit: a 100,000-deep raw value with
+ * an indent of 1 wrote 10 GB) and jcs reads it again. */
 static void test_raw_depth_under_the_write_limit(void) {
     jetjson_error err;
     jetjson_buffer out = JETJSON_BUFFER_INIT;
     enum { N = 600 };
     char *text = malloc(2 * N + 2);
-    int profiles[] = {JETJSON_PROFILE_COMPACT, JETJSON_PROFILE_JCS};
-    for (size_t p = 0; p < 2; p++) {
+    int profiles[] = {JETJSON_PROFILE_COMPACT, JETJSON_PROFILE_GO, JETJSON_PROFILE_JCS};
+    for (size_t p = 0; p < 3; p++) {
         for (int depth = 510; depth <= N; depth += 1) {
             if (depth > 514 && depth < N - 2)
                 continue;
@@ -567,6 +568,16 @@ static void test_raw_depth_under_the_write_limit(void) {
         }
     }
     free(text);
+    /* The tester's case: go, an indent, a low limit, a very deep text. */
+    enum { DEEP = 100000 };
+    char *deep = malloc(2 * DEEP + 1);
+    memset(deep, '[', DEEP);
+    memset(deep + DEEP, ']', DEEP);
+    deep[2 * DEEP] = 0;
+    jetjson_write_options go = {JETJSON_PROFILE_GO, 0, 0, 0, 1, 2};
+    jetjson_status st = one_value(&go, &out, &err, put_raw, deep);
+    CHECK(st == JETJSON_ERR_LIMIT && strstr(err.message, "max_write_depth 2") != NULL, "go deep raw: %d %s", st, err.message);
+    free(deep);
     jetjson_buffer_free(&out);
 }
 

@@ -231,7 +231,8 @@ def dump_lines(objs: Iterable[Any], fp: IO[Any], /, *args: Any, **kwargs: Any) -
     """``dumps_lines`` written to ``fp`` one line at a time."""
 
 def loads_lines(data: _Text, /, **kwargs: Any) -> list[Any]:
-    """The documents of newline-delimited JSON; errors name the line."""
+    """The documents of newline-delimited JSON (blank lines skipped); errors
+    name the line."""
 
 def load_lines(fp: IO[Any], /, **kwargs: Any) -> Iterator[Any]:
     """The documents of a newline-delimited JSON file, read lazily (a text
