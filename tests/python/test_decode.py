@@ -326,6 +326,14 @@ def test_missing_unknown_and_repeated_members():
     many = "{" + ",".join(f'"u{i}":{i}' for i in range(100)) + ',"u7":0,"sku":"a","qty":1}'
     with pytest.raises(jetjson.JSONDecodeError, match="duplicate"):
         dec(Item, many)
+    # Unknown names are each record's own: the same name in records inside
+    # it (before and after them) is no repeat; once they close, its own is.
+    inner = '{"sku":"a","xx":1,"qty":1,"yyy":2},{"sku":"b","yyy":1,"xx":2,"qty":2}'
+    assert len(dec(Order, '{"xx":1,"items":[' + inner + '],"id":1,"zz":3}').items) == 2
+    text = '{"xx":1,"items":[' + inner + '],"id":1,"zz":3,"xx":2}'
+    with pytest.raises(jetjson.JSONDecodeError) as ei:
+        dec(Order, text)
+    assert "duplicate object key" in ei.value.msg and ei.value.pos == text.rindex('"xx"')
 
 
 def test_dataclass_kinds():

@@ -122,7 +122,7 @@ pub(crate) struct Builder<'p, 'i> {
     zones: Vec<(i32, *mut PyObject)>,
     /// Under `DuplicateKeys::Error`: the names of open records that are
     /// not members (unknown, the tag), with the depth of their record.
-    others: Vec<(usize, Box<[u8]>)>,
+    others: Others,
     /// Names were not all tracked (an object with very many unknown
     /// members): the input is checked for repeats once the walk is done.
     pub(crate) recheck: bool,
@@ -131,6 +131,38 @@ pub(crate) struct Builder<'p, 'i> {
 /// Unknown names tracked per object; past this the whole input is
 /// checked at the end instead (so checking stays linear).
 const TRACKED_OTHERS: usize = 32;
+
+/// The names of open records that are not members: their bytes one after
+/// another in `text`, and per name its record's depth and its place in
+/// `text` (no allocation per name; the memory is pooled between calls).
+#[derive(Default)]
+struct Others {
+    names: Vec<(usize, usize, usize)>,
+    text: Vec<u8>,
+}
+
+impl Others {
+    /// The names of the record at `depth` (the innermost), last first.
+    fn of(&self, depth: usize) -> impl Iterator<Item = &[u8]> {
+        self.names.iter().rev().take_while(move |(d, _, _)| *d == depth).map(|&(_, at, len)| &self.text[at..at + len])
+    }
+
+    fn push(&mut self, depth: usize, name: &[u8]) {
+        self.names.push((depth, self.text.len(), name.len()));
+        self.text.extend_from_slice(name);
+    }
+
+    /// Forgets the names of the record at `depth` (closed).
+    fn close(&mut self, depth: usize) {
+        while let Some(&(d, at, _)) = self.names.last() {
+            if d != depth {
+                break;
+            }
+            self.names.pop();
+            self.text.truncate(at);
+        }
+    }
+}
 
 /// The value stack's and the frame stack's memory, kept between calls so
 /// that a small document allocates nothing but its own objects (only
@@ -142,6 +174,7 @@ struct Pool {
     stack: Vec<*mut PyObject>,
     /// `frames` of a `Builder`, with its lifetimes erased (see `take`).
     frames: Vec<Frame<'static>>,
+    others: Others,
 }
 
 struct PoolSlot(std::cell::Cell<Option<Pool>>);
@@ -161,7 +194,7 @@ const MAX_POOLED_FRAMES: usize = 1 << 10;
 
 impl Pool {
     /// The pooled memory, or new vectors.
-    fn take<'p>() -> (Vec<*mut PyObject>, Vec<Frame<'p>>) {
+    fn take<'p>() -> (Vec<*mut PyObject>, Vec<Frame<'p>>, Others) {
         match POOL.0.take() {
             Some(pool) => {
                 let mut frames = std::mem::ManuallyDrop::new(pool.frames);
@@ -172,16 +205,20 @@ impl Pool {
                 // (same size and alignment, so the same layout); it holds
                 // no element, so no reference outlives what it borrowed.
                 let frames = unsafe { Vec::from_raw_parts(ptr.cast::<Frame<'p>>(), 0, cap) };
-                (pool.stack, frames)
+                (pool.stack, frames, pool.others)
             }
-            None => (Vec::with_capacity(64), Vec::with_capacity(16)),
+            None => (Vec::with_capacity(64), Vec::with_capacity(16), Others::default()),
         }
     }
 
     /// Keeps the memory of `stack` and `frames` (emptied) for the next call.
-    fn put(mut stack: Vec<*mut PyObject>, frames: Vec<Frame<'_>>) {
+    fn put(mut stack: Vec<*mut PyObject>, frames: Vec<Frame<'_>>, mut others: Others) {
         stack.clear();
         stack.shrink_to(MAX_POOLED);
+        others.names.clear();
+        others.names.shrink_to(MAX_POOLED_FRAMES);
+        others.text.clear();
+        others.text.shrink_to(MAX_POOLED);
         // `Frame` holds references and plain data: nothing to drop.
         const _: () = assert!(!std::mem::needs_drop::<Frame<'static>>());
         let mut frames = std::mem::ManuallyDrop::new(frames);
@@ -191,7 +228,7 @@ impl Pool {
         // SAFETY: as in `take`: an empty vector's allocation, lifetimes
         // erased; no element is ever read through the erased type.
         let frames = unsafe { Vec::from_raw_parts(ptr.cast::<Frame<'static>>(), 0, cap) };
-        let pool = Pool { stack, frames };
+        let pool = Pool { stack, frames, others };
         // A nested call's pool, put back first, is replaced (and freed).
         POOL.0.set(Some(pool));
     }
@@ -208,7 +245,7 @@ impl<'p, 'i> Builder<'p, 'i> {
         prefix: std::borrow::Cow<'static, str>,
     ) -> Builder<'p, 'i> {
         let base = text.as_ptr() as usize - input.as_ptr() as usize;
-        let (stack, frames) = Pool::take();
+        let (stack, frames, others) = Pool::take();
         Builder {
             py,
             plan,
@@ -224,7 +261,7 @@ impl<'p, 'i> Builder<'p, 'i> {
             selected: None,
             opened: base,
             zones: Vec::new(),
-            others: Vec::new(),
+            others,
             recheck: false,
         }
     }
@@ -989,10 +1026,9 @@ impl<'p, 'i> Builder<'p, 'i> {
             return Ok(());
         }
         let depth = self.frames.len();
-        let mine = self.others.iter().rev().take_while(|(d, _)| *d == depth);
         let mut count = 0;
-        for (_, name) in mine {
-            if **name == *k.as_bytes() {
+        for name in self.others.of(depth) {
+            if name == k.as_bytes() {
                 return Err(Error::new(ErrorKind::DuplicateKey { key: k.to_owned() }));
             }
             count += 1;
@@ -1000,7 +1036,7 @@ impl<'p, 'i> Builder<'p, 'i> {
         if count >= TRACKED_OTHERS {
             self.recheck = true;
         } else {
-            self.others.push((depth, k.as_bytes().into()));
+            self.others.push(depth, k.as_bytes());
         }
         Ok(())
     }
@@ -1034,9 +1070,7 @@ impl<'p, 'i> Builder<'p, 'i> {
         let obj = match f.kind {
             FrameKind::Record => {
                 let depth = self.frames.len();
-                while self.others.last().is_some_and(|(d, _)| *d == depth) {
-                    self.others.pop();
-                }
+                self.others.close(depth);
                 self.finish_record(&f)?
             }
             FrameKind::Dict | FrameKind::AnyDict => self.finish_dict(&f)?,
@@ -1519,7 +1553,7 @@ impl Drop for Builder<'_, '_> {
             // SAFETY: every non-null entry is an owned reference.
             unsafe { ffi::Py_XDECREF(obj) };
         }
-        Pool::put(std::mem::take(&mut self.stack), std::mem::take(&mut self.frames));
+        Pool::put(std::mem::take(&mut self.stack), std::mem::take(&mut self.frames), std::mem::take(&mut self.others));
         for &(_, z) in &self.zones {
             // SAFETY: owned zones.
             unsafe { ffi::Py_DECREF(z) };
