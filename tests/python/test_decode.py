@@ -592,6 +592,9 @@ def test_tagged_unions():
     e = refused(Batch, '{"ops":[{"key":"a"}]}')
     assert e.msg.startswith('Object missing the tag field "type"') and e.path == "$.ops[0]"
     assert refused(Batch, '{"ops":[{"type":"del","key":"a"}]}').msg.startswith('Invalid value of the tag field "type"')
+    # The value found is said (it was not).
+    assert refused(Batch, '{"ops":[{"key":"a","type":"del"}]}').msg.endswith(': "del"')
+    assert refused(Batch, '{"ops":[{"key":"a","type":7}]}').msg.endswith(": 7")
     assert refused(Batch, '{"ops":[["Get","a"]]}').msg == "Expected object, got array"
     assert refused(Batch, '{"ops":[{}]}').msg.startswith('Object missing the tag field "type"')
     # A tagged class read on its own accepts its tag, and checks it.

@@ -1490,16 +1490,18 @@ impl<'p, 'i> Builder<'p, 'i> {
             &ReadOptions::new().duplicate_keys(DuplicateKeys::Last).lossless_numbers(self.plan.exact_numbers),
             &mut finder,
         );
-        let index = match finder.found {
-            Some(Found::Str(s)) => t.strs.iter().find(|(v, _)| **v == *s).map(|(_, r)| *r),
-            Some(Found::Int(n)) => t.ints.iter().find(|(v, _)| *v == n).map(|(_, r)| *r),
-            Some(Found::Other) => None,
+        let (index, got) = match &finder.found {
+            Some(Found::Str(s)) => {
+                (t.strs.iter().find(|(v, _)| **v == **s).map(|(_, r)| *r), format!("{:?}", shorten(&String::from_utf8_lossy(s))))
+            }
+            Some(Found::Int(n)) => (t.ints.iter().find(|(v, _)| v == n).map(|(_, r)| *r), n.to_string()),
+            Some(Found::Other) => (None, "neither a str nor an int".to_owned()),
             None => {
                 return Err(self.invalid(format!("Object missing the tag field {:?} (to choose among {})", t.field_text, t.what)));
             }
         };
         let Some(index) = index else {
-            return Err(self.invalid(format!("Invalid value of the tag field {:?} for {}", t.field_text, t.what)));
+            return Err(self.invalid(format!("Invalid value of the tag field {:?} for {}: {got}", t.field_text, t.what)));
         };
         self.nested(json, index)
     }
