@@ -1,8 +1,9 @@
 """jetjson.Raw: pre-serialized JSON embedded in dumps output."""
 
 import base64
-import sys
 import json
+import subprocess
+import sys
 
 import pytest
 
@@ -120,6 +121,28 @@ def test_raw_errors_name_the_member_holding_it():
         assert jetjson.dumps({"a": {"k": deep}}, profile=p, max_write_depth=602) == b'{"a":{"k":' + b"[" * 600 + b"]" * 600 + b"}}"
     with pytest.raises(jetjson.JSONEncodeError, match=r"max_write_depth 3"):
         jetjson.dumps({"a": {"k": deep}}, profile="go", indent=1, max_write_depth=3)
+
+
+def test_a_deep_raw_in_jcs_is_written_on_a_small_thread_stack():
+    # jcs reads a Raw into a value and writes it by recursion: that write
+    # had no stack check, so a 300-deep Raw crashed the interpreter on a
+    # 64 KiB thread, and a 40,000-deep one (max_write_depth=40000) on the
+    # main thread. In a child process: a crash must fail the test, not the run.
+    code = """if True:
+        import threading, jetjson
+        raw = jetjson.Raw(b"[" * 300 + b"]" * 300)
+        out = []
+        threading.stack_size(64 * 1024)
+        t = threading.Thread(target=lambda: out.append(jetjson.dumps(raw, "jcs")))
+        t.start(); t.join()
+        assert out == [b"[" * 300 + b"]" * 300], out
+        deep = jetjson.Raw.unchecked(b"[" * 40000 + b"]" * 40000)
+        assert jetjson.dumps([deep], "jcs", max_write_depth=40001) == b"[" * 40001 + b"]" * 40001
+        assert jetjson.digest(deep, "jcs", max_write_depth=40000).startswith("sha256:")
+        print("ok")
+    """
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and r.stdout.strip() == "ok", (r.returncode, r.stderr[-2000:])
 
 
 def test_raw_inside_indent():

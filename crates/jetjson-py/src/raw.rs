@@ -33,9 +33,10 @@ use crate::loads::Policy;
 /// copies invalid JSON as it is; go and jcs still parse it). bytes(raw)
 /// gives the text back.
 ///
-/// dumps' max_write_depth counts a Raw as one value: compact copies it and
-/// go compacts it whatever its own nesting (bounded by max_depth when it
-/// was checked); jcs reads it again and applies the limit.
+/// dumps' max_write_depth: compact copies a Raw whatever its own nesting
+/// (bounded by max_depth when it was checked); go, which lays it out again,
+/// and jcs, which reads it again, count its nesting from where it is
+/// written.
 #[pyclass(module = "jetjson", frozen)]
 pub struct Raw {
     json: Py<PyBytes>,

@@ -269,9 +269,9 @@ fn self_delimiting(last: u8) -> bool {
     matches!(last, b'}' | b']' | b'"')
 }
 
-/// A byte order mark before a document that is not the first: refused
-/// (the parser's own message would tell a caller who enabled `allow_bom` to
-/// enable it).
+/// A byte order mark anywhere but at the very start of the input: refused
+/// (the parser's own message, for a mark at the start of its text, tells
+/// the caller to enable `allow_bom`, which does not skip this one).
 fn stray_bom() -> Error {
     Error::new(ErrorKind::Syntax { msg: "unexpected byte order mark (allow_bom skips one only at the start of the input)".into() })
 }
@@ -367,7 +367,7 @@ impl<'a, T: Deserialize<'a>> Iterator for StreamDeserializer<SliceRead<'a>, T> {
             self.done = true;
             return None;
         }
-        if self.options.allow_bom && input[self.pos..].starts_with(BOM) {
+        if self.pos > 0 && input[self.pos..].starts_with(BOM) {
             return self.fail(stray_bom().relocated(Position::locate(input, self.pos)));
         }
         match attempt(input, self.pos, true, self.options.max_size, &self.inner) {
@@ -587,7 +587,7 @@ impl<R: io::Read, T: DeserializeOwned> Iterator for StreamDeserializer<IoRead<R>
                 }
                 continue;
             }
-            if self.options.allow_bom && self.buf[self.pos..].starts_with(BOM) {
+            if self.base.offset + self.pos > 0 && self.buf[self.pos..].starts_with(BOM) {
                 let e = stray_bom().relocated(Position::locate(&self.buf, self.pos));
                 let e = self.placed(e);
                 return self.fail(e);

@@ -1438,7 +1438,11 @@ impl<S: Sink> Writer<S> {
                     Err(e) if matches!(e.kind(), ErrorKind::DepthLimit { .. }) => return Err(self.too_deep()),
                     Err(e) => return Err(e),
                 };
-                crate::value::write_value(self, &value)
+                // Writing (and dropping) a `Value` recurses: with room on the
+                // stack for the levels it may have, whatever the thread's
+                // stack and the callers above (a C writer, Python's `dumps`
+                // on a small thread stack crashed at a 300-deep raw value).
+                crate::stack::with_room_for(room, move || crate::value::write_value(self, &value))
             }
         }
     }

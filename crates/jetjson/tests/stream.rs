@@ -322,9 +322,18 @@ fn a_byte_order_mark_is_skipped_only_at_the_start_and_only_when_allowed() {
     let got = slice_stream(inner, &ReadOptions::new().allow_bom(true));
     assert_eq!(got.len(), 2);
     assert_eq!(got[1].as_ref().unwrap_err().1.unwrap().offset, 4);
-    // Its message does not tell a caller who enabled allow_bom to enable it.
-    let msg = &got[1].as_ref().unwrap_err().0;
-    assert!(msg.contains("only at the start of the input") && !msg.contains("enable"), "{msg}");
+    // Its message does not tell the caller to enable allow_bom (which does
+    // not skip it), whether allow_bom is on or off, nor for a mark after
+    // whitespace before the first document.
+    for options in [ReadOptions::new(), ReadOptions::new().allow_bom(true)] {
+        for (text, at) in [(&inner[..], 4), (&b" \xEF\xBB\xBF1"[..], 1)] {
+            let got = slice_stream(text, &options);
+            let (msg, pos) = got.last().unwrap().as_ref().unwrap_err();
+            assert!(msg.contains("only at the start of the input") && !msg.contains("enable"), "{msg}");
+            assert_eq!(pos.unwrap().offset, at);
+            assert_eq!(reader_stream(text, &options, 1, 3), got);
+        }
+    }
     for input in [&input[..], inner] {
         for options in [ReadOptions::new(), ReadOptions::new().allow_bom(true)] {
             assert_eq!(reader_stream(input, &options, 1, 3), slice_stream(input, &options));

@@ -204,6 +204,19 @@ fn raw_json_in_jcs_and_go_nests_under_the_write_limit() {
             let one = jetjson::RawJson::from_unchecked("1");
             assert_eq!(jetjson::to_vec_with(&[[&one]], &WriteOptions::new(profile).max_write_depth(2)).unwrap(), b"[[1]]");
         }
+        // A writer's raw value in jcs on a small thread stack: written (it is
+        // read into a `Value` and written by recursion, which crashed past
+        // ~300 levels on a 64 KiB stack from C and Python, whose writes are
+        // not wrapped as `to_vec_with`'s are).
+        let deep = nested_text(20_000);
+        let want = deep.clone();
+        let got = on_stack(64 << 10, move || {
+            let options = WriteOptions::new(Profile::Jcs).max_write_depth(20_000);
+            let mut w = Writer::new(&options);
+            w.raw(deep.as_bytes()).unwrap();
+            w.as_bytes().to_vec()
+        });
+        assert_eq!(got, want.as_bytes());
         // Indented, a deep text under a low limit is refused, not laid out.
         let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
         let raw = jetjson::RawJson::from_unchecked(deep.as_str());

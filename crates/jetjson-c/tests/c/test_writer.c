@@ -577,6 +577,18 @@ static void test_raw_depth_under_the_write_limit(void) {
     jetjson_write_options go = {JETJSON_PROFILE_GO, 0, 0, 0, 1, 2};
     jetjson_status st = one_value(&go, &out, &err, put_raw, deep);
     CHECK(st == JETJSON_ERR_LIMIT && strstr(err.message, "max_write_depth 2") != NULL, "go deep raw: %d %s", st, err.message);
+    /* jcs reads a raw value into a value and writes it by recursion: as
+     * deep as a raised limit allows, on this thread's stack (30,000 levels
+     * crashed it). */
+    enum { JCS_DEEP = 60000 };
+    jetjson_write_options jcs = {JETJSON_PROFILE_JCS, 0, 0, 0, 0, JCS_DEEP};
+    char *jdeep = malloc(2 * JCS_DEEP + 1);
+    memset(jdeep, '[', JCS_DEEP);
+    memset(jdeep + JCS_DEEP, ']', JCS_DEEP);
+    jdeep[2 * JCS_DEEP] = 0;
+    st = one_value(&jcs, &out, &err, put_raw, jdeep);
+    CHECK(st == JETJSON_OK && out.len == 2 * JCS_DEEP && memcmp(out.data, jdeep, out.len) == 0, "jcs deep raw: %d %s", st, err.message);
+    free(jdeep);
     free(deep);
     jetjson_buffer_free(&out);
 }

@@ -33,8 +33,8 @@ class Raw:
     converting and ``Raw`` (which converts nothing) does not. The profile
     decides how it is written: ``compact`` copies it verbatim, ``go``
     compacts it as Go does ``json.RawMessage``, ``jcs`` canonicalizes it.
-    ``max_write_depth`` counts it as one value (``jcs`` reads it again and
-    applies the limit)."""
+    ``max_write_depth``: ``compact`` copies it whatever its own nesting;
+    ``go`` and ``jcs`` count its nesting from where it is written."""
 
     def __init__(self, data: Union[bytes, bytearray, memoryview, str], /, *, duplicate_keys: Literal["error", "first", "last"] = "error") -> None: ...
     @classmethod
