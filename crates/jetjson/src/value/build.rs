@@ -1047,10 +1047,12 @@ impl<const RECOVER: bool> Visitor for ValueBuilder<RECOVER> {
                             std::ptr::addr_of_mut!((*member).0).write(names.add(i).read());
                             std::ptr::addr_of_mut!((*member).1).write(values.add(i).read());
                         };
-                        if n <= 2 {
-                            copy(0);
-                            if n == 2 {
-                                copy(1);
+                        if n <= SMALL_OBJECT {
+                            for i in 0..SMALL_OBJECT {
+                                if i == n {
+                                    break;
+                                }
+                                copy(i);
                             }
                         } else {
                             for i in 0..n {
@@ -1092,6 +1094,10 @@ impl<const RECOVER: bool> Visitor for ValueBuilder<RECOVER> {
         Ok(())
     }
 }
+
+/// Objects of at most this many members are copied by `end_object` one
+/// member after the other, with no loop to set up.
+const SMALL_OBJECT: usize = 8;
 
 /// The error for a repeated name found by the builder (the caller says it
 /// again with its place, from the parser).
@@ -1272,9 +1278,9 @@ mod tests {
         }
     }
 
-    /// Objects of 1 to 10 members (`end_object` copies those of one or two
-    /// on a path of their own, and checks those of 3 to 8 names pair by
-    /// pair), each member's value of another kind (a number, a short and a
+    /// Objects of 1 to 10 members (`end_object` copies those of up to
+    /// `SMALL_OBJECT` members one by one, with no loop, and checks those of
+    /// 3 to 8 names pair by pair), each member's value of another kind (a number, a short and a
     /// long string, an array, an object), at the root, as items of an array
     /// and as member values, read with the builder's name check (the
     /// default `DuplicateKeys::Error`) and without it (`Last`, arenas of
