@@ -254,11 +254,14 @@ impl Shapes {
         }
         match shape.state {
             ShapeState::Known => {
-                let mut differ = 0u64;
-                for (head, name) in shape.heads.iter().zip(names) {
-                    differ |= head ^ name.head_word();
-                }
-                if differ == 0 {
+                // A branch per name, not the OR of all the differences:
+                // that loop was vectorised for AVX-512 (`-C
+                // target-cpu=native`) with gathers of the names' tags and
+                // words, and took twice the time of the scalar loop
+                // (twitter.json: this function 6.7% of the parse against
+                // 3.2% in the portable build).
+                let same_heads = shape.heads.iter().zip(names).all(|(head, name)| *head == name.head_word());
+                if same_heads {
                     let mut repeat = false;
                     for &(i, j) in &shape.pairs[..shape.npairs] {
                         repeat |= same(&names[usize::from(i)], &names[usize::from(j)]);
