@@ -1038,14 +1038,26 @@ impl<const RECOVER: bool> Visitor for ValueBuilder<RECOVER> {
                     unsafe {
                         let names = self.names.as_ptr().add(n0);
                         let values = self.values.as_ptr().add(v0);
-                        for i in 0..n {
-                            // Field by field: a whole pair would be put
-                            // together in stack memory and copied from
-                            // there with loads wider than its stores (a
-                            // store-forwarding stall per member).
+                        // Field by field: a whole pair would be put
+                        // together in stack memory and copied from there
+                        // with loads wider than its stores (a
+                        // store-forwarding stall per member).
+                        let copy = |i: usize| {
                             let member = dst.as_ptr().add(i);
                             std::ptr::addr_of_mut!((*member).0).write(names.add(i).read());
                             std::ptr::addr_of_mut!((*member).1).write(values.add(i).read());
+                        };
+                        if n <= SMALL_OBJECT {
+                            for i in 0..SMALL_OBJECT {
+                                if i == n {
+                                    break;
+                                }
+                                copy(i);
+                            }
+                        } else {
+                            for i in 0..n {
+                                copy(i);
+                            }
                         }
                         self.names.set_len(n0);
                         // The object takes its first member's old slot (so
@@ -1082,6 +1094,10 @@ impl<const RECOVER: bool> Visitor for ValueBuilder<RECOVER> {
         Ok(())
     }
 }
+
+/// Objects of at most this many members are copied by `end_object` one
+/// member after the other, with no loop to set up.
+const SMALL_OBJECT: usize = 8;
 
 /// The error for a repeated name found by the builder (the caller says it
 /// again with its place, from the parser).
@@ -1259,6 +1275,47 @@ mod tests {
                 assert!(at(2).as_str() == Some(plain), "after item {i}, arena {size}");
                 assert!(at(3).as_array().unwrap()[1].as_str() == Some(text.as_str()), "in place {i}, arena {size}");
             }
+        }
+    }
+
+    /// Objects of 1 to 10 members (`end_object` copies those of up to
+    /// `SMALL_OBJECT` members one by one, with no loop, and checks those of
+    /// 3 to 8 names pair by pair), each member's value of another kind (a number, a short and a
+    /// long string, an array, an object), at the root, as items of an array
+    /// and as member values, read with the builder's name check (the
+    /// default `DuplicateKeys::Error`) and without it (`Last`, arenas of
+    /// several sizes): every member is there, in order, with its name and
+    /// the value its text reads as alone.
+    #[test]
+    fn small_objects_keep_every_member_in_order() {
+        let long = "a string longer than the inline capacity of a Str";
+        let text = |i: usize| match i % 5 {
+            0 => format!("{i}"),
+            1 => format!(r#""s{i}""#),
+            2 => format!(r#""{long} {i}""#),
+            3 => format!("[{i},[]]"),
+            _ => format!(r#"{{"in":{i}}}"#),
+        };
+        for n in 1..=10 {
+            let object = format!("{{{}}}", (0..n).map(|i| format!(r#""k{i}":{}"#, text(i + n))).collect::<Vec<_>>().join(","));
+            let want: Vec<(String, Value)> =
+                (0..n).map(|i| (format!("k{i}"), Value::from_slice(text(i + n).as_bytes()).unwrap())).collect();
+            let check = |got: &Value, place: &str| {
+                let got: Vec<(String, Value)> = got.as_object().unwrap().iter().map(|(k, v)| (k.to_string(), v.clone())).collect();
+                assert_eq!(got, want, "{n} members, {place}");
+            };
+            let doc = format!(r#"[{object},{object},{{"a":{object},"b":[{object}]}},{object}]"#);
+            let mut read = vec![Value::from_slice(doc.as_bytes()).unwrap()];
+            read.extend(built_with_arena_sizes(&doc).into_iter().map(|(_, v)| v));
+            for value in &read {
+                let items = value.as_array().unwrap();
+                check(&items[0], "first item");
+                check(&items[1], "second item");
+                check(&items[2]["a"], "member value");
+                check(&items[2]["b"][0], "item of a member");
+                check(&items[3], "last item");
+            }
+            check(&Value::from_slice(object.as_bytes()).unwrap(), "root");
         }
     }
 

@@ -74,29 +74,36 @@ pub(super) fn first_repeat(names: &[Str]) -> Option<usize> {
 /// Whether the head words of `names` (3 to `PAIRWISE_MAX_NAMES` of them)
 /// are all different, so that no name repeats another.
 ///
-/// All 28 pairs of eight slots are compared, the slots past `n` holding
-/// words that no name's head word equals (and that differ from each other),
-/// as eight words against themselves rotated by 1 to 4 places, with no
-/// branch: comparing only the `n (n - 1) / 2` pairs took a loop of a
-/// varying number of rounds per object, whose exits were mispredicted.
+/// Only the `n (n - 1) / 2` pairs are compared, each name's head word
+/// against the earlier ones' as it is loaded (one branch per name, on the
+/// OR of its comparisons). The loading already took a branch per name on
+/// `n`, so this adds no branch that is harder to predict; all 28 pairs of
+/// eight slots compared with no branch (the slots past `n` holding unequal
+/// words) cost 28 comparisons for every object, and github_events.json
+/// (objects of 3, 5 and 7 names) 1.2% more instructions and 2% more time
+/// than this (bench/results/vbuild42-2026-11-30.md). The loop's bound is the
+/// constant `PAIRWISE_MAX_NAMES`, so it is unrolled, heads in registers.
 #[inline(always)]
 fn distinct_heads(names: &[Str]) -> bool {
     const SLOTS: usize = PAIRWISE_MAX_NAMES;
     let n = names.len();
     debug_assert!((3..=SLOTS).contains(&n));
-    // The low byte of a head word is 0 or 1 (`Str::head_word`); these
-    // have 2, and their slot above it.
-    let mut heads: [u64; SLOTS] = std::array::from_fn(|k| (k as u64) << 8 | 2);
-    for (head, name) in heads.iter_mut().zip(names) {
-        *head = name.head_word();
-    }
-    let mut equal = 0u64;
-    for r in 1..=SLOTS / 2 {
-        for k in 0..SLOTS {
-            equal |= u64::from(heads[k] == heads[(k + r) % SLOTS]);
+    let mut heads = [0u64; SLOTS];
+    for j in 0..SLOTS {
+        if j == n {
+            break;
         }
+        let head = names[j].head_word();
+        let mut equal = false;
+        for earlier in &heads[..j] {
+            equal |= *earlier == head;
+        }
+        if equal {
+            return false;
+        }
+        heads[j] = head;
     }
-    equal == 0
+    true
 }
 
 /// `first_repeat` for up to `PAIRWISE_MAX_NAMES` names by comparing every
@@ -247,11 +254,14 @@ impl Shapes {
         }
         match shape.state {
             ShapeState::Known => {
-                let mut differ = 0u64;
-                for (head, name) in shape.heads.iter().zip(names) {
-                    differ |= head ^ name.head_word();
-                }
-                if differ == 0 {
+                // A branch per name, not the OR of all the differences:
+                // that loop was vectorised for AVX-512 (`-C
+                // target-cpu=native`) with gathers of the names' tags and
+                // words, and took twice the time of the scalar loop
+                // (twitter.json: this function 6.7% of the parse against
+                // 3.2% in the portable build).
+                let same_heads = shape.heads.iter().zip(names).all(|(head, name)| *head == name.head_word());
+                if same_heads {
                     let mut repeat = false;
                     for &(i, j) in &shape.pairs[..shape.npairs] {
                         repeat |= same(&names[usize::from(i)], &names[usize::from(j)]);
@@ -455,7 +465,7 @@ mod tests {
         assert_eq!(first_repeat(&names(&["abcdefghijklmnopqrstuv", "abcdefghijklmnopqrstuv"])), Some(1));
     }
 
-    /// The small objects' check without branches (`distinct_heads`): names
+    /// The small objects' check (`distinct_heads`): names
     /// of distinct head words at every size it takes, with a repeat at
     /// every place (every distance between the two, 1 to 7) and none. It
     /// says "distinct" exactly when there is no repeat, so the pairwise
