@@ -61,6 +61,12 @@ pub(super) fn string_with_escapes<'a, C: Classify, V: Visitor + ?Sized>(
         let text = unsafe { escaped_avx2(&mut s, start, at, high, lend, scratch, v) };
         return (text, s.at);
     }
+    #[cfg(target_arch = "x86_64")]
+    if C::LEVEL == Level::Avx512 {
+        // SAFETY: as for AVX2, with `escaped_avx512`'s features.
+        let text = unsafe { escaped_avx512(&mut s, start, at, high, lend, scratch, v) };
+        return (text, s.at);
+    }
     let text = escaped(&mut s, start, at, high, lend, scratch, v);
     (text, s.at)
 }
@@ -82,6 +88,27 @@ struct Escaped<'a, C> {
 #[inline(never)]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
 unsafe fn escaped_avx2<'a, C: Classify, V: Visitor + ?Sized>(
+    s: &mut Escaped<'a, C>,
+    start: usize,
+    at: usize,
+    high: bool,
+    lend: bool,
+    scratch: &mut String,
+    v: &mut V,
+) -> Flow<(Text<'a>, usize)> {
+    s.decode_body(start, at, high, lend, scratch, v)
+}
+
+/// `decode_body`, built with AVX-512 (a run copied one 64-byte register
+/// per step).
+///
+/// # Safety
+/// The CPU has the features enabled here.
+#[cfg(target_arch = "x86_64")]
+#[cold]
+#[inline(never)]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,bmi1,bmi2,lzcnt,popcnt")]
+unsafe fn escaped_avx512<'a, C: Classify, V: Visitor + ?Sized>(
     s: &mut Escaped<'a, C>,
     start: usize,
     at: usize,
