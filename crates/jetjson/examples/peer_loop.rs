@@ -24,7 +24,8 @@
 //!   (`twitter.json`, `citm_catalog.json`, `canada.json`,
 //!   `github_events.json`, `gsoc-2018.json`, `mesh.json`), or every OCI
 //!   document of a kind when FILE is `oci-manifests`, `oci-indexes`,
-//!   `oci-configs` or `docker-v2s1` (no file read); `typed-sonic` writes
+//!   `oci-configs` or `docker-v2s1` (no file read: the parse modes then
+//!   parse every such document per call too); `typed-sonic` writes
 //!   the same model with sonic-rs (compact bytes), `write-sonic` the
 //!   file's `sonic_rs::Value`;
 //! * `portable:MODE`: MODE run by the program named in `JETJSON_TWIN` (a
@@ -59,19 +60,28 @@ fn typed_docs<T: serde::Serialize + serde::de::DeserializeOwned + 'static>(docs:
     })
 }
 
-/// The documents named by FILE and their typed model (see the modes).
-fn load_docs(path: &str) -> Docs {
+/// The documents named by FILE: the file, or every OCI document of a kind.
+fn documents(path: &str) -> Vec<Vec<u8>> {
     use schema::oci::Kind;
     let oci =
         |kind: Kind| -> Vec<Vec<u8>> { schema::oci::documents().into_iter().filter(|(_, k, _)| *k == kind).map(|(_, _, b)| b).collect() };
-    let name = std::path::Path::new(path).file_name().and_then(|n| n.to_str()).unwrap_or("");
-    let docs = match name {
+    match file_name(path) {
         "oci-manifests" => oci(Kind::Manifest),
         "oci-indexes" => oci(Kind::Index),
         "oci-configs" => oci(Kind::Config),
         "docker-v2s1" => oci(Kind::SignedV1),
         _ => vec![std::fs::read(path).unwrap()],
-    };
+    }
+}
+
+fn file_name(path: &str) -> &str {
+    std::path::Path::new(path).file_name().and_then(|n| n.to_str()).unwrap_or("")
+}
+
+/// The documents named by FILE and their typed model (see the modes).
+fn load_docs(path: &str) -> Docs {
+    let name = file_name(path);
+    let docs = documents(path);
     let typed = match name {
         "twitter.json" => typed_docs::<schema::twitter::Twitter>(&docs),
         "citm_catalog.json" => typed_docs::<schema::citm_catalog::Catalog>(&docs),
@@ -128,8 +138,8 @@ fn main() {
         let docs = load_docs(&path);
         return rounds(&modes, n, "write", WRITE_MODES, &|m| write(m, &docs));
     }
-    let bytes = std::fs::read(&path).unwrap();
-    rounds(&modes, n, "parse", MODES, &|m| run(m, &bytes));
+    let docs = documents(&path);
+    rounds(&modes, n, "parse", MODES, &|m| docs.iter().map(|bytes| run(m, bytes)).sum());
 }
 
 /// Times `modes` (run by `run`; `portable:` ones by the twin, which serves
