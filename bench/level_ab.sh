@@ -13,7 +13,9 @@
 #       FILES: corpus documents, or oci-manifests, oci-indexes, oci-configs,
 #              docker-v2s1 (default: the six corpus documents)
 #
-# Prints per document avx2 ÷ avx512 (above 1: AVX-512 is faster).
+# Prints per document avx2 ÷ avx512 (above 1: AVX-512 is faster). For the
+# small OCI documents (~2 µs a call, near the clock's grain) time several
+# calls per sample: PEER_LOOP_BATCH=100 bash bench/level_ab.sh ... .
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${1:-native}

@@ -28,6 +28,9 @@
 //!   parse every such document per call too); `typed-sonic` writes
 //!   the same model with sonic-rs (compact bytes), `write-sonic` the
 //!   file's `sonic_rs::Value`;
+//! With `PEER_LOOP_BATCH=K` in the environment, each timed sample is K
+//! calls (for small documents).
+//!
 //! * `portable:MODE`: MODE run by the program named in `JETJSON_TWIN` (a
 //!   build of this example without target flags, while this one is built
 //!   with `-C target-cpu=native`), in the same rounds (`bench/parse_pairs.sh`).
@@ -161,12 +164,17 @@ fn rounds(modes: &[String], n: usize, row: &str, all: &[&str], run: &dyn Fn(&str
         return;
     }
     let twin = modes.iter().any(|m| m.starts_with("portable:")).then(|| twin::Twin::from_env().expect("portable: modes need JETJSON_TWIN"));
+    // Calls per sample (`PEER_LOOP_BATCH`, default 1): for documents whose
+    // one call is near the clock's grain.
+    let batch: usize = std::env::var("PEER_LOOP_BATCH").ok().and_then(|s| s.parse().ok()).unwrap_or(1).max(1);
     let time = |mode: &str| -> Duration {
         match mode.strip_prefix("portable:") {
-            Some(m) => twin.as_ref().expect("a twin").time(row, m, 1),
+            Some(m) => twin.as_ref().expect("a twin").time(row, m, batch),
             None => {
                 let t = Instant::now();
-                std::hint::black_box(run(mode));
+                for _ in 0..batch {
+                    std::hint::black_box(run(mode));
+                }
                 t.elapsed()
             }
         }
