@@ -49,6 +49,11 @@ pub(crate) trait Classify {
     /// `raw_text`) is the one of the driver's own ISA.
     const LEVEL: super::drive::Level;
 
+    /// Bytes stored per step when the escaped-string decoder copies a run
+    /// of text between escapes (`drive/escaped.rs`, at most its `STEP`):
+    /// one register's worth or two.
+    const RUN_STEP: usize = 64;
+
     /// The masks of the 64 bytes at `p`.
     ///
     /// # Safety
@@ -499,6 +504,12 @@ mod x86 {
 
     impl Classify for Avx512 {
         const LEVEL: crate::parse::drive::Level = crate::parse::drive::Level::Avx512;
+
+        /// Half a register: with one 64-byte store per step the AVX-512
+        /// driver was 1.4% slower than the AVX2 one on an escape-heavy
+        /// document of 6 KB (docker-v2s1, a store per run of a few bytes),
+        /// and 1.3% faster with 32 (bench/results/avx512-42-2026-11-30.md).
+        const RUN_STEP: usize = 32;
 
         #[inline(always)]
         fn quotes16(bytes: &[u8; 16]) -> (u32, u32) {
