@@ -5,6 +5,9 @@
 //!
 //! `cargo run --release -p jetjson --example peer_loop -- MODES FILE [ITERATIONS]`
 //!
+//! With `PEER_LOOP_BATCH=K` in the environment, each timed sample is K
+//! calls (for small documents).
+//!
 //! MODES is one of the modes below, or several joined by commas
 //! (`jetjson,sonic`): then each round runs each mode once, rotating which
 //! goes first, and prints per mode the median time and the median over
@@ -28,9 +31,6 @@
 //!   parse every such document per call too); `typed-sonic` writes
 //!   the same model with sonic-rs (compact bytes), `write-sonic` the
 //!   file's `sonic_rs::Value`;
-//! With `PEER_LOOP_BATCH=K` in the environment, each timed sample is K
-//! calls (for small documents).
-//!
 //! * `portable:MODE`: MODE run by the program named in `JETJSON_TWIN` (a
 //!   build of this example without target flags, while this one is built
 //!   with `-C target-cpu=native`), in the same rounds (`bench/parse_pairs.sh`).

@@ -1276,7 +1276,7 @@ mod tests {
         fn take_raw(&mut self, ahead: &[u8]) -> bool {
             assert!(matches!(ahead.first(), Some(b'{' | b'[')));
             self.0 .0.push(format!("take? {}", ahead.len()));
-            ahead.len() % 3 == 0
+            ahead.len().is_multiple_of(3)
         }
         fn refuses_repeats_in_raw(&self) -> bool {
             self.1
@@ -2201,7 +2201,7 @@ mod tests {
                                 doc[at] = b']';
                             }
                             docs += 1;
-                            let placed = if docs % 4 == 0 { g.at_start(&doc) } else { g.at_end(&doc) };
+                            let placed = if docs.is_multiple_of(4) { g.at_start(&doc) } else { g.at_end(&doc) };
                             for options in &all {
                                 let _ = agree_with(placed, options);
                                 let (want_calls, want) = reference(placed, options);
