@@ -490,7 +490,7 @@ fn big_ndjson() -> &'static [u8] {
             // Lines of very different lengths, so block edges fall anywhere.
             let mut doc = Map::new();
             doc.push("i".to_owned(), Value::Number(Number::Int(i as i64)));
-            doc.push("d".to_owned(), document(&mut rng, if i % 50 == 0 { 6 } else { 3 }));
+            doc.push("d".to_owned(), document(&mut rng, if i.is_multiple_of(50) { 6 } else { 3 }));
             out.extend(Value::Object(doc).to_vec_with(&WriteOptions::compact()).expect("compact"));
             out.push(b'\n');
             i += 1;

@@ -383,7 +383,7 @@ fn ndjson_line(i: u64, out: &mut Vec<u8>) {
         out,
         "{{\"id\":{i},\"name\":\"user-{i}\",\"tags\":[\"a\",\"<b>\",\"\\u00e9\"],\"score\":{}.5,\"ok\":{},\"n\":null}}",
         i % 1000,
-        i % 2 == 0
+        i.is_multiple_of(2)
     )
     .unwrap();
 }

@@ -5,6 +5,9 @@
 //!
 //! `cargo run --release -p jetjson --example peer_loop -- MODES FILE [ITERATIONS]`
 //!
+//! With `PEER_LOOP_BATCH=K` in the environment, each timed sample is K
+//! calls (for small documents).
+//!
 //! MODES is one of the modes below, or several joined by commas
 //! (`jetjson,sonic`): then each round runs each mode once, rotating which
 //! goes first, and prints per mode the median time and the median over
@@ -24,7 +27,8 @@
 //!   (`twitter.json`, `citm_catalog.json`, `canada.json`,
 //!   `github_events.json`, `gsoc-2018.json`, `mesh.json`), or every OCI
 //!   document of a kind when FILE is `oci-manifests`, `oci-indexes`,
-//!   `oci-configs` or `docker-v2s1` (no file read); `typed-sonic` writes
+//!   `oci-configs` or `docker-v2s1` (no file read: the parse modes then
+//!   parse every such document per call too); `typed-sonic` writes
 //!   the same model with sonic-rs (compact bytes), `write-sonic` the
 //!   file's `sonic_rs::Value`;
 //! * `portable:MODE`: MODE run by the program named in `JETJSON_TWIN` (a
@@ -59,19 +63,28 @@ fn typed_docs<T: serde::Serialize + serde::de::DeserializeOwned + 'static>(docs:
     })
 }
 
-/// The documents named by FILE and their typed model (see the modes).
-fn load_docs(path: &str) -> Docs {
+/// The documents named by FILE: the file, or every OCI document of a kind.
+fn documents(path: &str) -> Vec<Vec<u8>> {
     use schema::oci::Kind;
     let oci =
         |kind: Kind| -> Vec<Vec<u8>> { schema::oci::documents().into_iter().filter(|(_, k, _)| *k == kind).map(|(_, _, b)| b).collect() };
-    let name = std::path::Path::new(path).file_name().and_then(|n| n.to_str()).unwrap_or("");
-    let docs = match name {
+    match file_name(path) {
         "oci-manifests" => oci(Kind::Manifest),
         "oci-indexes" => oci(Kind::Index),
         "oci-configs" => oci(Kind::Config),
         "docker-v2s1" => oci(Kind::SignedV1),
         _ => vec![std::fs::read(path).unwrap()],
-    };
+    }
+}
+
+fn file_name(path: &str) -> &str {
+    std::path::Path::new(path).file_name().and_then(|n| n.to_str()).unwrap_or("")
+}
+
+/// The documents named by FILE and their typed model (see the modes).
+fn load_docs(path: &str) -> Docs {
+    let name = file_name(path);
+    let docs = documents(path);
     let typed = match name {
         "twitter.json" => typed_docs::<schema::twitter::Twitter>(&docs),
         "citm_catalog.json" => typed_docs::<schema::citm_catalog::Catalog>(&docs),
@@ -128,8 +141,8 @@ fn main() {
         let docs = load_docs(&path);
         return rounds(&modes, n, "write", WRITE_MODES, &|m| write(m, &docs));
     }
-    let bytes = std::fs::read(&path).unwrap();
-    rounds(&modes, n, "parse", MODES, &|m| run(m, &bytes));
+    let docs = documents(&path);
+    rounds(&modes, n, "parse", MODES, &|m| docs.iter().map(|bytes| run(m, bytes)).sum());
 }
 
 /// Times `modes` (run by `run`; `portable:` ones by the twin, which serves
@@ -151,12 +164,17 @@ fn rounds(modes: &[String], n: usize, row: &str, all: &[&str], run: &dyn Fn(&str
         return;
     }
     let twin = modes.iter().any(|m| m.starts_with("portable:")).then(|| twin::Twin::from_env().expect("portable: modes need JETJSON_TWIN"));
+    // Calls per sample (`PEER_LOOP_BATCH`, default 1): for documents whose
+    // one call is near the clock's grain.
+    let batch: usize = std::env::var("PEER_LOOP_BATCH").ok().and_then(|s| s.parse().ok()).unwrap_or(1).max(1);
     let time = |mode: &str| -> Duration {
         match mode.strip_prefix("portable:") {
-            Some(m) => twin.as_ref().expect("a twin").time(row, m, 1),
+            Some(m) => twin.as_ref().expect("a twin").time(row, m, batch),
             None => {
                 let t = Instant::now();
-                std::hint::black_box(run(mode));
+                for _ in 0..batch {
+                    std::hint::black_box(run(mode));
+                }
                 t.elapsed()
             }
         }

@@ -1555,7 +1555,7 @@ impl ShortCopy {
     fn levels(html: bool) -> (ShortCopy, Option<ShortCopy>) {
         let build = ShortCopy(if html { short_copy_build::<true> } else { short_copy_build::<false> });
         #[cfg(target_arch = "x86_64")]
-        if crate::parse::level() == crate::parse::Level::Avx2 {
+        if crate::parse::level() >= crate::parse::Level::Avx2 {
             return (build, Some(ShortCopy(if html { short_copy_avx2::<true> } else { short_copy_avx2::<false> })));
         }
         (build, None)

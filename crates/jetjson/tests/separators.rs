@@ -42,7 +42,7 @@ const WS: [u8; 4] = [b' ', b'\n', b'\r', b'\t'];
 /// A whitespace run of `len` bytes, mostly spaces (indentation) with the
 /// other three kinds mixed in by `seed`.
 fn ws_run(len: usize, seed: usize) -> Vec<u8> {
-    (0..len).map(|k| if (k * 7 + seed) % 5 == 0 { WS[(k + seed) % 4] } else { b' ' }).collect()
+    (0..len).map(|k| if (k * 7 + seed).is_multiple_of(5) { WS[(k + seed) % 4] } else { b' ' }).collect()
 }
 
 #[test]

@@ -46,7 +46,7 @@ fn record(seed: u64) -> Record {
         score: (rng.next() % 1000) as f32 / 7.0,
         ratio: common::interesting_f64(&mut rng),
         tags: (0..rng.below(4)).map(|_| common::hostile_string(&mut rng, 8)).collect(),
-        nested: if seed % 3 == 0 { Some(Box::new(record(seed + 1))) } else { None },
+        nested: if seed.is_multiple_of(3) { Some(Box::new(record(seed + 1))) } else { None },
         shapes: vec![
             Shape::Unit,
             Shape::Newtype(rng.below(256) as u8),

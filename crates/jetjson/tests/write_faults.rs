@@ -32,7 +32,7 @@ enum End {
 impl Write for Failing {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         self.calls += 1;
-        if self.interrupt && self.calls % 2 == 0 {
+        if self.interrupt && self.calls.is_multiple_of(2) {
             return Err(io::Error::new(io::ErrorKind::Interrupted, "signal"));
         }
         let n = buf.len().min(self.piece).min(self.budget - self.got.len());

@@ -30,7 +30,7 @@ pub fn text(len: usize, quote: u64, control: u64, seed: u64) -> String {
                 b'"'
             } else if r < quote + control {
                 rng.below(0x20) as u8
-            } else if r % 7 == 0 {
+            } else if r.is_multiple_of(7) {
                 b' '
             } else {
                 b'a' + (r % 26) as u8

@@ -159,7 +159,7 @@ pub(crate) fn uuid(b: &[u8]) -> Option<u128> {
 /// multiple of four characters), decoded; `None` for anything else,
 /// including non-zero bits in the padding.
 pub(crate) fn base64(b: &[u8]) -> Option<Vec<u8>> {
-    if b.len() % 4 != 0 {
+    if !b.len().is_multiple_of(4) {
         return None;
     }
     let pad = b.iter().rev().take_while(|&&c| c == b'=').count();

@@ -308,7 +308,7 @@ impl Shapes {
             b
         } else {
             self.evictions += 1;
-            if self.evictions % 2 == 0 {
+            if self.evictions.is_multiple_of(2) {
                 a
             } else {
                 b

@@ -49,6 +49,11 @@ pub(crate) trait Classify {
     /// `raw_text`) is the one of the driver's own ISA.
     const LEVEL: super::drive::Level;
 
+    /// Bytes stored per step when the escaped-string decoder copies a run
+    /// of text between escapes (`drive/escaped.rs`, at most its `STEP`):
+    /// one register's worth or two.
+    const RUN_STEP: usize = 64;
+
     /// The masks of the 64 bytes at `p`.
     ///
     /// # Safety
@@ -264,7 +269,7 @@ pub(crate) unsafe fn tail_structure_with<C: Classify>(b: &[u8], base: usize) -> 
 }
 
 #[cfg(target_arch = "x86_64")]
-pub(crate) use x86::{Avx2, Sse2};
+pub(crate) use x86::{Avx2, Avx512, Sse2};
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
@@ -427,8 +432,8 @@ mod x86 {
         /// The CPU supports PCLMULQDQ (with AVX2, `drive::level` checks it).
         #[inline(always)]
         unsafe fn prefix_xor(x: u64) -> u64 {
-            // SAFETY: register operations; PCLMULQDQ per the contract.
-            unsafe { _mm_cvtsi128_si64(_mm_clmulepi64_si128(_mm_set_epi64x(0, x as i64), _mm_set1_epi8(-1), 0)) as u64 }
+            // SAFETY: PCLMULQDQ per the contract.
+            unsafe { clmul_prefix_xor(x) }
         }
 
         #[inline(always)]
@@ -477,6 +482,109 @@ mod x86 {
                     high: lo.high | hi.high << 32,
                 }
             }
+        }
+    }
+
+    /// `Classify::prefix_xor` by one carry-less multiplication by all ones.
+    ///
+    /// # Safety
+    /// The CPU supports PCLMULQDQ.
+    #[inline(always)]
+    unsafe fn clmul_prefix_xor(x: u64) -> u64 {
+        // SAFETY: register operations; PCLMULQDQ per the contract.
+        unsafe { _mm_cvtsi128_si64(_mm_clmulepi64_si128(_mm_set_epi64x(0, x as i64), _mm_set1_epi8(-1), 0)) as u64 }
+    }
+
+    /// AVX-512 (F, BW, VL; Ice Lake and later, Zen 4 and later): one
+    /// 64-byte register per block, each mask straight from a compare into a
+    /// mask register (no movemask, no halves to join). Chosen by
+    /// `drive::level` only where 512-bit operations run at full width (see
+    /// there).
+    pub(crate) struct Avx512;
+
+    impl Classify for Avx512 {
+        const LEVEL: crate::parse::drive::Level = crate::parse::drive::Level::Avx512;
+
+        /// Half a register: with one 64-byte store per step the AVX-512
+        /// driver was 1.4% slower than the AVX2 one on an escape-heavy
+        /// document of 6 KB (docker-v2s1, a store per run of a few bytes),
+        /// and 1.3% faster with 32 (bench/results/avx512-42-2026-11-30.md).
+        const RUN_STEP: usize = 32;
+
+        #[inline(always)]
+        fn quotes16(bytes: &[u8; 16]) -> (u32, u32) {
+            sse2_quotes16(bytes)
+        }
+
+        #[inline(always)]
+        unsafe fn prefix_xor(x: u64) -> u64 {
+            // SAFETY: the AVX-512 level includes PCLMULQDQ (`drive::level`
+            // checks it; the caller runs with it).
+            unsafe { clmul_prefix_xor(x) }
+        }
+
+        #[inline(always)]
+        unsafe fn utf8_body(b: &[u8], start: usize, stop: usize) -> bool {
+            // SAFETY: the AVX-512 level includes AVX2 (the caller's
+            // contract).
+            unsafe { avx2_utf8_body(b, start, stop) }
+        }
+
+        #[inline(always)]
+        unsafe fn block(p: *const u8) -> Masks {
+            // SAFETY: 64 readable bytes (the caller's contract), read as one
+            // unaligned 64-byte load; AVX-512 F and BW are enabled in the
+            // caller.
+            unsafe {
+                let v = _mm512_loadu_si512(p.cast());
+                let (ws, control) = avx512_ws_control(v);
+                let quote = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(b'"' as i8));
+                let backslash = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(b'\\' as i8));
+                Masks { ws, special: quote | backslash | control, high: _mm512_movepi8_mask(v) }
+            }
+        }
+
+        #[inline(always)]
+        unsafe fn structure(p: *const u8) -> Structure {
+            // SAFETY: 64 readable bytes (the caller's contract), read as one
+            // unaligned 64-byte load; AVX-512 F and BW are enabled in the
+            // caller.
+            unsafe {
+                let v = _mm512_loadu_si512(p.cast());
+                let (ws, control) = avx512_ws_control(v);
+                // As `avx2_structure_half`: the six are the bytes whose
+                // 0x20-folded value is the op table's entry at their low
+                // nibble (and no control byte).
+                let ops = _mm512_broadcast_i32x4(_mm_loadu_si128(OP_TABLE.as_ptr().cast()));
+                let folded = _mm512_or_si512(v, _mm512_set1_epi8(0x20));
+                let op = _mm512_cmpeq_epi8_mask(_mm512_shuffle_epi8(ops, v), folded) & !control;
+                Structure {
+                    quote: _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(b'"' as i8)),
+                    backslash: _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(b'\\' as i8)),
+                    op,
+                    ws,
+                    control,
+                    high: _mm512_movepi8_mask(v),
+                }
+            }
+        }
+    }
+
+    /// The whitespace and control-byte masks of the 64 bytes of `v` (as
+    /// `avx2_half`: whitespace is the byte that looks itself up by its low
+    /// nibble in `WS_TABLE`).
+    ///
+    /// # Safety
+    /// AVX-512 F and BW are enabled in the caller.
+    #[inline(always)]
+    unsafe fn avx512_ws_control(v: __m512i) -> (u64, u64) {
+        // SAFETY: a 16-byte load of `WS_TABLE`, register operations
+        // otherwise; AVX-512 F and BW per the contract.
+        unsafe {
+            let table = _mm512_broadcast_i32x4(_mm_loadu_si128(WS_TABLE.as_ptr().cast()));
+            let ws = _mm512_cmpeq_epi8_mask(_mm512_shuffle_epi8(table, v), v);
+            let control = _mm512_cmplt_epu8_mask(v, _mm512_set1_epi8(0x20));
+            (ws, control)
         }
     }
 
@@ -746,6 +854,10 @@ mod tests {
                 // SAFETY: the CPU has AVX2.
                 check(unsafe { Avx2::utf8_body(&b, start, stop) }, "AVX2");
             }
+            if has_avx512() {
+                // SAFETY: the CPU has the AVX-512 level.
+                check(unsafe { Avx512::utf8_body(&b, start, stop) }, "AVX-512");
+            }
         }
     }
 
@@ -854,6 +966,10 @@ mod tests {
                     // SAFETY: as above, and the CPU has AVX2.
                     assert_eq!(unsafe { avx2_structure(block.as_ptr()) }, want_structure, "{block:?}");
                 }
+                if has_avx512() {
+                    // SAFETY: as above, and the CPU has the AVX-512 level.
+                    assert_eq!(unsafe { avx512_structure(block.as_ptr()) }, want_structure, "{block:?}");
+                }
             }
             let name: &[u8; 16] = block[..16].try_into().unwrap();
             let want_quotes = quotes16_bytes(name);
@@ -862,6 +978,7 @@ mod tests {
             {
                 assert_eq!(Sse2::quotes16(name), want_quotes, "{name:?}");
                 assert_eq!(Avx2::quotes16(name), want_quotes, "{name:?}");
+                assert_eq!(Avx512::quotes16(name), want_quotes, "{name:?}");
             }
             let want = classify_bytes(block);
             // SAFETY: 64 bytes; the portable classifier needs no feature.
@@ -873,6 +990,10 @@ mod tests {
                 if std::is_x86_feature_detected!("avx2") {
                     // SAFETY: as above, and the CPU has AVX2.
                     assert_eq!(unsafe { avx2_block(block.as_ptr()) }, want, "{block:?}");
+                }
+                if has_avx512() {
+                    // SAFETY: as above, and the CPU has the AVX-512 level.
+                    assert_eq!(unsafe { avx512_block(block.as_ptr()) }, want, "{block:?}");
                 }
             }
         }
@@ -890,6 +1011,10 @@ mod tests {
                         // SAFETY: as above.
                         assert_eq!(unsafe { avx2_block(block.as_ptr()) }, want, "byte {c:#x} at {lane}");
                     }
+                    if has_avx512() {
+                        // SAFETY: as above.
+                        assert_eq!(unsafe { avx512_block(block.as_ptr()) }, want, "byte {c:#x} at {lane}");
+                    }
                 }
                 let want_structure = structure_bytes(&block);
                 #[cfg(target_arch = "x86_64")]
@@ -899,6 +1024,10 @@ mod tests {
                     if std::is_x86_feature_detected!("avx2") {
                         // SAFETY: as above.
                         assert_eq!(unsafe { avx2_structure(block.as_ptr()) }, want_structure, "byte {c:#x} at {lane}");
+                    }
+                    if has_avx512() {
+                        // SAFETY: as above.
+                        assert_eq!(unsafe { avx512_structure(block.as_ptr()) }, want_structure, "byte {c:#x} at {lane}");
                     }
                 }
                 let bit = |m: u64| m >> lane & 1 == 1;
@@ -911,6 +1040,8 @@ mod tests {
                     assert_eq!(Sse2::quotes16(name), (quotes, backslashes), "byte {c:#x} at {lane}");
                     #[cfg(target_arch = "x86_64")]
                     assert_eq!(Avx2::quotes16(name), (quotes, backslashes), "byte {c:#x} at {lane}");
+                    #[cfg(target_arch = "x86_64")]
+                    assert_eq!(Avx512::quotes16(name), (quotes, backslashes), "byte {c:#x} at {lane}");
                 }
                 assert_eq!(bit(want_structure.quote), c == b'"');
                 assert_eq!(bit(want_structure.backslash), c == b'\\');
@@ -950,6 +1081,11 @@ mod tests {
                 // SAFETY: the CPU has PCLMULQDQ.
                 assert_eq!(unsafe { clmul_prefix_xor(q) }, want, "{q:#x}");
             }
+            #[cfg(target_arch = "x86_64")]
+            if has_avx512() {
+                // SAFETY: the CPU has the AVX-512 level.
+                assert_eq!(unsafe { avx512_prefix_xor(q) }, want, "{q:#x}");
+            }
         }
     }
 
@@ -972,6 +1108,34 @@ mod tests {
     unsafe fn avx2_block(p: *const u8) -> Masks {
         // SAFETY: passed on; AVX2 enabled here.
         unsafe { Avx2::block(p) }
+    }
+
+    /// Whether this CPU runs the AVX-512 classifier (whatever
+    /// `JETJSON_LEVEL` says).
+    #[cfg(target_arch = "x86_64")]
+    fn has_avx512() -> bool {
+        crate::parse::drive::cpu_level() == crate::parse::drive::Level::Avx512
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,pclmulqdq")]
+    unsafe fn avx512_prefix_xor(x: u64) -> u64 {
+        // SAFETY: passed on; the features enabled here.
+        unsafe { Avx512::prefix_xor(x) }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
+    unsafe fn avx512_structure(p: *const u8) -> Structure {
+        // SAFETY: passed on; the features enabled here.
+        unsafe { Avx512::structure(p) }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
+    unsafe fn avx512_block(p: *const u8) -> Masks {
+        // SAFETY: passed on; the features enabled here.
+        unsafe { Avx512::block(p) }
     }
 
     /// The last block's masks, classified chunk by chunk, are those of the

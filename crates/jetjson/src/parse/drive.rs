@@ -52,18 +52,33 @@ pub(crate) enum Stop {
 
 type Flow<T> = std::result::Result<T, Stop>;
 
-/// The CPU levels the driver is built for.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+/// The CPU levels the driver is built for, in order: each later one runs
+/// only where the earlier ones do.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
 pub(crate) enum Level {
     /// The ISA's baseline (SSE2 on x86_64; byte by byte elsewhere).
     Baseline,
     /// x86_64 with AVX2, BMI1, BMI2, LZCNT, POPCNT and PCLMULQDQ.
     #[cfg(target_arch = "x86_64")]
     Avx2,
+    /// `Avx2` and AVX-512 F, BW and VL: the block classifier with one
+    /// 64-byte register per block (the writer, which has no AVX-512 build,
+    /// runs its AVX2 one).
+    #[cfg(target_arch = "x86_64")]
+    Avx512,
 }
 
-/// The best level this CPU runs, probed once per process (the probe out of
-/// line: inline, a level known is one load and a compare).
+/// The variable that sets the level (`baseline`, `avx2` or `avx512`), read
+/// once by the probe: for measuring the levels side by side in one build
+/// (as simdjson's `SIMDJSON_FORCE_IMPLEMENTATION`). It never raises the
+/// level above what this CPU runs; `avx512` also picks AVX-512 on a CPU
+/// that splits 512-bit operations (see `capped`). Any other value is
+/// ignored.
+pub const LEVEL_VAR: &str = "JETJSON_LEVEL";
+
+/// The best level this CPU runs (capped by `LEVEL_VAR`), probed once per
+/// process (the probe out of line: inline, a level known is one load and
+/// a compare).
 #[inline(always)]
 pub(crate) fn level() -> Level {
     #[cfg(target_arch = "x86_64")]
@@ -72,6 +87,7 @@ pub(crate) fn level() -> Level {
         match LEVEL.load(Ordering::Relaxed) {
             1 => Level::Baseline,
             2 => Level::Avx2,
+            3 => Level::Avx512,
             _ => probe(),
         }
     }
@@ -82,29 +98,84 @@ pub(crate) fn level() -> Level {
 #[cfg(target_arch = "x86_64")]
 static LEVEL: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
 
-/// `level` the first time: probes the CPU and keeps the answer in `LEVEL`.
+/// `level` the first time: probes the CPU, applies `LEVEL_VAR` and keeps
+/// the answer in `LEVEL`.
 #[cfg(target_arch = "x86_64")]
 #[cold]
 #[inline(never)]
 fn probe() -> Level {
-    {
-        use std::sync::atomic::Ordering;
-        // No AVX-512 level: built with AVX-512 (one register per block,
-        // masks straight from the compares), the driver ran 10 to 17%
-        // slower on a Zen 4 than its AVX2 build, on every corpus document.
-        let avx2 = std::is_x86_feature_detected!("avx2")
-            && std::is_x86_feature_detected!("bmi1")
-            && std::is_x86_feature_detected!("bmi2")
-            && std::is_x86_feature_detected!("lzcnt")
-            && std::is_x86_feature_detected!("popcnt")
-            // (For the validator's carry-less prefix xor, `blocks.rs`.)
-            && std::is_x86_feature_detected!("pclmulqdq");
-        LEVEL.store(if avx2 { 2 } else { 1 }, Ordering::Relaxed);
-        if avx2 {
-            Level::Avx2
-        } else {
-            Level::Baseline
-        }
+    use std::sync::atomic::Ordering;
+    let level = capped(cpu_level(), full_width_512(), std::env::var(LEVEL_VAR).ok().as_deref());
+    LEVEL.store(
+        match level {
+            Level::Baseline => 1,
+            Level::Avx2 => 2,
+            Level::Avx512 => 3,
+        },
+        Ordering::Relaxed,
+    );
+    level
+}
+
+/// The level run on a CPU whose features allow `cpu`, given `var`, the
+/// value of `LEVEL_VAR` (if set): never above `cpu`. With no level named,
+/// AVX-512 only where 512-bit operations run at full width
+/// (`full_width_512`): on a Zen 5 the AVX-512 build of the driver was 1-14%
+/// faster than its AVX2 build, and of the validator 4-9%
+/// (bench/results/avx512-42-2026-11-30.md); on a Zen 4, which splits them
+/// in two, an AVX-512 build of the driver was 10-17% slower (commit
+/// 6c44763).
+#[cfg(target_arch = "x86_64")]
+fn capped(cpu: Level, full_width_512: bool, var: Option<&str>) -> Level {
+    let cap = match var {
+        Some("baseline") => Level::Baseline,
+        Some("avx2") => Level::Avx2,
+        Some("avx512") => Level::Avx512,
+        _ if full_width_512 => Level::Avx512,
+        _ => Level::Avx2,
+    };
+    cpu.min(cap)
+}
+
+/// Whether this CPU runs 512-bit operations at full width, as far as
+/// known: every CPU but AMD's family 0x19 (Zen 4, the only AMD family
+/// with AVX-512 and 256-bit data paths). (Intel's AVX-512 CPUs have not
+/// been measured.)
+#[cfg(target_arch = "x86_64")]
+fn full_width_512() -> bool {
+    use std::arch::x86_64::__cpuid;
+    // (Leaf 0: the vendor; leaf 1: the family. Both exist on every x86_64
+    // CPU.)
+    let (vendor, signature) = (__cpuid(0), __cpuid(1).eax);
+    let amd = (vendor.ebx, vendor.edx, vendor.ecx) == (0x6874_7541, 0x6974_6e65, 0x444d_4163);
+    // The family: the base family, plus the extended family when the base
+    // is 0xf.
+    let base = signature >> 8 & 0xf;
+    let family = if base == 0xf { base + (signature >> 20 & 0xff) } else { base };
+    !(amd && family == 0x19)
+}
+
+/// The best level this CPU runs, whatever `LEVEL_VAR` says (the tests run
+/// every level up to it).
+#[cfg(target_arch = "x86_64")]
+pub(crate) fn cpu_level() -> Level {
+    let avx2 = std::is_x86_feature_detected!("avx2")
+        && std::is_x86_feature_detected!("bmi1")
+        && std::is_x86_feature_detected!("bmi2")
+        && std::is_x86_feature_detected!("lzcnt")
+        && std::is_x86_feature_detected!("popcnt")
+        // (For the validator's carry-less prefix xor, `blocks.rs`.)
+        && std::is_x86_feature_detected!("pclmulqdq");
+    let avx512 = avx2
+        && std::is_x86_feature_detected!("avx512f")
+        && std::is_x86_feature_detected!("avx512bw")
+        && std::is_x86_feature_detected!("avx512vl");
+    if avx512 {
+        Level::Avx512
+    } else if avx2 {
+        Level::Avx2
+    } else {
+        Level::Baseline
     }
 }
 
@@ -139,6 +210,9 @@ pub(crate) fn drive<V: Visitor + ?Sized>(
         // then too).
         Level::Avx2 => unsafe { drive_avx2(input, span, options, v, buffers) },
         #[cfg(target_arch = "x86_64")]
+        // SAFETY: as `Level::Avx2`, for `drive_avx512`'s features.
+        Level::Avx512 => unsafe { drive_avx512(input, span, options, v, buffers) },
+        #[cfg(target_arch = "x86_64")]
         Level::Baseline => run::<super::blocks::Sse2, V>(input, span, options, v, buffers),
         #[cfg(not(target_arch = "x86_64"))]
         Level::Baseline => run::<super::blocks::Portable, V>(input, span, options, v, buffers),
@@ -157,6 +231,20 @@ unsafe fn drive_avx2<V: Visitor + ?Sized>(
     buffers: &mut Buffers,
 ) -> Flow<usize> {
     run::<super::blocks::Avx2, V>(input, span, options, v, buffers)
+}
+
+/// # Safety
+/// The CPU supports what `Level::Avx512` needs (`cpu_level`).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,bmi1,bmi2,lzcnt,popcnt")]
+unsafe fn drive_avx512<V: Visitor + ?Sized>(
+    input: &[u8],
+    span: Span,
+    options: &ReadOptions,
+    v: &mut V,
+    buffers: &mut Buffers,
+) -> Flow<usize> {
+    run::<super::blocks::Avx512, V>(input, span, options, v, buffers)
 }
 
 #[inline(always)]
@@ -1022,6 +1110,30 @@ mod tests {
     /// `tail_integer` reads what the general scan reads, or declines: every
     /// string of up to 5 bytes over digits, signs, '.', 'e' and a space,
     /// and integers around the 18/19-digit edge.
+    /// `JETJSON_LEVEL` lowers the level and never raises it.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn the_level_variable_never_raises_the_cpus_level() {
+        use super::{capped, Level};
+        let all = [Level::Baseline, Level::Avx2, Level::Avx512];
+        for cpu in all {
+            for full in [false, true] {
+                let default = if full { cpu } else { cpu.min(Level::Avx2) };
+                assert_eq!(capped(cpu, full, None), default);
+                assert_eq!(capped(cpu, full, Some("")), default);
+                assert_eq!(capped(cpu, full, Some("sse9")), default);
+                assert_eq!(capped(cpu, full, Some("avx512")), cpu);
+                assert_eq!(capped(cpu, full, Some("baseline")), Level::Baseline);
+                assert_eq!(capped(cpu, full, Some("avx2")), cpu.min(Level::Avx2));
+            }
+        }
+        assert_eq!(capped(Level::Avx512, true, None), Level::Avx512);
+        assert_eq!(capped(Level::Avx512, false, None), Level::Avx2);
+        assert_eq!(capped(Level::Avx512, false, Some("avx512")), Level::Avx512);
+        assert_eq!(capped(Level::Avx512, true, Some("avx2")), Level::Avx2);
+        assert_eq!(capped(Level::Avx2, true, Some("avx512")), Level::Avx2);
+    }
+
     #[test]
     fn tail_integer_agrees_with_general_scan() {
         let alphabet = b"0123456789-.eE +x";
@@ -1164,7 +1276,7 @@ mod tests {
         fn take_raw(&mut self, ahead: &[u8]) -> bool {
             assert!(matches!(ahead.first(), Some(b'{' | b'[')));
             self.0 .0.push(format!("take? {}", ahead.len()));
-            ahead.len() % 3 == 0
+            ahead.len().is_multiple_of(3)
         }
         fn refuses_repeats_in_raw(&self) -> bool {
             self.1
@@ -2089,7 +2201,7 @@ mod tests {
                                 doc[at] = b']';
                             }
                             docs += 1;
-                            let placed = if docs % 4 == 0 { g.at_start(&doc) } else { g.at_end(&doc) };
+                            let placed = if docs.is_multiple_of(4) { g.at_start(&doc) } else { g.at_end(&doc) };
                             for options in &all {
                                 let _ = agree_with(placed, options);
                                 let (want_calls, want) = reference(placed, options);

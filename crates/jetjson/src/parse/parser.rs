@@ -351,7 +351,7 @@ impl<'a> Parser<'a> {
             ws_at: NO_BLOCK,
             ws_bits: 0,
             #[cfg(target_arch = "x86_64")]
-            ws_avx2: drive::level() == drive::Level::Avx2,
+            ws_avx2: drive::level() >= drive::Level::Avx2,
         };
         if input.starts_with(BOM) {
             if !options.allow_bom {

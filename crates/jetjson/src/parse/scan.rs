@@ -199,7 +199,7 @@ mod tests {
                 x ^= x >> 7;
                 x ^= x << 17;
                 // Mostly plain letters, so stops land at every position.
-                *byte = if x % 16 == 0 { alphabet[(x >> 8) as usize % alphabet.len()] } else { b'a' + (x >> 20) as u8 % 26 };
+                *byte = if x.is_multiple_of(16) { alphabet[(x >> 8) as usize % alphabet.len()] } else { b'a' + (x >> 20) as u8 % 26 };
             }
             let b = &buf[..len];
             for from in [0, 1, 7, 31].into_iter().filter(|&f| f <= len) {

@@ -3,17 +3,19 @@
 //! items built from `pieces`, or pieces run together, then sometimes one
 //! byte replaced or the text cut, to reach errors as well.
 
-use super::drive::{level, Level};
+use super::drive::Level;
 use super::visitor::{NumberToken, Visitor};
 use crate::error::Result;
 use crate::{DuplicateKeys, ReadOptions};
 
-/// The driver builds this CPU can run: the baseline, and AVX2 when present.
+/// The driver builds this CPU can run: the baseline, and AVX2 and AVX-512
+/// when present (whatever `JETJSON_LEVEL` says).
 pub(super) fn levels() -> Vec<Level> {
     let mut l = vec![Level::Baseline];
     #[cfg(target_arch = "x86_64")]
-    if level() == Level::Avx2 {
-        l.push(Level::Avx2);
+    {
+        let cpu = super::drive::cpu_level();
+        l.extend([Level::Avx2, Level::Avx512].into_iter().filter(|&k| k <= cpu));
     }
     l
 }

@@ -202,6 +202,9 @@ pub(crate) fn validate(input: &[u8], options: &ReadOptions, work: &mut Work, lev
         // feature `validate_avx2` enables (see `drive::level`).
         Level::Avx2 => unsafe { validate_avx2(b, options, work) },
         #[cfg(target_arch = "x86_64")]
+        // SAFETY: as `Level::Avx2`, for `validate_avx512`'s features.
+        Level::Avx512 => unsafe { validate_avx512(b, options, work) },
+        #[cfg(target_arch = "x86_64")]
         Level::Baseline => validate_with::<super::blocks::Sse2>(b, options, work),
         #[cfg(not(target_arch = "x86_64"))]
         Level::Baseline => validate_with::<super::blocks::Portable>(b, options, work),
@@ -216,6 +219,16 @@ pub(crate) fn validate(input: &[u8], options: &ReadOptions, work: &mut Work, lev
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt,pclmulqdq")]
 unsafe fn validate_avx2(b: &[u8], options: &ReadOptions, work: &mut Work) -> bool {
     validate_with::<super::blocks::Avx2>(b, options, work)
+}
+
+/// `validate_with` built for AVX-512 (stage 1 is `run_ahead_avx512`).
+///
+/// # Safety
+/// The CPU supports what `Level::Avx512` needs (`drive::cpu_level`).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,bmi1,bmi2,lzcnt,popcnt,pclmulqdq")]
+unsafe fn validate_avx512(b: &[u8], options: &ReadOptions, work: &mut Work) -> bool {
+    validate_with::<super::blocks::Avx512>(b, options, work)
 }
 
 /// `validate` after the size limit and the BOM, with stage 1 by `C`
@@ -279,6 +292,9 @@ pub(crate) fn container_end(b: &[u8], at: usize, nested: Nested, work: &mut Work
         // feature `container_end_avx2` enables (see `drive::level`).
         Level::Avx2 => unsafe { container_end_avx2(b, at, nested, work) },
         #[cfg(target_arch = "x86_64")]
+        // SAFETY: as `Level::Avx2`, for `container_end_avx512`'s features.
+        Level::Avx512 => unsafe { container_end_avx512(b, at, nested, work) },
+        #[cfg(target_arch = "x86_64")]
         Level::Baseline => container_end_with::<super::blocks::Sse2>(b, at, nested, work),
         #[cfg(not(target_arch = "x86_64"))]
         Level::Baseline => container_end_with::<super::blocks::Portable>(b, at, nested, work),
@@ -293,6 +309,16 @@ pub(crate) fn container_end(b: &[u8], at: usize, nested: Nested, work: &mut Work
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt,pclmulqdq")]
 unsafe fn container_end_avx2(b: &[u8], at: usize, nested: Nested, work: &mut Work) -> Option<usize> {
     container_end_with::<super::blocks::Avx2>(b, at, nested, work)
+}
+
+/// `container_end_with` built for AVX-512.
+///
+/// # Safety
+/// The CPU supports what `Level::Avx512` needs (`drive::cpu_level`).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,bmi1,bmi2,lzcnt,popcnt,pclmulqdq")]
+unsafe fn container_end_avx512(b: &[u8], at: usize, nested: Nested, work: &mut Work) -> Option<usize> {
+    container_end_with::<super::blocks::Avx512>(b, at, nested, work)
 }
 
 /// `container_end` with stage 1 by `C` (whose ISA the caller runs with);
@@ -459,6 +485,26 @@ impl RunAhead for super::blocks::Avx2 {
 #[inline(never)]
 unsafe fn run_ahead_avx2(b: &[u8], at: usize, scan: &mut Scan, scratch: &mut String, ahead: &mut Ahead) {
     run_ahead_with::<super::blocks::Avx2>(b, at, scan, scratch, ahead);
+}
+
+#[cfg(target_arch = "x86_64")]
+impl RunAhead for super::blocks::Avx512 {
+    unsafe fn run_ahead(b: &[u8], at: usize, scan: &mut Scan, scratch: &mut String, ahead: &mut Ahead) {
+        // SAFETY: the CPU supports AVX-512 and the rest (this method's
+        // contract).
+        unsafe { run_ahead_avx512(b, at, scan, scratch, ahead) }
+    }
+}
+
+/// `run_ahead_with` built for AVX-512.
+///
+/// # Safety
+/// The CPU supports what `Level::Avx512` needs (`drive::cpu_level`).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,bmi1,bmi2,lzcnt,popcnt,pclmulqdq")]
+#[inline(never)]
+unsafe fn run_ahead_avx512(b: &[u8], at: usize, scan: &mut Scan, scratch: &mut String, ahead: &mut Ahead) {
+    run_ahead_with::<super::blocks::Avx512>(b, at, scan, scratch, ahead);
 }
 
 #[cfg(target_arch = "x86_64")]

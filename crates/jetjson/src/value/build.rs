@@ -1206,7 +1206,7 @@ mod tests {
         for k in 0..len.max(1) {
             let c = CHARS[(k * 7 + seed) % CHARS.len()];
             text.push(c);
-            let escape = (k + seed) % 3 != 0 || k == 0 || c < ' ' || c == '"' || c == '\\';
+            let escape = !(k + seed).is_multiple_of(3) || k == 0 || c < ' ' || c == '"' || c == '\\';
             match c {
                 '\n' => body.push_str("\\n"),
                 '\t' => body.push_str("\\t"),

@@ -25,8 +25,9 @@ use std::marker::PhantomData;
 use super::cursor::Cursor;
 use super::{decode_error, utf8_run, Flow, Level, Text};
 
-/// Bytes stored per step of a run's copy (and over-stored after it).
-const STEP: usize = 64;
+/// The most bytes stored per step of a run's copy (and over-stored after
+/// it): each classifier's `Classify::RUN_STEP` is at most this.
+pub(crate) const STEP: usize = 64;
 
 /// Room asked for at each stop beyond the run: the run's copy may store up
 /// to `STEP` bytes past it, and an escape's character is at most 4 bytes.
@@ -61,6 +62,12 @@ pub(super) fn string_with_escapes<'a, C: Classify, V: Visitor + ?Sized>(
         let text = unsafe { escaped_avx2(&mut s, start, at, high, lend, scratch, v) };
         return (text, s.at);
     }
+    #[cfg(target_arch = "x86_64")]
+    if C::LEVEL == Level::Avx512 {
+        // SAFETY: as for AVX2, with `escaped_avx512`'s features.
+        let text = unsafe { escaped_avx512(&mut s, start, at, high, lend, scratch, v) };
+        return (text, s.at);
+    }
     let text = escaped(&mut s, start, at, high, lend, scratch, v);
     (text, s.at)
 }
@@ -82,6 +89,27 @@ struct Escaped<'a, C> {
 #[inline(never)]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
 unsafe fn escaped_avx2<'a, C: Classify, V: Visitor + ?Sized>(
+    s: &mut Escaped<'a, C>,
+    start: usize,
+    at: usize,
+    high: bool,
+    lend: bool,
+    scratch: &mut String,
+    v: &mut V,
+) -> Flow<(Text<'a>, usize)> {
+    s.decode_body(start, at, high, lend, scratch, v)
+}
+
+/// `decode_body`, built with AVX-512 (a run copied one 64-byte register
+/// per step).
+///
+/// # Safety
+/// The CPU has the features enabled here.
+#[cfg(target_arch = "x86_64")]
+#[cold]
+#[inline(never)]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,bmi1,bmi2,lzcnt,popcnt")]
+unsafe fn escaped_avx512<'a, C: Classify, V: Visitor + ?Sized>(
     s: &mut Escaped<'a, C>,
     start: usize,
     at: usize,
@@ -175,7 +203,7 @@ fn decode<C: Classify, O: TextOut>(
             if high && !utf8_run::<C>(b, run, at) {
                 return Err((run, "invalid UTF-8 in string"));
             }
-            let mut len = put_run(b, run, at, out).ok_or((run, OUT_OF_MEMORY))?;
+            let mut len = put_run(b, run, at, out, C::RUN_STEP).ok_or((run, OUT_OF_MEMORY))?;
             match b.get(at) {
                 Some(b'"') => return Ok(at),
                 Some(b'\\') => {
@@ -214,12 +242,15 @@ fn decode<C: Classify, O: TextOut>(
 /// after it: the new length (not yet set when the room is to be used, the
 /// caller sets it), or `None` when there is no memory.
 ///
-/// Away from the end of the input, the run is stored `STEP` bytes at a
-/// time (the bytes read past `to` are in `b`, those stored past the run are
-/// in the room and count for nothing): no call per run, which is short
-/// between escapes in most text.
+/// Away from the end of the input, the run is stored `step` bytes at a
+/// time (`C::RUN_STEP`, a constant once inlined, at most `STEP`; the bytes
+/// read past `to` are in `b`, those stored past the run are in the room
+/// and count for nothing): no call per run, which is short between escapes
+/// in most text.
 #[inline(always)]
-fn put_run<O: TextOut>(b: &[u8], from: usize, to: usize, out: &mut O) -> Option<usize> {
+fn put_run<O: TextOut>(b: &[u8], from: usize, to: usize, out: &mut O, step: usize) -> Option<usize> {
+    // (A larger step would store past the room.)
+    assert!(step <= STEP);
     let n = to - from;
     if !out.room(n + SLACK) {
         return None;
@@ -227,15 +258,15 @@ fn put_run<O: TextOut>(b: &[u8], from: usize, to: usize, out: &mut O) -> Option<
     let len = out.len();
     // SAFETY: `room` made `n + SLACK` bytes from `len` writable.
     let dst = unsafe { out.as_mut_ptr().add(len) };
-    if to + STEP <= b.len() {
+    if to + step <= b.len() {
         let mut k = 0;
         loop {
             // SAFETY: `k < n` (or `k == 0`): the read `from + k .. from + k
-            // + STEP` ends before `to + STEP <= b.len()`, the write before
-            // `dst + n + STEP`, inside the room; the input is no part of
-            // `out`.
-            unsafe { std::ptr::copy_nonoverlapping(b.as_ptr().add(from + k), dst.add(k), STEP) };
-            k += STEP;
+            // + step` ends before `to + step <= b.len()`, the write before
+            // `dst + n + step`, inside the room (`step <= STEP`); the input
+            // is no part of `out`.
+            unsafe { std::ptr::copy_nonoverlapping(b.as_ptr().add(from + k), dst.add(k), step) };
+            k += step;
             if k >= n {
                 break;
             }
