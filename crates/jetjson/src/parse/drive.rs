@@ -95,6 +95,27 @@ pub(crate) fn level() -> Level {
     Level::Baseline
 }
 
+/// The level the push driver runs at when it builds something: `level()`,
+/// but AVX2 where that is AVX-512 in a build without AVX-512 enabled at
+/// compile time (no target flags: the Python extension, a plain `cargo
+/// build`). There the AVX-512 entry point also turns AVX-512 on for the
+/// visitor's code inlined into the driver (the `Value` builder, Python's
+/// object builder), which made some documents slower on a Zen 5: Python's
+/// `loads` 2% on canada and 2-6% on a 1.5 KB envelope, `Value` 2% on mesh;
+/// the validator (`level()`) is 3-9% faster on every document, and a build
+/// for the machine (`-C target-cpu=native`), whose both entry points have
+/// AVX-512, runs the AVX-512 driver level or faster on every document
+/// (bench/results/avx512-42-2026-11-30.md).
+#[inline(always)]
+pub(crate) fn parse_level() -> Level {
+    let level = level();
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512bw")))]
+    if level == Level::Avx512 {
+        return Level::Avx2;
+    }
+    level
+}
+
 #[cfg(target_arch = "x86_64")]
 static LEVEL: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
 

@@ -127,7 +127,7 @@ pub(crate) fn parse_with_buffers<V: Visitor + ?Sized>(
     visitor: &mut V,
     buffers: &mut Buffers,
 ) -> Result<()> {
-    parse_at_level(input, options, visitor, buffers, drive::level())
+    parse_at_level(input, options, visitor, buffers, drive::parse_level())
 }
 
 /// Checks that `input` is one JSON text, building nothing: the validator
@@ -174,7 +174,9 @@ pub(crate) fn walk_value_at<V: Visitor + ?Sized>(
 ) -> Result<Option<usize>> {
     // Kept memory as `parse` does: a `Value` field of a typed struct comes
     // here once per message.
-    match with_pooled(input.len(), |buffers| drive::drive(input, drive::Span::ValueAt(from), options, visitor, buffers, drive::level())) {
+    match with_pooled(input.len(), |buffers| {
+        drive::drive(input, drive::Span::ValueAt(from), options, visitor, buffers, drive::parse_level())
+    }) {
         Ok(end) => Ok(Some(end)),
         Err(Stop::Visitor(e)) => Err(e),
         Err(Stop::Syntax) => Ok(None),
