@@ -410,16 +410,6 @@ impl Value {
     }
 }
 
-/// Compact JSON, as [`to_string`] writes it (`format!("{v}")`). A value
-/// that cannot be written (a NaN, nesting deeper than 2048) is a
-/// formatting error.
-impl std::fmt::Display for Value {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let bytes = self.to_vec_with(&WriteOptions::compact()).map_err(|_| std::fmt::Error)?;
-        f.write_str(&String::from_utf8_lossy(&bytes))
-    }
-}
-
 /// `"[1, 2]".parse::<Value>()`: as [`Value::from_slice`].
 ///
 /// ```

@@ -96,11 +96,12 @@ impl ser::Serializer for ValueSerializer {
     fn serialize_u128(self, v: u128) -> Result<Value> {
         Ok(Value::from(v))
     }
+    /// NaN and ±Infinity become `null`, as in serde_json (`From<f64>`).
     fn serialize_f32(self, v: f32) -> Result<Value> {
-        Ok(Value::Number(Number::Float(f32_as_f64(v))))
+        Ok(Value::from(f32_as_f64(v)))
     }
     fn serialize_f64(self, v: f64) -> Result<Value> {
-        Ok(Value::Number(Number::Float(v)))
+        Ok(Value::from(v))
     }
     fn serialize_char(self, v: char) -> Result<Value> {
         Ok(Value::String(Str::from(v)))
