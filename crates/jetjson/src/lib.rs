@@ -79,6 +79,7 @@ mod digest;
 mod error;
 mod keys;
 mod lines;
+mod name_keys;
 mod opaque;
 mod options;
 mod pool;
@@ -318,7 +319,7 @@ pub fn from_slice<'a, T: Deserialize<'a>>(input: &'a [u8]) -> Result<T> {
 /// ```
 pub fn from_slice_with<'a, T: Deserialize<'a>>(input: &'a [u8], options: &ReadOptions) -> Result<T> {
     let mut de = parse::Deserializer::from_slice(input, options)?;
-    let value = T::deserialize(&mut de)?;
+    let value = de.value()?;
     de.end()?;
     Ok(value)
 }
