@@ -56,6 +56,18 @@ pub enum ErrorKind {
         /// The deepest nesting allowed.
         limit: usize,
     },
+    /// Nesting deeper than a serde conversion goes, as it recurses on the
+    /// stack: deserializing a type from text with a
+    /// [`ReadOptions::max_depth`](crate::ReadOptions::max_depth) above
+    /// 10,000 (which is lowered to that; `Value` and `RawJson` are read
+    /// under `max_depth` itself), or [`to_value`](crate::to_value) and
+    /// [`from_value`](crate::from_value) past 2048 levels.
+    RecursionCeiling {
+        /// The deepest nesting the conversion takes.
+        ceiling: usize,
+        /// The `max_depth` set and lowered to `ceiling`, when reading text.
+        max_depth: Option<usize>,
+    },
     /// An object with the same key twice where that is an error.
     DuplicateKey {
         /// The repeated name.
@@ -235,6 +247,7 @@ impl Error {
             ErrorKind::Syntax { .. } if self.inner.eof => Category::Eof,
             ErrorKind::Syntax { .. } | ErrorKind::InvalidNumber { .. } => Category::Syntax,
             ErrorKind::DepthLimit { .. }
+            | ErrorKind::RecursionCeiling { .. }
             | ErrorKind::SizeLimit { .. }
             | ErrorKind::IndentLimit { .. }
             | ErrorKind::WriteDepthLimit { .. }
@@ -320,10 +333,14 @@ impl Error {
 
     /// False for errors about the options, not the value (an indent over
     /// the cap is found wherever the writer happens to be, which says
-    /// nothing about the value), and for the write depth limit, whose path
-    /// would be as long as the limit.
+    /// nothing about the value), for I/O errors (the sink failed, wherever
+    /// the writer was), and for the write depth limit, whose path would be
+    /// as long as the limit.
     fn has_path(&self) -> bool {
-        !matches!(self.inner.kind, ErrorKind::IndentLimit { .. } | ErrorKind::WriteDepthLimit { .. } | ErrorKind::WriteDepthOption { .. })
+        !matches!(
+            self.inner.kind,
+            ErrorKind::IndentLimit { .. } | ErrorKind::WriteDepthLimit { .. } | ErrorKind::WriteDepthOption { .. } | ErrorKind::Io(_)
+        )
     }
 
     /// What went wrong, in detail.
@@ -343,25 +360,20 @@ impl Error {
 
     /// The path as text: `$.items[3].price`, or `$` at the top level.
     pub fn path_string(&self) -> String {
-        let mut s = String::from("$");
-        for seg in self.path() {
-            match seg {
-                PathSegment::Index(i) => {
-                    s.push('[');
-                    s.push_str(itoa::Buffer::new().format(*i));
-                    s.push(']');
-                }
-                PathSegment::Key(k) if is_identifier(k) => {
-                    s.push('.');
-                    s.push_str(k);
-                }
-                PathSegment::Key(k) => {
-                    s.push('[');
-                    s.push_str(&crate::to_string(k).unwrap_or_default());
-                    s.push(']');
-                }
-            }
+        path_text(self.path())
+    }
+
+    /// The path as the message shows it: whole, or for a deep one (a depth
+    /// error's path is as long as the limit) its first and last
+    /// `SHOWN_PATH_ENDS` segments with `...` between.
+    fn shown_path(&self) -> String {
+        let n = self.inner.path.len();
+        if n <= 2 * SHOWN_PATH_ENDS {
+            return self.path_string();
         }
+        let mut s = path_text(self.path().take(SHOWN_PATH_ENDS));
+        s.push_str("...");
+        s.push_str(&path_text(self.path().skip(n - SHOWN_PATH_ENDS))[1..]);
         s
     }
 
@@ -385,6 +397,12 @@ impl Error {
             ErrorKind::Unsupported { what } => what.clone(),
             ErrorKind::Syntax { msg } => msg.clone(),
             ErrorKind::DepthLimit { limit } => format!("nesting deeper than max_depth {limit}"),
+            ErrorKind::RecursionCeiling { ceiling, max_depth: Some(asked) } => format!(
+                "nesting deeper than {ceiling}, the most serde deserialization reads (max_depth {asked} is lowered to it: serde types recurse on the stack)"
+            ),
+            ErrorKind::RecursionCeiling { ceiling, max_depth: None } => {
+                format!("nesting deeper than {ceiling}, the most to_value and from_value convert (they recurse on the stack)")
+            }
             ErrorKind::DuplicateKey { key } => format!("duplicate object key {key:?}"),
             ErrorKind::SizeLimit { limit } => format!("input larger than max_size {limit} bytes"),
             ErrorKind::WriteDepthLimit { limit } => format!("nesting deeper than max_write_depth {limit}"),
@@ -407,6 +425,33 @@ pub(crate) fn shown_literal(text: &str) -> String {
     }
 }
 
+/// How many segments a deep path shows at each end in messages.
+const SHOWN_PATH_ENDS: usize = 8;
+
+/// `segments` (outermost first) as text after a `$`.
+fn path_text<'a>(segments: impl Iterator<Item = &'a PathSegment>) -> String {
+    let mut s = String::from("$");
+    for seg in segments {
+        match seg {
+            PathSegment::Index(i) => {
+                s.push('[');
+                s.push_str(itoa::Buffer::new().format(*i));
+                s.push(']');
+            }
+            PathSegment::Key(k) if is_identifier(k) => {
+                s.push('.');
+                s.push_str(k);
+            }
+            PathSegment::Key(k) => {
+                s.push('[');
+                s.push_str(&crate::to_string(k).unwrap_or_default());
+                s.push(']');
+            }
+        }
+    }
+    s
+}
+
 fn is_identifier(k: &str) -> bool {
     let mut chars = k.chars();
     matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_') && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
@@ -417,7 +462,7 @@ impl fmt::Display for Error {
         if let Some(p) = self.inner.position {
             write!(f, "line {} column {} (byte {}): ", p.line, p.column, p.offset)?;
         } else if !self.inner.path.is_empty() {
-            write!(f, "{}: ", self.path_string())?;
+            write!(f, "{}: ", self.shown_path())?;
         }
         f.write_str(&self.message())
     }

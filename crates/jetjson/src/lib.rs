@@ -79,6 +79,7 @@ mod digest;
 mod error;
 mod keys;
 mod lines;
+mod name_keys;
 mod opaque;
 mod options;
 mod pool;
@@ -318,7 +319,7 @@ pub fn from_slice<'a, T: Deserialize<'a>>(input: &'a [u8]) -> Result<T> {
 /// ```
 pub fn from_slice_with<'a, T: Deserialize<'a>>(input: &'a [u8], options: &ReadOptions) -> Result<T> {
     let mut de = parse::Deserializer::from_slice(input, options)?;
-    let value = T::deserialize(&mut de)?;
+    let value = de.value()?;
     de.end()?;
     Ok(value)
 }
@@ -407,16 +408,6 @@ impl Value {
     pub fn write_to<S: Sink>(&self, writer: &mut Writer<S>) -> Result<()> {
         let limit = writer.style().max_write_depth;
         stack::with_room_for(limit, || value::write_value(writer, self))
-    }
-}
-
-/// Compact JSON, as [`to_string`] writes it (`format!("{v}")`). A value
-/// that cannot be written (a NaN, nesting deeper than 2048) is a
-/// formatting error.
-impl std::fmt::Display for Value {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let bytes = self.to_vec_with(&WriteOptions::compact()).map_err(|_| std::fmt::Error)?;
-        f.write_str(&String::from_utf8_lossy(&bytes))
     }
 }
 

@@ -19,6 +19,11 @@ use crate::writer::{Sink, Writer};
 pub(crate) const RAW_TOKEN: &str = "$jetjson::private::RawJson";
 
 /// A piece of JSON text, borrowed or owned.
+///
+/// Read, it borrows from the input: it is not `DeserializeOwned`, even as
+/// [`OwnedRawJson`] (unlike serde_json's `Box<RawValue>`), so a struct with
+/// a `RawJson` field is read with `from_slice`/`from_str`, not
+/// `from_reader` or `from_value` (read a `Value` there instead).
 #[derive(Clone)]
 pub struct RawJson<'a> {
     json: Cow<'a, [u8]>,

@@ -314,7 +314,7 @@ fn attempt<'de, T: Deserialize<'de>>(
         Ok(de) => de,
         Err(e) => return Attempt::Error(locate(e, input, start)),
     };
-    match T::deserialize(&mut de) {
+    match de.value::<T>() {
         Ok(value) => {
             let end = start + de.offset();
             if end == cap && !self_delimiting(input[end - 1]) {

@@ -321,10 +321,17 @@ fn nesting_is_bounded_in_both_directions() {
     for _ in 0..3000 {
         deep = Value::Array(vec![deep].into());
     }
+    // The error names the conversions' ceiling (no max_depth was set), and
+    // its message shows the ends of its 2048-segment path.
     let e = jetjson::from_value::<Value>(deep.clone()).unwrap_err();
-    assert_eq!(e.kind(), &ErrorKind::DepthLimit { limit: 2048 });
+    assert_eq!(e.kind(), &ErrorKind::RecursionCeiling { ceiling: 2048, max_depth: None });
+    assert_eq!(e.path().count(), 2048);
+    let tail = "nesting deeper than 2048, the most to_value and from_value convert (they recurse on the stack)";
+    assert_eq!(e.to_string(), format!("$[0][0][0][0][0][0][0][0]...[0][0][0][0][0][0][0][0]: {tail}"));
     let e = jetjson::to_value(&deep).unwrap_err();
-    assert_eq!(e.kind(), &ErrorKind::DepthLimit { limit: 2048 });
+    assert_eq!(e.kind(), &ErrorKind::RecursionCeiling { ceiling: 2048, max_depth: None });
+    assert_eq!(e.to_string(), format!("$[0][0][0][0][0][0][0][0]...[0][0][0][0][0][0][0][0]: {tail}"));
+    assert_eq!(e.path_string(), format!("${}", "[0]".repeat(e.path().count())));
     // 2000 levels are fine both ways.
     let mut ok = json!(1);
     for _ in 0..2000 {

@@ -371,3 +371,29 @@ fn maps_arrays_and_strings_build_values() {
     assert_eq!(v.to_string(), r#"{"m":{"k":1},"a":[1,"x"],"s":"inline"}"#);
     assert_eq!(Value::from(i128::MIN).to_string(), i128::MIN.to_string());
 }
+
+/// NaN and ±Infinity, which JSON has no literal for, become `null` in
+/// `json!`, `to_value`, `From<f64>`/`From<f32>` and a `Value` read from
+/// another format, as in serde_json (checked against it); `Number::from_f64`
+/// still refuses them. Such a value then displays, and equals itself.
+#[test]
+fn non_finite_floats_become_null_as_in_serde_json() {
+    for x in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+        let v = json!({"r": x, "a": [x, (x as f32)], "ok": 0.5});
+        let s = serde_json::json!({"r": x, "a": [x, (x as f32)], "ok": 0.5});
+        assert_eq!(sj(&v.to_string()), s);
+        assert_eq!(v.to_string(), r#"{"r":null,"a":[null,null],"ok":0.5}"#);
+        assert!(v == v.clone());
+        assert_eq!(jetjson::to_value(&x).unwrap(), Value::Null);
+        assert_eq!(jetjson::to_value(&(x as f32)).unwrap(), Value::Null);
+        assert_eq!(serde_json::to_value(x).unwrap(), serde_json::Value::Null);
+        assert_eq!(Value::from(x), Value::Null);
+        assert_eq!(Value::from(x as f32), Value::Null);
+        assert!(Number::from_f64(x).is_none());
+        // Through `Value`'s `Deserialize` (a format that has NaN hands it
+        // over as `visit_f64`).
+        let d: Value = serde::Deserialize::deserialize(serde::de::value::F64Deserializer::<serde::de::value::Error>::new(x)).unwrap();
+        assert_eq!(d, Value::Null);
+    }
+    assert_eq!(Value::from(0.5f32), 0.5);
+}

@@ -13,8 +13,10 @@ use super::{DuplicateKeys, ReadOptions};
 use crate::error::{Error, Result};
 
 /// The deepest recursion serde deserialization accepts whatever `max_depth`
-/// says: each level is a few stack frames of the target type's code.
-const SERDE_DEPTH_CEILING: usize = 10_000;
+/// says: each level is a few stack frames of the target type's code. A
+/// `Value` or `RawJson` taking the door (`door.rs`) is read without
+/// recursion, under the caller's `max_depth` (`Parser::asked_depth`).
+pub(crate) const SERDE_DEPTH_CEILING: usize = 10_000;
 
 pub struct Deserializer<'de> {
     pub(super) p: Parser<'de>,
@@ -31,12 +33,23 @@ pub struct Deserializer<'de> {
 impl<'de> Deserializer<'de> {
     pub fn from_slice(input: &'de [u8], options: &ReadOptions) -> Result<Deserializer<'de>> {
         let mut options = options.clone();
-        options.max_depth = options.max_depth.min(SERDE_DEPTH_CEILING);
+        let asked = options.max_depth;
+        options.max_depth = asked.min(SERDE_DEPTH_CEILING);
         let mut p = Parser::new(input, &options)?;
+        p.asked_depth = asked;
         // serde types see every member, so `First` is applied here by
         // skipping repeats; `Last` is what maps do when keys repeat.
         p.track_names = options.duplicate_keys != DuplicateKeys::Last;
         Ok(Deserializer { p, depth: 0, door: true, name_at: None })
+    }
+
+    /// The value at the start, as `T`; an error the type raises after
+    /// reading it (an untagged enum that matched no variant) gets the
+    /// position where the value starts.
+    pub fn value<T: de::Deserialize<'de>>(&mut self) -> Result<T> {
+        self.p.skip_ws();
+        let at = self.p.i;
+        T::deserialize(&mut *self).map_err(|e| self.p.locate(at, e))
     }
 
     /// After the value: only whitespace may follow.
@@ -391,7 +404,11 @@ impl<'de> de::SeqAccess<'de> for Elements<'_, 'de> {
         if !self.advance()? {
             return Ok(None);
         }
-        seed.deserialize(&mut *self.de).map(Some)
+        // An error the element's type raises after reading it (an untagged
+        // or internally tagged enum that matched no variant) belongs to
+        // the element, not to the array.
+        let at = self.de.p.i;
+        seed.deserialize(&mut *self.de).map(Some).map_err(|e| self.de.p.locate(at, e))
     }
 
     /// As the provided method, but inlined into the sequence's loop (with
@@ -402,7 +419,8 @@ impl<'de> de::SeqAccess<'de> for Elements<'_, 'de> {
         if !self.advance()? {
             return Ok(None);
         }
-        T::deserialize(&mut *self.de).map(Some)
+        let at = self.de.p.i;
+        T::deserialize(&mut *self.de).map(Some).map_err(|e| self.de.p.locate(at, e))
     }
 }
 
@@ -471,18 +489,6 @@ struct MemberName<'a, 'de> {
     s: super::parser::Str<'de>,
 }
 
-macro_rules! integer_names {
-    ($($method:ident => $visit:ident),*) => {$(
-        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-            let text = self.p.text(&self.s);
-            match text.parse() {
-                Ok(n) => visitor.$visit(n),
-                Err(_) => Err(de::Error::invalid_type(de::Unexpected::Str(text), &visitor)),
-            }
-        }
-    )*};
-}
-
 impl<'de> de::Deserializer<'de> for MemberName<'_, 'de> {
     type Error = Error;
 
@@ -493,18 +499,14 @@ impl<'de> de::Deserializer<'de> for MemberName<'_, 'de> {
         }
     }
 
-    integer_names! {
-        deserialize_i8 => visit_i8, deserialize_i16 => visit_i16, deserialize_i32 => visit_i32, deserialize_i64 => visit_i64,
-        deserialize_u8 => visit_u8, deserialize_u16 => visit_u16, deserialize_u32 => visit_u32, deserialize_u64 => visit_u64,
-        deserialize_i128 => visit_i128, deserialize_u128 => visit_u128
-    }
+    crate::name_keys::typed_name_methods!(|name| name.p.text(&name.s));
 
     fn deserialize_newtype_struct<V: Visitor<'de>>(self, _name: &'static str, visitor: V) -> Result<V::Value> {
         visitor.visit_newtype_struct(self)
     }
 
     serde::forward_to_deserialize_any! {
-        bool f32 f64 char str string bytes byte_buf option unit unit_struct seq tuple
+        f32 f64 char str string bytes byte_buf option unit unit_struct seq tuple
         tuple_struct map struct enum identifier ignored_any
     }
 }

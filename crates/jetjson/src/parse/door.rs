@@ -48,10 +48,12 @@ pub(crate) fn take_handed() -> Option<Value> {
 }
 
 /// The options of the deserializer's parser for a walk of one value, nested
-/// `depth` containers deep.
+/// `depth` containers deep. The walk does not recurse, so it takes the
+/// `max_depth` the caller set, not the serde path's lower ceiling
+/// (`SERDE_DEPTH_CEILING`).
 fn nested_options(de: &Deserializer<'_>) -> ReadOptions {
     let p = &de.p;
-    ReadOptions::new().duplicate_keys(p.duplicates).max_depth(p.max_depth.saturating_sub(de.depth))
+    ReadOptions::new().duplicate_keys(p.duplicates).max_depth(p.asked_depth.saturating_sub(de.depth))
 }
 
 /// `deserialize_newtype_struct(VALUE_TOKEN, visitor)`.

@@ -94,7 +94,9 @@ pub(crate) fn read_limited<R: std::io::Read>(reader: R, max_size: Option<usize>,
             let probe = (limit as u64).saturating_add(1);
             reader.take(probe).read_to_end(buf)?;
             if buf.len() > limit {
-                return Err(crate::error::Error::new(crate::error::ErrorKind::SizeLimit { limit }));
+                // Where `from_slice_with` puts it: the first byte past the limit.
+                let at = crate::error::Position::locate(buf, limit);
+                return Err(crate::error::Error::new(crate::error::ErrorKind::SizeLimit { limit }).at(at));
             }
         }
     }

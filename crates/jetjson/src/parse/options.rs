@@ -55,6 +55,13 @@ impl ReadOptions {
         ReadOptions { lossless_numbers: true, ..ReadOptions::default() }
     }
     /// Deepest nesting of arrays and objects accepted (default 512).
+    ///
+    /// Serde deserialization of other types than `Value` and `RawJson`
+    /// (`from_slice_with::<T>`, `from_reader_with`, ...) recurses on the
+    /// stack, and reads at most 10,000 levels whatever this says (the error
+    /// is then [`ErrorKind::RecursionCeiling`](crate::ErrorKind::RecursionCeiling));
+    /// a `Value` or `RawJson`, alone or as a field, is read under this
+    /// limit, at any depth.
     pub fn max_depth(mut self, depth: usize) -> Self {
         self.max_depth = depth;
         self

@@ -295,6 +295,10 @@ pub(crate) struct Parser<'a> {
     /// Decoded text of the last string that had escapes.
     pub(crate) scratch: String,
     pub(crate) max_depth: usize,
+    /// The `max_depth` the caller set, when the serde path lowered
+    /// `max_depth` below it (its recursion ceiling; else equal): a depth
+    /// error then names the ceiling, not a limit the caller never set.
+    pub(crate) asked_depth: usize,
     /// Whether member names are tracked, and what a repeated one means.
     pub(crate) duplicates: DuplicateKeys,
     pub(crate) track_names: bool,
@@ -343,6 +347,7 @@ impl<'a> Parser<'a> {
             i: 0,
             scratch: buffers.scratch,
             max_depth: options.max_depth,
+            asked_depth: options.max_depth,
             duplicates: options.duplicate_keys,
             // Builders over the push driver apply `First`/`Last` themselves.
             track_names: options.duplicate_keys == DuplicateKeys::Error,
@@ -567,7 +572,13 @@ impl<'a> Parser<'a> {
     #[cold]
     #[inline(never)]
     fn too_deep(&self) -> Error {
-        Error::new(ErrorKind::DepthLimit { limit: self.max_depth + self.raw_depth }).at(Position::locate(self.b, self.i))
+        let limit = self.max_depth + self.raw_depth;
+        let kind = if self.asked_depth > limit {
+            ErrorKind::RecursionCeiling { ceiling: limit, max_depth: Some(self.asked_depth) }
+        } else {
+            ErrorKind::DepthLimit { limit }
+        };
+        Error::new(kind).at(Position::locate(self.b, self.i))
     }
 
     /// The string at `"`.

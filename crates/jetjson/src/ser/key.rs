@@ -109,8 +109,9 @@ impl<S: Sink> Serializer for MapKeySerializer<'_, '_, S> {
         serialize_u64(u64);
         serialize_u128(u128);
     }
-    fn serialize_some<T: ?Sized + Serialize>(self, _: &T) -> Result<()> {
-        Err(not_a_string())
+    /// `Some(k)` as `k`, as serde_json writes it (`None` is refused).
+    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<()> {
+        value.serialize(self)
     }
     fn serialize_newtype_variant<T: ?Sized + Serialize>(self, _: &'static str, _: u32, _: &'static str, _: &T) -> Result<()> {
         Err(not_a_string())

@@ -59,8 +59,9 @@ impl<'de> Visitor<'de> for ValueVisitor {
     fn visit_u128<E>(self, v: u128) -> Result<Value, E> {
         Ok(Value::Number(Number::Big(v.to_string().into())))
     }
+    /// NaN and ±Infinity (from another format) become `null`, as in serde_json.
     fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
-        Ok(Value::Number(Number::Float(v)))
+        Ok(Value::from(v))
     }
     fn visit_str<E>(self, v: &str) -> Result<Value, E> {
         Ok(Value::String(Str::new(v)))

@@ -32,16 +32,23 @@ impl From<u128> for Value {
     }
 }
 
-/// Any double, NaN and ±Infinity included (writing those fails in every
-/// profile unless `compact` is told to write `null`).
+/// A double; NaN and ±Infinity, which JSON has no literal for, become
+/// `Value::Null`, as in serde_json (and so in `json!` and `to_value`).
+///
+/// ```
+/// assert_eq!(jetjson::Value::from(0.5), 0.5);
+/// assert!(jetjson::Value::from(f64::NAN).is_null());
+/// assert_eq!(jetjson::json!({"r": f64::INFINITY}).to_string(), r#"{"r":null}"#);
+/// ```
 impl From<f64> for Value {
     fn from(v: f64) -> Value {
-        Value::Number(Number::Float(v))
+        Number::from_f64(v).map_or(Value::Null, Value::Number)
     }
 }
+/// As `From<f64>` (NaN and ±Infinity become `Value::Null`).
 impl From<f32> for Value {
     fn from(v: f32) -> Value {
-        Value::Number(Number::Float(f64::from(v)))
+        Value::from(f64::from(v))
     }
 }
 impl From<bool> for Value {

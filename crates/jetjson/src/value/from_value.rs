@@ -57,7 +57,7 @@ impl<'a, L> De<'a, L> {
     /// Refuses a container opened deeper than a `Value` can be written.
     fn enter(&self) -> Result<()> {
         if self.depth >= MAX_CONVERT_DEPTH {
-            return Err(Error::new(ErrorKind::DepthLimit { limit: MAX_CONVERT_DEPTH }));
+            return Err(Error::new(ErrorKind::RecursionCeiling { ceiling: MAX_CONVERT_DEPTH, max_depth: None }));
         }
         Ok(())
     }
@@ -252,17 +252,6 @@ struct Name<'a, L> {
     lend: PhantomData<L>,
 }
 
-macro_rules! integer_names {
-    ($($method:ident => $visit:ident),*) => {$(
-        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-            match self.name.parse() {
-                Ok(n) => visitor.$visit(n),
-                Err(_) => Err(de::Error::invalid_type(de::Unexpected::Str(self.name), &visitor)),
-            }
-        }
-    )*};
-}
-
 impl<'a, 'de, L: Lend<'a, 'de>> de::Deserializer<'de> for Name<'a, L> {
     type Error = Error;
 
@@ -270,11 +259,7 @@ impl<'a, 'de, L: Lend<'a, 'de>> de::Deserializer<'de> for Name<'a, L> {
         L::text(self.name.as_str(), visitor)
     }
 
-    integer_names! {
-        deserialize_i8 => visit_i8, deserialize_i16 => visit_i16, deserialize_i32 => visit_i32, deserialize_i64 => visit_i64,
-        deserialize_u8 => visit_u8, deserialize_u16 => visit_u16, deserialize_u32 => visit_u32, deserialize_u64 => visit_u64,
-        deserialize_i128 => visit_i128, deserialize_u128 => visit_u128
-    }
+    crate::name_keys::typed_name_methods!(|name| name.name.as_str());
 
     fn deserialize_newtype_struct<V: Visitor<'de>>(self, _name: &'static str, visitor: V) -> Result<V::Value> {
         visitor.visit_newtype_struct(self)
@@ -285,7 +270,7 @@ impl<'a, 'de, L: Lend<'a, 'de>> de::Deserializer<'de> for Name<'a, L> {
     }
 
     serde::forward_to_deserialize_any! {
-        bool f32 f64 char str string bytes byte_buf option unit unit_struct seq tuple
+        f32 f64 char str string bytes byte_buf option unit unit_struct seq tuple
         tuple_struct map struct identifier ignored_any
     }
 }

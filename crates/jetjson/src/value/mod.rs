@@ -6,6 +6,9 @@ mod arena;
 mod array;
 mod build;
 mod de;
+mod debug;
+mod display;
+mod eq;
 mod from;
 mod from_value;
 mod map;
@@ -47,7 +50,10 @@ pub(crate) use write::write_value;
 /// value: `&mut` access to a container copies its items out of the arena
 /// first (copy-on-write), and a child kept after the root is dropped keeps
 /// the arena alive.
-#[derive(Clone, Debug, PartialEq, Default)]
+/// `==` and `{:?}` walk the tree with an explicit stack (`eq.rs`,
+/// `debug.rs`), so they take any depth, as building, cloning, dropping and
+/// `Display` do.
+#[derive(Clone, Default)]
 pub enum Value {
     /// `null`.
     #[default]

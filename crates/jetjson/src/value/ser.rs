@@ -89,6 +89,12 @@ pub(crate) fn door_value<T: ?Sized>(inner: &T) -> Option<&Value> {
     Some(unsafe { (*at.cast::<Door<'_>>()).0 })
 }
 
+/// Through jetjson's serializer, as `Value::to_vec_with` writes it. Through
+/// any other serializer (serde_json's, `serde_json::to_value`), a
+/// `Number::Big` (an integer beyond 64 bits, or a literal read losslessly)
+/// is written as a string of its digits, since serde has no call for a
+/// number's text: `[18446744073709551616]` comes out as
+/// `["18446744073709551616"]`.
 impl Serialize for Value {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let door = Door(self);

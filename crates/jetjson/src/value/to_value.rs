@@ -27,7 +27,7 @@ impl ValueSerializer {
     /// The serializer for the items of a container opened here.
     fn inner(self) -> Result<ValueSerializer> {
         if self.depth >= MAX_CONVERT_DEPTH {
-            return Err(Error::new(ErrorKind::DepthLimit { limit: MAX_CONVERT_DEPTH }));
+            return Err(Error::new(ErrorKind::RecursionCeiling { ceiling: MAX_CONVERT_DEPTH, max_depth: None }));
         }
         Ok(ValueSerializer { depth: self.depth + 1 })
     }
@@ -96,11 +96,12 @@ impl ser::Serializer for ValueSerializer {
     fn serialize_u128(self, v: u128) -> Result<Value> {
         Ok(Value::from(v))
     }
+    /// NaN and ±Infinity become `null`, as in serde_json (`From<f64>`).
     fn serialize_f32(self, v: f32) -> Result<Value> {
-        Ok(Value::Number(Number::Float(f32_as_f64(v))))
+        Ok(Value::from(f32_as_f64(v)))
     }
     fn serialize_f64(self, v: f64) -> Result<Value> {
-        Ok(Value::Number(Number::Float(v)))
+        Ok(Value::from(v))
     }
     fn serialize_char(self, v: char) -> Result<Value> {
         Ok(Value::String(Str::from(v)))
@@ -381,8 +382,9 @@ impl ser::Serializer for KeySerializer {
         serialize_u64(u64);
         serialize_u128(u128);
     }
-    fn serialize_some<T: ?Sized + Serialize>(self, _: &T) -> Result<Str> {
-        Err(key_must_be_string())
+    /// `Some(k)` as `k`, as serde_json's `to_value` takes it (`None` is refused).
+    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<Str> {
+        value.serialize(self)
     }
     fn serialize_newtype_variant<T: ?Sized + Serialize>(self, _: &'static str, _: u32, _: &'static str, _: &T) -> Result<Str> {
         Err(key_must_be_string())
