@@ -203,9 +203,10 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
             }
             Some(b'[') => {
                 self.open()?;
-                match visitor.visit_seq(Elements { de: self, first: true }) {
+                let mut start = self.p.i;
+                match visitor.visit_seq(Elements { de: self, first: true, start: &mut start }) {
                     Ok(value) => self.close(b']', "',' or ']' after array element").map(|_| value),
-                    Err(e) => Err(e),
+                    Err(e) => Err(self.p.locate(start, e)),
                 }
             }
             Some(b't') => {
@@ -236,9 +237,10 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         }
         let at = self.p.i;
         self.open()?;
-        let value = match visitor.visit_seq(Elements { de: self, first: true }) {
+        let mut start = at;
+        let value = match visitor.visit_seq(Elements { de: self, first: true, start: &mut start }) {
             Ok(value) => self.close(b']', "',' or ']' after array element").map(|_| value),
-            Err(e) => Err(e),
+            Err(e) => Err(self.p.locate(start, e)),
         };
         value.map_err(|e| self.p.locate(at, e))
     }
@@ -328,6 +330,12 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
 struct Elements<'a, 'de> {
     de: &'a mut Deserializer<'de>,
     first: bool,
+    /// Where the element being read starts (a store per element, in the
+    /// caller's frame: an error its type raises after reading it, an
+    /// untagged or internally tagged enum that matched no variant, is
+    /// placed there, not at the array's `[`; a position kept across the
+    /// element's call cost typed parses 2-3%).
+    start: &'a mut usize,
 }
 
 impl<'de> Elements<'_, 'de> {
@@ -404,11 +412,8 @@ impl<'de> de::SeqAccess<'de> for Elements<'_, 'de> {
         if !self.advance()? {
             return Ok(None);
         }
-        // An error the element's type raises after reading it (an untagged
-        // or internally tagged enum that matched no variant) belongs to
-        // the element, not to the array.
-        let at = self.de.p.i;
-        seed.deserialize(&mut *self.de).map(Some).map_err(|e| self.de.p.locate(at, e))
+        *self.start = self.de.p.i;
+        seed.deserialize(&mut *self.de).map(Some)
     }
 
     /// As the provided method, but inlined into the sequence's loop (with
@@ -419,8 +424,8 @@ impl<'de> de::SeqAccess<'de> for Elements<'_, 'de> {
         if !self.advance()? {
             return Ok(None);
         }
-        let at = self.de.p.i;
-        T::deserialize(&mut *self.de).map(Some).map_err(|e| self.de.p.locate(at, e))
+        *self.start = self.de.p.i;
+        T::deserialize(&mut *self.de).map(Some)
     }
 }
 
