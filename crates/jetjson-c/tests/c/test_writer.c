@@ -529,6 +529,15 @@ static jetjson_status put_raw_in_array(jetjson_writer *w, jetjson_error *e, cons
     return st;
 }
 
+/* `depth` nested empty arrays, NUL-terminated, into `text` (2 * depth + 1
+ * bytes). */
+static char *nested_arrays(char *text, size_t depth) {
+    memset(text, '[', depth);
+    memset(text + depth, ']', depth);
+    text[2 * depth] = 0;
+    return text;
+}
+
 /* A raw value's own nesting counts below max_write_depth in every profile:
  * compact checks the text it copies under the room the write limit leaves
  * (it used the read default, 512, which a raised limit could not lift),
@@ -544,9 +553,7 @@ static void test_raw_depth_under_the_write_limit(void) {
         for (int depth = 510; depth <= N; depth += 1) {
             if (depth > 514 && depth < N - 2)
                 continue;
-            memset(text, '[', (size_t)depth);
-            memset(text + depth, ']', (size_t)depth);
-            text[2 * depth] = 0;
+            nested_arrays(text, (size_t)depth);
             size_t limits[] = {0, N, N + 1};
             for (size_t k = 0; k < 3; k++) {
                 size_t limit = limits[k] ? limits[k] : 512;
@@ -570,10 +577,7 @@ static void test_raw_depth_under_the_write_limit(void) {
     free(text);
     /* The tester's case: go, an indent, a low limit, a very deep text. */
     enum { DEEP = 100000 };
-    char *deep = malloc(2 * DEEP + 1);
-    memset(deep, '[', DEEP);
-    memset(deep + DEEP, ']', DEEP);
-    deep[2 * DEEP] = 0;
+    char *deep = nested_arrays(malloc(2 * DEEP + 1), DEEP);
     jetjson_write_options go = {JETJSON_PROFILE_GO, 0, 0, 0, 1, 2};
     jetjson_status st = one_value(&go, &out, &err, put_raw, deep);
     CHECK(st == JETJSON_ERR_LIMIT && strstr(err.message, "max_write_depth 2") != NULL, "go deep raw: %d %s", st, err.message);
@@ -582,10 +586,7 @@ static void test_raw_depth_under_the_write_limit(void) {
      * crashed it). */
     enum { JCS_DEEP = 60000 };
     jetjson_write_options jcs = {JETJSON_PROFILE_JCS, 0, 0, 0, 0, JCS_DEEP};
-    char *jdeep = malloc(2 * JCS_DEEP + 1);
-    memset(jdeep, '[', JCS_DEEP);
-    memset(jdeep + JCS_DEEP, ']', JCS_DEEP);
-    jdeep[2 * JCS_DEEP] = 0;
+    char *jdeep = nested_arrays(malloc(2 * JCS_DEEP + 1), JCS_DEEP);
     st = one_value(&jcs, &out, &err, put_raw, jdeep);
     CHECK(st == JETJSON_OK && out.len == 2 * JCS_DEEP && memcmp(out.data, jdeep, out.len) == 0, "jcs deep raw: %d %s", st, err.message);
     free(jdeep);
