@@ -1,8 +1,12 @@
-//! Stack for writing a `Value`: the writer recurses once per level of
-//! nesting, so before it starts, the thread must have room for
-//! `max_write_depth` levels. When it has not (a raised limit, a small
-//! thread stack), the write runs on a stack allocated for it (`stacker`,
-//! which maps a new stack and switches to it; no thread is started).
+//! Room on the stack for what recurses once per level of nesting.
+//!
+//! Writing a `Value`: before it starts, the thread must have room for
+//! `max_write_depth` levels (`with_room_for`). Reading typed targets through
+//! serde and converting with `from_value`/`to_value` recurse in the target
+//! type's code: the room is checked every few levels (`nest`). When it is
+//! short (a raised limit, a small thread stack), the rest runs on a stack
+//! allocated for it (`stacker`, which maps a new stack and switches to it;
+//! no thread is started), so no depth the limits allow overflows the stack.
 
 /// Stack one level of `Value` writing uses, at most. Measured (depth
 /// 20,000, arrays and objects, `Value::to_vec_with` and the serde path):
@@ -26,4 +30,32 @@ pub(crate) fn with_room_for<R>(max_write_depth: usize, write: impl FnOnce() -> R
     let levels = max_write_depth.min(crate::MAX_WRITE_DEPTH);
     let needed = levels * PER_LEVEL + BASE;
     stacker::maybe_grow(needed, needed, write)
+}
+
+/// Levels of a recursive read or conversion (serde deserialization of
+/// typed targets, `from_value`, `to_value`) between two checks of the
+/// stack's room: the recursion is in the target type's code, so its frames
+/// are not known in advance; every `NEST_STEP` levels the thread must have
+/// `NEST_ROOM` left (room for that many levels of frames of up to 8 KiB),
+/// or the levels below run on a new stack of `NEST_SEGMENT` bytes.
+const NEST_STEP: usize = 32;
+const NEST_ROOM: usize = 256 << 10;
+const NEST_SEGMENT: usize = 4 << 20;
+
+/// Runs `f`, the recursion into a container opened at nesting `depth`
+/// (1 for the outermost), with room on the stack for the levels below it,
+/// as `stacker::maybe_grow` gives: checked every `NEST_STEP` levels, so a
+/// document as shallow as nearly all never checks.
+#[inline(always)]
+pub(crate) fn nest<R>(depth: usize, f: impl FnOnce() -> R) -> R {
+    if !depth.is_multiple_of(NEST_STEP) {
+        return f();
+    }
+    nest_with_room(f)
+}
+
+#[cold]
+#[inline(never)]
+fn nest_with_room<R>(f: impl FnOnce() -> R) -> R {
+    stacker::maybe_grow(NEST_ROOM, NEST_SEGMENT, f)
 }

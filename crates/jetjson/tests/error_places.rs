@@ -80,3 +80,27 @@ fn io_errors_have_no_value_path() {
     assert_eq!(e.path().count(), 0);
     assert_eq!(e.to_string(), "I/O error: disk full");
 }
+
+/// A `}` after a member's `,` is said alike by every reader: the serde
+/// path (any target), `Value`, the validator.
+#[test]
+fn a_trailing_comma_in_an_object_is_said_alike_by_every_reader() {
+    #[derive(serde::Deserialize, Debug)]
+    struct A {
+        #[allow(dead_code)]
+        a: u8,
+    }
+    for text in [&b"{\"a\":0,}"[..], b"{\"a\":0 , }", b"[{\"a\":1},{\"a\":0,\n}]"] {
+        let want = jetjson::Value::from_slice(text).unwrap_err();
+        let validated = jetjson::parse::validate(text, &jetjson::ReadOptions::new()).unwrap_err();
+        let ignored = jetjson::from_slice::<serde::de::IgnoredAny>(text).unwrap_err();
+        let typed = if text[0] == b'{' {
+            jetjson::from_slice::<A>(text).unwrap_err()
+        } else {
+            jetjson::from_slice::<Vec<A>>(text).unwrap_err()
+        };
+        for e in [validated, ignored, typed] {
+            assert_eq!((e.message(), e.position()), (want.message(), want.position()), "{}", String::from_utf8_lossy(text));
+        }
+    }
+}

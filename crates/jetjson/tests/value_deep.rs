@@ -50,3 +50,51 @@ fn debug_formats_a_million_levels() {
     let s = format!("{v:?}");
     assert_eq!(s, format!("{}Bool(true){}", "Array([".repeat(n), "])".repeat(n)));
 }
+
+/// A tree of owned vectors (built by hand, by `to_value`, by a lossless
+/// read) is dropped without recursion, at any depth, on any stack.
+#[test]
+fn owned_trees_drop_at_any_depth() {
+    let n = 1_000_000;
+    let mut v = Value::Null;
+    for i in 0..n {
+        v = if i % 2 == 0 {
+            Value::Array(vec![Value::from(i as u64), v, Value::Bool(true)].into())
+        } else {
+            let mut m = jetjson::Map::new();
+            m.push("a", Value::Null);
+            m.push("k", v);
+            Value::Object(m)
+        };
+    }
+    // Walks it without recursion to check the shape, then drops it on a
+    // thread with a 64 KiB stack.
+    let mut depth = 0;
+    let mut at = &v;
+    while let Some(inner) = at.get(1).or_else(|| at.get("k")) {
+        depth += 1;
+        at = inner;
+    }
+    assert_eq!(depth, n);
+    std::thread::Builder::new().stack_size(64 << 10).spawn(move || drop(v)).unwrap().join().unwrap();
+}
+
+/// A lossless read keeps the generic serde path, which builds owned
+/// vectors: read and dropped on a small stack.
+#[test]
+fn lossless_reads_drop_on_a_small_stack() {
+    let depth = 9_000;
+    let ok = std::thread::Builder::new()
+        .stack_size(64 << 10)
+        .spawn(move || {
+            let text = nested(depth, "[", "]", "123456789012345678901234567890");
+            let v: Value = jetjson::from_slice_with(text.as_bytes(), &ReadOptions::lossless().max_depth(depth)).unwrap();
+            let shown = v.to_string();
+            drop(v);
+            shown == text
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+    assert!(ok);
+}

@@ -194,7 +194,9 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
             Some(b'{') => {
                 self.open()?;
                 self.p.open_object_names();
-                let value = visitor.visit_map(Members { de: self, first: true, track: true });
+                let depth = self.depth;
+                let de = &mut *self;
+                let value = crate::stack::nest(depth, move || visitor.visit_map(Members { de, first: true, track: true }));
                 self.p.close_object_names();
                 match value {
                     Ok(value) => self.close(b'}', "',' or '}' after object member").map(|_| value),
@@ -204,7 +206,9 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
             Some(b'[') => {
                 self.open()?;
                 let mut start = self.p.i;
-                match visitor.visit_seq(Elements { de: self, first: true, start: &mut start }) {
+                let depth = self.depth;
+                let de = &mut *self;
+                match crate::stack::nest(depth, || visitor.visit_seq(Elements { de, first: true, start: &mut start })) {
                     Ok(value) => self.close(b']', "',' or ']' after array element").map(|_| value),
                     Err(e) => Err(self.p.locate(start, e)),
                 }
@@ -238,7 +242,9 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         let at = self.p.i;
         self.open()?;
         let mut start = at;
-        let value = match visitor.visit_seq(Elements { de: self, first: true, start: &mut start }) {
+        let depth = self.depth;
+        let de = &mut *self;
+        let value = match crate::stack::nest(depth, || visitor.visit_seq(Elements { de, first: true, start: &mut start })) {
             Ok(value) => self.close(b']', "',' or ']' after array element").map(|_| value),
             Err(e) => Err(self.p.locate(start, e)),
         };
@@ -281,7 +287,9 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
             // Any other variant as {"Variant": value}.
             Some(b'{') => {
                 self.open()?;
-                let value = visitor.visit_enum(VariantAccess { de: self })?;
+                let depth = self.depth;
+                let de = &mut *self;
+                let value = crate::stack::nest(depth, move || visitor.visit_enum(VariantAccess { de }))?;
                 self.close(b'}', "'}' after the single member of an enum variant object")?;
                 Ok(value)
             }
@@ -300,7 +308,9 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         }
         let at = self.p.i;
         self.open()?;
-        match visitor.visit_map(Members { de: self, first: true, track: false }) {
+        let depth = self.depth;
+        let de = &mut *self;
+        match crate::stack::nest(depth, move || visitor.visit_map(Members { de, first: true, track: false })) {
             Ok(value) => self.close(b'}', "',' or '}' after object member").map(|_| value).map_err(|e| self.p.locate(at, e)),
             // After a name: that member; after the last one ("missing
             // field"): the object.
@@ -460,8 +470,12 @@ impl<'de> de::MapAccess<'de> for Members<'_, 'de> {
             }
             self.first = false;
             let at = p.i;
-            if p.peek() != Some(b'"') {
-                return Err(p.unexpected("'\"' to start an object member name"));
+            match p.peek() {
+                Some(b'"') => {}
+                // After a ',' (a `}` first ended the object above): as the
+                // parser says it.
+                Some(b'}') => return Err(p.error_at(at, "expected an object member name after ','")),
+                _ => return Err(p.unexpected("'\"' to start an object member name")),
             }
             let s = p.string()?;
             if self.track && !p.check_name(&s, at)? {

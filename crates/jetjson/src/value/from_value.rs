@@ -121,7 +121,7 @@ impl<'a, 'de, L: Lend<'a, 'de>> de::Deserializer<'de> for De<'a, L> {
             Value::Array(items) => {
                 self.enter()?;
                 let mut seq = Items { de: &self, items: items.iter(), next: 0 };
-                let value = visitor.visit_seq(&mut seq)?;
+                let value = crate::stack::nest(self.depth + 1, || visitor.visit_seq(&mut seq))?;
                 match seq.items.len() {
                     0 => Ok(value),
                     left => Err(de::Error::invalid_length(seq.next + left, &"fewer items in the array")),
@@ -130,7 +130,7 @@ impl<'a, 'de, L: Lend<'a, 'de>> de::Deserializer<'de> for De<'a, L> {
             Value::Object(map) => {
                 self.enter()?;
                 let mut members = Members { de: &self, members: map.members().iter(), value: None };
-                let value = visitor.visit_map(&mut members)?;
+                let value = crate::stack::nest(self.depth + 1, || visitor.visit_map(&mut members))?;
                 match members.members.len() {
                     0 => Ok(value),
                     _ => Err(de::Error::invalid_length(map.len(), &"fewer members in the object")),
@@ -157,7 +157,7 @@ impl<'a, 'de, L: Lend<'a, 'de>> de::Deserializer<'de> for De<'a, L> {
             Value::Object(map) if map.len() == 1 => {
                 self.enter()?;
                 let (name, value) = &map.members()[0];
-                visitor.visit_enum(Variant { de: &self, name, value: Some(value) })
+                crate::stack::nest(self.depth + 1, || visitor.visit_enum(Variant { de: &self, name, value: Some(value) }))
             }
             other => Err(de::Error::invalid_type(unexpected(other), &"a string or an object of one member for an enum")),
         }

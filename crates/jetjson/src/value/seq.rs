@@ -4,8 +4,9 @@
 use std::ptr::NonNull;
 
 use super::arena::{self, ArenaBuilder};
+use super::{Str, Value};
 
-pub(crate) enum Seq<T> {
+pub(crate) enum Seq<T: Item> {
     /// Ordinary ownership.
     Owned(Vec<T>),
     /// `len > 0` items in an arena, on which this handle holds a reference.
@@ -20,17 +21,17 @@ pub(crate) enum Seq<T> {
 // using it from several threads needs `T: Sync` for the shared items and,
 // since whichever thread gives back the last reference frees the items,
 // `T: Send`.
-unsafe impl<T: Send + Sync> Send for Seq<T> {}
+unsafe impl<T: Item + Send + Sync> Send for Seq<T> {}
 // SAFETY: as above; `&Seq` only reads the items.
-unsafe impl<T: Send + Sync> Sync for Seq<T> {}
+unsafe impl<T: Item + Send + Sync> Sync for Seq<T> {}
 
-impl<T> Default for Seq<T> {
+impl<T: Item> Default for Seq<T> {
     fn default() -> Self {
         Seq::Owned(Vec::new())
     }
 }
 
-impl<T> Seq<T> {
+impl<T: Item> Seq<T> {
     #[inline]
     pub(crate) fn as_slice(&self) -> &[T] {
         match self {
@@ -112,7 +113,7 @@ impl<T> Seq<T> {
     }
 }
 
-impl<T: Clone> Seq<T> {
+impl<T: Item + Clone> Seq<T> {
     /// The owned `Vec`, after copying the items out of an arena if they are
     /// there (child containers become counted handles, strings owned).
     #[inline]
@@ -143,7 +144,7 @@ impl<T: Clone> Seq<T> {
     }
 }
 
-impl<T: Clone> Clone for Seq<T> {
+impl<T: Item + Clone> Clone for Seq<T> {
     fn clone(&self) -> Self {
         match self {
             Seq::Owned(v) => Seq::Owned(v.clone()),
@@ -158,13 +159,80 @@ impl<T: Clone> Clone for Seq<T> {
     }
 }
 
-impl<T> Drop for Seq<T> {
+impl<T: Item> Drop for Seq<T> {
     fn drop(&mut self) {
-        if let Seq::Counted(p, _) = *self {
-            // SAFETY: this handle holds a reference on the arena of its
-            // items (placed by `from_stack_tail`), which it gives back and
-            // never uses again.
-            unsafe { arena::release(arena::arena_of(p)) }
+        match self {
+            Seq::Counted(p, _) => {
+                // SAFETY: this handle holds a reference on the arena of its
+                // items (placed by `from_stack_tail`), which it gives back
+                // and never uses again.
+                unsafe { arena::release(arena::arena_of(*p)) }
+            }
+            Seq::Owned(items) if !items.is_empty() => drop_nested(items),
+            _ => {}
+        }
+    }
+}
+
+/// What a container's items are (a `Value`, or an object's member): for
+/// dropping a tree of owned vectors without recursion.
+pub(crate) trait Item: Sized {
+    /// Takes out the items of the container this item is (or holds as its
+    /// value) when they are in an owned vector, and not none.
+    fn take_owned(&mut self) -> Option<Owned>;
+}
+
+/// A container's owned items, taken out to be dropped.
+pub(crate) enum Owned {
+    Items(Vec<Value>),
+    Members(Vec<(Str, Value)>),
+}
+
+impl Item for Value {
+    #[inline]
+    fn take_owned(&mut self) -> Option<Owned> {
+        match self {
+            Value::Array(a) => match &mut a.0 {
+                Seq::Owned(items) if !items.is_empty() => Some(Owned::Items(std::mem::take(items))),
+                _ => None,
+            },
+            Value::Object(m) => match &mut m.members {
+                Seq::Owned(members) if !members.is_empty() => Some(Owned::Members(std::mem::take(members))),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+}
+
+impl Item for (Str, Value) {
+    #[inline]
+    fn take_owned(&mut self) -> Option<Owned> {
+        self.1.take_owned()
+    }
+}
+
+/// Drops the containers nested in `items` one by one from a list, not by
+/// recursion (a `Value` built of owned vectors may be nested as deep as
+/// memory allows: by hand, `to_value`, a lossless read): each container's
+/// items are taken out of it before it is dropped, so every drop is of a
+/// container whose own containers are empty. `items` themselves are
+/// dropped by the caller, as shallow then. Arena containers are dropped
+/// as they are (an arena is freed whole, not item by item).
+fn drop_nested<T: Item>(items: &mut [T]) {
+    fn take<T: Item>(items: &mut [T], pending: &mut Vec<Owned>) {
+        for item in items {
+            if let Some(owned) = item.take_owned() {
+                pending.push(owned);
+            }
+        }
+    }
+    let mut pending = Vec::new();
+    take(items, &mut pending);
+    while let Some(owned) = pending.pop() {
+        match owned {
+            Owned::Items(mut items) => take(&mut items, &mut pending),
+            Owned::Members(mut members) => take(&mut members, &mut pending),
         }
     }
 }

@@ -146,7 +146,8 @@ impl ser::Serializer for ValueSerializer {
         variant: &'static str,
         value: &T,
     ) -> Result<Value> {
-        let inner = value.serialize(self.inner()?).map_err(|e| e.in_key(variant))?;
+        let inner = self.inner()?;
+        let inner = crate::stack::nest(inner.depth, || value.serialize(inner)).map_err(|e| e.in_key(variant))?;
         let mut map = Map::with_capacity(1);
         map.push(variant, inner);
         Ok(Value::Object(map))
@@ -200,7 +201,8 @@ pub(crate) struct Items {
 impl Items {
     fn push<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         let i = self.items.len();
-        let v = value.serialize(self.inner).map_err(|e| e.in_index(i))?;
+        let inner = self.inner;
+        let v = crate::stack::nest(inner.depth, || value.serialize(inner)).map_err(|e| e.in_index(i))?;
         self.items.push(v);
         Ok(())
     }
@@ -267,7 +269,8 @@ pub(crate) struct Members {
 
 impl Members {
     fn member<T: ?Sized + Serialize>(&mut self, key: Str, value: &T) -> Result<()> {
-        let v = value.serialize(self.inner).map_err(|e| e.in_key(&key))?;
+        let inner = self.inner;
+        let v = crate::stack::nest(inner.depth, || value.serialize(inner)).map_err(|e| e.in_key(&key))?;
         self.map.insert(key, v);
         Ok(())
     }

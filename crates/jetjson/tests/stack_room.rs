@@ -1,0 +1,130 @@
+//! What recurses on the stack in the target type's code (serde
+//! deserialization into typed targets, `from_value`, `to_value`) never
+//! overflows it at a depth the limits allow: on a thread with a 64 KiB
+//! stack, every level up to the limit is read or converted, and past it the
+//! error is the limit's. (Each case aborted the test process with a stack
+//! overflow before `stack::nest`.)
+
+use jetjson::{ErrorKind, ReadOptions, Value};
+use serde::de::IgnoredAny;
+use serde::{Deserialize, Serialize, Serializer};
+
+fn nested(depth: usize, open: &str, close: &str, leaf: &str) -> String {
+    let mut s = open.repeat(depth);
+    s.push_str(leaf);
+    s.push_str(&close.repeat(depth));
+    s
+}
+
+/// Runs `f` on a thread with a 64 KiB stack.
+fn small_stack<R: Send + 'static>(f: impl FnOnce() -> R + Send + 'static) -> R {
+    std::thread::Builder::new().stack_size(64 << 10).spawn(f).unwrap().join().expect("the thread ended normally")
+}
+
+/// A type that recurses: `[[[...]]]` (dropping it recurses too, so the
+/// depths it is read at stay low enough for that).
+#[derive(Deserialize)]
+struct Nest(Vec<Nest>);
+
+fn nest_depth(n: &Nest) -> usize {
+    let mut depth = 1;
+    let mut at = n;
+    while let Some(inner) = at.0.first() {
+        depth += 1;
+        at = inner;
+    }
+    depth
+}
+
+#[derive(Deserialize)]
+enum Chain {
+    Link(Box<Chain>),
+    End,
+}
+
+/// A struct around the nesting, as a message holding a deep member.
+#[derive(Deserialize)]
+struct Holder {
+    #[allow(dead_code)]
+    deep: IgnoredAny,
+    v: Value,
+}
+
+#[test]
+fn typed_reads_recurse_to_the_default_limit_on_a_small_stack() {
+    let depth = small_stack(|| {
+        let text = nested(512, "[", "]", "");
+        jetjson::from_str::<Nest>(&text).map(|n| nest_depth(&n)).map_err(|e| e.to_string())
+    });
+    assert_eq!(depth, Ok(512));
+    let refused = small_stack(|| jetjson::from_str::<Nest>(&nested(513, "[", "]", "")).map(drop).unwrap_err().kind().clone());
+    assert_eq!(refused, ErrorKind::DepthLimit { limit: 512 });
+}
+
+#[test]
+fn typed_reads_recurse_to_the_ceiling_on_a_small_stack() {
+    let (at_ceiling, past) = small_stack(|| {
+        let options = ReadOptions::new().max_depth(100_000);
+        let ok = jetjson::from_slice_with::<IgnoredAny>(nested(10_000, "[", "]", "").as_bytes(), &options).is_ok();
+        let past = jetjson::from_slice_with::<IgnoredAny>(nested(10_001, "{\"k\":", "}", "1").as_bytes(), &options);
+        (ok, past.map(drop).map_err(|e| e.kind().clone()))
+    });
+    assert!(at_ceiling);
+    assert_eq!(past, Err(ErrorKind::RecursionCeiling { ceiling: 10_000, max_depth: Some(100_000) }));
+    // Enums of the externally tagged form nest through their own path.
+    let chain = small_stack(|| {
+        let options = ReadOptions::new().max_depth(100_000);
+        let text = nested(400, "{\"Link\":", "}", "\"End\"");
+        let mut links = 0;
+        let mut at = jetjson::from_slice_with::<Chain>(text.as_bytes(), &options).map_err(|e| e.to_string())?;
+        while let Chain::Link(next) = at {
+            links += 1;
+            at = *next;
+        }
+        Ok::<_, String>(links)
+    });
+    assert_eq!(chain, Ok(400));
+}
+
+#[test]
+fn a_refused_deep_value_field_is_an_error_on_a_small_stack() {
+    // The `Value` is one level deeper than `max_depth` allows: the door
+    // refuses it, and the generic way reads it again to say why.
+    let e = small_stack(|| {
+        let doc = format!(r#"{{"deep":1,"v":{}}}"#, nested(100_000, "[", "]", ""));
+        jetjson::from_slice_with::<Holder>(doc.as_bytes(), &ReadOptions::new().max_depth(100_000)).map(drop).unwrap_err()
+    });
+    assert!(matches!(e.kind(), ErrorKind::RecursionCeiling { .. } | ErrorKind::DepthLimit { .. }), "{e}");
+    let ok = small_stack(|| {
+        let doc = format!(r#"{{"deep":{},"v":1}}"#, nested(9_000, "[", "]", ""));
+        jetjson::from_slice_with::<Holder>(doc.as_bytes(), &ReadOptions::new().max_depth(100_000)).map(|h| h.v.as_i64())
+    });
+    assert_eq!(ok.map_err(|e| e.to_string()), Ok(Some(1)));
+}
+
+/// Serializes as `depth` arrays, one inside the other (holds no tree).
+struct Deep(usize);
+
+impl Serialize for Deep {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let mut seq = s.serialize_seq(Some(usize::from(self.0 > 0)))?;
+        if self.0 > 0 {
+            seq.serialize_element(&Deep(self.0 - 1))?;
+        }
+        seq.end()
+    }
+}
+
+#[test]
+fn conversions_recurse_to_their_ceiling_on_a_small_stack() {
+    let ok = small_stack(|| {
+        let past = jetjson::to_value(&Deep(2_048)).map(drop).map_err(|e| e.kind().clone());
+        assert_eq!(past, Err(ErrorKind::RecursionCeiling { ceiling: 2_048, max_depth: None }));
+        let to = jetjson::to_value(&Deep(2_047)).unwrap();
+        assert_eq!(to.to_string(), nested(2_048, "[", "]", ""));
+        let from = Value::deserialize(&to).unwrap();
+        from == to
+    });
+    assert!(ok);
+}
