@@ -37,8 +37,53 @@ use crate::error::{Error, ErrorKind, Position, Result};
 use crate::parse::{self, ReadOptions};
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
-/// Bytes asked of the reader per `read` call.
+/// Bytes the read buffer grows by when the room after its data runs low.
 const CHUNK: usize = 64 * 1024;
+/// The least room after the data a `read` call is given.
+const MIN_ROOM: usize = 8 * 1024;
+
+/// The bytes read from a reader and not yet dropped, in a vector kept
+/// initialised (zeroed once) past them, so that a `read` call needs no
+/// clearing: a reader that returns a few bytes per call (a pipe fed line
+/// by line, TLS records) would otherwise pay for zeroing a whole chunk per
+/// call.
+#[derive(Default)]
+struct ReadBuf {
+    /// The data, then room (all initialised).
+    bytes: Vec<u8>,
+    /// The data's end.
+    end: usize,
+}
+
+impl ReadBuf {
+    fn data(&self) -> &[u8] {
+        &self.bytes[..self.end]
+    }
+
+    /// Drops the first `n` bytes of the data.
+    fn drop_front(&mut self, n: usize) {
+        self.bytes.copy_within(n..self.end, 0);
+        self.end -= n;
+    }
+
+    /// One `read` call into the room after the data (`Interrupted` calls
+    /// again); the bytes read.
+    fn read_from(&mut self, reader: &mut impl io::Read) -> io::Result<usize> {
+        if self.bytes.len() - self.end < MIN_ROOM {
+            self.bytes.resize(self.end + CHUNK, 0);
+        }
+        let room = &mut self.bytes[self.end..];
+        let n = loop {
+            match reader.read(room) {
+                Ok(n) => break n.min(room.len()),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            }
+        };
+        self.end += n;
+        Ok(n)
+    }
+}
 
 /// A source of several JSON documents; [`into_iter`](Deserializer::into_iter)
 /// reads them one by one as values of a `Deserialize` type.
@@ -188,7 +233,7 @@ impl<R> Deserializer<R> {
             read: self.read,
             options: self.options,
             inner,
-            buf: Vec::new(),
+            buf: ReadBuf::default(),
             pos: 0,
             base: Base::START,
             eof: false,
@@ -212,7 +257,7 @@ pub struct StreamDeserializer<R, T> {
     /// stream's business).
     inner: ReadOptions,
     /// Reader streams: the bytes read and not yet dropped.
-    buf: Vec<u8>,
+    buf: ReadBuf,
     /// Where reading stands in the input (in `buf` for readers).
     pos: usize,
     /// Where `buf[0]` is in the whole input (readers).
@@ -329,10 +374,26 @@ fn attempt<'de, T: Deserialize<'de>>(
             }
             Attempt::Value(value, end)
         }
-        Err(e) if e.ended_early(slice) && cut => Attempt::Error(too_big(max_size)),
-        Err(e) if e.ended_early(slice) && !complete => Attempt::NeedMore,
+        Err(e) if cut_short(&e, slice, de.offset()) && cut => Attempt::Error(too_big(max_size)),
+        Err(e) if cut_short(&e, slice, de.offset()) && !complete => Attempt::NeedMore,
         Err(e) => Attempt::Error(locate(e, input, start)),
     }
+}
+
+/// Whether an error reading `slice` (the parse had reached `reached`) may
+/// come from the end of the slice cutting the document short: a syntax
+/// error there, and whatever the error, a parse that read to the end, or
+/// an error about a number that runs to the end (a number read so far and
+/// refused by its target: `123456789012345678901` before its `.5`, `1e40`
+/// before its `0000`).
+fn cut_short(e: &Error, slice: &[u8], reached: usize) -> bool {
+    let number_to_end = || {
+        let at = e.position().map_or(slice.len(), |p| p.offset);
+        slice
+            .get(at..)
+            .is_some_and(|rest| !rest.is_empty() && rest.iter().all(|b| matches!(b, b'0'..=b'9' | b'+' | b'-' | b'.' | b'e' | b'E')))
+    };
+    e.ended_early(slice) || reached >= slice.len() || number_to_end()
 }
 
 /// An error of the document at `input[start..]`, placed in `input` (its
@@ -506,24 +567,12 @@ impl<R: io::Read, T> StreamDeserializer<IoRead<R>, T> {
     /// Reads once more from the reader (after dropping the bytes before
     /// `pos` when they are most of the buffer). Ok(false) at its end.
     fn fill(&mut self) -> Result<bool> {
-        if self.pos > 0 && self.pos >= self.buf.len() / 2 {
-            self.base = self.base.after(&self.buf[..self.pos]);
-            self.buf.drain(..self.pos);
+        if self.pos > 0 && self.pos >= self.buf.end / 2 {
+            self.base = self.base.after(&self.buf.data()[..self.pos]);
+            self.buf.drop_front(self.pos);
             self.pos = 0;
         }
-        let len = self.buf.len();
-        self.buf.resize(len + CHUNK, 0);
-        let n = loop {
-            match self.read.reader.read(&mut self.buf[len..]) {
-                Ok(n) => break n,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => {
-                    self.buf.truncate(len);
-                    return Err(Error::from(e));
-                }
-            }
-        };
-        self.buf.truncate(len + n);
+        let n = self.buf.read_from(&mut self.read.reader)?;
         if n == 0 {
             self.eof = true;
         }
@@ -553,49 +602,49 @@ impl<R: io::Read, T: DeserializeOwned> Iterator for StreamDeserializer<IoRead<R>
             // The first bytes, to see a byte order mark (waiting for more
             // only while they could still be one).
             if !self.started {
-                if self.buf.len() < BOM.len() && BOM.starts_with(&self.buf) && !self.eof {
+                if self.buf.end < BOM.len() && BOM.starts_with(self.buf.data()) && !self.eof {
                     if let Err(e) = self.fill() {
                         return self.fail(e);
                     }
                     continue;
                 }
                 self.started = true;
-                if self.options.allow_bom && self.buf.starts_with(BOM) {
+                if self.options.allow_bom && self.buf.data().starts_with(BOM) {
                     self.pos = BOM.len();
                 }
             }
-            if self.pos == self.buf.len() && !self.eof {
+            if self.pos == self.buf.end && !self.eof {
                 if let Err(e) = self.fill() {
                     return self.fail(e);
                 }
                 continue;
             }
-            if std::mem::take(&mut self.separator_due) && self.pos < self.buf.len() && !is_ws(self.buf[self.pos]) {
-                let e = missing_separator().relocated(Position::locate(&self.buf, self.pos));
+            if std::mem::take(&mut self.separator_due) && self.pos < self.buf.end && !is_ws(self.buf.data()[self.pos]) {
+                let e = missing_separator().relocated(Position::locate(self.buf.data(), self.pos));
                 let e = self.placed(e);
                 return self.fail(e);
             }
-            let start = skip_ws(&self.buf, self.pos);
+            let start = skip_ws(self.buf.data(), self.pos);
             if start > self.pos {
                 self.pos = start;
                 self.pending = Pending::default();
             }
-            if self.pos == self.buf.len() {
+            if self.pos == self.buf.end {
                 if self.eof {
                     self.done = true;
                     return None;
                 }
                 continue;
             }
-            if self.base.offset + self.pos > 0 && self.buf[self.pos..].starts_with(BOM) {
-                let e = stray_bom().relocated(Position::locate(&self.buf, self.pos));
+            if self.base.offset + self.pos > 0 && self.buf.data()[self.pos..].starts_with(BOM) {
+                let e = stray_bom().relocated(Position::locate(self.buf.data(), self.pos));
                 let e = self.placed(e);
                 return self.fail(e);
             }
-            if self.pending.worth_trying(&self.buf[self.pos..], self.eof, self.options.max_size) {
-                match attempt::<T>(&self.buf, self.pos, self.eof, self.options.max_size, &self.inner) {
+            if self.pending.worth_trying(&self.buf.data()[self.pos..], self.eof, self.options.max_size) {
+                match attempt::<T>(self.buf.data(), self.pos, self.eof, self.options.max_size, &self.inner) {
                     Attempt::Value(value, end) => {
-                        self.separator_due = !self_delimiting(self.buf[end - 1]);
+                        self.separator_due = !self_delimiting(self.buf.data()[end - 1]);
                         self.pos = end;
                         self.offset = self.base.offset + end;
                         self.pending = Pending::default();
@@ -620,7 +669,42 @@ impl<R: io::Read, T: DeserializeOwned> Iterator for StreamDeserializer<IoRead<R>
 
 #[cfg(test)]
 mod tests {
-    use super::Pending;
+    use super::{Pending, ReadBuf, CHUNK, MIN_ROOM};
+
+    /// A reader returning one byte per call costs no clearing per call: the
+    /// buffer is zeroed once per chunk of bytes read, and the bytes read
+    /// are kept in order across dropping the front.
+    #[test]
+    fn reads_of_one_byte_zero_the_buffer_once_per_chunk() {
+        struct OneByte(u8);
+        impl std::io::Read for OneByte {
+            fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+                buf[0] = self.0;
+                self.0 = self.0.wrapping_add(1);
+                Ok(1)
+            }
+        }
+        let mut buf = ReadBuf::default();
+        let mut reader = OneByte(0);
+        let mut grown = 0;
+        let mut dropped = 0usize;
+        for i in 0..200_000usize {
+            let before = buf.bytes.len();
+            assert_eq!(buf.read_from(&mut reader).unwrap(), 1);
+            if buf.bytes.len() != before {
+                grown += 1;
+            }
+            if buf.end > 3 * CHUNK {
+                dropped += buf.end / 2;
+                buf.drop_front(buf.end / 2);
+            }
+            assert_eq!(buf.data().last(), Some(&(i as u8)));
+            assert_eq!(buf.data()[0], dropped as u8);
+        }
+        // Each growth zeroes CHUNK bytes and leaves room for at least
+        // CHUNK - MIN_ROOM reads.
+        assert!(grown <= 200_000 / (CHUNK - MIN_ROOM) + 1, "grown {grown} times");
+    }
 
     /// The bytes at which the scan first says "complete" when `doc`
     /// arrives one byte at a time.

@@ -386,3 +386,79 @@ fn one_document_through_mut_deserializer_reads_as_from_slice() {
     let mut de = Deserializer::from_str("[1, 2, 3]").with_options(&ReadOptions::new().max_size(4));
     assert_eq!(Vec::<u8>::deserialize(&mut de).unwrap_err().kind(), &ErrorKind::SizeLimit { limit: 4 });
 }
+
+/// A reader handing out its bytes `n` at a time.
+struct Fixed<'a> {
+    data: &'a [u8],
+    n: usize,
+}
+
+impl Read for Fixed<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.n.min(buf.len()).min(self.data.len());
+        buf[..n].copy_from_slice(&self.data[..n]);
+        self.data = &self.data[n..];
+        Ok(n)
+    }
+}
+
+/// Each document of `input` into `T`, from a slice and from readers of
+/// every read size up to `max_read`: the same values, or the same error
+/// message at the same place.
+fn same_in_any_read_size<T>(input: &[u8], max_read: usize, options: &ReadOptions)
+where
+    T: serde::de::DeserializeOwned + std::fmt::Debug + PartialEq,
+{
+    let result = |docs: Vec<jetjson::Result<T>>| docs.into_iter().map(|d| d.map_err(|e| (e.message(), e.position()))).collect::<Vec<_>>();
+    let want = result(Deserializer::from_slice(input).with_options(options).into_iter::<T>().collect());
+    for n in 1..=max_read {
+        let got = result(Deserializer::from_reader(Fixed { data: input, n }).with_options(options).into_iter::<T>().collect());
+        assert_eq!(got, want, "reads of {n} bytes: {}", String::from_utf8_lossy(input));
+    }
+}
+
+/// A number cut by the end of a read is read whole before its target sees
+/// it: its first digits alone may be refused by the target (no 128-bit
+/// integers in `serde_json::Value`, beyond an `f32`, beyond the double
+/// range before the exponent that brings it back) where the whole number
+/// is not.
+#[test]
+fn a_number_cut_by_a_read_is_not_refused_for_its_first_digits() {
+    let options = ReadOptions::new();
+    let doc = b"{\"amount\": 123456789012345678901.5}\n[2]\n";
+    same_in_any_read_size::<serde_json::Value>(doc, 45, &options);
+    #[derive(serde::Deserialize, Debug, PartialEq)]
+    #[serde(untagged)]
+    enum Num {
+        I(i64),
+        F(f64),
+    }
+    same_in_any_read_size::<Vec<Num>>(b"[123456789012345678901.5]", 30, &options);
+    same_in_any_read_size::<Vec<f32>>(b"[1234567890123456789012345678901234567890.5e-10]", 50, &options);
+    let one = format!("[1{}e-400]\n", "0".repeat(400));
+    same_in_any_read_size::<Vec<f64>>(one.as_bytes(), 420, &options);
+    let values = Deserializer::from_reader(Fixed { data: one.as_bytes(), n: 402 }).into_iter::<Value>().collect::<Vec<_>>();
+    let shown: Vec<String> = values.iter().map(|v| v.as_ref().map_or_else(|e| e.to_string(), |v| v.to_string())).collect();
+    assert_eq!(shown, ["[1.0]"]);
+    // Out of range whole: the error quotes the whole number, where it is.
+    same_in_any_read_size::<Value>(b"[1e400000]", 12, &options);
+    let e = Deserializer::from_reader(Fixed { data: b"[1e400000]", n: 1 }).into_iter::<Value>().next().unwrap().unwrap_err();
+    assert!(e.message().contains("1e400000"), "{e}");
+}
+
+/// A number cut by `max_size` is the size limit's error (what `from_slice`
+/// with the limit says), not a refusal of the number's first bytes.
+#[test]
+fn a_number_cut_by_the_size_limit_is_the_size_limits_error() {
+    let doc = b"-1.5e+1012345678901234567890\n";
+    let options = ReadOptions::new().max_size(11);
+    let alone = jetjson::from_slice_with::<Value>(doc, &options).unwrap_err();
+    assert_eq!(alone.kind(), &ErrorKind::SizeLimit { limit: 11 });
+    for e in [
+        Deserializer::from_slice(doc).with_options(&options).into_iter::<Value>().next().unwrap().unwrap_err(),
+        Deserializer::from_reader(Fixed { data: doc, n: 3 }).with_options(&options).into_iter::<Value>().next().unwrap().unwrap_err(),
+    ] {
+        assert_eq!(e.kind(), &ErrorKind::SizeLimit { limit: 11 }, "{e}");
+    }
+    same_in_any_read_size::<Value>(b"[1, 2345678]\n", 14, &ReadOptions::new().max_size(8));
+}
