@@ -316,8 +316,12 @@ jetjson_status jetjson_escape(const char *s, size_t len,
 typedef struct jetjson_writer jetjson_writer;
 
 /* Where a callback writer's output goes, in chunks of about 32 KiB (and the
- * rest at finish). Return 0 on success; any other value stops the writer,
- * whose call then fails with JETJSON_ERR_CALLBACK. */
+ * rest at finish), handed over after a value, an opening bracket or a key
+ * once that much is held; a raw value in compact in pieces of 32 KiB, in jcs
+ * as it is written again. Held whole until they end: a sorted object (its
+ * members are sorted when it closes), and a raw value in go (compacted as
+ * it is checked). Return 0 on success; any other value stops the
+ * writer, whose call then fails with JETJSON_ERR_CALLBACK. */
 typedef int (*jetjson_write_fn)(void *user, const unsigned char *bytes, size_t len);
 
 /* A writer appending to *out. The writer uses *out until it is freed: the

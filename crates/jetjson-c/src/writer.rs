@@ -136,7 +136,7 @@ impl CWriter {
             }
             Some(Frame::Array { .. }) => {}
         }
-        w.spill_if_full().map_err(|e| failure_of(&e, &self.spill))
+        self.spill()
     }
 
     /// The options' `max_write_depth`: one more container would go past it
@@ -165,7 +165,15 @@ impl CWriter {
             Frame::Sorted { obj: self.writer().begin_sorted_object(), want_key: true, order }
         };
         self.frames.push(frame);
-        Ok(())
+        self.spill()
+    }
+
+    /// Hands buffered output to a callback once enough is held (after a
+    /// value, and after an opening bracket or a key: a run of them, each
+    /// with its indentation, is not held whole).
+    fn spill(&mut self) -> Outcome {
+        let w = self.w.as_mut().expect("an open writer has its core writer");
+        w.spill_if_full().map_err(|e| failure_of(&e, &self.spill))
     }
 
     fn end_object(&mut self) -> Outcome {
@@ -193,7 +201,7 @@ impl CWriter {
         self.check_nesting()?;
         self.writer().begin_array();
         self.frames.push(Frame::Array { first: true });
-        Ok(())
+        self.spill()
     }
 
     fn end_array(&mut self) -> Outcome {
@@ -235,7 +243,8 @@ impl CWriter {
             Some(Frame::Array { .. }) => return Err(Failure::state("a key inside an array")),
             None => return Err(Failure::state("a key outside any object")),
         };
-        r.map_err(|e| self.core(e))
+        r.map_err(|e| self.core(e))?;
+        self.spill()
     }
 
     fn string(&mut self, s: &[u8]) -> Outcome {

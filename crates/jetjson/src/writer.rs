@@ -1423,6 +1423,15 @@ impl<S: Sink> Writer<S> {
     pub fn raw(&mut self, json: &[u8]) -> Result<()> {
         match self.style.raw {
             RawPolicy::Verbatim => {
+                if S::SPILLS && json.len() > SPILL_AT {
+                    // A long text reaches a spilling sink in pieces, not
+                    // whole through the buffer.
+                    for piece in json.chunks(SPILL_AT) {
+                        self.buf.extend(piece);
+                        self.maybe_spill()?;
+                    }
+                    return Ok(());
+                }
                 self.buf.extend(json);
                 self.maybe_spill()
             }
@@ -1438,7 +1447,7 @@ impl<S: Sink> Writer<S> {
                     Err(e) if matches!(e.kind(), ErrorKind::DepthLimit { .. }) => return Err(self.too_deep()),
                     Err(e) => return Err(e),
                 };
-                // Writing (and dropping) a `Value` recurses: with room on the
+                // Writing a `Value` recurses: with room on the
                 // stack for the levels it may have, whatever the thread's
                 // stack and the callers above (a C writer, Python's `dumps`
                 // on a small thread stack crashed at a 300-deep raw value).

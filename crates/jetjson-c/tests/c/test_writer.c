@@ -201,6 +201,77 @@ static void write_big(jetjson_writer *w, jetjson_status *last) {
         *last = jetjson_writer_finish(w, &err);
 }
 
+/* Counts what a callback gets: calls, bytes, the largest chunk. */
+typedef struct {
+    size_t total, largest;
+    int calls;
+} chunk_meter;
+
+static int meter(void *user, const unsigned char *bytes, size_t len) {
+    chunk_meter *m = user;
+    (void)bytes;
+    m->calls++;
+    m->total += len;
+    if (len > m->largest)
+        m->largest = len;
+    return 0;
+}
+
+/* A callback gets its output in chunks of about 32 KiB also from a run of
+ * opening brackets (each with its indentation: 600 levels with indent 16
+ * write 5.8 MB before the first value), of keys, and from a long raw value
+ * in compact: before, each was held whole and handed over in one piece. */
+static void test_callback_chunks(void) {
+    jetjson_error err;
+    jetjson_writer *w;
+    const size_t bound = 32 * 1024 + 2 * 16 * 600 + 64; /* a spill, then one token */
+    /* Not jcs: it has no indent, and sorts every object (held until it ends). */
+    int profiles[] = {JETJSON_PROFILE_COMPACT, JETJSON_PROFILE_GO};
+    for (int p = 0; p < 2; p++) {
+        jetjson_write_options o = {profiles[p], 0, 0, 0, 16, 1000};
+        chunk_meter m = {0, 0, 0};
+        CHECK_OK(jetjson_writer_new_callback(&o, meter, &m, &w, &err), err);
+        for (int i = 0; i < 600; i++) {
+            if (i % 2 == 0) {
+                CHECK_OK(jetjson_writer_begin_array(w, &err), err);
+            } else {
+                /* A struct: members in the order written (go sorts maps). */
+                CHECK_OK(jetjson_writer_begin_struct(w, &err), err);
+                CHECK_OK(jetjson_writer_key(w, "k", 1, &err), err);
+            }
+        }
+        CHECK_OK(jetjson_writer_null(w, &err), err);
+        for (int i = 599; i >= 0; i--) {
+            if (i % 2 == 0)
+                CHECK_OK(jetjson_writer_end_array(w, &err), err);
+            else
+                CHECK_OK(jetjson_writer_end_object(w, &err), err);
+        }
+        CHECK_OK(jetjson_writer_finish(w, &err), err);
+        jetjson_writer_free(w);
+        CHECK(m.total > 5000000 && m.largest <= bound, "profile %d: %zu bytes, largest chunk %zu (bound %zu), %d calls", profiles[p], m.total,
+              m.largest, bound, m.calls);
+    }
+    /* A raw value of 1 MB in compact, [1,1,...,1]: in pieces, equal to the text. */
+    size_t items = 1 << 19, len = 2 * items + 1;
+    unsigned char *text = malloc(len);
+    text[0] = '[';
+    for (size_t i = 0; i < items; i++) {
+        text[1 + 2 * i] = '1';
+        text[2 + 2 * i] = (i + 1 < items) ? ',' : ']';
+    }
+    jetjson_write_options compact = {JETJSON_PROFILE_COMPACT, 0, 0, 0, 0, 0};
+    collector c = {{0}, 0, 0, 0};
+    CHECK_OK(jetjson_writer_new_callback(&compact, collect, &c, &w, &err), err);
+    CHECK_OK(jetjson_writer_raw(w, text, len, &err), err);
+    CHECK_OK(jetjson_writer_finish(w, &err), err);
+    jetjson_writer_free(w);
+    CHECK_BYTES(c.got.data, c.got.len, text, len, "a long raw value through a callback");
+    CHECK(c.calls >= (int)(len / (64 * 1024)), "a long raw value in pieces: %d calls for %zu bytes", c.calls, len);
+    str_free(&c.got);
+    free(text);
+}
+
 static void test_callback_target(void) {
     jetjson_error err;
     jetjson_write_options go = {JETJSON_PROFILE_GO, 0, 0, 0, 0, 0};
@@ -631,6 +702,7 @@ static void test_es6_numbers(const char *corpus) {
 void test_writer(const char *corpus) {
     test_random_documents();
     test_callback_target();
+    test_callback_chunks();
     test_grammar();
     test_values();
     test_structs();
