@@ -21,11 +21,12 @@ pub enum ErrorKind {
     /// A number the profile cannot represent (`jcs` with strict integers
     /// beyond ±2^53, or a literal beyond the double range in `jcs`); with
     /// `profile` "read", a literal read beyond the double range (`1e400`,
-    /// refused unless numbers are read losslessly).
+    /// refused unless numbers are read losslessly); with "read f32", a
+    /// literal read into an `f32` beyond its range (`3.5e38`).
     NumberOutOfRange {
         /// The number (long literals shortened).
         text: String,
-        /// The profile's name, or `"read"`.
+        /// The profile's name, `"read"` or `"read f32"`.
         profile: &'static str,
     },
     /// A number literal that is not valid JSON number syntax.
@@ -385,6 +386,9 @@ impl Error {
             }
             ErrorKind::NumberOutOfRange { text, profile: "read" } => {
                 format!("number {text} is out of range (beyond the largest double, ~1.8e308)")
+            }
+            ErrorKind::NumberOutOfRange { text, profile: "read f32" } => {
+                format!("number {text} is out of range for an f32 (beyond its largest, ~3.4e38)")
             }
             ErrorKind::NumberOutOfRange { text, profile } => {
                 format!("number {text} is out of range for profile \"{profile}\"")

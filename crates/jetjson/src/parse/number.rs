@@ -406,7 +406,7 @@ pub(crate) fn out_of_range(text: &str) -> Error {
 pub(crate) fn f32_of(text: &str) -> crate::Result<f32> {
     match text.parse::<f32>() {
         Ok(f) if f.is_finite() => Ok(f),
-        _ => Err(out_of_range(text)),
+        _ => Err(Error::new(ErrorKind::NumberOutOfRange { text: shown_literal(text), profile: "read f32" })),
     }
 }
 
