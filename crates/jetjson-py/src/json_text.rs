@@ -19,8 +19,8 @@ pub struct JsonText<'a> {
 }
 
 /// Reads `data` without copying where CPython allows (bytes, a str's cached
-/// UTF-8 form); a str with lone surrogates becomes its `surrogatepass` bytes,
-/// so the parser reports the surrogate's position as invalid UTF-8.
+/// UTF-8 form); a str with a lone surrogate is refused as `loads` refuses it
+/// (`lone surrogate in str input`, at its character index).
 pub fn json_text<'a>(data: &'a Bound<'_, PyAny>) -> PyResult<JsonText<'a>> {
     if let Ok(b) = data.cast::<PyBytes>() {
         return Ok(JsonText { bytes: Cow::Borrowed(b.as_bytes()), chars: false });
@@ -35,10 +35,10 @@ pub fn json_text<'a>(data: &'a Bound<'_, PyAny>) -> PyResult<JsonText<'a>> {
             let bytes = unsafe { std::slice::from_raw_parts(p as *const u8, size as usize) };
             return Ok(JsonText { bytes: Cow::Borrowed(bytes), chars: true });
         }
-        // SAFETY: drops the UnicodeEncodeError just raised.
-        unsafe { ffi::PyErr_Clear() };
-        let encoded = s.call_method1("encode", ("utf-8", "surrogatepass"))?.cast_into::<PyBytes>()?;
-        return Ok(JsonText { bytes: Cow::Owned(crate::fallible::copy_bytes(encoded.as_bytes())?), chars: true });
+        // No UTF-8 form: a lone surrogate (a UnicodeEncodeError, reported
+        // where it is, as `loads` does), or a MemoryError, raised as it is.
+        let start = crate::loads::input::lone_surrogate(data.py())?;
+        return Err(crate::loads::location::surrogate_error(data.py(), data, start));
     }
     match buffer_bytes(data) {
         Some(copy) => Ok(JsonText { bytes: Cow::Owned(copy?), chars: false }),

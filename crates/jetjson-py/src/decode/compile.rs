@@ -260,7 +260,11 @@ impl<'py> Compiler<'py> {
         let typing = |name: &str| self.typing.getattr(new_str(py, name)?);
         let abc = |name: &str| self.abc.getattr(new_str(py, name)?);
         let builtin = |name: &str| -> PyResult<Bound<'py, PyAny>> { py.import(name!(py, "builtins")?)?.getattr(new_str(py, name)?) };
-        let arg = |i: usize| -> PyResult<Bound<'py, PyAny>> { args.get_item(i) };
+        // A bare alias (`typing.List`, `typing.Dict`, `typing.Tuple`) has no
+        // `__args__`: its parameters are `Any`, as for the bare builtin
+        // (`tuple[()]` and `Tuple[()]` have `__args__`, empty on 3.11+).
+        let bare = args.is_empty() && !t.hasattr(name!(py, "__args__")?)?;
+        let arg = |i: usize| -> PyResult<Bound<'py, PyAny>> { if bare { typing("Any") } else { args.get_item(i) } };
         if origin.is(&typing("Annotated")?) {
             let inner = self.node(&arg(0)?)?;
             let rules = rules(&t.getattr(name!(py, "__metadata__")?)?)?;
@@ -294,6 +298,9 @@ impl<'py> Compiler<'py> {
             return Ok(Node::FrozenSet(Box::new(self.node(&arg(0)?)?)));
         }
         if origin.is(&builtin("tuple")?) {
+            if bare {
+                return Ok(Node::TupleOf(Box::new(Node::Any)));
+            }
             if args.len() == 2 && arg(1)?.is(py.Ellipsis().bind(py)) {
                 return Ok(Node::TupleOf(Box::new(self.node(&arg(0)?)?)));
             }
