@@ -9,7 +9,7 @@ use pyo3::types::PyBytes;
 use crate::dumps::{catching_out_of_memory, parse_indent, BytesMemory, OutputOptions};
 use crate::errors::encode_error;
 use crate::json_text::json_text;
-use crate::loads::{Flag, Limit};
+use crate::loads::{Flag, Limit, MAX_DEPTH, MAX_SIZE};
 use crate::rules;
 
 /// JSON text (bytes, bytearray, memoryview or str) rewritten in a profile's
@@ -45,8 +45,8 @@ pub fn canonicalize<'py>(
     ascii_only: Flag,
     indent: Option<&Bound<'py, PyAny>>,
     max_write_depth: Option<rules::WriteDepth>,
-    max_depth: Limit,
-    max_size: Option<Limit>,
+    max_depth: Limit<MAX_DEPTH>,
+    max_size: Option<Limit<MAX_SIZE>>,
     duplicate_keys: &str,
     allow_bom: Flag,
 ) -> PyResult<Bound<'py, PyBytes>> {
