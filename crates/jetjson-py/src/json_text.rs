@@ -87,27 +87,13 @@ impl JsonText<'_> {
 
     /// As `error`, with the message `msg` (the caller's wording of `e`).
     pub fn error_saying(&self, py: Python<'_>, e: &jetjson::Error, msg: &str, doc: &Bound<'_, PyAny>) -> PyErr {
-        let (pos, line, col) = match e.position() {
-            Some(p) if self.chars => {
-                let offset = p.offset.min(self.bytes.len());
-                let before = &self.bytes[..offset];
-                let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-                (count_chars(before), p.line, count_chars(&before[line_start..]) + 1)
-            }
-            Some(p) => (p.offset, p.line, p.column),
-            None => (0, 1, 1),
-        };
+        let (pos, line, col) = crate::loads::location::python_position(e.position(), &self.bytes, self.chars);
         if *e.kind() == jetjson::ErrorKind::OutOfMemory {
             // The parse's working memory could not grow: not the input's fault.
             return pyo3::exceptions::PyMemoryError::new_err(format!("{msg}: line {line} column {col} (char {pos})"));
         }
         decode_error(py, msg, doc, pos, line, col)
     }
-}
-
-/// Characters in UTF-8 text: every byte that is not a continuation byte.
-fn count_chars(b: &[u8]) -> usize {
-    b.iter().filter(|&&c| (c & 0xC0) != 0x80).count()
 }
 
 /// `_buffer_bytes(data)`: a buffer's bytes as `loads` reads them

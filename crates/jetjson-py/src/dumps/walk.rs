@@ -585,7 +585,10 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
     #[inline(never)]
     fn no_room(&self) -> Fail {
         Fail::deep(format!(
-            "not enough stack left to nest deeper (at depth {} of this call; is dumps called from inside a default, a property or isoformat of another dumps, or on a thread with a small stack?)",
+            "not enough stack left to nest deeper (at depth {} of this call): dumps walks the objects on the \
+             thread's own stack, which holds no more levels here, whatever max_write_depth allows; a thread started \
+             after threading.stack_size(n) goes deeper, and canonicalize of JSON text does not use this stack (a dumps \
+             inside a default or property of another dumps has less room)",
             self.w.depth()
         ))
     }
