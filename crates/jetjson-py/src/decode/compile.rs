@@ -301,7 +301,13 @@ impl<'py> Compiler<'py> {
         // `__args__`: its parameters are `Any`, as for the bare builtin
         // (`tuple[()]` and `Tuple[()]` have `__args__`, empty on 3.11+).
         let bare = args.is_empty() && !t.hasattr(name!(py, "__args__")?)?;
-        let arg = |i: usize| -> PyResult<Bound<'py, PyAny>> { if bare { typing("Any") } else { args.get_item(i) } };
+        let arg = |i: usize| -> PyResult<Bound<'py, PyAny>> {
+            if bare {
+                typing("Any")
+            } else {
+                args.get_item(i)
+            }
+        };
         if origin.is(&typing("Annotated")?) {
             let inner = self.node(&arg(0)?)?;
             let rules = rules(&t.getattr(name!(py, "__metadata__")?)?)?;

@@ -630,11 +630,16 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
     unsafe fn lone_surrogate(&self, obj: *mut PyObject) -> Fail {
         // SAFETY: `obj` is a live str (caller), read once ready (a no-op
         // for a str made ready already, as every str since 3.12 is).
-        let at = unsafe { if ffi::PyUnicode_READY(obj) == 0 { text::first_surrogate(obj) } else { None } }.unwrap_or(0);
+        let at = unsafe {
+            if ffi::PyUnicode_READY(obj) == 0 {
+                text::first_surrogate(obj)
+            } else {
+                None
+            }
+        }
+        .unwrap_or(0);
         let profile = self.w.style().profile.name();
-        Fail::msg(format!(
-            "lone surrogate in str at index {at} (not valid Unicode text; profile \"{profile}\" does not repair text)"
-        ))
+        Fail::msg(format!("lone surrogate in str at index {at} (not valid Unicode text; profile \"{profile}\" does not repair text)"))
     }
 
     /// The `surrogatepass` bytes of a str with lone surrogates as a new

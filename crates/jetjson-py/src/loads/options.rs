@@ -49,7 +49,8 @@ pub(crate) fn wrong_type(option: &str, expected: &str, obj: &Bound<'_, PyAny>) -
 /// value as given, its head when its text is long.
 pub(crate) fn out_of_range(option: &str, expected: &str, obj: &Bound<'_, PyAny>) -> PyErr {
     let shown = obj.repr().map(|r| r.to_string()).unwrap_or_else(|_| "?".to_owned());
-    let shown = if shown.len() > 80 { format!("{}...", &shown[..shown.char_indices().nth(60).map_or(shown.len(), |(i, _)| i)]) } else { shown };
+    let shown =
+        if shown.len() > 80 { format!("{}...", &shown[..shown.char_indices().nth(60).map_or(shown.len(), |(i, _)| i)]) } else { shown };
     PyValueError::new_err(format!("{option} must be {expected}, got {shown}"))
 }
 
