@@ -864,3 +864,30 @@ def test_a_large_dumps_peaks_at_about_its_output(shape):
     extra = float(r.stdout)
     # The result itself is 1.0; a copy of it made 2.0.
     assert extra < 1.3, extra
+
+
+# The same under a memory limit that holds the result but not a second
+# copy of it: the finished output was lost to a bare `MemoryError()` (no
+# message) when the copy failed. Now there is no copy, so the call
+# succeeds; any MemoryError must say what was asked for.
+LIMITED_CHILD = textwrap.dedent(
+    """
+    import os, resource, sys
+    import jetjson
+    doc = ["a" * 1000] * 100_000           # 100 MB of output
+    vm = int(open("/proc/self/statm").read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    resource.setrlimit(resource.RLIMIT_AS, (vm + (260 << 20), resource.RLIM_INFINITY))
+    for kw in ({}, {"ascii_only": True}):
+        try:
+            print(len(jetjson.dumps(doc, **kw)))
+        except MemoryError as e:
+            print("MemoryError:", e)
+    """
+)
+
+
+@pytest.mark.skipif(os.environ.get("PYTHONMALLOC", "").startswith("debug"), reason="the debug allocator copies on every resize")
+def test_a_large_first_dumps_under_a_memory_limit_needs_no_second_copy():
+    r = subprocess.run([sys.executable, "-c", LIMITED_CHILD], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-3000:]
+    assert r.stdout.split() == ["100300001", "100300001"], r.stdout
