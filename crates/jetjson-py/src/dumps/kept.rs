@@ -371,9 +371,13 @@ fn failed(kind: Kind, mut w: Box<Writer<NoSink>>) {
 }
 
 /// The writer put back (when it may be kept) and the result handed over.
+/// A writer whose memory moved (`moved`) never comes here: `write` and
+/// `write_with_holes` hand it over themselves, and the quick paths'
+/// reservations (a scalar of at most `KEEP_UP_TO` bytes, a small dict)
+/// stay below `MOVE_AT`.
 #[inline(always)]
 fn finish(py: Python<'_>, kind: Kind, mut w: Box<Writer<NoSink>>, bytes: *mut ffi::PyObject) -> Bound<'_, PyBytes> {
-    if w.as_bytes().len() <= KEEP_UP_TO && !moved(&w) && w.restart() {
+    if w.as_bytes().len() <= KEEP_UP_TO && w.restart() {
         // SAFETY: as above: GIL held; what ran while the writer was out
         // may have filled the slot (then this writer is dropped).
         unsafe { put_back(kind, w) };
@@ -423,6 +427,12 @@ fn write_with_holes<'py>(
     };
     output::wrote(len);
     drop(holes);
+    if moved(&w) {
+        // Not kept: its memory is a result object's (see `finish`).
+        drop(w);
+        // SAFETY: a new bytes object whose one reference we hand over.
+        return Ok(unsafe { Bound::from_owned_ptr(py, bytes).cast_into_unchecked::<PyBytes>() });
+    }
     Ok(finish(py, kind, w, bytes))
 }
 
