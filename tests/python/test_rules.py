@@ -354,6 +354,12 @@ def test_every_option_error_names_the_option():
         (lambda: jetjson.digest([1], "go", algorithm=5), TypeError, 'algorithm must be "sha256" or "sha512", not int'),
         (lambda: jetjson.digest_bytes(b"1", algorithm=None), TypeError, 'algorithm must be "sha256" or "sha512", not NoneType'),
         (lambda: jetjson.digest_bytes(b"1", "md5"), ValueError, 'unknown digest algorithm "md5" (expected sha256 or sha512)'),
+        (lambda: jetjson.canonicalize(b"1", "go", duplicate_keys=None), TypeError, 'duplicate_keys must be "error", "first" or "last", not NoneType'),
+        (lambda: jetjson.canonicalize(b"1", 5), TypeError, "profile must be a str, not int"),
+        (lambda: jetjson.digest([1], 5), TypeError, "profile must be a str, not int"),
+        (lambda: jetjson.digest([1], "go", nan=5), TypeError, "nan must be a str, not int"),
+        (lambda: jetjson.dumps([], nan=5), TypeError, "nan must be a str, not int"),
+        (lambda: jetjson.dumps([], profile=5), TypeError, "profile must be a str, not int"),
         (lambda: jetjson.dumps([], max_write_depth=0), ValueError, "max_write_depth must be an int from 1 to 1000000, got 0"),
         (lambda: jetjson.dumps([], max_write_depth=1.0), TypeError, "max_write_depth must be an int, not float"),
     ]

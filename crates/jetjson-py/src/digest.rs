@@ -29,20 +29,20 @@ use crate::rules;
 /// registry manifest) use digest_bytes(data).
 #[pyfunction]
 #[pyo3(signature = (obj, profile=None, algorithm=AlgorithmOption(Algorithm::Sha256), *, sort_keys=Flag(false), escape_html=None, ascii_only=Flag(false), indent=None,
-                    default=None, nan="error", non_str_keys=Flag(false), omit_defaults=Flag(false),
+                    default=None, nan=None, non_str_keys=Flag(false), omit_defaults=Flag(false),
                     max_write_depth=None),
        text_signature = "(obj, profile, algorithm='sha256', *, sort_keys=False, escape_html=None, ascii_only=False, indent=None, default=None, nan='error', non_str_keys=False, omit_defaults=False, max_write_depth=512)")]
 #[allow(clippy::too_many_arguments)]
 pub fn digest<'py>(
     obj: &Bound<'py, PyAny>,
-    profile: Option<&str>,
+    profile: Option<&Bound<'py, PyAny>>,
     algorithm: AlgorithmOption,
     sort_keys: Flag,
     escape_html: Option<Flag>,
     ascii_only: Flag,
     indent: Option<&Bound<'py, PyAny>>,
     default: Option<&Bound<'py, PyAny>>,
-    nan: &str,
+    nan: Option<&Bound<'py, PyAny>>,
     non_str_keys: Flag,
     omit_defaults: Flag,
     max_write_depth: Option<rules::WriteDepth>,
@@ -55,7 +55,8 @@ pub fn digest<'py>(
              jetjson.digest_bytes(data); to hash JSON text in a profile use digest_bytes(canonicalize(data, profile))"
         )));
     }
-    let profile = rules::required_profile("digest", profile)?;
+    let profile = rules::required_profile("digest", profile.map(|p| crate::loads::str_option("profile", p)).transpose()?)?;
+    let nan = nan.map_or(Ok("error"), |n| crate::loads::str_option("nan", n))?;
     let (indent, tabs) = indent.map_or(Ok((None, false)), parse_indent)?;
     let (sort_keys, escape_html, ascii_only) = (sort_keys.0, escape_html.map(|f| f.0), ascii_only.0);
     let requested = OutputOptions { profile, sort_keys, escape_html, ascii_only, indent, tabs, nan };

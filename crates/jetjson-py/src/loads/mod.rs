@@ -19,7 +19,7 @@ mod one;
 mod options;
 mod second;
 
-pub(crate) use options::{out_of_range, wrong_type, Flag, Limit, Policy, MAX_DEPTH, MAX_SIZE};
+pub(crate) use options::{out_of_range, str_option, wrong_type, Flag, Limit, Policy, MAX_DEPTH, MAX_SIZE};
 pub(crate) mod strings;
 
 use jetjson::{DuplicateKeys, ErrorKind, Position, ReadOptions};

@@ -44,6 +44,15 @@ pub(crate) fn wrong_type(option: &str, expected: &str, obj: &Bound<'_, PyAny>) -
     PyTypeError::new_err(format!("{option} must be {expected}, not {name}"))
 }
 
+/// A str option's text (`profile`, `nan`), or the TypeError naming it
+/// (`profile must be a str, not int`, as `dumps` words it).
+pub(crate) fn str_option<'a>(option: &str, obj: &'a Bound<'_, PyAny>) -> PyResult<&'a str> {
+    match obj.cast::<PyString>() {
+        Ok(s) => s.to_str(),
+        Err(_) => Err(wrong_type(option, "a str", obj)),
+    }
+}
+
 /// The ValueError of keyword option `option` given `obj`, of the right
 /// type but not `expected` (`max_size must be an int >= 0, got -1`); the
 /// value as given, its head when its text is long.
