@@ -12,6 +12,7 @@ import gc
 import json
 import sys
 import tracemalloc
+import typing
 import uuid
 from typing import Any, ClassVar, Dict, FrozenSet, List, Literal, NamedTuple, Optional, Set, Tuple, TypedDict, Union
 
@@ -1113,3 +1114,82 @@ def test_a_decoder_kept_by_its_own_type_is_collected():
     # class holding its own decoder (a common cache) is not leaked.
     assert _collected_after_del(with_decoder=True)
     assert _collected_after_del(with_decoder=True, default_holder=True)
+
+
+# Bare typing aliases mean what the bare builtins mean (an outside tester
+# found IndexError for `typing.List` and `tuple[()]` read for `typing.Tuple`).
+@pytest.mark.parametrize(
+    "alias, text, expected",
+    [
+        (typing.List, b'[1, "a"]', [1, "a"]),
+        (typing.Dict, b'{"a": [1]}', {"a": [1]}),
+        (typing.Set, b"[1, 2]", {1, 2}),
+        (typing.FrozenSet, b"[1, 2]", frozenset({1, 2})),
+        (typing.Sequence, b"[1]", [1]),
+        (typing.MutableSequence, b"[1]", [1]),
+        (typing.Mapping, b'{"a": 1}', {"a": 1}),
+        (typing.MutableMapping, b'{"a": 1}', {"a": 1}),
+        (typing.AbstractSet, b"[1]", {1}),
+        (typing.Tuple, b'[1, "a"]', (1, "a")),
+        (typing.Tuple, b"[]", ()),
+        (typing.Optional[typing.List], b"null", None),
+        (typing.Optional[typing.List], b"[null]", [None]),
+    ],
+)
+def test_bare_typing_aliases_read_as_their_builtins(alias, text, expected):
+    got = Decoder(alias).decode(text)
+    assert got == expected and type(got) is type(expected)
+    assert jetjson.loads(text, type=alias) == expected
+
+
+def test_bare_aliases_match_the_bare_builtins_and_the_rest_stay_refused():
+    for alias, builtin, text in [
+        (typing.List, list, b'[[1], "a"]'),
+        (typing.Tuple, tuple, b'[[1], "a"]'),
+        (typing.Dict, dict, b'{"a": [1]}'),
+        (typing.Set, set, b'[1, "a"]'),
+    ]:
+        assert Decoder(alias).decode(text) == Decoder(builtin).decode(text)
+    # `tuple[()]` is still the empty tuple.
+    with pytest.raises(ValidationError):
+        Decoder(Tuple[()]).decode(b"[1]")
+    for unsupported in (typing.Callable, typing.Type, typing.Deque, typing.Pattern):
+        with pytest.raises(TypeError, match="cannot decode into"):
+            Decoder(unsupported)
+
+
+# Two distinct JSON names that are one int key ("0" and "-0") would make
+# the second replace the first, or be reported as a repeated name (a
+# JSONDecodeError, for valid JSON): "-0" is refused as "01" is, a
+# ValidationError naming the key and its path. Only an int's own text is
+# an int key.
+def test_int_keys_are_an_ints_own_text():
+    for name in ("-0", "01", "-01", "+1", "1.0", " 1"):
+        with pytest.raises(ValidationError) as info:
+            Decoder(Dict[int, int]).decode(('{"0": 1, "%s": 2}' % name).encode())
+        assert info.value.msg == "Expected an int key, got %s" % json.dumps(name), info.value.msg
+        assert info.value.path == "$[%s]" % json.dumps(name)
+    assert Decoder(Dict[int, int]).decode(b'{"0": 1, "-1": 2, "10": 3}') == {0: 1, -1: 2, 10: 3}
+    assert Decoder(Dict[int, int]).decode(b'{"-0": 1}'.replace(b"-0", b"0")) == {0: 1}
+    # str keys: escapes spell one name one way only after decoding, and a
+    # name twice is the parser's repeated-name error, as in loads.
+    with pytest.raises(jetjson.JSONDecodeError, match="duplicate"):
+        Decoder(Dict[str, int]).decode(b'{"a": 1, "\\u0061": 2}')
+
+
+# A Meta bound the values cannot be compared with failed at every decode,
+# blaming the input; a bad pattern raised a bare re.error.
+def test_meta_constraints_that_cannot_work_are_refused_when_made():
+    for ty, bound in [(int, "a"), (float, "1"), (decimal.Decimal, None), (datetime.date, datetime.datetime(2020, 1, 1)), (datetime.time, 1)]:
+        if bound is None:
+            continue
+        with pytest.raises(TypeError, match="Meta constraint ge="):
+            Decoder(Annotated[ty, Meta(ge=bound)])
+    with pytest.raises(TypeError, match="Meta constraint lt='a' must be a number"):
+        Decoder(Optional[Annotated[int, Meta(lt="a")]])
+    # Comparable bounds still work (Decimal, Fraction-like numbers, dates).
+    assert Decoder(Annotated[int, Meta(ge=decimal.Decimal("1.5"))]).decode(b"2") == 2
+    assert Decoder(Annotated[float, Meta(le=3)]).decode(b"2.5") == 2.5
+    assert Decoder(Annotated[datetime.date, Meta(ge=datetime.date(2020, 1, 1))]).decode(b'"2021-01-01"') == datetime.date(2021, 1, 1)
+    with pytest.raises(ValueError, match="pattern '\\(' is not a regular expression"):
+        Meta(pattern="(")

@@ -188,10 +188,13 @@ def test_short_and_long_strings_escape_alike():
 
 
 def test_lone_surrogates_error_except_in_go_which_repairs_per_byte_like_go():
-    for s in ["\ud800", "a\udfffb", "\ud83d", "x\ud800\udc00"[0:2]]:
+    for s, at in [("\ud800", 0), ("a\udfffb", 1), ("\ud83d", 0), ("x\ud800\udc00"[0:2], 1)]:
         for profile in ("compact", "jcs"):
-            with pytest.raises(jetjson.JSONEncodeError, match="not valid UTF-8"):
+            # Said as loads says it, with where: the path and the index.
+            with pytest.raises(jetjson.JSONEncodeError, match=rf"^\$\[0\]: lone surrogate in str at index {at} \(not valid Unicode text; profile \"{profile}\""):
                 jetjson.dumps([s], profile=profile)
+            with pytest.raises(jetjson.JSONEncodeError, match=rf"^\$\.k: lone surrogate in str at index {at} "):
+                jetjson.dumps({"k": s}, profile=profile)
         raw = s.encode("utf-8", "surrogatepass")
         [expected] = go([__import__("base64").b64encode(raw)], mode="string")
         assert jetjson.dumps(s, profile="go") == expected

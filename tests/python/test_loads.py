@@ -373,8 +373,8 @@ def test_max_size_error_gives_the_line_and_column_of_the_limit():
 def test_max_size_refusal_of_str_input_counts_characters():
     # A str of at most max_size characters whose UTF-8 form is longer: the
     # refusal points at byte max_size of that form, given in characters
-    # (the character holding that byte counts as before it when the byte
-    # is inside it), on every path to the check.
+    # (when the byte is inside a character, at that character: it named
+    # the next one before), on every path to the check.
     doc = '["\u00e9\u00e9",\n "\u65e5\u672c", "\U0001F600"]'
     starts = []  # the byte offset where each character starts
     at = 0
@@ -382,10 +382,15 @@ def test_max_size_refusal_of_str_input_counts_characters():
         starts.append(at)
         at += len(ch.encode("utf-8"))
     for limit in range(len(doc), at):
-        chars_before = sum(1 for s in starts if s < limit)
+        chars_before = sum(1 for s in starts if s <= limit) - 1
         line_start = doc.rfind("\n", 0, chars_before) + 1
         want = (chars_before, doc.count("\n", 0, chars_before) + 1, chars_before - line_start + 1)
-        for call in (lambda: loads(doc, max_size=limit), lambda: loads(doc, max_size=limit, max_depth=9)):
+        for call in (
+            lambda: loads(doc, max_size=limit),
+            lambda: loads(doc, max_size=limit, max_depth=9),
+            lambda: jetjson.Decoder(list, max_size=limit).decode(doc),
+            lambda: jetjson.canonicalize(doc, "go", max_size=limit),
+        ):
             with pytest.raises(jetjson.JSONDecodeError) as info:
                 call()
             e = info.value

@@ -301,3 +301,17 @@ def test_a_view_of_other_items_is_named_by_its_format():
     for call in calls:
         with pytest.raises(TypeError, match="not a memoryview of format I"):
             call()
+
+
+# A str with a lone surrogate is refused as loads refuses it (it said
+# "invalid UTF-8 in string" before), at the surrogate's character index.
+def test_a_lone_surrogate_is_named_as_loads_names_it():
+    for text, at in [('["\ud800"]', 2), ('{"a":\n"x\udfff"}', 8), ("\ud83d", 0)]:
+        with pytest.raises(jetjson.JSONDecodeError) as loads_error:
+            jetjson.loads(text)
+        for call in (jetjson.Raw, lambda t: jetjson.canonicalize(t, "go")):
+            with pytest.raises(jetjson.JSONDecodeError) as info:
+                call(text)
+            e = info.value
+            assert e.msg == "lone surrogate in str input (not valid Unicode text)" and e.pos == at, (e.msg, e.pos)
+            assert (e.msg, e.pos, e.lineno, e.colno) == (loads_error.value.msg, loads_error.value.pos, loads_error.value.lineno, loads_error.value.colno)

@@ -155,7 +155,10 @@ def test_dumps_follows_max_write_depth():
     with pytest.raises(jetjson.JSONEncodeError, match="not enough stack left") as info:
         jetjson.dumps(very, max_write_depth=1_000_000)
     # A long path is shortened in the middle: its first and last 32 steps.
-    assert len(str(info.value)) < 500 and "more levels)..." in str(info.value)
+    # (The message itself is about 330 characters: it says what bounds the
+    # depth, the thread's stack, and the two ways past it.)
+    assert len(str(info.value)) < 800 and "more levels)..." in str(info.value)
+    assert "threading.stack_size" in str(info.value) and "canonicalize" in str(info.value)
     with pytest.raises(jetjson.JSONEncodeError) as info:
         jetjson.dumps(_nested(600))
     assert str(info.value) == "$" + "[0]" * 32 + "...(448 more levels)..." + "[0]" * 32 + ": nesting deeper than max_write_depth 512"
@@ -317,13 +320,51 @@ def test_read_limits_are_taken_alike_by_every_function():
     }
     for name, take in takers.items():
         for option in ("max_size", "max_depth"):
+            # Every message names the option as the caller spelled it.
             for bad in (True, 1.5, "3"):
-                with pytest.raises(TypeError):
+                with pytest.raises(TypeError, match=f"^{option} must be an int, not {type(bad).__name__}"):
                     take(**{option: bad})
             for bad in (-1, -(2**70)):
-                with pytest.raises(ValueError, match="must be >= 0"):
+                with pytest.raises(ValueError, match=f"^{option} must be an int >= 0, got {bad}"):
                     take(**{option: bad})
             for huge in (2**63, 2**64, 2**70):
                 assert take(**{option: huge}) == take(), (name, option, huge)
         with pytest.raises(ValueError, match="larger than max_size"):
             take(max_size=len(DOC.encode()) - 1)
+
+
+# Option errors that did not name the option (an outside tester's list):
+# each now says which option, as the caller spelled it, with one wording
+# for all (`max_write_depth`'s).
+def test_every_option_error_names_the_option():
+    import io
+
+    cases = [
+        (lambda: jetjson.loads(b"1", max_size=-1), ValueError, "max_size must be an int >= 0, got -1"),
+        (lambda: jetjson.loads(b"1", max_depth=-1), ValueError, "max_depth must be an int >= 0, got -1"),
+        (lambda: jetjson.loads(b"1", max_size=1.5), TypeError, "max_size must be an int, not float"),
+        (lambda: jetjson.loads(b"1", max_depth=True), TypeError, "max_depth must be an int, not bool"),
+        (lambda: jetjson.loads(b"1", duplicate_keys=None), TypeError, 'duplicate_keys must be "error", "first" or "last", not NoneType'),
+        (lambda: jetjson.Decoder(int, duplicate_keys=None), TypeError, 'duplicate_keys must be "error", "first" or "last", not NoneType'),
+        (lambda: jetjson.Raw(b"1", duplicate_keys=1), TypeError, 'duplicate_keys must be "error", "first" or "last", not int'),
+        (lambda: jetjson.Decoder(int, max_size=-5), ValueError, "max_size must be an int >= 0, got -5"),
+        (lambda: jetjson.canonicalize(b"1", "go", max_depth=-1), ValueError, "max_depth must be an int >= 0, got -1"),
+        (lambda: jetjson.loads_lines(b"1\n2\n", max_size=-1), ValueError, "max_size must be an int >= 0, got -1"),
+        (lambda: list(jetjson.load_lines(io.BytesIO(b"1\n"), max_size=-1)), ValueError, "max_size must be an int >= 0, got -1"),
+        (lambda: jetjson.digest([1], "go", algorithm=5), TypeError, 'algorithm must be "sha256" or "sha512", not int'),
+        (lambda: jetjson.digest_bytes(b"1", algorithm=None), TypeError, 'algorithm must be "sha256" or "sha512", not NoneType'),
+        (lambda: jetjson.digest_bytes(b"1", "md5"), ValueError, 'unknown digest algorithm "md5" (expected sha256 or sha512)'),
+        (lambda: jetjson.canonicalize(b"1", "go", duplicate_keys=None), TypeError, 'duplicate_keys must be "error", "first" or "last", not NoneType'),
+        (lambda: jetjson.canonicalize(b"1", 5), TypeError, "profile must be a str, not int"),
+        (lambda: jetjson.digest([1], 5), TypeError, "profile must be a str, not int"),
+        (lambda: jetjson.digest([1], "go", nan=5), TypeError, "nan must be a str, not int"),
+        (lambda: jetjson.dumps([], nan=5), TypeError, "nan must be a str, not int"),
+        (lambda: jetjson.dumps([], profile=5), TypeError, "profile must be a str, not int"),
+        (lambda: jetjson.dumps([], max_write_depth=0), ValueError, "max_write_depth must be an int from 1 to 1000000, got 0"),
+        (lambda: jetjson.dumps([], max_write_depth=1.0), TypeError, "max_write_depth must be an int, not float"),
+    ]
+    for call, kind, message in cases:
+        with pytest.raises(kind) as info:
+            call()
+        assert str(info.value) == message, (str(info.value), message)
+    assert jetjson.digest_bytes(b"1", "sha512") == jetjson.digest_bytes(b"1", algorithm="sha512")

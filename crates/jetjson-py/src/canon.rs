@@ -2,14 +2,14 @@
 //! `Value` (no Python objects are built), as `jetjson canon` does.
 
 use jetjson::{DuplicateKeys, ReadOptions, Writer};
-use pyo3::exceptions::{PyMemoryError, PySystemError, PyValueError};
+use pyo3::exceptions::{PyMemoryError, PySystemError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use crate::dumps::{catching_out_of_memory, parse_indent, BytesMemory, OutputOptions};
 use crate::errors::encode_error;
 use crate::json_text::json_text;
-use crate::loads::{Flag, Limit};
+use crate::loads::{str_option, Flag, Limit, Policy, MAX_DEPTH, MAX_SIZE};
 use crate::rules;
 
 /// JSON text (bytes, bytearray, memoryview or str) rewritten in a profile's
@@ -34,37 +34,32 @@ use crate::rules;
 #[pyfunction]
 #[pyo3(signature = (data, profile=None, *, sort_keys=Flag(false), escape_html=None, ascii_only=Flag(false), indent=None,
                     max_write_depth=None, max_depth=Limit(512), max_size=None,
-                    duplicate_keys="error", allow_bom=Flag(false)),
+                    duplicate_keys=Policy(DuplicateKeys::Error), allow_bom=Flag(false)),
        text_signature = "(data, profile, *, sort_keys=False, escape_html=None, ascii_only=False, indent=None, max_write_depth=512, max_depth=512, max_size=None, duplicate_keys='error', allow_bom=False)")]
 #[allow(clippy::too_many_arguments)]
 pub fn canonicalize<'py>(
     data: &Bound<'py, PyAny>,
-    profile: Option<&str>,
+    profile: Option<&Bound<'py, PyAny>>,
     sort_keys: Flag,
     escape_html: Option<Flag>,
     ascii_only: Flag,
     indent: Option<&Bound<'py, PyAny>>,
     max_write_depth: Option<rules::WriteDepth>,
-    max_depth: Limit,
-    max_size: Option<Limit>,
-    duplicate_keys: &str,
+    max_depth: Limit<MAX_DEPTH>,
+    max_size: Option<Limit<MAX_SIZE>>,
+    duplicate_keys: Policy,
     allow_bom: Flag,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let py = data.py();
     // Errors made here, not lazily by pyo3 (`errors::made_now`).
     (|| {
-        let profile = rules::required_profile("canonicalize", profile)?;
+        let profile = rules::required_profile("canonicalize", profile.map(|p| str_option("profile", p)).transpose()?)?;
         let (indent, tabs) = indent.map_or(Ok((None, false)), parse_indent)?;
         let (sort_keys, escape_html, ascii_only, allow_bom) = (sort_keys.0, escape_html.map(|f| f.0), ascii_only.0, allow_bom.0);
         let requested = OutputOptions { profile, sort_keys, escape_html, ascii_only, indent, tabs, nan: "error" };
         rules::refuse_inapplicable(&requested)?;
         let write = requested.resolve()?.max_write_depth(max_write_depth.map_or(jetjson::DEFAULT_MAX_WRITE_DEPTH, |d| d.0));
-        let duplicates = match duplicate_keys {
-            "error" => DuplicateKeys::Error,
-            "first" => DuplicateKeys::First,
-            "last" => DuplicateKeys::Last,
-            other => return Err(PyValueError::new_err(format!("duplicate_keys must be \"error\", \"first\" or \"last\", got {other:?}"))),
-        };
+        let duplicates = duplicate_keys.0;
         // `-0` is the int 0, as `loads` reads it, so that `canonicalize(x, p)`
         // is always `dumps(loads(x), profile=p)`.
         let mut read = ReadOptions::new().max_depth(max_depth.0).duplicate_keys(duplicates).allow_bom(allow_bom).negative_zero_int(true);

@@ -28,21 +28,21 @@ use crate::rules;
 /// over the bytes themselves. For the digest of stored bytes (a file, a
 /// registry manifest) use digest_bytes(data).
 #[pyfunction]
-#[pyo3(signature = (obj, profile=None, algorithm="sha256", *, sort_keys=Flag(false), escape_html=None, ascii_only=Flag(false), indent=None,
-                    default=None, nan="error", non_str_keys=Flag(false), omit_defaults=Flag(false),
+#[pyo3(signature = (obj, profile=None, algorithm=AlgorithmOption(Algorithm::Sha256), *, sort_keys=Flag(false), escape_html=None, ascii_only=Flag(false), indent=None,
+                    default=None, nan=None, non_str_keys=Flag(false), omit_defaults=Flag(false),
                     max_write_depth=None),
        text_signature = "(obj, profile, algorithm='sha256', *, sort_keys=False, escape_html=None, ascii_only=False, indent=None, default=None, nan='error', non_str_keys=False, omit_defaults=False, max_write_depth=512)")]
 #[allow(clippy::too_many_arguments)]
 pub fn digest<'py>(
     obj: &Bound<'py, PyAny>,
-    profile: Option<&str>,
-    algorithm: &str,
+    profile: Option<&Bound<'py, PyAny>>,
+    algorithm: AlgorithmOption,
     sort_keys: Flag,
     escape_html: Option<Flag>,
     ascii_only: Flag,
     indent: Option<&Bound<'py, PyAny>>,
     default: Option<&Bound<'py, PyAny>>,
-    nan: &str,
+    nan: Option<&Bound<'py, PyAny>>,
     non_str_keys: Flag,
     omit_defaults: Flag,
     max_write_depth: Option<rules::WriteDepth>,
@@ -55,14 +55,14 @@ pub fn digest<'py>(
              jetjson.digest_bytes(data); to hash JSON text in a profile use digest_bytes(canonicalize(data, profile))"
         )));
     }
-    let profile = rules::required_profile("digest", profile)?;
+    let profile = rules::required_profile("digest", profile.map(|p| crate::loads::str_option("profile", p)).transpose()?)?;
+    let nan = nan.map_or(Ok("error"), |n| crate::loads::str_option("nan", n))?;
     let (indent, tabs) = indent.map_or(Ok((None, false)), parse_indent)?;
     let (sort_keys, escape_html, ascii_only) = (sort_keys.0, escape_html.map(|f| f.0), ascii_only.0);
     let requested = OutputOptions { profile, sort_keys, escape_html, ascii_only, indent, tabs, nan };
     rules::refuse_inapplicable(&requested)?;
     let options = requested.resolve()?.max_write_depth(max_write_depth.map_or(jetjson::DEFAULT_MAX_WRITE_DEPTH, |d| d.0));
-    let algorithm: Algorithm = algorithm.parse().map_err(PyValueError::new_err)?;
-    let mut w = Writer::with_sink(&options, Hasher::new(algorithm));
+    let mut w = Writer::with_sink(&options, Hasher::new(algorithm.0));
     // Making a str's UTF-8 form out of memory unwinds out of the walk
     // (`dumps::text`): raised here as MemoryError.
     let how = Walking { non_str_keys: non_str_keys.0, omit_defaults: omit_defaults.0 };
@@ -85,14 +85,14 @@ const DETACH_AT: usize = 64 << 10;
 ///
 ///     jetjson.digest_bytes(open("manifest.json", "rb").read())
 #[pyfunction]
-#[pyo3(signature = (data, algorithm="sha256"))]
-pub fn digest_bytes<'py>(data: &Bound<'py, PyAny>, algorithm: &str) -> PyResult<Bound<'py, PyString>> {
+#[pyo3(signature = (data, algorithm=AlgorithmOption(Algorithm::Sha256)), text_signature = "(data, algorithm='sha256')")]
+pub fn digest_bytes<'py>(data: &Bound<'py, PyAny>, algorithm: AlgorithmOption) -> PyResult<Bound<'py, PyString>> {
     // The result made with the C API (see `digest`).
     new_str(data.py(), &digest_bytes_text(data, algorithm)?)
 }
 
-fn digest_bytes_text(data: &Bound<'_, PyAny>, algorithm: &str) -> PyResult<String> {
-    let algorithm: Algorithm = algorithm.parse().map_err(PyValueError::new_err)?;
+fn digest_bytes_text(data: &Bound<'_, PyAny>, algorithm: AlgorithmOption) -> PyResult<String> {
+    let algorithm = algorithm.0;
     let py = data.py();
     if let Ok(b) = data.cast::<PyBytes>() {
         // bytes are immutable: nothing can change them while other
@@ -136,4 +136,19 @@ fn digest_bytes_text(data: &Bound<'_, PyAny>, algorithm: &str) -> PyResult<Strin
     // SAFETY: a new bytes object, whose one reference the `Bound` takes.
     let copy = unsafe { Bound::from_owned_ptr(py, copy).cast_into_unchecked::<PyBytes>() };
     Ok(jetjson::digest_bytes(copy.as_bytes(), algorithm))
+}
+
+/// `algorithm` as both functions take it: "sha256" or "sha512", its errors
+/// naming the option (`loads::wrong_type`).
+pub struct AlgorithmOption(Algorithm);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for AlgorithmOption {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<AlgorithmOption> {
+        let Ok(s) = obj.cast::<PyString>() else {
+            return Err(crate::loads::wrong_type("algorithm", "\"sha256\" or \"sha512\"", &obj));
+        };
+        s.to_str()?.parse().map(AlgorithmOption).map_err(PyValueError::new_err)
+    }
 }

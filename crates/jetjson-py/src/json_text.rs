@@ -19,8 +19,8 @@ pub struct JsonText<'a> {
 }
 
 /// Reads `data` without copying where CPython allows (bytes, a str's cached
-/// UTF-8 form); a str with lone surrogates becomes its `surrogatepass` bytes,
-/// so the parser reports the surrogate's position as invalid UTF-8.
+/// UTF-8 form); a str with a lone surrogate is refused as `loads` refuses it
+/// (`lone surrogate in str input`, at its character index).
 pub fn json_text<'a>(data: &'a Bound<'_, PyAny>) -> PyResult<JsonText<'a>> {
     if let Ok(b) = data.cast::<PyBytes>() {
         return Ok(JsonText { bytes: Cow::Borrowed(b.as_bytes()), chars: false });
@@ -35,10 +35,10 @@ pub fn json_text<'a>(data: &'a Bound<'_, PyAny>) -> PyResult<JsonText<'a>> {
             let bytes = unsafe { std::slice::from_raw_parts(p as *const u8, size as usize) };
             return Ok(JsonText { bytes: Cow::Borrowed(bytes), chars: true });
         }
-        // SAFETY: drops the UnicodeEncodeError just raised.
-        unsafe { ffi::PyErr_Clear() };
-        let encoded = s.call_method1("encode", ("utf-8", "surrogatepass"))?.cast_into::<PyBytes>()?;
-        return Ok(JsonText { bytes: Cow::Owned(crate::fallible::copy_bytes(encoded.as_bytes())?), chars: true });
+        // No UTF-8 form: a lone surrogate (a UnicodeEncodeError, reported
+        // where it is, as `loads` does), or a MemoryError, raised as it is.
+        let start = crate::loads::input::lone_surrogate(data.py())?;
+        return Err(crate::loads::location::surrogate_error(data.py(), data, start));
     }
     match buffer_bytes(data) {
         Some(copy) => Ok(JsonText { bytes: Cow::Owned(copy?), chars: false }),
@@ -87,27 +87,13 @@ impl JsonText<'_> {
 
     /// As `error`, with the message `msg` (the caller's wording of `e`).
     pub fn error_saying(&self, py: Python<'_>, e: &jetjson::Error, msg: &str, doc: &Bound<'_, PyAny>) -> PyErr {
-        let (pos, line, col) = match e.position() {
-            Some(p) if self.chars => {
-                let offset = p.offset.min(self.bytes.len());
-                let before = &self.bytes[..offset];
-                let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-                (count_chars(before), p.line, count_chars(&before[line_start..]) + 1)
-            }
-            Some(p) => (p.offset, p.line, p.column),
-            None => (0, 1, 1),
-        };
+        let (pos, line, col) = crate::loads::location::python_position(e.position(), &self.bytes, self.chars);
         if *e.kind() == jetjson::ErrorKind::OutOfMemory {
             // The parse's working memory could not grow: not the input's fault.
             return pyo3::exceptions::PyMemoryError::new_err(format!("{msg}: line {line} column {col} (char {pos})"));
         }
         decode_error(py, msg, doc, pos, line, col)
     }
-}
-
-/// Characters in UTF-8 text: every byte that is not a continuation byte.
-fn count_chars(b: &[u8]) -> usize {
-    b.iter().filter(|&&c| (c & 0xC0) != 0x80).count()
 }
 
 /// `_buffer_bytes(data)`: a buffer's bytes as `loads` reads them

@@ -77,12 +77,11 @@ fn keyword(option: WriteOption, indent: Option<i64>, tabs: bool) -> String {
 /// the value as given, however large.
 pub fn write_depth(depth: &Bound<'_, PyAny>) -> PyResult<usize> {
     if depth.cast::<PyBool>().is_ok() || depth.cast::<PyInt>().is_err() {
-        let name = depth.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".to_owned());
-        return Err(PyTypeError::new_err(format!("max_write_depth must be an int, not {name}")));
+        return Err(crate::loads::wrong_type("max_write_depth", "an int", depth));
     }
     match depth.extract::<i64>().ok().and_then(|d| usize::try_from(d).ok()) {
         Some(d) if (1..=MAX_WRITE_DEPTH).contains(&d) => Ok(d),
-        _ => Err(PyValueError::new_err(format!("max_write_depth must be an int from 1 to {MAX_WRITE_DEPTH}, got {depth}"))),
+        _ => Err(crate::loads::out_of_range("max_write_depth", &format!("an int from 1 to {MAX_WRITE_DEPTH}"), depth)),
     }
 }
 

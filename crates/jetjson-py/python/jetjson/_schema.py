@@ -2,6 +2,8 @@
 ``dumps`` read from classes and annotations: ``config`` (class-wide JSON
 names and tags) and ``Meta`` (constraints in ``typing.Annotated``)."""
 
+import re
+
 _RENAMES = ("camel", "pascal", "kebab")
 
 
@@ -54,6 +56,11 @@ class Meta:
                 raise ValueError(f"Meta {name} must be >= 0, not {n}")
         if pattern is not None and not isinstance(pattern, str):
             raise TypeError(f"Meta pattern must be a str, not {type(pattern).__name__}")
+        if pattern is not None:
+            try:
+                re.compile(pattern)
+            except re.error as e:
+                raise ValueError(f"Meta pattern {pattern!r} is not a regular expression: {e}") from e
         self.ge, self.gt, self.le, self.lt = ge, gt, le, lt
         self.min_length, self.max_length, self.pattern = min_length, max_length, pattern
 

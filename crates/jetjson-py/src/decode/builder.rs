@@ -971,7 +971,7 @@ impl<'p, 'i> Builder<'p, 'i> {
                         Some(cache) if k.len() <= keys::MAX_LEN && k.is_ascii() => cache.get(k.as_bytes()),
                         _ => strings::new_str(k),
                     },
-                    KeyKind::Int if is_integer_text(k.as_bytes()) => {
+                    KeyKind::Int if is_int_key(k.as_bytes()) => {
                         numbers::new_number(&NumberToken { text: k, is_integer: true, value: NumberValue::Big })
                     }
                     KeyKind::Int => {
@@ -1669,6 +1669,14 @@ fn integral_digits(text: &str) -> Option<String> {
 fn is_integer_text(b: &[u8]) -> bool {
     let digits = b.strip_prefix(b"-").unwrap_or(b);
     !digits.is_empty() && digits.iter().all(u8::is_ascii_digit) && (digits.len() == 1 || digits[0] != b'0')
+}
+
+/// A JSON name read as an int key: an int's own text (`str(n)`), so that
+/// no two distinct names are one key (`"0"` and `"-0"`, `"1"` and `"01"`:
+/// otherwise the second would silently replace the first, or be reported
+/// as the same name twice).
+fn is_int_key(b: &[u8]) -> bool {
+    is_integer_text(b) && b != b"-0"
 }
 
 /// A string at `b[i]` without escapes: its body and the index after it.

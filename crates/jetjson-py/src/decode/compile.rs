@@ -11,7 +11,7 @@
 use std::sync::atomic::{AtomicU32, AtomicU8};
 
 use crate::fallible::{name, new_str};
-use pyo3::exceptions::PyTypeError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt, PyString, PyTuple, PyType};
 use pyo3::{ffi, PyTypeInfo};
@@ -250,8 +250,45 @@ impl<'py> Compiler<'py> {
         ];
         match asked.iter().find(|(set, ok, _)| *set && !*ok) {
             Some((_, _, which)) => Err(PyTypeError::new_err(format!("{}: Meta constraint {which} cannot apply to this type", repr(t)))),
-            None => Ok(()),
+            None => self.check_bound_types(t, inner, r),
         }
+    }
+
+    /// Refuses a bound that the values read as `inner` cannot be compared
+    /// with (`Meta(ge="a")` on an int, a datetime bound on a date): every
+    /// decode would fail on it, blaming the input.
+    fn check_bound_types(&self, t: &Bound<'py, PyAny>, inner: &Node, r: &Rules) -> PyResult<()> {
+        let py = self.py;
+        let mut node = inner;
+        loop {
+            match node {
+                Node::Optional(n) => node = n,
+                Node::Checked(b) => node = &b.0,
+                _ => break,
+            }
+        }
+        let numbers = || -> PyResult<Vec<Bound<'py, PyAny>>> {
+            Ok(vec![py.import(name!(py, "numbers")?)?.getattr(name!(py, "Real")?)?, self.known.decimal.bind(py).clone().into_any()])
+        };
+        let (kinds, what) = match node {
+            Node::Int | Node::Float | Node::Decimal => (numbers()?, "a number (int, float or Decimal)"),
+            Node::DateTime => (vec![self.datetime.clone()], "a datetime"),
+            Node::Date => (vec![self.date.clone()], "a date (not a datetime)"),
+            Node::Time => (vec![self.time.clone()], "a time"),
+            _ => return Ok(()),
+        };
+        for (name, bound) in [("ge", &r.ge), ("gt", &r.gt), ("le", &r.le), ("lt", &r.lt)] {
+            let Some(b) = bound else { continue };
+            let b = b.bind(py);
+            let mut fits = false;
+            for k in &kinds {
+                fits |= b.is_instance(k)?;
+            }
+            if !fits || (matches!(node, Node::Date) && b.is_instance(&self.datetime)?) {
+                return Err(PyTypeError::new_err(format!("{}: Meta constraint {name}={} must be {what}", repr(t), repr(b))));
+            }
+        }
+        Ok(())
     }
 
     /// `X[...]` forms.
@@ -260,7 +297,17 @@ impl<'py> Compiler<'py> {
         let typing = |name: &str| self.typing.getattr(new_str(py, name)?);
         let abc = |name: &str| self.abc.getattr(new_str(py, name)?);
         let builtin = |name: &str| -> PyResult<Bound<'py, PyAny>> { py.import(name!(py, "builtins")?)?.getattr(new_str(py, name)?) };
-        let arg = |i: usize| -> PyResult<Bound<'py, PyAny>> { args.get_item(i) };
+        // A bare alias (`typing.List`, `typing.Dict`, `typing.Tuple`) has no
+        // `__args__`: its parameters are `Any`, as for the bare builtin
+        // (`tuple[()]` and `Tuple[()]` have `__args__`, empty on 3.11+).
+        let bare = args.is_empty() && !t.hasattr(name!(py, "__args__")?)?;
+        let arg = |i: usize| -> PyResult<Bound<'py, PyAny>> {
+            if bare {
+                typing("Any")
+            } else {
+                args.get_item(i)
+            }
+        };
         if origin.is(&typing("Annotated")?) {
             let inner = self.node(&arg(0)?)?;
             let rules = rules(&t.getattr(name!(py, "__metadata__")?)?)?;
@@ -294,6 +341,9 @@ impl<'py> Compiler<'py> {
             return Ok(Node::FrozenSet(Box::new(self.node(&arg(0)?)?)));
         }
         if origin.is(&builtin("tuple")?) {
+            if bare {
+                return Ok(Node::TupleOf(Box::new(Node::Any)));
+            }
             if args.len() == 2 && arg(1)?.is(py.Ellipsis().bind(py)) {
                 return Ok(Node::TupleOf(Box::new(self.node(&arg(0)?)?)));
             }
@@ -786,7 +836,15 @@ fn rules(metadata: &Bound<'_, PyAny>) -> PyResult<Option<Rules>> {
             }
         }
         if let Some(p) = get("pattern")? {
-            let compiled = py.import(name!(py, "re")?)?.getattr(name!(py, "compile")?)?.call1((p,))?;
+            let re = py.import(name!(py, "re")?)?;
+            let error = re.getattr(name!(py, "error")?)?;
+            let compiled = re.getattr(name!(py, "compile")?)?.call1((&p,)).map_err(|e| {
+                if e.is_instance(py, &error) {
+                    PyValueError::new_err(format!("Meta constraint pattern={} is not a regular expression: {}", repr(&p), e.value(py)))
+                } else {
+                    e
+                }
+            })?;
             r.pattern = Some(compiled.unbind());
             any = true;
         }

@@ -32,7 +32,7 @@ use pyo3::types::{PyDict, PyType};
 
 use crate::loads::input::{self, Source};
 use crate::loads::location;
-use crate::loads::{Flag, Limit, Policy};
+use crate::loads::{Flag, Limit, Policy, MAX_DEPTH, MAX_SIZE};
 use builder::{Builder, Settings};
 pub(crate) use entry::register as register_decode;
 pub(crate) use errors::validation_error_type;
@@ -69,8 +69,8 @@ impl Decoder {
         r#type: &Bound<'_, PyAny>,
         strict: Flag,
         forbid_unknown_fields: Flag,
-        max_depth: Limit,
-        max_size: Option<Limit>,
+        max_depth: Limit<MAX_DEPTH>,
+        max_size: Option<Limit<MAX_SIZE>>,
         duplicate_keys: Policy,
         allow_bom: Flag,
     ) -> PyResult<Decoder> {

@@ -75,7 +75,11 @@ max_write_depth (default 512, as loads' max_depth; 1 to 1,000,000): the
 deepest nesting of lists, dicts and dataclasses written; deeper is a
 JSONEncodeError naming it (a container that contains itself is named a
 circular reference instead). Deep writes also stop, with an error, before
-the thread's stack runs out.
+the thread's stack runs out: dumps walks Python objects on the calling
+thread's stack, so the depth reached is also bounded by that stack (about
+40,000 levels on an 8 MiB main thread; a thread started after
+threading.stack_size(n) has n bytes); canonicalize of JSON text nests to
+max_write_depth whatever the stack.
 default(obj) converts other objects; its result is serialized (up to 255
 nested applications) and its exceptions propagate. The boolean options
 take any object and use its truth value, as json does.

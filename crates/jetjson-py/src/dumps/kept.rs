@@ -40,35 +40,115 @@ pub fn fits() -> bool {
 /// would stay that large).
 const KEEP_UP_TO: usize = 64 * 1024;
 
+/// A kept writer's output moves into a result `bytes` object
+/// (`output::BytesMemory`) when its memory would grow beyond this: an
+/// output expected small that turns out large (the first call of a process,
+/// or one after small ones) is then written in place like any large one,
+/// instead of being copied whole into the result at the end, which made
+/// the peak memory twice the output (300 MB written, 600 MB held). The move
+/// copies at most this much, once.
+const MOVE_AT: usize = 1024 * 1024;
+
 /// A kept writer's memory: a `Vec` that grows with `try_reserve`, and
 /// unwinds with `output::OutOfMemory` when it cannot (a Rust allocation
 /// failure would abort the process), to be caught where the call writes
 /// (`write`, `write_with_holes`; the quick paths grow it before they write,
-/// `reserve`) and raised as MemoryError.
+/// `reserve`) and raised as MemoryError. Beyond `MOVE_AT` bytes the output
+/// moves into `large` and grows there (a writer whose memory moved is not
+/// kept: `moved`).
 #[derive(Default)]
-struct KeptMemory(Vec<u8>);
+struct KeptMemory {
+    vec: Vec<u8>,
+    large: Option<output::BytesMemory>,
+}
 
 // SAFETY: the storage returned is the Vec's allocation, of the returned
 // capacity (at least `min_capacity`); growing keeps its first `len` bytes
-// (the Vec's length is set to them first); only the writer that owns this
-// memory touches it.
+// (the Vec's length is set to them first), and moving them into `large`
+// copies them there first (`BytesMemory::holding`), whose own growth keeps
+// them (its `OutputMemory` contract); only the writer that owns this memory
+// touches it.
 unsafe impl OutputMemory for KeptMemory {
     fn grow(&mut self, len: usize, min_capacity: usize) -> (NonNull<u8>, usize) {
-        debug_assert!(len <= self.0.capacity() && len <= min_capacity);
+        if let Some(large) = &mut self.large {
+            return large.grow(len, min_capacity);
+        }
+        debug_assert!(len <= self.vec.capacity() && len <= min_capacity);
         // SAFETY: the writer wrote the first `len` bytes of this storage
         // (`OutputMemory::grow`'s contract), within the capacity.
-        unsafe { self.0.set_len(len) };
-        if self.0.try_reserve_exact(min_capacity - len).is_err() {
+        unsafe { self.vec.set_len(len) };
+        if min_capacity > MOVE_AT {
+            return self.move_out(min_capacity);
+        }
+        if self.vec.try_reserve_exact(min_capacity - len).is_err() {
             output::unwind_out_of_memory(min_capacity);
         }
-        let cap = self.0.capacity();
+        let cap = self.vec.capacity();
         // A Vec's pointer is never null.
-        (NonNull::new(self.0.as_mut_ptr()).unwrap_or(NonNull::dangling()), cap)
+        (NonNull::new(self.vec.as_mut_ptr()).unwrap_or(NonNull::dangling()), cap)
     }
 
     fn into_any(self: Box<Self>) -> Box<dyn std::any::Any> {
         self
     }
+}
+
+impl KeptMemory {
+    /// Moves the output (the Vec's length) into a result object with room
+    /// for `min_capacity` bytes, which the writer goes on in (`MOVE_AT`).
+    #[cold]
+    #[inline(never)]
+    fn move_out(&mut self, min_capacity: usize) -> (NonNull<u8>, usize) {
+        let (large, at, cap) = output::BytesMemory::holding(&self.vec, min_capacity);
+        self.vec = Vec::new();
+        self.large = Some(large);
+        (at, cap)
+    }
+}
+
+/// Whether `w`'s output moved into a result object (`MOVE_AT`): its
+/// capacity is beyond what a kept writer's Vec grows to.
+#[inline(always)]
+fn moved(w: &Writer<NoSink>) -> bool {
+    w.as_bytes().len() + w.spare() > MOVE_AT
+}
+
+/// The result of a writer whose memory moved (`moved`): the object it was
+/// written in, made to size (`BytesMemory::take_bytes`), with no copy. The
+/// writer is dropped, not kept.
+#[cold]
+#[inline(never)]
+fn take_large(py: Python<'_>, w: Box<Writer<NoSink>>) -> Result<Bound<'_, PyBytes>, Fail> {
+    let (memory, len) = (*w).finish_into_memory().map_err(Fail::core)?;
+    let Ok(mut kept) = memory.into_any().downcast::<KeptMemory>() else {
+        return Err(Fail::msg("jetjson.dumps: the writer's memory is not the one given"));
+    };
+    match kept.large.take() {
+        Some(mut large) => large.take_bytes(py, len).map_err(Fail::py),
+        // Never moved after all (the Vec grew beyond `MOVE_AT` by itself):
+        // copied, as for any kept writer.
+        None => {
+            // SAFETY: the writer wrote `len` bytes at the start of the Vec's
+            // allocation (within its capacity); CPython copies them into a new
+            // bytes object of that size (null with MemoryError set on failure).
+            let bytes = unsafe { ffi::PyBytes_FromStringAndSize(kept.vec.as_ptr().cast(), len as ffi::Py_ssize_t) };
+            if bytes.is_null() {
+                return Err(no_memory_for(py, len));
+            }
+            output::wrote(len);
+            // SAFETY: a new bytes object whose one reference we hand over.
+            Ok(unsafe { Bound::from_owned_ptr(py, bytes).cast_into_unchecked::<PyBytes>() })
+        }
+    }
+}
+
+/// The result object of `len` bytes could not be made: CPython's bare
+/// MemoryError replaced by one that says what was asked for.
+#[cold]
+#[inline(never)]
+fn no_memory_for(py: Python<'_>, len: usize) -> Fail {
+    drop(PyErr::take(py));
+    Fail::no_memory(len)
 }
 
 /// A new writer for a kept slot, writing into a `KeptMemory`; `Err` with
@@ -244,6 +324,9 @@ pub fn write<'py>(
         }
         Err(bytes) => return Err(Fail::no_memory(bytes)),
     }
+    if moved(&w) {
+        return take_large(py, w);
+    }
     let out = w.as_bytes();
     // SAFETY: `out` is the writer's output, `out.len()` initialised bytes;
     // CPython copies them into a new bytes object of that size (null with
@@ -254,7 +337,7 @@ pub fn write<'py>(
         // general path must take this same way (and raise MemoryError),
         // not the large-output `BytesMemory`, whose failed growth unwinds
         // past the walker's hand-held references (output.rs).
-        return Err(Fail::fetch(py));
+        return Err(no_memory_for(py, out.len()));
     }
     output::wrote(out.len());
     Ok(finish(py, kind, w, bytes))
@@ -280,7 +363,7 @@ fn take_or_make(_py: Python<'_>, kind: Kind, style: impl FnOnce() -> Style) -> R
 #[cold]
 #[inline(never)]
 fn failed(kind: Kind, mut w: Box<Writer<NoSink>>) {
-    if w.as_bytes().len() <= KEEP_UP_TO && w.discard_document() {
+    if w.as_bytes().len() <= KEEP_UP_TO && !moved(&w) && w.discard_document() {
         // SAFETY: the GIL is held (every caller holds it); `put_back` runs
         // no Python code.
         unsafe { put_back(kind, w) };
@@ -288,6 +371,10 @@ fn failed(kind: Kind, mut w: Box<Writer<NoSink>>) {
 }
 
 /// The writer put back (when it may be kept) and the result handed over.
+/// A writer whose memory moved (`moved`) never comes here: `write` and
+/// `write_with_holes` hand it over themselves, and the quick paths'
+/// reservations (a scalar of at most `KEEP_UP_TO` bytes, a small dict)
+/// stay below `MOVE_AT`.
 #[inline(always)]
 fn finish(py: Python<'_>, kind: Kind, mut w: Box<Writer<NoSink>>, bytes: *mut ffi::PyObject) -> Bound<'_, PyBytes> {
     if w.as_bytes().len() <= KEEP_UP_TO && w.restart() {
@@ -324,12 +411,15 @@ fn write_with_holes<'py>(
         }
         Err(bytes) => return Err(Fail::no_memory(bytes)),
     }
+    if holes.is_empty() && moved(&w) {
+        return take_large(py, w);
+    }
     let out = w.as_bytes();
     let (bytes, len) = if holes.is_empty() {
         // SAFETY: as in `write`.
         let bytes = unsafe { ffi::PyBytes_FromStringAndSize(out.as_ptr().cast(), out.len() as ffi::Py_ssize_t) };
         if bytes.is_null() {
-            return Err(Fail::fetch(py));
+            return Err(no_memory_for(py, out.len()));
         }
         (bytes, out.len())
     } else {
@@ -337,6 +427,12 @@ fn write_with_holes<'py>(
     };
     output::wrote(len);
     drop(holes);
+    if moved(&w) {
+        // Not kept: its memory is a result object's (see `finish`).
+        drop(w);
+        // SAFETY: a new bytes object whose one reference we hand over.
+        return Ok(unsafe { Bound::from_owned_ptr(py, bytes).cast_into_unchecked::<PyBytes>() });
+    }
     Ok(finish(py, kind, w, bytes))
 }
 

@@ -150,6 +150,21 @@ impl BytesMemory {
         SHARED.0.spare.take().unwrap_or_else(|| Box::new(BytesMemory::new()))
     }
 
+    /// A memory holding a copy of `data`, with room for `min_capacity`
+    /// bytes, and where its storage starts and its capacity: where a kept
+    /// writer's output moves when it grows large (`kept.rs`). Unwinds as
+    /// `grow` does when the object cannot be made.
+    pub fn holding(data: &[u8], min_capacity: usize) -> (BytesMemory, NonNull<u8>, usize) {
+        debug_assert!(data.len() <= min_capacity);
+        let mut memory = BytesMemory::new();
+        // Not staged: `min_capacity` is beyond the stage's (the caller's).
+        let (at, cap) = memory.grow(0, min_capacity.max(STAGE + 1));
+        // SAFETY: the new object has room for `cap >= min_capacity >=
+        // data.len()` bytes; `data` is another allocation.
+        unsafe { std::ptr::copy_nonoverlapping(data.as_ptr(), at.as_ptr(), data.len()) };
+        (memory, at, cap)
+    }
+
     /// Keeps an emptied box for the next call (on any thread).
     pub fn recycle(mut boxed: Box<BytesMemory>) {
         if !boxed.obj.is_null() {
@@ -174,7 +189,8 @@ impl BytesMemory {
             // bytes object of exactly that size.
             let obj = unsafe { ffi::PyBytes_FromStringAndSize(self.stage.as_ptr() as *const _, len as ffi::Py_ssize_t) };
             if obj.is_null() {
-                return Err(PyErr::fetch(py));
+                drop(PyErr::take(py));
+                return Err(out_of_memory(py, len));
             }
             self.give_back_stage();
             // SAFETY: a new bytes object whose one reference we hand over.
@@ -200,7 +216,8 @@ impl BytesMemory {
             // bytes. On failure it frees the object, sets `obj` to null and
             // leaves a MemoryError set, which `fetch` takes.
             if unsafe { _PyBytes_Resize(&mut self.obj, len as ffi::Py_ssize_t) } != 0 {
-                return Err(PyErr::fetch(py));
+                drop(PyErr::take(py));
+                return Err(out_of_memory(py, len));
             }
         }
         let obj = std::mem::replace(&mut self.obj, std::ptr::null_mut());
@@ -333,10 +350,13 @@ fn grow_or_unwind<T>(v: &mut Vec<T>, additional: usize) {
 /// abort an allocation failure is in Rust (`catching_growth`).
 pub fn catching_out_of_memory<T>(py: Python<'_>, write: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
     catching_growth(write).unwrap_or_else(|bytes| {
-        // The MemoryError CPython set when the allocation failed (made
-        // without allocating); ours only if none is set.
-        let pending = PyErr::take(py);
-        Err(pending.unwrap_or_else(|| out_of_memory(py, bytes)))
+        // The MemoryError CPython set when the allocation failed has no
+        // message: ours says what was asked for (or is that bare one when
+        // even the message cannot be made). Another exception passes.
+        match PyErr::take(py) {
+            Some(e) if !e.is_instance_of::<pyo3::exceptions::PyMemoryError>(py) => Err(e),
+            _ => Err(out_of_memory(py, bytes)),
+        }
     })
 }
 

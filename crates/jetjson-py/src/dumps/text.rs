@@ -69,7 +69,7 @@ unsafe fn utf8_slow<'s>(obj: *mut PyObject) -> Option<&'s str> {
         if ffi::PyUnicode_READY(obj) != 0 {
             out_of_memory(0);
         }
-        if has_surrogates(obj) {
+        if first_surrogate(obj).is_some() {
             return None;
         }
         let mut size: ffi::Py_ssize_t = 0;
@@ -115,22 +115,22 @@ fn out_of_memory(bytes: usize) -> ! {
     super::output::unwind_out_of_memory(bytes)
 }
 
-/// Whether a ready str holds a code point in U+D800..U+DFFF.
+/// The index of the first code point in U+D800..U+DFFF of a ready str.
 ///
 /// # Safety
 /// `obj` is a live, ready str.
-unsafe fn has_surrogates(obj: *mut PyObject) -> bool {
+pub unsafe fn first_surrogate(obj: *mut PyObject) -> Option<usize> {
     // SAFETY: a ready str stores `length` code points of its kind's width.
     unsafe {
         let len = ffi::PyUnicode_GET_LENGTH(obj) as usize;
         match ffi::PyUnicode_KIND(obj) {
             ffi::PyUnicode_2BYTE_KIND => {
-                std::slice::from_raw_parts(ffi::PyUnicode_2BYTE_DATA(obj), len).iter().any(|&c| (c & 0xF800) == 0xD800)
+                std::slice::from_raw_parts(ffi::PyUnicode_2BYTE_DATA(obj), len).iter().position(|&c| (c & 0xF800) == 0xD800)
             }
             ffi::PyUnicode_4BYTE_KIND => {
-                std::slice::from_raw_parts(ffi::PyUnicode_4BYTE_DATA(obj), len).iter().any(|&c| (c & 0xFFFF_F800) == 0xD800)
+                std::slice::from_raw_parts(ffi::PyUnicode_4BYTE_DATA(obj), len).iter().position(|&c| (c & 0xFFFF_F800) == 0xD800)
             }
-            _ => false,
+            _ => None,
         }
     }
 }

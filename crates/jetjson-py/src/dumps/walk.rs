@@ -22,7 +22,7 @@
 use std::ptr::addr_of_mut;
 use std::rc::Rc;
 
-use jetjson::{Error, ErrorKind, KeyOrder, Literal, Sink, Writer, NAME_WINDOW};
+use jetjson::{KeyOrder, Literal, Sink, Writer, NAME_WINDOW};
 use pyo3::ffi::{self, PyObject};
 use pyo3::prelude::*;
 
@@ -585,7 +585,10 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
     #[inline(never)]
     fn no_room(&self) -> Fail {
         Fail::deep(format!(
-            "not enough stack left to nest deeper (at depth {} of this call; is dumps called from inside a default, a property or isoformat of another dumps, or on a thread with a small stack?)",
+            "not enough stack left to nest deeper (at depth {} of this call): dumps walks the objects on the \
+             thread's own stack, which holds no more levels here, whatever max_write_depth allows; a thread started \
+             after threading.stack_size(n) goes deeper, and canonicalize of JSON text does not use this stack (a dumps \
+             inside a default or property of another dumps has less room)",
             self.w.depth()
         ))
     }
@@ -610,11 +613,33 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
     #[inline(never)]
     fn surrogate_str(&mut self, obj: *mut PyObject) -> Walk {
         if !self.repairs_text || self.quick {
-            return Err(Fail::core(Error::new(ErrorKind::InvalidText { profile: self.w.style().profile.name() })));
+            // SAFETY: `obj` is a live str (caller).
+            return Err(unsafe { self.lone_surrogate(obj) });
         }
         // SAFETY: `obj` is a live str (caller).
         let bytes = unsafe { text::surrogatepass(obj) };
         self.w.bytes_str(&bytes).map_err(Fail::core)
+    }
+
+    /// The error of a str with a lone surrogate in a profile that does not
+    /// repair text: where the surrogate is, as `loads` says it of str input.
+    ///
+    /// # Safety
+    /// `obj` is a live str with no UTF-8 form; GIL held.
+    #[cold]
+    unsafe fn lone_surrogate(&self, obj: *mut PyObject) -> Fail {
+        // SAFETY: `obj` is a live str (caller), read once ready (a no-op
+        // for a str made ready already, as every str since 3.12 is).
+        let at = unsafe {
+            if ffi::PyUnicode_READY(obj) == 0 {
+                text::first_surrogate(obj)
+            } else {
+                None
+            }
+        }
+        .unwrap_or(0);
+        let profile = self.w.style().profile.name();
+        Fail::msg(format!("lone surrogate in str at index {at} (not valid Unicode text; profile \"{profile}\" does not repair text)"))
     }
 
     /// The `surrogatepass` bytes of a str with lone surrogates as a new
@@ -624,7 +649,8 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
     #[cold]
     fn surrogate_bytes(&mut self, obj: *mut PyObject) -> Result<*mut PyObject, Fail> {
         if !self.repairs_text || self.quick {
-            return Err(Fail::core(Error::new(ErrorKind::InvalidText { profile: self.w.style().profile.name() })));
+            // SAFETY: `obj` is a live str (caller).
+            return Err(unsafe { self.lone_surrogate(obj) });
         }
         // SAFETY: `obj` is a live str (caller).
         let bytes = unsafe { text::surrogatepass(obj) };

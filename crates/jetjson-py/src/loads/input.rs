@@ -37,6 +37,17 @@ pub(crate) enum Source<'a> {
     BadStr(usize),
 }
 
+/// After CPython failed to make a str's UTF-8 form: the character index
+/// of its lone surrogate (the pending UnicodeEncodeError's `start`, taken);
+/// any other pending error (MemoryError) as it is.
+pub(crate) fn lone_surrogate(py: Python<'_>) -> PyResult<usize> {
+    let err = PyErr::fetch(py);
+    if !err.is_instance_of::<pyo3::exceptions::PyUnicodeEncodeError>(py) {
+        return Err(err);
+    }
+    err.value(py).getattr(crate::fallible::name!(py, "start")?)?.extract::<usize>()
+}
+
 pub(crate) fn source<'a>(data: &'a Bound<'_, PyAny>) -> PyResult<Source<'a>> {
     if let Ok(b) = data.cast::<PyBytes>() {
         return Ok(Source::Bytes(Input::Borrowed(b.as_bytes())));
@@ -48,15 +59,7 @@ pub(crate) fn source<'a>(data: &'a Bound<'_, PyAny>) -> PyResult<Source<'a>> {
         // UnicodeEncodeError set.
         let ptr = unsafe { ffi::PyUnicode_AsUTF8AndSize(s.as_ptr(), &mut len) };
         if ptr.is_null() {
-            let err = PyErr::fetch(data.py());
-            // Only a UnicodeEncodeError means a lone surrogate; anything
-            // else (MemoryError) is raised as it is.
-            if !err.is_instance_of::<pyo3::exceptions::PyUnicodeEncodeError>(data.py()) {
-                return Err(err);
-            }
-            let py = data.py();
-            let start = err.value(py).getattr(crate::fallible::name!(py, "start")?)?.extract::<usize>()?;
-            return Ok(Source::BadStr(start));
+            return Ok(Source::BadStr(lone_surrogate(data.py())?));
         }
         // SAFETY: `len` bytes at `ptr` belong to the str, which outlives 'a
         // (borrowed from `data`) and is immutable.

@@ -50,6 +50,12 @@ pub(crate) fn python_position(position: Option<Position>, input: &[u8], is_str: 
         return (offset, line, column);
     }
     let line_start = offset + 1 - column.min(offset + 1);
+    // A byte inside a character (where `max_size` may fall) is placed at
+    // that character, not the next one.
+    let mut offset = offset;
+    while offset > line_start && input.get(offset).is_some_and(|&b| b & 0xC0 == 0x80) {
+        offset -= 1;
+    }
     (chars(&input[..offset]), line, chars(&input[line_start..offset]) + 1)
 }
 

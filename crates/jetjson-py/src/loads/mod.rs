@@ -19,7 +19,7 @@ mod one;
 mod options;
 mod second;
 
-pub(crate) use options::{Flag, Limit, Policy};
+pub(crate) use options::{out_of_range, str_option, wrong_type, Flag, Limit, Policy, MAX_DEPTH, MAX_SIZE};
 pub(crate) mod strings;
 
 use jetjson::{DuplicateKeys, ErrorKind, Position, ReadOptions};
@@ -40,8 +40,8 @@ pub(crate) use entry::register;
 pub fn loads(
     py: Python<'_>,
     data: &Bound<'_, PyAny>,
-    max_depth: Limit,
-    max_size: Option<Limit>,
+    max_depth: Limit<MAX_DEPTH>,
+    max_size: Option<Limit<MAX_SIZE>>,
     duplicate_keys: Policy,
     allow_bom: Flag,
     decimal: Flag,
