@@ -685,6 +685,46 @@ def test_limits_apply():
         dec(Batch, nested, max_depth=2)
 
 
+def test_oversized_input_refused_as_loads_refuses_it():
+    # A body over max_size is refused before it is read (an exact bytes by
+    # the decoder's C entry, anything else by its general path), with the
+    # error loads gives it: the message, pos at byte max_size with its line
+    # and column (characters for str), doc the input itself; whatever the
+    # type, and whatever the text (valid or not) would have given.
+    @dataclasses.dataclass
+    class Note:
+        notes: str
+
+    def refusal(f, data):
+        with pytest.raises(jetjson.JSONDecodeError) as ei:
+            f(data)
+        e = ei.value
+        assert not isinstance(e, ValidationError)
+        assert e.doc is data
+        return (str(e), e.msg, e.pos, e.lineno, e.colno)
+
+    for limit, data in [
+        (16, b'{"notes":"' + b"n" * 40 + b'"}'),
+        (5, b'{\n"notes"\n:"x"}'),
+        (5, b'{\n\n\n\n\n\n"notes":1}'),
+        (3, b"[1,2"),
+        (7, '{"notes":"\u00e9\u00e9\u00e9\u00e9"}'),
+        (7, bytearray(b'{"notes":"nnnn"}')),
+        (7, memoryview(b'{"notes":"nnnn"}')),
+        (4, b"\xef\xbb\xbf{}"),
+    ]:
+        want = refusal(lambda d: jetjson.loads(d, max_size=limit), data)
+        assert want[1] == f"input larger than max_size {limit} bytes"
+        for ty in (Note, Any, List[int], int):
+            assert refusal(Decoder(ty, max_size=limit).decode, data) == want, (limit, data, ty)
+            assert refusal(lambda d: jetjson.loads(d, type=ty, max_size=limit), data) == want, (limit, data, ty)
+    # At the limit, read as usual (the bytes entry and the general path).
+    assert Decoder(Note, max_size=14).decode(b'{"notes":"xx"}') == Note("xx")
+    assert Decoder(Note, max_size=14).decode('{"notes":"xx"}') == Note("xx")
+    with pytest.raises(ValidationError):
+        Decoder(Note, max_size=14).decode(b'{"notes":123}')
+
+
 def test_loads_with_type():
     assert jetjson.loads(b'{"sku":"a","qty":1}', type=Item) == Item("a", 1)
     assert jetjson.loads('["1"]', type=List[int], strict=False) == [1]
