@@ -685,6 +685,27 @@ def test_limits_apply():
         dec(Batch, nested, max_depth=2)
 
 
+def test_long_names_alike_at_both_ends_are_told_apart():
+    # Member names are matched by length and first and last eight bytes,
+    # then (past 16 bytes) by all their bytes: names alike at both ends go
+    # to their own fields, whether the name expected next (declaration
+    # order) or another one comes, in small records (scanned) and large
+    # ones (hashed).
+    a, b, c = "requested_x_quantity", "requested_y_quantity", "requested_zz_quantity"
+    Small = dataclasses.make_dataclass("Small", [(a, int), (b, int), (c, int)])
+    Large = dataclasses.make_dataclass("Large", [(a, int), (b, int), (c, int)] + [(f"f{i}", int, 0) for i in range(9)])
+    for cls in (Small, Large):
+        for order in ([a, b, c], [b, a, c], [c, b, a], [b, c, a]):
+            text = "{" + ",".join(f'"{n}":{i + 1}' for i, n in enumerate(order)) + "}"
+            got = Decoder(cls).decode(text.encode())
+            assert {n: getattr(got, n) for n in (a, b, c)} == {n: i + 1 for i, n in enumerate(order)}, (cls, text)
+        # A name alike at both ends that is no field is unknown, not one of them.
+        with pytest.raises(ValidationError, match="unknown field"):
+            Decoder(cls, forbid_unknown_fields=True).decode(b'{"requested_q_quantity":1}')
+        with pytest.raises(jetjson.JSONDecodeError, match="(?i)duplicate|repeated"):
+            Decoder(cls).decode(f'{{"{a}":1,"{b}":2,"{a}":3,"{c}":4}}'.encode())
+
+
 def test_oversized_input_refused_as_loads_refuses_it():
     # A body over max_size is refused before it is read (an exact bytes by
     # the decoder's C entry, anything else by its general path), with the
