@@ -686,6 +686,67 @@ def test_limits_apply():
         dec(Batch, nested, max_depth=2)
 
 
+def test_long_names_alike_at_both_ends_are_told_apart():
+    # Member names are matched by length and first and last eight bytes,
+    # then (past 16 bytes) by all their bytes: names alike at both ends go
+    # to their own fields, whether the name expected next (declaration
+    # order) or another one comes, in small records (scanned) and large
+    # ones (hashed).
+    a, b, c = "requested_x_quantity", "requested_y_quantity", "requested_zz_quantity"
+    Small = dataclasses.make_dataclass("Small", [(a, int), (b, int), (c, int)])
+    Large = dataclasses.make_dataclass("Large", [(a, int), (b, int), (c, int)] + [(f"f{i}", int, 0) for i in range(9)])
+    for cls in (Small, Large):
+        for order in ([a, b, c], [b, a, c], [c, b, a], [b, c, a]):
+            text = "{" + ",".join(f'"{n}":{i + 1}' for i, n in enumerate(order)) + "}"
+            got = Decoder(cls).decode(text.encode())
+            assert {n: getattr(got, n) for n in (a, b, c)} == {n: i + 1 for i, n in enumerate(order)}, (cls, text)
+        # A name alike at both ends that is no field is unknown, not one of them.
+        with pytest.raises(ValidationError, match="unknown field"):
+            Decoder(cls, forbid_unknown_fields=True).decode(b'{"requested_q_quantity":1}')
+        with pytest.raises(jetjson.JSONDecodeError, match="(?i)duplicate|repeated"):
+            Decoder(cls).decode(f'{{"{a}":1,"{b}":2,"{a}":3,"{c}":4}}'.encode())
+
+
+def test_oversized_input_refused_as_loads_refuses_it():
+    # A body over max_size is refused before it is read (an exact bytes by
+    # the decoder's C entry, anything else by its general path), with the
+    # error loads gives it: the message, pos at byte max_size with its line
+    # and column (characters for str), doc the input itself; whatever the
+    # type, and whatever the text (valid or not) would have given.
+    @dataclasses.dataclass
+    class Note:
+        notes: str
+
+    def refusal(f, data):
+        with pytest.raises(jetjson.JSONDecodeError) as ei:
+            f(data)
+        e = ei.value
+        assert not isinstance(e, ValidationError)
+        assert e.doc is data
+        return (str(e), e.msg, e.pos, e.lineno, e.colno)
+
+    for limit, data in [
+        (16, b'{"notes":"' + b"n" * 40 + b'"}'),
+        (5, b'{\n"notes"\n:"x"}'),
+        (5, b'{\n\n\n\n\n\n"notes":1}'),
+        (3, b"[1,2"),
+        (7, '{"notes":"\u00e9\u00e9\u00e9\u00e9"}'),
+        (7, bytearray(b'{"notes":"nnnn"}')),
+        (7, memoryview(b'{"notes":"nnnn"}')),
+        (4, b"\xef\xbb\xbf{}"),
+    ]:
+        want = refusal(lambda d: jetjson.loads(d, max_size=limit), data)
+        assert want[1] == f"input larger than max_size {limit} bytes"
+        for ty in (Note, Any, List[int], int):
+            assert refusal(Decoder(ty, max_size=limit).decode, data) == want, (limit, data, ty)
+            assert refusal(lambda d: jetjson.loads(d, type=ty, max_size=limit), data) == want, (limit, data, ty)
+    # At the limit, read as usual (the bytes entry and the general path).
+    assert Decoder(Note, max_size=14).decode(b'{"notes":"xx"}') == Note("xx")
+    assert Decoder(Note, max_size=14).decode('{"notes":"xx"}') == Note("xx")
+    with pytest.raises(ValidationError):
+        Decoder(Note, max_size=14).decode(b'{"notes":123}')
+
+
 def test_loads_with_type():
     assert jetjson.loads(b'{"sku":"a","qty":1}', type=Item) == Item("a", 1)
     assert jetjson.loads('["1"]', type=List[int], strict=False) == [1]

@@ -934,27 +934,37 @@ impl<'p, 'i> Builder<'p, 'i> {
         Ok(())
     }
 
-    /// A member name of the innermost object.
+    /// A member name of the innermost object. A record's member is matched
+    /// here; a dict's key is made out of line (`dict_key`), so that the
+    /// record path, the common one, needs few registers to save.
     #[inline(always)]
     fn name(&mut self, k: &str) -> jetjson::Result<()> {
         let Some(f) = self.frames.last_mut() else { return Ok(()) };
-        match f.kind {
-            FrameKind::Record => {
-                let rec = f.rec.expect("record frames have their record");
-                match rec.names.find(k.as_bytes(), f.hint) {
-                    Some(i) => {
-                        f.field = i;
-                        f.hint = i + 1;
-                        self.expect = &rec.fields[i].node;
-                        let slot = f.start + i;
-                        if !self.stack[slot].is_null() {
-                            return self.repeated(slot, k);
-                        }
-                        Ok(())
-                    }
-                    None => self.other_name(k),
+        if f.kind != FrameKind::Record {
+            return self.dict_key(k);
+        }
+        let rec = f.rec.expect("record frames have their record");
+        match rec.names.find(k.as_bytes(), f.hint) {
+            Some(i) => {
+                f.field = i;
+                f.hint = i + 1;
+                self.expect = &rec.fields[i].node;
+                let slot = f.start + i;
+                if !self.stack[slot].is_null() {
+                    return self.repeated(slot, k);
                 }
+                Ok(())
             }
+            None => self.other_name(k),
+        }
+    }
+
+    /// A key of the innermost object when that is not a record (a dict's:
+    /// made and pushed).
+    #[inline(never)]
+    fn dict_key(&mut self, k: &str) -> jetjson::Result<()> {
+        let Some(f) = self.frames.last_mut() else { return Ok(()) };
+        match f.kind {
             FrameKind::AnyDict => {
                 let obj = match &mut self.keys {
                     Some(cache) if k.len() <= keys::MAX_LEN && k.is_ascii() => cache.get(k.as_bytes()),

@@ -47,8 +47,10 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 }
 
 /// The C function: `Decoder(Any).decode(data)` of a small `bytes` or
-/// `str` without pyo3's trampoline (fast.rs, `loads::quick`), everything
-/// else through it (`decode_fast`).
+/// `str`, and the refusal of a `bytes` longer than any decoder's
+/// `max_size`, without pyo3's trampoline (fast.rs, `loads::quick`,
+/// `loads::entry::refuse_oversized_bytes`), everything else through it
+/// (`decode_fast`).
 ///
 /// # Safety
 /// As `decode_fast`.
@@ -68,10 +70,24 @@ unsafe extern "C" fn decode_entry(
         let instance = unsafe { pyo3::Borrowed::from_ptr(py, slf) };
         // Checked (a compare with the type pyo3 made when the module was
         // set up); a failed cast holds no `Py<T>`.
-        let decoder = instance.cast::<Decoder>().ok()?;
-        let options = decoder.get().untyped.as_deref()?;
+        let decoder = instance.cast::<Decoder>().ok()?.get();
         // SAFETY: one positional argument, held by the caller for the call.
-        unsafe { crate::loads::quick(py, *args, &options.0, &options.1) }
+        let data = unsafe { *args };
+        if let Some(limit) = decoder.max_size {
+            // SAFETY: `data` is live (held by the caller); an exact bytes
+            // object's size is its length.
+            if unsafe { ffi::PyBytes_CheckExact(data) != 0 && ffi::Py_SIZE(data) as usize > limit } {
+                // An oversized body refused before anything is set up, as
+                // `loads(data, max_size=n)` refuses it (the same error as
+                // the general path's: `run`).
+                // SAFETY: an exact bytes of more than `limit` bytes, held
+                // by the caller for the call.
+                return unsafe { crate::loads::entry::refuse_oversized_bytes(py, data, limit) };
+            }
+        }
+        let options = decoder.untyped.as_deref()?;
+        // SAFETY: one positional argument, held by the caller for the call.
+        unsafe { crate::loads::quick(py, data, &options.0, &options.1) }
     };
     // SAFETY: called by CPython as a method of this convention; `quick`
     // makes and drops no `Py<T>` or `PyErr` and declines with no exception

@@ -165,6 +165,11 @@ fn run(
         Source::BadStr(index) => return Err(location::surrogate_error(py, data, index)),
     };
     let bytes = input.bytes();
+    // Refused before a parse is set up, with the parser's error (its
+    // message, at byte `limit`), as `loads` refuses it.
+    if let Some(limit) = max_size.filter(|&limit| bytes.len() > limit) {
+        return Err(crate::loads::oversized(py, limit, bytes, is_str, data));
+    }
     // Lossless where a Decimal is read (`Plan::exact_numbers`).
     let mut options = ReadOptions::new()
         .max_depth(set.max_depth)

@@ -99,20 +99,23 @@ impl Names {
         }
     }
 
-    /// The index of `name`, trying `hint` first.
+    /// The index of `name`, trying `hint` first. Inline only the hint's
+    /// match by key (names of up to 16 bytes, which the key settles), a
+    /// path with no call in it; the rest out of line.
     #[inline(always)]
     pub(crate) fn find(&self, name: &[u8], hint: usize) -> Option<usize> {
         let key = Key::of(name);
-        if let Some(k) = self.keys.get(hint) {
-            if *k == key && (key.len <= 16 || *self.names[hint] == *name) {
-                return Some(hint);
-            }
+        if key.len <= 16 && self.keys.get(hint) == Some(&key) {
+            return Some(hint);
         }
-        self.find_other(name, key)
+        self.find_other(name, key, hint)
     }
 
     #[inline(never)]
-    fn find_other(&self, name: &[u8], key: Key) -> Option<usize> {
+    fn find_other(&self, name: &[u8], key: Key, hint: usize) -> Option<usize> {
+        if key.len > 16 && self.keys.get(hint) == Some(&key) && *self.names[hint] == *name {
+            return Some(hint);
+        }
         if self.table.is_empty() {
             return self.keys.iter().zip(&self.names).position(|(k, n)| *k == key && (key.len <= 16 || **n == *name));
         }

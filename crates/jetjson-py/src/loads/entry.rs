@@ -153,6 +153,26 @@ unsafe fn refuse_oversized(py: Python<'_>, args: *const *mut PyObject, kwnames: 
         if len <= limit {
             return None;
         }
+        refuse_oversized_bytes(py, data, limit)
+    }
+}
+
+/// The `JSONDecodeError` for the exact `bytes` `data`, longer than `limit`
+/// bytes, that the general path raises for it (`super::oversized`), raised
+/// with the C API only (quick-call rules, fast.rs): `Some` of null with the
+/// error set, or `None` with nothing done and no exception set (the error
+/// type not made yet, a `__new__` replaced by Python code). Also the typed
+/// decoder's (decode/entry.rs), whose general path refuses the same input
+/// with the same error.
+///
+/// # Safety
+/// GIL held; `data` is a live exact `bytes` of more than `limit` bytes,
+/// held by the caller for the call.
+pub(crate) unsafe fn refuse_oversized_bytes(py: Python<'_>, data: *mut PyObject, limit: usize) -> Option<*mut PyObject> {
+    // SAFETY: per the contract.
+    unsafe {
+        let len = ffi::Py_SIZE(data) as usize;
+        debug_assert!(len > limit);
         let ty = crate::errors::decode_error_type_if_made(py)?;
         // The buffer of an exact bytes object: `len` bytes, immutable, held
         // by the caller for the call.

@@ -322,7 +322,7 @@ fn untyped_with(
 /// refusing hostile bodies should not pay for setting up a parse, nor
 /// for explaining its failure again.
 #[cold]
-fn oversized(py: Python<'_>, limit: usize, bytes: &[u8], is_str: bool, data: &Bound<'_, PyAny>) -> PyErr {
+pub(crate) fn oversized(py: Python<'_>, limit: usize, bytes: &[u8], is_str: bool, data: &Bound<'_, PyAny>) -> PyErr {
     let msg = crate::errors::size_limit_message(limit);
     location::decode_error_at(py, msg.as_str(), Some(Position::locate(bytes, limit)), bytes, is_str, data)
 }
