@@ -31,7 +31,7 @@ use crate::fail::Fail;
         "Exit status:\n",
         "  0  success (also when stdout is closed early, e.g. by `head`)\n",
         "  1  invalid input: not strict JSON (RFC 8259), over a limit, or not writable in the profile\n",
-        "  2  usage error, or an input that cannot be read / output that cannot be written\n",
+        "  2  usage error, an input that cannot be read / output that cannot be written, or out of memory\n",
         "A report that cannot be written to stderr (full, closed) leaves the status unchanged.",
     )
 )]

@@ -660,3 +660,30 @@ fn a_full_device_is_an_error_not_success() {
         assert!(stderr.contains("writing output") && stderr.contains("No space left on device"), "{args:?}: {stderr}");
     }
 }
+
+/// Memory running out while a valid document is read is the machine's
+/// limit, not the input's fault: exit 2 (not 1, "invalid input"), and a
+/// message with no place in the input.
+#[test]
+fn running_out_of_memory_is_not_invalid_input() {
+    use std::os::unix::process::CommandExt;
+    for args in [&["canon", "--profile", "go", "-"][..], &["fmt", "-"]] {
+        let mut cmd = jetjson(args);
+        // SAFETY: only setrlimit, async-signal-safe, runs in the child
+        // between fork and exec.
+        unsafe {
+            cmd.pre_exec(|| {
+                let limit = libc::rlimit { rlim_cur: 256 * MIB, rlim_max: 256 * MIB };
+                if libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        // 10 MB of `[0,0,...]`: valid, and a `Value` of it needs more than
+        // the limit (about 66 bytes an element).
+        let r = run(cmd, deep_numbers(1, 5_000_000));
+        assert_eq!(r.code(), 2, "{args:?}: {}", r.stderr);
+        assert!(r.stderr.contains("out of memory") && !r.stderr.contains(":1:"), "{args:?}: {}", r.stderr);
+    }
+}

@@ -45,10 +45,7 @@ pub fn run(args: &CheckArgs) -> Result<(), Fail> {
 
 fn check_document(source: &Source, read: &ReadOptions, limit: Option<u64>) -> Result<(), Fail> {
     let input = source.read_all(limit)?;
-    Validator::new(read).validate(&input).map_err(|e| {
-        report::print(&report::parse_error(&source.name(), &input, &e));
-        Fail::Invalid
-    })
+    Validator::new(read).validate(&input).map_err(|e| super::reading_failed(source, &input, &e))
 }
 
 /// The problems of one block, by line index within the block.

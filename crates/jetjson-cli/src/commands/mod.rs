@@ -66,10 +66,19 @@ pub fn too_long(block: &[u8], line: &[u8], max_line: Option<usize>) -> Option<Li
 
 /// Parses one whole document, reporting a syntax error on stderr.
 pub fn parse_document(source: &Source, read: &ReadOptions, input: &[u8]) -> Result<Value, Fail> {
-    jetjson::__private::value_from_slice_recovering(input, read).map_err(|e| {
-        report::print(&report::parse_error(&source.name(), input, &e));
-        Fail::Invalid
-    })
+    jetjson::__private::value_from_slice_recovering(input, read).map_err(|e| reading_failed(source, input, &e))
+}
+
+/// Reports an error reading a whole document: the input's fault (exit 1,
+/// with its place), or the machine's when memory ran out (exit 2, with no
+/// place: the input may be valid).
+pub fn reading_failed(source: &Source, input: &[u8], e: &jetjson::Error) -> Fail {
+    if matches!(e.kind(), jetjson::ErrorKind::OutOfMemory) {
+        report::print(&report::unlocated(&source.name(), None, &report::message(e)));
+        return Fail::Unreadable;
+    }
+    report::print(&report::parse_error(&source.name(), input, e));
+    Fail::Invalid
 }
 
 /// Writes one document to `out` through the core writer's sink: the output
