@@ -94,11 +94,8 @@ fn a_trailing_comma_in_an_object_is_said_alike_by_every_reader() {
         let want = jetjson::Value::from_slice(text).unwrap_err();
         let validated = jetjson::parse::validate(text, &jetjson::ReadOptions::new()).unwrap_err();
         let ignored = jetjson::from_slice::<serde::de::IgnoredAny>(text).unwrap_err();
-        let typed = if text[0] == b'{' {
-            jetjson::from_slice::<A>(text).unwrap_err()
-        } else {
-            jetjson::from_slice::<Vec<A>>(text).unwrap_err()
-        };
+        let typed =
+            if text[0] == b'{' { jetjson::from_slice::<A>(text).unwrap_err() } else { jetjson::from_slice::<Vec<A>>(text).unwrap_err() };
         for e in [validated, ignored, typed] {
             assert_eq!((e.message(), e.position()), (want.message(), want.position()), "{}", String::from_utf8_lossy(text));
         }
