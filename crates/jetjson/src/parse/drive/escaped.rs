@@ -199,11 +199,12 @@ fn decode<C: Classify, O: TextOut>(
 ) -> Result<usize, (usize, &'static str)> {
     {
         let mut run = start;
+        // The first run, up to the stop the driver found: copied.
+        if high && !utf8_run::<C>(b, run, at) {
+            return Err((run, "invalid UTF-8 in string"));
+        }
+        let mut len = put_run(b, run, at, out, C::RUN_STEP).ok_or((run, OUT_OF_MEMORY))?;
         loop {
-            if high && !utf8_run::<C>(b, run, at) {
-                return Err((run, "invalid UTF-8 in string"));
-            }
-            let mut len = put_run(b, run, at, out, C::RUN_STEP).ok_or((run, OUT_OF_MEMORY))?;
             match b.get(at) {
                 Some(b'"') => return Ok(at),
                 Some(b'\\') => {
@@ -229,12 +230,76 @@ fn decode<C: Classify, O: TextOut>(
                     };
                     // SAFETY: the `len` bytes are written (above).
                     unsafe { out.set_len(len) };
-                    (at, high) = cursor.string_stop::<C>(b, run);
+                    // The next run: scanned and copied in one pass.
+                    (at, high) = copy_run::<C, O>(b, cursor, run, out).ok_or((run, OUT_OF_MEMORY))?;
+                    if high && !utf8_run::<C>(b, run, at) {
+                        return Err((run, "invalid UTF-8 in string"));
+                    }
+                    len = out.len();
                 }
                 Some(_) => return Err((at, "control character in string (must be escaped)")),
                 None => return Err((start - 1, "unterminated string")),
             }
         }
+    }
+}
+
+/// Appends the run of text of `b` from `from` to its stop (the next `"`,
+/// `\` or control byte, or the end of the input) to `out`, finding the stop
+/// as it copies (`Classify::text_step`: one load of each byte, for both,
+/// and no whitespace mask, where the driver's blocks had the masks of
+/// three kinds and the copy loaded the bytes again): the stop and whether
+/// a byte >= 0x80 comes before it, with `SLACK` bytes of room left after
+/// the run (`out`'s length set to its end); `None` when there is no
+/// memory. Each step may store past the stop, into the room.
+///
+/// The input's last `TEXT_STEP` bytes are scanned in the driver's blocks
+/// (`cursor`, whose last one is padded) and copied by `put_run`. The cursor
+/// is otherwise left where it was: the driver loads the block it goes on
+/// in when it is not the cursor's.
+#[inline(always)]
+fn copy_run<C: Classify, O: TextOut>(b: &[u8], cursor: &mut Cursor, from: usize, out: &mut O) -> Option<(usize, bool)> {
+    let step = C::TEXT_STEP;
+    // (A larger step would store past the room.)
+    assert!(step <= STEP);
+    let mut p = from;
+    let mut high = 0;
+    loop {
+        if !out.room(step + SLACK) {
+            return None;
+        }
+        // The bytes from `p0` go to `out` from `len`.
+        let (p0, len) = (p, out.len());
+        // Steps whose stores end within the room, `SLACK` left after them,
+        // and whose loads end within the input.
+        let limit = b.len().min(p0 + (out.spare() - SLACK));
+        // SAFETY: `len` is within the buffer.
+        let dst = unsafe { out.as_mut_ptr().add(len) };
+        while p + step <= limit {
+            // SAFETY: `p + step <= b.len()`: the load is in the input; the
+            // store's `step` bytes from `len + (p - p0)` end within
+            // `spare() - SLACK` bytes past `len` (`limit`); the input is no
+            // part of `out`.
+            let (stops, bytes_high) = unsafe { C::text_step(b.as_ptr().add(p), dst.add(p - p0)) };
+            if stops != 0 {
+                let k = stops.trailing_zeros();
+                high |= bytes_high & !(u64::MAX << k);
+                let at = p + k as usize;
+                // SAFETY: the bytes up to `at` are written, within the room.
+                unsafe { out.set_len(len + (at - p0)) };
+                return Some((at, high != 0));
+            }
+            high |= bytes_high;
+            p += step;
+        }
+        // SAFETY: the steps wrote the bytes up to `p`, within the room.
+        unsafe { out.set_len(len + (p - p0)) };
+        if p + step > b.len() {
+            let (at, tail_high) = cursor.string_stop::<C>(b, p);
+            put_run(b, p, at, out, C::RUN_STEP)?;
+            return Some((at, tail_high || high != 0));
+        }
+        // Out of room: grown at the top of the loop.
     }
 }
 
@@ -326,6 +391,29 @@ mod tests {
         text.push('\t');
         json.push_str("\\t");
         (text, json)
+    }
+
+    /// Long runs of text after an escape, as array items, member names and
+    /// values, into the `Value` builder's room (`DuplicateKeys::Last`: the
+    /// room is lent, and outgrown by the longest) and into the scratch
+    /// buffer (`Error`): each reads back as its text.
+    #[test]
+    fn long_runs_after_escapes_read_back() {
+        let options = [ReadOptions::new(), ReadOptions::new().duplicate_keys(DuplicateKeys::Last)];
+        for len in [0, 1, 31, 32, 33, 63, 64, 65, 200, 511, 512, 513, 3000, 70_000, 300_000] {
+            let run = "ab".repeat(len / 2 + 1)[..len].to_owned();
+            let text = format!("x\n{run}é\t{}", "z".repeat(len % 50));
+            let json = format!("x\\n{run}é\\t{}", "z".repeat(len % 50));
+            for options in &options {
+                let doc = format!(r#"[{{"{json}":"{json}"}},"{json}"]"#);
+                let v = Value::from_slice_with(doc.as_bytes(), options).unwrap();
+                let items = v.as_array().unwrap();
+                let (name, value) = items[0].as_object().unwrap().iter().next().unwrap();
+                assert_eq!(name.as_str(), text, "name, {len}");
+                assert_eq!(value.as_str().unwrap(), text, "value, {len}");
+                assert_eq!(items[1].as_str().unwrap(), text, "item, {len}");
+            }
+        }
     }
 
     /// Strings with escapes as array items, member names and values, and
