@@ -1722,7 +1722,8 @@ mod tests {
     /// ones (the decoder's buffer grown under them, from empty), with a
     /// character of 2 or 4 bytes or a byte that is no UTF-8 at the run's
     /// start, middle or end, another run after, the string at offsets all
-    /// over a block, after a short first run (each stop found in the
+    /// over a block (after a string that leaves the decoder room for about
+    /// 3,000 bytes), after a short first run (each stop found in the
     /// blocks' masks) and after a long one (`escaped.rs`'s `LONG_RUN`: the
     /// runs scanned and copied in one pass, `copy_run`): read as the
     /// reference reads them at every level (the text, or the error and
@@ -1738,8 +1739,14 @@ mod tests {
                     if let Some(c) = put {
                         run.splice(at..at, c.iter().copied());
                     }
-                    let mut doc = b"[".to_vec();
-                    doc.resize(1 + len * 7 % 64, b' ');
+                    // A string before, whose first run of 3,000 bytes leaves
+                    // the decoder's buffer that much room (the one pass
+                    // goes only as far as the room: beyond, the blocks'
+                    // masks and the copy that grows it).
+                    let mut doc = b"[\"".to_vec();
+                    doc.resize(doc.len() + 3000, b'w');
+                    doc.extend_from_slice(b"\\n\",");
+                    doc.resize(doc.len() + len * 7 % 64, b' ');
                     doc.push(b'"');
                     doc.extend_from_slice(first.as_bytes());
                     doc.extend_from_slice(b"\\n");
