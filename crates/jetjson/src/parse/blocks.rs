@@ -67,6 +67,29 @@ pub(crate) trait Classify {
     /// As `block`.
     unsafe fn structure(p: *const u8) -> Structure;
 
+    /// Bytes taken by one `text_step`: at most 64.
+    const TEXT_STEP: usize = 64;
+
+    /// Copies the `TEXT_STEP` bytes at `p` to `dst` and says which of them
+    /// end a run of string text (`"`, `\` and bytes below 0x20) and which
+    /// are >= 0x80 (bit `k`: byte `k`): the escape decoder's scan and copy
+    /// of a run in one pass (`drive/escaped.rs`), one load per step and no
+    /// whitespace mask.
+    ///
+    /// # Safety
+    /// `p..p + TEXT_STEP` is readable, `dst..dst + TEXT_STEP` writable and
+    /// apart from it, and the CPU supports the implementation's ISA.
+    #[inline(always)]
+    unsafe fn text_step(p: *const u8, dst: *mut u8) -> (u64, u64) {
+        // SAFETY: `TEXT_STEP` is 64 here: the caller's contract is
+        // `block`'s and the copy's.
+        unsafe {
+            let m = Self::block(p);
+            std::ptr::copy_nonoverlapping(p, dst, 64);
+            (m.special, m.high)
+        }
+    }
+
     /// Whether the string text `b[start..stop]` (a body, or a run between
     /// escapes), followed at `stop` by an ASCII byte (its closing quote or
     /// a backslash), is surely UTF-8: `true` only if it is; `false` if it
@@ -454,6 +477,23 @@ mod x86 {
             unsafe { avx2_utf8_body(b, start, stop) }
         }
 
+        /// One register: the runs between escapes are short in most text.
+        const TEXT_STEP: usize = 32;
+
+        #[inline(always)]
+        unsafe fn text_step(p: *const u8, dst: *mut u8) -> (u64, u64) {
+            // SAFETY: 32 readable bytes at `p` and writable at `dst` (the
+            // caller's contract); AVX2 is enabled in the caller. The
+            // whitespace mask `avx2_half` computes is unused, and dropped
+            // once inlined.
+            unsafe {
+                let v = _mm256_loadu_si256(p.cast());
+                _mm256_storeu_si256(dst.cast(), v);
+                let (_, special, high) = avx2_half(v);
+                (special, high)
+            }
+        }
+
         #[inline(always)]
         unsafe fn structure(p: *const u8) -> Structure {
             // SAFETY: 64 readable bytes (the caller's contract), read as two
@@ -531,16 +571,27 @@ mod x86 {
         }
 
         #[inline(always)]
+        unsafe fn text_step(p: *const u8, dst: *mut u8) -> (u64, u64) {
+            // SAFETY: 64 readable bytes at `p` and writable at `dst` (the
+            // caller's contract); AVX-512 F and BW are enabled in the
+            // caller. The unused whitespace mask is dropped once inlined.
+            unsafe {
+                let v = _mm512_loadu_si512(p.cast());
+                _mm512_storeu_si512(dst.cast(), v);
+                let (_, special) = avx512_ws_special(v);
+                (special, _mm512_movepi8_mask(v))
+            }
+        }
+
+        #[inline(always)]
         unsafe fn block(p: *const u8) -> Masks {
             // SAFETY: 64 readable bytes (the caller's contract), read as one
             // unaligned 64-byte load; AVX-512 F and BW are enabled in the
             // caller.
             unsafe {
                 let v = _mm512_loadu_si512(p.cast());
-                let (ws, control) = avx512_ws_control(v);
-                let quote = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(b'"' as i8));
-                let backslash = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(b'\\' as i8));
-                Masks { ws, special: quote | backslash | control, high: _mm512_movepi8_mask(v) }
+                let (ws, special) = avx512_ws_special(v);
+                Masks { ws, special, high: _mm512_movepi8_mask(v) }
             }
         }
 
@@ -567,6 +618,23 @@ mod x86 {
                     high: _mm512_movepi8_mask(v),
                 }
             }
+        }
+    }
+
+    /// The whitespace mask of the 64 bytes of `v` and the mask of those
+    /// that end a run of string text (`"`, `\`, control bytes).
+    ///
+    /// # Safety
+    /// AVX-512 F and BW are enabled in the caller.
+    #[inline(always)]
+    unsafe fn avx512_ws_special(v: __m512i) -> (u64, u64) {
+        // SAFETY: register operations (and `avx512_ws_control`'s table
+        // load); AVX-512 F and BW per the contract.
+        unsafe {
+            let (ws, control) = avx512_ws_control(v);
+            let quote = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(b'"' as i8));
+            let backslash = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(b'\\' as i8));
+            (ws, quote | backslash | control)
         }
     }
 

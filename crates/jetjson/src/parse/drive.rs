@@ -1718,6 +1718,48 @@ mod tests {
         }
     }
 
+    /// Runs of text after an escape of every length to 200 and some long
+    /// ones (the decoder's buffer grown under them, from empty), with a
+    /// character of 2 or 4 bytes or a byte that is no UTF-8 at the run's
+    /// start, middle or end, another run after, the string at offsets all
+    /// over a block (after a string that leaves the decoder room for about
+    /// 3,000 bytes), after a short first run (each stop found in the
+    /// blocks' masks) and after a long one (`escaped.rs`'s `LONG_RUN`: the
+    /// runs scanned and copied in one pass, `copy_run`): read as the
+    /// reference reads them at every level (the text, or the error and
+    /// where).
+    #[test]
+    fn runs_after_escapes_of_every_length() {
+        let puts: [Option<&[u8]>; 5] = [None, Some("é".as_bytes()), Some("😀".as_bytes()), Some(b"\x80"), Some(b"\xe9")];
+        let long_first = "f".repeat(70);
+        for len in (0..200).chain([255, 256, 257, 511, 512, 513, 1000, 4097, 20000]) {
+            for (put, first) in puts.iter().flat_map(|&put| [(put, "ab"), (put, long_first.as_str())]) {
+                for at in [0, len / 2, len] {
+                    let mut run = vec![b'a' + (len % 26) as u8; len];
+                    if let Some(c) = put {
+                        run.splice(at..at, c.iter().copied());
+                    }
+                    // A string before, whose first run of 3,000 bytes leaves
+                    // the decoder's buffer that much room (the one pass
+                    // goes only as far as the room: beyond, the blocks'
+                    // masks and the copy that grows it).
+                    let mut doc = b"[\"".to_vec();
+                    doc.resize(doc.len() + 3000, b'w');
+                    doc.extend_from_slice(b"\\n\",");
+                    doc.resize(doc.len() + len * 7 % 64, b' ');
+                    doc.push(b'"');
+                    doc.extend_from_slice(first.as_bytes());
+                    doc.extend_from_slice(b"\\n");
+                    doc.extend_from_slice(&run);
+                    doc.extend_from_slice(b"\\t");
+                    doc.extend(std::iter::repeat_n(b'z', len % 37));
+                    doc.extend_from_slice(b"\",\"b\\\"\"]");
+                    agree(&doc);
+                }
+            }
+        }
+    }
+
     /// Takes every container as text, and asks for repeated names in it to
     /// be refused when `.0` says so.
     struct TakeAll(bool, Vec<String>);

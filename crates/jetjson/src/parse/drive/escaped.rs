@@ -29,6 +29,15 @@ use super::{decode_error, utf8_run, Flow, Level, Text};
 /// it): each classifier's `Classify::RUN_STEP` is at most this.
 pub(crate) const STEP: usize = 64;
 
+/// A string with at least this many bytes before its first escape (prose)
+/// is taken to have long runs between its escapes: each is scanned and
+/// copied in one pass (`copy_run`), by the entry points' `LONG` build.
+/// Otherwise each stop is found in the blocks' masks, which hold several
+/// stops of escape-dense text (a step's load from each stop, in the path to
+/// the next, made such text, docker-v2s1, twice as slow; and the two
+/// loops built into one function made the short one's code worse).
+const LONG_RUN: usize = 64;
+
 /// Room asked for at each stop beyond the run: the run's copy may store up
 /// to `STEP` bytes past it, and an escape's character is at most 4 bytes.
 const SLACK: usize = STEP + 4;
@@ -59,16 +68,16 @@ pub(super) fn string_with_escapes<'a, C: Classify, V: Visitor + ?Sized>(
     if C::LEVEL == Level::Avx2 {
         // SAFETY: a driver of the AVX2 classifier runs only on a CPU with
         // these features (`drive` chose it by `level()`).
-        let text = unsafe { escaped_avx2(&mut s, start, at, high, lend, scratch, v) };
+        let text = unsafe { escaped_avx2::<C, V, false>(&mut s, start, at, high, lend, scratch, v) };
         return (text, s.at);
     }
     #[cfg(target_arch = "x86_64")]
     if C::LEVEL == Level::Avx512 {
         // SAFETY: as for AVX2, with `escaped_avx512`'s features.
-        let text = unsafe { escaped_avx512(&mut s, start, at, high, lend, scratch, v) };
+        let text = unsafe { escaped_avx512::<C, V, false>(&mut s, start, at, high, lend, scratch, v) };
         return (text, s.at);
     }
-    let text = escaped(&mut s, start, at, high, lend, scratch, v);
+    let text = escaped::<C, V, false>(&mut s, start, at, high, lend, scratch, v);
     (text, s.at)
 }
 
@@ -88,7 +97,7 @@ struct Escaped<'a, C> {
 #[cold]
 #[inline(never)]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-unsafe fn escaped_avx2<'a, C: Classify, V: Visitor + ?Sized>(
+unsafe fn escaped_avx2<'a, C: Classify, V: Visitor + ?Sized, const LONG: bool>(
     s: &mut Escaped<'a, C>,
     start: usize,
     at: usize,
@@ -97,7 +106,12 @@ unsafe fn escaped_avx2<'a, C: Classify, V: Visitor + ?Sized>(
     scratch: &mut String,
     v: &mut V,
 ) -> Flow<(Text<'a>, usize)> {
-    s.decode_body(start, at, high, lend, scratch, v)
+    if !LONG && at - start >= LONG_RUN {
+        // SAFETY: the same function, for a long run (the caller's
+        // contract holds).
+        return unsafe { escaped_avx2::<C, V, true>(s, start, at, high, lend, scratch, v) };
+    }
+    s.decode_body::<V, LONG>(start, at, high, lend, scratch, v)
 }
 
 /// `decode_body`, built with AVX-512 (a run copied one 64-byte register
@@ -109,7 +123,7 @@ unsafe fn escaped_avx2<'a, C: Classify, V: Visitor + ?Sized>(
 #[cold]
 #[inline(never)]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,bmi1,bmi2,lzcnt,popcnt")]
-unsafe fn escaped_avx512<'a, C: Classify, V: Visitor + ?Sized>(
+unsafe fn escaped_avx512<'a, C: Classify, V: Visitor + ?Sized, const LONG: bool>(
     s: &mut Escaped<'a, C>,
     start: usize,
     at: usize,
@@ -118,13 +132,18 @@ unsafe fn escaped_avx512<'a, C: Classify, V: Visitor + ?Sized>(
     scratch: &mut String,
     v: &mut V,
 ) -> Flow<(Text<'a>, usize)> {
-    s.decode_body(start, at, high, lend, scratch, v)
+    if !LONG && at - start >= LONG_RUN {
+        // SAFETY: the same function, for a long run (the caller's
+        // contract holds).
+        return unsafe { escaped_avx512::<C, V, true>(s, start, at, high, lend, scratch, v) };
+    }
+    s.decode_body::<V, LONG>(start, at, high, lend, scratch, v)
 }
 
 /// `decode_body` out of line, for the baseline ISA.
 #[cold]
 #[inline(never)]
-fn escaped<'a, C: Classify, V: Visitor + ?Sized>(
+fn escaped<'a, C: Classify, V: Visitor + ?Sized, const LONG: bool>(
     s: &mut Escaped<'a, C>,
     start: usize,
     at: usize,
@@ -133,12 +152,15 @@ fn escaped<'a, C: Classify, V: Visitor + ?Sized>(
     scratch: &mut String,
     v: &mut V,
 ) -> Flow<(Text<'a>, usize)> {
-    s.decode_body(start, at, high, lend, scratch, v)
+    if !LONG && at - start >= LONG_RUN {
+        return escaped::<C, V, true>(s, start, at, high, lend, scratch, v);
+    }
+    s.decode_body::<V, LONG>(start, at, high, lend, scratch, v)
 }
 
 impl<'a, C: Classify> Escaped<'a, C> {
     #[inline(always)]
-    fn decode_body<V: Visitor + ?Sized>(
+    fn decode_body<V: Visitor + ?Sized, const LONG: bool>(
         &mut self,
         start: usize,
         at: usize,
@@ -150,13 +172,13 @@ impl<'a, C: Classify> Escaped<'a, C> {
         let b = self.b;
         if lend {
             if let Some(mut room) = v.text_room() {
-                let end = self.decode(start, at, high, &mut room).map_err(|e| decode_error(b, e))?;
+                let end = self.decode::<_, LONG>(start, at, high, &mut room).map_err(|e| decode_error(b, e))?;
                 return Ok((Text::Placed(room.placed()), end + 1));
             }
         }
         let mut out = std::mem::take(scratch).into_bytes();
         out.clear();
-        let result = self.decode(start, at, high, &mut out);
+        let result = self.decode::<_, LONG>(start, at, high, &mut out);
         if result.is_err() {
             out.clear();
         }
@@ -177,11 +199,17 @@ impl<'a, C: Classify> Escaped<'a, C> {
     /// or where the body is wrong and why (the reference driver's decoder
     /// says the same errors; only out of memory is reported from here).
     #[inline(always)]
-    fn decode<O: TextOut>(&mut self, start: usize, at: usize, high: bool, out: &mut O) -> Result<usize, (usize, &'static str)> {
+    fn decode<O: TextOut, const LONG: bool>(
+        &mut self,
+        start: usize,
+        at: usize,
+        high: bool,
+        out: &mut O,
+    ) -> Result<usize, (usize, &'static str)> {
         // The cursor in a local (in registers through the loop), handed
         // back on every way out.
         let mut cursor = self.at;
-        let result = decode::<C, O>(self.b, &mut cursor, start, at, high, out);
+        let result = decode::<C, O, LONG>(self.b, &mut cursor, start, at, high, out);
         self.at = cursor;
         result
     }
@@ -189,7 +217,7 @@ impl<'a, C: Classify> Escaped<'a, C> {
 
 /// `Escaped::decode` on the cursor `cursor` of `b`.
 #[inline(always)]
-fn decode<C: Classify, O: TextOut>(
+fn decode<C: Classify, O: TextOut, const LONG: bool>(
     b: &[u8],
     cursor: &mut Cursor,
     start: usize,
@@ -203,15 +231,18 @@ fn decode<C: Classify, O: TextOut>(
             if high && !utf8_run::<C>(b, run, at) {
                 return Err((run, "invalid UTF-8 in string"));
             }
-            let mut len = put_run(b, run, at, out, C::RUN_STEP).ok_or((run, OUT_OF_MEMORY))?;
+            // The run up to the stop (`copy_run` copied those after the
+            // first as it found their stop).
+            let mut len =
+                if LONG && run != start { out.len() } else { put_run(b, run, at, out, C::RUN_STEP).ok_or((run, OUT_OF_MEMORY))? };
             match b.get(at) {
                 Some(b'"') => return Ok(at),
                 Some(b'\\') => {
                     let dst = out.as_mut_ptr();
                     run = match b.get(at + 1).map(|&c| SIMPLE_ESCAPES[c as usize]) {
                         Some(c) if c != 0 => {
-                            // SAFETY: `put_run` left `SLACK` bytes of room
-                            // past `len`.
+                            // SAFETY: `put_run` and `copy_run` leave `SLACK`
+                            // bytes of room past `len`.
                             unsafe { dst.add(len).write(c) };
                             len += 1;
                             at + 2
@@ -220,8 +251,9 @@ fn decode<C: Classify, O: TextOut>(
                             let (c, next) = escape_char(b, at)?;
                             let mut bytes = [0; 4];
                             let n = c.encode_utf8(&mut bytes).len();
-                            // SAFETY: `put_run` left `SLACK >= 4` bytes of
-                            // room past `len`; `bytes` is no part of `out`.
+                            // SAFETY: `put_run` and `copy_run` leave `SLACK
+                            // >= 4` bytes of room past `len`; `bytes` is no
+                            // part of `out`.
                             unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), dst.add(len), n) };
                             len += n;
                             next
@@ -229,13 +261,68 @@ fn decode<C: Classify, O: TextOut>(
                     };
                     // SAFETY: the `len` bytes are written (above).
                     unsafe { out.set_len(len) };
-                    (at, high) = cursor.string_stop::<C>(b, run);
+                    // The next run's stop.
+                    (at, high) = if LONG {
+                        copy_run::<C, O>(b, cursor, run, out).ok_or((run, OUT_OF_MEMORY))?
+                    } else {
+                        cursor.string_stop::<C>(b, run)
+                    };
                 }
                 Some(_) => return Err((at, "control character in string (must be escaped)")),
                 None => return Err((start - 1, "unterminated string")),
             }
         }
     }
+}
+
+/// Appends the run of text of `b` from `from` to its stop (the next `"`,
+/// `\` or control byte, or the end of the input) to `out`, finding the stop
+/// as it copies (`Classify::text_step`: one load of each byte for both and
+/// no whitespace mask, where the driver's scan classified the blocks and
+/// the copy loaded them again): the stop and whether a byte >= 0x80 comes
+/// before it, with `SLACK` bytes of room left after the run (`out`'s
+/// length set to its end); `None` when there is no memory. Each step may
+/// store past the stop, into the room. The cursor is left where it was
+/// (the driver loads the block it goes on in when it is not the cursor's).
+///
+/// Only as far as `out`'s room and the input's last `TEXT_STEP` bytes
+/// allow: the rest of the run is scanned in the driver's blocks and copied
+/// by `put_run`, which grows the room to the run's length (asking for room
+/// ahead of a run of unknown length would move the `Value` builder's texts
+/// out of the arena's region when it is short).
+#[inline(always)]
+fn copy_run<C: Classify, O: TextOut>(b: &[u8], cursor: &mut Cursor, from: usize, out: &mut O) -> Option<(usize, bool)> {
+    let step = C::TEXT_STEP;
+    // (A larger step would store past the room.)
+    assert!(step <= STEP);
+    let (mut p, mut high, len) = (from, 0, out.len());
+    // Steps whose stores end within the room, `SLACK` left after them,
+    // and whose loads end within the input.
+    let limit = b.len().min(from + out.spare().saturating_sub(SLACK));
+    // SAFETY: `len` is within the buffer.
+    let dst = unsafe { out.as_mut_ptr().add(len) };
+    while p + step <= limit {
+        // SAFETY: `p + step <= b.len()`: the load is in the input; the
+        // store's `step` bytes from `len + (p - from)` end within `spare()
+        // - SLACK` bytes past `len` (`limit`); the input is no part of
+        // `out`.
+        let (stops, bytes_high) = unsafe { C::text_step(b.as_ptr().add(p), dst.add(p - from)) };
+        if stops != 0 {
+            let k = stops.trailing_zeros();
+            high |= bytes_high & !(u64::MAX << k);
+            let at = p + k as usize;
+            // SAFETY: the bytes up to `at` are written, within the room.
+            unsafe { out.set_len(len + (at - from)) };
+            return Some((at, high != 0));
+        }
+        high |= bytes_high;
+        p += step;
+    }
+    // SAFETY: the steps wrote the bytes up to `p`, within the room.
+    unsafe { out.set_len(len + (p - from)) };
+    let (at, rest_high) = cursor.string_stop::<C>(b, p);
+    put_run(b, p, at, out, C::RUN_STEP)?;
+    Some((at, rest_high || high != 0))
 }
 
 /// Appends the run `b[from..to]` to `out`, with `SLACK` bytes of room left
@@ -283,6 +370,7 @@ fn put_run<O: TextOut>(b: &[u8], from: usize, to: usize, out: &mut O, step: usiz
 
 #[cfg(test)]
 mod tests {
+    use super::LONG_RUN;
     use crate::parse::guard::Guarded;
     use crate::{DuplicateKeys, ReadOptions, Value};
 
@@ -326,6 +414,32 @@ mod tests {
         text.push('\t');
         json.push_str("\\t");
         (text, json)
+    }
+
+    /// Long runs of text after an escape, after a short first run and a
+    /// long one (`LONG_RUN`: the runs scanned and copied in one pass,
+    /// `copy_run`), as array items, member names and values, into the
+    /// `Value` builder's room (`DuplicateKeys::Last`: the room is lent, and
+    /// outgrown by the longest) and into the scratch buffer (`Error`): each
+    /// reads back as its text.
+    #[test]
+    fn long_runs_after_escapes_read_back() {
+        let options = [ReadOptions::new(), ReadOptions::new().duplicate_keys(DuplicateKeys::Last)];
+        let lens = [0, 1, 31, 32, 33, 63, 64, 65, 200, 511, 512, 513, 3000, 70_000, 300_000];
+        for (len, first) in lens.into_iter().flat_map(|len| [(len, "x".to_owned()), (len, "y".repeat(LONG_RUN + len % 3))]) {
+            let run = "ab".repeat(len / 2 + 1)[..len].to_owned();
+            let text = format!("{first}\n{run}é\t{}", "z".repeat(len % 50));
+            let json = format!("{first}\\n{run}é\\t{}", "z".repeat(len % 50));
+            for options in &options {
+                let doc = format!(r#"[{{"{json}":"{json}"}},"{json}"]"#);
+                let v = Value::from_slice_with(doc.as_bytes(), options).unwrap();
+                let items = v.as_array().unwrap();
+                let (name, value) = items[0].as_object().unwrap().iter().next().unwrap();
+                assert_eq!(name.as_str(), text, "name, {len}");
+                assert_eq!(value.as_str().unwrap(), text, "value, {len}");
+                assert_eq!(items[1].as_str().unwrap(), text, "item, {len}");
+            }
+        }
     }
 
     /// Strings with escapes as array items, member names and values, and
