@@ -1009,14 +1009,15 @@ fn error_messages_are_exact() {
     assert_message("[\"é\", x]".as_bytes(), "line 1 column 8 (byte 7): expected a JSON value", (7, 1, 8));
 }
 
-/// The serde path words one message differently (same position).
+/// The serde path words it as the parser does (it said "expected '\"' to
+/// start an object member name" before).
 #[test]
 fn trailing_comma_in_object_message() {
     let input = b"{\"a\": 1,}";
     let e = Value::from_slice(input).unwrap_err();
     assert_eq!(e.to_string(), "line 1 column 9 (byte 8): expected an object member name after ','");
     let e = jetjson::from_slice::<Value>(input).unwrap_err();
-    assert_eq!(e.to_string(), "line 1 column 9 (byte 8): expected '\"' to start an object member name");
+    assert_eq!(e.to_string(), "line 1 column 9 (byte 8): expected an object member name after ','");
 }
 
 // ---- serde typed errors -------------------------------------------------
