@@ -17,6 +17,13 @@
 # Prints the median time per parse for each and the medians over rounds of
 # the paired ratios (above 1, jetjson is faster). The machine is shared:
 # the load average is printed.
+#
+# In the first table jetjson (native) shares its process with the peer,
+# whose allocations (sonic-rs: 8x the input per parse) change what the
+# allocator gives jetjson, and the other way round: on gsoc-2018 the same
+# native binary ran 7-14% faster alone (bench/results/rust-parse-2026-11-30-stop43.md).
+# The second table runs each alone in its own process: jetjson in this
+# process and the peer in a twin that is a copy of the native build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PEER=${1:-sonic}
@@ -38,3 +45,19 @@ for f in "${FILES[@]}"; do
   printf '| %s | %s µs | %s µs | %s µs | %.2fx | %.2fx | %.2f |\n' "$(basename "$f" .json)" "$(t jetjson)" "$(t portable:jetjson)" "$(t "$PEER")" \
     "$(r "$PEER" jetjson)" "$(r "$PEER" portable:jetjson)" "$(r portable:jetjson jetjson)"
 done
+if [ "$PEER" != door ]; then
+  ALONE=$(mktemp -d)
+  trap 'rm -rf "$ALONE"' EXIT
+  cp "$NATIVE" "$ALONE/peer_loop"
+  echo
+  echo "Each alone in its own process (jetjson native here, $PEER native in a twin process), same rounds:"
+  echo
+  echo "| document | jetjson (native, alone) | $PEER (native, alone) | $PEER ÷ jetjson |"
+  echo "|---|---:|---:|---:|"
+  for f in "${FILES[@]}"; do
+    out=$(JETJSON_TWIN="$ALONE/peer_loop" "$NATIVE" "jetjson,portable:$PEER" "$f" "$ROUNDS")
+    t() { echo "$out" | awk -v m="$1:" '$1==m{print $2}'; }
+    r() { echo "$out" | awk -v a="$1" -v b="$2" '$1=="ratio" && $2==a && $3==b{print $4}'; }
+    printf '| %s | %s µs | %s µs | %.2fx |\n' "$(basename "$f" .json)" "$(t jetjson)" "$(t "portable:$PEER")" "$(r "portable:$PEER" jetjson)"
+  done
+fi
