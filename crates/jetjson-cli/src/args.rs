@@ -73,7 +73,7 @@ pub(crate) enum Command {
     "  jetjson canon --profile go --no-escape-html --lines events.ndjson\n",
     "  jetjson canon --profile compact --sort-keys --indent 2 config.json\n",
     "\n",
-    "Exit status: 0 ok, 1 invalid input, 2 usage or I/O error."
+    "Exit status: 0 ok, 1 invalid input, 2 usage or I/O error, or out of memory."
 ))]
 pub struct CanonArgs {
     /// Output conventions (required)
@@ -114,7 +114,7 @@ pub struct CanonArgs {
     "  jetjson digest --profile go manifest.json\n",
     "  jetjson digest --profile jcs --algorithm sha512 payload.json\n",
     "\n",
-    "Exit status: 0 ok, 1 invalid input, 2 usage or I/O error."
+    "Exit status: 0 ok, 1 invalid input, 2 usage or I/O error, or out of memory."
 ))]
 pub struct DigestArgs {
     /// Profile whose bytes are hashed (required unless --raw)
@@ -200,7 +200,7 @@ pub struct CheckArgs {
     "  jetjson fmt --indent 4 - < config.json\n",
     "  jetjson fmt --indent 0 pretty.json      compact, plus a newline\n",
     "\n",
-    "Exit status: 0 ok, 1 invalid input, 2 usage or I/O error."
+    "Exit status: 0 ok, 1 invalid input, 2 usage or I/O error, or out of memory."
 ))]
 pub struct FmtArgs {
     /// Spaces per level, at most 16; 0 for compact output
