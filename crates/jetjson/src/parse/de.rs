@@ -104,6 +104,14 @@ impl<'de> Deserializer<'de> {
         }
     }
 
+    /// Runs `read`, the recursion into the container just opened, with
+    /// room on the stack for the levels below it (`stack::nest`).
+    #[inline(always)]
+    fn inside<R>(&mut self, read: impl FnOnce(&mut Self) -> R) -> R {
+        let depth = self.depth;
+        crate::stack::nest(depth, move || read(self))
+    }
+
     #[inline(always)]
     fn open(&mut self) -> Result<()> {
         self.p.enter(self.depth)?;
@@ -194,9 +202,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
             Some(b'{') => {
                 self.open()?;
                 self.p.open_object_names();
-                let depth = self.depth;
-                let de = &mut *self;
-                let value = crate::stack::nest(depth, move || visitor.visit_map(Members { de, first: true, track: true }));
+                let value = self.inside(|de| visitor.visit_map(Members { de, first: true, track: true }));
                 self.p.close_object_names();
                 match value {
                     Ok(value) => self.close(b'}', "',' or '}' after object member").map(|_| value),
@@ -206,9 +212,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
             Some(b'[') => {
                 self.open()?;
                 let mut start = self.p.i;
-                let depth = self.depth;
-                let de = &mut *self;
-                match crate::stack::nest(depth, || visitor.visit_seq(Elements { de, first: true, start: &mut start })) {
+                match self.inside(|de| visitor.visit_seq(Elements { de, first: true, start: &mut start })) {
                     Ok(value) => self.close(b']', "',' or ']' after array element").map(|_| value),
                     Err(e) => Err(self.p.locate(start, e)),
                 }
@@ -242,9 +246,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         let at = self.p.i;
         self.open()?;
         let mut start = at;
-        let depth = self.depth;
-        let de = &mut *self;
-        let value = match crate::stack::nest(depth, || visitor.visit_seq(Elements { de, first: true, start: &mut start })) {
+        let value = match self.inside(|de| visitor.visit_seq(Elements { de, first: true, start: &mut start })) {
             Ok(value) => self.close(b']', "',' or ']' after array element").map(|_| value),
             Err(e) => Err(self.p.locate(start, e)),
         };
@@ -287,9 +289,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
             // Any other variant as {"Variant": value}.
             Some(b'{') => {
                 self.open()?;
-                let depth = self.depth;
-                let de = &mut *self;
-                let value = crate::stack::nest(depth, move || visitor.visit_enum(VariantAccess { de }))?;
+                let value = self.inside(|de| visitor.visit_enum(VariantAccess { de }))?;
                 self.close(b'}', "'}' after the single member of an enum variant object")?;
                 Ok(value)
             }
@@ -308,9 +308,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         }
         let at = self.p.i;
         self.open()?;
-        let depth = self.depth;
-        let de = &mut *self;
-        match crate::stack::nest(depth, move || visitor.visit_map(Members { de, first: true, track: false })) {
+        match self.inside(|de| visitor.visit_map(Members { de, first: true, track: false })) {
             Ok(value) => self.close(b'}', "',' or '}' after object member").map(|_| value).map_err(|e| self.p.locate(at, e)),
             // After a name: that member; after the last one ("missing
             // field"): the object.
