@@ -59,3 +59,13 @@ pub(crate) fn nest<R>(depth: usize, f: impl FnOnce() -> R) -> R {
 fn nest_with_room<R>(f: impl FnOnce() -> R) -> R {
     stacker::maybe_grow(NEST_ROOM, NEST_SEGMENT, f)
 }
+
+/// Runs `f`, one level of a walk over a `Value` that recurses with no
+/// depth at hand (`Clone` of a container of owned items, `Serialize`
+/// through another crate's serializer), with the room `nest` gives: checked
+/// at every level, which costs little beside what each level does there
+/// (an allocation, a serializer's calls).
+#[inline]
+pub(crate) fn deeper<R>(f: impl FnOnce() -> R) -> R {
+    stacker::maybe_grow(NEST_ROOM, NEST_SEGMENT, f)
+}

@@ -1,7 +1,9 @@
 //! A `Value` of any depth that exists can be compared (`==`), formatted
-//! with `{:?}` and displayed: none of them recurses on the stack, and
-//! `Display` has no depth limit (values nested far beyond the writer's
-//! default `max_write_depth` of 512, and beyond `MAX_WRITE_DEPTH`).
+//! with `{:?}`, displayed, cloned, dropped and given to another crate's
+//! serializer: none of them overflows the stack (the first three and drop
+//! do not recurse; clone and serialize check the stack's room at each
+//! level), and `Display` has no depth limit (values nested far beyond the
+//! writer's default `max_write_depth` of 512, and beyond `MAX_WRITE_DEPTH`).
 
 use jetjson::{ReadOptions, Value, MAX_WRITE_DEPTH};
 
@@ -97,4 +99,57 @@ fn lossless_reads_drop_on_a_small_stack() {
         .join()
         .unwrap();
     assert!(ok);
+}
+
+/// A hand-built tree of owned vectors, `n` levels of arrays and objects
+/// in turn (`[i, <inner>, true]` and `{"a": null, "k": <inner>}`).
+fn owned_tree(n: usize) -> Value {
+    let mut v = Value::Null;
+    for i in 0..n {
+        v = if i % 2 == 0 {
+            Value::Array(vec![Value::from(i as u64), v, Value::Bool(true)].into())
+        } else {
+            let mut m = jetjson::Map::new();
+            m.push("a", Value::Null);
+            m.push("k", v);
+            Value::Object(m)
+        };
+    }
+    v
+}
+
+/// On a thread with a 64 KiB stack.
+fn on_small_stack<R: Send + 'static>(f: impl FnOnce() -> R + Send + 'static) -> R {
+    std::thread::Builder::new().stack_size(64 << 10).spawn(f).unwrap().join().unwrap()
+}
+
+/// `Clone` of a tree of owned vectors copies it level by level: at any
+/// depth, on any stack (a parsed tree's clone only counts a reference).
+#[test]
+fn owned_trees_clone_at_any_depth() {
+    let n = 200_000;
+    let same = on_small_stack(move || {
+        let v = owned_tree(n);
+        let copy = v.clone();
+        let mut copy_changed = copy.clone();
+        *copy_changed.pointer_mut(&"/k/1".repeat(3)).unwrap() = Value::Null;
+        (v == copy, v == copy_changed)
+    });
+    assert_eq!(same, (true, false));
+}
+
+/// Through another crate's serializer (serde_json's, which has no depth
+/// limit when writing), a deep hand-built tree is written whole on a small
+/// stack; the text is the one jetjson writes.
+#[test]
+fn deep_trees_serialize_through_another_serializer_on_a_small_stack() {
+    let n = 20_000;
+    let (theirs, ours) = on_small_stack(move || {
+        let v = owned_tree(n);
+        let theirs = serde_json::to_string(&v).unwrap();
+        let ours = v.to_string();
+        (theirs, ours)
+    });
+    assert!(theirs.len() > 10 * n);
+    assert!(theirs == ours);
 }

@@ -147,7 +147,11 @@ impl<T: Item + Clone> Seq<T> {
 impl<T: Item + Clone> Clone for Seq<T> {
     fn clone(&self) -> Self {
         match self {
-            Seq::Owned(v) => Seq::Owned(v.clone()),
+            // (Each item's clone may be a container's again: a tree of
+            // owned vectors, built by hand, is cloned level by level, with
+            // room on the stack at each.)
+            Seq::Owned(v) if v.is_empty() => Seq::Owned(Vec::new()),
+            Seq::Owned(v) => crate::stack::deeper(|| Seq::Owned(v.clone())),
             Seq::Counted(p, n) | Seq::Uncounted(p, n) => {
                 // SAFETY: arena handles are non-empty containers placed by
                 // `from_stack_tail`, and `self` keeps the arena alive (see

@@ -131,20 +131,22 @@ impl Serialize for Plain<'_> {
             Value::Bool(b) => s.serialize_bool(*b),
             Value::Number(n) => n.serialize(s),
             Value::String(v) => s.serialize_str(v),
-            Value::Array(items) => {
+            // (Another serializer recurses with us, with no depth limit of
+            // its own: room on the stack at each level.)
+            Value::Array(items) => crate::stack::deeper(|| {
                 let mut seq = s.serialize_seq(Some(items.len()))?;
                 for item in items {
                     seq.serialize_element(&Plain(item))?;
                 }
                 seq.end()
-            }
-            Value::Object(map) => {
+            }),
+            Value::Object(map) => crate::stack::deeper(|| {
                 let mut m = s.serialize_map(Some(map.len()))?;
                 for (k, v) in map.iter() {
                     m.serialize_entry(k, &Plain(v))?;
                 }
                 m.end()
-            }
+            }),
         }
     }
 }
