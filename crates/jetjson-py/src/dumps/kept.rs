@@ -129,17 +129,28 @@ fn take_large(py: Python<'_>, w: Box<Writer<NoSink>>) -> Result<Bound<'_, PyByte
         // copied, as for any kept writer.
         None => {
             // SAFETY: the writer wrote `len` bytes at the start of the Vec's
-            // allocation (within its capacity); CPython copies them into a new
-            // bytes object of that size (null with MemoryError set on failure).
-            let bytes = unsafe { ffi::PyBytes_FromStringAndSize(kept.vec.as_ptr().cast(), len as ffi::Py_ssize_t) };
-            if bytes.is_null() {
-                return Err(no_memory_for(py, len));
-            }
+            // allocation (within its capacity), initialised.
+            let out = unsafe { std::slice::from_raw_parts(kept.vec.as_ptr(), len) };
+            let bytes = bytes_of(py, out)?;
             output::wrote(len);
             // SAFETY: a new bytes object whose one reference we hand over.
             Ok(unsafe { Bound::from_owned_ptr(py, bytes).cast_into_unchecked::<PyBytes>() })
         }
     }
+}
+
+/// A new bytes object holding a copy of `out`; when it cannot be made,
+/// the error says the size asked for (`no_memory_for`).
+#[inline(always)]
+fn bytes_of(py: Python<'_>, out: &[u8]) -> Result<*mut ffi::PyObject, Fail> {
+    // SAFETY: `out` is `out.len()` initialised bytes; CPython copies them
+    // into a new bytes object of that size (null with MemoryError set on
+    // failure). No Python code runs.
+    let bytes = unsafe { ffi::PyBytes_FromStringAndSize(out.as_ptr().cast(), out.len() as ffi::Py_ssize_t) };
+    if bytes.is_null() {
+        return Err(no_memory_for(py, out.len()));
+    }
+    Ok(bytes)
 }
 
 /// The result object of `len` bytes could not be made: CPython's bare
@@ -328,17 +339,11 @@ pub fn write<'py>(
         return take_large(py, w);
     }
     let out = w.as_bytes();
-    // SAFETY: `out` is the writer's output, `out.len()` initialised bytes;
-    // CPython copies them into a new bytes object of that size (null with
-    // MemoryError set on failure). No Python code runs.
-    let bytes = unsafe { ffi::PyBytes_FromStringAndSize(out.as_ptr().cast(), out.len() as ffi::Py_ssize_t) };
-    if bytes.is_null() {
-        // Not recorded as the last output: a quick walk's retry on the
-        // general path must take this same way (and raise MemoryError),
-        // not the large-output `BytesMemory`, whose failed growth unwinds
-        // past the walker's hand-held references (output.rs).
-        return Err(no_memory_for(py, out.len()));
-    }
+    // (On failure not recorded as the last output: a quick walk's retry on
+    // the general path must take this same way (and raise MemoryError),
+    // not the large-output `BytesMemory`, whose failed growth unwinds past
+    // the walker's hand-held references (output.rs).)
+    let bytes = bytes_of(py, out)?;
     output::wrote(out.len());
     Ok(finish(py, kind, w, bytes))
 }
@@ -415,16 +420,7 @@ fn write_with_holes<'py>(
         return take_large(py, w);
     }
     let out = w.as_bytes();
-    let (bytes, len) = if holes.is_empty() {
-        // SAFETY: as in `write`.
-        let bytes = unsafe { ffi::PyBytes_FromStringAndSize(out.as_ptr().cast(), out.len() as ffi::Py_ssize_t) };
-        if bytes.is_null() {
-            return Err(no_memory_for(py, out.len()));
-        }
-        (bytes, out.len())
-    } else {
-        holes.assemble(py, out).map_err(Fail::py)?
-    };
+    let (bytes, len) = if holes.is_empty() { (bytes_of(py, out)?, out.len()) } else { holes.assemble(py, out).map_err(Fail::py)? };
     output::wrote(len);
     drop(holes);
     if moved(&w) {
@@ -534,7 +530,7 @@ pub unsafe fn write_scalar<'py>(py: Python<'py>, obj: *mut ffi::PyObject, profil
         return None;
     }
     let out = w.as_bytes();
-    // SAFETY: as in `write`.
+    // SAFETY: as in `bytes_of`.
     let bytes = unsafe { ffi::PyBytes_FromStringAndSize(out.as_ptr().cast(), out.len() as ffi::Py_ssize_t) };
     if bytes.is_null() {
         // (Not recorded by `output::wrote`: the general path's retry takes
@@ -667,7 +663,7 @@ pub unsafe fn write_small_dict<'py>(py: Python<'py>, dict: *mut ffi::PyObject, p
     }
     let out = w.as_bytes();
     let (bytes, len) = match hole {
-        // SAFETY: as in `write`.
+        // SAFETY: as in `bytes_of`.
         None => (unsafe { ffi::PyBytes_FromStringAndSize(out.as_ptr().cast(), out.len() as ffi::Py_ssize_t) }, out.len()),
         // SAFETY: `text` is the live `bytes` object of a Raw of the dict.
         Some((at, text)) => unsafe { with_text(out, at, text) },
