@@ -2,8 +2,10 @@
 //!
 //! Writing a `Value`: before it starts, the thread must have room for
 //! `max_write_depth` levels (`with_room_for`). Reading typed targets through
-//! serde and converting with `from_value`/`to_value` recurse in the target
-//! type's code: the room is checked every few levels (`nest`). When it is
+//! serde recurses in the target type's code, whose frames may be of any
+//! size: the stack pointer is compared with a floor at every level
+//! (`floor`, `above`, `on_new_stack`). Converting with
+//! `from_value`/`to_value` checks the room every few levels (`nest`). When it is
 //! short (a raised limit, a small thread stack), the rest runs on a stack
 //! allocated for it (`stacker`, which maps a new stack and switches to it;
 //! no thread is started), so no depth the limits allow overflows the stack.
@@ -58,6 +60,69 @@ pub(crate) fn nest<R>(depth: usize, f: impl FnOnce() -> R) -> R {
 #[inline(never)]
 fn nest_with_room<R>(f: impl FnOnce() -> R) -> R {
     stacker::maybe_grow(NEST_ROOM, NEST_SEGMENT, f)
+}
+
+/// Room a recursion that checks at every level keeps below its floor: one
+/// level's frames (a type's code between two checks, however large its
+/// values) and the error's way out. Less than `NEST_ROOM`, which covers
+/// `NEST_STEP` levels: a thread of 256 KiB reads on its own stack.
+const FLOOR_ROOM: usize = 128 << 10;
+
+/// The lowest stack address the frames of a recursion may reach on this
+/// stack before the levels below must move to a new one (`FLOOR_ROOM`
+/// above the end of the stack); 0 when the stack's extent is unknown (the
+/// recursion then never moves, as `stacker` would not).
+#[inline(never)]
+pub(crate) fn floor() -> usize {
+    match stacker::remaining_stack() {
+        Some(left) => stack_pointer().saturating_sub(left).saturating_add(FLOOR_ROOM),
+        None => 0,
+    }
+}
+
+/// Whether the stack, here, is still above `floor`: a store and a compare
+/// (a recursion that checks at every level, as typed serde reads do,
+/// whatever the size of a level's frames).
+#[inline(always)]
+pub(crate) fn above(floor: usize) -> bool {
+    stack_pointer() > floor
+}
+
+/// Where the stack is (stacks grow down on every target that `stacker`
+/// supports): the stack pointer register on x86-64 and AArch64, one
+/// instruction; elsewhere the address of a local.
+#[inline(always)]
+fn stack_pointer() -> usize {
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    {
+        let sp: usize;
+        // SAFETY: copies the stack pointer into a register of our own; it
+        // reads no memory, writes nothing and leaves the stack and the
+        // flags as they were.
+        unsafe {
+            #[cfg(target_arch = "x86_64")]
+            std::arch::asm!("mov {}, rsp", out(reg) sp, options(nomem, nostack, preserves_flags));
+            #[cfg(target_arch = "aarch64")]
+            std::arch::asm!("mov {}, sp", out(reg) sp, options(nomem, nostack, preserves_flags));
+        }
+        sp
+    }
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    {
+        let here = 0u8;
+        std::hint::black_box(&here) as *const u8 as usize
+    }
+}
+
+/// Runs `f` on a new stack of `NEST_SEGMENT` bytes: for a recursion found
+/// below its `floor`, which takes the new stack's `floor()` in `f`.
+/// (`stacker::grow`, not `maybe_grow`: the latter's way of running `f`
+/// where it is inlines `f`, whose frames may be large, into this frame,
+/// which is made on the stack that has run short.)
+#[cold]
+#[inline(never)]
+pub(crate) fn on_new_stack<R>(f: impl FnOnce() -> R) -> R {
+    stacker::grow(NEST_SEGMENT, f)
 }
 
 /// Runs `f`, one level of a walk over a `Value` that recurses with no

@@ -128,3 +128,60 @@ fn conversions_recurse_to_their_ceiling_on_a_small_stack() {
     });
     assert!(ok);
 }
+
+/// A level whose frames are large: an 8 KiB field, held by the derived
+/// visitor while the next level is read (outside tester, stop 44: checked
+/// only every 32 levels for 256 KiB, 20 levels of such a type overflowed
+/// a 1 MiB thread, 300 an 8 MiB one).
+#[derive(Deserialize)]
+struct Big {
+    pad: [[u64; 32]; 32],
+    next: Option<Box<Big>>,
+}
+
+fn big_text(depth: usize) -> String {
+    let pad = format!("[{}]", vec![format!("[{}]", vec!["7"; 32].join(",")); 32].join(","));
+    let mut s = String::new();
+    for _ in 0..depth {
+        s.push_str(&format!("{{\"pad\":{pad},\"next\":"));
+    }
+    s.push_str("null");
+    s.push_str(&"}".repeat(depth));
+    s
+}
+
+/// Levels of `Big` read, and the sum of their pads' corners (each 7, so
+/// 7 × levels: every level was read whole).
+fn big_levels(b: &Big) -> (usize, u64) {
+    let (mut n, mut sum, mut at) = (1, b.pad[0][0] + b.pad[31][31] - 7, b);
+    while let Some(next) = &at.next {
+        n += 1;
+        sum += next.pad[0][0] + next.pad[31][31] - 7;
+        at = next;
+    }
+    (n, sum)
+}
+
+#[test]
+fn levels_with_large_frames_are_read_to_the_limit_on_any_stack() {
+    // (Not 64 KiB: one level of this type, read before any check can
+    // run, takes most of it.)
+    for stack in [256 << 10, 1 << 20, 2 << 20] {
+        // (510 levels and the pad's two arrays: the default limit, 512.)
+        let text = big_text(510);
+        let got = std::thread::Builder::new()
+            .stack_size(stack)
+            .spawn(move || {
+                let b: Box<Big> = jetjson::from_str(&text).map_err(|e| e.to_string())?;
+                let counted = big_levels(&b);
+                // (Dropping `Box<Big>` recurses too: on a thread with room
+                // for it, not the reader's concern.)
+                std::thread::Builder::new().stack_size(64 << 20).spawn(move || drop(b)).unwrap().join().unwrap();
+                Ok::<_, String>(counted)
+            })
+            .unwrap()
+            .join()
+            .expect("the thread ended normally");
+        assert_eq!(got, Ok((510, 7 * 510)), "stack {stack}");
+    }
+}

@@ -28,6 +28,9 @@ pub struct Deserializer<'de> {
     /// once an object ran out of members): errors a struct raises right
     /// after a name ("duplicate field") belong there.
     name_at: Option<usize>,
+    /// The stack's floor for the recursion (`stack::floor`), set when the
+    /// outermost container opens.
+    floor: usize,
 }
 
 impl<'de> Deserializer<'de> {
@@ -40,7 +43,7 @@ impl<'de> Deserializer<'de> {
         // serde types see every member, so `First` is applied here by
         // skipping repeats; `Last` is what maps do when keys repeat.
         p.track_names = options.duplicate_keys != DuplicateKeys::Last;
-        Ok(Deserializer { p, depth: 0, door: true, name_at: None })
+        Ok(Deserializer { p, depth: 0, door: true, name_at: None, floor: 0 })
     }
 
     /// The value at the start, as `T`; an error the type raises after
@@ -105,11 +108,32 @@ impl<'de> Deserializer<'de> {
     }
 
     /// Runs `read`, the recursion into the container just opened, with
-    /// room on the stack for the levels below it (`stack::nest`).
+    /// room on the stack for it: checked at every level against the
+    /// floor (a type's level may take any stack: a large field, an
+    /// unoptimised build), below which the levels go on on a new stack.
+    /// The floor is taken when the outermost container opens, so each
+    /// document starts from the stack it runs on (also after a `read`
+    /// that unwound from a new stack, which left its floor behind).
     #[inline(always)]
     fn inside<R>(&mut self, read: impl FnOnce(&mut Self) -> R) -> R {
-        let depth = self.depth;
-        crate::stack::nest(depth, move || read(self))
+        if self.depth == 1 {
+            self.floor = crate::stack::floor();
+        }
+        if crate::stack::above(self.floor) {
+            return read(self);
+        }
+        self.inside_new_stack(read)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn inside_new_stack<R>(&mut self, read: impl FnOnce(&mut Self) -> R) -> R {
+        crate::stack::on_new_stack(|| {
+            let outer = std::mem::replace(&mut self.floor, crate::stack::floor());
+            let r = read(self);
+            self.floor = outer;
+            r
+        })
     }
 
     #[inline(always)]
