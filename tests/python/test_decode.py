@@ -10,6 +10,7 @@ import decimal
 import enum
 import gc
 import json
+import subprocess
 import sys
 import tracemalloc
 import typing
@@ -107,6 +108,12 @@ def test_datetimes_dates_and_times():
     assert dec(datetime.date, '"2024-02-29"') == datetime.date(2024, 2, 29)
     assert dec(datetime.time, '"08:15:30.25"') == datetime.time(8, 15, 30, 250000)
     assert dec(datetime.time, '"08:15:30Z"') == datetime.time(8, 15, 30, tzinfo=utc)
+    # RFC 3339 sets no limit on a fraction's digits (10 or more were refused:
+    # outside tester, stop 44); those past microseconds are dropped.
+    for digits in (10, 12, 30, 300):
+        frac = ("1234567891" * 30)[:digits]
+        assert dec(datetime.datetime, f'"2020-01-01T00:00:00.{frac}Z"') == datetime.datetime(2020, 1, 1, 0, 0, 0, 123456, tzinfo=utc)
+        assert dec(datetime.time, f'"08:15:30.{frac}"') == datetime.time(8, 15, 30, 123456)
     for bad in ["2023-02-29T00:00:00Z", "2024-13-01T00:00:00Z", "2024-05-01T24:00:00Z", "2024-05-01T12:30:60Z",
                 "2024-05-01", "2024-05-01T12:30Z", "2024-05-01T12:30:00+2:00", "2024-05-01T12:30:00.Z", "x"]:
         assert refused(datetime.datetime, json.dumps(bad)).msg.startswith("Invalid datetime (RFC 3339)"), bad
@@ -1254,3 +1261,44 @@ def test_meta_constraints_that_cannot_work_are_refused_when_made():
     assert Decoder(Annotated[datetime.date, Meta(ge=datetime.date(2020, 1, 1))]).decode(b'"2021-01-01"') == datetime.date(2021, 1, 1)
     with pytest.raises(ValueError, match="pattern '\\(' is not a regular expression"):
         Meta(pattern="(")
+
+
+def test_typed_decode_runs_on_threads_with_small_stacks():
+    # Typed decode asked for 256 KiB of free stack before it began, so on a
+    # thread of 256 KiB every document was refused with RecursionError
+    # (outside tester, stop 44). It now asks for the room one decode takes
+    # (64 KiB, as dumps): threads of 128 and 256 KiB decode, and a decode
+    # that decodes again from __post_init__ without end still stops with
+    # RecursionError, not a crash. In a child process: a crash fails the test.
+    code = """if True:
+        import dataclasses, threading, typing, jetjson
+        @dataclasses.dataclass
+        class P:
+            x: int
+            tags: list[str]
+        @dataclasses.dataclass
+        class Loop:
+            n: int
+            def __post_init__(self):
+                jetjson.loads(b'{"n": 1}', type=Loop)
+        out = []
+        def work():
+            got = [jetjson.loads(b'1', type=int), jetjson.Decoder(list[int]).decode(b'[1,2]'),
+                   jetjson.loads(b'{"x":1,"tags":["a"]}', type=P), jetjson.loads(b'[{"x":2,"tags":[]}]', type=list[P])]
+            try:
+                jetjson.loads(b'{"n": 1}', type=Loop)
+                got.append("no error")
+            except RecursionError:
+                got.append("RecursionError")
+            out.append(got == [1, [1, 2], P(1, ["a"]), [P(2, [])], "RecursionError"] or got)
+        for size in (128 << 10, 256 << 10):
+            threading.stack_size(size)
+            t = threading.Thread(target=work)
+            t.start()
+            t.join()
+        threading.stack_size(0)
+        work()
+        print(out)
+    """
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and r.stdout.strip() == "[True, True, True]", (r.returncode, r.stdout, r.stderr[-2000:])

@@ -1518,7 +1518,7 @@ impl<'p, 'i> Builder<'p, 'i> {
 
     /// Reads `json` (a slice of the input) as record `index`.
     fn nested(&mut self, json: &str, index: u32) -> jetjson::Result<*mut PyObject> {
-        if stacker::remaining_stack().is_some_and(|left| left < 256 * 1024) {
+        if stacker::remaining_stack().is_some_and(|left| left < super::STACK_RED_ZONE) {
             return Err(self.invalid("Nesting too deep for the thread's stack".to_owned()));
         }
         let plan: &'p Plan = self.plan;

@@ -145,6 +145,14 @@ fn api(py: Python<'_>) -> PyResult<()> {
     crate::fallible::datetime_api(py).map(|_| ())
 }
 
+/// Stack a typed decode must find left when it starts, and a tagged
+/// member's nested read when it starts (`Builder::nested`): room for one
+/// decode's own frames (the parse is a loop, not a recursion) and for
+/// raising its error, as `dumps` leaves (its walker's red zone). Threads
+/// with small stacks (128 KiB) decode; a recursion through `__post_init__`
+/// or nested tagged members stops with an error before the stack runs out.
+pub(crate) const STACK_RED_ZONE: usize = 64 << 10;
+
 /// One decode of `data` with `plan`.
 fn run(
     py: Python<'_>,
@@ -155,8 +163,9 @@ fn run(
     data: &Bound<'_, PyAny>,
 ) -> PyResult<Py<PyAny>> {
     // Python code run by a decode (`__post_init__`) may decode again: each
-    // level costs stack, which Python's recursion limit does not see.
-    if stacker::remaining_stack().is_some_and(|left| left < 256 * 1024) {
+    // level costs stack, which Python's recursion limit does not see. One
+    // decode (the parser, the builder, an error made) fits in the red zone.
+    if stacker::remaining_stack().is_some_and(|left| left < STACK_RED_ZONE) {
         return Err(PyRecursionError::new_err("typed decode nested too deep for the thread's stack"));
     }
     let (input, is_str) = match input::source(data)? {

@@ -65,7 +65,8 @@ fn days_in_month(year: i32, month: u8) -> u8 {
     }
 }
 
-/// `HH:MM:SS`, an optional fraction (1 to 9 digits) and an optional offset
+/// `HH:MM:SS`, an optional fraction (one digit or more, as RFC 3339 has
+/// it; those past microseconds are dropped) and an optional offset
 /// (`Z`, `z`, `+HH:MM`, `-HH:MM`). Leap seconds (`60`) are refused: Python
 /// has none.
 pub(crate) fn time(b: &[u8]) -> Option<Time> {
@@ -90,7 +91,7 @@ fn time_at(b: &[u8]) -> Option<(Time, usize)> {
             at += 1;
         }
         let n = at - start;
-        if n == 0 || n > 9 {
+        if n == 0 {
             return None;
         }
         for _ in n..6 {
