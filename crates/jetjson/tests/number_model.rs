@@ -228,3 +228,69 @@ fn long_exponents_give_the_value_on_every_path() {
     let beyond = format!("[0.{}1e656000]", "0".repeat(655_359));
     assert_refused_everywhere(beyond.as_bytes(), (1, 1, 2), "0.000000000000000000000");
 }
+
+/// What serde_json's `arbitrary_precision` numbers and its `RawValue` hand
+/// a serializer: a private struct whose one field, of the same name, holds
+/// the text (serde_json's own source; the feature is not turned on here,
+/// as it would change serde_json everywhere in these tests).
+struct SerdeJsonPrivate(&'static str, String);
+
+impl serde::Serialize for SerdeJsonPrivate {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut st = s.serialize_struct(self.0, 1)?;
+        st.serialize_field(self.0, &self.1)?;
+        st.end()
+    }
+}
+
+const SJ_NUMBER: &str = "$serde_json::private::Number";
+const SJ_RAW: &str = "$serde_json::private::RawValue";
+
+/// Written as the number or the raw text they stand for, in every profile,
+/// as jetjson writes its own lossless numbers and `RawJson` (outside
+/// tester, stop 44: they came out as `{"$serde_json::private::Number":"1.5"}`).
+#[test]
+fn serde_json_private_numbers_and_raw_values_are_written_as_their_text() {
+    let numbers = ["1.5", "-0", "123456789012345678901234567890", "1e400", "2.50E+3", "0.000001"];
+    let raws = ["{\"b\":1,\"a\":[1.50,\"\\u00e9\"]}", "[1, 2 ,3]", "\"<&>\"", "1.0"];
+    for (name, options) in profiles() {
+        for text in numbers {
+            let theirs = jetjson::to_vec_with(&vec![SerdeJsonPrivate(SJ_NUMBER, text.into())], &options);
+            let ours =
+                Value::from_slice_with(format!("[{text}]").as_bytes(), &ReadOptions::lossless()).and_then(|v| v.to_vec_with(&options));
+            match (theirs, ours) {
+                (Ok(a), Ok(b)) => assert_eq!(a, b, "{name} {text}"),
+                (a, b) => assert_eq!(a.is_err(), b.is_err(), "{name} {text}: {a:?} {b:?}"),
+            }
+        }
+        for text in raws {
+            let theirs = jetjson::to_vec_with(&SerdeJsonPrivate(SJ_RAW, text.into()), &options).unwrap();
+            let ours = jetjson::to_vec_with(&RawJson::from_slice(text.as_bytes()).unwrap(), &options).unwrap();
+            assert_eq!(theirs, ours, "{name} {text}");
+        }
+    }
+    // Not a number, or not the struct's one field: an error, not an object.
+    // (A `RawValue`'s text is JSON that serde_json checked when it made it:
+    // `compact` copies it as it copies a `RawJson`'s.)
+    assert!(jetjson::to_vec(&SerdeJsonPrivate(SJ_NUMBER, "1.5x".into())).is_err());
+    struct Other;
+    impl serde::Serialize for Other {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            use serde::ser::SerializeStruct;
+            let mut st = s.serialize_struct(SJ_NUMBER, 1)?;
+            st.serialize_field("x", "1")?;
+            st.end()
+        }
+    }
+    let e = jetjson::to_vec(&Other).unwrap_err();
+    assert!(e.to_string().contains("must have one field"), "{e}");
+    struct Empty;
+    impl serde::Serialize for Empty {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            use serde::ser::SerializeStruct;
+            s.serialize_struct(SJ_RAW, 0)?.end()
+        }
+    }
+    assert!(jetjson::to_vec(&Empty).is_err());
+}

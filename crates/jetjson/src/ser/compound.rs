@@ -7,7 +7,8 @@ use serde::ser::{
 
 use super::item::ItemSerializer;
 use super::key::{KeyTarget, MapKeySerializer};
-use crate::error::{Error, Result};
+use super::{TextSerializer, TextTarget};
+use crate::error::{Error, ErrorKind, Result};
 use crate::options::KeyOrder;
 use crate::writer::{Sink, SortedObject, Writer};
 
@@ -20,9 +21,23 @@ pub struct Compound<'a, S: Sink> {
 }
 
 enum State {
-    Array { len: usize },
-    Object { len: usize },
-    Sorted { obj: SortedObject, order: KeyOrder },
+    Array {
+        len: usize,
+    },
+    Object {
+        len: usize,
+    },
+    Sorted {
+        obj: SortedObject,
+        order: KeyOrder,
+    },
+    /// A private struct (`name`) whose one field, of the same name, is
+    /// text written as `target` says; `done` once it is.
+    Text {
+        target: TextTarget,
+        name: &'static str,
+        done: bool,
+    },
 }
 
 impl<'a, S: Sink> Compound<'a, S> {
@@ -42,6 +57,12 @@ impl<'a, S: Sink> Compound<'a, S> {
             State::Sorted { obj: w.begin_sorted_object(), order }
         };
         Compound { w, state, close_variant }
+    }
+
+    /// A private struct standing for text (serde_json's numbers and raw
+    /// values): nothing written until its field comes.
+    pub(super) fn text(w: &'a mut Writer<S>, target: TextTarget, name: &'static str) -> Self {
+        Compound { w, state: State::Text { target, name, done: false }, close_variant: false }
     }
 
     #[inline(always)]
@@ -70,6 +91,13 @@ impl<'a, S: Sink> Compound<'a, S> {
                 Ok(())
             }
             State::Array { .. } => unreachable!("field in an array"),
+            State::Text { target, name, done } => {
+                if key != *name || *done {
+                    return Err(private_struct_error(name));
+                }
+                *done = true;
+                value.serialize(TextSerializer { w: &mut *self.w, target: *target })
+            }
         }
     }
 
@@ -92,12 +120,20 @@ impl<'a, S: Sink> Compound<'a, S> {
             State::Array { len } => self.w.end_array(len == 0),
             State::Object { len } => self.w.end_object(len == 0),
             State::Sorted { obj, order } => self.w.end_sorted_object(obj, order)?,
+            State::Text { done: true, .. } => {}
+            State::Text { name, .. } => return Err(private_struct_error(name)),
         }
         if self.close_variant {
             self.w.end_object(false);
         }
         Ok(())
     }
+}
+
+/// A private struct of serde_json's without its one field, or with others.
+#[cold]
+fn private_struct_error(name: &str) -> Error {
+    Error::new(ErrorKind::Custom(format!("{name} must have one field, {name}, holding its text")))
 }
 
 impl<S: Sink> SerializeSeq for Compound<'_, S> {
@@ -164,7 +200,7 @@ impl<S: Sink> SerializeMap for Compound<'_, S> {
                 KeyTarget::Direct { first: *len == 1 }
             }
             State::Sorted { obj, .. } => KeyTarget::Sorted(obj),
-            State::Array { .. } => unreachable!("key in an array"),
+            State::Array { .. } | State::Text { .. } => unreachable!("key in an array or a private struct"),
         };
         key.serialize(MapKeySerializer { w: &mut *self.w, target })
     }

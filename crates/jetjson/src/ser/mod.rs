@@ -168,7 +168,21 @@ impl<'a, S: Sink> Serializer for &'a mut Writer<S> {
         let order = self.style().map_order;
         Ok(Compound::object(self, order, false))
     }
-    fn serialize_struct(self, _name: &'static str, _len: usize) -> Result<Compound<'a, S>> {
+    fn serialize_struct(self, name: &'static str, _len: usize) -> Result<Compound<'a, S>> {
+        if name.starts_with('$') {
+            // serde_json's `arbitrary_precision` numbers and its `RawValue`
+            // are private structs with one field of the same name holding
+            // their text: written as the number or raw text they stand for
+            // (else `{"$serde_json::private::Number":"1.5"}`).
+            let target = match name {
+                SERDE_JSON_NUMBER => Some(TextTarget::Number),
+                SERDE_JSON_RAW => Some(TextTarget::Raw),
+                _ => None,
+            };
+            if let Some(target) = target {
+                return Ok(Compound::text(self, target, name));
+            }
+        }
         self.check_nesting()?;
         let order = self.style().struct_order;
         Ok(Compound::object(self, order, false))
@@ -182,6 +196,11 @@ impl<'a, S: Sink> Serializer for &'a mut Writer<S> {
         Ok(Compound::object(self, order, true))
     }
 }
+
+/// The names serde_json gives the private structs of an
+/// `arbitrary_precision` number and of a `RawValue` (and their one field).
+const SERDE_JSON_NUMBER: &str = "$serde_json::private::Number";
+const SERDE_JSON_RAW: &str = "$serde_json::private::RawValue";
 
 /// What text inside a private newtype stands for.
 #[derive(Clone, Copy)]
