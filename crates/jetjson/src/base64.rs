@@ -77,10 +77,11 @@ pub fn deserialize<'de, T: From<Vec<u8>>, D: Deserializer<'de>>(deserializer: D)
     deserializer.deserialize_str(Base64Visitor).map(T::from)
 }
 
-/// Decodes `text` as Go decodes the base64 of a `[]byte`.
-fn decode(text: &str) -> Result<Vec<u8>, ::base64::DecodeError> {
-    if text.contains(['\r', '\n']) {
-        let joined: String = text.chars().filter(|&c| c != '\r' && c != '\n').collect();
+/// Decodes `text` as Go decodes the base64 of a `[]byte` (also the
+/// Python binding's typed `bytes`, through `__private::base64_decode`).
+pub(crate) fn decode(text: &[u8]) -> Result<Vec<u8>, ::base64::DecodeError> {
+    if text.contains(&b'\r') || text.contains(&b'\n') {
+        let joined: Vec<u8> = text.iter().copied().filter(|&c| c != b'\r' && c != b'\n').collect();
         return GO_STD.decode(joined);
     }
     GO_STD.decode(text)
@@ -96,7 +97,7 @@ impl<'de> Visitor<'de> for Base64Visitor {
     }
 
     fn visit_str<E: de::Error>(self, text: &str) -> Result<Vec<u8>, E> {
-        decode(text).map_err(|e| E::custom(format_args!("invalid base64: {e}")))
+        decode(text.as_bytes()).map_err(|e| E::custom(format_args!("invalid base64: {e}")))
     }
 
     /// `[1,2,3]`, which Go also reads into a `[]byte`.

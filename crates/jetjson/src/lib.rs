@@ -127,6 +127,12 @@ pub mod __private {
     pub use crate::writer::{IoSink, ItemRun, Literal, NoSink, Sink, SortedObject, Writer, NAME_WINDOW};
     pub use crate::{escape, number, parse};
 
+    /// Standard base64 decoded as Go decodes a `[]byte` (`base64`): the
+    /// Python binding's typed `bytes` reads it the same way.
+    pub fn base64_decode(text: &[u8]) -> Option<Vec<u8>> {
+        crate::base64::decode(text).ok()
+    }
+
     /// `Value::from_slice_with`, except that running out of memory while
     /// reading is the error `ErrorKind::OutOfMemory` (at the end of the
     /// container being read) rather than the end of the process: for the

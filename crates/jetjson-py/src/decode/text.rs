@@ -157,37 +157,10 @@ pub(crate) fn uuid(b: &[u8]) -> Option<u128> {
 }
 
 /// Standard base64 (RFC 4648 section 4, `+` and `/`, with `=` padding to a
-/// multiple of four characters), decoded; `None` for anything else,
-/// including non-zero bits in the padding.
+/// multiple of four characters), decoded as Go decodes a `[]byte` and as
+/// the Rust crate's `jetjson::base64` does (line breaks ignored, the
+/// unused low bits of the last character not checked); `None` for
+/// anything else.
 pub(crate) fn base64(b: &[u8]) -> Option<Vec<u8>> {
-    if !b.len().is_multiple_of(4) {
-        return None;
-    }
-    let pad = b.iter().rev().take_while(|&&c| c == b'=').count();
-    if pad > 2 {
-        return None;
-    }
-    let body = &b[..b.len() - pad];
-    let mut out = Vec::with_capacity(b.len() / 4 * 3);
-    let mut acc = 0u32;
-    let mut bits = 0;
-    for &c in body {
-        let v = match c {
-            b'A'..=b'Z' => c - b'A',
-            b'a'..=b'z' => c - b'a' + 26,
-            b'0'..=b'9' => c - b'0' + 52,
-            b'+' => 62,
-            b'/' => 63,
-            _ => return None,
-        };
-        acc = (acc << 6) | u32::from(v);
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            out.push((acc >> bits) as u8);
-            acc &= (1 << bits) - 1;
-        }
-    }
-    // What is left must be the padding's zero bits.
-    (acc == 0).then_some(out)
+    jetjson::__private::base64_decode(b)
 }
