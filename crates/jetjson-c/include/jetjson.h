@@ -315,9 +315,11 @@ jetjson_status jetjson_escape(const char *s, size_t len,
  */
 typedef struct jetjson_writer jetjson_writer;
 
-/* Where a callback writer's output goes, in chunks of about 32 KiB (and the
- * rest at finish), handed over after a value, an opening bracket or a key
- * once that much is held; a raw value in compact in pieces of 32 KiB, in jcs
+/* Where a callback writer's output goes, in chunks of 32 KiB or more (and
+ * the rest at finish), handed over after a value, an opening bracket or a
+ * key once that much is held (so a chunk ends with the string, number or
+ * key that took it past 32 KiB, whole: a 1 MB string comes in one chunk);
+ * a raw value in compact in pieces of 32 KiB, in jcs
  * as it is written again. Held whole until they end: a sorted object (its
  * members are sorted when it closes), and a raw value in go (compacted as
  * it is checked). Return 0 on success; any other value stops the

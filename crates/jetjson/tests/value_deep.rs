@@ -153,3 +153,16 @@ fn deep_trees_serialize_through_another_serializer_on_a_small_stack() {
     assert!(theirs.len() > 10 * n);
     assert!(theirs == ours);
 }
+
+/// `{:#}` is serde_json's `{:#}` (its pretty printer, two spaces), and
+/// past the writer's depth the compact text, as `{}`.
+#[test]
+fn display_alternate_is_serde_jsons_pretty_text() {
+    for doc in [r#"{"a":[1,2.5,"x"],"b":{},"c":[],"d":{"e":[{"f":null}]},"g":"\u00e9\n"}"#, "[]", "7", r#"[[[]],{"k":[true,false]}]"#] {
+        let ours = format!("{:#}", Value::from_slice(doc.as_bytes()).unwrap());
+        let theirs = format!("{:#}", serde_json::from_str::<serde_json::Value>(doc).unwrap());
+        assert_eq!(ours, theirs);
+    }
+    let deep = parse(&nested(600, "[", "]", ""), 600);
+    assert_eq!(format!("{deep:#}"), deep.to_string());
+}

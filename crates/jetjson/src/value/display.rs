@@ -25,9 +25,17 @@ use crate::{NonFinite, WriteOptions};
 /// let v = Value::Array(vec![Value::Number(Number::Float(f64::NAN)), Value::from(1)].into());
 /// assert_eq!(v.to_string(), "[null,1]");
 /// ```
+///
+/// `{:#}` indents by two spaces, as serde_json's `{:#}` does (a value the
+/// writer refuses, nested beyond `max_write_depth`, is written compact):
+///
+/// ```
+/// let v = jetjson::Value::from_slice(br#"{"a":[1,2],"b":{}}"#).unwrap();
+/// assert_eq!(format!("{v:#}"), "{\n  \"a\": [\n    1,\n    2\n  ],\n  \"b\": {}\n}");
+/// ```
 impl fmt::Display for Value {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let options = WriteOptions::compact().non_finite(NonFinite::Null);
+        let options = WriteOptions::compact().non_finite(NonFinite::Null).indent(if f.alternate() { 2 } else { 0 });
         let bytes = self.to_vec_with(&options).unwrap_or_else(|_| write_any(self));
         f.write_str(&String::from_utf8_lossy(&bytes))
     }
