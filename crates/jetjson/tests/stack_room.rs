@@ -185,3 +185,39 @@ fn levels_with_large_frames_are_read_to_the_limit_on_any_stack() {
         assert_eq!(got, Ok((510, 7 * 510)), "stack {stack}");
     }
 }
+
+/// An untagged enum is read by serde from a buffered copy of the value
+/// (serde's `Content`), walked in serde's own code, where no deserializer
+/// sees the levels: the room it needs is the thread's to give. At the
+/// default limit it is read on a thread of Rust's default 2 MiB (the
+/// README says what such types need).
+#[derive(Deserialize)]
+#[serde(untagged)]
+#[allow(dead_code)]
+enum Loose {
+    Many(Vec<Loose>),
+    One(u64),
+}
+
+#[test]
+fn untagged_enums_are_read_to_the_default_limit_on_a_default_thread() {
+    let text = nested(512, "[", "]", "1");
+    let read = std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(move || {
+            let v: Loose = jetjson::from_str(&text).map_err(|e| e.to_string())?;
+            let mut depth = 0;
+            let mut at = &v;
+            while let Loose::Many(items) = at {
+                depth += 1;
+                at = &items[0];
+            }
+            // (Dropped on a thread with room for its recursion.)
+            std::thread::Builder::new().stack_size(64 << 20).spawn(move || drop(v)).unwrap().join().unwrap();
+            Ok::<_, String>(depth)
+        })
+        .unwrap()
+        .join()
+        .expect("the thread ended normally");
+    assert_eq!(read, Ok(512));
+}
