@@ -42,7 +42,7 @@ def test_decode_errors_survive_pickle_copy_and_a_process_pool():
 
 def test_help_shows_the_signatures():
     assert str(inspect.signature(jetjson.dumps)) == (
-        "(obj, /, profile='compact', *, sort_keys=False, escape_html=None, ascii_only=False, indent=None, default=None, nan='error', non_str_keys=False, omit_defaults=False, max_write_depth=512)"
+        "(obj, /, profile='compact', *, sort_keys=None, escape_html=None, ascii_only=False, indent=None, default=None, nan='error', non_str_keys=False, omit_defaults=False, max_write_depth=512)"
     )
     assert str(inspect.signature(jetjson.loads)) == (
         "(data, /, *, max_depth=512, max_size=None, duplicate_keys='error', allow_bom=False, decimal=False, type=None, strict=True,"

@@ -22,11 +22,12 @@ KEYWORDS = [
     ({"escape_html": True}, "escape_html=True"),
     ({"escape_html": False}, "escape_html=False"),
     ({"sort_keys": True}, "sort_keys=True"),
+    ({"sort_keys": False}, "sort_keys=False"),
     ({"indent": 2}, "indent=2"),
     ({"ascii_only": True}, "ascii_only=True"),
 ]
 REFUSED = {
-    "jcs": {"escape_html=True", "escape_html=False", "sort_keys=True", "indent=2", "ascii_only=True", 'nan="null"'},
+    "jcs": {"escape_html=True", "escape_html=False", "sort_keys=True", "sort_keys=False", "indent=2", "ascii_only=True", 'nan="null"'},
     "go": {"escape_html=True", 'nan="null"'},
     "compact": {"escape_html=False"},
 }
@@ -252,7 +253,9 @@ def test_canonicalize_and_digest_flags_take_truth_values_as_dumps_does():
         for p in ("compact", "go"):
             assert jetjson.canonicalize(DOC, p, sort_keys=truthy) == jetjson.dumps(obj, p, sort_keys=True)
             assert jetjson.canonicalize(DOC, p, ascii_only=truthy) == jetjson.dumps(obj, p, ascii_only=True)
-            assert jetjson.canonicalize(DOC, p, sort_keys=falsy, ascii_only=falsy) == jetjson.dumps(obj, p)
+            # (A false sort_keys keeps the order: go's maps too.)
+            assert jetjson.canonicalize(DOC, p, sort_keys=falsy, ascii_only=falsy) == jetjson.dumps(obj, p, sort_keys=False)
+            assert jetjson.canonicalize(DOC, p, ascii_only=falsy) == jetjson.dumps(obj, p)
             assert jetjson.digest(obj, p, sort_keys=truthy) == jetjson.digest(obj, p, sort_keys=True)
             assert jetjson.digest(obj, p, ascii_only=truthy) == jetjson.digest(obj, p, ascii_only=True)
         assert jetjson.canonicalize(DOC, "compact", escape_html=truthy) == jetjson.dumps(obj, escape_html=True)
@@ -368,3 +371,25 @@ def test_every_option_error_names_the_option():
             call()
         assert str(info.value) == message, (str(info.value), message)
     assert jetjson.digest_bytes(b"1", "sha512") == jetjson.digest_bytes(b"1", algorithm="sha512")
+
+
+def test_sort_keys_false_keeps_every_objects_order_as_the_cli_keep_order():
+    # sort_keys is None by default (the profile's order); False kept go's
+    # maps sorted, so Python had no way to the CLI's --keep-order and C's
+    # JETJSON_KEYS_KEEP (outside tester, stop 44). With compact, which
+    # keeps the order already, False is json.dumps' habit: accepted.
+    obj = {"b": 1, "a": {"z": [1, {"y": 2, "x": 3}], "c": "<>"}}
+    as_given = json.dumps(obj, separators=(",", ":")).replace("<", "\\u003c").replace(">", "\\u003e").encode()
+    sorted_ = json.dumps(obj, separators=(",", ":"), sort_keys=True).replace("<", "\\u003c").replace(">", "\\u003e").encode()
+    assert jetjson.dumps(obj, "go") == jetjson.dumps(obj, "go", sort_keys=None) == sorted_
+    assert jetjson.dumps(obj, "go", sort_keys=False) == as_given != sorted_
+    assert jetjson.dumps(obj, "go", sort_keys=True) == sorted_
+    assert jetjson.digest(obj, "go", sort_keys=False) == "sha256:" + hashlib.sha256(as_given).hexdigest()
+    text = json.dumps(obj)
+    assert jetjson.canonicalize(text, "go", sort_keys=False) == as_given
+    compact = json.dumps(obj, separators=(",", ":")).encode()
+    assert jetjson.dumps(obj, sort_keys=False) == jetjson.dumps(obj) == compact
+    # The same call, alternating with the profile's order, shares no style.
+    for _ in range(3):
+        assert jetjson.dumps(obj, "go", sort_keys=False, indent=1) == json.dumps(obj, indent=1).replace("<", "\\u003c").replace(">", "\\u003e").encode()
+        assert jetjson.dumps(obj, "go", indent=1) == json.dumps(obj, indent=1, sort_keys=True).replace("<", "\\u003c").replace(">", "\\u003e").encode()

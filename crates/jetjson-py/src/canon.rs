@@ -32,15 +32,15 @@ use crate::rules;
 /// The one exception: an int longer than sys.get_int_max_str_digits(),
 /// which loads refuses and canonicalize (building no int) writes.
 #[pyfunction]
-#[pyo3(signature = (data, profile=None, *, sort_keys=Flag(false), escape_html=None, ascii_only=Flag(false), indent=None,
+#[pyo3(signature = (data, profile=None, *, sort_keys=None, escape_html=None, ascii_only=Flag(false), indent=None,
                     max_write_depth=None, max_depth=Limit(512), max_size=None,
                     duplicate_keys=Policy(DuplicateKeys::Error), allow_bom=Flag(false)),
-       text_signature = "(data, profile, *, sort_keys=False, escape_html=None, ascii_only=False, indent=None, max_write_depth=512, max_depth=512, max_size=None, duplicate_keys='error', allow_bom=False)")]
+       text_signature = "(data, profile, *, sort_keys=None, escape_html=None, ascii_only=False, indent=None, max_write_depth=512, max_depth=512, max_size=None, duplicate_keys='error', allow_bom=False)")]
 #[allow(clippy::too_many_arguments)]
 pub fn canonicalize<'py>(
     data: &Bound<'py, PyAny>,
     profile: Option<&Bound<'py, PyAny>>,
-    sort_keys: Flag,
+    sort_keys: Option<Flag>,
     escape_html: Option<Flag>,
     ascii_only: Flag,
     indent: Option<&Bound<'py, PyAny>>,
@@ -55,7 +55,7 @@ pub fn canonicalize<'py>(
     (|| {
         let profile = rules::required_profile("canonicalize", profile.map(|p| str_option("profile", p)).transpose()?)?;
         let (indent, tabs) = indent.map_or(Ok((None, false)), parse_indent)?;
-        let (sort_keys, escape_html, ascii_only, allow_bom) = (sort_keys.0, escape_html.map(|f| f.0), ascii_only.0, allow_bom.0);
+        let (sort_keys, escape_html, ascii_only, allow_bom) = (sort_keys.map(|f| f.0), escape_html.map(|f| f.0), ascii_only.0, allow_bom.0);
         let requested = OutputOptions { profile, sort_keys, escape_html, ascii_only, indent, tabs, nan: "error" };
         rules::refuse_inapplicable(&requested)?;
         let write = requested.resolve()?.max_write_depth(max_write_depth.map_or(jetjson::DEFAULT_MAX_WRITE_DEPTH, |d| d.0));

@@ -28,16 +28,16 @@ use crate::rules;
 /// over the bytes themselves. For the digest of stored bytes (a file, a
 /// registry manifest) use digest_bytes(data).
 #[pyfunction]
-#[pyo3(signature = (obj, profile=None, algorithm=AlgorithmOption(Algorithm::Sha256), *, sort_keys=Flag(false), escape_html=None, ascii_only=Flag(false), indent=None,
+#[pyo3(signature = (obj, profile=None, algorithm=AlgorithmOption(Algorithm::Sha256), *, sort_keys=None, escape_html=None, ascii_only=Flag(false), indent=None,
                     default=None, nan=None, non_str_keys=Flag(false), omit_defaults=Flag(false),
                     max_write_depth=None),
-       text_signature = "(obj, profile, algorithm='sha256', *, sort_keys=False, escape_html=None, ascii_only=False, indent=None, default=None, nan='error', non_str_keys=False, omit_defaults=False, max_write_depth=512)")]
+       text_signature = "(obj, profile, algorithm='sha256', *, sort_keys=None, escape_html=None, ascii_only=False, indent=None, default=None, nan='error', non_str_keys=False, omit_defaults=False, max_write_depth=512)")]
 #[allow(clippy::too_many_arguments)]
 pub fn digest<'py>(
     obj: &Bound<'py, PyAny>,
     profile: Option<&Bound<'py, PyAny>>,
     algorithm: AlgorithmOption,
-    sort_keys: Flag,
+    sort_keys: Option<Flag>,
     escape_html: Option<Flag>,
     ascii_only: Flag,
     indent: Option<&Bound<'py, PyAny>>,
@@ -58,7 +58,7 @@ pub fn digest<'py>(
     let profile = rules::required_profile("digest", profile.map(|p| crate::loads::str_option("profile", p)).transpose()?)?;
     let nan = nan.map_or(Ok("error"), |n| crate::loads::str_option("nan", n))?;
     let (indent, tabs) = indent.map_or(Ok((None, false)), parse_indent)?;
-    let (sort_keys, escape_html, ascii_only) = (sort_keys.0, escape_html.map(|f| f.0), ascii_only.0);
+    let (sort_keys, escape_html, ascii_only) = (sort_keys.map(|f| f.0), escape_html.map(|f| f.0), ascii_only.0);
     let requested = OutputOptions { profile, sort_keys, escape_html, ascii_only, indent, tabs, nan };
     rules::refuse_inapplicable(&requested)?;
     let options = requested.resolve()?.max_write_depth(max_write_depth.map_or(jetjson::DEFAULT_MAX_WRITE_DEPTH, |d| d.0));

@@ -43,8 +43,11 @@ pub fn refuse_inapplicable(options: &OutputOptions<'_>) -> PyResult<()> {
     if let Some(on) = options.escape_html {
         probe = probe.escape_html(on);
     }
-    if options.sort_keys {
-        probe = probe.sort_keys(true);
+    // (`sort_keys=False` with compact, which keeps the order already, is
+    // let through: it is json.dumps' own default, passed out of habit.)
+    match (options.sort_keys, profile) {
+        (Some(false), Profile::Compact) | (None, _) => {}
+        (Some(sort), _) => probe = probe.sort_keys(sort),
     }
     if options.nan == "null" {
         probe = probe.non_finite(NonFinite::Null);
@@ -64,7 +67,7 @@ pub fn refuse_inapplicable(options: &OutputOptions<'_>) -> PyResult<()> {
 fn keyword(option: WriteOption, indent: Option<i64>, tabs: bool) -> String {
     match option {
         WriteOption::EscapeHtml(on) => format!("escape_html={}", if on { "True" } else { "False" }),
-        WriteOption::SortKeys(_) => "sort_keys=True".to_owned(),
+        WriteOption::SortKeys(sort) => format!("sort_keys={}", if sort { "True" } else { "False" }),
         WriteOption::Indent if tabs => format!("indent={:?}", "\t".repeat(indent.unwrap_or_default().clamp(0, 16) as usize)),
         WriteOption::Indent => format!("indent={}", indent.unwrap_or_default()),
         WriteOption::AsciiOnly => "ascii_only=True".to_owned(),

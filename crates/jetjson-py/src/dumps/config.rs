@@ -8,7 +8,9 @@ use pyo3::types::{PyBool, PyInt, PyString};
 
 pub struct OutputOptions<'a> {
     pub profile: &'a str,
-    pub sort_keys: bool,
+    /// None: the profile's order; True sorts every object; False keeps
+    /// insertion order (what go does with `--keep-order` in the CLI).
+    pub sort_keys: Option<bool>,
     pub escape_html: Option<bool>,
     pub ascii_only: bool,
     pub indent: Option<i64>,
@@ -56,9 +58,10 @@ pub fn parse_profile(name: &str) -> PyResult<Profile> {
 }
 
 impl OutputOptions<'_> {
-    /// The core options. `sort_keys=False` leaves the order to the profile
+    /// The core options. `sort_keys=None` leaves the order to the profile
     /// (Go sorts map keys, as `json.Marshal` does); `True` sorts every object,
-    /// dataclasses included. `jcs` refuses options that would make its output
+    /// dataclasses included; `False` keeps every object's order (go's maps
+    /// too, as the CLI's `--keep-order`). `jcs` refuses options that would make its output
     /// something other than RFC 8785, as the CLI does.
     pub fn resolve(&self) -> PyResult<WriteOptions> {
         let profile = parse_profile(self.profile)?;
@@ -83,8 +86,8 @@ impl OutputOptions<'_> {
         if let Some(html) = self.escape_html {
             w = w.escape_html(html);
         }
-        if self.sort_keys {
-            w = w.sort_keys(true);
+        if let Some(sort) = self.sort_keys {
+            w = w.sort_keys(sort);
         }
         if self.tabs {
             w = w.indent_tabs(indent);

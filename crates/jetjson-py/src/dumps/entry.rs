@@ -30,7 +30,7 @@ use super::write_object_with;
 
 /// The text `help(jetjson.dumps)` shows; its first line is the signature
 /// CPython gives `inspect.signature` (`__text_signature__`).
-const DOC: &std::ffi::CStr = c"dumps($module, obj, /, profile='compact', *, sort_keys=False, escape_html=None, ascii_only=False, indent=None, default=None, nan='error', non_str_keys=False, omit_defaults=False, max_write_depth=512)
+const DOC: &std::ffi::CStr = c"dumps($module, obj, /, profile='compact', *, sort_keys=None, escape_html=None, ascii_only=False, indent=None, default=None, nan='error', non_str_keys=False, omit_defaults=False, max_write_depth=512)
 --
 
 Serialize `obj` to JSON bytes in a profile.
@@ -48,8 +48,9 @@ Floats use their shortest round-trip digits; -0.0 is -0.0 in compact,
 loads this is the model canonicalize follows:
 canonicalize(x, p) == dumps(loads(x), profile=p) for every profile.
 
-sort_keys=True sorts every object (dataclasses too); False leaves the
-order to the profile. escape_html: None = the profile's default.
+sort_keys: None = the profile's order (go sorts dict keys, compact keeps
+them, jcs sorts by UTF-16); True sorts every object (dataclasses too);
+False keeps every object's order (go included; with jcs it is refused). escape_html: None = the profile's default.
 ascii_only escapes non-ASCII as \\uXXXX. indent: None/0 = compact, n = n
 spaces, or a str of spaces or of tabs as json takes it, at most 16 (Go
 MarshalIndent / json.dumps layout; indent=True is refused). nan: \"error\"
@@ -428,6 +429,11 @@ fn option_key(o: &OutputOptions<'_>, depth: Option<usize>) -> Option<u64> {
         Some(false) => 1,
         Some(true) => 2,
     };
+    let sort = match o.sort_keys {
+        None => 0,
+        Some(false) => 1,
+        Some(true) => 2,
+    };
     let indent = match o.indent {
         None => 31,
         Some(n) if (0..=i64::from(jetjson::MAX_INDENT)).contains(&n) => n as u64,
@@ -446,13 +452,13 @@ fn option_key(o: &OutputOptions<'_>, depth: Option<usize>) -> Option<u64> {
     Some(
         1 << 63
             | profile
-            | (o.sort_keys as u64) << 2
-            | html << 3
-            | (o.ascii_only as u64) << 5
-            | (o.tabs as u64) << 6
-            | indent << 7
-            | nan << 12
-            | depth << 13,
+            | sort << 2
+            | html << 4
+            | (o.ascii_only as u64) << 6
+            | (o.tabs as u64) << 7
+            | indent << 8
+            | nan << 13
+            | depth << 14,
     )
 }
 
@@ -611,7 +617,7 @@ unsafe fn call<'py>(
         Some(p) => unsafe { text(py, p, "profile") }?,
         None => "compact",
     };
-    let custom = sort_keys.is_some()
+    let custom = none(sort_keys).is_some()
         || none(escape_html).is_some()
         || ascii_only.is_some()
         || none(indent).is_some()
@@ -636,9 +642,9 @@ unsafe fn call<'py>(
         let options = OutputOptions {
             profile: profile_name,
             // SAFETY (three calls): live arguments.
-            sort_keys: match sort_keys {
-                Some(v) => unsafe { truth(py, v) }?,
-                None => false,
+            sort_keys: match none(sort_keys) {
+                Some(v) => Some(unsafe { truth(py, v) }?),
+                None => None,
             },
             escape_html: match none(escape_html) {
                 Some(v) => Some(unsafe { truth(py, v) }?),
