@@ -1043,17 +1043,16 @@ fn long_number(b: &[u8], p: usize, lossless: bool) -> bool {
 #[inline(always)]
 fn short_number(word: u64) -> Option<bool> {
     const ONES: u64 = u64::MAX / 255;
-    // The top bit of each byte that is not a digit (as in `digits`), then
-    // one bit per byte: bit `k` for byte `k` (the eight top bits gathered
-    // into the top byte by one multiplication, without carries).
+    // The top bit of each byte that is not a digit (as in `digits`): the
+    // digits from byte `k` on are `(other >> 8 * k).trailing_zeros() / 8`
+    // (8 when they reach the end of the word).
     let x = word ^ (ONES * 0x30);
     let other = (((x & (ONES * 0x7f)) + ONES * 0x76) | x) & (ONES * 0x80);
-    let other = (other >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56;
     let byte = |k: u32| (word >> (8 * k)) as u8;
     let sign = u32::from(byte(0) == b'-');
     // Integer digits: at least one, no leading zero. (A run that reaches
-    // the end of the word counts 64 or more: read byte by byte.)
-    let int = (other >> sign).trailing_zeros();
+    // the end of the word: read byte by byte.)
+    let int = (other >> (8 * sign)).trailing_zeros() / 8;
     let mut end = sign + int;
     if int == 0 {
         return Some(false);
@@ -1065,7 +1064,8 @@ fn short_number(word: u64) -> Option<bool> {
         return Some(false);
     }
     if byte(end) == b'.' {
-        let fraction = (other >> (end + 1)).trailing_zeros();
+        // (Two shifts: the fraction may start at byte 8, past the word.)
+        let fraction = ((other >> (8 * end)) >> 8).trailing_zeros() / 8;
         if fraction == 0 {
             return Some(false);
         }
