@@ -1376,6 +1376,50 @@ mod tests {
         }
     }
 
+    /// Runs of numbers in arrays (`numbers.rs`, out of line): runs of 1 to
+    /// 5 numbers of every route (integers, short and long decimals, an
+    /// exponent, `-0`, a 20-digit integer, an error) with every separator
+    /// the run's window reads (`,`, `, `, a line break, a space before the
+    /// comma), ending in `]`, in arrays of arrays that go on with `],[`
+    /// (the next array of the same parent), and with what breaks that
+    /// (`], [`, `],{`, `],[]`, `],["s"`; and `],[` in an object, an
+    /// error), under an object or at the root, with 0 to 33 spaces after
+    /// (the window near the end of the input): at every level, the
+    /// reference's calls and outcome; and with a builder that takes some
+    /// containers as text (`agree_raw`).
+    #[test]
+    fn number_runs_as_the_reference_reads_them() {
+        let numbers = ["7", "-0", "12", "3.25", "-65.613616999999977", "43.420273000000009", "1e5", "12345678901234567890", "1.", "0.5"];
+        let mut docs = Vec::new();
+        for sep in [",", ", ", ",\n  ", " ,"] {
+            for n in 1..=5 {
+                for first in 0..numbers.len() {
+                    let run = (0..n).map(|k| numbers[(first + 3 * k) % numbers.len()]).collect::<Vec<_>>().join(sep);
+                    for wrap in [
+                        "[R]",
+                        "[[R],[R],[R]]",
+                        "{\"k\":[[R],[R]]}",
+                        "[[R], [R]]",
+                        "[[R],{}]",
+                        "[[R],[]]",
+                        "[[R],[\"s\"]]",
+                        "[[R],[R]],[R]",
+                        "[\"s\",R]",
+                        "{\"k\":[R],[R]}",
+                    ] {
+                        docs.push(wrap.replace('R', &run));
+                    }
+                }
+            }
+        }
+        for doc in docs {
+            for spaces in [0, 1, 2, 3, 5, 8, 13, 21, 33] {
+                agree(format!("{doc}{}", " ".repeat(spaces)).as_bytes());
+            }
+            agree_raw(doc.as_bytes());
+        }
+    }
+
     #[test]
     fn the_test_suite_is_walked_as_the_reference_walks_it() {
         for doc in suite() {
