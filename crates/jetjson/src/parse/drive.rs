@@ -29,7 +29,7 @@
 use std::marker::PhantomData;
 
 use super::blocks::Classify;
-use super::number::{scan_general, scan_window, NumberValue, WINDOW, WINDOW_LITERAL_MAX};
+use super::number::{scan_general, scan_window, NumberValue, WINDOW};
 use super::options::{DuplicateKeys, ReadOptions};
 use super::parser::{out_of_memory_at, Buffers, DuplicateNames, BOM, OUT_OF_MEMORY};
 use super::validate::{Nested, Work};
@@ -39,6 +39,7 @@ use crate::value::Placed;
 
 mod cursor;
 mod escaped;
+mod numbers;
 
 use cursor::Cursor;
 
@@ -921,80 +922,13 @@ impl<'a, C: Classify> Driver<'a, C> {
 
     /// A number in an array at `at`, and the numbers that follow it in the
     /// same array (and, after `],[`, in the next array of the same parent):
-    /// the position after the last one.
-    ///
-    /// Arrays of numbers (coordinates, vertex data) are most of some
-    /// documents. Away from the end of the input, a number and what follows
-    /// it lie in one 32-byte window: a ',' and the next number (in compact
-    /// input or after one space) are found there. The position of each next
-    /// number is the chain that limits such arrays, so `next` is an offset
-    /// chosen by branches, and `another` (in this array) and `reopen` (after
-    /// `],[`, in the next array of the same parent) are flags tested by
-    /// branches: predicted, the next number's scan starts before the
-    /// separator's bytes are loaded and compared. (As one offset that is 0
-    /// when no number follows, the compiler made a select that waits for
-    /// those loads: 5% slower on mesh; the two flags as one three-state
-    /// value, selects again: 6% more instructions on mesh.)
+    /// the position after the last one. Out of line (`numbers.rs`).
     #[inline(always)]
-    fn number_run<V: Visitor + ?Sized, const RAW: bool>(&self, v: &mut V, stack: &[bool], base: usize, mut at: usize) -> Flow<usize> {
-        let b = self.b;
+    fn number_run<V: Visitor + ?Sized, const RAW: bool>(&self, v: &mut V, stack: &[bool], base: usize, at: usize) -> Flow<usize> {
         // `],[` goes on in the parent only when that is an array of this
         // walk, and the builder need not be asked about the next array.
         let parent_is_array = !RAW && stack.len() >= base + 2 && stack[stack.len() - 2];
-        loop {
-            let window = b.get(at..).and_then(<[u8]>::first_chunk::<WINDOW>);
-            let (token, end, next, another, reopen) = match window.and_then(|w| Some((w, scan_window(w)?))) {
-                Some((w, (len, value, is_integer))) => {
-                    // SAFETY: `scan_window` accepts literals of at most
-                    // `WINDOW_LITERAL_MAX` bytes. Told so, the compiler drops
-                    // the bounds checks of the reads after the literal below
-                    // (all inside the window by that bound).
-                    unsafe { std::hint::assert_unchecked(len <= WINDOW_LITERAL_MAX) };
-                    // SAFETY: the `len` bytes are the literal just scanned
-                    // (ASCII), inside the window.
-                    let text = unsafe { std::str::from_utf8_unchecked(w.get_unchecked(..len)) };
-                    let mut next = 0;
-                    let mut another = false;
-                    let mut reopen = false;
-                    if w[len] == b',' {
-                        if w[len + 1] == b' ' {
-                            next = len + 2;
-                            another = starts_number(w[len + 2]);
-                        } else {
-                            next = len + 1;
-                            another = starts_number(w[len + 1]);
-                        }
-                    } else if parent_is_array && w[len] == b']' && w[len + 1] == b',' && w[len + 2] == b'[' && starts_number(w[len + 3]) {
-                        // The last number of a small array, and the next
-                        // array of the same parent starts with a number: the
-                        // rings of points of GeoJSON, the rows of a matrix.
-                        next = len + 3;
-                        reopen = true;
-                    }
-                    (NumberToken { text, is_integer, value }, at + len, next, another, reopen)
-                }
-                None => {
-                    let (token, end) = number_general(self.b, at, self.lossless)?;
-                    (token, end, 0, false, false)
-                }
-            };
-            // One call site, so the builder's `number` is inlined here once.
-            v.number(token).map_err(|e| locate(self.b, at, e))?;
-            if another {
-                at += next;
-                continue;
-            }
-            if reopen {
-                // `]`, `,` and `[` at the same depth: the open containers
-                // stay as they are.
-                let close = end;
-                v.end_array().map_err(|e| locate(self.b, close, e))?;
-                v.begin_array().map_err(|e| locate(self.b, close + 2, e))?;
-                at += next;
-                continue;
-            }
-            return Ok(end);
-        }
+        numbers::number_run(self.b, self.lossless, parent_is_array, v, at, C::LEVEL)
     }
 }
 
@@ -1439,6 +1373,50 @@ mod tests {
                     agree_raw(format!("{doc}{}", " ".repeat(spaces)).as_bytes());
                 }
             }
+        }
+    }
+
+    /// Runs of numbers in arrays (`numbers.rs`, out of line): runs of 1 to
+    /// 5 numbers of every route (integers, short and long decimals, an
+    /// exponent, `-0`, a 20-digit integer, an error) with every separator
+    /// the run's window reads (`,`, `, `, a line break, a space before the
+    /// comma), ending in `]`, in arrays of arrays that go on with `],[`
+    /// (the next array of the same parent), and with what breaks that
+    /// (`], [`, `],{`, `],[]`, `],["s"`; and `],[` in an object, an
+    /// error), under an object or at the root, with 0 to 33 spaces after
+    /// (the window near the end of the input): at every level, the
+    /// reference's calls and outcome; and with a builder that takes some
+    /// containers as text (`agree_raw`).
+    #[test]
+    fn number_runs_as_the_reference_reads_them() {
+        let numbers = ["7", "-0", "12", "3.25", "-65.613616999999977", "43.420273000000009", "1e5", "12345678901234567890", "1.", "0.5"];
+        let mut docs = Vec::new();
+        for sep in [",", ", ", ",\n  ", " ,"] {
+            for n in 1..=5 {
+                for first in 0..numbers.len() {
+                    let run = (0..n).map(|k| numbers[(first + 3 * k) % numbers.len()]).collect::<Vec<_>>().join(sep);
+                    for wrap in [
+                        "[R]",
+                        "[[R],[R],[R]]",
+                        "{\"k\":[[R],[R]]}",
+                        "[[R], [R]]",
+                        "[[R],{}]",
+                        "[[R],[]]",
+                        "[[R],[\"s\"]]",
+                        "[[R],[R]],[R]",
+                        "[\"s\",R]",
+                        "{\"k\":[R],[R]}",
+                    ] {
+                        docs.push(wrap.replace('R', &run));
+                    }
+                }
+            }
+        }
+        for doc in docs {
+            for spaces in [0, 1, 2, 3, 5, 8, 13, 21, 33] {
+                agree(format!("{doc}{}", " ".repeat(spaces)).as_bytes());
+            }
+            agree_raw(doc.as_bytes());
         }
     }
 
