@@ -58,17 +58,7 @@ fn debug_formats_a_million_levels() {
 #[test]
 fn owned_trees_drop_at_any_depth() {
     let n = 1_000_000;
-    let mut v = Value::Null;
-    for i in 0..n {
-        v = if i % 2 == 0 {
-            Value::Array(vec![Value::from(i as u64), v, Value::Bool(true)].into())
-        } else {
-            let mut m = jetjson::Map::new();
-            m.push("a", Value::Null);
-            m.push("k", v);
-            Value::Object(m)
-        };
-    }
+    let v = owned_tree(n);
     // Walks it without recursion to check the shape, then drops it on a
     // thread with a 64 KiB stack.
     let mut depth = 0;
