@@ -33,8 +33,9 @@ extern "C" {
 pub(crate) fn compile(ty: &Bound<'_, PyAny>) -> PyResult<Plan> {
     let py = ty.py();
     let mut c = Compiler::new(py)?;
-    let root = c.node(ty).map_err(|e| c.context(e))?;
-    let records: Vec<Record> = c.records.into_iter().map(|r| r.expect("every record is compiled before the plan is done")).collect();
+    let mut root = c.node(ty).map_err(|e| c.context(e))?;
+    let mut records: Vec<Record> = c.records.into_iter().map(|r| r.expect("every record is compiled before the plan is done")).collect();
+    resolve_tags(&mut root, &mut records)?;
     let record_nodes = (0..records.len() as u32).map(Node::Record).collect();
     let pure = records.iter().all(|r| pure(py, r));
     Ok(Plan { root, records, record_nodes, pure, exact_numbers: c.exact_numbers, known: c.known })
@@ -43,6 +44,10 @@ pub(crate) fn compile(ty: &Bound<'_, PyAny>) -> PyResult<Plan> {
 struct Compiler<'py> {
     py: Python<'py>,
     records: Vec<Option<Record>>,
+    /// Each record's kind, known from when its compiling starts (a union
+    /// inside a `NamedTuple` that holds that `NamedTuple` again must know
+    /// it reads as an array).
+    kinds: Vec<Kind>,
     /// Classes compiled or being compiled, by address (the class is held
     /// by its record's plan, or by the type being compiled).
     memo: Vec<(Py<PyType>, u32)>,
@@ -82,6 +87,7 @@ impl<'py> Compiler<'py> {
         Ok(Compiler {
             py,
             records: Vec::new(),
+            kinds: Vec::new(),
             memo: Vec::new(),
             trail: Vec::new(),
             typing: py.import(name!(py, "typing")?)?,
@@ -205,8 +211,8 @@ impl<'py> Compiler<'py> {
 
     /// What constraints a value read as `node` can be held to: bounds
     /// (ordered values: numbers, Decimals, dates and times), lengths (str,
-    /// bytes, containers) and a pattern (str). `Any`, a union (any member)
-    /// and a record still being compiled allow everything.
+    /// bytes, containers) and a pattern (str). `Any` and a union (any
+    /// member) allow everything.
     fn constrainable(&self, node: &Node) -> Constrainable {
         let all = Constrainable { bounds: true, length: true, pattern: true };
         let none = Constrainable { bounds: false, length: false, pattern: false };
@@ -217,8 +223,8 @@ impl<'py> Compiler<'py> {
             Node::Bytes | Node::List(_) | Node::Set(_) | Node::FrozenSet(_) | Node::TupleOf(_) | Node::Tuple(_) | Node::Dict(_) => {
                 Constrainable { length: true, ..none }
             }
-            Node::Record(i) => match self.records.get(*i as usize).and_then(Option::as_ref) {
-                Some(r) if r.kind == Kind::Dataclass => none,
+            Node::Record(i) => match self.kinds.get(*i as usize) {
+                Some(Kind::Dataclass) => none,
                 Some(_) => Constrainable { length: true, ..none },
                 None => all,
             },
@@ -458,9 +464,7 @@ impl<'py> Compiler<'py> {
                 }
             }
             Node::List(_) | Node::Set(_) | Node::FrozenSet(_) | Node::TupleOf(_) | Node::Tuple(_) => set(&mut u.array, n, "array", &what)?,
-            Node::Record(i) if self.records[i as usize].as_ref().is_some_and(|r| r.kind == Kind::NamedTuple) => {
-                set(&mut u.array, n, "array", &what)?
-            }
+            Node::Record(i) if self.kinds[i as usize] == Kind::NamedTuple => set(&mut u.array, n, "array", &what)?,
             Node::Record(i) => records.push(i),
             Node::Dict(_) | Node::Tagged(_) => set(&mut u.object, n, "object", &what)?,
             Node::Optional(inner) => {
@@ -491,55 +495,22 @@ impl<'py> Compiler<'py> {
         Ok(())
     }
 
-    /// A union of records told apart by a tag member: the classes' declared
-    /// tag (`__jetjson_tag__`), else a member that is a `Literal` in each.
+    /// A union of records told apart by a tag member (`tagged`), or, when
+    /// one of them is still being compiled (the union is inside it), a
+    /// node whose tags `resolve_tags` reads once every record is compiled.
     fn tagged(&self, records: &[u32], what: &str) -> PyResult<Node> {
-        let recs: Vec<&Record> = records.iter().map(|&i| self.records[i as usize].as_ref().expect("compiled")).collect();
-        let mut t =
-            TaggedNode { field: Box::new([]), field_text: String::new(), strs: Vec::new(), ints: Vec::new(), what: what.to_owned() };
-        if recs.iter().all(|r| r.tag.is_some()) {
-            let field = &recs[0].tag.as_ref().expect("tagged").0;
-            if recs.iter().any(|r| r.tag.as_ref().is_some_and(|(f, _)| f != field)) {
-                return Err(PyTypeError::new_err(format!("the classes of {what} put their tags in different members")));
-            }
-            t.field = field.clone();
-            for (r, &i) in recs.iter().zip(records) {
-                match &r.tag.as_ref().expect("tagged").1 {
-                    TagValue::Str(s) => t.strs.push((s.clone(), i)),
-                    TagValue::Int(n) => t.ints.push((*n, i)),
-                }
-            }
-        } else {
-            // The first member of the first class that is a Literal in
-            // every class.
-            let first = recs[0];
-            let found = first.fields[..first.members]
-                .iter()
-                .find(|f| recs.iter().all(|r| r.fields[..r.members].iter().any(|g| g.json == f.json && literal_of(&g.node).is_some())));
-            let Some(f) = found else {
-                return Err(PyTypeError::new_err(format!(
-                    "the classes of {what} cannot be told apart: give them a tag (jetjson.config(tag=...)) or a Literal member they all have"
-                )));
-            };
-            t.field = f.json.as_bytes().into();
-            for (r, &i) in recs.iter().zip(records) {
-                let g = r.fields[..r.members].iter().find(|g| g.json == f.json).expect("checked above");
-                let c = literal_of(&g.node).expect("checked above");
-                t.strs.extend(c.strs.iter().map(|(s, _)| (s.clone(), i)));
-                t.ints.extend(c.ints.iter().map(|(n, _)| (*n, i)));
-            }
+        let recs: Option<Vec<&Record>> = records.iter().map(|&i| self.records[i as usize].as_ref()).collect();
+        match recs {
+            Some(recs) => Ok(Node::Tagged(Box::new(tagged(&recs, records, what)?))),
+            None => Ok(Node::Tagged(Box::new(TaggedNode {
+                field: Box::new([]),
+                field_text: String::new(),
+                strs: Vec::new(),
+                ints: Vec::new(),
+                what: what.to_owned(),
+                pending: records.into(),
+            }))),
         }
-        t.field_text = String::from_utf8_lossy(&t.field).into_owned();
-        let mut strs: Vec<_> = t.strs.iter().map(|(s, _)| s.clone()).collect();
-        strs.sort();
-        strs.dedup();
-        let mut ints: Vec<_> = t.ints.iter().map(|(n, _)| *n).collect();
-        ints.sort_unstable();
-        ints.dedup();
-        if strs.len() != t.strs.len() || ints.len() != t.ints.len() {
-            return Err(PyTypeError::new_err(format!("two classes of {what} have the same tag")));
-        }
-        Ok(Node::Tagged(Box::new(t)))
     }
 
     fn literal(&mut self, t: &Bound<'py, PyAny>, args: &Bound<'py, PyTuple>) -> PyResult<Node> {
@@ -567,6 +538,7 @@ impl<'py> Compiler<'py> {
         let spec = schema::record(class)?.ok_or_else(|| self.unsupported(class.as_any()))?;
         let index = self.records.len() as u32;
         self.records.push(None);
+        self.kinds.push(spec.kind);
         self.memo.push((class.clone().unbind(), index));
         let what = schema::class_name(class);
         let hints = match spec.kind {
@@ -665,6 +637,127 @@ impl<'py> Compiler<'py> {
             tag_node,
         });
         Ok(Node::Record(index))
+    }
+}
+
+/// A union of the records `recs` (indexes `records`) told apart by a tag
+/// member: the classes' declared tag (`__jetjson_tag__`), else a member
+/// that is a `Literal` in each.
+fn tagged(recs: &[&Record], records: &[u32], what: &str) -> PyResult<TaggedNode> {
+    let mut t = TaggedNode {
+        field: Box::new([]),
+        field_text: String::new(),
+        strs: Vec::new(),
+        ints: Vec::new(),
+        what: what.to_owned(),
+        pending: Box::new([]),
+    };
+    if recs.iter().all(|r| r.tag.is_some()) {
+        let field = &recs[0].tag.as_ref().expect("tagged").0;
+        if recs.iter().any(|r| r.tag.as_ref().is_some_and(|(f, _)| f != field)) {
+            return Err(PyTypeError::new_err(format!("the classes of {what} put their tags in different members")));
+        }
+        t.field = field.clone();
+        for (r, &i) in recs.iter().zip(records) {
+            match &r.tag.as_ref().expect("tagged").1 {
+                TagValue::Str(s) => t.strs.push((s.clone(), i)),
+                TagValue::Int(n) => t.ints.push((*n, i)),
+            }
+        }
+    } else {
+        // The first member of the first class that is a Literal in
+        // every class.
+        let first = recs[0];
+        let found = first.fields[..first.members]
+            .iter()
+            .find(|f| recs.iter().all(|r| r.fields[..r.members].iter().any(|g| g.json == f.json && literal_of(&g.node).is_some())));
+        let Some(f) = found else {
+            return Err(PyTypeError::new_err(format!(
+                "the classes of {what} cannot be told apart: give them a tag (jetjson.config(tag=...)) or a Literal member they all have"
+            )));
+        };
+        t.field = f.json.as_bytes().into();
+        for (r, &i) in recs.iter().zip(records) {
+            let g = r.fields[..r.members].iter().find(|g| g.json == f.json).expect("checked above");
+            let c = literal_of(&g.node).expect("checked above");
+            t.strs.extend(c.strs.iter().map(|(s, _)| (s.clone(), i)));
+            t.ints.extend(c.ints.iter().map(|(n, _)| (*n, i)));
+        }
+    }
+    t.field_text = String::from_utf8_lossy(&t.field).into_owned();
+    let mut strs: Vec<_> = t.strs.iter().map(|(s, _)| s.clone()).collect();
+    strs.sort();
+    strs.dedup();
+    let mut ints: Vec<_> = t.ints.iter().map(|(n, _)| *n).collect();
+    ints.sort_unstable();
+    ints.dedup();
+    if strs.len() != t.strs.len() || ints.len() != t.ints.len() {
+        return Err(PyTypeError::new_err(format!("two classes of {what} have the same tag")));
+    }
+    Ok(t)
+}
+
+/// Reads the tags of the unions left pending (`Compiler::tagged`) now that
+/// every record is compiled: first every pending node's tags, from the
+/// records as they are, then each node replaced, in the same order.
+fn resolve_tags(root: &mut Node, records: &mut [Record]) -> PyResult<()> {
+    let mut found = Vec::new();
+    {
+        let recs: &[Record] = records;
+        let mut read = |t: &TaggedNode| -> PyResult<()> {
+            let members: Vec<&Record> = t.pending.iter().map(|&i| &recs[i as usize]).collect();
+            found.push(tagged(&members, &t.pending, &t.what)?);
+            Ok(())
+        };
+        pending_in(root, &mut read)?;
+        for r in recs {
+            for f in &r.fields {
+                pending_in(&f.node, &mut read)?;
+            }
+        }
+    }
+    if found.is_empty() {
+        return Ok(());
+    }
+    let mut next = found.into_iter();
+    let mut put = |t: &mut TaggedNode| *t = next.next().expect("one resolved node per pending one");
+    pending_in_mut(root, &mut put);
+    for r in records.iter_mut() {
+        for f in r.fields.iter_mut() {
+            pending_in_mut(&mut f.node, &mut put);
+        }
+    }
+    Ok(())
+}
+
+/// Calls `f` on every pending tagged node in `n`, in order.
+fn pending_in(n: &Node, f: &mut dyn FnMut(&TaggedNode) -> PyResult<()>) -> PyResult<()> {
+    match n {
+        Node::Tagged(t) if !t.pending.is_empty() => f(t),
+        Node::List(n) | Node::Set(n) | Node::FrozenSet(n) | Node::TupleOf(n) | Node::Optional(n) => pending_in(n, f),
+        Node::Tuple(items) => items.iter().try_for_each(|n| pending_in(n, f)),
+        Node::Dict(d) => pending_in(&d.value, f),
+        Node::Union(u) => {
+            [&u.boolean, &u.int, &u.float, &u.string, &u.array, &u.object].into_iter().flatten().try_for_each(|n| pending_in(n, f))
+        }
+        Node::Checked(c) => pending_in(&c.0, f),
+        _ => Ok(()),
+    }
+}
+
+/// `pending_in`, for replacing them (same order).
+fn pending_in_mut(n: &mut Node, f: &mut dyn FnMut(&mut TaggedNode)) {
+    match n {
+        Node::Tagged(t) if !t.pending.is_empty() => f(t),
+        Node::List(n) | Node::Set(n) | Node::FrozenSet(n) | Node::TupleOf(n) | Node::Optional(n) => pending_in_mut(n, f),
+        Node::Tuple(items) => items.iter_mut().for_each(|n| pending_in_mut(n, f)),
+        Node::Dict(d) => pending_in_mut(&mut d.value, f),
+        Node::Union(u) => [&mut u.boolean, &mut u.int, &mut u.float, &mut u.string, &mut u.array, &mut u.object]
+            .into_iter()
+            .flatten()
+            .for_each(|n| pending_in_mut(n, f)),
+        Node::Checked(c) => pending_in_mut(&mut c.0, f),
+        _ => {}
     }
 }
 

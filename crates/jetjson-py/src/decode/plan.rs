@@ -127,6 +127,12 @@ pub(crate) struct TaggedNode {
     pub strs: Vec<(Box<[u8]>, u32)>,
     pub ints: Vec<(i64, u32)>,
     pub what: String,
+    /// While the plan is compiled: the records of a union of which one was
+    /// still being compiled when the union was met (a recursive type, an
+    /// expression tree: `l: Union[Num, "Add"]` inside `Add`), whose tags
+    /// are read once every record is compiled (`compile::resolve_tags`);
+    /// empty in a finished plan.
+    pub pending: Box<[u32]>,
 }
 
 /// Constraints from `Annotated` metadata.
