@@ -270,6 +270,22 @@ fn serde_json_private_numbers_and_raw_values_are_written_as_their_text() {
             assert_eq!(theirs, ours, "{name} {text}");
         }
     }
+    // `to_value` makes the number or value they stand for (it made
+    // `{"$serde_json::private::Number":"1.5"}` before: outside tester,
+    // stop 45): the same as jetjson's own lossless numbers and `RawJson`.
+    for text in numbers {
+        let theirs = jetjson::to_value(&vec![SerdeJsonPrivate(SJ_NUMBER, text.into())]).unwrap();
+        let ours = Value::from_slice_with(format!("[{text}]").as_bytes(), &ReadOptions::lossless()).unwrap();
+        assert_eq!(theirs, ours, "{text}");
+        assert_eq!(jetjson::to_vec(&theirs).unwrap(), jetjson::to_vec(&vec![SerdeJsonPrivate(SJ_NUMBER, text.into())]).unwrap(), "{text}");
+    }
+    for text in raws {
+        let theirs = jetjson::to_value(&SerdeJsonPrivate(SJ_RAW, text.into())).unwrap();
+        let ours = jetjson::to_value(&RawJson::from_slice(text.as_bytes()).unwrap()).unwrap();
+        assert_eq!(theirs, ours, "{text}");
+        assert!(!matches!(&theirs, Value::Object(m) if m.get(SJ_RAW).is_some()), "{text}");
+    }
+    assert!(jetjson::to_value(&SerdeJsonPrivate(SJ_NUMBER, "1.5x".into())).is_err());
     // Not a number, or not the struct's one field: an error, not an object.
     // (A `RawValue`'s text is JSON that serde_json checked when it made it:
     // `compact` copies it as it copies a `RawJson`'s.)
@@ -285,6 +301,8 @@ fn serde_json_private_numbers_and_raw_values_are_written_as_their_text() {
     }
     let e = jetjson::to_vec(&Other).unwrap_err();
     assert!(e.to_string().contains("must have one field"), "{e}");
+    let e = jetjson::to_value(&Other).unwrap_err();
+    assert!(e.to_string().contains("must have one field"), "{e}");
     struct Empty;
     impl serde::Serialize for Empty {
         fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -293,4 +311,5 @@ fn serde_json_private_numbers_and_raw_values_are_written_as_their_text() {
         }
     }
     assert!(jetjson::to_vec(&Empty).is_err());
+    assert!(jetjson::to_value(&Empty).is_err());
 }

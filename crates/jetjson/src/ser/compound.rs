@@ -132,7 +132,7 @@ impl<'a, S: Sink> Compound<'a, S> {
 
 /// A private struct of serde_json's without its one field, or with others.
 #[cold]
-fn private_struct_error(name: &str) -> Error {
+pub(crate) fn private_struct_error(name: &str) -> Error {
     Error::new(ErrorKind::Custom(format!("{name} must have one field, {name}, holding its text")))
 }
 

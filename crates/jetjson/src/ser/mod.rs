@@ -6,7 +6,7 @@
 //! newtype names carry text that must not be written as a plain string: raw
 //! JSON, a number's literal text and byte strings that may be invalid UTF-8.
 
-mod compound;
+pub(crate) mod compound;
 mod item;
 mod key;
 
@@ -199,8 +199,8 @@ impl<'a, S: Sink> Serializer for &'a mut Writer<S> {
 
 /// The names serde_json gives the private structs of an
 /// `arbitrary_precision` number and of a `RawValue` (and their one field).
-const SERDE_JSON_NUMBER: &str = "$serde_json::private::Number";
-const SERDE_JSON_RAW: &str = "$serde_json::private::RawValue";
+pub(crate) const SERDE_JSON_NUMBER: &str = "$serde_json::private::Number";
+pub(crate) const SERDE_JSON_RAW: &str = "$serde_json::private::RawValue";
 
 /// What text inside a private newtype stands for.
 #[derive(Clone, Copy)]

@@ -15,6 +15,8 @@ use crate::bytestr::BYTESTR_TOKEN;
 use crate::error::{Error, ErrorKind, Result};
 use crate::parse::{DuplicateKeys, ReadOptions};
 use crate::raw::RAW_TOKEN;
+use crate::ser::compound::private_struct_error;
+use crate::ser::{SERDE_JSON_NUMBER, SERDE_JSON_RAW};
 use crate::value::NUMBER_TOKEN;
 
 /// Builds a `Value`; `depth` is the number of containers open around it.
@@ -167,10 +169,20 @@ impl ser::Serializer for ValueSerializer {
         Ok(items)
     }
     fn serialize_map(self, len: Option<usize>) -> Result<Members> {
-        Ok(Members { map: Map::with_capacity(len.unwrap_or(0).min(4096)), key: None, variant: None, inner: self.inner()? })
+        Ok(Members { map: Map::with_capacity(len.unwrap_or(0).min(4096)), key: None, variant: None, text: None, inner: self.inner()? })
     }
-    fn serialize_struct(self, _name: &'static str, len: usize) -> Result<Members> {
-        self.serialize_map(Some(len))
+    fn serialize_struct(self, name: &'static str, len: usize) -> Result<Members> {
+        // serde_json's `arbitrary_precision` numbers and its `RawValue`:
+        // private structs whose one field holds their text, made into the
+        // number or value they stand for, as `to_vec` writes them.
+        let text = match name {
+            SERDE_JSON_NUMBER => Some(Text::Number),
+            SERDE_JSON_RAW => Some(Text::Raw),
+            _ => None,
+        };
+        let mut members = self.serialize_map(Some(len))?;
+        members.text = text.map(|t| PrivateText { target: t, name, value: None });
+        Ok(members)
     }
     fn serialize_struct_variant(self, _name: &'static str, _index: u32, variant: &'static str, len: usize) -> Result<Members> {
         let mut members = self.serialize_map(Some(len))?;
@@ -264,7 +276,17 @@ pub(crate) struct Members {
     map: Map,
     key: Option<Str>,
     variant: Option<&'static str>,
+    /// Set for serde_json's private structs (`serialize_struct`).
+    text: Option<PrivateText>,
     inner: ValueSerializer,
+}
+
+/// A private struct of serde_json: what its one field's text stands for,
+/// the struct's (and field's) name, and the value once the field is given.
+struct PrivateText {
+    target: Text,
+    name: &'static str,
+    value: Option<Value>,
 }
 
 impl Members {
@@ -300,10 +322,20 @@ impl ser::SerializeStruct for Members {
     type Ok = Value;
     type Error = Error;
     fn serialize_field<T: ?Sized + Serialize>(&mut self, key: &'static str, value: &T) -> Result<()> {
-        self.member(Str::new(key), value)
+        match &mut self.text {
+            None => self.member(Str::new(key), value),
+            Some(p) if key == p.name && p.value.is_none() => {
+                p.value = Some(value.serialize(TextSerializer(p.target))?);
+                Ok(())
+            }
+            Some(p) => Err(private_struct_error(p.name)),
+        }
     }
     fn end(self) -> Result<Value> {
-        self.done()
+        match self.text {
+            None => self.done(),
+            Some(p) => p.value.ok_or_else(|| private_struct_error(p.name)),
+        }
     }
 }
 
