@@ -89,7 +89,7 @@ impl Sink for Hasher {
 pub fn digest<T: ?Sized + Serialize>(value: &T, options: &WriteOptions, algorithm: Algorithm) -> Result<String> {
     options.check()?;
     let mut w = Writer::with_sink(options, Hasher::new(algorithm));
-    crate::stack::with_room_for(options.write_depth_limit(), || value.serialize(&mut w))?;
+    crate::stack::with_room_for(options.write_depth_limit(), || w.serde_write(|w| value.serialize(w)))?;
     Ok(w.finish()?.finish())
 }
 

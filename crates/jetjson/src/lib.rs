@@ -227,7 +227,7 @@ fn pretty() -> WriteOptions {
 pub fn to_vec_with<T: ?Sized + Serialize>(value: &T, options: &WriteOptions) -> Result<Vec<u8>> {
     options.check()?;
     let mut w = Writer::new(options);
-    stack::with_room_for(options.write_depth_limit(), || value.serialize(&mut w))?;
+    stack::with_room_for(options.write_depth_limit(), || w.serde_write(|w| value.serialize(w)))?;
     Ok(w.into_buffer()?.into_vec())
 }
 
@@ -246,7 +246,7 @@ pub fn to_string_with<T: ?Sized + Serialize>(value: &T, options: &WriteOptions) 
 pub fn to_writer_with<W: std::io::Write, T: ?Sized + Serialize>(writer: W, value: &T, options: &WriteOptions) -> Result<()> {
     options.check()?;
     let mut w = Writer::with_sink(options, IoSink(writer));
-    stack::with_room_for(options.write_depth_limit(), || value.serialize(&mut w))?;
+    stack::with_room_for(options.write_depth_limit(), || w.serde_write(|w| value.serialize(w)))?;
     w.finish()?;
     Ok(())
 }
@@ -280,7 +280,7 @@ fn into_string(bytes: Vec<u8>) -> Result<String> {
 /// assert_eq!(v.to_string(), r#"{"name":"jet","price":0.1,"big":340282366920938463463374607431768211455}"#);
 /// ```
 pub fn to_value<T: ?Sized + Serialize>(value: &T) -> Result<Value> {
-    value.serialize(value::ValueSerializer { depth: 0 })
+    value.serialize(value::ValueSerializer::new())
 }
 
 /// Reads any `Deserialize` type out of a [`Value`] (to borrow strings from

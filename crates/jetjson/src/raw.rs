@@ -304,7 +304,10 @@ fn serde_bytes_ref(b: &[u8]) -> impl Serialize + '_ {
 /// indent, each level of the text is a level of the output's layout.
 pub(crate) fn write_go_compact<S: Sink>(w: &mut Writer<S>, json: &[u8], escape_html: bool) -> Result<()> {
     let room = w.style().max_write_depth.saturating_sub(w.depth());
-    let options = ReadOptions::default().duplicate_keys(parse::DuplicateKeys::Last).max_depth(room);
+    // Numbers are copied as spelled, and Go's scanner checks only their
+    // syntax: `1e400` is kept (lossless numbers: beyond the double range
+    // accepted as text), as Go writes it.
+    let options = ReadOptions::default().duplicate_keys(parse::DuplicateKeys::Last).max_depth(room).lossless_numbers(true);
     let mut v = GoCompact { w, escape_html, open: Vec::new() };
     match parse::parse(json, &options, &mut v) {
         Err(e) if matches!(e.kind(), crate::ErrorKind::DepthLimit { .. }) => Err(v.w.too_deep()),

@@ -4,8 +4,9 @@
 //! `max_write_depth` levels (`with_room_for`). Reading typed targets through
 //! serde recurses in the target type's code, whose frames may be of any
 //! size: the stack pointer is compared with a floor at every level
-//! (`floor`, `above`, `on_new_stack`). Converting with
-//! `from_value`/`to_value` checks the room every few levels (`nest`). When it is
+//! (`floor`, `above`, `on_new_stack`), and so are serde writes
+//! (`Writer::nested`) and conversions with `from_value`/`to_value`
+//! (`level`). When it is
 //! short (a raised limit, a small thread stack), the rest runs on a stack
 //! allocated for it (`stacker`, which maps a new stack and switches to it;
 //! no thread is started), so no depth the limits allow overflows the stack.
@@ -34,38 +35,27 @@ pub(crate) fn with_room_for<R>(max_write_depth: usize, write: impl FnOnce() -> R
     stacker::maybe_grow(needed, needed, write)
 }
 
-/// Levels of a recursive read or conversion (serde deserialization of
-/// typed targets, `from_value`, `to_value`) between two checks of the
-/// stack's room: the recursion is in the target type's code, so its frames
-/// are not known in advance; every `NEST_STEP` levels the thread must have
-/// `NEST_ROOM` left (room for that many levels of frames of up to 8 KiB),
-/// or the levels below run on a new stack of `NEST_SEGMENT` bytes.
-const NEST_STEP: usize = 32;
+/// Room that `deeper` keeps (for levels of jetjson's own code, whose
+/// frames are small) and the size of a new stack.
 const NEST_ROOM: usize = 256 << 10;
 const NEST_SEGMENT: usize = 4 << 20;
 
-/// Runs `f`, the recursion into a container opened at nesting `depth`
-/// (1 for the outermost), with room on the stack for the levels below it,
-/// as `stacker::maybe_grow` gives: checked every `NEST_STEP` levels, so a
-/// document as shallow as nearly all never checks.
+/// Runs `f`, one level of a recursion that carries its `floor` (a
+/// conversion with `from_value`/`to_value`, whose levels are in the target
+/// type's code, of any size): on this stack while it is above the floor,
+/// else on a new stack, with that stack's floor given to `f`.
 #[inline(always)]
-pub(crate) fn nest<R>(depth: usize, f: impl FnOnce() -> R) -> R {
-    if !depth.is_multiple_of(NEST_STEP) {
-        return f();
+pub(crate) fn level<R>(floor: usize, f: impl FnOnce(usize) -> R) -> R {
+    if above(floor) {
+        return f(floor);
     }
-    nest_with_room(f)
-}
-
-#[cold]
-#[inline(never)]
-fn nest_with_room<R>(f: impl FnOnce() -> R) -> R {
-    stacker::maybe_grow(NEST_ROOM, NEST_SEGMENT, f)
+    on_new_stack(|| f(self::floor()))
 }
 
 /// Room a recursion that checks at every level keeps below its floor: one
 /// level's frames (a type's code between two checks, however large its
-/// values) and the error's way out. Less than `NEST_ROOM`, which covers
-/// `NEST_STEP` levels: a thread of 256 KiB reads on its own stack.
+/// values) and the error's way out: a thread of 256 KiB reads on its own
+/// stack.
 const FLOOR_ROOM: usize = 128 << 10;
 
 /// The lowest stack address the frames of a recursion may reach on this
@@ -127,9 +117,10 @@ pub(crate) fn on_new_stack<R>(f: impl FnOnce() -> R) -> R {
 
 /// Runs `f`, one level of a walk over a `Value` that recurses with no
 /// depth at hand (`Clone` of a container of owned items, `Serialize`
-/// through another crate's serializer), with the room `nest` gives: checked
-/// at every level, which costs little beside what each level does there
-/// (an allocation, a serializer's calls).
+/// through another crate's serializer): `NEST_ROOM` left at every level
+/// (these levels' frames are jetjson's own, small), which costs little
+/// beside what each level does there (an allocation, a serializer's
+/// calls).
 #[inline]
 pub(crate) fn deeper<R>(f: impl FnOnce() -> R) -> R {
     stacker::maybe_grow(NEST_ROOM, NEST_SEGMENT, f)

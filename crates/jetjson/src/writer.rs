@@ -91,6 +91,8 @@ pub struct Writer<S: Sink = NoSink> {
     refused_indent: u16,
     /// The short-string check and copy for this style and CPU (`ShortCopy`).
     short: ShortCopy,
+    /// The stack floor of a serde write (`serde_write`); 0 outside one.
+    stack_floor: usize,
     sink: S,
 }
 
@@ -264,7 +266,7 @@ impl<S: Sink> Writer<S> {
         let order = PooledSortMemory::new(!buf.zeroes());
         let sorting = SortStacks::new(!buf.zeroes());
         let short = ShortCopy::new(style.escaper.set().html);
-        Writer { buf, style, depth: 0, holds: 0, name_mask, sorting, order, num: Vec::new(), refused_indent, short, sink }
+        Writer { buf, style, depth: 0, holds: 0, name_mask, sorting, order, num: Vec::new(), refused_indent, short, stack_floor: 0, sink }
     }
 
     pub fn style(&self) -> &Style {
@@ -293,6 +295,47 @@ impl<S: Sink> Writer<S> {
             return Err(self.too_deep());
         }
         Ok(())
+    }
+
+    /// Runs `write(self)`, a serde write (`value.serialize(&mut writer)`),
+    /// with its levels' room on the stack checked: the recursion is in the
+    /// values' own `Serialize`, whose frames may be of any size, so before
+    /// each item or member is written the stack pointer is compared with a
+    /// floor taken here (`stack_room`), below which the levels go on on a new
+    /// stack (as typed reads do, `parse/de.rs`).
+    pub(crate) fn serde_write<R>(&mut self, write: impl FnOnce(&mut Self) -> R) -> R {
+        let outer = std::mem::replace(&mut self.stack_floor, crate::stack::floor());
+        let r = write(self);
+        self.stack_floor = outer;
+        r
+    }
+
+    /// Whether the next level may be written on this stack
+    /// (`serde_write`): else `write_on_new_stack`. Always true outside a
+    /// serde write (the floor is 0).
+    #[inline(always)]
+    pub(crate) fn stack_room(&self) -> bool {
+        crate::stack::above(self.stack_floor)
+    }
+
+    /// Runs `write(self, value, first)`, the next level of a serde write,
+    /// on a new stack, with that stack's floor while it runs (`write` a
+    /// function pointer: the caller's own call of it stays its only
+    /// inlined one).
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn write_on_new_stack<T: ?Sized>(
+        &mut self,
+        value: &T,
+        first: bool,
+        write: fn(&mut Self, &T, bool) -> Result<()>,
+    ) -> Result<()> {
+        crate::stack::on_new_stack(|| {
+            let outer = std::mem::replace(&mut self.stack_floor, crate::stack::floor());
+            let r = write(self, value, first);
+            self.stack_floor = outer;
+            r
+        })
     }
 
     #[cold]

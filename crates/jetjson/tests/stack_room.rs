@@ -221,3 +221,80 @@ fn untagged_enums_are_read_to_the_default_limit_on_a_default_thread() {
         .expect("the thread ended normally");
     assert_eq!(read, Ok(512));
 }
+
+/// Serializes as `depth` arrays, one inside the other, each level holding
+/// `PAD` bytes of frame while the next is written (outside tester, stop
+/// 45: serde writes had room for 1 KiB a level, `to_value`/`from_value`
+/// checked every 32 levels for 256 KiB: 2 KiB levels overflowed a 256 KiB
+/// thread at 500 levels, 8 KiB ones at 40-200).
+struct Padded<const PAD: usize>(usize);
+
+impl<const PAD: usize> Serialize for Padded<PAD> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let mut pad = [0u8; PAD];
+        std::hint::black_box(&mut pad);
+        let mut seq = s.serialize_seq(Some(usize::from(self.0 > 0)))?;
+        if self.0 > 0 {
+            seq.serialize_element(&Padded::<PAD>(self.0 - 1))?;
+        }
+        std::hint::black_box(&pad);
+        seq.end()
+    }
+}
+
+/// Reads `depth` arrays, one inside the other, each level holding `PAD`
+/// bytes of frame while the next is read: how deep it was.
+struct PaddedRead<const PAD: usize>(usize);
+
+impl<'de, const PAD: usize> Deserialize<'de> for PaddedRead<PAD> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<const PAD: usize>;
+        impl<'de, const PAD: usize> serde::de::Visitor<'de> for V<PAD> {
+            type Value = PaddedRead<PAD>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("nested arrays")
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                let mut pad = [0u8; PAD];
+                std::hint::black_box(&mut pad);
+                let inner: Option<PaddedRead<PAD>> = seq.next_element()?;
+                std::hint::black_box(&pad);
+                Ok(PaddedRead(1 + inner.map_or(0, |p| p.0)))
+            }
+        }
+        d.deserialize_seq(V::<PAD>)
+    }
+}
+
+fn on_thread<R: Send + 'static>(stack: usize, f: impl FnOnce() -> R + Send + 'static) -> R {
+    std::thread::Builder::new().stack_size(stack).spawn(f).unwrap().join().expect("the thread ended normally")
+}
+
+fn large_frames_written_and_converted<const PAD: usize>(stack: usize) {
+    // 511 levels: within the default write limit (512) and read limit.
+    let want = nested(512, "[", "]", "");
+    let got = on_thread(stack, || jetjson::to_vec(&Padded::<PAD>(511)).map_err(|e| e.to_string()));
+    assert_eq!(got.as_deref(), Ok(want.as_bytes()), "to_vec, {PAD} B levels, stack {stack}");
+    let got = on_thread(stack, || {
+        let mut out = Vec::new();
+        jetjson::to_writer(&mut out, &Padded::<PAD>(511)).map(|()| out).map_err(|e| e.to_string())
+    });
+    assert_eq!(got.as_deref(), Ok(want.as_bytes()), "to_writer, {PAD} B levels, stack {stack}");
+    let got = on_thread(stack, || jetjson::to_value(&Padded::<PAD>(511)).map(|v| v.to_string()).map_err(|e| e.to_string()));
+    assert_eq!(got.as_deref(), Ok(want.as_str()), "to_value, {PAD} B levels, stack {stack}");
+    let value = Value::from_slice(want.as_bytes()).unwrap();
+    let got = on_thread(stack, move || jetjson::from_value::<PaddedRead<PAD>>(value).map(|p| p.0).map_err(|e| e.to_string()));
+    assert_eq!(got, Ok(512), "from_value, {PAD} B levels, stack {stack}");
+    let got = on_thread(stack, move || jetjson::from_str::<PaddedRead<PAD>>(&want).map(|p| p.0).map_err(|e| e.to_string()));
+    assert_eq!(got, Ok(512), "from_str, {PAD} B levels, stack {stack}");
+}
+
+#[test]
+fn levels_with_large_frames_are_written_and_converted_to_the_limit_on_any_stack() {
+    for stack in [256 << 10, 1 << 20, 2 << 20] {
+        large_frames_written_and_converted::<2048>(stack);
+        large_frames_written_and_converted::<8192>(stack);
+        large_frames_written_and_converted::<16384>(stack);
+    }
+}

@@ -165,8 +165,13 @@ fn run(
     // Python code run by a decode (`__post_init__`) may decode again: each
     // level costs stack, which Python's recursion limit does not see. One
     // decode (the parser, the builder, an error made) fits in the red zone.
-    if stacker::remaining_stack().is_some_and(|left| left < STACK_RED_ZONE) {
-        return Err(PyRecursionError::new_err("typed decode nested too deep for the thread's stack"));
+    if let Some(left) = stacker::remaining_stack().filter(|&left| left < STACK_RED_ZONE) {
+        return Err(PyRecursionError::new_err(format!(
+            "typed decode nested too deep for the thread's stack: a decode needs {} KiB of it and {} KiB are left (decodes nested \
+             in __post_init__, or a thread started after threading.stack_size(n) with a small n)",
+            STACK_RED_ZONE >> 10,
+            left >> 10
+        )));
     }
     let (input, is_str) = match input::source(data)? {
         Source::Bytes(b) => (b, false),

@@ -18,6 +18,10 @@ pub struct Compound<'a, S: Sink> {
     state: State,
     /// Tuple and struct variants sit inside `{"Variant": ...}`.
     close_variant: bool,
+    /// The stack was below the serde write's floor when the container
+    /// opened (`Writer::serde_write`): its items and members are written
+    /// on a new stack.
+    low: bool,
 }
 
 enum State {
@@ -44,7 +48,8 @@ impl<'a, S: Sink> Compound<'a, S> {
     /// After `begin_array`.
     #[inline]
     pub(super) fn array(w: &'a mut Writer<S>, close_variant: bool) -> Self {
-        Compound { w, state: State::Array { len: 0 }, close_variant }
+        let low = !w.stack_room();
+        Compound { w, state: State::Array { len: 0 }, close_variant, low }
     }
 
     /// Opens an object whose members come in `order`.
@@ -56,13 +61,14 @@ impl<'a, S: Sink> Compound<'a, S> {
         } else {
             State::Sorted { obj: w.begin_sorted_object(), order }
         };
-        Compound { w, state, close_variant }
+        let low = !w.stack_room();
+        Compound { w, state, close_variant, low }
     }
 
     /// A private struct standing for text (serde_json's numbers and raw
     /// values): nothing written until its field comes.
     pub(super) fn text(w: &'a mut Writer<S>, target: TextTarget, name: &'static str) -> Self {
-        Compound { w, state: State::Text { target, name, done: false }, close_variant: false }
+        Compound { w, state: State::Text { target, name, done: false }, close_variant: false, low: false }
     }
 
     #[inline(always)]
@@ -70,7 +76,8 @@ impl<'a, S: Sink> Compound<'a, S> {
         let State::Array { len } = &mut self.state else { unreachable!("element in an object") };
         let index = *len;
         *len += 1;
-        value.serialize(ItemSerializer { w: &mut *self.w, first: index == 0 }).map_err(|e| e.in_index(index))?;
+        if !self.low { write_item(self.w, value, index == 0) } else { self.w.write_on_new_stack(value, index == 0, write_item::<S, T>) }
+            .map_err(|e| e.in_index(index))?;
         // Numbers and literals do not spill by themselves (see `Writer::spill_if_full`).
         self.w.spill_if_full()
     }
@@ -81,12 +88,12 @@ impl<'a, S: Sink> Compound<'a, S> {
             State::Object { len } => {
                 self.w.static_key(key, *len == 0)?;
                 *len += 1;
-                value.serialize(&mut *self.w).map_err(|e| e.in_key(key))?;
+                member(self.w, self.low, value).map_err(|e| e.in_key(key))?;
                 self.w.spill_if_full()
             }
             State::Sorted { obj, .. } => {
                 self.w.sorted_static_key(obj, key)?;
-                value.serialize(&mut *self.w).map_err(|e| e.in_key(key))?;
+                member(self.w, self.low, value).map_err(|e| e.in_key(key))?;
                 self.w.sorted_value_done(obj);
                 Ok(())
             }
@@ -128,6 +135,29 @@ impl<'a, S: Sink> Compound<'a, S> {
         }
         Ok(())
     }
+}
+
+/// `value`, a member of an object, written with room on the stack for its
+/// levels (`Writer::serde_write`): when the stack is below the floor, on a
+/// new stack, through a function pointer (one call site of the value's
+/// `serialize` here, so that it is inlined as before).
+#[inline(always)]
+pub(super) fn member<S: Sink, T: ?Sized + Serialize>(w: &mut Writer<S>, low: bool, value: &T) -> Result<()> {
+    if !low {
+        write_member(w, value, false)
+    } else {
+        w.write_on_new_stack(value, false, write_member::<S, T>)
+    }
+}
+
+#[inline(always)]
+fn write_member<S: Sink, T: ?Sized + Serialize>(w: &mut Writer<S>, value: &T, _first: bool) -> Result<()> {
+    value.serialize(w)
+}
+
+#[inline(always)]
+fn write_item<S: Sink, T: ?Sized + Serialize>(w: &mut Writer<S>, value: &T, first: bool) -> Result<()> {
+    value.serialize(ItemSerializer { w, first })
 }
 
 /// A private struct of serde_json's without its one field, or with others.
@@ -207,7 +237,7 @@ impl<S: Sink> SerializeMap for Compound<'_, S> {
 
     #[inline]
     fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        value.serialize(&mut *self.w)?;
+        member(self.w, self.low, value)?;
         if let State::Sorted { obj, .. } = &mut self.state {
             self.w.sorted_value_done(obj);
         }

@@ -22,7 +22,7 @@ pub(super) struct ItemSerializer<'a, S: Sink> {
 
 impl<'a, S: Sink> ItemSerializer<'a, S> {
     /// The separator alone, then the writer itself for what follows.
-    #[inline]
+    #[inline(always)]
     fn separated(self) -> &'a mut Writer<S> {
         self.w.array_item(self.first);
         self.w
@@ -143,11 +143,11 @@ impl<'a, S: Sink> Serializer for ItemSerializer<'a, S> {
     ) -> Result<()> {
         self.separated().serialize_newtype_variant(name, index, variant, value)
     }
-    #[inline]
+    #[inline(always)]
     fn serialize_seq(self, len: Option<usize>) -> Result<Compound<'a, S>> {
         self.separated().serialize_seq(len)
     }
-    #[inline]
+    #[inline(always)]
     fn serialize_tuple(self, len: usize) -> Result<Compound<'a, S>> {
         self.separated().serialize_tuple(len)
     }

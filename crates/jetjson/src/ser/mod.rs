@@ -140,7 +140,7 @@ impl<'a, S: Sink> Serializer for &'a mut Writer<S> {
         self.check_nesting()?;
         self.begin_object();
         self.static_key(variant, true)?;
-        value.serialize(&mut *self).map_err(|e| e.in_key(variant))?;
+        compound::member(self, !self.stack_room(), value).map_err(|e| e.in_key(variant))?;
         self.end_object(false);
         Ok(())
     }

@@ -42,16 +42,30 @@ impl<'a, 'de> Lend<'a, 'de> for Copy {
 pub(crate) struct De<'a, L> {
     v: &'a Value,
     depth: usize,
+    /// The conversion's stack floor (`stack::level`): set anew when the
+    /// levels below move to a new stack, so the children made there
+    /// take it.
+    floor: std::cell::Cell<usize>,
     lend: PhantomData<L>,
 }
 
 impl<'a, L> De<'a, L> {
     pub(crate) fn new(v: &'a Value) -> De<'a, L> {
-        De { v, depth: 0, lend: PhantomData }
+        De { v, depth: 0, floor: std::cell::Cell::new(crate::stack::floor()), lend: PhantomData }
     }
 
     fn child(&self, v: &'a Value) -> De<'a, L> {
-        De { v, depth: self.depth + 1, lend: PhantomData }
+        De { v, depth: self.depth + 1, floor: self.floor.clone(), lend: PhantomData }
+    }
+
+    /// Runs `read`, the recursion into the container here, with room on
+    /// the stack for it.
+    #[inline(always)]
+    fn inside<R>(&self, read: impl FnOnce() -> R) -> R {
+        crate::stack::level(self.floor.get(), |floor| {
+            self.floor.set(floor);
+            read()
+        })
     }
 
     /// Refuses a container opened deeper than a `Value` can be written.
@@ -121,7 +135,7 @@ impl<'a, 'de, L: Lend<'a, 'de>> de::Deserializer<'de> for De<'a, L> {
             Value::Array(items) => {
                 self.enter()?;
                 let mut seq = Items { de: &self, items: items.iter(), next: 0 };
-                let value = crate::stack::nest(self.depth + 1, || visitor.visit_seq(&mut seq))?;
+                let value = self.inside(|| visitor.visit_seq(&mut seq))?;
                 match seq.items.len() {
                     0 => Ok(value),
                     left => Err(de::Error::invalid_length(seq.next + left, &"fewer items in the array")),
@@ -130,7 +144,7 @@ impl<'a, 'de, L: Lend<'a, 'de>> de::Deserializer<'de> for De<'a, L> {
             Value::Object(map) => {
                 self.enter()?;
                 let mut members = Members { de: &self, members: map.members().iter(), value: None };
-                let value = crate::stack::nest(self.depth + 1, || visitor.visit_map(&mut members))?;
+                let value = self.inside(|| visitor.visit_map(&mut members))?;
                 match members.members.len() {
                     0 => Ok(value),
                     _ => Err(de::Error::invalid_length(map.len(), &"fewer members in the object")),
@@ -157,7 +171,7 @@ impl<'a, 'de, L: Lend<'a, 'de>> de::Deserializer<'de> for De<'a, L> {
             Value::Object(map) if map.len() == 1 => {
                 self.enter()?;
                 let (name, value) = &map.members()[0];
-                crate::stack::nest(self.depth + 1, || visitor.visit_enum(Variant { de: &self, name, value: Some(value) }))
+                self.inside(|| visitor.visit_enum(Variant { de: &self, name, value: Some(value) }))
             }
             other => Err(de::Error::invalid_type(unexpected(other), &"a string or an object of one member for an enum")),
         }

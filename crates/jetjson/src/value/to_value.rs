@@ -19,19 +19,32 @@ use crate::ser::compound::private_struct_error;
 use crate::ser::{SERDE_JSON_NUMBER, SERDE_JSON_RAW};
 use crate::value::NUMBER_TOKEN;
 
-/// Builds a `Value`; `depth` is the number of containers open around it.
+/// Builds a `Value`; `depth` is the number of containers open around it,
+/// `floor` the stack floor of the conversion (`stack::level`).
 #[derive(Clone, Copy)]
 pub(crate) struct ValueSerializer {
     pub(crate) depth: usize,
+    pub(crate) floor: usize,
 }
 
 impl ValueSerializer {
+    /// The serializer of a conversion that starts here.
+    pub(crate) fn new() -> ValueSerializer {
+        ValueSerializer { depth: 0, floor: crate::stack::floor() }
+    }
+
     /// The serializer for the items of a container opened here.
     fn inner(self) -> Result<ValueSerializer> {
         if self.depth >= MAX_CONVERT_DEPTH {
             return Err(Error::new(ErrorKind::RecursionCeiling { ceiling: MAX_CONVERT_DEPTH, max_depth: None }));
         }
-        Ok(ValueSerializer { depth: self.depth + 1 })
+        Ok(ValueSerializer { depth: self.depth + 1, floor: self.floor })
+    }
+
+    /// `value` made one level down, with room on the stack for it.
+    #[inline(always)]
+    fn below<T: ?Sized + Serialize>(self, value: &T) -> Result<Value> {
+        crate::stack::level(self.floor, |floor| value.serialize(ValueSerializer { floor, ..self }))
     }
 }
 
@@ -149,7 +162,7 @@ impl ser::Serializer for ValueSerializer {
         value: &T,
     ) -> Result<Value> {
         let inner = self.inner()?;
-        let inner = crate::stack::nest(inner.depth, || value.serialize(inner)).map_err(|e| e.in_key(variant))?;
+        let inner = inner.below(value).map_err(|e| e.in_key(variant))?;
         let mut map = Map::with_capacity(1);
         map.push(variant, inner);
         Ok(Value::Object(map))
@@ -214,7 +227,7 @@ impl Items {
     fn push<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         let i = self.items.len();
         let inner = self.inner;
-        let v = crate::stack::nest(inner.depth, || value.serialize(inner)).map_err(|e| e.in_index(i))?;
+        let v = inner.below(value).map_err(|e| e.in_index(i))?;
         self.items.push(v);
         Ok(())
     }
@@ -292,7 +305,7 @@ struct PrivateText {
 impl Members {
     fn member<T: ?Sized + Serialize>(&mut self, key: Str, value: &T) -> Result<()> {
         let inner = self.inner;
-        let v = crate::stack::nest(inner.depth, || value.serialize(inner)).map_err(|e| e.in_key(&key))?;
+        let v = inner.below(value).map_err(|e| e.in_key(&key))?;
         self.map.insert(key, v);
         Ok(())
     }
