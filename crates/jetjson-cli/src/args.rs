@@ -83,7 +83,7 @@ pub struct CanonArgs {
     #[arg(long)]
     pub lines: bool,
     /// Worker threads for --lines (default: all cores)
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    #[arg(long, allow_negative_numbers = true, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub threads: Option<u16>,
     #[command(flatten)]
     pub write: WriteArgs,
@@ -180,7 +180,7 @@ pub struct CheckArgs {
     #[arg(long)]
     pub lines: bool,
     /// Worker threads for --lines (default: all cores)
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    #[arg(long, allow_negative_numbers = true, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub threads: Option<u16>,
     #[command(flatten)]
     pub read: ReadArgs,
@@ -204,7 +204,7 @@ pub struct CheckArgs {
 ))]
 pub struct FmtArgs {
     /// Spaces per level, at most 16; 0 for compact output
-    #[arg(long, value_name = "N", default_value_t = 2, value_parser = indent_parser())]
+    #[arg(long, allow_negative_numbers = true, value_name = "N", default_value_t = 2, value_parser = indent_parser())]
     pub indent: u16,
     #[command(flatten)]
     pub depth: WriteDepthArg,
@@ -232,7 +232,7 @@ pub struct WriteArgs {
     #[arg(long)]
     pub keep_order: bool,
     /// Pretty-print with N spaces per level, at most 16 (0: none)
-    #[arg(long, value_name = "N", default_value_t = 0, value_parser = indent_parser())]
+    #[arg(long, allow_negative_numbers = true, value_name = "N", default_value_t = 0, value_parser = indent_parser())]
     pub indent: u16,
     /// Escape every non-ASCII character as \uXXXX
     #[arg(long)]
@@ -246,7 +246,7 @@ pub struct WriteArgs {
 #[command(next_help_heading = "Output")]
 pub struct WriteDepthArg {
     /// Deepest nesting written (1 to 1000000); raise with --max-depth for deeper documents
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_WRITE_DEPTH, value_parser = write_depth_parser())]
+    #[arg(long, allow_negative_numbers = true, value_name = "N", default_value_t = DEFAULT_MAX_WRITE_DEPTH, value_parser = write_depth_parser())]
     pub max_write_depth: usize,
 }
 
@@ -306,10 +306,10 @@ pub fn required_profile(profile: Option<ProfileArg>, command: &str) -> Result<Pr
 #[command(next_help_heading = "Reading")]
 pub struct ReadArgs {
     /// Deepest nesting of arrays and objects accepted
-    #[arg(long, value_name = "N", default_value_t = 512)]
+    #[arg(long, allow_negative_numbers = true, value_name = "N", default_value_t = 512)]
     pub max_depth: usize,
     /// Largest document accepted, in bytes (suffixes K, M, G = powers of 1024)
-    #[arg(long, value_name = "BYTES", value_parser = parse_size)]
+    #[arg(long, allow_negative_numbers = true, value_name = "BYTES", value_parser = parse_size)]
     pub max_size: Option<usize>,
     /// What an object with the same key twice means
     #[arg(long, value_enum, value_name = "POLICY", default_value_t = DuplicateKeysArg::Error)]

@@ -812,6 +812,23 @@ fn indent_is_capped_at_16() {
     }
 }
 
+/// A negative number for a numeric option is that option's range error,
+/// whether written `--opt -1` or `--opt=-1` (outside tester, stop 45: the
+/// first gave clap's "unexpected argument '-1'").
+#[test]
+fn negative_numbers_are_range_errors_of_their_option() {
+    for (cmd, opt) in
+        [("fmt", "--indent"), ("canon", "--max-depth"), ("check", "--max-size"), ("fmt", "--max-write-depth"), ("check", "--max-depth")]
+    {
+        let joined = format!("{opt}=-1");
+        for form in [vec![cmd, opt, "-1"], vec![cmd, joined.as_str()]] {
+            let out = run(&form, b"[1]");
+            assert_eq!(code(&out), 2, "{form:?}: {}", stderr(&out));
+            assert!(stderr(&out).contains(&format!("invalid value '-1' for '{opt} ")), "{form:?}: {}", stderr(&out));
+        }
+    }
+}
+
 #[test]
 fn profile_names_match_the_library() {
     // The CLI's --profile values are the library's profile names.
