@@ -299,10 +299,11 @@ impl<S: Sink> Writer<S> {
 
     /// Runs `write(self)`, a serde write (`value.serialize(&mut writer)`),
     /// with its levels' room on the stack checked: the recursion is in the
-    /// values' own `Serialize`, whose frames may be of any size, so before
-    /// each item or member is written the stack pointer is compared with a
-    /// floor taken here (`stack_room`), below which the levels go on on a new
-    /// stack (as typed reads do, `parse/de.rs`).
+    /// values' own `Serialize`, whose frames may be of any size, so when
+    /// each container opens the stack pointer is compared with a floor
+    /// taken here (`stack_room`, `ser/compound.rs`), and below it the
+    /// container's items and members are written on a new stack (as typed
+    /// reads do, `parse/de.rs`).
     pub(crate) fn serde_write<R>(&mut self, write: impl FnOnce(&mut Self) -> R) -> R {
         let outer = std::mem::replace(&mut self.stack_floor, crate::stack::floor());
         let r = write(self);

@@ -138,7 +138,7 @@ impl<'a, S: Sink> Compound<'a, S> {
 }
 
 /// `value`, a member of an object, written with room on the stack for its
-/// levels (`Writer::serde_write`): when the stack is below the floor, on a
+/// levels (`Writer::serde_write`): when its container opened `low`, on a
 /// new stack, through a function pointer (one call site of the value's
 /// `serialize` here, so that it is inlined as before).
 #[inline(always)]
