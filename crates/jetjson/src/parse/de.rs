@@ -417,7 +417,10 @@ impl<'de> Elements<'_, 'de> {
         self.advance_slow()
     }
 
-    #[inline(never)]
+    /// Inlined into each sequence's loop (out of line, its call was most
+    /// of the cost of each array's end and of the first element of a
+    /// pretty-printed one: typed canada 3.6% slower, citm_catalog 2%).
+    #[inline(always)]
     fn advance_slow(&mut self) -> Result<bool> {
         let p = &mut self.de.p;
         p.skip_ws();
