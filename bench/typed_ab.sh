@@ -16,23 +16,14 @@
 # load average.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-OLD=$(realpath "${1:?old typed_loop}")
-NEW=$(realpath "${2:?new typed_loop}")
-ROUNDS=${3:-100}
-shift $(( $# > 3 ? 3 : $# ))
-DOCS=("$@")
+source bench/ab_rows.sh
+ab_args 100 "$@"
+DOCS=("${ITEMS[@]}")
 if [ ${#DOCS[@]} -eq 0 ]; then
   DOCS=(twitter citm_catalog canada github_events gsoc-2018 mesh oci-manifests oci-indexes oci-configs docker-v2s1)
 fi
-echo "Run $(date -u '+%Y-%m-%d %H:%M UTC'), $ROUNDS rounds, load average $(cut -d' ' -f1-3 /proc/loadavg)."
-echo
-echo "| document | old ÷ new (new main) | old ÷ new (old main) | geometric mean |"
-echo "|---|---:|---:|---:|"
-ratio() { awk '$1=="ratio" && $2=="portable:jetjson" && $3=="jetjson"{print $4}'; }
+ab_header "$ROUNDS"
 for d in "${DOCS[@]}"; do
-  a=$(JETJSON_TWIN=$OLD "$NEW" "$d" "$ROUNDS" "jetjson,portable:jetjson" | ratio)
-  b=$(JETJSON_TWIN=$NEW "$OLD" "$d" "$ROUNDS" "jetjson,portable:jetjson" | ratio)
-  awk -v d="$d" -v a="$a" -v b="$b" 'BEGIN{printf "| %s | %.3f | %.3f | %.3f |\n", d, a, 1/b, sqrt(a/b)}'
+  ab_row "$d" "$OLD" "$NEW" "$d" "$ROUNDS" "jetjson,portable:jetjson"
 done
-echo
-echo "(end load average $(cut -d' ' -f1-3 /proc/loadavg))"
+ab_footer

@@ -10,12 +10,12 @@
 # PEER ÷ jetjson: both in one process (the native build), rotating which
 # goes first. portable ÷ native: the two builds paired by round with
 # jetjson alone, each once as the main process and once as the twin
-# (bench/typed_ab.sh), geometric mean. (Timed as the twin of a process that
-# also runs the peer, as this script did until stop 47, the same native
-# build reads gsoc-2018 8-19% slower than in the main process, which had
-# just read the same input with the peer: that was the "portable gap" of
-# stop 44, bench/results/typed47-2026-11-30.md.) PEER ÷ portable is the
-# product of the two.
+# (bench/ab_rows.sh, as bench/typed_ab.sh), geometric mean. (Timed as the
+# twin of a process that also runs the peer, as this script did until stop
+# 47, the same native build reads gsoc-2018 8-19% slower than in the main
+# process, which had just read the same input with the peer: that was the
+# "portable gap" of stop 44, bench/results/typed47-2026-11-30.md.) PEER ÷
+# portable is the product of PEER ÷ jetjson and native ÷ portable.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PEER=${1:-sonic-rs}
@@ -28,14 +28,14 @@ echo "Run $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD)
 echo
 echo "| document | jetjson (native) | $PEER (native) | $PEER ÷ jetjson | portable ÷ native | $PEER ÷ portable |"
 echo "|---|---:|---:|---:|---:|---:|"
-twin() { awk '$1=="ratio" && $2=="portable:jetjson" && $3=="jetjson"{print $4}'; }
+source bench/ab_rows.sh
 for d in twitter citm_catalog canada github_events gsoc-2018 mesh; do
   out=$("$NATIVE" "$d" "$ROUNDS" "jetjson,$PEER")
   t() { echo "$out" | awk -v m="$1:" '$1==m{print $2}'; }
   peer=$(echo "$out" | awk -v a="$PEER" '$1=="ratio" && $2==a && $3=="jetjson"{print $4}')
   # The twin's time ÷ the main process's, each build once in each place.
-  a=$(JETJSON_TWIN=$NATIVE "$PORTABLE" "$d" "$ROUNDS" "jetjson,portable:jetjson" | twin)
-  b=$(JETJSON_TWIN=$PORTABLE "$NATIVE" "$d" "$ROUNDS" "jetjson,portable:jetjson" | twin)
+  a=$(JETJSON_TWIN=$NATIVE "$PORTABLE" "$d" "$ROUNDS" "jetjson,portable:jetjson" | ab_twin_ratio)
+  b=$(JETJSON_TWIN=$PORTABLE "$NATIVE" "$d" "$ROUNDS" "jetjson,portable:jetjson" | ab_twin_ratio)
   awk -v d="$d" -v tj="$(t jetjson)" -v tp="$(t "$PEER")" -v peer="$peer" -v a="$a" -v b="$b" 'BEGIN{
     pn = sqrt(b / a); printf "| %s | %s µs | %s µs | %.2fx | %.2f | %.2fx |\n", d, tj, tp, peer, pn, peer / pn }'
 done
