@@ -6,6 +6,7 @@
 # target/release).
 #
 #   bash bench/typed_pairs.sh [PEER] [ROUNDS]     (PEER: sonic-rs (default) or serde_json)
+#   TYPED_NATIVE=N TYPED_PORTABLE=P bash bench/typed_pairs.sh ...   (copies of another commit's builds)
 #
 # PEER ÷ jetjson: both in one process (the native build), rotating which
 # goes first. portable ÷ native: the two builds paired by round with
@@ -20,11 +21,19 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PEER=${1:-sonic-rs}
 ROUNDS=${2:-200}
-RUSTFLAGS="-C target-cpu=native" cargo build -q --release -p jetjson --example typed_loop --target-dir target/native >&2
-cargo build -q --release -p jetjson --example typed_loop >&2
-NATIVE=$PWD/target/native/release/examples/typed_loop
-PORTABLE=$PWD/target/release/examples/typed_loop
-echo "Run $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- crates || echo ' (+ uncommitted changes)'), $ROUNDS rounds, load average $(cut -d' ' -f1-3 /proc/loadavg)."
+if [ -n "${TYPED_NATIVE:-}" ]; then
+  # Copies of the two builds of another commit (nothing is built).
+  NATIVE=$(realpath "$TYPED_NATIVE")
+  PORTABLE=$(realpath "${TYPED_PORTABLE:?with TYPED_NATIVE}")
+else
+  RUSTFLAGS="-C target-cpu=native" cargo build -q --release -p jetjson --example typed_loop --target-dir target/native >&2
+  cargo build -q --release -p jetjson --example typed_loop >&2
+  NATIVE=$PWD/target/native/release/examples/typed_loop
+  PORTABLE=$PWD/target/release/examples/typed_loop
+fi
+WHAT="commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- crates || echo ' (+ uncommitted changes)')"
+[ -n "${TYPED_NATIVE:-}" ] && WHAT="builds $NATIVE and $PORTABLE"
+echo "Run $(date -u '+%Y-%m-%d %H:%M UTC'), $WHAT, $ROUNDS rounds, load average $(cut -d' ' -f1-3 /proc/loadavg)."
 echo
 echo "| document | jetjson (native) | $PEER (native) | $PEER ÷ jetjson | portable ÷ native | $PEER ÷ portable |"
 echo "|---|---:|---:|---:|---:|---:|"
