@@ -117,3 +117,20 @@ fn runs_of_every_length_at_every_block_offset() {
         }
     }
 }
+
+/// Empty arrays (`[]`, answered at the first element's check) and arrays
+/// with whitespace or elements inside, into typed sequences and tuples,
+/// read as serde_json reads them; broken ones refused by both.
+#[test]
+fn empty_arrays_read_as_serde_json_reads_them() {
+    type T = Vec<(Vec<u64>, Vec<Vec<u64>>)>;
+    let good = ["[]", "[[[],[]]]", "[[[ ],[[]]]]", "[[[1],[[],[2]]], [[],[[],[]]]]", "[\n [\n  [],\n  [ ]\n ]\n]", "[[[] ,[[] ]]]"];
+    for text in good {
+        let want: T = serde_json::from_str(text).unwrap();
+        assert_eq!(jetjson::from_slice::<T>(text.as_bytes()).unwrap(), want, "{text}");
+    }
+    for text in ["[[[],]]", "[[[], []", "[[[]]]", "[[[1,],[]]]", "[[[],[[]],[]]]"] {
+        assert!(serde_json::from_str::<T>(text).is_err(), "{text}");
+        assert!(jetjson::from_slice::<T>(text.as_bytes()).is_err(), "{text}");
+    }
+}

@@ -392,6 +392,10 @@ impl<'de> Elements<'_, 'de> {
                     self.first = false;
                     return Ok(true);
                 }
+                // `[]` (8,685 of citm_catalog's arrays): no call.
+                if c == b']' {
+                    return Ok(false);
+                }
             }
         } else if let Some(&[b',', next, after]) = p.b.get(p.i..p.i + 3) {
             // A value's first byte is never whitespace (<= ' ') or ']'.
@@ -413,7 +417,10 @@ impl<'de> Elements<'_, 'de> {
         self.advance_slow()
     }
 
-    #[inline(never)]
+    /// Inlined into each sequence's loop (out of line, its call was most
+    /// of the cost of each array's end and of the first element of a
+    /// pretty-printed one: typed canada 3.6% slower, citm_catalog 2%).
+    #[inline(always)]
     fn advance_slow(&mut self) -> Result<bool> {
         let p = &mut self.de.p;
         p.skip_ws();
