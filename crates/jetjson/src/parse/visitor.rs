@@ -88,6 +88,18 @@ pub trait Visitor {
         self.key(k, k)
     }
 
+    /// `ascii_key` with 24 bytes of the input around the name: the two
+    /// before it (its opening quote and the byte before that), then its
+    /// own and what follows (`k` is `around[2..2 + k.len()]` when it is at
+    /// most 22 bytes long), so that a builder may load whole words of the
+    /// name without a branch on its length. The driver calls it when those
+    /// bytes are in the input.
+    #[inline(always)]
+    fn ascii_key_around(&mut self, k: &str, around: &[u8; 24]) -> Result<()> {
+        let _ = around;
+        self.ascii_key(k)
+    }
+
     /// Asked when an array or object starts: `true` to
     /// receive the whole container at once, as its JSON text (`raw`),
     /// instead of token by token. `ahead` is the input from the opening
