@@ -155,7 +155,7 @@ impl Str {
     ///
     /// # Safety
     /// `dst` is valid for writing a `Str` (aligned); what it held is not
-    /// dropped. `words` came from `inline_words_of`.
+    /// dropped. `words` came from `inline_words_of` or `inline_words_around`.
     #[inline(always)]
     pub(crate) unsafe fn write_inline_words(dst: *mut Str, words: [u64; 3]) {
         // SAFETY: `Str` is 24 bytes, 8-aligned (it holds pointers), and
