@@ -1001,6 +1001,10 @@ impl<const RECOVER: bool> Visitor for ValueBuilder<RECOVER> {
         Ok(())
     }
     #[inline(always)]
+    fn takes_around(&self) -> bool {
+        true
+    }
+    #[inline(always)]
     fn ascii_key_around(&mut self, k: &str, around: &[u8; 24]) -> Result<()> {
         debug_assert!((RECOVER && arena::out_of_memory()) || !self.direct.is_open(), "the innermost container is an object");
         if k.len() > INLINE_CAPACITY {
