@@ -541,6 +541,12 @@ impl<'a, C: Classify> Driver<'a, C> {
     #[inline(always)]
     fn visit_key<V: Visitor + ?Sized>(&self, v: &mut V, text: Text<'_>, at: usize) -> Flow<()> {
         let r = match text {
+            // The body starts after the quote at `at` (after a `{` or `,`,
+            // so at least 1).
+            Text::Ascii(s) if v.takes_around() => match self.b.get(at.wrapping_sub(1)..).and_then(<[u8]>::first_chunk::<24>) {
+                Some(around) => v.ascii_key_around(s, around),
+                None => v.ascii_key(s),
+            },
             Text::Ascii(s) => v.ascii_key(s),
             Text::Plain(s) => v.key(s, s),
             Text::Decoded(raw) => v.key(self.scratch, raw),

@@ -88,6 +88,28 @@ pub trait Visitor {
         self.key(k, k)
     }
 
+    /// `ascii_key` with 24 bytes of the input around the name: the two
+    /// before it (its opening quote and the byte before that), then its
+    /// own and what follows (`k` is `around[2..2 + k.len()]` when it is at
+    /// most 22 bytes long), so that a builder may load whole words of the
+    /// name without a branch on its length. The driver calls it when those
+    /// bytes are in the input and `takes_around` says yes.
+    #[inline(always)]
+    fn ascii_key_around(&mut self, k: &str, around: &[u8; 24]) -> Result<()> {
+        let _ = around;
+        self.ascii_key(k)
+    }
+
+    /// Whether `ascii_key_around` is worth its window: the driver takes
+    /// the bytes around a name only for builders that say yes (the
+    /// others' names, Python's among them, kept the driver's code as it
+    /// was: with the window taken for all, Python's `loads` of
+    /// github_events.json was 1.5% slower).
+    #[inline(always)]
+    fn takes_around(&self) -> bool {
+        false
+    }
+
     /// Asked when an array or object starts: `true` to
     /// receive the whole container at once, as its JSON text (`raw`),
     /// instead of token by token. `ahead` is the input from the opening

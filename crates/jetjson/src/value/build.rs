@@ -1000,6 +1000,28 @@ impl<const RECOVER: bool> Visitor for ValueBuilder<RECOVER> {
         });
         Ok(())
     }
+    #[inline(always)]
+    fn takes_around(&self) -> bool {
+        true
+    }
+    #[inline(always)]
+    fn ascii_key_around(&mut self, k: &str, around: &[u8; 24]) -> Result<()> {
+        debug_assert!((RECOVER && arena::out_of_memory()) || !self.direct.is_open(), "the innermost container is an object");
+        if k.len() > INLINE_CAPACITY {
+            // SAFETY: the name goes on the names stack, then into an object
+            // in the arena. (Made before the push, not in its closure: a
+            // second call site of `key`'s closure was not inlined, a call
+            // per long name, twitter.json 3% slower in the portable build.)
+            let name = unsafe { Str::in_arena::<RECOVER>(k, &mut self.arena) };
+            push_in_place::<_, RECOVER>(&mut self.names, || name);
+            return Ok(());
+        }
+        let words = Str::inline_words_around(k.len(), around);
+        // Made in its slot (`push_in_place`); SAFETY: the words of an
+        // inline name, from `inline_words_around`.
+        push_in_place::<_, RECOVER>(&mut self.names, || unsafe { Str::from_inline_words(words) });
+        Ok(())
+    }
     fn end_object(&mut self) -> Result<()> {
         if RECOVER && arena::out_of_memory() {
             return Err(out_of_memory());
@@ -1392,6 +1414,53 @@ mod tests {
                     assert!(stacked[i + 1].as_str() == Some(t.as_str()), "item on the stack {i} of {count}");
                     assert!(in_place[i].as_str() == Some(t.as_str()), "item in place {i} of {count}");
                 }
+            }
+        }
+    }
+
+    /// Inline names made from the input around them
+    /// (`Str::inline_words_around`, the driver's `ascii_key_around`) are
+    /// the words `Str::inline_words_of` makes of the name alone, at every
+    /// length and whatever bytes are around it.
+    #[test]
+    fn names_from_the_bytes_around_them_are_the_names_alone() {
+        for n in 0..=INLINE_CAPACITY {
+            let text: Vec<u8> = (0..n).map(|k| b'a' + (k * 7 % 26) as u8).collect();
+            for fill in [0x00, 0xff, b'"', b'x', 0x80] {
+                let mut around = [fill; 24];
+                around[2..2 + n].copy_from_slice(&text);
+                let name = std::str::from_utf8(&text).unwrap();
+                assert_eq!(Str::inline_words_around(n, &around), Str::inline_words_of(name).unwrap(), "{n} bytes, {fill:#x} around");
+            }
+        }
+    }
+
+    /// Names of every length up to past inline, each in an object where
+    /// the driver has the 24 bytes around it (`ascii_key_around`) and in
+    /// one at the end of the input where it has not: read back as their
+    /// text, a repeat refused (its words are the first one's, whatever
+    /// follows each), and names differing in their last byte both kept.
+    #[test]
+    fn names_of_every_length_near_and_far_from_the_end() {
+        let pad = " ".repeat(40);
+        for n in 0..=INLINE_CAPACITY + 4 {
+            let name: String = (0..n).map(|k| char::from(b'a' + (k * 5 % 26) as u8)).collect();
+            let other: String =
+                if n == 0 { "z".into() } else { format!("{}{}", &name[..n - 1], if name.ends_with('z') { 'y' } else { 'z' }) };
+            for (at_end, tail) in [(false, pad.as_str()), (true, "")] {
+                let doc = format!(r#"[{{"{name}":1,"{other}":[2]}},{{"{name}":3}}{tail}]"#);
+                let doc = if at_end { format!(r#"{{"{name}":1,"{other}":[2]}}"#) } else { doc };
+                let value = Value::from_slice(doc.as_bytes()).unwrap();
+                let object = if at_end { &value } else { &value[0] };
+                let keys: Vec<&str> = object.as_object().unwrap().iter().map(|(k, _)| k.as_str()).collect();
+                assert_eq!(keys, [name.as_str(), other.as_str()], "{n} bytes, at the end: {at_end}");
+                if !at_end {
+                    assert_eq!(value[1][name.as_str()], Value::from(3), "{n} bytes");
+                }
+                let repeat =
+                    if at_end { format!(r#"{{"{name}":1,"{name}":[2]}}"#) } else { format!(r#"[{{"{name}":1,"{name}":[2]}}{tail}]"#) };
+                let e = Value::from_slice(repeat.as_bytes()).unwrap_err();
+                assert!(matches!(e.kind(), crate::error::ErrorKind::DuplicateKey { .. }), "{n} bytes, at the end: {at_end}: {e}");
             }
         }
     }

@@ -46,6 +46,9 @@ fn budget(n: usize) -> usize {
 thread_local! {
     /// Tests: how many objects went to the keyed hash set.
     static HASHED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    /// Tests: how many objects of 9 to 64 names no remembered shape
+    /// answered for.
+    static UNREMEMBERED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 /// The index of the first name of `names` that repeats an earlier one.
@@ -206,6 +209,8 @@ struct Shape {
     heads: [u64; FILTER_MAX_NAMES],
     pairs: [(u8, u8); MAX_SHAPE_PAIRS],
     npairs: usize,
+    /// `Shapes::clock` when the slot was last used.
+    used: u32,
 }
 
 /// The thread's remembered shapes (`first_repeat_marked`).
@@ -218,6 +223,8 @@ struct Shape {
 /// without branches, instead of a hash and a mark.
 struct Shapes {
     slots: [Shape; SHAPE_SLOTS],
+    /// Counts the objects checked (for `Shape::used`).
+    clock: u32,
 }
 
 thread_local! {
@@ -234,55 +241,81 @@ impl Shapes {
             heads: [0; FILTER_MAX_NAMES],
             pairs: [(0, 0); MAX_SHAPE_PAIRS],
             npairs: 0,
+            used: 0,
         }; SHAPE_SLOTS],
+        clock: 0,
     };
 
     /// `first_repeat` for 9 to 64 names, by a remembered shape when one
     /// matches; otherwise with the marks, and the shape is remembered when
     /// its key is seen a second time (so objects of shapes seen once cost
     /// only the key's store).
+    ///
+    /// A key may be kept in either of two slots (its hash picks both), so
+    /// that two shapes of one key (objects of one size between the same
+    /// first and last names, the names in between differing: the users
+    /// and organisations of github_events.json, in turns) are both
+    /// remembered: with one slot the second was never learned, and its
+    /// objects took the marks every time (5 of the 15 large objects of
+    /// each parse of github_events.json). A new key goes to the slot of
+    /// the two used longer ago.
     fn first_repeat(&mut self, names: &[Str]) -> Option<usize> {
         const K: u64 = 0x9e37_79b9_7f4a_7c15;
         let n = names.len();
         debug_assert!((PAIRWISE_MAX_NAMES + 1..=FILTER_MAX_NAMES).contains(&n));
         let (first, last) = (names[0].head_word(), names[n - 1].head_word());
-        let slot = ((first ^ last.rotate_left(29) ^ n as u64).wrapping_mul(K) >> 60) as usize % SHAPE_SLOTS;
-        let shape = &mut self.slots[slot];
-        if shape.n != n || shape.first != first || shape.last != last {
-            (shape.n, shape.first, shape.last, shape.state) = (n, first, last, ShapeState::Once);
-            return first_repeat_unremembered(names);
-        }
-        match shape.state {
-            ShapeState::Known => {
-                // A branch per name, not the OR of all the differences:
-                // that loop was vectorised for AVX-512 (`-C
-                // target-cpu=native`) with gathers of the names' tags and
-                // words, and took twice the time of the scalar loop
-                // (twitter.json: this function 6.7% of the parse against
-                // 3.2% in the portable build).
-                let same_heads = shape.heads.iter().zip(names).all(|(head, name)| *head == name.head_word());
-                if same_heads {
-                    let mut repeat = false;
-                    for &(i, j) in &shape.pairs[..shape.npairs] {
-                        repeat |= same(&names[usize::from(i)], &names[usize::from(j)]);
-                    }
-                    if !repeat {
-                        return None;
-                    }
+        let h = (first ^ last.rotate_left(29) ^ n as u64).wrapping_mul(K);
+        let a = (h >> 60) as usize % SHAPE_SLOTS;
+        let b = match (h >> 56) as usize % SHAPE_SLOTS {
+            same if same == a => a ^ 1,
+            other => other,
+        };
+        self.clock = self.clock.wrapping_add(1);
+        let clock = self.clock;
+        let keyed = |shape: &Shape| shape.n == n && shape.first == first && shape.last == last;
+        for slot in [a, b] {
+            let shape = &mut self.slots[slot];
+            // A branch per name, not the OR of all the differences: that
+            // loop was vectorised for AVX-512 (`-C target-cpu=native`) with
+            // gathers of the names' tags and words, and took twice the time
+            // of the scalar loop (twitter.json: this function 6.7% of the
+            // parse against 3.2% in the portable build).
+            if keyed(shape)
+                && shape.state == ShapeState::Known
+                && shape.heads.iter().zip(names).all(|(head, name)| *head == name.head_word())
+            {
+                shape.used = clock;
+                let mut repeat = false;
+                for &(i, j) in &shape.pairs[..shape.npairs] {
+                    repeat |= same(&names[usize::from(i)], &names[usize::from(j)]);
                 }
-                // Another shape of the same key, or a repeat: the marks
-                // say which (and where).
-                first_repeat_unremembered(names)
+                if !repeat {
+                    return None;
+                }
+                // A repeat: the marks say where.
+                return first_repeat_unremembered(names);
             }
-            ShapeState::Once => {
-                let found = first_repeat_unremembered(names);
-                if found.is_none() {
+        }
+        let found = first_repeat_unremembered(names);
+        // The key seen once before (learned now, if it has no repeat) or
+        // given up on: kept where it is.
+        for slot in [a, b] {
+            let shape = &mut self.slots[slot];
+            if keyed(shape) && shape.state != ShapeState::Known {
+                shape.used = clock;
+                if shape.state == ShapeState::Once && found.is_none() {
                     shape.learn(names);
                 }
-                found
+                return found;
             }
-            ShapeState::GaveUp => first_repeat_unremembered(names),
         }
+        // A new key, or another shape of a remembered one: seen once, in
+        // the slot used longer ago.
+        let older = |slot: usize| clock.wrapping_sub(self.slots[slot].used);
+        let slot = if older(a) >= older(b) { a } else { b };
+        let shape = &mut self.slots[slot];
+        (shape.n, shape.first, shape.last, shape.state, shape.used) = (n, first, last, ShapeState::Once, clock);
+        found
     }
 }
 
@@ -318,6 +351,8 @@ impl Shape {
 /// hash set if they are in use, which nothing here does, or the thread is
 /// ending).
 fn first_repeat_unremembered(names: &[Str]) -> Option<usize> {
+    #[cfg(test)]
+    UNREMEMBERED.with(|c| c.set(c.get() + 1));
     SEEN.try_with(|seen| match seen.try_borrow_mut() {
         Ok(mut seen) => first_repeat_filtered(names, &mut seen),
         Err(_) => first_repeat_hashed(names),
@@ -544,6 +579,54 @@ mod tests {
         let mut with = many.clone();
         with[17] = many[2].clone();
         assert_eq!(shapes.first_repeat(&as_strs(&with)), Some(17));
+    }
+
+    /// Two shapes of one key (size, first and last head words), in turns,
+    /// as github_events.json has its users and organisations: after three
+    /// turns, both are answered by their remembered shapes (no
+    /// object goes to the marks), also with other keys' objects between
+    /// them; a repeat in either is still found where it is.
+    #[test]
+    fn two_shapes_of_one_key_are_both_remembered() {
+        let shape = |middle: &str| -> Vec<String> {
+            let mut list: Vec<String> = vec!["url".into()];
+            list.extend((0..13).map(|k| format!("{middle}_{k}")));
+            list.push("following_url".into());
+            list
+        };
+        let (user, org) = (shape("user"), shape("org"));
+        // Other keys, in the two slots of `user`'s key among others.
+        let others: Vec<Vec<String>> = (9..40).map(|n| (0..n).map(|k| format!("other{n}_{k}")).collect()).collect();
+        let as_strs = |v: &[String]| -> Vec<Str> { v.iter().map(|k| Str::new(k)).collect() };
+        let mut shapes = Box::new(Shapes::NEW);
+        // The key's second object is learned (here `org`), then `user`
+        // goes to the key's other slot once more, then is learned.
+        for _ in 0..3 {
+            assert_eq!(shapes.first_repeat(&as_strs(&user)), None);
+            assert_eq!(shapes.first_repeat(&as_strs(&org)), None);
+        }
+        let before = UNREMEMBERED.with(std::cell::Cell::get);
+        for _ in 0..4 {
+            assert_eq!(shapes.first_repeat(&as_strs(&user)), None);
+            assert_eq!(shapes.first_repeat(&as_strs(&org)), None);
+        }
+        assert_eq!(UNREMEMBERED.with(std::cell::Cell::get), before, "both shapes are remembered");
+        // Other keys come and go; the two shapes are answered right.
+        for other in &others {
+            assert_eq!(shapes.first_repeat(&as_strs(other)), None);
+            assert_eq!(shapes.first_repeat(&as_strs(&user)), None);
+            assert_eq!(shapes.first_repeat(&as_strs(&org)), None);
+        }
+        for (list, at, of) in [(&user, 14, 0), (&org, 7, 3), (&user, 13, 12)] {
+            let mut with = list.clone();
+            with[at] = list[of].clone();
+            let want = {
+                let mut seen = HashSet::new();
+                with.iter().position(|k| !seen.insert(k.clone()))
+            };
+            assert_eq!(shapes.first_repeat(&as_strs(&with)), want, "{at} repeats {of}");
+            assert_eq!(shapes.first_repeat(&as_strs(list)), None);
+        }
     }
 
     /// Every size up to past the filter's limit, with the repeat at every

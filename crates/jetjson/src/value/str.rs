@@ -106,6 +106,46 @@ impl Str {
         ])
     }
 
+    /// The three words of the inline `Str` of `around[2..2 + n]` (`n <=
+    /// INLINE_CAPACITY`, those bytes UTF-8 text), as `inline_words_of`
+    /// makes them: `around` loaded as three whole words (the first two
+    /// bytes where the tag and length go), masked to the text by a window
+    /// of a constant (no branch on the length: names of mixed lengths took
+    /// two or three unpredictable branches of `inline_words_of`'s and
+    /// `load_le`'s).
+    #[inline(always)]
+    pub(crate) fn inline_words_around(n: usize, around: &[u8; 24]) -> [u64; 3] {
+        /// Bytes `24 - (n + 2)..` of this: `0xff` for the tag, the length
+        /// and the `n` bytes of text, then zeros.
+        static ONES_THEN_ZEROS: [u8; 48] = {
+            let mut t = [0u8; 48];
+            let mut k = 0;
+            while k < 24 {
+                t[k] = 0xff;
+                k += 1;
+            }
+            t
+        };
+        debug_assert!(n <= INLINE_CAPACITY);
+        let mask = &ONES_THEN_ZEROS[INLINE_CAPACITY - n..INLINE_CAPACITY - n + 24];
+        let word = |bytes: &[u8], k: usize| u64::from_le_bytes(bytes[8 * k..8 * k + 8].try_into().expect("8 bytes"));
+        [
+            (word(around, 0) & word(mask, 0) & !0xffff | INLINE_TAG as u64 | (n as u64) << 8).to_le(),
+            (word(around, 1) & word(mask, 1)).to_le(),
+            (word(around, 2) & word(mask, 2)).to_le(),
+        ]
+    }
+
+    /// The inline `Str` of `words` (from `inline_words_around`).
+    ///
+    /// # Safety
+    /// `words` came from `inline_words_around` (or `inline_words_of`).
+    #[inline(always)]
+    pub(crate) unsafe fn from_inline_words(words: [u64; 3]) -> Str {
+        // SAFETY: as in `inline`: the words are a valid inline `Str`.
+        unsafe { std::mem::transmute::<[u64; 3], Str>(words) }
+    }
+
     /// Writes the inline string of `words` (from `inline_words_of`) at
     /// `dst` as three whole words. A `Str` stored as a value goes out in
     /// the pieces of its fields (a byte, then 4, 2 and 1 bytes of the
@@ -115,7 +155,7 @@ impl Str {
     ///
     /// # Safety
     /// `dst` is valid for writing a `Str` (aligned); what it held is not
-    /// dropped. `words` came from `inline_words_of`.
+    /// dropped. `words` came from `inline_words_of` or `inline_words_around`.
     #[inline(always)]
     pub(crate) unsafe fn write_inline_words(dst: *mut Str, words: [u64; 3]) {
         // SAFETY: `Str` is 24 bytes, 8-aligned (it holds pointers), and
