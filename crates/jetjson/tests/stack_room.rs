@@ -1,9 +1,10 @@
 //! What recurses on the stack in the target type's code (serde
-//! deserialization into typed targets, `from_value`, `to_value`) never
-//! overflows it at a depth the limits allow: on a thread with a 64 KiB
-//! stack, every level up to the limit is read or converted, and past it the
-//! error is the limit's. (Each case aborted the test process with a stack
-//! overflow before `stack::nest`.)
+//! deserialization into typed targets, serde writes, `from_value`,
+//! `to_value`) never overflows it at a depth the limits allow: on a thread
+//! with a 64 KiB stack, every level up to the limit is read or converted,
+//! and past it the error is the limit's; levels of large frames on threads
+//! of 256 KiB and more. (Each case aborted the test process with a stack
+//! overflow before the checks of `stack.rs`.)
 
 use jetjson::{ErrorKind, ReadOptions, Value};
 use serde::de::IgnoredAny;
