@@ -331,12 +331,7 @@ impl<S: Sink> Writer<S> {
         first: bool,
         write: fn(&mut Self, &T, bool) -> Result<()>,
     ) -> Result<()> {
-        crate::stack::on_new_stack(|| {
-            let outer = std::mem::replace(&mut self.stack_floor, crate::stack::floor());
-            let r = write(self, value, first);
-            self.stack_floor = outer;
-            r
-        })
+        crate::stack::on_new_stack(|| self.serde_write(|w| write(w, value, first)))
     }
 
     #[cold]
