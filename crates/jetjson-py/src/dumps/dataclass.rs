@@ -544,30 +544,38 @@ unsafe fn reads_of(ty: *mut ffi::PyTypeObject, names: &[(Py<PyString>, String)],
 impl Plan {
     /// Field `i`'s value on `obj` (a new reference) in the common case: an
     /// instance of the planned class, unchanged, whose attributes are still
-    /// its inline values array (the same checks as `read_any`, made per
-    /// field since Python code may have run since the last one). Null
-    /// otherwise, and for a value not set: then `read_any`. Runs no Python
-    /// code.
+    /// its inline values array, or the split table of a dict made from it
+    /// (`vars(obj)`, `obj.__dict__`: orjson's way to read a dataclass makes
+    /// one; the same checks as `read_any`, made per field since Python code
+    /// may have run since the last one). Null otherwise, and for a value not
+    /// set: then `read_any`. Runs no Python code.
     ///
     /// # Safety
     /// `obj` is a live instance of a class (held by the caller); GIL held.
     #[inline(always)]
     pub unsafe fn read_in_place(&self, obj: *mut PyObject, i: usize) -> *mut PyObject {
         // SAFETY: as in `read_any`, whose `Read::Managed` arm this is when
-        // the instance has its values array: the class is the planned one
-        // at the planned version, so the instance has the managed layout
-        // and the index is within the shared keys' entries.
+        // the instance has its values array or a dict still split over the
+        // shared keys: the class is the planned one at the planned version,
+        // so the instance has the managed layout and the index is within
+        // the shared keys' entries; the dict is only read (two fields and
+        // a value), nothing runs that could free it.
         unsafe {
             let ty = ffi::Py_TYPE(obj);
             let version = self.version.get();
             if let Some(Read::Managed(Some(ix))) = self.reads.get(i).copied() {
                 if ty as usize == self.class && version != 0 && version_of(ty) == version {
-                    let (values, _) = super::dictiter::managed(obj);
+                    let (mut values, dict) = super::dictiter::managed(obj);
                     let keys = (*(ty as *mut ffi::PyHeapTypeObject)).ht_cached_keys as *const std::ffi::c_void;
-                    if !values.is_null() && keys == self.keys && ix < super::dictiter::split_len(keys) {
-                        let v = *values.add(ix);
-                        ffi::Py_XINCREF(v);
-                        return v;
+                    if keys == self.keys && ix < super::dictiter::split_len(keys) {
+                        if values.is_null() && !dict.is_null() {
+                            values = super::dictiter::split_values(dict, keys);
+                        }
+                        if !values.is_null() {
+                            let v = *values.add(ix);
+                            ffi::Py_XINCREF(v);
+                            return v;
+                        }
                     }
                 }
             }
