@@ -14,7 +14,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/ab_rows.sh
 ab_args 300 "$@"
-source bench/parse_files.sh "${ITEMS[@]}"
+# (`source` with no arguments would hand parse_files.sh this script's own
+# arguments: the positional parameters are set to the documents first.)
+set -- "${ITEMS[@]}"
+source bench/parse_files.sh "$@"
 ab_header "$ROUNDS"
 for f in "${FILES[@]}"; do
   ab_row "$(basename "$f" .json)" "$OLD" "$NEW" "jetjson,portable:jetjson" "$f" "$ROUNDS"
