@@ -20,6 +20,7 @@ import datetime
 import decimal
 import enum
 import gc
+import json
 import math
 import sys
 import uuid
@@ -101,6 +102,9 @@ small_values = st.one_of(
     st.floats(),
     st.text(max_size=100),
     st.sampled_from(["", "é", "a\"b", "\x00", "<&>", "\u2028", "\ud800", "s" * 96, "s" * 97]),
+    # Longer than a run takes: written between runs up to 4096 bytes of ASCII.
+    st.text(alphabet=st.characters(max_codepoint=127), min_size=97, max_size=300),
+    st.sampled_from(["s" * 4096, "s" * 4097, 'q"' * 60, "<&>" * 40, "\x00" * 100, "é" * 100]),
 )
 
 
@@ -124,6 +128,34 @@ def test_small_dicts_written_whole():
     )
     assert dumps({"<&>": "<&>"}) == b'{"<&>":"<&>"}'
     assert dumps({"k" * 96: 2**60 - 1}) == b'{"' + b"k" * 96 + b'":' + str(2**60 - 1).encode() + b"}"
+
+
+@pytest.mark.parametrize("n", [97, 128, 1000, 4096, 4097])
+def test_small_dicts_with_long_strs_are_written_as_the_general_path_writes_them(n):
+    # A str too long for a run (over 96 bytes) but of ASCII and at most 4096
+    # bytes is written by the writer's string path between two runs
+    # (dumps/kept.rs `long_ascii`), escaped as needed, also next to a Raw
+    # whose place in the output moves with it. Checked against the text.
+    clean = ("abcdefghij" * (n // 10 + 1))[:n]
+    dirty = ('a"b\\c\n\x00<&>\x7f' * (n // 12 + 1))[:n]
+    text = b'{"x":[1,2]}'
+    raw = jetjson.Raw(text)
+    for s in (clean, dirty):
+        docs = [
+            {"s": s},
+            {"a": 1, "s": s},
+            {"s": s, "b": 2.5},
+            {"a": 1, "s": s, "t": s, "b": raw},
+            {"r": raw, "s": s, "n": None},
+            {"s": s, "r": raw},
+            {k: s for k in "abcdefgh"},
+        ]
+        for doc in docs:
+            parts = [json.dumps(k).encode() + b":" + (text if v is raw else json.dumps(v, ensure_ascii=False).encode()) for k, v in doc.items()]
+            want = b"{" + b",".join(parts) + b"}"
+            assert general(doc) == want
+            for f in (dumps, rested, dumps):
+                assert f(doc) == want
 
 
 @pytest.mark.parametrize("text", [b"", b"1", b'{"x":[1,2]}', PAYLOAD, b"[" + b"0," * 3000 + b"0]"])

@@ -559,9 +559,11 @@ const SMALL_MEMBER_ROOM: usize = 2 * jetjson::ItemRun::MAX_STR + 7;
 /// `dumps(obj)` with a profile's default options when `dict` is an exact
 /// dict of 1 to `SMALL_DICT` members whose keys are compact ASCII strs that
 /// need no escaping and whose values are exact strs, ints, floats, None or
-/// bools (as `walk::run_value` writes them), and at most one `Raw` (an
+/// bools (as `walk::run_value` writes them, or, for a str of compact ASCII
+/// longer than that, up to `LONG_STR` bytes, as the writer's string path
+/// does), and at most one `Raw` (an
 /// envelope around a payload) where the profile embeds Raw text as it is:
-/// the members written through one `ItemRun` of the kept writer, straight
+/// the members written through `ItemRun`s of the kept writer, straight
 /// from the dict's table, without the walker (whose set-up, depth and stack
 /// checks, held references, shape lookup and type dispatch cost more than
 /// writing such a dict). The Raw's text is not written into the writer: the
@@ -625,39 +627,22 @@ pub unsafe fn write_small_dict<'py>(py: Python<'py>, dict: *mut ffi::PyObject, p
     if !reserve(&mut w, room) {
         return None;
     }
-    let base = w.buffered();
+    let table = SmallTable { entries, n, raw: known.raw };
     // The Raw's place in the output and its text's `bytes` object.
     let mut hole: Option<(usize, *mut ffi::PyObject)> = None;
-    let done = {
+    let base = w.buffered();
+    let (mut ok, stop) = {
         let mut run = w.run(room);
-        let mut ok = run.begin_object(false);
-        let mut i = 0;
-        while ok && i < n {
-            // SAFETY: `i < n`, inside the table; the key is an exact str
-            // (a table of the unicode kind, `str_key_table`), read as a
-            // compact ASCII str's text only when it is one; the value is a
-            // live object of the dict (a Raw's text is held by the Raw);
-            // `ints_311` checked above.
-            ok = unsafe {
-                let (k, v) = (*entries.add(2 * i), *entries.add(2 * i + 1));
-                ffi::PyUnicode_IS_COMPACT_ASCII(k) != 0
-                    && {
-                        let header = k as *mut ffi::PyASCIIObject;
-                        let text = std::slice::from_raw_parts(header.add(1) as *const u8, (*header).length as usize);
-                        run.key(std::str::from_utf8_unchecked(text), i == 0)
-                    }
-                    && if ffi::Py_TYPE(v) == known.raw {
-                        hole = Some((base + run.written(), crate::raw::text_object(py, v)));
-                        true
-                    } else {
-                        super::walk::run_value(&mut run, v, true, false)
-                    }
-            };
-            i += 1;
-        }
-        ok && run.end_object()
+        let ok = run.begin_object(false);
+        // SAFETY: the table of `dict`, live and unchanged while this runs.
+        let (ok, stop) = if ok { unsafe { table.members(py, &mut run, 0, base, &mut hole) } } else { (false, None) };
+        (ok && (stop.is_some() || run.end_object()), stop)
     };
-    if !done {
+    if let Some((i, text)) = stop.filter(|_| ok) {
+        // SAFETY: as above.
+        ok = unsafe { table.after_long(py, &mut w, room, i, text, &mut hole) };
+    }
+    if !ok {
         failed(kind, w);
         return None;
     }
@@ -678,6 +663,129 @@ pub unsafe fn write_small_dict<'py>(py: Python<'py>, dict: *mut ffi::PyObject, p
     }
     output::wrote(len);
     Some(finish(py, kind, w, bytes))
+}
+
+/// The members of a small dict (`write_small_dict`): its table of keys and
+/// values (`dictiter::str_key_table`) and the `Raw` type.
+struct SmallTable {
+    entries: *const *mut ffi::PyObject,
+    n: usize,
+    raw: *mut ffi::PyTypeObject,
+}
+
+impl SmallTable {
+    /// Writes members from `i` on through `run` (whose first byte is at
+    /// `base` in the writer's output), a Raw's place and text into `hole`:
+    /// whether all went well, and, when a str value too long for a run
+    /// (`long_ascii`) stopped it, the index of the member after it and its
+    /// text (its name written).
+    ///
+    /// # Safety
+    /// The table is that of a live dict held by the caller, unchanged while
+    /// this runs (no Python code runs); GIL held; `ints_311`.
+    #[inline(always)]
+    unsafe fn members<'a>(
+        &self,
+        py: Python<'_>,
+        run: &mut jetjson::ItemRun,
+        mut i: usize,
+        base: usize,
+        hole: &mut Option<(usize, *mut ffi::PyObject)>,
+    ) -> (bool, Option<(usize, &'a str)>) {
+        let mut ok = true;
+        while ok && i < self.n {
+            // SAFETY: `i < n`, inside the table; the key is an exact str (a
+            // table of the unicode kind, `str_key_table`), read as a compact
+            // ASCII str's text only when it is one; the value is a live
+            // object of the dict (a Raw's text is held by the Raw, a str's
+            // text by the str, which the dict holds while the caller
+            // writes).
+            unsafe {
+                let (k, v) = (*self.entries.add(2 * i), *self.entries.add(2 * i + 1));
+                ok = ffi::PyUnicode_IS_COMPACT_ASCII(k) != 0 && {
+                    let header = k as *mut ffi::PyASCIIObject;
+                    let text = std::slice::from_raw_parts(header.add(1) as *const u8, (*header).length as usize);
+                    run.key(std::str::from_utf8_unchecked(text), i == 0)
+                };
+                i += 1;
+                if !ok {
+                    break;
+                }
+                if ffi::Py_TYPE(v) == self.raw {
+                    *hole = Some((base + run.written(), crate::raw::text_object(py, v)));
+                } else if !super::walk::run_value(run, v, true, false) {
+                    return match long_ascii(v) {
+                        Some(text) => (true, Some((i, text))),
+                        None => (false, None),
+                    };
+                }
+            }
+        }
+        (ok, None)
+    }
+
+    /// The rest of a small dict after a str value that stopped a run
+    /// (`members`): `text` written by the writer's string path, then the
+    /// members from `i` on through new runs of `room` bytes, the object
+    /// closed. Whether all went well.
+    ///
+    /// # Safety
+    /// As `members`.
+    #[cold]
+    #[inline(never)]
+    unsafe fn after_long(
+        &self,
+        py: Python<'_>,
+        w: &mut Box<Writer<NoSink>>,
+        room: usize,
+        mut i: usize,
+        mut text: &str,
+        hole: &mut Option<(usize, *mut ffi::PyObject)>,
+    ) -> bool {
+        loop {
+            // The quotes and the text escaped at most sixfold, then the
+            // next run, reserved first (no growth may unwind out of this
+            // path).
+            if !reserve(w, 6 * text.len() + 2) || w.str(text).is_err() || !reserve(w, room) {
+                return false;
+            }
+            let base = w.buffered();
+            let mut run = w.run(room);
+            // SAFETY: as this function's contract.
+            match unsafe { self.members(py, &mut run, i, base, hole) } {
+                (true, Some((next, t))) => (i, text) = (next, t),
+                (true, None) => return run.end_object(),
+                (false, _) => return false,
+            }
+        }
+    }
+}
+
+/// Longest str value a small dict writes outside its runs
+/// (`write_small_dict`): its escaping room, six bytes a byte, stays far
+/// below `MOVE_AT` for a whole dict of them.
+const LONG_STR: usize = 4096;
+
+/// The text of `v` when it is an exact str of compact ASCII longer than a
+/// run takes and at most `LONG_STR` bytes.
+///
+/// # Safety
+/// `v` is a live object; GIL held. The text lives as long as `v`.
+#[inline(always)]
+unsafe fn long_ascii<'a>(v: *mut ffi::PyObject) -> Option<&'a str> {
+    // SAFETY: the type is compared before the str layout is read; a compact
+    // ASCII str's text follows its header and is ASCII (UTF-8).
+    unsafe {
+        if ffi::Py_TYPE(v) != super::walk::ty_str() || ffi::PyUnicode_IS_COMPACT_ASCII(v) == 0 {
+            return None;
+        }
+        let header = v as *mut ffi::PyASCIIObject;
+        let len = (*header).length as usize;
+        if len <= jetjson::ItemRun::MAX_STR || len > LONG_STR {
+            return None;
+        }
+        Some(std::str::from_utf8_unchecked(std::slice::from_raw_parts(header.add(1) as *const u8, len)))
+    }
 }
 
 /// A new `bytes` object of `out` with the text of `text` (a `bytes` object)

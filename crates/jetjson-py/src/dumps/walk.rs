@@ -323,8 +323,9 @@ impl<S: Sink> Walker<'_, '_, S> {
     }
 }
 
+/// `str`'s type object.
 #[inline(always)]
-fn ty_str() -> *mut ffi::PyTypeObject {
+pub(super) fn ty_str() -> *mut ffi::PyTypeObject {
     // Taking the address of an extern static does not read it.
     addr_of_mut!(ffi::PyUnicode_Type)
 }
