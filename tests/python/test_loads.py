@@ -8,6 +8,7 @@ import math
 import sys
 import threading
 import tracemalloc
+import typing
 
 import pytest
 from hypothesis import given, settings
@@ -33,6 +34,30 @@ def test_integers_are_exact_at_any_size():
     for n in [0, 1, -1, 2**31, 2**53 + 1, 2**63 - 1, -(2**63), 2**63, 2**64 - 1, 2**64, -(2**64) - 1, 10**300, -(10**1000)]:
         got = loads(str(n).encode())
         assert type(got) is int and got == n, n
+
+
+def test_small_ints_are_shared_exact_and_counted():
+    # Ints 0 to 1023 come from a table made when the module is set up
+    # (loads/numbers.rs `SMALL_INTS`); every other int is made per literal.
+    # Each boundary reads as itself, in every reader (loads, a Decoder, a
+    # typed int), and taking them from the table leaves their reference
+    # counts where they were once the results are gone.
+    edge = [-1025, -1024, -257, -256, -6, -5, -1, 0, 1, 255, 256, 257, 1000, 1022, 1023, 1024, 1025, 10**6]
+    text = json.dumps(edge).encode()
+    decoders = [loads, jetjson.Decoder(typing.Any).decode, jetjson.Decoder(list[int]).decode]
+    for decode in decoders:
+        got = decode(text)
+        assert got == edge and all(type(x) is int for x in got)
+        assert [decode(b"[%d]" % n)[0] for n in edge] == edge
+    probes = [int("1000"), int("1023"), int("0"), int("777")]  # the table's objects where CPython keeps none
+    shared = [loads(str(p).encode()) for p in probes]
+    before = [sys.getrefcount(x) for x in shared]
+    for decode in decoders:
+        for _ in range(200):
+            decode(b"[1000, 1023, 0, 777, {\"a\": 777}]" if decode is not decoders[2] else b"[1000, 1023, 0, 777]")
+    gc.collect()
+    assert [sys.getrefcount(x) for x in shared] == before
+    assert loads(b"[1000, 1000]")[0] is loads(b"1000")
 
 
 def test_minus_zero_integer_is_int_zero_and_float_keeps_its_sign():

@@ -613,7 +613,7 @@ impl<'p, 'i> Builder<'p, 'i> {
         // SAFETY: CPython constructors; null results are reported by `deliver`.
         unsafe {
             Ok(match n.value {
-                NumberValue::I64(i) => ffi::PyLong_FromLongLong(i),
+                NumberValue::I64(i) => numbers::new_int(i),
                 NumberValue::U64(u) => ffi::PyLong_FromUnsignedLongLong(u),
                 NumberValue::Big if n.is_integer => numbers::new_number(n),
                 // The integer literal `-0`.
@@ -1897,8 +1897,7 @@ impl Visitor for Builder<'_, '_> {
     fn number(&mut self, n: NumberToken<'_>) -> jetjson::Result<()> {
         let obj = match optional_inner(self.expect) {
             Node::Int if n.is_integer => match n.value {
-                // SAFETY: plain constructor.
-                NumberValue::I64(i) => unsafe { ffi::PyLong_FromLongLong(i) },
+                NumberValue::I64(i) => numbers::new_int(i),
                 _ => self.int(&n)?,
             },
             Node::Float => self.float(&n)?,

@@ -67,6 +67,7 @@ static WITH_OPTIONS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
 /// Adds `loads` to the module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
+    super::numbers::make_small_ints(py);
     let general = pyo3::wrap_pyfunction!(super::loads, m)?;
     WITH_OPTIONS.get_or_init(py, || general.into_any().unbind());
     // SAFETY: `LOADS` lives for the whole program; the module and its name

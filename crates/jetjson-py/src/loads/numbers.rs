@@ -11,6 +11,62 @@
 use jetjson::parse::{NumberToken, NumberValue};
 use pyo3::ffi;
 
+/// The ints 0 to `SMALL - 1`, made once when the module is set up
+/// (`make_small_ints`) and held for the life of the process: a small
+/// integer literal (a count, a flag, a port, an index: most ints of most
+/// documents) is a reference taken in line, not a call of
+/// `PyLong_FromLongLong` (which finds CPython's own small ints for 0 to
+/// 256 after its checks: these are the same objects there). Ints are
+/// immutable, so handing out one object for every `7` is what CPython does
+/// too. Written once before any parse, read with the GIL held.
+struct SmallInts([std::cell::Cell<*mut ffi::PyObject>; SMALL]);
+
+/// How many small ints are kept.
+const SMALL: usize = 1024;
+
+// SAFETY: written once at module set-up and read by builders, both with the
+// GIL held; the extension is not built for free-threaded CPython (lib.rs).
+unsafe impl Sync for SmallInts {}
+
+static SMALL_INTS: SmallInts = SmallInts([const { std::cell::Cell::new(std::ptr::null_mut()) }; SMALL]);
+
+/// Fills the small-int table (module set-up; GIL held). An int that cannot
+/// be made leaves its slot empty (made per literal then), with the error
+/// cleared.
+pub(crate) fn make_small_ints(_py: pyo3::Python<'_>) {
+    for (i, slot) in SMALL_INTS.0.iter().enumerate() {
+        if slot.get().is_null() {
+            // SAFETY: GIL held (the token); a new reference, kept for the
+            // life of the process, or null with an error set, cleared.
+            unsafe {
+                let o = ffi::PyLong_FromLongLong(i as i64);
+                if o.is_null() {
+                    ffi::PyErr_Clear();
+                }
+                slot.set(o);
+            }
+        }
+    }
+}
+
+/// A new reference to the int `i`: from the small-int table when it holds
+/// it, else made.
+#[inline(always)]
+pub(crate) fn new_int(i: i64) -> *mut ffi::PyObject {
+    if let Some(slot) = SMALL_INTS.0.get(i as u64 as usize) {
+        let o = slot.get();
+        if !o.is_null() {
+            // SAFETY: a live int held by the table for the life of the
+            // process; GIL held (builders run with it).
+            unsafe { ffi::Py_INCREF(o) };
+            return o;
+        }
+    }
+    // SAFETY: a plain CPython constructor (GIL held): a new reference or
+    // null with an exception set.
+    unsafe { ffi::PyLong_FromLongLong(i) }
+}
+
 /// A new reference to the number, or null with a Python exception set.
 #[inline]
 pub(crate) fn new_number(n: &NumberToken<'_>) -> *mut ffi::PyObject {
@@ -18,7 +74,7 @@ pub(crate) fn new_number(n: &NumberToken<'_>) -> *mut ffi::PyObject {
     // null with an exception set.
     unsafe {
         match n.value {
-            NumberValue::I64(i) => ffi::PyLong_FromLongLong(i),
+            NumberValue::I64(i) => new_int(i),
             NumberValue::F64(f) if !n.is_integer => ffi::PyFloat_FromDouble(f),
             // The integer literal `-0`, which the core reads as -0.0: in
             // Python, as in `json.loads`, it is the int 0.
