@@ -131,16 +131,18 @@ def test_small_dicts_written_whole():
 
 
 @pytest.mark.parametrize("n", [97, 128, 1000, 4096, 4097])
-def test_small_dicts_with_long_strs_are_written_as_the_general_path_writes_them(n):
-    # A str too long for a run (over 96 bytes) but of ASCII and at most 4096
-    # bytes is written by the writer's string path between two runs
-    # (dumps/kept.rs `long_ascii`), escaped as needed, also next to a Raw
-    # whose place in the output moves with it. Checked against the text.
+def test_small_dicts_with_strs_a_run_declines_are_written_as_the_general_path_writes_them(n):
+    # A str a run declines (over 96 bytes, needing escapes, or not ASCII)
+    # of at most 4096 bytes of UTF-8 is written by the writer's string path
+    # between two runs (dumps/kept.rs `declined_str`), escaped as needed,
+    # also next to a Raw whose place in the output moves with it. Checked
+    # against the text.
     clean = ("abcdefghij" * (n // 10 + 1))[:n]
     dirty = ('a"b\\c\n\x00<&>\x7f' * (n // 12 + 1))[:n]
+    wide = ("é日本\U0001f600\u2028x" * n)[:n]  # up to 4 UTF-8 bytes a character: past 4096 bytes too
     text = b'{"x":[1,2]}'
     raw = jetjson.Raw(text)
-    for s in (clean, dirty):
+    for s in (clean, dirty, wide, dirty[:5], wide[:3]):
         docs = [
             {"s": s},
             {"a": 1, "s": s},

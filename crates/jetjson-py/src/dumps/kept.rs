@@ -559,9 +559,9 @@ const SMALL_MEMBER_ROOM: usize = 2 * jetjson::ItemRun::MAX_STR + 7;
 /// `dumps(obj)` with a profile's default options when `dict` is an exact
 /// dict of 1 to `SMALL_DICT` members whose keys are compact ASCII strs that
 /// need no escaping and whose values are exact strs, ints, floats, None or
-/// bools (as `walk::run_value` writes them, or, for a str of compact ASCII
-/// longer than that, up to `LONG_STR` bytes, as the writer's string path
-/// does), and at most one `Raw` (an
+/// bools (as `walk::run_value` writes them, or, for a str it declines, up
+/// to `LONG_STR` bytes of UTF-8, as the writer's string path does:
+/// `declined_str`), and at most one `Raw` (an
 /// envelope around a payload) where the profile embeds Raw text as it is:
 /// the members written through `ItemRun`s of the kept writer, straight
 /// from the dict's table, without the walker (whose set-up, depth and stack
@@ -570,8 +570,9 @@ const SMALL_MEMBER_ROOM: usize = 2 * jetjson::ItemRun::MAX_STR + 7;
 /// result is made at its exact size from the writer's output with the text
 /// copied once into its place (as `holes.rs` does for the walker). `None`,
 /// with nothing visible done and no exception set, for any other object,
-/// for a value or name a run declines (a str that needs escaping, an int
-/// over 60 bits, a float that is not finite...), and when the interpreter's
+/// for a name a run declines (one that needs escaping or is not ASCII), a
+/// value neither a run nor the string path writes (an int over 60 bits, a
+/// float that is not finite, a str beyond `LONG_STR`...), and when the interpreter's
 /// layouts are not the ones read here: the caller then writes it through
 /// its general path from the start.
 ///
@@ -640,7 +641,7 @@ pub unsafe fn write_small_dict<'py>(py: Python<'py>, dict: *mut ffi::PyObject, p
     };
     if let Some((i, text)) = stop.filter(|_| ok) {
         // SAFETY: as above.
-        ok = unsafe { table.after_long(py, &mut w, room, i, text, &mut hole) };
+        ok = unsafe { table.after_str(py, &mut w, room, i, text, &mut hole) };
     }
     if !ok {
         failed(kind, w);
@@ -676,8 +677,8 @@ struct SmallTable {
 impl SmallTable {
     /// Writes members from `i` on through `run` (whose first byte is at
     /// `base` in the writer's output), a Raw's place and text into `hole`:
-    /// whether all went well, and, when a str value too long for a run
-    /// (`long_ascii`) stopped it, the index of the member after it and its
+    /// whether all went well, and, when a str value the run declined
+    /// (`declined_str`) stopped it, the index of the member after it and its
     /// text (its name written).
     ///
     /// # Safety
@@ -714,7 +715,7 @@ impl SmallTable {
                 if ffi::Py_TYPE(v) == self.raw {
                     *hole = Some((base + run.written(), crate::raw::text_object(py, v)));
                 } else if !super::walk::run_value(run, v, true, false) {
-                    return match long_ascii(v) {
+                    return match declined_str(v) {
                         Some(text) => (true, Some((i, text))),
                         None => (false, None),
                     };
@@ -727,13 +728,13 @@ impl SmallTable {
     /// The rest of a small dict after a str value that stopped a run
     /// (`members`): `text` written by the writer's string path, then the
     /// members from `i` on through new runs of `room` bytes, the object
-    /// closed. Whether all went well.
+    /// closed. Whether all went well. (Out of line: the dicts all of whose
+    /// values a run writes do not carry its code.)
     ///
     /// # Safety
     /// As `members`.
-    #[cold]
     #[inline(never)]
-    unsafe fn after_long(
+    unsafe fn after_str(
         &self,
         py: Python<'_>,
         w: &mut Box<Writer<NoSink>>,
@@ -762,29 +763,47 @@ impl SmallTable {
 }
 
 /// Longest str value a small dict writes outside its runs
-/// (`write_small_dict`): its escaping room, six bytes a byte, stays far
-/// below `MOVE_AT` for a whole dict of them.
+/// (`write_small_dict`), in UTF-8 bytes: its escaping room, six bytes a
+/// byte, stays far below `MOVE_AT` for a whole dict of them.
 const LONG_STR: usize = 4096;
 
-/// The text of `v` when it is an exact str of compact ASCII longer than a
-/// run takes and at most `LONG_STR` bytes.
+/// The text of `v` when it is an exact str that a run declined (one that
+/// needs escaping, is longer than a run takes or is not ASCII) and the
+/// writer's string path takes: compact ASCII, or any other str with UTF-8
+/// text (made once and cached in the str by CPython, no Python code run),
+/// at most `LONG_STR` bytes. `None` for
+/// anything else, also a str with no UTF-8 text (a lone surrogate: the
+/// general path raises its error), with no exception left set.
 ///
 /// # Safety
 /// `v` is a live object; GIL held. The text lives as long as `v`.
 #[inline(always)]
-unsafe fn long_ascii<'a>(v: *mut ffi::PyObject) -> Option<&'a str> {
+unsafe fn declined_str<'a>(v: *mut ffi::PyObject) -> Option<&'a str> {
     // SAFETY: the type is compared before the str layout is read; a compact
-    // ASCII str's text follows its header and is ASCII (UTF-8).
+    // ASCII str's text follows its header and is ASCII; UTF-8 text from
+    // CPython is valid UTF-8 held by the str.
     unsafe {
-        if ffi::Py_TYPE(v) != super::walk::ty_str() || ffi::PyUnicode_IS_COMPACT_ASCII(v) == 0 {
+        if ffi::Py_TYPE(v) != super::walk::ty_str() {
             return None;
         }
-        let header = v as *mut ffi::PyASCIIObject;
-        let len = (*header).length as usize;
-        if len <= jetjson::ItemRun::MAX_STR || len > LONG_STR {
+        if ffi::PyUnicode_IS_COMPACT_ASCII(v) != 0 {
+            let header = v as *mut ffi::PyASCIIObject;
+            let len = (*header).length as usize;
+            if len > LONG_STR {
+                return None;
+            }
+            return Some(std::str::from_utf8_unchecked(std::slice::from_raw_parts(header.add(1) as *const u8, len)));
+        }
+        let mut len: ffi::Py_ssize_t = 0;
+        let p = ffi::PyUnicode_AsUTF8AndSize(v, &mut len);
+        if p.is_null() {
+            ffi::PyErr_Clear();
             return None;
         }
-        Some(std::str::from_utf8_unchecked(std::slice::from_raw_parts(header.add(1) as *const u8, len)))
+        if len as usize > LONG_STR {
+            return None;
+        }
+        Some(std::str::from_utf8_unchecked(std::slice::from_raw_parts(p as *const u8, len as usize)))
     }
 }
 
