@@ -113,6 +113,12 @@ RECORD_FIELDS = dict(
     tags=["edge", "eu-west", "v2"],
     attrs={"firmware": "1.4.2", "rack": 7},
 )
+# A structured log line: a small dict whose message is longer than the
+# short strings of the other cases, with a quote and a line break.
+LOG_LINE = {
+    "ts": "2026-11-30T12:00:00.123Z", "level": "warn", "service": "checkout", "status": 502,
+    "msg": ('upstream "payments" timed out after 3 retries;\n' + "the order is kept and will be retried by the sweeper " * 3)[:200],
+}
 PAYLOAD = json.dumps({"items": [{"id": i, "name": f"item {i}", "price": i * 1.25, "tags": ["a", "b"]} for i in range(28)]}, separators=(",", ":")).encode()
 
 
@@ -146,6 +152,8 @@ def cases():
         env=env, raw_checked=raw_checked, raw_unchecked=raw_unchecked, fragment=fragment,
         Raw=jetjson.Raw, Fragment=orjson.Fragment, one_dict={"a": 1}, body_bytes=orjson.dumps(body),
         event_payload=event_payload, manifest_payload=manifest_payload,
+        log_line=LOG_LINE, ints_bytes=json.dumps(list(range(100))).encode(),
+        rows_bytes=json.dumps([{"id": i, "n": i * 7} for i in range(30)]).encode(),
     )
     body_bytes = g["body_bytes"]
     d = "dumps"
@@ -171,6 +179,9 @@ def cases():
         (f"envelope, Raw checked (GitHub event, {len(event_payload)} B)", {"jetjson": "jd(dict(env, data=Raw(event_payload)))", "orjson": "od(dict(env, data=Fragment(event_payload)))"}, d),
         (f"envelope, Raw checked (OCI manifest, {len(manifest_payload)} B)", {"jetjson": "jd(dict(env, data=Raw(manifest_payload)))", "orjson": "od(dict(env, data=Fragment(manifest_payload)))"}, d),
         ("envelope, Raw.unchecked", {"jetjson": "jd(raw_unchecked)", "orjson": "od(fragment)"}, d),
+        ("log line with a 200-char message dumps", {"jetjson": "jd(log_line)", "orjson": "od(log_line)", "msgspec": "me(log_line)"}, d),
+        ("100 small ints loads", {"jetjson": "jl(ints_bytes)", "orjson": "ol(ints_bytes)", "msgspec": "md(ints_bytes)"}, lo),
+        ("30 rows of two ints loads", {"jetjson": "jl(rows_bytes)", "orjson": "ol(rows_bytes)", "msgspec": "md(rows_bytes)"}, lo),
     ], g
 
 
