@@ -275,51 +275,85 @@ fn decode<C: Classify, O: TextOut, const LONG: bool>(
     }
 }
 
-/// Appends the run of text of `b` from `from` to its stop (the next `"`,
-/// `\` or control byte, or the end of the input) to `out`, finding the stop
-/// as it copies (`Classify::text_step`: one load of each byte for both and
-/// no whitespace mask, where the driver's scan classified the blocks and
-/// the copy loaded them again): the stop and whether a byte >= 0x80 comes
-/// before it, with `SLACK` bytes of room left after the run (`out`'s
-/// length set to its end); `None` when there is no memory. Each step may
-/// store past the stop, into the room. The cursor is left where it was
-/// (the driver loads the block it goes on in when it is not the cursor's).
+/// Appends the text of `b` from `from` to its next stop that is no
+/// one-letter escape (the closing quote, a `\u` escape or a bad one, a
+/// control byte, or the end of the input) to `out`, one-letter escapes on
+/// the way decoded: the stop and whether a byte >= 0x80 comes before it,
+/// with `SLACK` bytes of room left after the text (`out`'s length set to
+/// its end); `None` when there is no memory. The text from `from` to the
+/// stop may hold escapes: they are ASCII, so the caller's UTF-8 check of it
+/// is the check of each run between them.
 ///
-/// Only as far as `out`'s room and the input's last `TEXT_STEP` bytes
-/// allow: the rest of the run is scanned in the driver's blocks and copied
-/// by `put_run`, which grows the room to the run's length (asking for room
-/// ahead of a run of unknown length would move the `Value` builder's texts
-/// out of the arena's region when it is short).
+/// The input is taken a step at a time (`Classify::text_step`: the step
+/// stored to the output as it is, and its stops), each step's stops found
+/// in its mask: after an escape, the rest of the step is stored again one
+/// byte further back (a load at the escape, whose result only feeds that
+/// store) and the next stop is the mask's next bit. The next load's place
+/// is so never computed from the last one's bytes (a step loaded from each
+/// stop made every escape wait for the load before it: gsoc-2018, 15,000
+/// escapes). Each store may reach past the stop, into the room. The cursor
+/// is left where it was (the driver loads the block it goes on in when it
+/// is not the cursor's).
+///
+/// Only as far as `out`'s room and the input's last bytes allow: the rest
+/// of the run is scanned in the driver's blocks and copied by `put_run`,
+/// which grows the room to the run's length (asking for room ahead of a
+/// run of unknown length would move the `Value` builder's texts out of
+/// the arena's region when it is short).
 #[inline(always)]
 fn copy_run<C: Classify, O: TextOut>(b: &[u8], cursor: &mut Cursor, from: usize, out: &mut O) -> Option<(usize, bool)> {
     let step = C::TEXT_STEP;
     // (A larger step would store past the room.)
     assert!(step <= STEP);
     let (mut p, mut high, len) = (from, 0, out.len());
+    // Input bytes the escapes decoded here took beyond the byte each put
+    // out: the input's byte at `q` (after them) goes to `len + (q - from -
+    // saved)`, never beyond `len + (q - from)`.
+    let mut saved = 0;
     // Steps whose stores end within the room, `SLACK` left after them,
-    // and whose loads end within the input.
+    // and whose loads end within the input (and so the store after an
+    // escape, `step` bytes from the escape's end).
     let limit = b.len().min(from + out.spare().saturating_sub(SLACK));
     // SAFETY: `len` is within the buffer.
     let dst = unsafe { out.as_mut_ptr().add(len) };
     while p + step <= limit {
         // SAFETY: `p + step <= b.len()`: the load is in the input; the
-        // store's `step` bytes from `len + (p - from)` end within `spare()
-        // - SLACK` bytes past `len` (`limit`); the input is no part of
-        // `out`.
-        let (stops, bytes_high) = unsafe { C::text_step(b.as_ptr().add(p), dst.add(p - from)) };
-        if stops != 0 {
-            let k = stops.trailing_zeros();
-            high |= bytes_high & !(u64::MAX << k);
-            let at = p + k as usize;
-            // SAFETY: the bytes up to `at` are written, within the room.
-            unsafe { out.set_len(len + (at - from)) };
-            return Some((at, high != 0));
+        // store's `step` bytes from `len + (p - from - saved)` end within
+        // `limit - from`, within the room less `SLACK`; the input is no
+        // part of `out`.
+        let (mut stops, bytes_high) = unsafe { C::text_step(b.as_ptr().add(p), dst.add(p - from - saved)) };
+        // Where the next step starts: after this one, or after an escape
+        // that ends past it.
+        let mut next = p + step;
+        while stops != 0 {
+            let k = stops.trailing_zeros() as usize;
+            let at = p + k;
+            // A one-letter escape whose store after it stays within
+            // `limit` (`at + 1 < at + 2 + step <= b.len()`).
+            let c = if b[at] == b'\\' && at + 2 + step <= limit { SIMPLE_ESCAPES[b[at + 1] as usize] } else { 0 };
+            if c == 0 {
+                high |= bytes_high & !(u64::MAX << k);
+                // SAFETY: the bytes up to `at` are written, within the room.
+                unsafe { out.set_len(len + (at - from - saved)) };
+                return Some((at, high != 0));
+            }
+            // SAFETY: `at - from - saved` is inside the step's store.
+            unsafe { dst.add(at - from - saved).write(c) };
+            saved += 1;
+            // SAFETY: the load's `step` bytes from `at + 2` end within
+            // `limit <= b.len()` (checked above); the store's, from `at + 2
+            // - from - saved` (one byte after the escape's), end before
+            // `limit - from`, within the room as above. The masks are
+            // unused.
+            unsafe { C::text_step(b.as_ptr().add(at + 2), dst.add(at + 2 - from - saved)) };
+            next = next.max(at + 2);
+            stops &= u64::MAX.checked_shl(k as u32 + 2).unwrap_or(0);
         }
         high |= bytes_high;
-        p += step;
+        p = next;
     }
-    // SAFETY: the steps wrote the bytes up to `p`, within the room.
-    unsafe { out.set_len(len + (p - from)) };
+    // SAFETY: the steps wrote the text up to `p`, within the room.
+    unsafe { out.set_len(len + (p - from - saved)) };
     let (at, rest_high) = cursor.string_stop::<C>(b, p);
     put_run(b, p, at, out, C::RUN_STEP)?;
     Some((at, rest_high || high != 0))
@@ -438,6 +472,60 @@ mod tests {
                 assert_eq!(name.as_str(), text, "name, {len}");
                 assert_eq!(value.as_str().unwrap(), text, "value, {len}");
                 assert_eq!(items[1].as_str().unwrap(), text, "item, {len}");
+            }
+        }
+    }
+
+    /// One-letter escapes in a long string (`LONG_RUN` bytes before the
+    /// first escape: `copy_run` decodes them in its loop), each after a run
+    /// of every length up to 130 (so at every place of a step, the escape's
+    /// letter in the next step too), among them `\"` and `\\` (letters that
+    /// are stops themselves), a byte >= 0x80 before some, and bytes >= 0x80
+    /// and a `\u` escape after them, the document moved by 0 to 63 bytes against the blocks and
+    /// ending at a guard page (the last escapes near the input's end): each
+    /// reads back as its text, computed from the pieces, into the builder's
+    /// room and into the scratch buffer; a control byte after them is
+    /// refused.
+    #[test]
+    fn one_letter_escapes_at_every_place_of_a_long_string() {
+        let mut g = Guarded::new();
+        let options = [ReadOptions::new(), ReadOptions::new().duplicate_keys(DuplicateKeys::Last)];
+        let letters = [("\\n", "\n"), ("\\\"", "\""), ("\\\\", "\\"), ("\\/", "/"), ("\\t", "\t")];
+        for gap in 0..=130 {
+            for (l, &(json_escape, text_escape)) in letters.iter().enumerate() {
+                let (mut text, mut json) = ("y".repeat(LONG_RUN), "y".repeat(LONG_RUN));
+                for r in 0..4 {
+                    let run: String = (0..gap + r).map(|k| (b'a' + (k % 26) as u8) as char).collect();
+                    // A byte >= 0x80 before some stops.
+                    let run = if r == 2 { format!("ü{run}") } else { run };
+                    text.push_str(&run);
+                    json.push_str(&run);
+                    text.push_str(text_escape);
+                    json.push_str(json_escape);
+                }
+                text.push_str("é€z");
+                json.push_str("é\\u20acz");
+                let pad = " ".repeat((gap * 7 + l) % 64);
+                let docs = [format!(r#"{pad}["{json}"]"#), format!(r#"{pad}{{"k":"{json}"}}"#), format!(r#"{pad}"{json}""#)];
+                for doc in &docs {
+                    for options in &options {
+                        let v = Value::from_slice_with(g.at_end(doc.as_bytes()), options).unwrap();
+                        let got = match &v {
+                            Value::String(_) => v.as_str().unwrap().to_owned(),
+                            _ if v.as_array().is_some() => v.as_array().unwrap()[0].as_str().unwrap().to_owned(),
+                            _ => v.as_object().unwrap().iter().next().unwrap().1.as_str().unwrap().to_owned(),
+                        };
+                        assert_eq!(got, text, "gap {gap}, escape {json_escape}: {doc}");
+                    }
+                }
+                let bad = format!("[\"{json}\u{1}\"]");
+                assert!(Value::from_slice(g.at_end(bad.as_bytes())).is_err(), "control byte, gap {gap}");
+                // The byte >= 0x80 before the third escape made invalid
+                // UTF-8 (a lone continuation byte).
+                let mut bad = format!(r#"["{json}"]"#).into_bytes();
+                let u = bad.windows(2).position(|w| w == "ü".as_bytes()).unwrap();
+                bad.remove(u);
+                assert!(Value::from_slice(g.at_end(&bad)).is_err(), "invalid UTF-8, gap {gap}");
             }
         }
     }
