@@ -1,17 +1,14 @@
-//! Strings with escapes in the push driver, decoded with the driver's own
-//! block masks.
+//! Strings with escapes in the push driver.
 //!
 //! The driver's scan of a string body stops at its first `"`, `\` or
-//! control byte; the body is decoded from there by this file. Each next
-//! stop (the end of a run of text between escapes) is found in the
-//! driver's masks of 64-byte blocks (`Driver::string_stop`): each block of
-//! the body is classified once, by the driver's ISA, and each stop is a bit
-//! operation away, with no call to a scanner and no classification of the
-//! same bytes a second time (the reference driver's decoder,
+//! control byte (in its masks of 64-byte blocks); the body is decoded from
+//! there by this file. The rest is copied a step at a time with its stops
+//! (`copy_run`: one load of each byte for the copy and the masks, no
+//! whitespace mask), and the escapes met are decoded in the same loop,
+//! each next stop the step's mask's next bit, so no load waits for the
+//! bytes of the one before (the reference driver's decoder,
 //! `parser::decode_into`, which this replaced here, classified a window
-//! after each escape, then the run again with a dispatched scanner). The
-//! driver goes on from the block of the closing quote, which it would have
-//! loaded next anyway.
+//! after each escape, then the run again with a dispatched scanner).
 //!
 //! Out of line and cold (the driver's common paths do not carry it), built
 //! for the driver's ISA: with AVX2, through an entry point that enables it.
@@ -28,15 +25,6 @@ use super::{decode_error, utf8_run, Flow, Level, Text};
 /// The most bytes stored per step of a run's copy (and over-stored after
 /// it): each classifier's `Classify::RUN_STEP` is at most this.
 pub(crate) const STEP: usize = 64;
-
-/// A string with at least this many bytes before its first escape (prose)
-/// is taken to have long runs between its escapes: each is scanned and
-/// copied in one pass (`copy_run`), by the entry points' `LONG` build.
-/// Otherwise each stop is found in the blocks' masks, which hold several
-/// stops of escape-dense text (a step's load from each stop, in the path to
-/// the next, made such text, docker-v2s1, twice as slow; and the two
-/// loops built into one function made the short one's code worse).
-const LONG_RUN: usize = 64;
 
 /// Room asked for at each stop beyond the run: the run's copy may store up
 /// to `STEP` bytes past it, and an escape's character is at most 4 bytes.
@@ -68,16 +56,16 @@ pub(super) fn string_with_escapes<'a, C: Classify, V: Visitor + ?Sized>(
     if C::LEVEL == Level::Avx2 {
         // SAFETY: a driver of the AVX2 classifier runs only on a CPU with
         // these features (`drive` chose it by `level()`).
-        let text = unsafe { escaped_avx2::<C, V, false>(&mut s, start, at, high, lend, scratch, v) };
+        let text = unsafe { escaped_avx2::<C, V>(&mut s, start, at, high, lend, scratch, v) };
         return (text, s.at);
     }
     #[cfg(target_arch = "x86_64")]
     if C::LEVEL == Level::Avx512 {
         // SAFETY: as for AVX2, with `escaped_avx512`'s features.
-        let text = unsafe { escaped_avx512::<C, V, false>(&mut s, start, at, high, lend, scratch, v) };
+        let text = unsafe { escaped_avx512::<C, V>(&mut s, start, at, high, lend, scratch, v) };
         return (text, s.at);
     }
-    let text = escaped::<C, V, false>(&mut s, start, at, high, lend, scratch, v);
+    let text = escaped::<C, V>(&mut s, start, at, high, lend, scratch, v);
     (text, s.at)
 }
 
@@ -97,7 +85,7 @@ struct Escaped<'a, C> {
 #[cold]
 #[inline(never)]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-unsafe fn escaped_avx2<'a, C: Classify, V: Visitor + ?Sized, const LONG: bool>(
+unsafe fn escaped_avx2<'a, C: Classify, V: Visitor + ?Sized>(
     s: &mut Escaped<'a, C>,
     start: usize,
     at: usize,
@@ -106,12 +94,7 @@ unsafe fn escaped_avx2<'a, C: Classify, V: Visitor + ?Sized, const LONG: bool>(
     scratch: &mut String,
     v: &mut V,
 ) -> Flow<(Text<'a>, usize)> {
-    if !LONG && at - start >= LONG_RUN {
-        // SAFETY: the same function, for a long run (the caller's
-        // contract holds).
-        return unsafe { escaped_avx2::<C, V, true>(s, start, at, high, lend, scratch, v) };
-    }
-    s.decode_body::<V, LONG>(start, at, high, lend, scratch, v)
+    s.decode_body::<V>(start, at, high, lend, scratch, v)
 }
 
 /// `decode_body`, built with AVX-512 (a run copied one 64-byte register
@@ -123,7 +106,7 @@ unsafe fn escaped_avx2<'a, C: Classify, V: Visitor + ?Sized, const LONG: bool>(
 #[cold]
 #[inline(never)]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,bmi1,bmi2,lzcnt,popcnt")]
-unsafe fn escaped_avx512<'a, C: Classify, V: Visitor + ?Sized, const LONG: bool>(
+unsafe fn escaped_avx512<'a, C: Classify, V: Visitor + ?Sized>(
     s: &mut Escaped<'a, C>,
     start: usize,
     at: usize,
@@ -132,18 +115,13 @@ unsafe fn escaped_avx512<'a, C: Classify, V: Visitor + ?Sized, const LONG: bool>
     scratch: &mut String,
     v: &mut V,
 ) -> Flow<(Text<'a>, usize)> {
-    if !LONG && at - start >= LONG_RUN {
-        // SAFETY: the same function, for a long run (the caller's
-        // contract holds).
-        return unsafe { escaped_avx512::<C, V, true>(s, start, at, high, lend, scratch, v) };
-    }
-    s.decode_body::<V, LONG>(start, at, high, lend, scratch, v)
+    s.decode_body::<V>(start, at, high, lend, scratch, v)
 }
 
 /// `decode_body` out of line, for the baseline ISA.
 #[cold]
 #[inline(never)]
-fn escaped<'a, C: Classify, V: Visitor + ?Sized, const LONG: bool>(
+fn escaped<'a, C: Classify, V: Visitor + ?Sized>(
     s: &mut Escaped<'a, C>,
     start: usize,
     at: usize,
@@ -152,15 +130,12 @@ fn escaped<'a, C: Classify, V: Visitor + ?Sized, const LONG: bool>(
     scratch: &mut String,
     v: &mut V,
 ) -> Flow<(Text<'a>, usize)> {
-    if !LONG && at - start >= LONG_RUN {
-        return escaped::<C, V, true>(s, start, at, high, lend, scratch, v);
-    }
-    s.decode_body::<V, LONG>(start, at, high, lend, scratch, v)
+    s.decode_body::<V>(start, at, high, lend, scratch, v)
 }
 
 impl<'a, C: Classify> Escaped<'a, C> {
     #[inline(always)]
-    fn decode_body<V: Visitor + ?Sized, const LONG: bool>(
+    fn decode_body<V: Visitor + ?Sized>(
         &mut self,
         start: usize,
         at: usize,
@@ -172,13 +147,13 @@ impl<'a, C: Classify> Escaped<'a, C> {
         let b = self.b;
         if lend {
             if let Some(mut room) = v.text_room() {
-                let end = self.decode::<_, LONG>(start, at, high, &mut room).map_err(|e| decode_error(b, e))?;
+                let end = self.decode(start, at, high, &mut room).map_err(|e| decode_error(b, e))?;
                 return Ok((Text::Placed(room.placed()), end + 1));
             }
         }
         let mut out = std::mem::take(scratch).into_bytes();
         out.clear();
-        let result = self.decode::<_, LONG>(start, at, high, &mut out);
+        let result = self.decode(start, at, high, &mut out);
         if result.is_err() {
             out.clear();
         }
@@ -199,17 +174,11 @@ impl<'a, C: Classify> Escaped<'a, C> {
     /// or where the body is wrong and why (the reference driver's decoder
     /// says the same errors; only out of memory is reported from here).
     #[inline(always)]
-    fn decode<O: TextOut, const LONG: bool>(
-        &mut self,
-        start: usize,
-        at: usize,
-        high: bool,
-        out: &mut O,
-    ) -> Result<usize, (usize, &'static str)> {
+    fn decode<O: TextOut>(&mut self, start: usize, at: usize, high: bool, out: &mut O) -> Result<usize, (usize, &'static str)> {
         // The cursor in a local (in registers through the loop), handed
         // back on every way out.
         let mut cursor = self.at;
-        let result = decode::<C, O, LONG>(self.b, &mut cursor, start, at, high, out);
+        let result = decode::<C, O>(self.b, &mut cursor, start, at, high, out);
         self.at = cursor;
         result
     }
@@ -217,7 +186,7 @@ impl<'a, C: Classify> Escaped<'a, C> {
 
 /// `Escaped::decode` on the cursor `cursor` of `b`.
 #[inline(always)]
-fn decode<C: Classify, O: TextOut, const LONG: bool>(
+fn decode<C: Classify, O: TextOut>(
     b: &[u8],
     cursor: &mut Cursor,
     start: usize,
@@ -233,8 +202,7 @@ fn decode<C: Classify, O: TextOut, const LONG: bool>(
             }
             // The run up to the stop (`copy_run` copied those after the
             // first as it found their stop).
-            let mut len =
-                if LONG && run != start { out.len() } else { put_run(b, run, at, out, C::RUN_STEP).ok_or((run, OUT_OF_MEMORY))? };
+            let mut len = if run != start { out.len() } else { put_run(b, run, at, out, C::RUN_STEP).ok_or((run, OUT_OF_MEMORY))? };
             match b.get(at) {
                 Some(b'"') => return Ok(at),
                 Some(b'\\') => {
@@ -262,11 +230,7 @@ fn decode<C: Classify, O: TextOut, const LONG: bool>(
                     // SAFETY: the `len` bytes are written (above).
                     unsafe { out.set_len(len) };
                     // The next run's stop.
-                    (at, high) = if LONG {
-                        copy_run::<C, O>(b, cursor, run, out).ok_or((run, OUT_OF_MEMORY))?
-                    } else {
-                        cursor.string_stop::<C>(b, run)
-                    };
+                    (at, high) = copy_run::<C, O>(b, cursor, run, out).ok_or((run, OUT_OF_MEMORY))?;
                 }
                 Some(_) => return Err((at, "control character in string (must be escaped)")),
                 None => return Err((start - 1, "unterminated string")),
@@ -404,9 +368,12 @@ fn put_run<O: TextOut>(b: &[u8], from: usize, to: usize, out: &mut O, step: usiz
 
 #[cfg(test)]
 mod tests {
-    use super::LONG_RUN;
     use crate::parse::guard::Guarded;
     use crate::{DuplicateKeys, ReadOptions, Value};
+
+    /// A first run (before the first escape) of a whole step of the copy
+    /// and more.
+    const LONG_RUN: usize = 64;
 
     /// A string body made of pieces chosen by `seed`: runs of plain text of
     /// every length up to 150 (across the driver's blocks and the copy's
@@ -451,8 +418,7 @@ mod tests {
     }
 
     /// Long runs of text after an escape, after a short first run and a
-    /// long one (`LONG_RUN`: the runs scanned and copied in one pass,
-    /// `copy_run`), as array items, member names and values, into the
+    /// long one (`LONG_RUN`), as array items, member names and values, into the
     /// `Value` builder's room (`DuplicateKeys::Last`: the room is lent, and
     /// outgrown by the longest) and into the scratch buffer (`Error`): each
     /// reads back as its text.
@@ -477,7 +443,7 @@ mod tests {
     }
 
     /// One-letter escapes in a long string (`LONG_RUN` bytes before the
-    /// first escape: `copy_run` decodes them in its loop), each after a run
+    /// first escape; `copy_run` decodes them in its loop), each after a run
     /// of every length up to 130 (so at every place of a step, the escape's
     /// letter in the next step too), among them `\"` and `\\` (letters that
     /// are stops themselves), a byte >= 0x80 before some, and bytes >= 0x80
