@@ -196,13 +196,15 @@ fn decode<C: Classify, O: TextOut>(
 ) -> Result<usize, (usize, &'static str)> {
     {
         let mut run = start;
+        // The run up to `at` is in `out` already (`copy_run` copied it as
+        // it found its stop).
+        let mut copied = false;
         loop {
             if high && !utf8_run::<C>(b, run, at) {
                 return Err((run, "invalid UTF-8 in string"));
             }
-            // The run up to the stop (`copy_run` copied those after the
-            // first as it found their stop).
-            let mut len = if run != start { out.len() } else { put_run(b, run, at, out, C::RUN_STEP).ok_or((run, OUT_OF_MEMORY))? };
+            // The run up to the stop.
+            let mut len = if copied { out.len() } else { put_run(b, run, at, out, C::RUN_STEP).ok_or((run, OUT_OF_MEMORY))? };
             match b.get(at) {
                 Some(b'"') => return Ok(at),
                 Some(b'\\') => {
@@ -230,7 +232,17 @@ fn decode<C: Classify, O: TextOut>(
                     // SAFETY: the `len` bytes are written (above).
                     unsafe { out.set_len(len) };
                     // The next run's stop.
-                    (at, high) = copy_run::<C, O>(b, cursor, run, out).ok_or((run, OUT_OF_MEMORY))?;
+                    // The next run's stop: in the cursor's block when it
+                    // holds one (a bit operation away: short strings, and
+                    // `\u` escapes, which `copy_run` hands back, close
+                    // together), else found as the text is copied.
+                    (at, high, copied) = match cursor.stop_in_block(run) {
+                        Some((at, high)) => (at, high, false),
+                        None => {
+                            let (at, high) = copy_run::<C, O>(b, cursor, run, out).ok_or((run, OUT_OF_MEMORY))?;
+                            (at, high, true)
+                        }
+                    };
                 }
                 Some(_) => return Err((at, "control character in string (must be escaped)")),
                 None => return Err((start - 1, "unterminated string")),
