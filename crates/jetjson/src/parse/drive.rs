@@ -1707,9 +1707,8 @@ mod tests {
     /// character of 2 or 4 bytes or a byte that is no UTF-8 at the run's
     /// start, middle or end, another run after, the string at offsets all
     /// over a block (after a string that leaves the decoder room for about
-    /// 3,000 bytes), after a short first run (each stop found in the
-    /// blocks' masks) and after a long one (`escaped.rs`'s `LONG_RUN`: the
-    /// runs scanned and copied in one pass, `copy_run`): read as the
+    /// 3,000 bytes), after a short first run and after a long one (64
+    /// bytes and more): read as the
     /// reference reads them at every level (the text, or the error and
     /// where).
     #[test]

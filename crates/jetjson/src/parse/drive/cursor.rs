@@ -67,6 +67,24 @@ impl Cursor {
         }
     }
 
+    /// The first `"`, `\` or control byte at or after `i` in the current
+    /// block, and whether a byte >= 0x80 comes before; `None` if `i` is not
+    /// in the block or no such byte follows it there.
+    #[inline(always)]
+    pub(super) fn stop_in_block(&self, i: usize) -> Option<(usize, bool)> {
+        let off = i.wrapping_sub(self.base);
+        if off >= 64 {
+            return None;
+        }
+        let from = u64::MAX << off;
+        let special = self.m.special & from;
+        if special == 0 {
+            return None;
+        }
+        let k = special.trailing_zeros();
+        Some((self.base + k as usize, self.m.high & from & !(u64::MAX << k) != 0))
+    }
+
     /// The first `"`, `\` or control byte of `b` at or after `i` (at or
     /// beyond the end of the input if none), and whether a byte >= 0x80
     /// comes before.
