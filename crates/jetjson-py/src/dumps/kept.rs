@@ -769,41 +769,24 @@ const LONG_STR: usize = 4096;
 
 /// The text of `v` when it is an exact str that a run declined (one that
 /// needs escaping, is longer than a run takes or is not ASCII) and the
-/// writer's string path takes: compact ASCII, or any other str with UTF-8
-/// text (made once and cached in the str by CPython, no Python code run),
-/// at most `LONG_STR` bytes. `None` for
-/// anything else, also a str with no UTF-8 text (a lone surrogate: the
-/// general path raises its error), with no exception left set.
+/// writer's string path takes, at most `LONG_STR` bytes: as the walker reads
+/// it (`text::utf8_caught`: compact ASCII in place, else the cached UTF-8
+/// form, made only after the code points were checked for lone surrogates,
+/// so CPython never raises and no object the GC tracks is made). `None` for
+/// anything else: a str with lone surrogates (the general path raises its
+/// error) or whose UTF-8 form could not be made, with no exception set.
 ///
 /// # Safety
 /// `v` is a live object; GIL held. The text lives as long as `v`.
 #[inline(always)]
 unsafe fn declined_str<'a>(v: *mut ffi::PyObject) -> Option<&'a str> {
-    // SAFETY: the type is compared before the str layout is read; a compact
-    // ASCII str's text follows its header and is ASCII; UTF-8 text from
-    // CPython is valid UTF-8 held by the str.
-    unsafe {
-        if ffi::Py_TYPE(v) != super::walk::ty_str() {
-            return None;
-        }
-        if ffi::PyUnicode_IS_COMPACT_ASCII(v) != 0 {
-            let header = v as *mut ffi::PyASCIIObject;
-            let len = (*header).length as usize;
-            if len > LONG_STR {
-                return None;
-            }
-            return Some(std::str::from_utf8_unchecked(std::slice::from_raw_parts(header.add(1) as *const u8, len)));
-        }
-        let mut len: ffi::Py_ssize_t = 0;
-        let p = ffi::PyUnicode_AsUTF8AndSize(v, &mut len);
-        if p.is_null() {
-            ffi::PyErr_Clear();
-            return None;
-        }
-        if len as usize > LONG_STR {
-            return None;
-        }
-        Some(std::str::from_utf8_unchecked(std::slice::from_raw_parts(p as *const u8, len as usize)))
+    if ffi::Py_TYPE(v) != super::walk::ty_str() {
+        return None;
+    }
+    // SAFETY: `v` is a live exact str (the caller's contract, type checked).
+    match unsafe { super::text::utf8_caught(v) } {
+        Ok(Some(text)) if text.len() <= LONG_STR => Some(text),
+        _ => None,
     }
 }
 
