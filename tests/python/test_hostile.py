@@ -21,6 +21,7 @@ import mmap
 import sys
 import threading
 import time
+import typing
 import uuid
 import zoneinfo
 
@@ -894,6 +895,122 @@ def test_dataclass_classes_are_not_kept_alive_after_dumps():
     alive = sum(r() is not None for r in refs)
     # The walker may keep a bounded number of recent classes (Records keeps 32).
     assert alive <= 32, alive
+
+
+def _class_whose_default_factory_closes_over_it():
+    @dataclasses.dataclass
+    class Node:
+        name: str = "n"
+        children: list = dataclasses.field(default_factory=lambda: [Node.__name__])
+
+    return Node
+
+
+def _class_with_a_classvar_registry_of_instances():
+    @dataclasses.dataclass
+    class Registered:
+        registry: typing.ClassVar[list] = []
+        x: int = 0
+
+        def __post_init__(self):
+            type(self).registry.append(self)
+
+    return Registered
+
+
+class _Back(int):
+    """An int (written as one) that refers back to its class."""
+
+
+def _class_whose_default_and_tag_lead_back_to_it():
+    back = _Back(7)
+
+    @dataclasses.dataclass
+    class Tagged:
+        __jetjson_tag__ = back
+        x: int = back
+
+    back.cls = Tagged
+    return Tagged
+
+
+@pytest.mark.parametrize(
+    "make",
+    [_class_whose_default_factory_closes_over_it, _class_with_a_classvar_registry_of_instances, _class_whose_default_and_tag_lead_back_to_it],
+)
+@pytest.mark.parametrize("options", [{}, {"omit_defaults": True}, {"profile": "go"}])
+def test_dataclasses_whose_fields_lead_back_to_the_class_are_freed_after_dumps(make, options):
+    # The class's plan holds its fields dict, defaults and tag value: the
+    # cyclic GC must see those references, or a class in a cycle through
+    # them is kept for ever after one dumps.
+    import weakref
+
+    refs = []
+    for _ in range(40):
+        C = make()
+        expected = jetjson.dumps(C(), **options)
+        assert jetjson.dumps(C(), **options) == expected
+        refs.append(weakref.ref(C))
+        del C
+    # Without dumps every class dies at a collection (the check of the check).
+    controls = []
+    for _ in range(5):
+        C = make()
+        C()
+        controls.append(weakref.ref(C))
+        del C
+    gc.collect()
+    assert all(r() is None for r in controls)
+    alive = sum(r() is not None for r in refs)
+    assert alive == 0, alive
+    # The plans died with their classes; the next plan frees them.
+    D = dataclasses.make_dataclass("After", [("x", int)])
+    assert jetjson.dumps(D(1)) == b'{"x":1}'
+
+
+def test_the_gc_sees_each_reference_a_dataclass_plan_holds_and_no_more():
+    # Too few references shown keep cycles alive (above); too many would
+    # let the GC free objects still in use. The plan holds the fields dict,
+    # each default and the tag value once, and each field name once plus
+    # once per name encoding made (one per profile's escapes and order).
+    default = object()
+
+    @dataclasses.dataclass
+    class C:
+        __jetjson_tag__ = "c"
+        first: object = default
+        second: int = 0
+
+    C.first = 1  # a default that is not written as an object would fail dumps
+    C.__dataclass_fields__["first"].default = default
+    jetjson.dumps(C(first=1))
+    holder = C.__dict__["__jetjson_plan__"]
+    names = [f.name for f in dataclasses.fields(C)]
+    for done, profile in enumerate(["compact", "go", "jcs"], start=1):
+        jetjson.dumps(C(first=1), profile=profile)
+        seen = gc.get_referents(holder)
+        ids = [id(o) for o in seen]
+        assert ids.count(id(C.__dataclass_fields__)) == 1
+        assert ids.count(id(default)) == 1
+        assert ids.count(id(C.__jetjson_tag__)) == 1
+        for name in names:
+            assert ids.count(id(name)) == 1 + done, (profile, name, ids.count(id(name)))
+        # Its type (a heap type's instances hold it), the fields dict, the
+        # two defaults, the tag value and the names.
+        assert len(seen) == 5 + len(names) * (1 + done)
+        assert ids.count(id(type(holder))) == 1
+    # Collections at every allocation while classes are planned and
+    # written in each profile: nothing in use is freed (the run under
+    # PYTHONMALLOC=debug would catch a use after free).
+    before = gc.get_threshold()
+    gc.set_threshold(1, 1, 1)
+    try:
+        for i in range(200):
+            K = dataclasses.make_dataclass(f"K{i}", [("a", int), ("b", str, dataclasses.field(default="x"))])
+            for profile in ["compact", "go", "jcs"]:
+                assert json.loads(jetjson.dumps([K(i), K(i, "y")], profile=profile)) == [{"a": i, "b": "x"}, {"a": i, "b": "y"}]
+    finally:
+        gc.set_threshold(*before)
 
 
 @pytest.mark.parametrize("profile", PROFILES)

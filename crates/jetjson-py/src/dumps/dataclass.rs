@@ -7,11 +7,15 @@
 //! text, the field orders of both sorted key orders, and the names encoded
 //! for each style used (a `Shape` per escape set and order).
 //!
-//! Where it is kept: in a capsule in the class's own `__dict__`
+//! Where it is kept: in a `PlanHolder` object in the class's own `__dict__`
 //! (`__jetjson_plan__`), as msgspec keeps its per-class data, so a plan lives
 //! and dies with its class: classes made at run time are not kept alive by
 //! a process-wide cache, and no address can be reused while a plan for it
-//! exists. A plan is trusted only for the class it was made for and only
+//! exists. The plan holds objects that may lead back to the class (the
+//! fields dict, a default or default factory closing over the class, a
+//! `ClassVar` registry of instances, the tag value): the holder shows those
+//! references to the cyclic GC (`__traverse__`), or such a class would never
+//! be freed once one of its instances was written. A plan is trusted only for the class it was made for and only
 //! while the class has the type version tag it had then (CPython gives a
 //! class a new tag whenever it or a base class changes): a class that is
 //! redecorated or otherwise changed is planned again.
@@ -29,9 +33,91 @@ use super::walk::Hold;
 
 use super::types::_PyType_Lookup;
 
-/// The capsule's name (and the attribute's).
-const CAPSULE: &std::ffi::CStr = c"jetjson.dataclass_plan";
+/// The attribute of a class's own dict holding its `PlanHolder`.
 const ATTRIBUTE: &str = "__jetjson_plan__";
+
+/// A class's plan as a Python object, kept in the class's dict: the cyclic
+/// GC sees the objects the plan holds (`__traverse__`). It has no
+/// `__clear__`: the plan never changes while its holder lives (every cycle
+/// through it passes through the class, whose own clear empties its dict
+/// and so frees the holder), and when the holder dies its plan goes to the
+/// graveyard unfreed (`Drop`).
+#[pyclass(module = "jetjson", name = "_DataclassPlan", frozen)]
+pub struct PlanHolder {
+    /// `None` only inside `Drop`.
+    plan: Option<Box<Plan>>,
+}
+
+// SAFETY: the plan (`Rc`, `RefCell`, raw pointers) is only touched with the
+// GIL held, and the extension is not built for free-threaded CPython
+// (lib.rs): no two threads ever use it at once.
+unsafe impl Send for PlanHolder {}
+// SAFETY: as above.
+unsafe impl Sync for PlanHolder {}
+
+#[pymethods]
+impl PlanHolder {
+    /// Every object the plan holds a reference to: the fields dict, the
+    /// defaults, the tag value, and each field name once for the plan and
+    /// once per shape (each shape holds a reference to each name: its keys
+    /// are the plan's names, `Plan::shape`). A shape list borrowed at this
+    /// moment is skipped: references left unvisited keep objects alive
+    /// (a leak at worst, never a free of something in use).
+    fn __traverse__(&self, visit: pyo3::PyVisit<'_>) -> Result<(), pyo3::PyTraverseError> {
+        let Some(plan) = self.plan.as_deref() else { return Ok(()) };
+        if let Some(fields) = &plan.fields {
+            visit.call(&fields.dict)?;
+        }
+        for default in &plan.defaults {
+            if let Omit::Value(d) = default {
+                visit.call(d)?;
+            }
+        }
+        if let Some((_, value)) = &plan.tag {
+            visit.call(value)?;
+        }
+        let shapes = plan.shapes.try_borrow().map_or(0, |s| s.len());
+        for (name, _) in &plan.names {
+            for _ in 0..=shapes {
+                visit.call(name)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Drop for PlanHolder {
+    /// Hands the plan to the graveyard, to be freed at the next `make`
+    /// (`bury`). Freeing a plan releases objects (the field names, the
+    /// defaults, the tag's value) whose `__del__` may run any Python code,
+    /// which must not run here: a holder dies inside a change of its
+    /// class's dict (our own store in `make`, the user's `setattr` or
+    /// `del`), before CPython gives the class a new version tag, so a
+    /// `dumps` run from such a `__del__` would find the dying plan in
+    /// `find`'s cache.
+    fn drop(&mut self) {
+        let Some(plan) = self.plan.take() else { return };
+        // SAFETY: the GIL is held (CPython deallocates objects with it);
+        // the graveyard runs no Python code here.
+        let graves = unsafe { &mut *GRAVEYARD.0.get() };
+        if graves.try_reserve(1).is_ok() {
+            graves.push(*plan);
+        } else {
+            // No room to keep it: leaked rather than freed here.
+            std::mem::forget(plan);
+        }
+    }
+}
+
+/// The holder type (made at module set-up, `register`).
+fn holder_type(py: Python<'_>) -> *mut ffi::PyTypeObject {
+    <PlanHolder as pyo3::PyTypeInfo>::type_object_raw(py)
+}
+
+/// Makes the holder type, at module set-up (so that no `dumps` makes it).
+pub fn register(py: Python<'_>) {
+    let _ = holder_type(py);
+}
 
 /// How a field's value is read from an instance, decided when the class is
 /// planned (and trusted while its version tag is unchanged): without
@@ -177,24 +263,24 @@ impl Plan {
 }
 
 /// A plan held for the time an instance is written: a reference to its
-/// capsule keeps it alive even if Python code run meanwhile replaces the
+/// holder keeps it alive even if Python code run meanwhile replaces the
 /// class's attribute.
 pub struct Held {
-    capsule: *mut PyObject,
+    holder: *mut PyObject,
     plan: *const Plan,
 }
 
 impl Held {
     pub fn plan(&self) -> &Plan {
-        // SAFETY: the capsule, which owns the plan, is held by `self`.
+        // SAFETY: the holder, which owns the plan, is held by `self`.
         unsafe { &*self.plan }
     }
 }
 
 impl Drop for Held {
     fn drop(&mut self) {
-        // SAFETY: we own one reference to the capsule; GIL held (dumps).
-        unsafe { ffi::Py_DECREF(self.capsule) };
+        // SAFETY: we own one reference to the holder; GIL held (dumps).
+        unsafe { ffi::Py_DECREF(self.holder) };
     }
 }
 
@@ -224,12 +310,12 @@ pub unsafe fn find(py: Python<'_>, ty: *mut ffi::PyTypeObject) -> Result<Option<
     }
     // SAFETY: `ty` is live. Not a recent class (`find_recent`, whose cache
     // entries stay good because a change to a class's dict gives it a new
-    // tag before any Python code runs, and a dying capsule's plan goes to
-    // the graveyard, `drop_plan`): its own dict (not its bases') is looked
-    // up with a str key. That lookup runs Python code when the dict
+    // tag before any Python code runs, and a dying holder's plan goes to
+    // the graveyard, `PlanHolder::drop`): its own dict (not its bases') is
+    // looked up with a str key. That lookup runs Python code when the dict
     // holds another key of the same hash (its `__eq__`), which may change
     // the class, move the object to another class and free this one: the
-    // class is held while it is looked up, the capsule found is held at
+    // class is held while it is looked up, the holder found is held at
     // once, and the plan is checked against the class as it is afterwards.
     unsafe {
         let slot = &RECENT.0[(ty as usize >> 4) % RECENT_SLOTS];
@@ -239,25 +325,28 @@ pub unsafe fn find(py: Python<'_>, ty: *mut ffi::PyTypeObject) -> Result<Option<
         }
         let Some(name) = attribute(py) else { return Ok(None) };
         let _class = Hold::new(ty.cast());
-        let capsule = ffi::PyDict_GetItemWithError(dict, name);
-        if capsule.is_null() {
+        let holder = ffi::PyDict_GetItemWithError(dict, name);
+        if holder.is_null() {
             // Not there, or a key's `__eq__` raised (then raised by the
             // caller, not swallowed).
             return if ffi::PyErr_Occurred().is_null() { Ok(None) } else { Err(()) };
         }
         // Held before anything else can run.
-        ffi::Py_INCREF(capsule);
-        let mut held = Held { capsule, plan: std::ptr::null() };
-        if ffi::PyCapsule_IsValid(capsule, CAPSULE.as_ptr()) == 0 {
+        ffi::Py_INCREF(holder);
+        let mut held = Held { holder, plan: std::ptr::null() };
+        if ffi::Py_TYPE(holder) != holder_type(py) {
             return Ok(None);
         }
-        let plan = ffi::PyCapsule_GetPointer(capsule, CAPSULE.as_ptr()) as *const Plan;
+        // A live holder of exactly our (frozen) type: its plan is there.
+        let Some(plan) = pyo3::Borrowed::from_ptr(py, holder).cast_unchecked::<PlanHolder>().get().plan.as_deref() else {
+            return Ok(None);
+        };
+        let plan = plan as *const Plan;
         let version = version_of(ty);
-        if plan.is_null() || (*plan).class != ty as usize || version == 0 || (*plan).version.get() != version || !(*plan).fields_unchanged()
-        {
+        if (*plan).class != ty as usize || version == 0 || (*plan).version.get() != version || !(*plan).fields_unchanged() {
             return Ok(None);
         }
-        slot.set(Recent { ty: ty as usize, version, capsule, plan });
+        slot.set(Recent { ty: ty as usize, version, holder, plan });
         held.plan = plan;
         Ok(Some(held))
     }
@@ -274,28 +363,28 @@ pub unsafe fn find_recent(ty: *mut ffi::PyTypeObject) -> Option<Held> {
     // SAFETY: `ty` is live. A cache entry with this class's address and
     // its current (valid, non-zero) version tag was stored for this very
     // class (tags are never reused), unchanged since: its dict still holds
-    // the capsule (a change to the dict gives the class a new tag before
-    // any Python code runs; a dying capsule's plan goes to the graveyard,
-    // `drop_plan`), so the capsule is alive.
+    // the holder (a change to the dict gives the class a new tag before
+    // any Python code runs; a dying holder's plan goes to the graveyard,
+    // `PlanHolder::drop`), so the holder is alive.
     unsafe {
         let version = version_of(ty);
         let seen = RECENT.0[(ty as usize >> 4) % RECENT_SLOTS].get();
         if version != 0 && seen.ty == ty as usize && seen.version == version && (*seen.plan).fields_unchanged() {
-            ffi::Py_INCREF(seen.capsule);
-            return Some(Held { capsule: seen.capsule, plan: seen.plan });
+            ffi::Py_INCREF(seen.holder);
+            return Some(Held { holder: seen.holder, plan: seen.plan });
         }
         None
     }
 }
 
 /// A class whose plan was found lately: its address and version tag, and
-/// its capsule and plan (borrowed: see `find` for why they are alive
+/// its holder and plan (borrowed: see `find` for why they are alive
 /// whenever the address and tag match).
 #[derive(Clone, Copy)]
 struct Recent {
     ty: usize,
     version: u32,
-    capsule: *mut PyObject,
+    holder: *mut PyObject,
     plan: *const Plan,
 }
 
@@ -308,7 +397,7 @@ struct RecentCache([std::cell::Cell<Recent>; RECENT_SLOTS]);
 unsafe impl Sync for RecentCache {}
 
 static RECENT: RecentCache = RecentCache(
-    [const { std::cell::Cell::new(Recent { ty: 0, version: 0, capsule: std::ptr::null_mut(), plan: std::ptr::null() }) }; RECENT_SLOTS],
+    [const { std::cell::Cell::new(Recent { ty: 0, version: 0, holder: std::ptr::null_mut(), plan: std::ptr::null() }) }; RECENT_SLOTS],
 );
 
 /// Makes the plan of `class` (a dataclass) and stores it on the class.
@@ -381,15 +470,10 @@ pub fn make(class: &Bound<'_, PyType>, direct: bool, versioned: bool) -> PyResul
         utf16,
         shapes: RefCell::new(Vec::new()),
     });
-    let plan = Box::into_raw(plan);
-    // SAFETY: the capsule takes ownership of the box (freed by `drop_plan`).
-    let capsule = unsafe { ffi::PyCapsule_New(plan as *mut std::ffi::c_void, CAPSULE.as_ptr(), Some(drop_plan)) };
-    if capsule.is_null() {
-        // SAFETY: the capsule was not made, so the box is still ours.
-        drop(unsafe { Box::from_raw(plan) });
-        return Err(PyErr::fetch(py));
-    }
-    let held = Held { capsule, plan };
+    // The box's address is the plan's for as long as the holder lives.
+    let plan_at = &*plan as *const Plan;
+    let holder = Py::new(py, PlanHolder { plan: Some(plan) })?.into_ptr();
+    let held = Held { holder, plan: plan_at };
     if !trusted {
         return Ok(held);
     }
@@ -411,7 +495,7 @@ pub fn make(class: &Bound<'_, PyType>, direct: bool, versioned: bool) -> PyResul
                 ffi::PyErr_Clear();
             }
             let _before = (!before.is_null()).then(|| Hold::new(before));
-            if ffi::PyDict_SetItem(dict, name, capsule) != 0 {
+            if ffi::PyDict_SetItem(dict, name, holder) != 0 {
                 ffi::PyErr_Clear();
                 return Ok(held);
             }
@@ -665,38 +749,10 @@ fn attribute(py: Python<'_>) -> Option<*mut PyObject> {
     NAME.get_or_try_init(py, || Ok::<_, PyErr>(crate::fallible::interned(py, ATTRIBUTE)?.unbind())).ok().map(|n| n.as_ptr())
 }
 
-/// The capsule's destructor: hands the plan to the graveyard, to be
-/// freed at the next `make` (`bury`). Freeing a plan releases objects (the
-/// field names, the defaults, the tag's value) whose `__del__` may run any
-/// Python code, which must not run here: a capsule dies inside a change of
-/// its class's dict (our own store in `make`, the user's `setattr` or
-/// `del`), before CPython gives the class a new version tag, so a `dumps`
-/// run from such a `__del__` would find the dying plan in `find`'s cache.
-unsafe extern "C" fn drop_plan(capsule: *mut PyObject) {
-    // SAFETY: called once by CPython, with the GIL, when the capsule dies;
-    // the pointer is the box `make` gave it. The graveyard is touched only
-    // with the GIL held and runs no Python code here.
-    unsafe {
-        let plan = ffi::PyCapsule_GetPointer(capsule, CAPSULE.as_ptr()) as *mut Plan;
-        if plan.is_null() {
-            ffi::PyErr_Clear();
-            return;
-        }
-        let plan = Box::from_raw(plan);
-        let graves = &mut *GRAVEYARD.0.get();
-        if graves.try_reserve(1).is_ok() {
-            graves.push(*plan);
-        } else {
-            // No room to keep it: leaked rather than freed here.
-            std::mem::forget(plan);
-        }
-    }
-}
-
-/// Plans whose capsules died, not yet freed (see `drop_plan`).
+/// Plans whose holders died, not yet freed (see `PlanHolder::drop`).
 struct Graveyard(std::cell::UnsafeCell<Vec<Plan>>);
 
-// SAFETY: only touched with the GIL held (capsule destructors and `make`),
+// SAFETY: only touched with the GIL held (holders' `Drop` and `make`),
 // and the extension is not built for free-threaded CPython (lib.rs).
 unsafe impl Sync for Graveyard {}
 

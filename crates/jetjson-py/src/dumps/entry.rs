@@ -114,6 +114,7 @@ static DUMPS: MethodDef = MethodDef(UnsafeCell::new(ffi::PyMethodDef {
 /// Adds `dumps` to the module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
+    super::dataclass::register(py);
     // SAFETY: `DUMPS` lives for the whole program; the module and its name
     // are live objects; the new function is owned by the Bound.
     let f = unsafe {
