@@ -268,6 +268,64 @@ def test_literals_and_enums():
         assert dec(Mode, '"fast"') is Mode.FAST
 
 
+def test_flags_read_combinations_of_their_members_as_dumps_writes_them():
+    class Perm(enum.IntFlag):
+        R = 4
+        W = 2
+        X = 1
+
+    class Strict(enum.Flag, boundary=enum.STRICT):
+        A = 1
+        B = 2
+
+    @dataclasses.dataclass
+    class File:
+        perm: Perm
+        mode: Optional[Strict] = None
+
+    # Every value dumps writes comes back as the same flag.
+    for value in [Perm.R, Perm.R | Perm.W, Perm.R | Perm.W | Perm.X, Perm(0), Perm.W | Perm.X]:
+        text = jetjson.dumps(value)
+        got = dec(Perm, text)
+        assert got == value and type(got) is Perm, (text, got)
+    for value in [Strict.A, Strict.A | Strict.B, Strict(0)]:
+        got = dec(Strict, jetjson.dumps(value.value))
+        assert got == value and type(got) is Strict
+    assert dec(Perm, "4") is Perm.R  # members are the members themselves
+    f = dec(File, '{"perm":6,"mode":3}')
+    assert f.perm == Perm.R | Perm.W and f.mode == Strict.A | Strict.B
+    assert dec(List[Perm], "[7,0,8]") == [Perm(7), Perm(0), Perm(8)]  # IntFlag keeps unknown bits
+    # Bits a strict flag does not have, non-integers and other kinds are refused.
+    e = refused(Strict, "4")
+    assert e.msg == "Expected Strict, got 4"
+    assert refused(List[Strict], "[1,12]").path == "$[1]"
+    assert refused(Perm, "1.5").msg.startswith("Expected Perm")
+    assert refused(Perm, '"4"').msg == "Expected Perm, got str"
+    # A flag is no tag: its values are open-ended.
+    with pytest.raises(TypeError, match="cannot be told apart"):
+        @dataclasses.dataclass
+        class P:
+            kind: Perm
+
+        @dataclasses.dataclass
+        class Q:
+            kind: Perm
+            other: int = 0
+
+        Decoder(Union[P, Q])
+
+    # An exception other than ValueError from the class is raised as it is.
+    class Odd(enum.IntFlag):
+        A = 1
+
+        @classmethod
+        def _missing_(cls, value):
+            raise KeyError(value)
+
+    with pytest.raises(KeyError):
+        dec(Odd, "2")
+
+
 def test_annotated_constraints():
     Small = Annotated[int, Meta(ge=0, lt=10)]
     Name = Annotated[str, Meta(min_length=1, max_length=5, pattern="^[a-z]+$")]

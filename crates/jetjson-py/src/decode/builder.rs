@@ -592,13 +592,17 @@ impl<'p, 'i> Builder<'p, 'i> {
             Node::Any => numbers::new_number(n),
             Node::Decimal => self.decimal(n.text)?,
             Node::Raw => self.raw_object(n.text.as_bytes())?,
-            Node::Choice(c) if n.is_integer => match (n.value, c.ints.is_empty()) {
-                (NumberValue::I64(i), false) => match c.ints.iter().find(|(v, _)| *v == i) {
-                    Some((_, obj)) => new_ref(obj.as_ptr()),
-                    None => return Err(self.invalid(format!("Expected {}, got {}", c.what, shorten(n.text)))),
-                },
-                _ => return Err(self.invalid(format!("Expected {}, got {}", c.what, shorten(n.text)))),
-            },
+            Node::Choice(c) if n.is_integer => {
+                let member = match n.value {
+                    NumberValue::I64(i) => c.ints.iter().find(|(v, _)| *v == i),
+                    _ => None,
+                };
+                match (member, &c.flag) {
+                    (Some((_, obj)), _) => new_ref(obj.as_ptr()),
+                    (None, Some(flag)) => self.flag(c, flag, n)?,
+                    (None, None) => return Err(self.invalid(format!("Expected {}, got {}", c.what, shorten(n.text)))),
+                }
+            }
             Node::Bool if !self.set.strict && matches!(n.value, NumberValue::I64(0 | 1)) => {
                 bool_obj(matches!(n.value, NumberValue::I64(1)))
             }
@@ -607,6 +611,34 @@ impl<'p, 'i> Builder<'p, 'i> {
             _ => return Err(self.mismatch(node, if n.is_integer { "int" } else { "float" })),
         };
         self.checked(obj, rules, m)
+    }
+
+    /// `flag(n)`: an integer that is no member's value, read as a
+    /// combination of the `enum.Flag` class's members. Runs Python code
+    /// (the class's `_missing_`); a `ValueError` (bits the class does not
+    /// have) is a validation error, any other exception is raised.
+    #[inline(never)]
+    fn flag(&mut self, c: &Choices, flag: &Py<PyAny>, n: &NumberToken<'_>) -> jetjson::Result<*mut PyObject> {
+        let int = self.int(n)?;
+        if int.is_null() {
+            return Err(self.python_error());
+        }
+        // SAFETY: the class is held by the plan, `int` is ours; GIL held.
+        let obj = unsafe {
+            let obj = ffi::PyObject_CallOneArg(flag.as_ptr(), int);
+            ffi::Py_DECREF(int);
+            obj
+        };
+        if obj.is_null() {
+            // SAFETY: an exception is set (the call failed); GIL held.
+            if unsafe { ffi::PyErr_ExceptionMatches(ffi::PyExc_ValueError) } == 0 {
+                return Err(self.python_error());
+            }
+            // SAFETY: as above: our message replaces the ValueError's.
+            unsafe { ffi::PyErr_Clear() };
+            return Err(self.invalid(format!("Expected {}, got {}", c.what, shorten(n.text))));
+        }
+        Ok(obj)
     }
 
     fn int(&mut self, n: &NumberToken<'_>) -> jetjson::Result<*mut PyObject> {

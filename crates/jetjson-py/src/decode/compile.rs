@@ -453,7 +453,7 @@ impl<'py> Compiler<'py> {
                 if !c.strs.is_empty() {
                     set(&mut u.string, Node::Choice(Box::new(c.clone_ref(self.py))), "string", &what)?;
                 }
-                if !c.ints.is_empty() {
+                if !c.ints.is_empty() || c.flag.is_some() {
                     set(&mut u.int, Node::Choice(Box::new(c.clone_ref(self.py))), "integer", &what)?;
                 }
                 if c.bools.iter().any(Option::is_some) {
@@ -527,6 +527,10 @@ impl<'py> Compiler<'py> {
             let member = member?;
             let value = member.getattr(name!(self.py, "value")?)?;
             add_choice(&mut c, &value, &member, ty.as_any())?;
+        }
+        let flag = self.py.import(name!(self.py, "enum")?)?.getattr(name!(self.py, "Flag")?)?;
+        if ty.is_subclass(&flag)? && c.strs.is_empty() && c.bools.iter().all(Option::is_none) && c.null.is_none() {
+            c.flag = Some(ty.clone().into_any().unbind());
         }
         Ok(Node::Choice(Box::new(c)))
     }
@@ -975,7 +979,8 @@ fn add_choice(c: &mut Choices, value: &Bound<'_, PyAny>, result: &Bound<'_, PyAn
 
 fn literal_of(n: &Node) -> Option<&Choices> {
     match n {
-        Node::Choice(c) if c.bools.iter().all(Option::is_none) && c.null.is_none() => Some(c),
+        // A flag's values are open-ended: not a tag.
+        Node::Choice(c) if c.bools.iter().all(Option::is_none) && c.null.is_none() && c.flag.is_none() => Some(c),
         _ => None,
     }
 }

@@ -75,6 +75,10 @@ pub(crate) struct Choices {
     pub ints: Vec<(i64, Py<PyAny>)>,
     pub bools: [Option<Py<PyAny>>; 2],
     pub null: Option<Py<PyAny>>,
+    /// An `enum.Flag` class with int values: an integer that is no member's
+    /// value is handed to it (`F(3)` is `F.A|F.B`), as `dumps` writes such
+    /// a combination and msgspec reads it back.
+    pub flag: Option<Py<PyAny>>,
 }
 
 impl Choices {
@@ -85,6 +89,7 @@ impl Choices {
             ints: self.ints.iter().map(|(n, v)| (*n, v.clone_ref(py))).collect(),
             bools: [self.bools[0].as_ref().map(|v| v.clone_ref(py)), self.bools[1].as_ref().map(|v| v.clone_ref(py))],
             null: self.null.as_ref().map(|v| v.clone_ref(py)),
+            flag: self.flag.as_ref().map(|v| v.clone_ref(py)),
         }
     }
 }

@@ -88,6 +88,7 @@ fn choices(c: &Choices, visit: &PyVisit<'_>) -> Visited {
     for v in &c.bools {
         visit.call(v)?;
     }
+    visit.call(&c.flag)?;
     visit.call(&c.null)
 }
 
