@@ -262,6 +262,15 @@ def test_literals_and_enums():
     assert refused(Color, '"green"').msg == 'Expected Color, got "green"'
     assert refused(Level, "3").msg == "Expected Level, got 3"
     assert refused(Level, '"1"').msg == "Expected Level, got str"
+    # `-0` is the integer 0 wherever an int is read.
+    class Zero(enum.IntEnum):
+        OFF = 0
+        ON = 1
+
+    assert dec(int, "-0") == 0
+    assert dec(Zero, "-0") is Zero.OFF
+    assert dec(Literal[0, "x"], "-0") == 0
+    assert refused(Level, "-0").msg == "Expected Level, got -0"
     if sys.version_info >= (3, 11):
         class Mode(enum.StrEnum):
             FAST = "fast"

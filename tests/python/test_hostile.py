@@ -1351,3 +1351,71 @@ def test_field_names_that_are_str_subclasses_are_read_as_getattr_reads_them():
     assert want == {"x": 2, "y": 2}
     for profile in ("compact", "go", "jcs"):
         assert json.loads(jetjson.dumps(c, profile=profile)) == want
+
+
+def test_a_class_changed_by_a_collection_while_its_plan_is_made_is_read_as_getattr_reads_it():
+    # Making the plan's holder (a GC-tracked object) may start a
+    # collection, whose callbacks run Python code: here one puts a property
+    # over a field. The reads must be decided for the class as it is after
+    # that, not stamped with its new version tag and decided before.
+    armed = []
+
+    def callback(phase, info):
+        if phase == "start" and armed:
+            cls = armed.pop()
+            cls.a = property(lambda self: "from the property")
+
+    class Meta(type):
+        @property
+        def __jetjson_tag_field__(cls):  # read by make() just before the holder
+            if cls.__dict__.get("_arm"):
+                armed.append(cls)
+                gc.set_threshold(1)
+            return None
+
+    @dataclasses.dataclass
+    class C(metaclass=Meta):
+        __jetjson_tag__ = "c"
+        a: int = 1
+
+    C._arm = True
+    before = gc.get_threshold()
+    gc.callbacks.append(callback)
+    try:
+        first = jetjson.dumps(C())
+    finally:
+        gc.set_threshold(*before)
+        gc.callbacks.remove(callback)
+    assert isinstance(C.__dict__.get("a"), property) and not armed
+    obj = C.__new__(C)
+    obj.__dict__["a"] = 1
+    assert obj.a == "from the property"
+    expected = b'{"type":"c","a":"from the property"}'
+    assert first == expected
+    assert jetjson.dumps(obj) == expected
+
+
+def test_a_freed_dataclass_plan_releases_what_it_held_at_the_next_dumps_call():
+    # A class freed by a collection: its plan's defaults are released by the
+    # next dumps call of anything, not only once another class is planned.
+    # (A str default: not tracked by the GC, so its reference count tells
+    # who still holds it; a weakref would be cleared by the collection
+    # whether or not the object was freed.)
+    payload = "payload " * 1000
+    baseline = sys.getrefcount(payload)
+
+    def make():
+        @dataclasses.dataclass
+        class C:
+            x: str = payload
+            y: list = dataclasses.field(default_factory=lambda: [C.__name__])
+
+        return C
+
+    C = make()
+    assert jetjson.dumps(C(y=[])) == b'{"x":"%s","y":[]}' % payload.encode()
+    assert sys.getrefcount(payload) > baseline
+    del C
+    gc.collect()
+    assert jetjson.dumps(1) == b"1"
+    assert sys.getrefcount(payload) == baseline

@@ -595,6 +595,8 @@ impl<'p, 'i> Builder<'p, 'i> {
             Node::Choice(c) if n.is_integer => {
                 let member = match n.value {
                     NumberValue::I64(i) => c.ints.iter().find(|(v, _)| *v == i),
+                    // The integer literal `-0`, which `int` reads as 0.
+                    NumberValue::F64(_) => c.ints.iter().find(|(v, _)| *v == 0),
                     _ => None,
                 };
                 match (member, &c.flag) {
@@ -616,7 +618,9 @@ impl<'p, 'i> Builder<'p, 'i> {
     /// `flag(n)`: an integer that is no member's value, read as a
     /// combination of the `enum.Flag` class's members. Runs Python code
     /// (the class's `_missing_`); a `ValueError` (bits the class does not
-    /// have) is a validation error, any other exception is raised.
+    /// have) is the validation error "Expected F, got n", any other
+    /// exception goes as class code's do (`errors.rs`: a `TypeError` as a
+    /// validation error with it as the cause, the rest raised as they are).
     #[inline(never)]
     fn flag(&mut self, c: &Choices, flag: &Py<PyAny>, n: &NumberToken<'_>) -> jetjson::Result<*mut PyObject> {
         let int = self.int(n)?;

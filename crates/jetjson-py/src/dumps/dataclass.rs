@@ -38,14 +38,20 @@ const ATTRIBUTE: &str = "__jetjson_plan__";
 
 /// A class's plan as a Python object, kept in the class's dict: the cyclic
 /// GC sees the objects the plan holds (`__traverse__`). It has no
-/// `__clear__`: the plan never changes while its holder lives (every cycle
-/// through it passes through the class, whose own clear empties its dict
-/// and so frees the holder), and when the holder dies its plan goes to the
-/// graveyard unfreed (`Drop`).
+/// `__clear__`: the plan never changes once set (every cycle through it
+/// passes through the class, whose own clear empties its dict and so frees
+/// the holder), and when the holder dies its plan goes to the graveyard
+/// unfreed (`Drop`).
+///
+/// The holder is made empty and given its plan once made (`make`): making
+/// a GC-tracked object may start a collection, which runs Python code
+/// (finalizers, `gc.callbacks`) that could change the class, so it is made
+/// before the plan's reads are decided, not in the window between deciding
+/// them and taking the class's version tag.
 #[pyclass(module = "jetjson", name = "_DataclassPlan", frozen)]
 pub struct PlanHolder {
-    /// `None` only inside `Drop`.
-    plan: Option<Box<Plan>>,
+    /// Empty until `make` sets it, and inside `Drop`.
+    plan: std::cell::OnceCell<Box<Plan>>,
 }
 
 // SAFETY: the plan (`Rc`, `RefCell`, raw pointers) is only touched with the
@@ -64,7 +70,7 @@ impl PlanHolder {
     /// moment is skipped: references left unvisited keep objects alive
     /// (a leak at worst, never a free of something in use).
     fn __traverse__(&self, visit: pyo3::PyVisit<'_>) -> Result<(), pyo3::PyTraverseError> {
-        let Some(plan) = self.plan.as_deref() else { return Ok(()) };
+        let Some(plan) = self.plan.get() else { return Ok(()) };
         if let Some(fields) = &plan.fields {
             visit.call(&fields.dict)?;
         }
@@ -338,10 +344,10 @@ pub unsafe fn find(py: Python<'_>, ty: *mut ffi::PyTypeObject) -> Result<Option<
             return Ok(None);
         }
         // A live holder of exactly our (frozen) type: its plan is there.
-        let Some(plan) = pyo3::Borrowed::from_ptr(py, holder).cast_unchecked::<PlanHolder>().get().plan.as_deref() else {
+        let Some(plan) = pyo3::Borrowed::from_ptr(py, holder).cast_unchecked::<PlanHolder>().get().plan.get() else {
             return Ok(None);
         };
-        let plan = plan as *const Plan;
+        let plan = &**plan as *const Plan;
         let version = version_of(ty);
         if (*plan).class != ty as usize || version == 0 || (*plan).version.get() != version || !(*plan).fields_unchanged() {
             return Ok(None);
@@ -441,6 +447,9 @@ pub fn make(class: &Bound<'_, PyType>, direct: bool, versioned: bool) -> PyResul
     let mut utf16: Vec<usize> = (0..json.len()).collect();
     utf16.sort_by(|&a, &b| jetjson::compare_utf16(json[a].as_bytes(), json[b].as_bytes()));
     let ty = class.as_ptr() as *mut ffi::PyTypeObject;
+    // The holder, made (a GC-tracked object: a collection may start and run
+    // Python code) before the window below.
+    let holder = Py::new(py, PlanHolder { plan: std::cell::OnceCell::new() })?;
     // From here until the plan has its version tag no Python code may run,
     // or the reads decided would not be those of the class as stamped: a
     // class whose dicts (its own and its bases') hold a key other than an
@@ -472,8 +481,11 @@ pub fn make(class: &Bound<'_, PyType>, direct: bool, versioned: bool) -> PyResul
     });
     // The box's address is the plan's for as long as the holder lives.
     let plan_at = &*plan as *const Plan;
-    let holder = Py::new(py, PlanHolder { plan: Some(plan) })?.into_ptr();
-    let held = Held { holder, plan: plan_at };
+    if holder.get().plan.set(plan).is_err() {
+        // Not reached: the holder is new and only `make` sets plans.
+        return Err(pyo3::exceptions::PySystemError::new_err("jetjson: a dataclass plan holder was set twice"));
+    }
+    let held = Held { holder: holder.into_ptr(), plan: plan_at };
     if !trusted {
         return Ok(held);
     }
@@ -495,7 +507,7 @@ pub fn make(class: &Bound<'_, PyType>, direct: bool, versioned: bool) -> PyResul
                 ffi::PyErr_Clear();
             }
             let _before = (!before.is_null()).then(|| Hold::new(before));
-            if ffi::PyDict_SetItem(dict, name, holder) != 0 {
+            if ffi::PyDict_SetItem(dict, name, held.holder) != 0 {
                 ffi::PyErr_Clear();
                 return Ok(held);
             }
@@ -758,8 +770,22 @@ unsafe impl Sync for Graveyard {}
 
 static GRAVEYARD: Graveyard = Graveyard(std::cell::UnsafeCell::new(Vec::new()));
 
+/// Frees the plans in the graveyard, if it holds any: at the start of each
+/// `dumps` call (where Python code may run and nothing is borrowed), so
+/// that the defaults and names of classes freed since the last call do not
+/// wait for the next class planned. A load and a branch when it is empty.
+#[inline(always)]
+pub fn bury_any() {
+    // SAFETY: GIL held (called from `dumps`); only the length is read.
+    if !unsafe { &*GRAVEYARD.0.get() }.is_empty() {
+        bury();
+    }
+}
+
 /// Frees the plans in the graveyard (which may run Python code: call only
 /// where that is allowed). Plans that die meanwhile wait for the next call.
+#[cold]
+#[inline(never)]
 fn bury() {
     // SAFETY: GIL held (`make` runs inside a Python call); the list is
     // taken out before any plan is dropped, so code run by a drop finds an

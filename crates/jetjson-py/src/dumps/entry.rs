@@ -142,6 +142,9 @@ unsafe extern "C" fn dumps_entry(
     kwnames: *mut PyObject,
 ) -> *mut PyObject {
     let slow: crate::fast::Slow = pyo3::impl_::trampoline::get_trampoline_function!(fastcall_cfunction_with_keywords, dumps_fast);
+    // Plans of dataclasses freed since the last call are freed first, where
+    // nothing is borrowed yet.
+    super::dataclass::bury_any();
     // Calls with options, or not of one argument, go straight to the
     // general path, before anything else is looked at.
     if nargs != 1 || !kwnames.is_null() {
