@@ -1419,3 +1419,27 @@ def test_a_freed_dataclass_plan_releases_what_it_held_at_the_next_dumps_call():
     gc.collect()
     assert jetjson.dumps(1) == b"1"
     assert sys.getrefcount(payload) == baseline
+
+
+def test_a_class_attribute_named_like_the_plan_is_left_as_it_is():
+    # A __slots__ member (or any class attribute) named __jetjson_plan__ is
+    # the user's: dumps plans such a class per instance instead of
+    # replacing the attribute.
+    @dataclasses.dataclass(slots=True)
+    class C:
+        __jetjson_plan__: int = dataclasses.field(default=0, metadata={"json": "plan"})
+        x: int = 1
+
+    descriptor = C.__dict__["__jetjson_plan__"]
+    for i in range(3):
+        assert jetjson.dumps(C(i)) == b'{"plan":%d,"x":1}' % i
+    assert C.__dict__["__jetjson_plan__"] is descriptor
+    assert C(6).__jetjson_plan__ == 6
+
+    @dataclasses.dataclass
+    class D:
+        x: int = 1
+
+    D.__jetjson_plan__ = "mine"
+    assert jetjson.dumps(D(2)) == b'{"x":2}'
+    assert D.__jetjson_plan__ == "mine"

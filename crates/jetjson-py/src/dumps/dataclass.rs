@@ -506,6 +506,12 @@ pub fn make(class: &Bound<'_, PyType>, direct: bool, versioned: bool) -> PyResul
             if before.is_null() {
                 ffi::PyErr_Clear();
             }
+            // The class's own attribute of that name (a `__slots__` member
+            // named so, a value the user set) is left as it is: the class is
+            // planned per instance.
+            if !before.is_null() && ffi::Py_TYPE(before) != holder_type(py) {
+                return Ok(held);
+            }
             let _before = (!before.is_null()).then(|| Hold::new(before));
             if ffi::PyDict_SetItem(dict, name, held.holder) != 0 {
                 ffi::PyErr_Clear();
