@@ -241,6 +241,9 @@ def test_optional_and_unions():
         Decoder(Union[str, datetime.datetime])
     with pytest.raises(TypeError, match="cannot be told apart"):
         Decoder(Union[List[int], Tuple[int, ...]])
+    # The message names the union.
+    with pytest.raises(TypeError, match=r"two members of .*str \| int \| .*Literal\['a'\].* are read from a JSON string"):
+        Decoder(Union[str, int, Literal["a"]])
 
 
 def test_literals_and_enums():

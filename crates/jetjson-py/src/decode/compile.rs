@@ -383,9 +383,10 @@ impl<'py> Compiler<'py> {
         let mut u = UnionNode::default();
         let mut records: Vec<u32> = Vec::new();
         let mut raw = false;
-        let mut names = Vec::new();
+        // Named before the members are placed (`place` names the union when
+        // two members take one JSON kind).
+        u.what = args.iter().map(|a| repr(&a)).collect::<Vec<_>>().join(" | ");
         for a in args.iter() {
-            names.push(repr(&a));
             let n = self.node(&a)?;
             match n {
                 Node::Any => return Ok(Node::Any),
@@ -393,7 +394,6 @@ impl<'py> Compiler<'py> {
                 n => self.place(&mut u, n, &mut records)?,
             }
         }
-        u.what = names.join(" | ");
         if raw {
             // Raw takes any value: only `Raw | None` is unambiguous.
             if u.boolean.is_some()
