@@ -154,6 +154,10 @@ def cases():
         event_payload=event_payload, manifest_payload=manifest_payload,
         log_line=LOG_LINE, ints_bytes=json.dumps(list(range(100))).encode(),
         rows_bytes=json.dumps([{"id": i, "n": i * 7} for i in range(30)]).encode(),
+        # Prices or readings (one decimal, up to 999.9) and full doubles, as
+        # json.dumps writes them (", " between items), the same every run.
+        prices_bytes=json.dumps([round((i * 7919 % 10000) / 10, 1) for i in range(100)]).encode(),
+        doubles_bytes=json.dumps([(i * 7919 % 10007) / 10.007 + i / 3 for i in range(100)]).encode(),
     )
     body_bytes = g["body_bytes"]
     d = "dumps"
@@ -182,6 +186,8 @@ def cases():
         ("log line with a 200-char message dumps", {"jetjson": "jd(log_line)", "orjson": "od(log_line)", "msgspec": "me(log_line)"}, d),
         ("100 small ints loads", {"jetjson": "jl(ints_bytes)", "orjson": "ol(ints_bytes)", "msgspec": "md(ints_bytes)"}, lo),
         ("30 rows of two ints loads", {"jetjson": "jl(rows_bytes)", "orjson": "ol(rows_bytes)", "msgspec": "md(rows_bytes)"}, lo),
+        ("100 one-decimal floats loads", {"jetjson": "jl(prices_bytes)", "orjson": "ol(prices_bytes)", "msgspec": "md(prices_bytes)"}, lo),
+        ("100 doubles loads", {"jetjson": "jl(doubles_bytes)", "orjson": "ol(doubles_bytes)", "msgspec": "md(doubles_bytes)"}, lo),
     ], g
 
 

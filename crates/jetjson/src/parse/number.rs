@@ -97,7 +97,20 @@ pub(crate) fn scan_window(w: &[u8; WINDOW]) -> Option<(usize, NumberValue, bool)
         if w[end] | 0x20 == b'e' {
             return None;
         }
-        let mantissa = short_run_value(w, int_start, int_digits) * POW10_U64[frac_digits] + run_value(w, frac_start, frac_digits);
+        let mantissa = if digits <= 7 {
+            // Seven digits in all (prices, readings, short coordinates):
+            // the digits and the '.' fit in one word. The '.' is taken out
+            // by moving the fraction down a byte, then all the digits are
+            // converted at once: no branch on how many integer digits there
+            // are (which varies from number to number in such arrays), no
+            // conversion per part and multiplication to join them.
+            let v = word_at(w, int_start);
+            // At most 6 integer digits here (a fraction digit follows).
+            let int_bytes = (1u64 << (8 * int_digits)) - 1;
+            partial_word((v & int_bytes) | ((v >> 8) & !int_bytes), digits)
+        } else {
+            short_run_value(w, int_start, int_digits) * POW10_U64[frac_digits] + run_value(w, frac_start, frac_digits)
+        };
         let value = float_value(negative, mantissa, digits, -(frac_digits as i64), w, end);
         return Some((end, value, false));
     }
