@@ -15,10 +15,11 @@
 //! fields dict, a default or default factory closing over the class, a
 //! `ClassVar` registry of instances, the tag value): the holder shows those
 //! references to the cyclic GC (`__traverse__`), or such a class would never
-//! be freed once one of its instances was written. A plan is trusted only for the class it was made for and only
-//! while the class has the type version tag it had then (CPython gives a
-//! class a new tag whenever it or a base class changes): a class that is
-//! redecorated or otherwise changed is planned again.
+//! be freed once one of its instances was written. A plan is trusted only
+//! for the class it was made for and only while the class has the type
+//! version tag it had then (CPython gives a class a new tag whenever it or
+//! a base class changes): a class that is redecorated or otherwise changed
+//! is planned again.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -93,8 +94,8 @@ impl PlanHolder {
 }
 
 impl Drop for PlanHolder {
-    /// Hands the plan to the graveyard, to be freed at the next `make`
-    /// (`bury`). Freeing a plan releases objects (the field names, the
+    /// Hands the plan to the graveyard, to be freed at the start of the
+    /// next `dumps` call or the next `make` (`bury`). Freeing a plan releases objects (the field names, the
     /// defaults, the tag's value) whose `__del__` may run any Python code,
     /// which must not run here: a holder dies inside a change of its
     /// class's dict (our own store in `make`, the user's `setattr` or
