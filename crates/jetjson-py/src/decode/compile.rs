@@ -59,6 +59,7 @@ struct Compiler<'py> {
     date: Bound<'py, PyAny>,
     time: Bound<'py, PyAny>,
     enum_base: Bound<'py, PyAny>,
+    enum_flag: Bound<'py, PyAny>,
     raw: Bound<'py, PyAny>,
     none_type: Bound<'py, PyAny>,
     abc: Bound<'py, PyModule>,
@@ -96,6 +97,7 @@ impl<'py> Compiler<'py> {
             date: class("datetime", "date")?,
             time: class("datetime", "time")?,
             enum_base: class("enum", "Enum")?,
+            enum_flag: class("enum", "Flag")?,
             raw: crate::raw::Raw::type_object(py).into_any(),
             none_type: py.None().bind(py).get_type().into_any(),
             abc: py.import(name!(py, "collections.abc")?)?,
@@ -528,8 +530,7 @@ impl<'py> Compiler<'py> {
             let value = member.getattr(name!(self.py, "value")?)?;
             add_choice(&mut c, &value, &member, ty.as_any())?;
         }
-        let flag = self.py.import(name!(self.py, "enum")?)?.getattr(name!(self.py, "Flag")?)?;
-        if ty.is_subclass(&flag)? && c.strs.is_empty() && c.bools.iter().all(Option::is_none) && c.null.is_none() {
+        if ty.is_subclass(&self.enum_flag)? && c.strs.is_empty() && c.bools.iter().all(Option::is_none) && c.null.is_none() {
             c.flag = Some(ty.clone().into_any().unbind());
         }
         Ok(Node::Choice(Box::new(c)))
