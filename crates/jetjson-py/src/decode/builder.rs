@@ -266,8 +266,8 @@ impl<'p, 'i> Builder<'p, 'i> {
         }
     }
 
-    /// The finished value (after a successful parse).
-    pub(crate) fn finish(mut self) -> Option<*mut PyObject> {
+    /// The finished value (after a successful parse), taken off the stack.
+    pub(crate) fn finish(&mut self) -> Option<*mut PyObject> {
         self.stack.pop()
     }
 

@@ -194,11 +194,15 @@ fn run(
         options = options.max_size(limit);
     }
     let pause = plan.pure.then(crate::loads::gc::GcPause::new);
-    let mut b = Builder::new(py, plan, &plan.root, set, bytes, bytes, "$".into());
-    let result = jetjson::parse::parse(bytes, &options, &mut b);
-    let failure = b.failure.take();
-    let recheck = b.recheck;
-    let built = if result.is_ok() { b.finish() } else { None };
+    // The builder is dropped in place at the end of this block (a `drop(b)`
+    // or a `finish(self)` moved it, a `memcpy` of the struct per decode).
+    let (result, failure, recheck, built) = {
+        let mut b = Builder::new(py, plan, &plan.root, set, bytes, bytes, "$".into());
+        let result = jetjson::parse::parse(bytes, &options, &mut b);
+        let failure = b.failure.take();
+        let built = if result.is_ok() { b.finish() } else { None };
+        (result, failure, b.recheck, built)
+    };
     drop(pause);
     if result.is_ok() && recheck && set.policy == DuplicateKeys::Error {
         if let Some(err) = errors::repeated_name(py, bytes, is_str, data) {
