@@ -1447,3 +1447,99 @@ def test_typed_decode_runs_on_threads_with_small_stacks():
     """
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0 and r.stdout.strip() == "[True, True, True]", (r.returncode, r.stdout, r.stderr[-2000:])
+
+
+# ---------------------------------------------------------------- generics
+
+T_ = typing.TypeVar("T_")
+K_ = typing.TypeVar("K_")
+V_ = typing.TypeVar("V_")
+
+
+@dataclasses.dataclass
+class GBox(typing.Generic[T_]):
+    item: T_
+    items: List[T_]
+    nxt: Optional["GBox[T_]"] = None
+
+
+def test_a_generic_record_reads_its_type_variables_as_the_types_it_is_given():
+    # (Outside tester, stop 48: the arguments were ignored, every type
+    # variable read as anything, so GBox[int] took "x".)
+    got = dec(GBox[int], '{"item":1,"items":[2,3],"nxt":{"item":4,"items":[]}}')
+    assert got == GBox(1, [2, 3], GBox(4, []))
+    e = refused(GBox[int], '{"item":"x","items":[]}')
+    assert "Expected int, got str" in str(e) and e.path == "$.item"
+    assert refused(GBox[int], '{"item":1,"items":[{}]}').path == "$.items[0]"
+    # The recursive member is the same instantiation.
+    assert refused(GBox[int], '{"item":1,"items":[],"nxt":{"item":"y","items":[]}}').path == "$.nxt.item"
+    assert dec(GBox[str], '{"item":"x","items":["a"]}') == GBox("x", ["a"])
+    assert dec(List[GBox[int]], '[{"item":1,"items":[]}]') == [GBox(1, [])]
+    assert jetjson.loads(b'{"item":1,"items":[]}', type=GBox[int]) == GBox(1, [])
+    with pytest.raises(ValidationError):
+        jetjson.loads(b'{"item":"1","items":[]}', type=GBox[int])
+    # Bare, the variables read as anything (as before).
+    assert dec(GBox, '{"item":"x","items":[{},null]}') == GBox("x", [{}, None])
+
+
+def test_type_arguments_given_by_a_base_class_hold_for_the_fields_it_declares():
+    @dataclasses.dataclass
+    class IntBox(GBox[int]):
+        extra: str = ""
+
+    assert dec(IntBox, '{"item":1,"items":[],"extra":"e"}') == IntBox(1, [], None, "e")
+    assert refused(IntBox, '{"item":"x","items":[]}').path == "$.item"
+
+    # One TypeVar object in two classes: each field takes its own class's.
+    @dataclasses.dataclass
+    class Parent(typing.Generic[T_]):
+        x: T_
+
+    @dataclasses.dataclass
+    class Child(Parent[int], typing.Generic[T_]):
+        y: T_
+
+    assert dec(Child[str], '{"x":1,"y":"s"}') == Child(1, "s")
+    assert refused(Child[str], '{"x":"1","y":"s"}').path == "$.x"
+    assert refused(Child[str], '{"x":1,"y":2}').path == "$.y"
+
+    @dataclasses.dataclass
+    class Pair(typing.Generic[K_, V_]):
+        k: K_
+        v: V_
+
+    @dataclasses.dataclass
+    class StrPair(Pair[str, V_], typing.Generic[V_]):
+        pass
+
+    assert dec(StrPair[int], '{"k":"a","v":1}') == StrPair("a", 1)
+    assert refused(StrPair[int], '{"k":1,"v":1}').path == "$.k"
+    assert refused(StrPair[int], '{"k":"a","v":"1"}').path == "$.v"
+
+
+def test_free_type_variables_read_as_their_bound_or_constraints():
+    B = typing.TypeVar("B", bound=int)
+    C = typing.TypeVar("C", int, str)
+
+    @dataclasses.dataclass
+    class Held(typing.Generic[B, C]):
+        b: B
+        c: C
+
+    assert dec(Held, '{"b":1,"c":"s"}') == Held(1, "s")
+    assert dec(Held, '{"b":1,"c":2}') == Held(1, 2)
+    assert refused(Held, '{"b":"1","c":2}').path == "$.b"
+    assert refused(Held, '{"b":1,"c":1.5}').path == "$.c"
+
+
+def test_generic_named_tuples_and_typed_dicts_read_their_arguments():
+    class NT(NamedTuple, typing.Generic[T_]):
+        a: T_
+
+    class TD(TypedDict, typing.Generic[T_]):
+        a: T_
+
+    assert dec(NT[int], "[1]") == NT(1)
+    assert refused(NT[int], '["x"]').path == "$[0]"
+    assert dec(TD[int], '{"a":1}') == {"a": 1}
+    assert refused(TD[int], '{"a":"x"}').path == "$.a"

@@ -3,6 +3,7 @@
 names and tags) and ``Meta`` (constraints in ``typing.Annotated``)."""
 
 import re
+import typing
 
 _RENAMES = ("camel", "pascal", "kebab")
 
@@ -73,3 +74,50 @@ class Meta:
 
     def __hash__(self):
         return hash(tuple(getattr(self, k) for k in self.__slots__))
+
+
+def _resolve_type_vars(cls, args, annotations):
+    """Typed decode of a generic record: ``annotations`` (field name ->
+    annotation, as ``typing.get_type_hints`` gives them) with each type
+    variable replaced by the type it stands for when ``cls`` is read as
+    ``cls[*args]`` (``args`` None: ``cls`` bare) or through a generic base
+    it names (``class IntBox(Box[int])``). Each field's variables are those
+    of the class that declares it (the first in the MRO whose own
+    ``__annotations__`` name it), so two classes sharing one ``TypeVar``
+    object are told apart. Variables left free stay as they are (read as
+    their bound, their constraints, or anything). Returns ``annotations``
+    itself when nothing is generic. Called by the compiler (compile.rs)."""
+    binds = {}
+    params = getattr(cls, "__parameters__", ())
+    if args is not None and params:
+        binds[cls] = dict(zip(params, args))
+    for c in cls.__mro__:
+        mine = binds.get(c, {})
+        for base in c.__dict__.get("__orig_bases__", ()):
+            origin = typing.get_origin(base)
+            if not isinstance(origin, type) or origin is typing.Generic or origin in binds:
+                continue
+            base_params = getattr(origin, "__parameters__", ())
+            if base_params:
+                binds[origin] = dict(zip(base_params, (_substitute(a, mine) for a in typing.get_args(base))))
+    if not binds:
+        return annotations
+    out = {}
+    for name, annotation in annotations.items():
+        owner = next((c for c in cls.__mro__ if name in c.__dict__.get("__annotations__", {})), cls)
+        out[name] = _substitute(annotation, binds.get(owner, binds.get(cls, {})))
+    return out
+
+
+def _substitute(tp, binds):
+    """``tp`` with the type variables of ``binds`` replaced (a variable
+    itself, or one inside a subscripted form: ``list[T]``,
+    ``Optional["Box[T]"]`` once resolved, ``Annotated[T, ...]``)."""
+    if not binds:
+        return tp
+    if isinstance(tp, typing.TypeVar):
+        return binds.get(tp, tp)
+    params = getattr(tp, "__parameters__", None)
+    if params and typing.get_origin(tp) is not None:
+        return tp[tuple(binds.get(p, p) for p in params)]
+    return tp

@@ -51,6 +51,9 @@ struct Compiler<'py> {
     /// Classes compiled or being compiled, by address (the class is held
     /// by its record's plan, or by the type being compiled).
     memo: Vec<(Py<PyType>, u32)>,
+    /// Generic records read with type arguments (`Box[int]`), by the
+    /// subscripted form (compared with `==`), held here.
+    generic_memo: Vec<(Py<PyAny>, u32)>,
     /// Where we are, for messages: "field x of Order".
     trail: Vec<String>,
     typing: Bound<'py, PyModule>,
@@ -90,6 +93,7 @@ impl<'py> Compiler<'py> {
             records: Vec::new(),
             kinds: Vec::new(),
             memo: Vec::new(),
+            generic_memo: Vec::new(),
             trail: Vec::new(),
             typing: py.import(name!(py, "typing")?)?,
             known,
@@ -189,8 +193,14 @@ impl<'py> Compiler<'py> {
             return self.generic(t, &origin, &args);
         }
         if t.is_instance(&self.typing.getattr(name!(py, "TypeVar")?)?)? {
+            // A type variable no type argument stands for: its bound, else
+            // one of its constraints, else anything.
             let bound = t.getattr(name!(py, "__bound__")?)?;
-            return if bound.is_none() { Ok(Node::Any) } else { self.node(&bound) };
+            if !bound.is_none() {
+                return self.node(&bound);
+            }
+            let constraints = t.getattr(name!(py, "__constraints__")?)?.cast_into::<PyTuple>()?;
+            return if constraints.is_empty() { Ok(Node::Any) } else { self.union(&constraints) };
         }
         if let Ok(sup) = t.getattr(name!(py, "__supertype__")?) {
             // typing.NewType
@@ -372,10 +382,10 @@ impl<'py> Compiler<'py> {
             return Ok(Node::Dict(Box::new(DictNode { key, value: self.node(&arg(1)?)? })));
         }
         if let Ok(ty) = origin.cast::<PyType>() {
-            // A generic record (`Page[Item]`): its type variables read as
-            // their bounds (or anything).
+            // A generic record read with type arguments (`Page[Item]`): its
+            // fields' type variables are read as those types.
             if schema::record(ty)?.is_some() {
-                return self.record(ty);
+                return if bare { self.record(ty) } else { self.record_of(ty, Some((t, args))) };
             }
         }
         Err(self.unsupported(t))
@@ -537,26 +547,67 @@ impl<'py> Compiler<'py> {
     }
 
     fn record(&mut self, class: &Bound<'py, PyType>) -> PyResult<Node> {
-        if let Some(&(_, i)) = self.memo.iter().find(|(c, _)| c.bind(self.py).is(class)) {
+        self.record_of(class, None)
+    }
+
+    /// The record `class`, or (`generic`: the subscripted form and its
+    /// arguments) the generic record `class` read with type arguments.
+    fn record_of(&mut self, class: &Bound<'py, PyType>, generic: Option<(&Bound<'py, PyAny>, &Bound<'py, PyTuple>)>) -> PyResult<Node> {
+        let seen = match generic {
+            None => self.memo.iter().find(|(c, _)| c.bind(self.py).is(class)).map(|&(_, i)| i),
+            Some((alias, _)) => {
+                let mut found = None;
+                for (key, i) in &self.generic_memo {
+                    if key.bind(self.py).eq(alias)? {
+                        found = Some(*i);
+                        break;
+                    }
+                }
+                found
+            }
+        };
+        if let Some(i) = seen {
             return Ok(Node::Record(i));
         }
         let spec = schema::record(class)?.ok_or_else(|| self.unsupported(class.as_any()))?;
         let index = self.records.len() as u32;
         self.records.push(None);
         self.kinds.push(spec.kind);
-        self.memo.push((class.clone().unbind(), index));
-        let what = schema::class_name(class);
+        match generic {
+            None => self.memo.push((class.clone().unbind(), index)),
+            Some((alias, _)) => self.generic_memo.push((alias.clone().unbind(), index)),
+        }
+        let what = match generic {
+            None => schema::class_name(class),
+            Some((alias, _)) => repr(alias),
+        };
         let hints = match spec.kind {
             Kind::TypedDict => None,
             _ => Some(schema::typing_hints(class, true)?),
         };
-        let mut members = Vec::new();
-        let mut others = Vec::new();
-        for f in spec.fields {
+        // Each field's annotation, its type variables replaced by what
+        // they stand for here (`_schema._resolve_type_vars`).
+        let annotations = crate::fallible::new_dict(self.py)?;
+        for f in &spec.fields {
             let annotation = match &hints {
                 Some(h) => h.get_item(f.name.bind(self.py))?.unwrap_or_else(|| f.annotation.bind(self.py).clone()),
                 None => f.annotation.bind(self.py).clone(),
             };
+            annotations.set_item(f.name.bind(self.py), annotation)?;
+        }
+        let args = match generic {
+            Some((_, args)) => args.clone().into_any(),
+            None => self.py.None().into_bound(self.py),
+        };
+        let annotations = self
+            .py
+            .import(name!(self.py, "jetjson._schema")?)?
+            .getattr(name!(self.py, "_resolve_type_vars")?)?
+            .call1((class, args, annotations))?;
+        let mut members = Vec::new();
+        let mut others = Vec::new();
+        for f in spec.fields {
+            let annotation = annotations.get_item(f.name.bind(self.py))?;
             self.trail.push(format!("field {} of {what}", f.name.bind(self.py)));
             let node = self.node(&annotation)?;
             self.trail.pop();
