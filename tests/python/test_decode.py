@@ -1543,3 +1543,44 @@ def test_generic_named_tuples_and_typed_dicts_read_their_arguments():
     assert refused(NT[int], '["x"]').path == "$[0]"
     assert dec(TD[int], '{"a":1}') == {"a": 1}
     assert refused(TD[int], '{"a":"x"}').path == "$.a"
+
+
+def test_under_first_and_last_every_value_is_read_as_its_type_the_dropped_one_too():
+    # (Outside tester, stop 48: a record under "first" skipped its repeat
+    # unread while a dict read it, so one text was accepted as a record and
+    # refused as a dict.)
+    @dataclasses.dataclass
+    class A:
+        x: int
+
+    for t in (A, Dict[str, int]):
+        for policy, text in (("first", '{"x":1,"x":"bad"}'), ("last", '{"x":"bad","x":1}')):
+            e = refused(t, text, duplicate_keys=policy)
+            assert "Expected int, got str" in str(e) and e.path == "$.x", (t, policy)
+    assert dec(A, '{"x":1,"x":2}', duplicate_keys="first") == A(1)
+    assert dec(A, '{"x":1,"x":2}', duplicate_keys="last") == A(2)
+    assert dec(Dict[str, int], '{"x":1,"x":2}', duplicate_keys="first") == {"x": 1}
+    assert dec(Dict[str, int], '{"x":1,"x":2}', duplicate_keys="last") == {"x": 2}
+    # A repeat that is itself a record is built, checked and dropped.
+    @dataclasses.dataclass
+    class Outer:
+        a: A
+
+    assert dec(Outer, '{"a":{"x":1},"a":{"x":2}}', duplicate_keys="first") == Outer(A(1))
+    assert refused(Outer, '{"a":{"x":1},"a":{"x":"2"}}', duplicate_keys="first").path == "$.a.x"
+
+    # A tag given twice must name the same class both times.
+    @jetjson.config(tag="cat")
+    @dataclasses.dataclass
+    class Cat:
+        lives: int = 9
+
+    @jetjson.config(tag="dog")
+    @dataclasses.dataclass
+    class Dog:
+        bark: str = "woof"
+
+    for policy in ("first", "last"):
+        assert dec(Union[Cat, Dog], '{"type":"dog","type":"dog","bark":"b"}', duplicate_keys=policy) == Dog("b")
+        e = refused(Union[Cat, Dog], '{"type":"cat","type":"dog","bark":"b"}', duplicate_keys=policy)
+        assert 'got "dog"' in str(e) and e.path == "$.type"

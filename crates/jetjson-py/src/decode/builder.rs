@@ -436,10 +436,13 @@ impl<'p, 'i> Builder<'p, 'i> {
             Some(f) if f.kind == FrameKind::Record => {
                 if f.field < f.rec.map_or(0, |r| r.members) {
                     let slot = &mut self.stack[f.start + f.field];
-                    let old = std::mem::replace(slot, obj);
-                    if !old.is_null() {
-                        // SAFETY: an owned reference replaced (`last`).
-                        unsafe { ffi::Py_DECREF(old) };
+                    if slot.is_null() {
+                        *slot = obj;
+                    } else {
+                        // A repeat under "first" (`repeated`; under "last"
+                        // the slot was emptied there), read and dropped.
+                        // SAFETY: we own `obj`.
+                        unsafe { ffi::Py_DECREF(obj) };
                     }
                 } else {
                     // The tag member's value (checked) is not kept.
@@ -1050,12 +1053,13 @@ impl<'p, 'i> Builder<'p, 'i> {
     fn repeated(&mut self, slot: usize, k: &str) -> jetjson::Result<()> {
         match self.set.policy {
             DuplicateKeys::Error => return Err(Error::new(ErrorKind::DuplicateKey { key: k.to_owned() })),
-            DuplicateKeys::First => {
-                if let Some(f) = self.frames.last_mut() {
-                    f.field = NOT_READ;
-                }
-                self.expect = &SKIP;
-            }
+            // The repeat is read as its member's type says (`expect`, set
+            // by `name`; its errors name the member), then dropped by
+            // `deliver`, which finds the slot taken: every value is read as
+            // its type under every policy, as under "last", whose earlier
+            // values are read before they are known to be dropped, and as a
+            // dict's repeated keys are.
+            DuplicateKeys::First => {}
             DuplicateKeys::Last => {
                 let old = std::mem::replace(&mut self.stack[slot], std::ptr::null_mut());
                 // SAFETY: an owned reference, released once.
