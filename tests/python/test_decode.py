@@ -1584,3 +1584,14 @@ def test_under_first_and_last_every_value_is_read_as_its_type_the_dropped_one_to
         assert dec(Union[Cat, Dog], '{"type":"dog","type":"dog","bark":"b"}', duplicate_keys=policy) == Dog("b")
         e = refused(Union[Cat, Dog], '{"type":"cat","type":"dog","bark":"b"}', duplicate_keys=policy)
         assert 'got "dog"' in str(e) and e.path == "$.type"
+
+
+def test_a_decoder_refusing_its_input_names_itself():
+    # (Outside tester, stop 48: it said "loads() argument must be ...".)
+    for bad in (memoryview(b"[12]").cast("H"), 12, None):
+        with pytest.raises(TypeError) as e:
+            Decoder(List[int]).decode(bad)
+        assert str(e.value).startswith("Decoder.decode() argument must be"), str(e.value)
+        with pytest.raises(TypeError) as e:
+            jetjson.loads(bad, type=List[int])
+        assert str(e.value).startswith("loads() argument must be"), str(e.value)

@@ -110,8 +110,11 @@ typedef struct jetjson_error {
     size_t column;           /* 1-based column, in bytes */
     size_t message_len;      /* bytes in message before its NUL */
     /* UTF-8 text, NUL-terminated; cut at a character boundary when longer
-     * than JETJSON_MESSAGE_MAX - 1 bytes. Write errors inside a value name
-     * the place first: "$.items[3]: NaN is not allowed in profile \"go\"". */
+     * than JETJSON_MESSAGE_MAX - 1 bytes. Errors about a value inside a
+     * document jetjson reads (jetjson_canonicalize, a raw value) name the
+     * place first: "$.items[3]: NaN is not allowed in profile \"go\"". The
+     * streaming writer's errors are about the call that failed: the place
+     * is the caller's (its sequence of calls), not named in the message. */
     char message[JETJSON_MESSAGE_MAX];
 } jetjson_error;
 
@@ -323,7 +326,10 @@ typedef struct jetjson_writer jetjson_writer;
  * as it is written again. Held whole until they end: a sorted object (its
  * members are sorted when it closes), and a raw value in go (compacted as
  * it is checked). Return 0 on success; any other value stops the
- * writer, whose call then fails with JETJSON_ERR_CALLBACK. */
+ * writer, whose call then fails with JETJSON_ERR_CALLBACK. The callback
+ * must not call or free the writer that called it: a call on it from the
+ * callback fails with JETJSON_ERR_STATE and ends the writer, and so does
+ * the call that ran the callback. */
 typedef int (*jetjson_write_fn)(void *user, const unsigned char *bytes, size_t len);
 
 /* A writer appending to *out. The writer uses *out until it is freed: the

@@ -86,14 +86,22 @@ impl CWriter {
             State::Finished => return Err(Failure::state("the writer has finished")),
         }
         if self.busy {
-            self.state = State::Failed("an internal error in an earlier call".into());
-            return Err(Failure::state("the writer failed earlier (an internal error in an earlier call)"));
+            // A call while another on this writer runs: from the writer's
+            // own write callback (which jetjson.h forbids), or after a panic
+            // left the writer half-way through a token.
+            let msg = "a call on this writer while another was running (from its write callback?) or after an internal error";
+            self.state = State::Failed(msg.into());
+            return Err(Failure::state(msg));
         }
         self.busy = true;
         let r = f(self);
         self.busy = false;
-        if let Err(failure) = &r {
-            self.state = State::Failed(failure.message.clone());
+        match (&r, &self.state) {
+            (Err(failure), _) => self.state = State::Failed(failure.message.clone()),
+            // A call from the callback failed the writer during this call:
+            // this call fails too (its output may be cut short).
+            (Ok(()), State::Failed(msg)) => return Err(Failure::state(format!("the writer failed during this call ({msg})"))),
+            _ => {}
         }
         r
     }

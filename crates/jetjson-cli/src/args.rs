@@ -83,7 +83,7 @@ pub struct CanonArgs {
     #[arg(long)]
     pub lines: bool,
     /// Worker threads for --lines (default: all cores)
-    #[arg(long, allow_negative_numbers = true, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    #[arg(long, requires = "lines", allow_negative_numbers = true, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub threads: Option<u16>,
     #[command(flatten)]
     pub write: WriteArgs,
@@ -180,7 +180,7 @@ pub struct CheckArgs {
     #[arg(long)]
     pub lines: bool,
     /// Worker threads for --lines (default: all cores)
-    #[arg(long, allow_negative_numbers = true, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    #[arg(long, requires = "lines", allow_negative_numbers = true, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub threads: Option<u16>,
     #[command(flatten)]
     pub read: ReadArgs,

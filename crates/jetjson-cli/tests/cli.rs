@@ -542,6 +542,19 @@ fn check_lines_parallel_reports_absolute_line_numbers() {
 }
 
 #[test]
+fn threads_without_lines_is_a_usage_error() {
+    // (Outside tester, stop 48: accepted silently, with no effect, where
+    // every other option without effect is refused.)
+    for cmd in [&["check", "--threads", "2"][..], &["canon", "--profile", "go", "--threads", "2"][..]] {
+        let out = run(cmd, b"[1]");
+        assert_eq!(code(&out), 2, "{cmd:?}");
+        assert!(stderr(&out).contains("--lines"), "{cmd:?}: {}", stderr(&out));
+    }
+    let out = run(&["check", "--lines", "--threads", "2"], b"[1]\n");
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+}
+
+#[test]
 fn closed_stdout_ends_quietly_with_0() {
     let input = big_ndjson();
     let mut child = jetjson()

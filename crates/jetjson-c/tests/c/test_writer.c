@@ -272,6 +272,40 @@ static void test_callback_chunks(void) {
     free(text);
 }
 
+/* A callback that calls its own writer (which jetjson.h forbids): the
+ * nested call says so, and the call that ran the callback fails too, not
+ * JETJSON_OK with the writer already dead (outside tester, stop 48). */
+typedef struct {
+    jetjson_writer *w;
+    jetjson_status nested;
+    char message[JETJSON_MESSAGE_MAX];
+} reentry;
+
+static int call_back_in(void *user, const unsigned char *bytes, size_t len) {
+    reentry *r = user;
+    jetjson_error err;
+    (void)bytes;
+    (void)len;
+    r->nested = jetjson_writer_null(r->w, &err);
+    memcpy(r->message, err.message, sizeof r->message);
+    return 0;
+}
+
+static void test_callback_calling_its_writer(void) {
+    jetjson_error err;
+    jetjson_write_options compact = {JETJSON_PROFILE_COMPACT, 0, 0, 0, 0, 0};
+    reentry r = {NULL, JETJSON_OK, {0}};
+    static unsigned char big[40000];
+    memset(big, 'a', sizeof big);
+    CHECK_OK(jetjson_writer_new_callback(&compact, call_back_in, &r, &r.w, &err), err);
+    CHECK_OK(jetjson_writer_begin_array(r.w, &err), err);
+    jetjson_status outer = jetjson_writer_string(r.w, (const char *)big, sizeof big, &err);
+    CHECK(r.nested == JETJSON_ERR_STATE && strstr(r.message, "from its write callback"), "nested call: %d %s", r.nested, r.message);
+    CHECK(outer == JETJSON_ERR_STATE && strstr(err.message, "failed during this call"), "the call that ran the callback: %d %s", outer, err.message);
+    CHECK(jetjson_writer_null(r.w, &err) == JETJSON_ERR_STATE, "later calls: %s", err.message);
+    jetjson_writer_free(r.w);
+}
+
 static void test_callback_target(void) {
     jetjson_error err;
     jetjson_write_options go = {JETJSON_PROFILE_GO, 0, 0, 0, 0, 0};
@@ -702,6 +736,7 @@ static void test_es6_numbers(const char *corpus) {
 void test_writer(const char *corpus) {
     test_random_documents();
     test_callback_target();
+    test_callback_calling_its_writer();
     test_callback_chunks();
     test_grammar();
     test_values();

@@ -136,7 +136,7 @@ impl Decoder {
                 return Ok(obj);
             }
         }
-        run(py, &self.plan, self.set, self.max_size, self.allow_bom, data)
+        run(py, &self.plan, self.set, self.max_size, self.allow_bom, data, "Decoder.decode()")
     }
 }
 
@@ -161,6 +161,7 @@ fn run(
     max_size: Option<usize>,
     allow_bom: bool,
     data: &Bound<'_, PyAny>,
+    caller: &str,
 ) -> PyResult<Py<PyAny>> {
     // Python code run by a decode (`__post_init__`) may decode again: each
     // level costs stack, which Python's recursion limit does not see. One
@@ -173,7 +174,7 @@ fn run(
             left >> 10
         )));
     }
-    let (input, is_str) = match input::source(data)? {
+    let (input, is_str) = match input::source(data, caller)? {
         Source::Bytes(b) => (b, false),
         Source::Str(s) => (input::Input::Borrowed(s), true),
         Source::BadStr(index) => return Err(location::surrogate_error(py, data, index)),
@@ -262,5 +263,5 @@ pub(crate) fn loads_typed(
     };
     let set = Settings { strict, forbid_unknown: forbid_unknown_fields, policy, max_depth };
     // `decoder` is held for the whole call.
-    run(py, &decoder.get().plan, set, max_size, allow_bom, data)
+    run(py, &decoder.get().plan, set, max_size, allow_bom, data, "loads()")
 }

@@ -48,7 +48,9 @@ pub(crate) fn lone_surrogate(py: Python<'_>) -> PyResult<usize> {
     err.value(py).getattr(crate::fallible::name!(py, "start")?)?.extract::<usize>()
 }
 
-pub(crate) fn source<'a>(data: &'a Bound<'_, PyAny>) -> PyResult<Source<'a>> {
+/// The text of `data` as the function `caller` (`"loads()"`,
+/// `"Decoder.decode()"`) reads it; its `TypeError` names `caller`.
+pub(crate) fn source<'a>(data: &'a Bound<'_, PyAny>, caller: &str) -> PyResult<Source<'a>> {
     if let Ok(b) = data.cast::<PyBytes>() {
         return Ok(Source::Bytes(Input::Borrowed(b.as_bytes())));
     }
@@ -77,7 +79,7 @@ pub(crate) fn source<'a>(data: &'a Bound<'_, PyAny>) -> PyResult<Source<'a>> {
     match crate::json_text::buffer_bytes(data) {
         Some(copy) => Ok(Source::Bytes(Input::Owned(copy?))),
         None => {
-            Err(PyTypeError::new_err(crate::json_text::not_bytes("loads() argument must be bytes, bytearray, memoryview or str", data)))
+            Err(PyTypeError::new_err(crate::json_text::not_bytes(&format!("{caller} argument must be bytes, bytearray, memoryview or str"), data)))
         }
     }
 }

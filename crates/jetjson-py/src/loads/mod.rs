@@ -257,7 +257,7 @@ fn untyped_with(
     decimal: bool,
 ) -> PyResult<Py<PyAny>> {
     let policy = options.duplicate_key_policy();
-    let (input, is_str) = match input::source(data)? {
+    let (input, is_str) = match input::source(data, "loads()")? {
         Source::Bytes(b) => (b, false),
         Source::Str(s) => (input::Input::Borrowed(s), true),
         Source::BadStr(index) => return Err(location::surrogate_error(py, data, index)),
@@ -357,7 +357,7 @@ fn oversized_str(py: Python<'_>, text: &Bound<'_, PyString>, limit: usize) -> Py
             Err(location::decode_error_at(py, &msg, Some(at), bytes, true, text.as_any()))
         }
         // A lone surrogate in the prefix: report that, as for any str input.
-        Err(_) => match input::source(text.as_any())? {
+        Err(_) => match input::source(text.as_any(), "loads()")? {
             Source::BadStr(index) => Err(location::surrogate_error(py, text.as_any(), index)),
             _ => Err(location::decode_error_at(py, &msg, None, &[], true, text.as_any())),
         },
