@@ -101,6 +101,13 @@ def test_read_limits_and_errors():
     # Read deeper, then written: the write limit is its own keyword.
     with pytest.raises(jetjson.JSONEncodeError, match="nesting deeper than max_write_depth 512"):
         jetjson.canonicalize(deep, "jcs", max_depth=600)
+    # Placed at the first container too deep (outside tester, stop 48: it
+    # said "$: ..."), for str and bytes input alike.
+    for text in ('{"a":\n  [[1]]}', b'{"a":\n  [[1]]}'):
+        for profile in ("compact", "go", "jcs"):
+            with pytest.raises(jetjson.JSONEncodeError) as e:
+                jetjson.canonicalize(text, profile, max_write_depth=2)
+            assert str(e.value) == "line 2 column 4 (byte 9): nesting deeper than max_write_depth 2", str(e.value)
     assert jetjson.canonicalize(deep, "jcs", max_depth=600, max_write_depth=600) == deep
     with pytest.raises(jetjson.JSONDecodeError, match="max_size 4"):
         jetjson.canonicalize(b"[1, 2]", "jcs", max_size=4)

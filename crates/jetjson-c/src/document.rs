@@ -70,7 +70,7 @@ pub unsafe extern "C" fn jetjson_canonicalize(
             written.map_err(|e| {
                 let mut out = out;
                 out.truncate(base);
-                failure_of(&e, &spill)
+                failure_of(&jetjson::__private::write_error_in(e, json), &spill)
             })
         })
     }
@@ -99,7 +99,8 @@ pub unsafe extern "C" fn jetjson_digest_canonical(
             let algorithm = algorithm(algorithm_id)?;
             let out = boundary::required(out, "out")?;
             let value = parse(json, &read)?;
-            let text = jetjson::digest_value(&value, &options, algorithm).map_err(|e| Failure::from_core(&e))?;
+            let text = jetjson::digest_value(&value, &options, algorithm)
+                .map_err(|e| Failure::from_core(&jetjson::__private::write_error_in(e, json)))?;
             put_digest(out, &text);
             Ok(())
         })

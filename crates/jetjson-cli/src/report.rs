@@ -103,7 +103,7 @@ pub fn message(err: &jetjson::Error) -> String {
 
 /// The line of `input` that holds byte `offset` (an offset at a `\n` belongs
 /// to the line that `\n` ends).
-fn line_around(input: &[u8], offset: usize) -> &[u8] {
+pub fn line_around(input: &[u8], offset: usize) -> &[u8] {
     let offset = offset.min(input.len());
     let start = input[..offset].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
     let end = input[offset..].iter().position(|&b| b == b'\n').map_or(input.len(), |i| offset + i);

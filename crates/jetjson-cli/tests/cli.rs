@@ -542,6 +542,31 @@ fn check_lines_parallel_reports_absolute_line_numbers() {
 }
 
 #[test]
+fn a_write_depth_error_says_where_the_too_deep_container_is() {
+    // (Outside tester, stop 48: "<stdin>: nesting deeper than
+    // --max-write-depth 2", with no line or column.)
+    let doc: &[u8] = b"{\"a\":\n  [[1]]}";
+    for args in [
+        &["canon", "--profile", "go", "--max-write-depth", "2"][..],
+        &["canon", "--profile", "compact", "--max-write-depth", "2"][..],
+        &["fmt", "--max-write-depth", "2"][..],
+        &["digest", "--profile", "jcs", "--max-write-depth", "2"][..],
+    ] {
+        let out = run(args, doc);
+        assert_eq!(code(&out), 1, "{args:?}");
+        let err = stderr(&out);
+        assert!(err.starts_with("<stdin>:2:4: nesting deeper than --max-write-depth 2\n"), "{args:?}: {err}");
+        assert!(err.contains("\n     ^"), "{args:?}: the caret under the second '[': {err}");
+    }
+    let out = run(&["canon", "--profile", "go", "--lines", "--max-write-depth", "2"], b"[1]\n{\"a\":[[1]]}\n");
+    assert_eq!(code(&out), 1);
+    assert!(stderr(&out).starts_with("<stdin>:2:7: nesting deeper than --max-write-depth 2\n"), "{}", stderr(&out));
+    // Within the limit: written.
+    let out = run(&["canon", "--profile", "go", "--max-write-depth", "3"], doc);
+    assert_eq!((code(&out), out.stdout.as_slice()), (0, &b"{\"a\":[[1]]}"[..]));
+}
+
+#[test]
 fn threads_without_lines_is_a_usage_error() {
     // (Outside tester, stop 48: accepted silently, with no effect, where
     // every other option without effect is refused.)

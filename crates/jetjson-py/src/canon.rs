@@ -75,7 +75,9 @@ pub fn canonicalize<'py>(
         write.check().map_err(|e| encode_error(py, e.to_string()))?;
         let (memory, len) = catching_out_of_memory(py, || {
             let mut w = Writer::with_memory(&write, BytesMemory::boxed());
-            value.write_to(&mut w).map_err(|e| encode_error(py, e.to_string_with_root()))?;
+            value
+                .write_to(&mut w)
+                .map_err(|e| encode_error(py, jetjson::__private::write_error_in(e, &text.bytes).to_string_with_root()))?;
             w.finish_into_memory().map_err(|e| PyMemoryError::new_err(e.message()))
         })?;
         drop(value);
@@ -96,6 +98,10 @@ trait WithRoot {
 
 impl WithRoot for jetjson::Error {
     fn to_string_with_root(&self) -> String {
-        format!("{}: {}", self.path_string(), self.message())
+        match self.position() {
+            // A write-depth error placed in the text read (`write_error_in`).
+            Some(_) => self.to_string(),
+            None => format!("{}: {}", self.path_string(), self.message()),
+        }
     }
 }

@@ -184,6 +184,33 @@ struct ErrorInner {
     path: Vec<PathSegment>,
 }
 
+/// The offset of the first `[` or `{` of `input` that opens a container
+/// more than `limit` levels deep (strings skipped), if any.
+fn first_deeper_than(input: &[u8], limit: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < input.len() {
+        match input[i] {
+            b'"' => {
+                i += 1;
+                while i < input.len() && input[i] != b'"' {
+                    i += if input[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > limit {
+                    return Some(i);
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
 /// `Result` with jetjson's [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
@@ -222,6 +249,21 @@ impl Error {
             self.inner.eof = true;
         }
         self
+    }
+
+    /// For an error from writing a value read from `input` (a
+    /// canonicalization: `input` parsed, then written in a profile): a
+    /// write-depth error ([`ErrorKind::WriteDepthLimit`]) placed at the
+    /// first container of `input` nested deeper than the limit, so that it
+    /// says where, as a read error does; any other error as it is.
+    pub(crate) fn located_in(self, input: &[u8]) -> Error {
+        match (&self.inner.kind, self.inner.position) {
+            (ErrorKind::WriteDepthLimit { limit }, None) => match first_deeper_than(input, *limit) {
+                Some(at) => self.at(Position::locate(input, at)),
+                None => self,
+            },
+            _ => self,
+        }
     }
 
     /// The error with its position replaced.
@@ -500,13 +542,28 @@ impl serde::de::Error for Error {
 
 #[cfg(test)]
 mod tests {
-    use super::Position;
+    use super::{Error, ErrorKind, Position};
 
     fn slow(input: &[u8], offset: usize) -> Position {
         let before = &input[..offset];
         let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
         let start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
         Position { offset, line, column: offset - start + 1 }
+    }
+
+    #[test]
+    fn a_write_depth_error_is_placed_at_the_first_container_too_deep() {
+        let e = Error::new(ErrorKind::WriteDepthLimit { limit: 2 });
+        let input = br#"{"a":"[[[","b":[{"c":[1]}]}"#;
+        let at = e.clone().located_in(input).position().expect("placed").offset;
+        assert_eq!(at, 16);
+        assert_eq!(&input[at..at + 4], b"{\"c\"");
+        // Escaped quotes inside strings do not end them.
+        let input = br#"["\"[[", [[1]]]"#;
+        assert_eq!(Error::new(ErrorKind::WriteDepthLimit { limit: 2 }).located_in(input).position().map(|p| p.offset), Some(10));
+        // Nothing that deep, or another error: as it was.
+        assert_eq!(e.clone().located_in(b"[[1]]").position(), None);
+        assert_eq!(Error::syntax("x").located_in(b"[[[[1]]]]").position(), None);
     }
 
     #[test]

@@ -141,6 +141,14 @@ pub mod __private {
         crate::value::from_json_recovering(input, options)
     }
 
+    /// `e`, from writing a value read from `input` (canonicalizing): a
+    /// write-depth error placed at the first container of `input` nested
+    /// deeper than the limit (the written value carries no positions), so
+    /// the front ends say where, as for a read error.
+    pub fn write_error_in(e: crate::Error, input: &[u8]) -> crate::Error {
+        e.located_in(input)
+    }
+
     /// A `json!` interpolation: the expression's value as a `Value`.
     #[track_caller]
     pub fn json_expr<T: ?Sized + serde::Serialize>(value: &T) -> crate::Value {

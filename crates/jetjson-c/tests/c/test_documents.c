@@ -167,8 +167,8 @@ static void test_canonicalize_options(void) {
 }
 
 /* max_write_depth: 0 is 512, the read default; a document read deeper
- * (max_depth raised) is refused when written, naming the limit, unless
- * max_write_depth is raised too. */
+ * (max_depth raised) is refused when written, naming the limit and placed
+ * at the first container too deep, unless max_write_depth is raised too. */
 static void test_write_depth(void) {
     jetjson_error err;
     jetjson_buffer b = JETJSON_BUFFER_INIT;
@@ -192,9 +192,14 @@ static void test_write_depth(void) {
         b.len = 0;
         CHECK(jetjson_canonicalize(U(over.data), over.len, &o, &deep, &b, &err) == JETJSON_ERR_LIMIT && b.len == 0,
               "profile %d: 513 levels: %d", p, err.status);
-        CHECK(strcmp(err.message, "nesting deeper than max_write_depth 512") == 0 && !err.has_position, "message: %s", err.message);
-        CHECK(jetjson_digest_canonical(U(over.data), over.len, &o, &deep, JETJSON_SHA256, &d, &err) == JETJSON_ERR_LIMIT,
-              "digest of 513 levels: %d", err.status);
+        /* Placed at the 513th '[' of the input (outside tester, stop 48:
+         * no position before). */
+        CHECK(strcmp(err.message, "nesting deeper than max_write_depth 512") == 0 && err.has_position && err.offset == 512 &&
+                  err.line == 1 && err.column == 513,
+              "message: %s at %d %zu", err.message, err.has_position, err.offset);
+        CHECK(jetjson_digest_canonical(U(over.data), over.len, &o, &deep, JETJSON_SHA256, &d, &err) == JETJSON_ERR_LIMIT &&
+                  err.has_position && err.offset == 512,
+              "digest of 513 levels: %d at %zu", err.status, err.offset);
         o.max_write_depth = 513;
         CHECK_OK(jetjson_canonicalize(U(over.data), over.len, &o, &deep, &b, &err), err);
         CHECK_BYTES(b.data, b.len, over.data, over.len, "513 levels with max_write_depth 513");

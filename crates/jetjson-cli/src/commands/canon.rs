@@ -21,9 +21,10 @@ pub fn run(args: &CanonArgs, out: &mut impl Write) -> Result<(), Fail> {
     }
     let input = source.read_all(args.read.read_limit())?;
     let value = parse_document(&source, &read, &input)?;
-    // The input is no longer needed: free it before the output is made.
-    drop(input);
-    write_document(&source, &value, &write, out)
+    // The input is no longer needed (unless writing can fail on depth):
+    // free it before the output is made.
+    let input = super::keep_input(args.read.max_depth, &write).then_some(input);
+    write_document(&source, input.as_deref(), &value, &write, out)
 }
 
 /// The output of one block: the lines that went well, and where it stopped.
@@ -86,5 +87,5 @@ fn canon_line(line: &[u8], read: &ReadOptions, write: &WriteOptions) -> Result<V
         return Err(LineProblem::Blank(line.to_vec()));
     }
     let value = jetjson::__private::value_from_slice_recovering(line, read).map_err(|e| LineProblem::Parse(e, line.to_vec()))?;
-    value.to_vec_with(write).map_err(LineProblem::Write)
+    value.to_vec_with(write).map_err(|e| LineProblem::Write(e, line.to_vec()))
 }

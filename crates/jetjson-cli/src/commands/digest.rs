@@ -21,7 +21,8 @@ pub fn run(args: &DigestArgs, out: &mut impl Write) -> Result<(), Fail> {
         let input = source.read_all(args.read.read_limit())?;
         let value = parse_document(&source, &read, &input)?;
         jetjson::digest_value(&value, &write, args.algorithm.into()).map_err(|e| {
-            report::print(&report::unlocated(&source.name(), None, &report::message(&e)));
+            // (A write-depth error placed in the input, as a read error is.)
+            report::print(&report::parse_error(&source.name(), &input, &jetjson::__private::write_error_in(e, &input)));
             Fail::Invalid
         })?
     };

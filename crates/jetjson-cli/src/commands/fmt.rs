@@ -16,10 +16,11 @@ pub fn run(args: &FmtArgs, out: &mut impl Write) -> Result<(), Fail> {
     let read = args.read.options();
     let input = source.read_all(args.read.read_limit())?;
     let value = parse_document(&source, &read, &input)?;
-    // The input is no longer needed: free it before the output is made.
-    drop(input);
     let write = WriteOptions::compact().indent(args.indent).max_write_depth(args.depth.max_write_depth);
-    write_document(&source, &value, &write, out)?;
+    // The input is no longer needed (unless writing can fail on depth):
+    // free it before the output is made.
+    let input = super::keep_input(args.read.max_depth, &write).then_some(input);
+    write_document(&source, input.as_deref(), &value, &write, out)?;
     // A file for people (and for editors and `cat`) ends with a newline.
     out.write_all(b"\n").map_err(Fail::write)
 }

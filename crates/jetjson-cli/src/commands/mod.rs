@@ -18,8 +18,9 @@ use crate::report;
 pub enum LineProblem {
     Blank(Vec<u8>),
     Parse(jetjson::Error, Vec<u8>),
-    /// The value parsed but the profile cannot write it (no position).
-    Write(jetjson::Error),
+    /// The value parsed but the profile cannot write it, and the line (for
+    /// a write-depth error's place in it).
+    Write(jetjson::Error, Vec<u8>),
     /// A line longer than `--max-size` (its first `limit + 1` bytes, which
     /// is all that was read of it), starting `at` bytes into its block.
     /// It ends the input: nothing after it is read.
@@ -37,7 +38,9 @@ impl LineProblem {
         match self {
             LineProblem::Blank(line) => report::located(name, report::At { line: line_no, column: 1 }, "empty line", line),
             LineProblem::Parse(err, line) => report::line_error(name, line_no, line, err),
-            LineProblem::Write(err) => report::unlocated(name, Some(line_no), &report::message(err)),
+            LineProblem::Write(err, line) => {
+                report::line_error(name, line_no, line, &jetjson::__private::write_error_in(err.clone(), line))
+            }
             LineProblem::TooLong { limit, line, at } => {
                 let offset = block_offset + (*at + *limit) as u64;
                 let message =
@@ -89,7 +92,16 @@ pub fn reading_failed(source: &Source, input: &[u8], e: &jetjson::Error) -> Fail
 /// (exit 1); a failed write is an I/O error (exit 2, or a quiet stop on a
 /// closed pipe). Either way the run fails: output cut short midway is never
 /// passed off as success, and the report says how much of it went out.
-pub fn write_document(source: &Source, value: &Value, options: &WriteOptions, out: &mut impl Write) -> Result<(), Fail> {
+///
+/// `input`: the text `value` was read from, when it is kept (`keep_input`),
+/// so that a write-depth error says where in it the too-deep container is.
+pub fn write_document(
+    source: &Source,
+    input: Option<&[u8]>,
+    value: &Value,
+    options: &WriteOptions,
+    out: &mut impl Write,
+) -> Result<(), Fail> {
     let mut failed = None;
     let mut spilled = 0;
     let written = {
@@ -100,14 +112,33 @@ pub fn write_document(source: &Source, value: &Value, options: &WriteOptions, ou
         (Ok(()), _) => Ok(()),
         (Err(_), Some(io)) => Err(Fail::write(io)),
         (Err(e), None) => {
+            let e = match input {
+                Some(input) => jetjson::__private::write_error_in(e, input),
+                None => e,
+            };
             let mut message = report::message(&e);
             if spilled > 0 {
                 message.push_str(&format!(" (output incomplete: {spilled} bytes were written before the error)"));
             }
-            report::print(&report::unlocated(&source.name(), None, &message));
+            match (e.position(), input) {
+                (Some(p), Some(input)) => report::print(&report::located(
+                    &source.name(),
+                    report::At { line: p.line as u64, column: p.column },
+                    &message,
+                    report::line_around(input, p.offset),
+                )),
+                _ => report::print(&report::unlocated(&source.name(), None, &message)),
+            }
             Err(Fail::Invalid)
         }
     }
+}
+
+/// Whether to keep a document's text while it is written: only when the
+/// write-depth limit is below the read one, the one case where writing can
+/// fail on depth, so that the error can say where (`write_document`).
+pub fn keep_input(read_max_depth: usize, write: &WriteOptions) -> bool {
+    write.write_depth_limit() < read_max_depth
 }
 
 /// The writer's sink for stdout. It keeps the `io::Error` of a failed write

@@ -599,11 +599,8 @@ impl<'py> Compiler<'py> {
             Some((_, args)) => args.clone().into_any(),
             None => self.py.None().into_bound(self.py),
         };
-        let annotations = self
-            .py
-            .import(name!(self.py, "jetjson._schema")?)?
-            .getattr(name!(self.py, "_resolve_type_vars")?)?
-            .call1((class, args, annotations))?;
+        let resolve = self.py.import(name!(self.py, "jetjson._schema")?)?.getattr(name!(self.py, "_resolve_type_vars")?)?;
+        let annotations = resolve.call1((class, args, annotations))?;
         let mut members = Vec::new();
         let mut others = Vec::new();
         for f in spec.fields {

@@ -78,8 +78,9 @@ pub(crate) fn source<'a>(data: &'a Bound<'_, PyAny>, caller: &str) -> PyResult<S
     // (`json_text::buffer_bytes`).
     match crate::json_text::buffer_bytes(data) {
         Some(copy) => Ok(Source::Bytes(Input::Owned(copy?))),
-        None => {
-            Err(PyTypeError::new_err(crate::json_text::not_bytes(&format!("{caller} argument must be bytes, bytearray, memoryview or str"), data)))
-        }
+        None => Err(PyTypeError::new_err(crate::json_text::not_bytes(
+            &format!("{caller} argument must be bytes, bytearray, memoryview or str"),
+            data,
+        ))),
     }
 }
