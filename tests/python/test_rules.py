@@ -85,7 +85,8 @@ def test_the_write_depth_limit():
     at, over = b"[" * 512 + b"]" * 512, b"[" * 513 + b"]" * 513
     for p in PROFILES:
         assert jetjson.canonicalize(at, p) == at
-        with pytest.raises(jetjson.JSONEncodeError, match=r"^\$: nesting deeper than max_write_depth 512$"):
+        # Placed at the 513th '[' (line 1, column 513, byte 512).
+        with pytest.raises(jetjson.JSONEncodeError, match=r"^line 1 column 513 \(byte 512\): nesting deeper than max_write_depth 512$"):
             jetjson.canonicalize(over, p, max_depth=513)
         assert jetjson.canonicalize(over, p, max_depth=513, max_write_depth=513) == over
         with pytest.raises(jetjson.JSONEncodeError, match="max_write_depth 3"):
