@@ -185,30 +185,15 @@ struct ErrorInner {
 }
 
 /// The offset of the first `[` or `{` of `input` that opens a container
-/// more than `limit` levels deep (strings skipped), if any.
+/// more than `limit` levels deep, if any: the parser's own depth check
+/// finds it (a read with `max_depth = limit` fails at that bracket), so
+/// strings, escapes and a byte order mark are skipped as reading does.
 fn first_deeper_than(input: &[u8], limit: usize) -> Option<usize> {
-    let mut depth = 0usize;
-    let mut i = 0;
-    while i < input.len() {
-        match input[i] {
-            b'"' => {
-                i += 1;
-                while i < input.len() && input[i] != b'"' {
-                    i += if input[i] == b'\\' { 2 } else { 1 };
-                }
-            }
-            b'[' | b'{' => {
-                depth += 1;
-                if depth > limit {
-                    return Some(i);
-                }
-            }
-            b']' | b'}' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-        i += 1;
+    let options = crate::ReadOptions::new().max_depth(limit).duplicate_keys(crate::DuplicateKeys::Last).allow_bom(true);
+    match crate::parse::validate(input, &options) {
+        Err(e) if matches!(e.kind(), ErrorKind::DepthLimit { .. } | ErrorKind::RecursionCeiling { .. }) => e.position().map(|p| p.offset),
+        _ => None,
     }
-    None
 }
 
 /// `Result` with jetjson's [`Error`].
@@ -561,6 +546,9 @@ mod tests {
         // Escaped quotes inside strings do not end them.
         let input = br#"["\"[[", [[1]]]"#;
         assert_eq!(Error::new(ErrorKind::WriteDepthLimit { limit: 2 }).located_in(input).position().map(|p| p.offset), Some(10));
+        // After a byte order mark, offsets count its three bytes.
+        let input = "\u{feff}[[[1]]]".as_bytes();
+        assert_eq!(Error::new(ErrorKind::WriteDepthLimit { limit: 2 }).located_in(input).position().map(|p| p.offset), Some(5));
         // Nothing that deep, or another error: as it was.
         assert_eq!(e.clone().located_in(b"[[1]]").position(), None);
         assert_eq!(Error::syntax("x").located_in(b"[[[[1]]]]").position(), None);
