@@ -116,42 +116,50 @@ fn run<V: Visitor + ?Sized>(b: &[u8], lossless: bool, parent_is_array: bool, v: 
 /// mesh.)
 #[inline(always)]
 fn one<V: Visitor + ?Sized>(b: &[u8], lossless: bool, parent_is_array: bool, v: &mut V, at: usize) -> Flow<Step> {
-    let window = b.get(at..).and_then(<[u8]>::first_chunk::<WINDOW>);
-    let (token, step) = match window.and_then(|w| Some((w, scan_window(w)?))) {
-        Some((w, (len, value, is_integer))) => {
-            // SAFETY: `scan_window` accepts literals of at most
-            // `WINDOW_LITERAL_MAX` bytes. Told so, the compiler drops the
-            // bounds checks of the reads after the literal below (all
-            // inside the window by that bound).
-            unsafe { std::hint::assert_unchecked(len <= WINDOW_LITERAL_MAX) };
-            // SAFETY: the `len` bytes are the literal just scanned (ASCII),
-            // inside the window.
-            let text = unsafe { std::str::from_utf8_unchecked(w.get_unchecked(..len)) };
-            let mut next = 0;
-            let mut another = false;
-            let mut reopen = false;
-            if w[len] == b',' {
-                if w[len + 1] == b' ' {
-                    next = len + 2;
-                    another = starts_number(w[len + 2]);
-                } else {
-                    next = len + 1;
-                    another = starts_number(w[len + 1]);
-                }
-            } else if parent_is_array && w[len] == b']' && w[len + 1] == b',' && w[len + 2] == b'[' && starts_number(w[len + 3]) {
-                // The last number of a small array, and the next array of
-                // the same parent starts with a number: the rings of points
-                // of GeoJSON, the rows of a matrix.
-                next = len + 3;
-                reopen = true;
-            }
-            (NumberToken { text, is_integer, value }, Step { end: at + len, next, another, reopen })
-        }
-        None => {
-            let (token, end) = number_general(b, at, lossless)?;
-            (token, Step { end, next: 0, another: false, reopen: false })
-        }
+    let Some((w, (len, value, is_integer))) = b.get(at..).and_then(<[u8]>::first_chunk::<WINDOW>).and_then(|w| Some((w, scan_window(w)?)))
+    else {
+        return one_general(b, lossless, v, at);
     };
+    // SAFETY: `scan_window` accepts literals of at most
+    // `WINDOW_LITERAL_MAX` bytes. Told so, the compiler drops the bounds
+    // checks of the reads after the literal below (all inside the window
+    // by that bound).
+    unsafe { std::hint::assert_unchecked(len <= WINDOW_LITERAL_MAX) };
+    // SAFETY: the `len` bytes are the literal just scanned (ASCII), inside
+    // the window.
+    let text = unsafe { std::str::from_utf8_unchecked(w.get_unchecked(..len)) };
+    let mut next = 0;
+    let mut another = false;
+    let mut reopen = false;
+    if w[len] == b',' {
+        if w[len + 1] == b' ' {
+            next = len + 2;
+            another = starts_number(w[len + 2]);
+        } else {
+            next = len + 1;
+            another = starts_number(w[len + 1]);
+        }
+    } else if parent_is_array && w[len] == b']' && w[len + 1] == b',' && w[len + 2] == b'[' && starts_number(w[len + 3]) {
+        // The last number of a small array, and the next array of the same
+        // parent starts with a number: the rings of points of GeoJSON, the
+        // rows of a matrix.
+        next = len + 3;
+        reopen = true;
+    }
+    // Reported here, on the window's path alone (the general path reports
+    // its own): with one report for both, the token of either path was
+    // stored to the stack to meet the other's, and read back from there
+    // through a jump table on its kind, on every number.
+    v.number(NumberToken { text, is_integer, value }).map_err(|e| locate(b, at, e))?;
+    Ok(Step { end: at + len, next, another, reopen })
+}
+
+/// `one` for a number the window does not take (near the end of the
+/// input, an exponent, a long literal, an error): read byte by byte,
+/// reported, and the run ends there.
+#[inline(never)]
+fn one_general<V: Visitor + ?Sized>(b: &[u8], lossless: bool, v: &mut V, at: usize) -> Flow<Step> {
+    let (token, end) = number_general(b, at, lossless)?;
     v.number(token).map_err(|e| locate(b, at, e))?;
-    Ok(step)
+    Ok(Step { end, next: 0, another: false, reopen: false })
 }
