@@ -62,21 +62,45 @@ impl Source {
         // with --max-size 1G) is no reason to reserve that much.
         let wanted = size.map_or(0, |s| limit.map_or(s, |l| s.min(l)));
         // Capacity from the file size (+1 so the final read that sees EOF
-        // does not make the vector grow by doubling).
-        let mut buf = Vec::with_capacity(usize::try_from(wanted).unwrap_or(0).saturating_add(1).min(1 << 34));
+        // does not make the vector grow by doubling). Every reservation is
+        // fallible: out of memory is an error (exit 2), not the end of the
+        // process (as it was for a pipe or a device that never ends).
+        let mut buf = Vec::new();
+        buf.try_reserve_exact(usize::try_from(wanted).unwrap_or(0).saturating_add(1).min(1 << 34)).map_err(|_| self.out_of_memory())?;
         let mut reader = reader.take(limit.unwrap_or(u64::MAX));
         loop {
+            // Each read asks for less than the room left, so `read_to_end`
+            // never grows the buffer itself (its growth ends the process
+            // when memory runs out); the room grows here, fallibly.
+            if buf.capacity() - buf.len() < 2 {
+                buf.try_reserve(CHUNK).map_err(|_| self.out_of_memory())?;
+            }
+            let ask = (buf.capacity() - buf.len() - 1).min(CHUNK);
             // Chunked so the progress bar moves; read_to_end fills the
             // spare capacity without zeroing it first.
-            let n = (&mut reader).take(CHUNK as u64).read_to_end(&mut buf).map_err(|e| Fail::read(&self.name(), e))?;
+            let n = (&mut reader).take(ask as u64).read_to_end(&mut buf).map_err(|e| Fail::read(&self.name(), e))?;
             progress.advance(n as u64);
-            if n < CHUNK {
+            if n < ask {
                 break;
             }
         }
         progress.finish();
         Ok(buf)
     }
+}
+
+impl Source {
+    /// The error for memory running out while reading this input.
+    #[cold]
+    fn out_of_memory(&self) -> Fail {
+        Fail::Io(format!("{}: out of memory while reading", self.name()))
+    }
+}
+
+/// The error for memory running out while reading blocks of lines.
+#[cold]
+fn out_of_memory() -> io::Error {
+    io::Error::new(io::ErrorKind::OutOfMemory, "out of memory while reading")
 }
 
 /// The size of stdin when it is redirected from a regular file.
@@ -128,6 +152,7 @@ impl BlockReader {
     /// the first few blocks no memory is allocated or page-faulted any more.
     pub fn next_block(&mut self, buf: &mut Vec<u8>) -> io::Result<bool> {
         buf.clear();
+        buf.try_reserve(self.carry.len()).map_err(|_| out_of_memory())?;
         buf.extend_from_slice(&self.carry);
         self.carry.clear();
         // Bytes before `scanned` hold no `\n` (searched on a previous round).
@@ -139,6 +164,7 @@ impl BlockReader {
             }
             if let Some(i) = crate::ndjson::last_newline(&buf[scanned..]) {
                 let cut = scanned + i + 1;
+                self.carry.try_reserve(buf.len() - cut).map_err(|_| out_of_memory())?;
                 self.carry.extend_from_slice(&buf[cut..]);
                 buf.truncate(cut);
                 return Ok(true);
@@ -167,7 +193,10 @@ impl BlockReader {
     }
 
     fn fill(&mut self, buf: &mut Vec<u8>, want: usize) -> io::Result<()> {
-        buf.reserve(want);
+        // Room for more than `want` bytes, reserved fallibly, so that
+        // `read_to_end` never grows the buffer itself (its growth ends the
+        // process when memory runs out: a line that never ends).
+        buf.try_reserve(want.saturating_add(1)).map_err(|_| out_of_memory())?;
         let n = (&mut self.reader).take(want as u64).read_to_end(buf)?;
         self.progress.advance(n as u64);
         if n < want {

@@ -661,6 +661,41 @@ fn a_full_device_is_an_error_not_success() {
     }
 }
 
+/// Memory running out while the input itself is read (a pipe or a device
+/// that never ends, a line that never ends) is an error with exit 2, not
+/// the end of the process: every buffer the input is read into grows
+/// fallibly, for whole documents and for blocks of lines alike.
+#[test]
+fn running_out_of_memory_while_reading_is_an_error() {
+    use std::os::unix::process::CommandExt;
+    for (args, endless) in [
+        (&["check", "-"][..], &b"[1,2,3]\n"[..]),
+        (&["canon", "--profile", "go", "-"], b"[1,2,3]\n"),
+        (&["check", "--lines", "-"], b"1111111111"),
+        (&["canon", "--profile", "jcs", "--lines", "--threads", "2", "-"], b"1111111111"),
+    ] {
+        let mut cmd = jetjson(args);
+        // SAFETY: only setrlimit, async-signal-safe, runs in the child
+        // between fork and exec.
+        unsafe {
+            cmd.pre_exec(|| {
+                let limit = libc::rlimit { rlim_cur: 256 * MIB, rlim_max: 256 * MIB };
+                if libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        let chunk = endless.repeat(1 << 16);
+        // Fed until the child stops reading (a broken pipe ends the feed).
+        let r = run(cmd, move |w| loop {
+            w.write_all(&chunk)?;
+        });
+        assert_eq!(r.code(), 2, "{args:?}: {}", r.stderr);
+        assert!(r.stderr.contains("<stdin>: out of memory while reading"), "{args:?}: {}", r.stderr);
+    }
+}
+
 /// Memory running out while a valid document is read is the machine's
 /// limit, not the input's fault: exit 2 (not 1, "invalid input"), and a
 /// message with no place in the input.

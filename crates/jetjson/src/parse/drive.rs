@@ -571,25 +571,30 @@ impl<'a, C: Classify> Driver<'a, C> {
     }
 
     /// A number outside an array: the position after it.
+    ///
+    /// Each way of reading it reports it on its own path: reported once
+    /// where the ways met, the token of any was stored to the stack to
+    /// meet the others' and read back through a jump table on its kind, on
+    /// every number (as in `numbers.rs`).
     #[inline(always)]
     fn number<V: Visitor + ?Sized>(&self, v: &mut V, at: usize) -> Flow<usize> {
         let b = self.b;
-        let (token, end) = match b.get(at..).and_then(<[u8]>::first_chunk::<WINDOW>).and_then(|w| Some((w, scan_window(w)?))) {
-            Some((w, (len, value, is_integer))) => {
-                // SAFETY: the literal's `len` bytes are inside the window
-                // and ASCII.
-                let text = unsafe { std::str::from_utf8_unchecked(w.get_unchecked(..len)) };
-                (NumberToken { text, is_integer, value }, at + len)
-            }
-            // Near the end of the input: a short integer read here, in
-            // line (`1`, `{"a":1}`); anything else out of line.
-            None => match b.get(at..).and_then(tail_integer) {
-                Some((len, value)) => (NumberToken { text: ascii(&b[at..at + len]), is_integer: true, value }, at + len),
-                None => number_general(self.b, at, self.lossless)?,
-            },
-        };
-        v.number(token).map_err(|e| locate(self.b, at, e))?;
-        Ok(end)
+        if let Some((w, (len, value, is_integer))) =
+            b.get(at..).and_then(<[u8]>::first_chunk::<WINDOW>).and_then(|w| Some((w, scan_window(w)?)))
+        {
+            // SAFETY: the literal's `len` bytes are inside the window and
+            // ASCII.
+            let text = unsafe { std::str::from_utf8_unchecked(w.get_unchecked(..len)) };
+            v.number(NumberToken { text, is_integer, value }).map_err(|e| locate(b, at, e))?;
+            return Ok(at + len);
+        }
+        // Near the end of the input: a short integer read here, in line
+        // (`1`, `{"a":1}`); anything else out of line.
+        if let Some((len, value)) = b.get(at..).and_then(tail_integer) {
+            v.number(NumberToken { text: ascii(&b[at..at + len]), is_integer: true, value }).map_err(|e| locate(b, at, e))?;
+            return Ok(at + len);
+        }
+        number_general_reported(b, at, self.lossless, v)
     }
 
     /// Opens a container at `at` (`{` or `[`): false if the limit forbids.
@@ -974,6 +979,14 @@ fn decode_error(b: &[u8], (at, msg): (usize, &'static str)) -> Stop {
     } else {
         Stop::Syntax
     }
+}
+
+/// `number_general`, reported to `v`: the position after the number.
+#[inline(never)]
+fn number_general_reported<V: Visitor + ?Sized>(b: &[u8], at: usize, lossless: bool, v: &mut V) -> Flow<usize> {
+    let (token, end) = number_general(b, at, lossless)?;
+    v.number(token).map_err(|e| locate(b, at, e))?;
+    Ok(end)
 }
 
 /// A number the window does not take (near the end of the input, an

@@ -22,7 +22,7 @@
 
 use super::super::number::{scan_window, WINDOW, WINDOW_LITERAL_MAX};
 use super::super::visitor::{NumberToken, Visitor};
-use super::{locate, number_general, starts_number, Flow, Level};
+use super::{locate, number_general_reported, starts_number, Flow, Level};
 
 /// The run of numbers in an array starting with the number at `at` of `b`
 /// (see `Driver::number_run`): the position after the last one. The loop
@@ -155,11 +155,10 @@ fn one<V: Visitor + ?Sized>(b: &[u8], lossless: bool, parent_is_array: bool, v: 
 }
 
 /// `one` for a number the window does not take (near the end of the
-/// input, an exponent, a long literal, an error): read byte by byte,
-/// reported, and the run ends there.
-#[inline(never)]
+/// input, an exponent, a long literal, an error): read byte by byte and
+/// reported (out of line), and the run ends there.
+#[inline(always)]
 fn one_general<V: Visitor + ?Sized>(b: &[u8], lossless: bool, v: &mut V, at: usize) -> Flow<Step> {
-    let (token, end) = number_general(b, at, lossless)?;
-    v.number(token).map_err(|e| locate(b, at, e))?;
+    let end = number_general_reported(b, at, lossless, v)?;
     Ok(Step { end, next: 0, another: false, reopen: false })
 }
