@@ -288,6 +288,50 @@ def test_any_change_to_a_dict_being_written_is_the_same_error_every_call(profile
 
 
 @pytest.mark.parametrize("profile", PROFILES)
+def test_a_reordered_dict_or_iterated_list_changed_while_written_is_an_error(profile):
+    # A dict subclass with its own order (OrderedDict after move_to_end) and
+    # a list subclass with its own __iter__ are written from a copy: a
+    # change to the original while the copy is written must still be the
+    # error, not output from the stale copy (found by an outside tester).
+    changes = mutations() + [("move to end", lambda d: d.move_to_end("a")), ("pop item", lambda d: d.popitem())]
+    for name, change in changes:
+        d = collections.OrderedDict([("a", 1), ("b", Marker()), ("c", 3), ("d", 4)])
+
+        def default(o, d=d):
+            change(d)
+            return 0
+
+        r = outcome(lambda: jetjson.dumps({"outer": [d]}, profile=profile, default=default))
+        assert isinstance(r, RuntimeError), (name, r)
+        assert str(r) == "$.outer[0]: dict changed while dumps was writing it", (name, str(r))
+    # Unchanged, the order is the OrderedDict's (not its table's), and a
+    # default that changes nothing is no error.
+    d = collections.OrderedDict([("a", 1), ("b", Marker()), ("c", 3)])
+    d.move_to_end("a")
+    got = jetjson.dumps(d, profile=profile, default=lambda o: 0)
+    assert json.loads(got) == {"b": 0, "c": 3, "a": 1}
+    if profile == "compact":  # (go and jcs sort every object's keys)
+        assert list(json.loads(got)) == ["b", "c", "a"]
+
+    class Shown(list):
+        def __iter__(self):
+            return iter([Marker()] + [str(x) * 30 for x in list.__iter__(self)])
+
+    for name, change in [("append", lambda l: l.append(9)), ("clear", lambda l: l.clear()), ("pop", lambda l: l.pop())]:
+        lst = Shown([1, 2])
+
+        def default(o, lst=lst):
+            change(lst)
+            return 0
+
+        r = outcome(lambda: jetjson.dumps({"outer": lst}, profile=profile, default=default))
+        assert isinstance(r, RuntimeError), (name, r)
+        assert str(r) == "$.outer: list changed size while dumps was writing it", (name, str(r))
+    # An __iter__ that makes new objects on every call is no change.
+    assert json.loads(jetjson.dumps(Shown([1, 2]), profile=profile, default=lambda o: 0)) == [0, "1" * 30, "2" * 30]
+
+
+@pytest.mark.parametrize("profile", PROFILES)
 def test_a_single_member_dict_changed_while_its_value_is_written_is_an_error(profile):
     # Single-member dicts have a path of their own (`dict_one`): the key is
     # held with the value, and a change is noticed as on the other paths.

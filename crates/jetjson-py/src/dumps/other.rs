@@ -132,8 +132,27 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
     /// `__getitem__` or `keys()` claim), in the order its `__iter__` gives
     /// where that names them, then any it did not name, in table order;
     /// copied into a plain dict first, since the dict's own table keeps
-    /// insertion order.
+    /// insertion order. The copy is written, so a change to the dict while
+    /// it is written (by a `default`, say) would go unseen: it is copied
+    /// again afterwards, and any difference (an item added, removed,
+    /// replaced or moved) is the "dict changed" error, as for a plain dict.
     fn reordered_dict(&mut self, obj: *mut PyObject) -> Walk {
+        let copy = self.ordered_copy(obj)?;
+        // SAFETY: a live plain dict, held by `copy` for the call.
+        unsafe { self.dict(copy.as_ptr())? };
+        let again = self.ordered_copy(obj)?;
+        // SAFETY: both copies are plain dicts only this call holds (no
+        // Python code runs while they are compared: pointer equality).
+        if unsafe { same_items(copy.as_ptr(), again.as_ptr()) } {
+            Ok(())
+        } else {
+            Err(Fail::changed("dict changed"))
+        }
+    }
+
+    /// `reordered_dict`'s copy of `obj` (a live dict subclass held by the
+    /// caller), a new plain dict.
+    fn ordered_copy(&mut self, obj: *mut PyObject) -> Result<Hold, Fail> {
         // SAFETY: `obj` is a live dict subclass, held by the caller; `copy`
         // and `it` are new references we own; keys from the iterator are new
         // references, released after use; values are borrowed from `obj`'s
@@ -144,67 +163,69 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
             if copy.is_null() {
                 return Err(Fail::fetch(self.py));
             }
-            let filled = (|| -> Result<(), Fail> {
-                let it = ffi::PyObject_GetIter(obj);
-                if it.is_null() {
+            let copy = Hold::owned(copy);
+            let it = ffi::PyObject_GetIter(obj);
+            if it.is_null() {
+                return Err(Fail::fetch(self.py));
+            }
+            let _it = Hold::owned(it);
+            loop {
+                let key = ffi::PyIter_Next(it);
+                if key.is_null() {
+                    break;
+                }
+                let _key = Hold::owned(key);
+                let value = ffi::PyDict_GetItemWithError(obj, key);
+                if value.is_null() {
+                    if ffi::PyErr_Occurred().is_null() {
+                        continue;
+                    }
                     return Err(Fail::fetch(self.py));
                 }
-                loop {
-                    let key = ffi::PyIter_Next(it);
-                    if key.is_null() {
-                        break;
-                    }
-                    let value = ffi::PyDict_GetItemWithError(obj, key);
-                    let ok = if !value.is_null() {
-                        ffi::Py_INCREF(value);
-                        let r = ffi::PyDict_SetDefault(copy, key, value);
-                        ffi::Py_DECREF(value);
-                        !r.is_null()
-                    } else {
-                        ffi::PyErr_Occurred().is_null()
-                    };
-                    ffi::Py_DECREF(key);
-                    if !ok {
-                        ffi::Py_DECREF(it);
-                        return Err(Fail::fetch(self.py));
-                    }
-                }
-                ffi::Py_DECREF(it);
-                if !ffi::PyErr_Occurred().is_null() {
+                let _value = Hold::new(value);
+                if ffi::PyDict_SetDefault(copy.as_ptr(), key, value).is_null() {
                     return Err(Fail::fetch(self.py));
                 }
-                // The items `__iter__` did not name.
-                let (mut pos, mut k, mut v) = (0, std::ptr::null_mut(), std::ptr::null_mut());
-                while ffi::PyDict_Next(obj, &mut pos, &mut k, &mut v) != 0 {
-                    ffi::Py_INCREF(k);
-                    ffi::Py_INCREF(v);
-                    let r = ffi::PyDict_SetDefault(copy, k, v);
-                    ffi::Py_DECREF(v);
-                    ffi::Py_DECREF(k);
-                    if r.is_null() {
-                        return Err(Fail::fetch(self.py));
-                    }
+            }
+            if !ffi::PyErr_Occurred().is_null() {
+                return Err(Fail::fetch(self.py));
+            }
+            // The items `__iter__` did not name.
+            let (mut pos, mut k, mut v) = (0, std::ptr::null_mut(), std::ptr::null_mut());
+            while ffi::PyDict_Next(obj, &mut pos, &mut k, &mut v) != 0 {
+                let (_k, _v) = (Hold::new(k), Hold::new(v));
+                if ffi::PyDict_SetDefault(copy.as_ptr(), k, v).is_null() {
+                    return Err(Fail::fetch(self.py));
                 }
-                Ok(())
-            })();
-            let _copy = Hold::owned(copy);
-            filled.and_then(|()| self.dict(copy))
+            }
+            Ok(copy)
         }
     }
 
     /// A list or tuple subclass with its own `__iter__`: the items it gives,
     /// collected into a new tuple (which nothing else can change) first.
+    /// As a plain list's size is checked after its items are written, the
+    /// size of its own storage is checked after the tuple is written (its
+    /// `__iter__` may give new objects on every call, so the items are not
+    /// compared): "list changed size" if it changed.
     fn iterated(&mut self, obj: *mut PyObject) -> Walk {
-        // SAFETY: `obj` is live; PySequence_Tuple iterates it through its
-        // own `__iter__` (it is not an exact tuple) into a new tuple we own.
+        // SAFETY: `obj` is a live list or tuple subclass, held by the
+        // caller: its storage's size is its `ob_size`. PySequence_Tuple
+        // iterates it through its own `__iter__` (it is not an exact tuple)
+        // into a new tuple we own.
         unsafe {
+            let size = ffi::Py_SIZE(obj);
             let items = ffi::PySequence_Tuple(obj);
             if items.is_null() {
                 return Err(Fail::fetch(self.py));
             }
-            let _items = Hold::owned(items);
-            self.tuple(items)
+            let items = Hold::owned(items);
+            self.tuple(items.as_ptr())?;
+            if ffi::Py_SIZE(obj) != size {
+                return Err(Fail::changed("list changed size"));
+            }
         }
+        Ok(())
     }
 
     /// # Safety
@@ -914,4 +935,34 @@ fn uuid_text_of(v: u128) -> [u8; 36] {
     out[24..28].copy_from_slice(&c[4..]);
     out[28..36].copy_from_slice(&d);
     out
+}
+
+/// Whether the plain dicts `a` and `b` hold the same key and value objects
+/// in the same order.
+///
+/// # Safety
+/// `a` and `b` are live plain dicts that no Python code changes meanwhile.
+unsafe fn same_items(a: *mut PyObject, b: *mut PyObject) -> bool {
+    // SAFETY: as the caller promises; `PyDict_Next` lends its items.
+    unsafe {
+        if ffi::PyDict_Size(a) != ffi::PyDict_Size(b) {
+            return false;
+        }
+        let (mut i, mut j) = (0, 0);
+        let (mut ka, mut va, mut kb, mut vb) = (std::ptr::null_mut(), std::ptr::null_mut(), std::ptr::null_mut(), std::ptr::null_mut());
+        while ffi::PyDict_Next(a, &mut i, &mut ka, &mut va) != 0 {
+            if ffi::PyDict_Next(b, &mut j, &mut kb, &mut vb) == 0 || va != vb {
+                return false;
+            }
+            // The values are the table's objects; the keys are what the
+            // subclass's `__iter__` gave, which may be new objects of the
+            // same text on every call (compared as text, no Python code).
+            if ka != kb
+                && !(ffi::PyUnicode_CheckExact(ka) != 0 && ffi::PyUnicode_CheckExact(kb) != 0 && ffi::PyUnicode_Compare(ka, kb) == 0)
+            {
+                return false;
+            }
+        }
+        true
+    }
 }

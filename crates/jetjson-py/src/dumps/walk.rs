@@ -294,6 +294,12 @@ impl Hold {
     pub(super) unsafe fn owned(obj: *mut PyObject) -> Hold {
         Hold(obj)
     }
+
+    /// The object held.
+    #[inline(always)]
+    pub(super) fn as_ptr(&self) -> *mut PyObject {
+        self.0
+    }
 }
 
 impl Drop for Hold {
