@@ -66,14 +66,15 @@ impl Source {
         // fallible: out of memory is an error (exit 2), not the end of the
         // process (as it was for a pipe or a device that never ends).
         let mut buf = Vec::new();
-        buf.try_reserve_exact(usize::try_from(wanted).unwrap_or(0).saturating_add(1).min(1 << 34)).map_err(|_| self.out_of_memory())?;
+        buf.try_reserve_exact(usize::try_from(wanted).unwrap_or(0).saturating_add(1).min(1 << 34))
+            .map_err(|_| Fail::read(&self.name(), out_of_memory()))?;
         let mut reader = reader.take(limit.unwrap_or(u64::MAX));
         loop {
             // Each read asks for less than the room left, so `read_to_end`
             // never grows the buffer itself (its growth ends the process
             // when memory runs out); the room grows here, fallibly.
             if buf.capacity() - buf.len() < 2 {
-                buf.try_reserve(CHUNK).map_err(|_| self.out_of_memory())?;
+                buf.try_reserve(CHUNK).map_err(|_| Fail::read(&self.name(), out_of_memory()))?;
             }
             let ask = (buf.capacity() - buf.len() - 1).min(CHUNK);
             // Chunked so the progress bar moves; read_to_end fills the
@@ -89,15 +90,7 @@ impl Source {
     }
 }
 
-impl Source {
-    /// The error for memory running out while reading this input.
-    #[cold]
-    fn out_of_memory(&self) -> Fail {
-        Fail::Io(format!("{}: out of memory while reading", self.name()))
-    }
-}
-
-/// The error for memory running out while reading blocks of lines.
+/// The error for memory running out while reading an input.
 #[cold]
 fn out_of_memory() -> io::Error {
     io::Error::new(io::ErrorKind::OutOfMemory, "out of memory while reading")

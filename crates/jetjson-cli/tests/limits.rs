@@ -661,13 +661,29 @@ fn a_full_device_is_an_error_not_success() {
     }
 }
 
+/// Limits the address space of the child `cmd` starts to `bytes`, so that
+/// it runs out of memory there.
+fn limit_address_space(cmd: &mut Command, bytes: u64) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: only setrlimit, async-signal-safe, runs in the child between
+    // fork and exec.
+    unsafe {
+        cmd.pre_exec(move || {
+            let limit = libc::rlimit { rlim_cur: bytes, rlim_max: bytes };
+            if libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+}
+
 /// Memory running out while the input itself is read (a pipe or a device
 /// that never ends, a line that never ends) is an error with exit 2, not
 /// the end of the process: every buffer the input is read into grows
 /// fallibly, for whole documents and for blocks of lines alike.
 #[test]
 fn running_out_of_memory_while_reading_is_an_error() {
-    use std::os::unix::process::CommandExt;
     for (args, endless) in [
         (&["check", "-"][..], &b"[1,2,3]\n"[..]),
         (&["canon", "--profile", "go", "-"], b"[1,2,3]\n"),
@@ -675,17 +691,7 @@ fn running_out_of_memory_while_reading_is_an_error() {
         (&["canon", "--profile", "jcs", "--lines", "--threads", "2", "-"], b"1111111111"),
     ] {
         let mut cmd = jetjson(args);
-        // SAFETY: only setrlimit, async-signal-safe, runs in the child
-        // between fork and exec.
-        unsafe {
-            cmd.pre_exec(|| {
-                let limit = libc::rlimit { rlim_cur: 256 * MIB, rlim_max: 256 * MIB };
-                if libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
-                    return Err(std::io::Error::last_os_error());
-                }
-                Ok(())
-            });
-        }
+        limit_address_space(&mut cmd, 256 * MIB);
         let chunk = endless.repeat(1 << 16);
         // Fed until the child stops reading (a broken pipe ends the feed).
         let r = run(cmd, move |w| loop {
@@ -701,20 +707,9 @@ fn running_out_of_memory_while_reading_is_an_error() {
 /// message with no place in the input.
 #[test]
 fn running_out_of_memory_is_not_invalid_input() {
-    use std::os::unix::process::CommandExt;
     for args in [&["canon", "--profile", "go", "-"][..], &["fmt", "-"]] {
         let mut cmd = jetjson(args);
-        // SAFETY: only setrlimit, async-signal-safe, runs in the child
-        // between fork and exec.
-        unsafe {
-            cmd.pre_exec(|| {
-                let limit = libc::rlimit { rlim_cur: 256 * MIB, rlim_max: 256 * MIB };
-                if libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
-                    return Err(std::io::Error::last_os_error());
-                }
-                Ok(())
-            });
-        }
+        limit_address_space(&mut cmd, 256 * MIB);
         // 10 MB of `[0,0,...]`: valid, and a `Value` of it needs more than
         // the limit (about 66 bytes an element).
         let r = run(cmd, deep_numbers(1, 5_000_000));
