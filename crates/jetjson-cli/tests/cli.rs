@@ -408,6 +408,39 @@ fn canon_invalid_input_exits_1_with_position() {
     );
 }
 
+/// A document the profile cannot write leaves stdout empty, whatever the
+/// output's size: nothing of it is written before the refused value is
+/// found (32 KiB, the writer's chunk, and 20 MiB, past what is held in
+/// memory), and the report names no partial output.
+#[test]
+fn canon_writes_all_of_a_document_or_nothing() {
+    let big = format!("1{}", "0".repeat(400));
+    for items in [400usize, 200_000] {
+        let mut doc = String::from("[");
+        for _ in 0..items {
+            doc.push_str(&format!("\"{}\",", "x".repeat(100)));
+        }
+        doc.push_str(&big);
+        doc.push(']');
+        let out = run(&["canon", "--profile", "jcs"], doc.as_bytes());
+        assert_eq!(code(&out), 1, "{items} items");
+        assert!(out.stdout.is_empty(), "{items} items: {} bytes written", out.stdout.len());
+        let err = stderr(&out);
+        assert!(err.contains("out of range for profile \"jcs\"") && !err.contains("incomplete"), "{err}");
+        // Too deep to write, past the first items (read limit above the write one).
+        let deep =
+            format!("[{}{}{}]", doc.trim_start_matches('[').trim_end_matches(&*big).trim_end_matches(']'), "[".repeat(40), "]".repeat(40));
+        let out = run(&["canon", "--profile", "go", "--max-depth", "100", "--max-write-depth", "20"], deep.as_bytes());
+        assert_eq!(code(&out), 1, "{items} items deep: {}", stderr(&out));
+        assert!(out.stdout.is_empty(), "{items} items deep: {} bytes written", out.stdout.len());
+        // Writable, the same documents are written whole.
+        let fine = doc.replace(&big, "1");
+        let out = run(&["canon", "--profile", "jcs"], fine.as_bytes());
+        assert_eq!(code(&out), 0);
+        assert_eq!(out.stdout, fine.as_bytes());
+    }
+}
+
 #[test]
 fn canon_writes_what_the_value_path_writes_for_generated_numbers() {
     // Big integers, -0 and the other zeros, doubles in [2^64, 1e21), every

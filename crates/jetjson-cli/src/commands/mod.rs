@@ -84,14 +84,20 @@ pub fn reading_failed(source: &Source, input: &[u8], e: &jetjson::Error) -> Fail
     Fail::Invalid
 }
 
-/// Writes one document to `out` through the core writer's sink: the output
-/// leaves in chunks as it is made and is never held whole (pretty-printing
-/// a deep document multiplies its size by depth x indent).
+/// Writes one document to `out`, all or nothing: a value the profile cannot
+/// write (a number out of `jcs`'s range, nesting past `max_write_depth`)
+/// leaves `out` untouched.
+///
+/// An output of up to `HOLD_BACK` bytes is made in memory and written once
+/// whole. A larger one (pretty-printing a deep document multiplies its
+/// size by depth x indent) is never held whole: the document is first
+/// written into a sink that only counts, which finds any such value, then
+/// again to `out` in chunks as it is made.
 ///
 /// A value the profile cannot write is reported like any invalid input
 /// (exit 1); a failed write is an I/O error (exit 2, or a quiet stop on a
-/// closed pipe). Either way the run fails: output cut short midway is never
-/// passed off as success, and the report says how much of it went out.
+/// closed pipe), which can still cut the output short: the run then fails,
+/// and the report says how much of it went out.
 ///
 /// `input`: the text `value` was read from, when it is kept (`keep_input`),
 /// so that a write-depth error says where in it the too-deep container is.
@@ -102,6 +108,25 @@ pub fn write_document(
     options: &WriteOptions,
     out: &mut impl Write,
 ) -> Result<(), Fail> {
+    let mut held = Vec::new();
+    let mut overflowed = false;
+    let first = {
+        let mut w = Writer::with_sink(options, Held { held: &mut held, overflowed: &mut overflowed });
+        value.write_to(&mut w).and_then(|()| w.finish().map(drop))
+    };
+    match first {
+        Ok(()) => return out.write_all(&held).map_err(Fail::write),
+        Err(e) if !overflowed => return Err(write_failed(source, input, e, 0)),
+        Err(_) => {}
+    }
+    drop(held);
+    // Too large to hold: look for a value the profile refuses first.
+    {
+        let mut w = Writer::with_sink(options, Discard);
+        if let Err(e) = value.write_to(&mut w).and_then(|()| w.finish().map(drop)) {
+            return Err(write_failed(source, input, e, 0));
+        }
+    }
     let mut failed = None;
     let mut spilled = 0;
     let written = {
@@ -111,26 +136,60 @@ pub fn write_document(
     match (written, failed) {
         (Ok(()), _) => Ok(()),
         (Err(_), Some(io)) => Err(Fail::write(io)),
-        (Err(e), None) => {
-            let e = match input {
-                Some(input) => jetjson::__private::write_error_in(e, input),
-                None => e,
-            };
-            let mut message = report::message(&e);
-            if spilled > 0 {
-                message.push_str(&format!(" (output incomplete: {spilled} bytes were written before the error)"));
-            }
-            match (e.position(), input) {
-                (Some(p), Some(input)) => report::print(&report::located(
-                    &source.name(),
-                    report::At { line: p.line as u64, column: p.column },
-                    &message,
-                    report::line_around(input, p.offset),
-                )),
-                _ => report::print(&report::unlocated(&source.name(), None, &message)),
-            }
-            Err(Fail::Invalid)
+        (Err(e), None) => Err(write_failed(source, input, e, spilled)),
+    }
+}
+
+/// The largest output `write_document` makes in memory before writing it.
+const HOLD_BACK: usize = 16 << 20;
+
+/// Reports a value the profile cannot write, `spilled` bytes into the output.
+fn write_failed(source: &Source, input: Option<&[u8]>, e: jetjson::Error, spilled: u64) -> Fail {
+    let e = match input {
+        Some(input) => jetjson::__private::write_error_in(e, input),
+        None => e,
+    };
+    let mut message = report::message(&e);
+    if spilled > 0 {
+        message.push_str(&format!(" (output incomplete: {spilled} bytes were written before the error)"));
+    }
+    match (e.position(), input) {
+        (Some(p), Some(input)) => report::print(&report::located(
+            &source.name(),
+            report::At { line: p.line as u64, column: p.column },
+            &message,
+            report::line_around(input, p.offset),
+        )),
+        _ => report::print(&report::unlocated(&source.name(), None, &message)),
+    }
+    Fail::Invalid
+}
+
+/// The first sink of `write_document`: output held in memory, up to
+/// `HOLD_BACK` bytes (then `overflowed`, and the write stops).
+struct Held<'a> {
+    held: &'a mut Vec<u8>,
+    overflowed: &'a mut bool,
+}
+
+impl Sink for Held<'_> {
+    fn spill(&mut self, bytes: &[u8]) -> jetjson::Result<()> {
+        if self.held.len() + bytes.len() > HOLD_BACK || self.held.try_reserve(bytes.len()).is_err() {
+            *self.overflowed = true;
+            return Err(jetjson::Error::new(jetjson::ErrorKind::Io("output larger than is held in memory".into())));
         }
+        self.held.extend_from_slice(bytes);
+        Ok(())
+    }
+}
+
+/// A sink that drops what it is given: writing into it finds whether the
+/// profile can write a value, at the cost of making its bytes.
+struct Discard;
+
+impl Sink for Discard {
+    fn spill(&mut self, _: &[u8]) -> jetjson::Result<()> {
+        Ok(())
     }
 }
 
