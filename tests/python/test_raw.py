@@ -74,6 +74,27 @@ def test_compact_embeds_verbatim():
     assert jetjson.dumps({"x": r, "y": [r]}) == b'{"x":{ "b" : 1.0E+02 , "a" : "\\u00e9<" },"y":[{ "b" : 1.0E+02 , "a" : "\\u00e9<" }]}'
 
 
+def test_options_that_change_strings_or_order_hold_inside_raw():
+    # Written plainly (no escapes, plain numbers), the text gives the bytes
+    # its parsed value gives under the same options; an indent alone leaves
+    # compact's copy as it is (as orjson leaves a Fragment).
+    text = '{"zé": [1, "<b>&\u2028\x7f😀"], "a": {"y": true, "b": null}, "é": -2.5}'
+    value = jetjson.loads(text)
+    for opts in ({"ascii_only": True}, {"escape_html": True}, {"sort_keys": True},
+                 {"ascii_only": True, "sort_keys": True, "indent": 2},
+                 {"profile": "go", "ascii_only": True, "sort_keys": True}):
+        for doc in ({"d": jetjson.Raw(text)}, [jetjson.Raw(text), 1]):
+            plain = {"d": value} if isinstance(doc, dict) else [value, 1]
+            out = jetjson.dumps(doc, **opts)
+            assert out == jetjson.dumps(plain, **opts), opts
+            if opts.get("ascii_only"):
+                assert out.isascii(), opts
+    assert jetjson.dumps([jetjson.Raw(text)], indent=2) == b"[\n  " + text.encode() + b"\n]"
+    # Laid out, an unchecked text is read: invalid JSON is an error there.
+    with pytest.raises(jetjson.JSONEncodeError, match=r"^\$\[0\]"):
+        jetjson.dumps([jetjson.Raw.unchecked(b"{not json")], ascii_only=True)
+
+
 def test_go_embeds_like_json_raw_message():
     docs = [b'{ "b" : 1.0E+02 , "a" : "\\u00e9<&>" }', b' [ 1 , "\xe2\x80\xa8" , {} , [ ] ] ', b'"<script>"', b"  -0.0e-0  ", b'{"a":1,"a":2}']
     for escape_html in (True, False):

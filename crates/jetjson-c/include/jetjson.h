@@ -391,7 +391,10 @@ jetjson_status jetjson_writer_null(jetjson_writer *writer, jetjson_error *err);
  * JSON: compact checks it (strict RFC 8259, one value) and copies it as is;
  * go writes it as Go writes a json.RawMessage (whitespace removed or
  * re-indented, escapes and number spellings kept, HTML characters escaped
- * when escape_html is on); jcs parses it and writes it canonically. Invalid
+ * when escape_html is on); jcs parses it and writes it canonically.
+ * ascii_only, escape_html and sort_keys = JETJSON_KEYS_SORTED hold inside it too:
+ * with any of them compact writes it as go does, with those options (an
+ * indent alone leaves it as it is, as serde_json does). Invalid
  * JSON fails with JETJSON_ERR_SYNTAX, the position being within `json`. In
  * every profile its own nesting counts below max_write_depth from where it
  * is written: deeper fails with JETJSON_ERR_LIMIT naming that limit. Names

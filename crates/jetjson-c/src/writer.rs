@@ -11,7 +11,7 @@
 
 use std::os::raw::{c_char, c_int, c_void};
 
-use jetjson::{KeyOrder, RawJson, RawPolicy, SortedObject, Writer};
+use jetjson::{KeyOrder, RawJson, SortedObject, Writer};
 
 use crate::boundary::{self, Failure, Outcome};
 use crate::buffer::Out;
@@ -44,8 +44,9 @@ pub struct CWriter {
     map_order: KeyOrder,
     /// Order of structs (declared fields): the profile's, or the option's.
     struct_order: KeyOrder,
-    /// The raw-JSON policy (compact copies; it is validated here first).
-    raw: RawPolicy,
+    /// Raw JSON is checked here first (`compact`, which copies it, or lays
+    /// it out accepting repeated names).
+    checks_raw: bool,
     state: State,
     /// Inside a call: still set on entry if a call panicked (the panic was
     /// caught at the boundary, the writer may be half-way through a token).
@@ -71,7 +72,7 @@ impl CWriter {
             done: false,
             map_order: style.map_order,
             struct_order: style.struct_order,
-            raw: style.raw,
+            checks_raw: style.profile == jetjson::Profile::Compact,
             state: State::Open,
             busy: false,
             restore,
@@ -263,9 +264,10 @@ impl CWriter {
     }
 
     fn raw(&mut self, json: &[u8]) -> Outcome {
-        if self.raw == RawPolicy::Verbatim {
-            // `compact` copies raw JSON as it is: check it first (go
-            // compacts it and jcs parses it, which check it themselves),
+        if self.checks_raw {
+            // `compact` copies raw JSON as it is (or lays it out accepting
+            // repeated names, as `go`): check it first, names repeated
+            // included (go compacts it and jcs parses it, which check it themselves),
             // its nesting under the room left below `max_write_depth`, as
             // `jcs` reads it (not the read default of 512, which a raised
             // write limit could not lift); deeper is the write limit's error.

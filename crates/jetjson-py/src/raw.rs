@@ -2,8 +2,9 @@
 //!
 //! The text is validated once, when the `Raw` is made (`Raw.unchecked`
 //! trusts it). Each profile then embeds it by its own rule (the core's
-//! `RawPolicy`): `compact` copies it, `go` compacts it as Go does a
-//! `json.RawMessage`, `jcs` canonicalizes it.
+//! `RawPolicy`): `compact` copies it (or lays it out as `go` does when
+//! ascii_only, escape_html or sort_keys must hold inside it), `go` compacts
+//! it as Go does a `json.RawMessage`, `jcs` canonicalizes it.
 
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString, PyType};
@@ -27,13 +28,16 @@ use crate::loads::Policy;
 /// Each profile embeds it by its own rule: compact copies it as it is; go
 /// treats it as Go treats a json.RawMessage (whitespace removed, or
 /// re-indented, escapes and number spellings kept, <>& escaped); jcs
-/// canonicalizes it.
+/// canonicalizes it. ascii_only, escape_html and sort_keys hold inside it
+/// too: with any of them compact lays it out token by token as go does
+/// (indent alone leaves it as it is, as orjson does a Fragment).
 ///
 /// Raw.unchecked(data) trusts the text without checking it (compact then
 /// copies invalid JSON as it is; go and jcs still parse it). bytes(raw)
 /// gives the text back.
 ///
-/// dumps' max_write_depth: compact copies a Raw whatever its own nesting
+/// dumps' max_write_depth: compact copying a Raw as it is does so whatever
+/// its own nesting
 /// (bounded by max_depth when it was checked); go, which lays it out again,
 /// and jcs, which reads it again, count its nesting from where it is
 /// written.

@@ -314,9 +314,12 @@ impl WriteOptions {
             invalid_text: if p == Profile::Go { InvalidText::ReplacePerByte } else { InvalidText::Error },
             bytes: if p == Profile::Go { BytesPolicy::Base64 } else { BytesPolicy::Array },
             raw: match p {
-                Profile::Compact => RawPolicy::Verbatim,
-                Profile::Go => RawPolicy::GoCompact { escape_html: html },
                 Profile::Jcs => RawPolicy::Canonicalize,
+                // An option that changes strings or key order holds inside
+                // raw text too; an indent alone leaves it as it is, as
+                // serde_json and orjson do.
+                Profile::Compact if !html && !self.ascii_only && self.sort_keys != Some(true) => RawPolicy::Verbatim,
+                Profile::Compact | Profile::Go => RawPolicy::Relaid { sort_keys: self.sort_keys == Some(true) },
             },
             map_order,
             struct_order,
@@ -466,11 +469,15 @@ pub enum BytesPolicy {
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RawPolicy {
-    /// Copied byte for byte (serde_json's `RawValue` behaviour).
+    /// Copied byte for byte (serde_json's `RawValue` behaviour): `compact`
+    /// with no option that changes strings or key order.
     Verbatim,
-    /// Go's `json.RawMessage`: whitespace removed (or re-indented), escapes and
-    /// number spellings kept, `<>&` and U+2028/9 escaped when `escape_html`.
-    GoCompact { escape_html: bool },
+    /// Token by token, as Go writes `json.RawMessage`: whitespace removed
+    /// (or re-indented), escapes and number spellings kept, plus what the
+    /// style's escape set escapes (`<>&`, U+2028/9, non-ASCII); with
+    /// `sort_keys` (asked for explicitly), each object's members in UTF-8
+    /// order of their keys.
+    Relaid { sort_keys: bool },
     /// Parsed and written again in canonical form.
     Canonicalize,
 }

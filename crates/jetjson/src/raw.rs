@@ -2,9 +2,12 @@
 //!
 //! The message-bus case: an envelope around a payload that is already JSON.
 //! `compact` copies the bytes as they are (serde_json's `RawValue` does the
-//! same); `go` treats them as Go treats `json.RawMessage` (whitespace removed
-//! or re-indented, escapes and number spellings kept, `<>&` and U+2028/9
-//! escaped when HTML escaping is on); `jcs` parses and canonicalizes them.
+//! same) unless an option that changes strings or key order must hold inside
+//! them (`ascii_only`, `escape_html`, `sort_keys`); `go` treats them as Go
+//! treats `json.RawMessage` (whitespace removed or re-indented, escapes and
+//! number spellings kept, `<>&` and U+2028/9 escaped when HTML escaping is
+//! on), and so does `compact` with those options, each applied inside the
+//! text; `jcs` parses and canonicalizes them.
 
 use std::borrow::Cow;
 
@@ -12,6 +15,7 @@ use serde::de::{self, Deserialize, Deserializer, MapAccess};
 use serde::ser::{Serialize, Serializer};
 
 use crate::error::Result;
+use crate::escape::EscapeSet;
 use crate::parse::{self, NumberToken, ReadOptions, Visitor};
 use crate::writer::{Sink, Writer};
 
@@ -297,32 +301,85 @@ fn serde_bytes_ref(b: &[u8]) -> impl Serialize + '_ {
     Bytes(b)
 }
 
-/// Re-emits raw JSON token by token in Go's `json.RawMessage` form.
+/// Re-emits raw JSON token by token (`RawPolicy::Relaid`): Go's
+/// `json.RawMessage` form, and `compact`'s when an output option must hold
+/// inside the text too.
+///
+/// Whitespace goes (or follows the indent), number spellings and the
+/// escapes already in the text stay, and what the writer's escape set
+/// escapes that the text writes plainly is escaped (`<>&`, U+2028/9,
+/// non-ASCII and DEL under `ascii_only`; U+2028/9 with the HTML
+/// set, as Go's `compact` does). With `sort_keys`, each object's
+/// members are put in UTF-8 order of their decoded keys (stable, so
+/// repeated keys keep their order), which needs the whole text read first.
 ///
 /// The text may nest as deep as the room left below the writer's
 /// `max_write_depth` (deeper is that limit's error, as in `jcs`): with an
 /// indent, each level of the text is a level of the output's layout.
-pub(crate) fn write_go_compact<S: Sink>(w: &mut Writer<S>, json: &[u8], escape_html: bool) -> Result<()> {
+pub(crate) fn write_relaid<S: Sink>(w: &mut Writer<S>, json: &[u8], sort_keys: bool) -> Result<()> {
     let room = w.style().max_write_depth.saturating_sub(w.depth());
     // Numbers are copied as spelled, and Go's scanner checks only their
     // syntax: `1e400` is kept (lossless numbers: beyond the double range
     // accepted as text), as Go writes it.
     let options = ReadOptions::default().duplicate_keys(parse::DuplicateKeys::Last).max_depth(room).lossless_numbers(true);
-    let mut v = GoCompact { w, escape_html, open: Vec::new() };
-    match parse::parse(json, &options, &mut v) {
-        Err(e) if matches!(e.kind(), crate::ErrorKind::DepthLimit { .. }) => Err(v.w.too_deep()),
-        other => other,
+    let set = w.style().escaper.set();
+    let parsed = if sort_keys {
+        let mut tree = Tree { set, open: Vec::new(), done: None };
+        parse::parse(json, &options, &mut tree).map(|()| tree.done)
+    } else {
+        let mut v = Relay { w: &mut *w, set, open: Vec::new() };
+        parse::parse(json, &options, &mut v).map(|()| None)
+    };
+    match parsed {
+        Err(e) if matches!(e.kind(), crate::ErrorKind::DepthLimit { .. }) => Err(w.too_deep()),
+        Err(e) => Err(e),
+        Ok(None) => Ok(()),
+        // Writing the tree recurses once per level of the text.
+        Ok(Some(node)) => {
+            crate::stack::with_room_for(room, move || node.write(w));
+            Ok(())
+        }
     }
 }
 
-struct GoCompact<'w, S: Sink> {
+/// A string's contents as written in the source, with the escapes `set`
+/// asks for that the source does not have. Borrowed when there are none.
+fn relaid_contents(raw: &str, set: EscapeSet) -> Cow<'_, str> {
+    let escaped = |c: char| match c {
+        '<' | '>' | '&' => set.html,
+        // With the HTML set, as Go's `compact` escapes a RawMessage (its
+        // strings' U+2028/9 are escaped even without, a RawMessage's not).
+        '\u{2028}' | '\u{2029}' => set.html || set.ascii_only,
+        '\u{7f}'.. => set.ascii_only,
+        _ => false,
+    };
+    let Some(first) = raw.find(escaped) else {
+        return Cow::Borrowed(raw);
+    };
+    let mut out = String::with_capacity(raw.len() + 12);
+    out.push_str(&raw[..first]);
+    for c in raw[first..].chars() {
+        if !escaped(c) {
+            out.push(c);
+            continue;
+        }
+        let mut units = [0u16; 2];
+        for unit in c.encode_utf16(&mut units) {
+            out.push_str(&format!("\\u{unit:04x}"));
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// The streaming form: each token written as it is read.
+struct Relay<'w, S: Sink> {
     w: &'w mut Writer<S>,
-    escape_html: bool,
+    set: EscapeSet,
     /// Per open container: (is array, members so far).
     open: Vec<(bool, usize)>,
 }
 
-impl<S: Sink> GoCompact<'_, S> {
+impl<S: Sink> Relay<'_, S> {
     fn before_value(&mut self) {
         if let Some((true, n)) = self.open.last_mut() {
             self.w.array_item(*n == 0);
@@ -330,38 +387,14 @@ impl<S: Sink> GoCompact<'_, S> {
         }
     }
 
-    /// Contents of a string as written in the source, with Go's HTML escapes.
-    fn string_contents(&mut self, raw: &str) {
-        if !self.escape_html {
-            self.w.verbatim(raw.as_bytes());
-            return;
-        }
-        let b = raw.as_bytes();
-        let mut run = 0;
-        let mut i = 0;
-        while i < b.len() {
-            let escape: Option<(&[u8], usize)> = match b[i] {
-                b'<' => Some((b"\\u003c", 1)),
-                b'>' => Some((b"\\u003e", 1)),
-                b'&' => Some((b"\\u0026", 1)),
-                0xE2 if b.get(i + 1) == Some(&0x80) && b.get(i + 2) == Some(&0xA8) => Some((b"\\u2028", 3)),
-                0xE2 if b.get(i + 1) == Some(&0x80) && b.get(i + 2) == Some(&0xA9) => Some((b"\\u2029", 3)),
-                _ => None,
-            };
-            if let Some((esc, len)) = escape {
-                self.w.verbatim(&b[run..i]);
-                self.w.verbatim(esc);
-                i += len;
-                run = i;
-            } else {
-                i += 1;
-            }
-        }
-        self.w.verbatim(&b[run..]);
+    fn quoted(&mut self, raw: &str) {
+        self.w.verbatim(b"\"");
+        self.w.verbatim(relaid_contents(raw, self.set).as_bytes());
+        self.w.verbatim(b"\"");
     }
 }
 
-impl<S: Sink> Visitor for GoCompact<'_, S> {
+impl<S: Sink> Visitor for Relay<'_, S> {
     fn null(&mut self) -> Result<()> {
         self.before_value();
         self.w.null();
@@ -380,9 +413,7 @@ impl<S: Sink> Visitor for GoCompact<'_, S> {
     }
     fn string(&mut self, _: &str, raw: &str) -> Result<()> {
         self.before_value();
-        self.w.verbatim(b"\"");
-        self.string_contents(raw);
-        self.w.verbatim(b"\"");
+        self.quoted(raw);
         Ok(())
     }
     fn begin_array(&mut self) -> Result<()> {
@@ -408,15 +439,134 @@ impl<S: Sink> Visitor for GoCompact<'_, S> {
             *n += 1;
             self.w.array_item(first);
         }
-        self.w.verbatim(b"\"");
-        self.string_contents(raw);
-        self.w.verbatim(b"\"");
+        self.quoted(raw);
         self.w.colon();
         Ok(())
     }
     fn end_object(&mut self) -> Result<()> {
         let (_, n) = self.open.pop().unwrap_or_default();
         self.w.end_object(n == 0);
+        Ok(())
+    }
+}
+
+/// A text read whole, for `sort_keys`: leaves hold their written form.
+enum Node {
+    /// A number, literal or string as it is written (quotes included).
+    Leaf(String),
+    Array(Vec<Node>),
+    Object(Vec<Member>),
+}
+
+struct Member {
+    /// The decoded key, which orders the members.
+    key: String,
+    /// The key as it is written (quotes included).
+    written: String,
+    value: Node,
+}
+
+impl Node {
+    fn write<S: Sink>(self, w: &mut Writer<S>) {
+        match self {
+            Node::Leaf(text) => w.verbatim(text.as_bytes()),
+            Node::Array(items) => {
+                w.begin_array();
+                let empty = items.is_empty();
+                for (i, item) in items.into_iter().enumerate() {
+                    w.array_item(i == 0);
+                    item.write(w);
+                }
+                w.end_array(empty);
+            }
+            Node::Object(mut members) => {
+                members.sort_by(|a, b| a.key.as_bytes().cmp(b.key.as_bytes()));
+                w.begin_object();
+                let empty = members.is_empty();
+                for (i, m) in members.into_iter().enumerate() {
+                    w.array_item(i == 0);
+                    w.verbatim(m.written.as_bytes());
+                    w.colon();
+                    m.value.write(w);
+                }
+                w.end_object(empty);
+            }
+        }
+    }
+}
+
+/// Builds the `Node` tree of a text.
+struct Tree {
+    set: EscapeSet,
+    /// Open containers; an object's holds the key read last (decoded and
+    /// written) until its value is done.
+    open: Vec<(Node, Option<(String, String)>)>,
+    done: Option<Node>,
+}
+
+impl Tree {
+    fn quoted(&self, raw: &str) -> String {
+        format!("\"{}\"", relaid_contents(raw, self.set))
+    }
+
+    fn add(&mut self, node: Node) {
+        match self.open.last_mut() {
+            None => self.done = Some(node),
+            Some((Node::Array(items), _)) => items.push(node),
+            Some((Node::Object(members), key)) => {
+                let (key, written) = key.take().unwrap_or_default();
+                members.push(Member { key, written, value: node });
+            }
+            Some((Node::Leaf(_), _)) => {}
+        }
+    }
+
+    fn close(&mut self) {
+        if let Some((node, _)) = self.open.pop() {
+            self.add(node);
+        }
+    }
+}
+
+impl Visitor for Tree {
+    fn null(&mut self) -> Result<()> {
+        self.add(Node::Leaf("null".into()));
+        Ok(())
+    }
+    fn bool(&mut self, v: bool) -> Result<()> {
+        self.add(Node::Leaf(if v { "true" } else { "false" }.into()));
+        Ok(())
+    }
+    fn number(&mut self, n: NumberToken<'_>) -> Result<()> {
+        self.add(Node::Leaf(n.text.to_owned()));
+        Ok(())
+    }
+    fn string(&mut self, _: &str, raw: &str) -> Result<()> {
+        let text = self.quoted(raw);
+        self.add(Node::Leaf(text));
+        Ok(())
+    }
+    fn begin_array(&mut self) -> Result<()> {
+        self.open.push((Node::Array(Vec::new()), None));
+        Ok(())
+    }
+    fn end_array(&mut self) -> Result<()> {
+        self.close();
+        Ok(())
+    }
+    fn begin_object(&mut self) -> Result<()> {
+        self.open.push((Node::Object(Vec::new()), None));
+        Ok(())
+    }
+    fn key(&mut self, k: &str, raw: &str) -> Result<()> {
+        let written = self.quoted(raw);
+        if let Some((_, key)) = self.open.last_mut() {
+            *key = Some((k.to_owned(), written));
+        }
+        Ok(())
+    }
+    fn end_object(&mut self) -> Result<()> {
+        self.close();
         Ok(())
     }
 }

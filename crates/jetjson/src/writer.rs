@@ -1474,7 +1474,7 @@ impl<S: Sink> Writer<S> {
                 self.buf.extend(json);
                 self.maybe_spill()
             }
-            RawPolicy::GoCompact { escape_html } => crate::raw::write_go_compact(self, json, escape_html),
+            RawPolicy::Relaid { sort_keys } => crate::raw::write_relaid(self, json, sort_keys),
             RawPolicy::Canonicalize => {
                 // Read again under the write limit, not the read default: the
                 // text may nest as deep as the room left below

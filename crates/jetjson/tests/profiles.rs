@@ -390,6 +390,53 @@ fn raw_json_per_profile() {
     assert_eq!(jcs(&env), "{\"data\":{\"a\":\"<b>&\u{2028}\",\"z\":[100,\"é/\\u001f\"]},\"id\":\"7\"}");
 }
 
+/// An option that changes strings or key order (ascii_only, escape_html,
+/// sort_keys) holds inside raw text too, in compact and go: the raw text,
+/// written plainly (no escapes, plain numbers), gives the bytes the same
+/// document gives as a parsed `Value` under the same options. An indent
+/// alone leaves compact's raw text as it is (serde_json and orjson do).
+#[test]
+fn raw_json_follows_options_that_change_strings_or_order() {
+    let payload = "{\"zé\":[1,\"<b>&\u{2028}\u{7f}\u{1F600}\"],\"a\":{\"y\":true,\"b\":null},\"m\":\"x\",\"\u{e9}\":-2.5}";
+    let value = Value::from_slice(payload.as_bytes()).unwrap();
+    let env = Envelope { id: "7", data: RawJson::new(payload).unwrap() };
+    let mut parsed_env = Value::from_slice(br#"{"id":"7","data":null}"#).unwrap();
+    if let Value::Object(o) = &mut parsed_env {
+        o.insert("data", value);
+    }
+    for opts in [
+        WriteOptions::compact().ascii_only(true),
+        WriteOptions::compact().escape_html(true),
+        WriteOptions::compact().sort_keys(true),
+        WriteOptions::compact().ascii_only(true).sort_keys(true).indent(2),
+        WriteOptions::go().ascii_only(true),
+        WriteOptions::go().sort_keys(true),
+        WriteOptions::go().escape_html(false).ascii_only(true).sort_keys(true),
+    ] {
+        let from_raw = jetjson::to_string_with(&env, &opts).unwrap();
+        // go sorts a map's keys by default but keeps a RawMessage's order
+        // (and the envelope is a struct): the `Value` then keeps its order.
+        let sorted = format!("{opts:?}").contains("sort_keys: Some(true)");
+        let value_opts = if sorted { opts.clone() } else { opts.clone().sort_keys(false) };
+        let from_value = parsed_env.to_string_with(&value_opts).unwrap();
+        assert_eq!(from_raw, from_value, "{opts:?}");
+        if format!("{opts:?}").contains("ascii_only: true") {
+            assert!(from_raw.is_ascii(), "{opts:?}: {from_raw}");
+        }
+    }
+    // Escapes already in the text and number spellings stay; only what the
+    // options add is new. Repeated keys keep their order when sorted.
+    let spelled = r#"{"b":1.0E+02,"a":"éé","b":2}"#;
+    let last = jetjson::ReadOptions::new().duplicate_keys(jetjson::DuplicateKeys::Last);
+    let data = RawJson::from_slice_with(spelled.as_bytes(), &last).unwrap();
+    let out = jetjson::to_string_with(&[data], &WriteOptions::compact().ascii_only(true).sort_keys(true)).unwrap();
+    assert_eq!(out, r#"[{"a":"\u00e9\u00e9","b":1.0E+02,"b":2}]"#);
+    // An indent alone: compact copies the text.
+    let spaced = RawJson::new("{ \"b\" : [ 1 ] }").unwrap();
+    let out = jetjson::to_string_with(&[spaced], &WriteOptions::compact().indent(2)).unwrap();
+    assert_eq!(out, "[\n  { \"b\" : [ 1 ] }\n]");
+}
+
 // ---- entry points -------------------------------------------------------
 
 #[test]

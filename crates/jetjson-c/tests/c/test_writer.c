@@ -501,6 +501,16 @@ static void test_values(void) {
     CHECK_BYTES(out.data, out.len, "{\"b\":\"\\u003c\",\"a\":1.0}", 22, "go raw");
     CHECK_OK(one_value(&jcs, &out, &err, put_raw, "{\"b\": 1, \"a\": 1.0}"), err);
     CHECK_BYTES(out.data, out.len, "{\"a\":1,\"b\":1}", 13, "jcs raw");
+    /* ascii_only and sort_keys hold inside raw JSON too: compact lays it out
+     * as go does then, still refusing a name twice; an indent alone copies. */
+    jetjson_write_options ascii_sorted = {JETJSON_PROFILE_COMPACT, JETJSON_KEYS_SORTED, 0, 1, 0, 0};
+    CHECK_OK(one_value(&ascii_sorted, &out, &err, put_raw, "{\"b\": \"\xc3\xa9<\", \"a\": 1.0}"), err);
+    CHECK_BYTES(out.data, out.len, "{\"a\":1.0,\"b\":\"\\u00e9<\"}", 23, "compact raw, ascii_only and sorted");
+    CHECK(one_value(&ascii_sorted, &out, &err, put_raw, "{\"a\": 1, \"a\": 2}") != JETJSON_OK && strstr(err.message, "duplicate") != NULL,
+          "compact raw laid out: a name twice: %s", err.message);
+    jetjson_write_options indented = {JETJSON_PROFILE_COMPACT, 0, 0, 0, 2, 0};
+    CHECK_OK(one_value(&indented, &out, &err, put_raw, "{ \"b\": 1 }"), err);
+    CHECK_BYTES(out.data, out.len, "{ \"b\": 1 }", 10, "compact raw with an indent alone");
     for (int p = 0; p < 3; p++) {
         const jetjson_write_options *o = p == 0 ? &compact : p == 1 ? &go : &jcs;
         jetjson_status st = one_value(o, &out, &err, put_raw, "[1,\n 2,]");

@@ -33,7 +33,11 @@ class Raw:
     converting and ``Raw`` (which converts nothing) does not. The profile
     decides how it is written: ``compact`` copies it verbatim, ``go``
     compacts it as Go does ``json.RawMessage``, ``jcs`` canonicalizes it.
-    ``max_write_depth``: ``compact`` copies it whatever its own nesting;
+    ``ascii_only``, ``escape_html`` and ``sort_keys`` hold inside it too:
+    with any of them ``compact`` lays it out token by token as ``go`` does
+    (``indent`` alone leaves it verbatim, as orjson does a ``Fragment``).
+    ``max_write_depth``: ``compact`` copying it verbatim does so whatever
+    its own nesting;
     ``go`` and ``jcs`` count its nesting from where it is written."""
 
     def __init__(self, data: Union[bytes, bytearray, memoryview, str], /, *, duplicate_keys: Literal["error", "first", "last"] = "error") -> None: ...
