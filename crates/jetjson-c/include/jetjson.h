@@ -276,8 +276,10 @@ jetjson_status jetjson_digest_bytes(const unsigned char *data, size_t len,
                                     jetjson_error *err);
 
 /* Checks that `json` is one strict JSON text within the read options,
- * building nothing. Errors: ARGUMENT, SYNTAX, LIMIT, DUPLICATE_KEY, each
- * with the byte offset, line and column of the problem. */
+ * building nothing. Errors: ARGUMENT; SYNTAX, LIMIT, DUPLICATE_KEY and
+ * VALUE (a number beyond the double range, 1e400, which every jetjson
+ * reader refuses), each with the byte offset, line and column of the
+ * problem; NO_MEMORY. */
 jetjson_status jetjson_validate(const unsigned char *json, size_t len,
                                 const jetjson_read_options *read,
                                 jetjson_error *err);

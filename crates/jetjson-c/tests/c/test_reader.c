@@ -99,6 +99,9 @@ static void test_numbers(void) {
     numbers h = {0};
     CHECK(jetjson_parse(U(huge), strlen(huge), NULL, &v, &h, &err) != JETJSON_OK, "1e400 refused");
     CHECK(err.has_position && err.offset == 4, "1e400 at offset 4: %zu %s", err.offset, err.message);
+    /* jetjson_validate refuses it too, with the status its header names. */
+    CHECK(jetjson_validate(U(huge), strlen(huge), NULL, &err) == JETJSON_ERR_VALUE && err.has_position && err.offset == 4,
+          "validate 1e400: %d at %zu %s", err.status, err.offset, err.message);
 }
 
 /* Strings arrive decoded, NUL bytes included; keys too. */
