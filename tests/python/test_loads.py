@@ -206,6 +206,7 @@ def test_every_function_reads_buffers_alike():
     # message naming what was given. (loads refused an array("B") and a
     # PickleBuffer that the others read; loads_lines read views the others
     # refused and failed on arrays with AttributeError.)
+    import ctypes
     import pickle
 
     text = b'[1, 2]\n{"a": 3}\n'
@@ -223,6 +224,10 @@ def test_every_function_reads_buffers_alike():
         lambda b: pickle.PickleBuffer(b),
         lambda b: memoryview(b).cast("c"),
         lambda b: memoryview(bytearray(b)),
+        # ctypes arrays say "<B" and "<c": bytes with a byte-order prefix.
+        lambda b: (ctypes.c_ubyte * len(b)).from_buffer_copy(b),
+        lambda b: (ctypes.c_char * len(b)).from_buffer_copy(b),
+        lambda b: memoryview((ctypes.c_ubyte * len(b)).from_buffer_copy(b)),
     ):
         for name, read in readers.items():
             b = text if name == "loads_lines" else one
@@ -232,6 +237,8 @@ def test_every_function_reads_buffers_alike():
     for bad, says in (
         (memoryview(one).cast("b"), "not a memoryview of format b"),
         (array.array("H", [1, 2]), "not array"),
+        ((ctypes.c_byte * 6).from_buffer_copy(one), "not c_byte_Array_6"),
+        ((ctypes.c_uint16 * 3).from_buffer_copy(one), "not c_ushort_Array_3"),
         (memoryview(b"x").cast("B", ()), "not a memoryview of no dimensions"),
         (released, "not a released memoryview"),
     ):

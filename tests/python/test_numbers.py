@@ -5,6 +5,7 @@ double range refused with their position, and long exponents read as
 float() reads them."""
 
 import math
+import sys
 import random
 import re
 import struct
@@ -257,3 +258,24 @@ def test_the_issue_literal():
     assert float(text) == 1.0
     assert strictly_equal(jetjson.loads(text), 1.0)
     assert jetjson.canonicalize(text, "go") == b"1"
+
+
+def test_an_int_beyond_the_digit_limit_is_the_profiles_error_at_its_place():
+    # Python's int digit limit holds in dumps as in loads: a longer int is a
+    # JSONEncodeError naming its place (a value or a dict key), not a bare
+    # ValueError; at the limit it is written exactly, and a raised limit
+    # writes longer ones.
+    limit = sys.get_int_max_str_digits()
+    at_limit = 10 ** (limit - 1)
+    for profile in ("compact", "go"):
+        assert jetjson.dumps([at_limit], profile=profile) == b"[" + str(at_limit).encode() + b"]"
+        cases = (([1, 10**limit], r"\$\[1\]", {}), ({"a": -(10**limit)}, r"\$\.a", {}), ({10**limit: 1}, r"\$", {"non_str_keys": True}))
+        for doc, place, more in cases:
+            with pytest.raises(jetjson.JSONEncodeError, match="^" + place + ".*int digit limit"):
+                jetjson.dumps(doc, profile=profile, **more)
+    old = sys.get_int_max_str_digits()
+    try:
+        sys.set_int_max_str_digits(limit + 100)
+        assert jetjson.dumps(10**limit) == str(10**limit).encode()
+    finally:
+        sys.set_int_max_str_digits(old)

@@ -109,9 +109,17 @@ fn digest_bytes_text(data: &Bound<'_, PyAny>, algorithm: AlgorithmOption) -> PyR
             "digest_bytes() hashes bytes as stored, not str: read the file in binary mode (open(path, \"rb\")) or encode the text (data.encode())",
         ));
     }
-    let buf = PyBuffer::<u8>::get(data).map_err(|_| {
-        PyTypeError::new_err(crate::json_text::not_bytes("digest_bytes() takes bytes, bytearray, memoryview or another buffer", data))
-    })?;
+    let Ok(buf) = PyBuffer::<u8>::get(data) else {
+        // Bytes with a byte-order prefix (`<B`), copied as every function
+        // reads a buffer; anything else is refused.
+        return match crate::json_text::buffer_bytes(data) {
+            Some(copy) => Ok(jetjson::digest_bytes(&copy?, algorithm)),
+            None => Err(PyTypeError::new_err(crate::json_text::not_bytes(
+                "digest_bytes() takes bytes, bytearray, memoryview or another buffer",
+                data,
+            ))),
+        };
+    };
     if buf.is_c_contiguous() {
         // SAFETY: the buffer is C-contiguous, held (`buf`) until the end of
         // this block, and `len_bytes` long from `buf_ptr`; the GIL is held

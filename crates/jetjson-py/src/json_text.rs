@@ -48,17 +48,54 @@ pub fn json_text<'a>(data: &'a Bound<'_, PyAny>) -> PyResult<JsonText<'a>> {
 
 /// A buffer's bytes as every function reads them (`loads`, `Raw`,
 /// `canonicalize`, `digest_bytes`): its items must be unsigned bytes
-/// (format `B` or `c`), and a view that is not contiguous is read in C order, as
+/// (format `B` or `c`, with or without a byte-order prefix: a ctypes
+/// `c_ubyte` array says `<B`), and a view that is not contiguous is read in C order, as
 /// `bytes(view)` reads it. Copied (the exporter may change it while it is
 /// read), into memory reserved fallibly (`PyBuffer::to_vec` aborts when it
 /// cannot allocate). `None` when `data` exports no such buffer.
 pub(crate) fn buffer_bytes(data: &Bound<'_, PyAny>) -> Option<PyResult<Vec<u8>>> {
-    let buf = PyBuffer::<u8>::get(data).ok()?;
+    let Ok(buf) = PyBuffer::<u8>::get(data) else {
+        return prefixed_bytes(data);
+    };
     Some((|| {
         let mut copy = crate::fallible::zeroed_bytes(buf.item_count())?;
         buf.copy_to_slice(data.py(), &mut copy)?;
         Ok(copy)
     })())
+}
+
+/// `buffer_bytes` for the byte formats pyo3's `PyBuffer::<u8>` refuses: a
+/// byte-order or size prefix (`@ = < > !`, all the same for one-byte
+/// items) before `B` or `c`. `None` for any other buffer, or none.
+#[cold]
+#[inline(never)]
+fn prefixed_bytes(data: &Bound<'_, PyAny>) -> Option<PyResult<Vec<u8>>> {
+    let py = data.py();
+    let mut view = std::mem::MaybeUninit::<ffi::Py_buffer>::uninit();
+    // SAFETY: `data` is live and the GIL is held; on success the view is
+    // filled and released below, on failure it is left untouched.
+    if unsafe { ffi::PyObject_GetBuffer(data.as_ptr(), view.as_mut_ptr(), ffi::PyBUF_RECORDS_RO) } != 0 {
+        // Not a buffer (or not one readable with strides): the caller's TypeError.
+        drop(PyErr::take(py));
+        return None;
+    }
+    // SAFETY: filled by the successful call above.
+    let mut view = unsafe { view.assume_init() };
+    // SAFETY: PyBUF_FORMAT was asked, so `format` is a NUL-terminated
+    // string the view owns (checked for NULL anyway).
+    let format = (!view.format.is_null()).then(|| unsafe { std::ffi::CStr::from_ptr(view.format) }.to_bytes());
+    let bytes = view.itemsize == 1 && view.ndim >= 1 && matches!(format, Some([b'@' | b'=' | b'<' | b'>' | b'!', b'B' | b'c']));
+    let out = bytes.then(|| {
+        let mut copy = crate::fallible::zeroed_bytes(usize::try_from(view.len).unwrap_or(0))?;
+        // SAFETY: `copy` has `view.len` bytes; the view is live until released below.
+        if unsafe { ffi::PyBuffer_ToContiguous(copy.as_mut_ptr().cast(), &view, view.len, b'C' as std::os::raw::c_char) } != 0 {
+            return Err(PyErr::fetch(py));
+        }
+        Ok(copy)
+    });
+    // SAFETY: the view was filled by PyObject_GetBuffer and is released once.
+    unsafe { ffi::PyBuffer_Release(&mut view) };
+    out
 }
 
 /// `expected, not <what data is>`, where a buffer whose items are not

@@ -64,7 +64,9 @@ def dumps(
     max_write_depth: int = 512,
 ) -> bytes:
     """Serializes ``obj`` to JSON bytes in the given profile. Ints are exact
-    at any size in ``compact`` and ``go``; ``jcs`` writes numbers as doubles.
+    at any size in ``compact`` and ``go``, up to Python's int digit limit
+    (``sys.get_int_max_str_digits()``, as ``loads``: longer is a
+    ``JSONEncodeError`` at its place); ``jcs`` writes numbers as doubles.
     ``max_write_depth`` (1 to 1,000,000) bounds the nesting written; the
     objects are walked on the calling thread's stack, which also bounds it
     (about 40,000 levels on an 8 MiB main thread; more on a thread started

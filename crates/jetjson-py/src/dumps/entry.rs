@@ -41,7 +41,9 @@ dataclasses in field order like Go structs, bytes as base64) or \"jcs\"
 (RFC 8785: keys in UTF-16 order, numbers as doubles).
 
 Numbers: ints are exact at any size in compact and go (as Go writes a
-*big.Int); jcs writes every number as an IEEE double (ints beyond 2^53
+*big.Int), up to Python's int digit limit (sys.get_int_max_str_digits(),
+which loads applies too: a longer int is a JSONEncodeError at its place);
+jcs writes every number as an IEEE double (ints beyond 2^53
 rounded as JavaScript rounds them; an int beyond 1.8e308 is an error).
 Floats use their shortest round-trip digits; -0.0 is -0.0 in compact,
 -0 in go, 0 in jcs; NaN and infinities follow `nan`. Together with

@@ -646,7 +646,7 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
             }
             if ffi::PyLong_Check(k) != 0 {
                 let s = ffi::PyNumber_ToBase(k, 10);
-                return if s.is_null() { Err(Fail::fetch(self.py)) } else { Ok(s) };
+                return if s.is_null() { Err(super::walk::int_text_failed(self.py, k)) } else { Ok(s) };
             }
             if ffi::PyFloat_Check(k) != 0 {
                 let v = ffi::PyFloat_AS_DOUBLE(k);

@@ -721,8 +721,7 @@ impl<'a, 'py, S: Sink> Walker<'a, 'py, S> {
         // SAFETY: `obj` is a live int; base 10 gives plain decimal digits.
         let text = unsafe { ffi::PyNumber_ToBase(obj, 10) };
         if text.is_null() {
-            // Beyond sys.get_int_max_str_digits(): Python's ValueError.
-            return Err(Fail::fetch(self.py));
+            return Err(int_text_failed(self.py, obj));
         }
         // SAFETY: `text` is a new, live str of ASCII digits.
         let digits = unsafe { utf8_of(text) }.unwrap_or("").to_owned();
@@ -1940,4 +1939,23 @@ unsafe fn key_name<'s>(k: *mut PyObject) -> Option<std::borrow::Cow<'s, str>> {
             }
         })
     }
+}
+
+/// Why an int's decimal text could not be made: beyond CPython's int digit
+/// limit (`sys.get_int_max_str_digits()`), a ValueError there, is the
+/// profile's error with the int's place, as `loads` refuses such an int
+/// with its position; anything else (MemoryError) is CPython's own.
+#[cold]
+#[inline(never)]
+pub(super) fn int_text_failed(py: Python<'_>, obj: *mut PyObject) -> Fail {
+    let e = PyErr::fetch(py);
+    if !e.is_instance_of::<pyo3::exceptions::PyValueError>(py) {
+        return Fail::py(e);
+    }
+    // SAFETY: `obj` is a live int (the caller's); `_PyLong_NumBits` does not fail for one.
+    let bits = unsafe { _PyLong_NumBits(obj) };
+    let digits = (bits as f64 * std::f64::consts::LOG10_2).ceil() as u64;
+    Fail::msg(format!(
+        "int of about {digits} digits is longer than Python's int digit limit allows (sys.get_int_max_str_digits(), 4300 by default; sys.set_int_max_str_digits raises it)"
+    ))
 }
