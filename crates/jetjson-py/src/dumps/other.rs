@@ -78,6 +78,16 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
             // Addresses only: is the iteration slot the base type's own?
             let own_iter = |base: *mut ffi::PyTypeObject| (*ty).tp_iter.map(|f| f as usize) == (*base).tp_iter.map(|f| f as usize);
             if flags & ffi::Py_TPFLAGS_DICT_SUBCLASS != 0 {
+                // Its own `items()` (a dict that redacts or leaves out
+                // items) is honoured, as `json` honours it; OrderedDict's
+                // own, which gives its real items in its order, is not
+                // needed: `reordered_dict` reads them.
+                let items = k.items.as_ptr();
+                if !super::types::inherits(ty, std::ptr::addr_of_mut!(ffi::PyDict_Type), items)
+                    && !super::types::inherits(ty, k.ordered_dict.as_ptr() as *mut ffi::PyTypeObject, items)
+                {
+                    return self.own_items(obj);
+                }
                 if !own_iter(std::ptr::addr_of_mut!(ffi::PyDict_Type)) {
                     return self.reordered_dict(obj);
                 }
@@ -125,6 +135,39 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
             }
             self.call_default(obj)
         }
+    }
+
+    /// A dict subclass with its own `items()`: written as the pairs it gives
+    /// (as `json` writes it: a dict that redacts values or leaves keys out
+    /// is written as it says, not from its table), collected into a new
+    /// plain dict first (a key given twice: the later pair, as `dict(pairs)`).
+    /// As for a list with its own `__iter__`, the size of its own storage is
+    /// checked after the copy is written (`items()` may make new objects on
+    /// every call, so they are not compared): "dict changed size" if it
+    /// changed.
+    fn own_items(&mut self, obj: *mut PyObject) -> Walk {
+        let k = self.known;
+        // SAFETY: `obj` is a live dict subclass, held by the caller; `items`
+        // and `copy` are new references we own; PyDict_MergeFromSeq2 holds
+        // what it stores.
+        unsafe {
+            let size = ffi::PyDict_Size(obj);
+            let items = Hold::owned(self.call_method0(obj, k.items.as_ptr())?);
+            let copy = ffi::PyDict_New();
+            if copy.is_null() {
+                return Err(Fail::fetch(self.py));
+            }
+            let copy = Hold::owned(copy);
+            if ffi::PyDict_MergeFromSeq2(copy.as_ptr(), items.as_ptr(), 1) != 0 {
+                return Err(Fail::fetch(self.py));
+            }
+            drop(items);
+            self.dict(copy.as_ptr())?;
+            if ffi::PyDict_Size(obj) != size {
+                return Err(Fail::changed("dict changed size"));
+            }
+        }
+        Ok(())
     }
 
     /// A dict subclass with its own iteration order (OrderedDict after

@@ -15,6 +15,7 @@ pub struct Known {
     pub uuid: Py<PyType>,
     pub decimal: Py<PyType>,
     pub enum_base: Py<PyType>,
+    pub ordered_dict: Py<PyType>,
     pub raw: *mut ffi::PyTypeObject,
     /// Interned attribute names.
     pub dataclass_fields: Py<PyAny>,
@@ -22,6 +23,7 @@ pub struct Known {
     pub utcoffset: Py<PyAny>,
     pub value: Py<PyAny>,
     pub hex: Py<PyAny>,
+    pub items: Py<PyAny>,
     /// `datetime.timezone.utc` (a datetime with it has a zero offset).
     pub utc: *mut ffi::PyObject,
     /// `datetime.timedelta`.
@@ -77,6 +79,7 @@ pub fn known(py: Python<'_>) -> PyResult<&'static Known> {
             uuid: class("uuid", "UUID")?,
             decimal: class("decimal", "Decimal")?,
             enum_base: class("enum", "Enum")?,
+            ordered_dict: class("collections", "OrderedDict")?,
             raw: crate::raw::Raw::type_object_raw(py),
             dataclass_fields: intern("__dataclass_fields__")?,
             isoformat: intern("isoformat")?,
@@ -115,6 +118,7 @@ pub fn known(py: Python<'_>) -> PyResult<&'static Known> {
             value_attr: intern("_value_")?,
             value: intern("value")?,
             hex: intern("hex")?,
+            items: intern("items")?,
             ints_311: {
                 let v = py.version_info();
                 (v.major, v.minor) == (3, 11)
