@@ -1595,3 +1595,32 @@ def test_a_decoder_refusing_its_input_names_itself():
         with pytest.raises(TypeError) as e:
             jetjson.loads(bad, type=List[int])
         assert str(e.value).startswith("loads() argument must be"), str(e.value)
+
+
+def test_a_thread_with_a_small_stack_is_told_so_not_that_the_input_nests():
+    # On a 64 KiB thread a flat document cannot be decoded: the error says
+    # the stack is too small (and how to get a larger one), not that the
+    # input nests too deep (it did: found by an outside tester).
+    import threading
+
+    @dataclasses.dataclass
+    class R:
+        a: int
+
+    out = []
+
+    def work():
+        try:
+            out.append(jetjson.loads(b'{"a": 1}', type=R))
+        except RecursionError as e:
+            out.append(str(e))
+
+    threading.stack_size(64 << 10)
+    try:
+        t = threading.Thread(target=work)
+        t.start()
+        t.join()
+    finally:
+        threading.stack_size(0)
+    assert len(out) == 1 and isinstance(out[0], str), out
+    assert "not enough of the thread's stack" in out[0] and "threading.stack_size" in out[0] and "nested too deep" not in out[0], out

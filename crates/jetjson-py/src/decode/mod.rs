@@ -168,8 +168,8 @@ fn run(
     // decode (the parser, the builder, an error made) fits in the red zone.
     if let Some(left) = stacker::remaining_stack().filter(|&left| left < STACK_RED_ZONE) {
         return Err(PyRecursionError::new_err(format!(
-            "typed decode nested too deep for the thread's stack: a decode needs {} KiB of it and {} KiB are left (decodes nested \
-             in __post_init__, or a thread started after threading.stack_size(n) with a small n)",
+            "not enough of the thread's stack left for a typed decode: one needs {} KiB and {} KiB are left (a thread started \
+             after threading.stack_size(n) with a small n, or decodes nested in __post_init__)",
             STACK_RED_ZONE >> 10,
             left >> 10
         )));
