@@ -336,3 +336,35 @@ def test_a_lone_surrogate_is_named_as_loads_names_it():
             e = info.value
             assert e.msg == "lone surrogate in str input (not valid Unicode text)" and e.pos == at, (e.msg, e.pos)
             assert (e.msg, e.pos, e.lineno, e.colno) == (loads_error.value.msg, loads_error.value.pos, loads_error.value.lineno, loads_error.value.colno)
+
+
+def test_sorting_a_deep_unchecked_raw_that_fails_late_does_not_crash():
+    # With sort_keys a raw text is read whole into a tree first; dropping it
+    # after an error late in the text (trailing bytes, a missing close)
+    # recursed on the caller's stack: a segfault on a 32 KiB thread at 500
+    # levels, and on the main thread at 200,000 under a raised limit (found
+    # by an outside tester). Run in a child process, which a crash fails.
+    code = r"""
+import threading, jetjson
+out = []
+def work():
+    for text in ("[" * 500 + "]" * 500 + "x", "[" * 500 + "]" * 499, '{"a":' * 500 + "1" + "}" * 500 + "x"):
+        try:
+            jetjson.dumps([jetjson.Raw.unchecked(text)], sort_keys=True)
+            out.append("no error")
+        except jetjson.JSONEncodeError as e:
+            out.append("error")
+threading.stack_size(32 << 10)
+t = threading.Thread(target=work)
+t.start()
+t.join()
+threading.stack_size(0)
+n = 200000
+try:
+    jetjson.dumps(jetjson.Raw.unchecked("[" * n + "]" * n + "x"), sort_keys=True, max_write_depth=10**6)
+except jetjson.JSONEncodeError:
+    out.append("error")
+print(out)
+"""
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and r.stdout.strip() == str(["error"] * 4), (r.returncode, r.stdout, r.stderr[-2000:])

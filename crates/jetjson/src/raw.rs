@@ -324,21 +324,24 @@ pub(crate) fn write_relaid<S: Sink>(w: &mut Writer<S>, json: &[u8], sort_keys: b
     let options = ReadOptions::default().duplicate_keys(parse::DuplicateKeys::Last).max_depth(room).lossless_numbers(true);
     let set = w.style().escaper.set();
     let parsed = if sort_keys {
-        let mut tree = Tree { set, open: Vec::new(), done: None };
-        parse::parse(json, &options, &mut tree).map(|()| tree.done)
+        // Writing the tree, and dropping it (written, or after an error
+        // late in the text), recurse once per level of the text: all of it
+        // with room on the stack for as many levels.
+        crate::stack::with_room_for(room, || {
+            let mut tree = Tree { set, open: Vec::new(), done: None };
+            let parsed = parse::parse(json, &options, &mut tree);
+            if let (Ok(()), Some(node)) = (&parsed, tree.done.take()) {
+                node.write(w);
+            }
+            parsed
+        })
     } else {
         let mut v = Relay { w: &mut *w, set, open: Vec::new() };
-        parse::parse(json, &options, &mut v).map(|()| None)
+        parse::parse(json, &options, &mut v)
     };
     match parsed {
         Err(e) if matches!(e.kind(), crate::ErrorKind::DepthLimit { .. }) => Err(w.too_deep()),
-        Err(e) => Err(e),
-        Ok(None) => Ok(()),
-        // Writing the tree recurses once per level of the text.
-        Ok(Some(node)) => {
-            crate::stack::with_room_for(room, move || node.write(w));
-            Ok(())
-        }
+        other => other,
     }
 }
 

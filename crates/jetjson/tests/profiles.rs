@@ -437,6 +437,26 @@ fn raw_json_follows_options_that_change_strings_or_order() {
     assert_eq!(out, "[\n  { \"b\" : [ 1 ] }\n]");
 }
 
+/// Sorting a raw text's keys reads it whole into a tree: a text nesting as
+/// deep as a raised write limit allows is written, or refused after its
+/// last level, with no stack overflow (building, writing and dropping the
+/// tree recurse once per level).
+#[test]
+fn raw_json_sorted_as_deep_as_the_write_limit_allows() {
+    let n = 200_000;
+    let deep = format!("{}0{}", "[{\"b\":1,\"a\":".repeat(n), "}]".repeat(n));
+    let opts = WriteOptions::compact().sort_keys(true).max_write_depth(1_000_000);
+    let out = jetjson::to_vec_with(&[RawJson::from_unchecked(deep.as_str())], &opts).unwrap();
+    let sorted = format!("[{}0{}]", "[{\"a\":".repeat(n), ",\"b\":1}]".repeat(n));
+    assert!(out == sorted.as_bytes(), "sorted at every level");
+    let bad = format!("{deep} x");
+    let e = jetjson::to_vec_with(&[RawJson::from_unchecked(bad.as_str())], &opts).unwrap_err();
+    assert!(e.to_string().contains("trailing") || e.to_string().contains("after"), "{e}");
+    // One level past the limit is the write limit's error.
+    let e = jetjson::to_vec_with(&[RawJson::from_unchecked(deep.as_str())], &opts.clone().max_write_depth(2 * n)).unwrap_err();
+    assert!(matches!(e.kind(), jetjson::ErrorKind::WriteDepthLimit { .. }), "{e}");
+}
+
 // ---- entry points -------------------------------------------------------
 
 #[test]
