@@ -353,11 +353,39 @@ def test_a_dict_subclass_with_its_own_items_is_written_as_they_say(profile):
 
     assert json.loads(jetjson.dumps(Fresh(x=1), profile=profile)) == {"a": "last", "b": "1" * 40}
 
-    class NotPairs(dict):
-        def items(self):
-            return [("a", 1, 2)]
+    # Pairs are 2-tuples, as json asks; a bad one is the profile's error at
+    # the dict's place.
+    for bad, says in (([("a", 1, 2)], "2-tuples, not tuple"), (["ab"], "2-tuples, not str"), ([([1], 2)], "cannot be a dict key")):
+        class NotPairs(dict):
+            def items(self, bad=bad):
+                return bad
 
-    assert isinstance(outcome(lambda: jetjson.dumps(NotPairs(), profile=profile)), ValueError)
+        r = outcome(lambda: jetjson.dumps({"x": [NotPairs()]}, profile=profile))
+        assert isinstance(r, jetjson.JSONEncodeError) and str(r).startswith("$.x[0]: ") and says in str(r), r
+    # items() found on the instance, or through __getattribute__, as json
+    # finds it (outside tester).
+    class D(dict):
+        pass
+
+    d = D(secret=1)
+    d.items = lambda: [("shown", 1)]
+    assert json.loads(jetjson.dumps(d, profile=profile)) == {"shown": 1} == json.loads(json.dumps(d))
+
+    class Getattr(dict):
+        def __getattribute__(self, name):
+            if name == "items":
+                return lambda: [("shown", 2)]
+            return dict.__getattribute__(self, name)
+
+    assert json.loads(jetjson.dumps(Getattr(secret=1), profile=profile)) == {"shown": 2}
+    # items() that fills the table itself (lazily) before giving it is no
+    # change while the copy is written.
+    class Lazy(dict):
+        def items(self):
+            self["loaded"] = True
+            return list(dict.items(self))
+
+    assert json.loads(jetjson.dumps(Lazy(a=1), profile=profile)) == {"a": 1, "loaded": True}
     # Its own storage changed while the copy is written is the error.
     class Growing(dict):
         def items(self):

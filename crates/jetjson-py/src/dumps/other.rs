@@ -79,15 +79,23 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
             let own_iter = |base: *mut ffi::PyTypeObject| (*ty).tp_iter.map(|f| f as usize) == (*base).tp_iter.map(|f| f as usize);
             if flags & ffi::Py_TPFLAGS_DICT_SUBCLASS != 0 {
                 // Its own `items()` (a dict that redacts or leaves out
-                // items) is honoured, as `json` honours it; OrderedDict's
-                // own, which gives its real items in its order, is not
-                // needed: `reordered_dict` reads them.
-                let items = k.items.as_ptr();
-                if !super::types::inherits(ty, std::ptr::addr_of_mut!(ffi::PyDict_Type), items)
-                    && !super::types::inherits(ty, k.ordered_dict.as_ptr() as *mut ffi::PyTypeObject, items)
-                {
-                    return self.own_items(obj);
+                // items), whether its class's, the instance's or a
+                // `__getattribute__`'s, is honoured, as `json` asks for it;
+                // dict's and OrderedDict's (its real items in its order,
+                // which `reordered_dict` reads) are not called.
+                let items = Hold::owned(self.get_attr(obj, k.items.as_ptr())?);
+                let bound = items.as_ptr() as *mut ffi::PyCFunctionObject;
+                let plain = ffi::PyCFunction_Check(items.as_ptr()) != 0
+                    && (*bound).m_self == obj
+                    && ((*bound).m_ml == k.dict_items || (*bound).m_ml == k.ordered_dict_items);
+                if !plain {
+                    return self.own_items(obj, &items);
                 }
+                drop(items);
+                // The lookup may have run Python code (a `__getattribute__`)
+                // that gave the object another (dict) class: its class now.
+                let ty = ffi::Py_TYPE(obj);
+                let own_iter = |base: *mut ffi::PyTypeObject| (*ty).tp_iter.map(|f| f as usize) == (*base).tp_iter.map(|f| f as usize);
                 if !own_iter(std::ptr::addr_of_mut!(ffi::PyDict_Type)) {
                     return self.reordered_dict(obj);
                 }
@@ -137,31 +145,65 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
         }
     }
 
-    /// A dict subclass with its own `items()`: written as the pairs it gives
-    /// (as `json` writes it: a dict that redacts values or leaves keys out
-    /// is written as it says, not from its table), collected into a new
-    /// plain dict first (a key given twice: the later pair, as `dict(pairs)`).
-    /// As for a list with its own `__iter__`, the size of its own storage is
-    /// checked after the copy is written (`items()` may make new objects on
-    /// every call, so they are not compared): "dict changed size" if it
-    /// changed.
-    fn own_items(&mut self, obj: *mut PyObject) -> Walk {
-        let k = self.known;
-        // SAFETY: `obj` is a live dict subclass, held by the caller; `items`
-        // and `copy` are new references we own; PyDict_MergeFromSeq2 holds
-        // what it stores.
+    /// A dict subclass with its own `items()` (`items`, the bound method
+    /// found on it): written as the pairs it gives, as `json` writes it (a
+    /// dict that redacts values or leaves keys out is written as it says,
+    /// not from its table), each a 2-tuple as `json` asks, collected into a
+    /// new plain dict first (a key given twice: the later pair, as
+    /// `dict(pairs)`; JSON objects with a name twice are refused by every
+    /// jetjson reader). As for a list with its own `__iter__`, the size of
+    /// its own storage is checked after the copy is written (`items()` may
+    /// make new objects on every call, so they are not compared): "dict
+    /// changed size" if it changed from when the copy was made.
+    fn own_items(&mut self, obj: *mut PyObject, items: &Hold) -> Walk {
+        // SAFETY: `obj` is a live dict subclass held by the caller, `items`
+        // a live callable held by the caller; `pairs`, `it`, `copy` and each
+        // pair are new references we own (held); a pair's key and value are
+        // borrowed from the pair, which is held while they are stored into
+        // `copy` (which takes its own references).
         unsafe {
-            let size = ffi::PyDict_Size(obj);
-            let items = Hold::owned(self.call_method0(obj, k.items.as_ptr())?);
+            let pairs = ffi::PyObject_CallNoArgs(items.as_ptr());
+            if pairs.is_null() {
+                return Err(Fail::fetch(self.py));
+            }
+            let pairs = Hold::owned(pairs);
+            let it = ffi::PyObject_GetIter(pairs.as_ptr());
+            if it.is_null() {
+                return Err(Fail::fetch(self.py));
+            }
+            let it = Hold::owned(it);
             let copy = ffi::PyDict_New();
             if copy.is_null() {
                 return Err(Fail::fetch(self.py));
             }
             let copy = Hold::owned(copy);
-            if ffi::PyDict_MergeFromSeq2(copy.as_ptr(), items.as_ptr(), 1) != 0 {
-                return Err(Fail::fetch(self.py));
+            loop {
+                let pair = ffi::PyIter_Next(it.as_ptr());
+                if pair.is_null() {
+                    if !ffi::PyErr_Occurred().is_null() {
+                        return Err(Fail::fetch(self.py));
+                    }
+                    break;
+                }
+                let pair = Hold::owned(pair);
+                if ffi::PyTuple_Check(pair.as_ptr()) == 0 || ffi::PyTuple_GET_SIZE(pair.as_ptr()) != 2 {
+                    return Err(Fail::msg(format!(
+                        "items() of {} must give (key, value) 2-tuples, not {}",
+                        type_name(obj),
+                        type_name(pair.as_ptr())
+                    )));
+                }
+                let (key, value) = (ffi::PyTuple_GET_ITEM(pair.as_ptr(), 0), ffi::PyTuple_GET_ITEM(pair.as_ptr(), 1));
+                if ffi::PyDict_SetItem(copy.as_ptr(), key, value) != 0 {
+                    let e = PyErr::fetch(self.py);
+                    return Err(Fail::msg(format!("items() of {} gave a key that cannot be a dict key: {e}", type_name(obj))));
+                }
             }
-            drop(items);
+            drop((it, pairs));
+            // Its storage's size once the copy is made (`items()` may have
+            // filled it, say lazily): a change from here on is a change
+            // while the copy is written.
+            let size = ffi::PyDict_Size(obj);
             self.dict(copy.as_ptr())?;
             if ffi::PyDict_Size(obj) != size {
                 return Err(Fail::changed("dict changed size"));

@@ -15,7 +15,10 @@ pub struct Known {
     pub uuid: Py<PyType>,
     pub decimal: Py<PyType>,
     pub enum_base: Py<PyType>,
-    pub ordered_dict: Py<PyType>,
+    /// The method definitions of `dict.items` and `OrderedDict.items`
+    /// (a bound `items` with either is not a subclass's own).
+    pub dict_items: *mut ffi::PyMethodDef,
+    pub ordered_dict_items: *mut ffi::PyMethodDef,
     pub raw: *mut ffi::PyTypeObject,
     /// Interned attribute names.
     pub dataclass_fields: Py<PyAny>,
@@ -44,7 +47,9 @@ pub struct Known {
 // SAFETY: `raw` points at a type object that lives as long as the module
 // (pyo3 keeps the class's type object alive), `utc` and `timedelta` at
 // objects of the datetime module, which stays loaded, `enum_value` at a
-// descriptor of `enum.Enum` (held by `enum_base`); they are only read
+// descriptor of `enum.Enum` (held by `enum_base`), `dict_items` and
+// `ordered_dict_items` at method definitions, static data of CPython
+// (only compared, never read through); they are only read
 // under the GIL.
 unsafe impl Send for Known {}
 // SAFETY: as above; nothing in `Known` is mutated after initialisation.
@@ -79,7 +84,8 @@ pub fn known(py: Python<'_>) -> PyResult<&'static Known> {
             uuid: class("uuid", "UUID")?,
             decimal: class("decimal", "Decimal")?,
             enum_base: class("enum", "Enum")?,
-            ordered_dict: class("collections", "OrderedDict")?,
+            dict_items: items_def(py, pyo3::types::PyDict::new(py).as_any())?,
+            ordered_dict_items: items_def(py, &class("collections", "OrderedDict")?.bind(py).call0()?)?,
             raw: crate::raw::Raw::type_object_raw(py),
             dataclass_fields: intern("__dataclass_fields__")?,
             isoformat: intern("isoformat")?,
@@ -129,6 +135,19 @@ pub fn known(py: Python<'_>) -> PyResult<&'static Known> {
                     && std::env::var_os("JETJSON_NO_DIRECT_DICTS").is_none()
             },
         })
+    })
+}
+
+/// The method definition behind `obj.items` (a built-in method), or null.
+fn items_def(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<*mut ffi::PyMethodDef> {
+    let m = obj.getattr(crate::fallible::interned(py, "items")?)?;
+    // SAFETY: `m` is live; read as a built-in function object only when it is one.
+    Ok(unsafe {
+        if ffi::PyCFunction_Check(m.as_ptr()) != 0 {
+            (*(m.as_ptr() as *mut ffi::PyCFunctionObject)).m_ml
+        } else {
+            std::ptr::null_mut()
+        }
     })
 }
 
