@@ -13,7 +13,7 @@
 //! * non-finite floats cannot come from parsing, so they never reach here.
 //!
 //! Also: the `Value` fast writer and the serde writer give the same bytes,
-//! and `RawJson` (the verbatim / Go-compact / canonicalize paths) agrees.
+//! and `RawJson` (the verbatim / relaid / canonicalize paths) agrees.
 
 use jetjson::{ErrorKind, Profile, RawJson, ReadOptions, Value};
 
@@ -74,5 +74,13 @@ pub fn run(data: &[u8]) {
         let raw_go = jetjson::to_vec_with(&raw, &go).unwrap_or_else(|e| panic!("RawJson in go: {e}"));
         let back = Value::from_slice_with(&raw_go, &reread).unwrap_or_else(|e| panic!("RawJson in go wrote {:?}: {e}", show(&raw_go)));
         assert!(same_value(&value, &back, Numbers::Exact), "RawJson in go changed the value: {:?}", show(&raw_go));
+        // Options that change strings or key order hold inside it, laid
+        // out token by token: ASCII, sorted, the same value.
+        let relaid = jetjson::WriteOptions::compact().ascii_only(true).sort_keys(true).escape_html(true);
+        let raw_relaid = jetjson::to_vec_with(&raw, &relaid).unwrap_or_else(|e| panic!("RawJson relaid: {e}"));
+        assert!(raw_relaid.is_ascii(), "RawJson relaid with ascii_only: {:?}", show(&raw_relaid));
+        let back =
+            Value::from_slice_with(&raw_relaid, &reread).unwrap_or_else(|e| panic!("RawJson relaid wrote {:?}: {e}", show(&raw_relaid)));
+        assert!(same_value(&value, &back, Numbers::Exact), "RawJson relaid changed the value: {:?}", show(&raw_relaid));
     }
 }
