@@ -88,9 +88,12 @@ nested applications) and its exceptions propagate. The boolean options
 take any object and use its truth value, as json does.
 
 Also handled: str/int/float/dict/list/tuple subclasses (namedtuples are
-arrays), dataclasses, enum.Enum (its value), datetime/date/time (ISO 8601;
+arrays; as json writes them, a dict subclass with its own items() is the
+pairs it gives, and a list or tuple subclass with its own __iter__ what
+that gives), dataclasses, enum.Enum (its value), datetime/date/time (ISO 8601;
 go writes datetimes as Go's time.Time: RFC 3339, \"Z\" for UTC, trimmed
-fraction, offsets in whole minutes), uuid.UUID, decimal.Decimal (its
+fraction, offsets in whole minutes; a naive datetime without a zone,
+which Go's time.Time cannot read), uuid.UUID, decimal.Decimal (its
 number text) and jetjson.Raw.
 
 Errors: JSONEncodeError (a TypeError) starting with the path, e.g.
