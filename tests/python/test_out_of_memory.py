@@ -891,3 +891,31 @@ def test_a_large_first_dumps_under_a_memory_limit_needs_no_second_copy():
     r = subprocess.run([sys.executable, "-c", LIMITED_CHILD], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr[-3000:]
     assert r.stdout.split() == ["100300001", "100300001"], r.stdout
+
+
+# A Raw laid out with sort_keys is read whole into a tree first; a string
+# there that needs escapes (ascii_only) is copied, fallibly: out of memory
+# is a MemoryError (it was a JSONEncodeError naming reading), and streamed
+# (no sort_keys) the kept writer's MemoryError; the process goes on.
+RELAID_CHILD = textwrap.dedent(
+    """
+    import os, resource
+    import jetjson
+    big = jetjson.Raw.unchecked(b'"' + "\\u00e9".encode() * (150 << 20) + b'"')
+    vm = int(open("/proc/self/statm").read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    resource.setrlimit(resource.RLIMIT_AS, (vm + (200 << 20), resource.RLIM_INFINITY))
+    for kw in ({"ascii_only": True, "sort_keys": True}, {"ascii_only": True}):
+        try:
+            jetjson.dumps({"a": big}, **kw)
+            print("ok")
+        except MemoryError as e:
+            print("MemoryError", "out of memory" in str(e))
+    print(jetjson.dumps({"b": 1, "a": jetjson.Raw(b'{"y": 1, "x": "\\u00e9"}')}, ascii_only=True, sort_keys=True).decode())
+    """
+)
+
+
+def test_a_relaid_raw_out_of_memory_is_a_memory_error():
+    r = subprocess.run([sys.executable, "-c", RELAID_CHILD], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-3000:]
+    assert r.stdout.split("\n")[:3] == ["MemoryError True", "MemoryError True", '{"a":{"x":"\\u00e9","y":1},"b":1}'], r.stdout

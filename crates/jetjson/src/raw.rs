@@ -328,10 +328,10 @@ pub(crate) fn write_relaid<S: Sink>(w: &mut Writer<S>, json: &[u8], sort_keys: b
         // late in the text), recurse once per level of the text: all of it
         // with room on the stack for as many levels.
         crate::stack::with_room_for(room, || {
-            let mut tree = Tree { set, open: Vec::new(), done: None };
+            let mut tree = Tree { json, set, open: Vec::new(), done: None };
             let parsed = parse::parse(json, &options, &mut tree);
             if let (Ok(()), Some(node)) = (&parsed, tree.done.take()) {
-                node.write(w);
+                node.write(w, json);
             }
             parsed
         })
@@ -346,8 +346,9 @@ pub(crate) fn write_relaid<S: Sink>(w: &mut Writer<S>, json: &[u8], sort_keys: b
 }
 
 /// A string's contents as written in the source, with the escapes `set`
-/// asks for that the source does not have. Borrowed when there are none.
-fn relaid_contents(raw: &str, set: EscapeSet) -> Cow<'_, str> {
+/// asks for that the source does not have, handed to `put` in pieces (runs
+/// of the source and escapes): nothing is copied on the way.
+fn relaid_contents(raw: &str, set: EscapeSet, mut put: impl FnMut(&[u8]) -> Result<()>) -> Result<()> {
     let escaped = |c: char| match c {
         '<' | '>' | '&' => set.html,
         // With the HTML set, as Go's `compact` escapes a RawMessage (its
@@ -356,22 +357,21 @@ fn relaid_contents(raw: &str, set: EscapeSet) -> Cow<'_, str> {
         '\u{7f}'.. => set.ascii_only,
         _ => false,
     };
-    let Some(first) = raw.find(escaped) else {
-        return Cow::Borrowed(raw);
-    };
-    let mut out = String::with_capacity(raw.len() + 12);
-    out.push_str(&raw[..first]);
-    for c in raw[first..].chars() {
+    let mut run = 0;
+    for (i, c) in raw.char_indices() {
         if !escaped(c) {
-            out.push(c);
             continue;
         }
+        put(&raw.as_bytes()[run..i])?;
         let mut units = [0u16; 2];
         for unit in c.encode_utf16(&mut units) {
-            out.push_str(&format!("\\u{unit:04x}"));
+            let hex = b"0123456789abcdef";
+            let u = *unit as usize;
+            put(&[b'\\', b'u', hex[u >> 12], hex[(u >> 8) & 15], hex[(u >> 4) & 15], hex[u & 15]])?;
         }
+        run = i + c.len_utf8();
     }
-    Cow::Owned(out)
+    put(&raw.as_bytes()[run..])
 }
 
 /// The streaming form: each token written as it is read.
@@ -392,7 +392,11 @@ impl<S: Sink> Relay<'_, S> {
 
     fn quoted(&mut self, raw: &str) {
         self.w.verbatim(b"\"");
-        self.w.verbatim(relaid_contents(raw, self.set).as_bytes());
+        let w = &mut *self.w;
+        let _ = relaid_contents(raw, self.set, |piece| {
+            w.verbatim(piece);
+            Ok(())
+        });
         self.w.verbatim(b"\"");
     }
 }
@@ -455,8 +459,11 @@ impl<S: Sink> Visitor for Relay<'_, S> {
 
 /// A text read whole, for `sort_keys`: leaves hold their written form.
 enum Node {
-    /// A number, literal or string as it is written (quotes included).
-    Leaf(String),
+    /// A number, literal or string written as it is in the text: its place
+    /// there (no copy: a number or string may be most of a large text).
+    Span(usize, usize),
+    /// A literal, or a string with escapes added (quotes included).
+    Leaf(Box<str>),
     Array(Vec<Node>),
     Object(Vec<Member>),
 }
@@ -465,20 +472,21 @@ struct Member {
     /// The decoded key, which orders the members.
     key: String,
     /// The key as it is written (quotes included).
-    written: String,
+    written: Node,
     value: Node,
 }
 
 impl Node {
-    fn write<S: Sink>(self, w: &mut Writer<S>) {
+    fn write<S: Sink>(self, w: &mut Writer<S>, json: &[u8]) {
         match self {
+            Node::Span(start, end) => w.verbatim(&json[start..end]),
             Node::Leaf(text) => w.verbatim(text.as_bytes()),
             Node::Array(items) => {
                 w.begin_array();
                 let empty = items.is_empty();
                 for (i, item) in items.into_iter().enumerate() {
                     w.array_item(i == 0);
-                    item.write(w);
+                    item.write(w, json);
                 }
                 w.end_array(empty);
             }
@@ -488,9 +496,9 @@ impl Node {
                 let empty = members.is_empty();
                 for (i, m) in members.into_iter().enumerate() {
                     w.array_item(i == 0);
-                    w.verbatim(m.written.as_bytes());
+                    m.written.write(w, json);
                     w.colon();
-                    m.value.write(w);
+                    m.value.write(w, json);
                 }
                 w.end_object(empty);
             }
@@ -499,17 +507,51 @@ impl Node {
 }
 
 /// Builds the `Node` tree of a text.
-struct Tree {
+struct Tree<'a> {
+    json: &'a [u8],
     set: EscapeSet,
     /// Open containers; an object's holds the key read last (decoded and
     /// written) until its value is done.
-    open: Vec<(Node, Option<(String, String)>)>,
+    open: Vec<(Node, Option<(String, Node)>)>,
     done: Option<Node>,
 }
 
-impl Tree {
-    fn quoted(&self, raw: &str) -> String {
-        format!("\"{}\"", relaid_contents(raw, self.set))
+impl Tree<'_> {
+    /// Where `text` (a slice of the text being read) lies in it, widened by
+    /// `around` bytes each side (a string's quotes).
+    fn span(&self, text: &str, around: usize) -> Option<Node> {
+        let start = (text.as_ptr() as usize).checked_sub(self.json.as_ptr() as usize)?.checked_sub(around)?;
+        let end = start + text.len() + 2 * around;
+        let quoted = around == 0 || (self.json.get(start) == Some(&b'"') && self.json.get(end - 1) == Some(&b'"'));
+        (end <= self.json.len() && quoted).then_some(Node::Span(start, end))
+    }
+
+    /// A string as it is written, with the escapes the set adds: its place
+    /// in the text when it needs none, else a copy grown fallibly (out of
+    /// memory is an error, not an abort).
+    fn quoted(&self, raw: &str) -> Result<Node> {
+        // One piece: nothing to escape.
+        let mut pieces = 0;
+        relaid_contents(raw, self.set, |_| {
+            pieces += 1;
+            Ok(())
+        })?;
+        if pieces == 1 {
+            if let Some(span) = self.span(raw, 1) {
+                return Ok(span);
+            }
+        }
+        let mut out = Vec::new();
+        let mut put = |piece: &[u8]| -> Result<()> {
+            out.try_reserve(piece.len()).map_err(|_| crate::Error::new(crate::ErrorKind::OutOfMemory))?;
+            out.extend_from_slice(piece);
+            Ok(())
+        };
+        put(b"\"")?;
+        relaid_contents(raw, self.set, &mut put)?;
+        put(b"\"")?;
+        // Valid UTF-8: the text's own pieces and ASCII escapes.
+        Ok(Node::Leaf(String::from_utf8(out).unwrap_or_default().into_boxed_str()))
     }
 
     fn add(&mut self, node: Node) {
@@ -517,10 +559,10 @@ impl Tree {
             None => self.done = Some(node),
             Some((Node::Array(items), _)) => items.push(node),
             Some((Node::Object(members), key)) => {
-                let (key, written) = key.take().unwrap_or_default();
+                let (key, written) = key.take().unwrap_or_else(|| (String::new(), Node::Leaf("\"\"".into())));
                 members.push(Member { key, written, value: node });
             }
-            Some((Node::Leaf(_), _)) => {}
+            Some((Node::Leaf(_) | Node::Span(..), _)) => {}
         }
     }
 
@@ -531,7 +573,7 @@ impl Tree {
     }
 }
 
-impl Visitor for Tree {
+impl Visitor for Tree<'_> {
     fn null(&mut self) -> Result<()> {
         self.add(Node::Leaf("null".into()));
         Ok(())
@@ -541,12 +583,16 @@ impl Visitor for Tree {
         Ok(())
     }
     fn number(&mut self, n: NumberToken<'_>) -> Result<()> {
-        self.add(Node::Leaf(n.text.to_owned()));
+        let node = match self.span(n.text, 0) {
+            Some(span) => span,
+            None => Node::Leaf(n.text.into()),
+        };
+        self.add(node);
         Ok(())
     }
     fn string(&mut self, _: &str, raw: &str) -> Result<()> {
-        let text = self.quoted(raw);
-        self.add(Node::Leaf(text));
+        let node = self.quoted(raw)?;
+        self.add(node);
         Ok(())
     }
     fn begin_array(&mut self) -> Result<()> {
@@ -562,7 +608,7 @@ impl Visitor for Tree {
         Ok(())
     }
     fn key(&mut self, k: &str, raw: &str) -> Result<()> {
-        let written = self.quoted(raw);
+        let written = self.quoted(raw)?;
         if let Some((_, key)) = self.open.last_mut() {
             *key = Some((k.to_owned(), written));
         }

@@ -233,6 +233,11 @@ impl Fail {
             // Only quick walks decline, and their failures are discarded,
             // never raised: reaching this is a bug.
             Kind::Declined => pyo3::exceptions::PySystemError::new_err(format!("{path}: jetjson.dumps: a quick walk's refusal was raised")),
+            // Working memory the core could not get (raw JSON read whole to
+            // sort its keys): not the object's fault.
+            Kind::Core(e) if *e.kind() == jetjson::ErrorKind::OutOfMemory => {
+                pyo3::exceptions::PyMemoryError::new_err(format!("jetjson.dumps: out of memory at {path} (raw JSON read to be laid out)"))
+            }
             Kind::Core(e) => {
                 // A core error may carry its own path inside the value it was
                 // writing (raw JSON being canonicalized): continue ours with it.
