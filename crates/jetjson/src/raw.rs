@@ -543,7 +543,7 @@ impl Tree<'_> {
         }
         let mut out = Vec::new();
         let mut put = |piece: &[u8]| -> Result<()> {
-            out.try_reserve(piece.len()).map_err(|_| crate::Error::new(crate::ErrorKind::OutOfMemory))?;
+            out.try_reserve(piece.len()).map_err(|_| out_of_memory())?;
             out.extend_from_slice(piece);
             Ok(())
         };
@@ -554,69 +554,82 @@ impl Tree<'_> {
         Ok(Node::Leaf(String::from_utf8(out).unwrap_or_default().into_boxed_str()))
     }
 
-    fn add(&mut self, node: Node) {
+    /// Puts a finished node in the container open last (or makes it the
+    /// document), growing memory fallibly: out of memory is an error.
+    fn add(&mut self, node: Node) -> Result<()> {
         match self.open.last_mut() {
             None => self.done = Some(node),
-            Some((Node::Array(items), _)) => items.push(node),
+            Some((Node::Array(items), _)) => {
+                items.try_reserve(1).map_err(|_| out_of_memory())?;
+                items.push(node);
+            }
             Some((Node::Object(members), key)) => {
                 let (key, written) = key.take().unwrap_or_else(|| (String::new(), Node::Leaf("\"\"".into())));
+                members.try_reserve(1).map_err(|_| out_of_memory())?;
                 members.push(Member { key, written, value: node });
             }
             Some((Node::Leaf(_) | Node::Span(..), _)) => {}
         }
+        Ok(())
     }
 
-    fn close(&mut self) {
-        if let Some((node, _)) = self.open.pop() {
-            self.add(node);
+    fn open(&mut self, node: Node) -> Result<()> {
+        self.open.try_reserve(1).map_err(|_| out_of_memory())?;
+        self.open.push((node, None));
+        Ok(())
+    }
+
+    fn close(&mut self) -> Result<()> {
+        match self.open.pop() {
+            Some((node, _)) => self.add(node),
+            None => Ok(()),
         }
     }
 }
 
+fn out_of_memory() -> crate::Error {
+    crate::Error::new(crate::ErrorKind::OutOfMemory)
+}
+
 impl Visitor for Tree<'_> {
     fn null(&mut self) -> Result<()> {
-        self.add(Node::Leaf("null".into()));
-        Ok(())
+        self.add(Node::Leaf("null".into()))
     }
     fn bool(&mut self, v: bool) -> Result<()> {
-        self.add(Node::Leaf(if v { "true" } else { "false" }.into()));
-        Ok(())
+        self.add(Node::Leaf(if v { "true" } else { "false" }.into()))
     }
     fn number(&mut self, n: NumberToken<'_>) -> Result<()> {
         let node = match self.span(n.text, 0) {
             Some(span) => span,
             None => Node::Leaf(n.text.into()),
         };
-        self.add(node);
-        Ok(())
+        self.add(node)
     }
     fn string(&mut self, _: &str, raw: &str) -> Result<()> {
         let node = self.quoted(raw)?;
-        self.add(node);
-        Ok(())
+        self.add(node)
     }
     fn begin_array(&mut self) -> Result<()> {
-        self.open.push((Node::Array(Vec::new()), None));
-        Ok(())
+        self.open(Node::Array(Vec::new()))
     }
     fn end_array(&mut self) -> Result<()> {
-        self.close();
-        Ok(())
+        self.close()
     }
     fn begin_object(&mut self) -> Result<()> {
-        self.open.push((Node::Object(Vec::new()), None));
-        Ok(())
+        self.open(Node::Object(Vec::new()))
     }
     fn key(&mut self, k: &str, raw: &str) -> Result<()> {
         let written = self.quoted(raw)?;
+        let mut decoded = String::new();
+        decoded.try_reserve_exact(k.len()).map_err(|_| out_of_memory())?;
+        decoded.push_str(k);
         if let Some((_, key)) = self.open.last_mut() {
-            *key = Some((k.to_owned(), written));
+            *key = Some((decoded, written));
         }
         Ok(())
     }
     fn end_object(&mut self) -> Result<()> {
-        self.close();
-        Ok(())
+        self.close()
     }
 }
 
