@@ -75,8 +75,6 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
             if ffi::PyFloat_Check(obj) != 0 {
                 return self.w.f64(ffi::PyFloat_AS_DOUBLE(obj)).map_err(Fail::core);
             }
-            // Addresses only: is the iteration slot the base type's own?
-            let own_iter = |base: *mut ffi::PyTypeObject| (*ty).tp_iter.map(|f| f as usize) == (*base).tp_iter.map(|f| f as usize);
             if flags & ffi::Py_TPFLAGS_DICT_SUBCLASS != 0 {
                 // Its own `items()` (a dict that redacts or leaves out
                 // items), whether its class's, the instance's or a
@@ -94,9 +92,7 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
                 drop(items);
                 // The lookup may have run Python code (a `__getattribute__`)
                 // that gave the object another (dict) class: its class now.
-                let ty = ffi::Py_TYPE(obj);
-                let own_iter = |base: *mut ffi::PyTypeObject| (*ty).tp_iter.map(|f| f as usize) == (*base).tp_iter.map(|f| f as usize);
-                if !own_iter(std::ptr::addr_of_mut!(ffi::PyDict_Type)) {
+                if !iterates_as(ffi::Py_TYPE(obj), std::ptr::addr_of_mut!(ffi::PyDict_Type)) {
                     return self.reordered_dict(obj);
                 }
                 return self.dict(obj);
@@ -105,13 +101,13 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
             // as `json` writes them: of their items, or of what their own
             // `__iter__` gives when they have one.
             if flags & ffi::Py_TPFLAGS_LIST_SUBCLASS != 0 {
-                if !own_iter(std::ptr::addr_of_mut!(ffi::PyList_Type)) {
+                if !iterates_as(ty, std::ptr::addr_of_mut!(ffi::PyList_Type)) {
                     return self.iterated(obj);
                 }
                 return self.list(obj);
             }
             if flags & ffi::Py_TPFLAGS_TUPLE_SUBCLASS != 0 {
-                if !own_iter(std::ptr::addr_of_mut!(ffi::PyTuple_Type)) {
+                if !iterates_as(ty, std::ptr::addr_of_mut!(ffi::PyTuple_Type)) {
                     return self.iterated(obj);
                 }
                 return self.tuple(obj);
@@ -1020,6 +1016,16 @@ fn uuid_text_of(v: u128) -> [u8; 36] {
     out[24..28].copy_from_slice(&c[4..]);
     out[28..36].copy_from_slice(&d);
     out
+}
+
+/// Whether `ty` iterates with `base`'s iteration slot (addresses only): a
+/// subclass with its own `__iter__` does not.
+///
+/// # Safety
+/// `ty` and `base` are live types; GIL held.
+unsafe fn iterates_as(ty: *mut ffi::PyTypeObject, base: *mut ffi::PyTypeObject) -> bool {
+    // SAFETY: as the caller guarantees; the slots are only compared.
+    unsafe { (*ty).tp_iter.map(|f| f as usize) == (*base).tp_iter.map(|f| f as usize) }
 }
 
 /// Whether the plain dicts `a` and `b` hold the same key and value objects
