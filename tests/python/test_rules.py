@@ -217,6 +217,15 @@ def test_digest_of_bytes_points_to_digest_bytes():
             with pytest.raises(TypeError) as e:
                 jetjson.digest(value, profile)
             assert "digest_bytes(data)" in str(e.value), str(e.value)
+            # Only bytes has a JSON encoding (go's base64 string); the
+            # message says which case this is.
+            if isinstance(value, bytes):
+                assert "base64" in str(e.value), str(e.value)
+                assert jetjson.dumps(value, profile="go").startswith(b'"')
+            else:
+                assert "has no JSON encoding" in str(e.value), str(e.value)
+                with pytest.raises(jetjson.JSONEncodeError):
+                    jetjson.dumps(value, profile=profile)
         # Even without a profile, the pitfall is named first.
         with pytest.raises(TypeError, match="digest_bytes"):
             jetjson.digest(value)

@@ -23,9 +23,9 @@ use crate::rules;
 /// 512); one that cannot change the profile's
 /// bytes is refused (ValueError).
 ///
-/// bytes, bytearray and memoryview are refused (TypeError): their digest
-/// here would be over their JSON encoding (a base64 string in go), never
-/// over the bytes themselves. For the digest of stored bytes (a file, a
+/// bytes, bytearray and memoryview are refused (TypeError): a digest here
+/// is over an object's JSON encoding (for bytes a base64 string in go;
+/// bytearray and memoryview have none), never over the bytes themselves. For the digest of stored bytes (a file, a
 /// registry manifest) use digest_bytes(data).
 #[pyfunction]
 #[pyo3(signature = (obj, profile=None, algorithm=AlgorithmOption(Algorithm::Sha256), *, sort_keys=None, escape_html=None, ascii_only=Flag(false), indent=None,
@@ -49,10 +49,17 @@ pub fn digest<'py>(
 ) -> PyResult<Bound<'py, PyString>> {
     if obj.is_instance_of::<PyBytes>() || obj.is_instance_of::<PyByteArray>() || obj.is_instance_of::<PyMemoryView>() {
         let kind = obj.get_type().name().map(|n| n.to_string()).unwrap_or_default();
+        // Only bytes has a JSON encoding (a base64 string, in go alone);
+        // bytearray and memoryview have none in any profile.
+        let why = if obj.is_instance_of::<PyBytes>() {
+            "would be hashed as its JSON encoding (in go a base64 string; the other profiles refuse bytes)"
+        } else {
+            "has no JSON encoding"
+        };
         return Err(PyTypeError::new_err(format!(
-            "digest() hashes an object's JSON encoding, and a {kind} object would be hashed as a base64 JSON string, \
-             not as the bytes it holds: for the digest of stored bytes (a file, a registry manifest) use \
-             jetjson.digest_bytes(data); to hash JSON text in a profile use digest_bytes(canonicalize(data, profile))"
+            "digest() hashes an object's JSON encoding, not the bytes it holds, and a {kind} object {why}: \
+             for the digest of stored bytes (a file, a registry manifest) use jetjson.digest_bytes(data); \
+             to hash JSON text in a profile use digest_bytes(canonicalize(data, profile))"
         )));
     }
     let profile = rules::required_profile("digest", profile.map(|p| crate::loads::str_option("profile", p)).transpose()?)?;
