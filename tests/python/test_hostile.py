@@ -345,13 +345,31 @@ def test_a_dict_subclass_with_its_own_items_is_written_as_they_say(profile):
     assert b"hunter2" not in got and b"internal" not in got
     assert json.loads(got) == {"outer": [{"user": "ann", "password": "***", "n": 0}]}
     assert json.loads(got) == json.loads(json.dumps({"outer": [d]}, default=lambda o: 0))
-    # items() making new objects on every call is no change; its pairs are
-    # read as dict(pairs) reads them.
+    # items() making new objects on every call is no change.
     class Fresh(dict):
         def items(self):
-            return iter([("a", [1] * 3), ("b", str(len(self)) * 40), ("a", "last")])
+            return iter([("a", [1] * 3), ("b", str(len(self)) * 40)])
 
-    assert json.loads(jetjson.dumps(Fresh(x=1), profile=profile)) == {"a": "last", "b": "1" * 40}
+    assert json.loads(jetjson.dumps(Fresh(x=1), profile=profile)) == {"a": [1, 1, 1], "b": "1" * 40}
+    # A key given twice, or keys equal to each other (1, True and 1.0 are
+    # one dict key but three names under non_str_keys), is refused, as a
+    # plain dict whose keys write one name twice is: collected as
+    # dict(pairs) collects them, one pair was lost and the other written
+    # under the first key's name with the last value (outside tester).
+    for pairs, shown, extra in (([("a", 1), ("a", 2)], "'a'", {}), ([(1, "a"), (True, "b"), (1.0, "c")], "True", {"non_str_keys": True})):
+        class Twice(dict):
+            def items(self, pairs=pairs):
+                return pairs
+
+        r = outcome(lambda: jetjson.dumps({"x": Twice(z=0)}, profile=profile, **extra))
+        assert isinstance(r, jetjson.JSONEncodeError), r
+        assert str(r).startswith("$.x: items() of Twice gave the key " + shown + " twice"), str(r)
+    # Different keys are all written, under non_str_keys too.
+    class Three(dict):
+        def items(self):
+            return [(1, "a"), ("x", "b"), (2.5, "c")]
+
+    assert json.loads(jetjson.dumps(Three(), profile=profile, non_str_keys=True)) == {"1": "a", "x": "b", "2.5": "c"}
 
     # Pairs are 2-tuples, as json asks; a bad one is the profile's error at
     # the dict's place.

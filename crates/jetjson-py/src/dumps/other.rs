@@ -145,9 +145,10 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
     /// found on it): written as the pairs it gives, as `json` writes it (a
     /// dict that redacts values or leaves keys out is written as it says,
     /// not from its table), each a 2-tuple as `json` asks, collected into a
-    /// new plain dict first (a key given twice: the later pair, as
-    /// `dict(pairs)`; JSON objects with a name twice are refused by every
-    /// jetjson reader). As for a list with its own `__iter__`, the size of
+    /// new plain dict first (a key equal to an earlier one is refused: the
+    /// copy would keep one pair, under the first key and with the last
+    /// value; JSON objects with a name twice are refused by every jetjson
+    /// reader). As for a list with its own `__iter__`, the size of
     /// its own storage is checked after the copy is written (`items()` may
     /// make new objects on every call, so they are not compared): "dict
     /// changed size" if it changed from when the copy was made.
@@ -190,9 +191,33 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
                     )));
                 }
                 let (key, value) = (ffi::PyTuple_GET_ITEM(pair.as_ptr(), 0), ffi::PyTuple_GET_ITEM(pair.as_ptr(), 1));
+                let before = ffi::PyDict_Size(copy.as_ptr());
                 if ffi::PyDict_SetItem(copy.as_ptr(), key, value) != 0 {
                     let e = PyErr::fetch(self.py);
                     return Err(Fail::msg(format!("items() of {} gave a key that cannot be a dict key: {e}", type_name(obj))));
+                }
+                // A key equal to an earlier one (`"a"` twice, or `1`, `True`
+                // and `1.0`, which are one dict key but three names under
+                // non_str_keys): refused, as a plain dict whose keys write
+                // one name twice is. Kept as `dict(pairs)` keeps it, the
+                // later value would be written under the earlier key's name
+                // and the other pair lost, with no error.
+                if ffi::PyDict_Size(copy.as_ptr()) == before {
+                    // (Its repr, cut short; if its __repr__ raises, its type.)
+                    let shown = match pyo3::Bound::from_borrowed_ptr(self.py, key).repr() {
+                        Ok(r) => {
+                            let r = r.to_string();
+                            match r.char_indices().nth(60) {
+                                Some((cut, _)) => format!("{}...", &r[..cut]),
+                                None => r,
+                            }
+                        }
+                        Err(_) => format!("(a {} key)", type_name(key)),
+                    };
+                    return Err(Fail::msg(format!(
+                        "items() of {} gave the key {shown} twice (or keys equal to each other): a JSON object cannot hold both",
+                        type_name(obj)
+                    )));
                 }
             }
             drop((it, pairs));
