@@ -132,8 +132,13 @@ def test_read_limits_and_errors():
             jetjson.canonicalize(b"[1,\n 1e400]", profile)
         assert (e.value.pos, e.value.lineno, e.value.colno) == (5, 2, 2)
     # Valid input a profile cannot write: an integer with no double, in jcs.
-    with pytest.raises(jetjson.JSONEncodeError, match=r'\$\[0\]: number 1000.* is out of range for profile "jcs"'):
+    with pytest.raises(jetjson.JSONEncodeError, match=r'\$\[0\]: number 1000.* is out of range for profile "jcs"') as e:
         jetjson.canonicalize(b"[1" + b"0" * 400 + b"]", "jcs")
+    # Placed in the text read, with its path (outside tester, stop 51).
+    assert str(e.value).startswith("line 1 column 2 (byte 1): $[0]: number 1000"), str(e.value)
+    with pytest.raises(jetjson.JSONEncodeError) as e:
+        jetjson.canonicalize(b'{"a": [true,\n "]", 1' + b"0" * 400 + b"]}", "jcs")
+    assert str(e.value).startswith("line 2 column 7 (byte 19): $.a[2]: number 1000"), str(e.value)
     with pytest.raises(TypeError):
         jetjson.canonicalize(123, "jcs")
 

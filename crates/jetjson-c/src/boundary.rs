@@ -50,8 +50,9 @@ impl Failure {
             ErrorKind::OutOfMemory => types::ERR_NO_MEMORY,
             _ => types::ERR_VALUE,
         };
-        let message =
-            if e.position().is_none() && e.path().next().is_some() { format!("{}: {}", e.path_string(), e.message()) } else { e.message() };
+        // The path of a write error, also when it was placed in the text
+        // read (`write_error_in`: a position too).
+        let message = if e.path().next().is_some() { format!("{}: {}", e.path_string(), e.message()) } else { e.message() };
         Failure { status, message, position: e.position() }
     }
 }

@@ -95,9 +95,10 @@ pub fn message(err: &jetjson::Error) -> String {
         }
         _ => err.message(),
     };
+    // (A write error placed in the text read has both: `file:3:1: $[2]: ...`.)
     match err.path().next() {
-        Some(_) if err.position().is_none() => format!("{}: {text}", err.path_string()),
-        _ => text,
+        Some(_) => format!("{}: {text}", err.path_string()),
+        None => text,
     }
 }
 

@@ -408,6 +408,41 @@ fn canon_invalid_input_exits_1_with_position() {
     );
 }
 
+/// A value the profile cannot write is placed in the input: a file is read
+/// again for it, an NDJSON line is at hand; stdin read whole is not kept, so
+/// its report has the path alone (above). (Outside tester, stop 51: the
+/// path alone, with no line or column, for files and lines too.)
+#[test]
+fn a_value_the_profile_cannot_write_is_placed_in_the_input() {
+    let big = format!("1{}", "0".repeat(320));
+    let dir = temp_dir("unwritable_placed");
+    let doc = format!("[1,\n2,\n{big}]");
+    let f = write_file(&dir, "big.json", doc.as_bytes());
+    for args in [&["canon", "--profile", "jcs"][..], &["digest", "--profile", "jcs"][..]] {
+        let out = run(&[args, &[s(&f)][..]].concat(), b"");
+        assert_eq!(code(&out), 1, "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        let want = format!(
+            "{}:3:1: $[2]: number 100000000000000000000000...000000000000 (321 bytes) is out of range for profile \"jcs\"\n",
+            s(&f)
+        );
+        assert!(stderr(&out).starts_with(&want), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).ends_with("\n  ^\n"), "{args:?}: the caret under the number: {}", stderr(&out));
+    }
+    // A path through names with escapes, past strings holding brackets,
+    // commas and escaped quotes.
+    let doc = format!("{{\"x\": \"]}},\\\"\", \"a\": {{\"b\\u0063\": [true, \"[\", {{\"d\": {big}}}]}}}}");
+    let f = write_file(&dir, "nested.json", doc.as_bytes());
+    let out = run(&["canon", "--profile", "jcs", s(&f)], b"");
+    let column = doc.find(&big).expect("the number") + 1;
+    let want = format!("{}:1:{column}: $.a.bc[2].d: number ", s(&f));
+    assert!(stderr(&out).starts_with(&want), "{}", stderr(&out));
+    // In --lines, within its line.
+    let out = run(&["canon", "--profile", "jcs", "--lines"], format!("[1]\n{{\"a\":[1,{{\"b\":{big}}}]}}\n").as_bytes());
+    assert_eq!(code(&out), 1);
+    assert!(stderr(&out).starts_with("<stdin>:2:14: $.a[1].b: number "), "{}", stderr(&out));
+}
+
 /// A document the profile cannot write leaves stdout empty, whatever the
 /// output's size: nothing of it is written before the refused value is
 /// found (32 KiB, the writer's chunk, and 20 MiB, past what is held in

@@ -7,6 +7,8 @@
 
 use std::fmt;
 
+use crate::parse::BOM;
+
 /// What went wrong (for a coarser grouping, see [`Error::classify`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -196,6 +198,117 @@ fn first_deeper_than(input: &[u8], limit: usize) -> Option<usize> {
     }
 }
 
+/// The offset of the value at `path` (outermost segment first) in `input`,
+/// a text that reads as JSON (the one a value that failed to write was read
+/// from), if the path leads to one. A name given twice leads to its first
+/// member. Only brackets, strings and separators are looked at (the text
+/// was read whole before): a walk with no recursion and nothing kept.
+fn value_at<'a>(input: &[u8], path: impl Iterator<Item = &'a PathSegment>) -> Option<usize> {
+    let ws = |mut i: usize| {
+        while input.get(i).is_some_and(|c| matches!(c, b' ' | b'\t' | b'\n' | b'\r')) {
+            i += 1;
+        }
+        i
+    };
+    // After the closing quote of the string that opens at `q`.
+    let string_end = |q: usize| {
+        let mut i = q + 1;
+        loop {
+            match input.get(i)? {
+                b'\\' => i += 2,
+                b'"' => return Some(i + 1),
+                _ => i += 1,
+            }
+        }
+    };
+    // After the value at `at`.
+    let value_end = |at: usize| -> Option<usize> {
+        match input.get(at)? {
+            b'"' => string_end(at),
+            b'[' | b'{' => {
+                let (mut i, mut depth) = (at, 0usize);
+                loop {
+                    match input.get(i)? {
+                        b'"' => {
+                            i = string_end(i)?;
+                            continue;
+                        }
+                        b'[' | b'{' => depth += 1,
+                        b']' | b'}' => {
+                            // (At least 1: the walk starts at an opening bracket.)
+                            depth -= 1;
+                            if depth == 0 {
+                                return Some(i + 1);
+                            }
+                        }
+                        _ => {}
+                    }
+                    i += 1;
+                }
+            }
+            // A number or literal: up to a separator, a close or whitespace.
+            _ => {
+                let mut i = at;
+                while input.get(i).is_some_and(|c| !matches!(c, b',' | b']' | b'}' | b' ' | b'\t' | b'\n' | b'\r')) {
+                    i += 1;
+                }
+                Some(i)
+            }
+        }
+    };
+    let start = if input.starts_with(BOM) { BOM.len() } else { 0 };
+    let mut at = ws(start);
+    for segment in path {
+        match (segment, input.get(at)?) {
+            (PathSegment::Index(n), b'[') => {
+                at = ws(at + 1);
+                for _ in 0..*n {
+                    at = ws(value_end(at)?);
+                    if input.get(at) != Some(&b',') {
+                        return None;
+                    }
+                    at = ws(at + 1);
+                }
+                // (An empty array has no item 0.)
+                if input.get(at) == Some(&b']') {
+                    return None;
+                }
+            }
+            (PathSegment::Key(name), b'{') => {
+                at = ws(at + 1);
+                loop {
+                    if input.get(at) != Some(&b'"') {
+                        return None;
+                    }
+                    let end = string_end(at)?;
+                    let raw = &input[at..end];
+                    let colon = ws(end);
+                    if input.get(colon) != Some(&b':') {
+                        return None;
+                    }
+                    let value = ws(colon + 1);
+                    let same = if raw.contains(&b'\\') {
+                        crate::from_slice::<String>(raw).is_ok_and(|decoded| decoded == *name)
+                    } else {
+                        &raw[1..raw.len() - 1] == name.as_bytes()
+                    };
+                    if same {
+                        at = value;
+                        break;
+                    }
+                    at = ws(value_end(value)?);
+                    if input.get(at) != Some(&b',') {
+                        return None;
+                    }
+                    at = ws(at + 1);
+                }
+            }
+            _ => return None,
+        }
+    }
+    (at < input.len()).then_some(at)
+}
+
 /// `Result` with jetjson's [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
@@ -244,6 +357,12 @@ impl Error {
     pub(crate) fn located_in(self, input: &[u8]) -> Error {
         match (&self.inner.kind, self.inner.position) {
             (ErrorKind::WriteDepthLimit { limit }, None) => match first_deeper_than(input, *limit) {
+                Some(at) => self.at(Position::locate(input, at)),
+                None => self,
+            },
+            // A value the profile cannot write (a number beyond its range,
+            // say): its path leads to it in the text it was read from.
+            (_, None) if self.classify() == Category::Data => match value_at(input, self.path()) {
                 Some(at) => self.at(Position::locate(input, at)),
                 None => self,
             },
@@ -492,6 +611,10 @@ impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Some(p) = self.inner.position {
             write!(f, "line {} column {} (byte {}): ", p.line, p.column, p.offset)?;
+            // A write error placed in the text read (`located_in`).
+            if !self.inner.path.is_empty() {
+                write!(f, "{}: ", self.shown_path())?;
+            }
         } else if !self.inner.path.is_empty() {
             write!(f, "{}: ", self.shown_path())?;
         }
@@ -552,6 +675,44 @@ mod tests {
         // Nothing that deep, or another error: as it was.
         assert_eq!(e.clone().located_in(b"[[1]]").position(), None);
         assert_eq!(Error::syntax("x").located_in(b"[[[[1]]]]").position(), None);
+    }
+
+    #[test]
+    fn a_value_the_profile_cannot_write_is_placed_by_its_path() {
+        // A number with no double, which jcs refuses, read from texts of
+        // every layout: the error is placed at the number's first byte.
+        let big = format!("1{}", "0".repeat(330));
+        let read = crate::ReadOptions::new().allow_bom(true);
+        for text in [
+            format!("{big}"),
+            format!("[1, 2,\n {big}]"),
+            format!("\u{feff} {{\"a\": [\"x\", {{\"b\": {big}}}]}}"),
+            // Brackets, commas, colons and escaped quotes inside strings;
+            // a name with escapes; nested containers skipped whole.
+            format!("{{\"s\": \"]}},:\\\"[{{\", \"n\": [[1, {{\"q\": \"}}\"}}], []], \"\\u0061b\": [{{}}, {big}]}}"),
+            // A name given twice leads to its first member (the one kept
+            // under the default policy is refused before writing).
+            format!("{{\"k\" : {big} ,\"z\":0}}"),
+        ] {
+            let value = crate::Value::from_slice_with(text.as_bytes(), &read).expect("reads");
+            let e = value.to_vec_with(&crate::WriteOptions::jcs()).expect_err("jcs refuses the number");
+            let at = e.clone().located_in(text.as_bytes()).position().map(|p| p.offset);
+            assert_eq!(at, text.find(&big), "{text}: {e}");
+            let shown = e.located_in(text.as_bytes()).to_string();
+            assert!(shown.starts_with("line ") && shown.contains("(byte "), "{shown}");
+            // The path too, below the top level.
+            assert_eq!(shown.contains("): $"), text != big, "{shown}");
+        }
+        // A path that leads nowhere in the text (another text), or an
+        // error with no value: as it was.
+        let e = crate::Value::from_slice_with(format!("[[{big}]]").as_bytes(), &read)
+            .unwrap()
+            .to_vec_with(&crate::WriteOptions::jcs())
+            .unwrap_err();
+        for other in [&b"[1]"[..], b"[[]]", b"[[], 1]", b"{\"a\":1}", b""] {
+            assert_eq!(e.clone().located_in(other).position(), None, "{}", String::from_utf8_lossy(other));
+        }
+        assert_eq!(Error::new(ErrorKind::Io("x".into())).located_in(b"[1]").position(), None);
     }
 
     #[test]

@@ -145,6 +145,18 @@ const HOLD_BACK: usize = 16 << 20;
 
 /// Reports a value the profile cannot write, `spilled` bytes into the output.
 fn write_failed(source: &Source, input: Option<&[u8]>, e: jetjson::Error, spilled: u64) -> Fail {
+    // A text not kept (`keep_input`) is read again from its file, on this
+    // path only, to place the value in it (stdin cannot be read twice: the
+    // report then has the value's path alone). Any failure to read it
+    // leaves the report as it was.
+    let again;
+    let input = match (input, source) {
+        (None, Source::File(_)) if e.position().is_none() => {
+            again = source.read_all(None).ok();
+            again.as_deref()
+        }
+        _ => input,
+    };
     let e = match input {
         Some(input) => jetjson::__private::write_error_in(e, input),
         None => e,

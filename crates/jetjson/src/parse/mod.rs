@@ -38,6 +38,7 @@ pub use number::{is_json_number, NumberValue};
 pub use options::{DuplicateKeys, ReadOptions};
 pub use parser::parse;
 pub(crate) use parser::walk_value_at;
+pub(crate) use parser::BOM;
 #[doc(hidden)]
 pub use parser::{parse_scalar, parse_with_memory, ParseMemory};
 #[doc(hidden)]
