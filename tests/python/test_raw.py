@@ -120,6 +120,19 @@ def test_unchecked_trusts_in_compact_only():
             jetjson.dumps([r], profile=p)
 
 
+def test_an_unchecked_raw_that_does_not_read_says_where_in_its_text():
+    # As loads places the same fault in the same text (outside tester, stop
+    # 51: the path alone, with no place in a 1.6 MB text).
+    for text in (b"[1, 2,\n tru]", b'{"a": "x', b'{"a" 1}', b"[" + b"0," * 50_000 + b"]"):
+        with pytest.raises(jetjson.JSONDecodeError) as read:
+            jetjson.loads(text)
+        at = f"in the raw JSON at line {read.value.lineno} column {read.value.colno} (byte {read.value.pos})"
+        for p, options in (("go", {}), ("jcs", {}), ("compact", {"sort_keys": True}), ("compact", {"ascii_only": True})):
+            with pytest.raises(jetjson.JSONEncodeError) as e:
+                jetjson.dumps({"k": [jetjson.Raw.unchecked(text)]}, profile=p, **options)
+            assert str(e.value).startswith("$.k[0]: ") and str(e.value).endswith(at), (p, options, str(e.value), at)
+
+
 def test_raw_errors_name_the_member_holding_it():
     # The errors of a Raw that go or jcs cannot re-encode carry the path
     # of the member holding it.
