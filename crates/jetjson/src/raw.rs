@@ -341,21 +341,7 @@ pub(crate) fn write_relaid<S: Sink>(w: &mut Writer<S>, json: &[u8], sort_keys: b
     };
     match parsed {
         Err(e) if matches!(e.kind(), crate::ErrorKind::DepthLimit { .. }) => Err(w.too_deep()),
-        Err(e) => Err(in_raw_text(e)),
-        ok => ok,
-    }
-}
-
-/// The error of reading an unchecked raw value's text again while writing:
-/// where in that text, in the message (a position is an error's place in
-/// the input being read, and this is a write, whose path says which
-/// value). Errors with no place (out of memory, the sink's) as they are.
-pub(crate) fn in_raw_text(e: crate::Error) -> crate::Error {
-    match e.position() {
-        Some(p) => crate::Error::new(crate::ErrorKind::Syntax {
-            msg: format!("{} in the raw JSON at line {} column {} (byte {})", e.message(), p.line, p.column, p.offset),
-        }),
-        None => e,
+        other => other,
     }
 }
 

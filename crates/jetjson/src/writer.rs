@@ -1484,7 +1484,7 @@ impl<S: Sink> Writer<S> {
                 let value = match crate::parse::from_slice_with::<crate::Value>(json, &options) {
                     Ok(value) => value,
                     Err(e) if matches!(e.kind(), ErrorKind::DepthLimit { .. }) => return Err(self.too_deep()),
-                    Err(e) => return Err(crate::raw::in_raw_text(e)),
+                    Err(e) => return Err(e),
                 };
                 // Writing a `Value` recurses: with room on the
                 // stack for the levels it may have, whatever the thread's

@@ -163,6 +163,20 @@ static void test_canonicalize_options(void) {
     CHECK(jetjson_canonicalize(U(big.data), big.len, &jcs, NULL, &b, &err) == JETJSON_ERR_VALUE && b.len == 10,
           "late failure: %d, len %zu", err.status, b.len);
     str_free(&big);
+    /* An integer with no double reads, and jcs refuses it when writing: the
+     * error has its path and its place in the input (outside tester, stop
+     * 51: the path alone before). */
+    str_t huge = {0};
+    str_puts(&huge, "[0,\n 1");
+    for (int i = 0; i < 400; i++)
+        str_puts(&huge, "0");
+    str_puts(&huge, "]");
+    CHECK(jetjson_canonicalize(U(huge.data), huge.len, &jcs, NULL, &b, &err) == JETJSON_ERR_VALUE && b.len == 10,
+          "no double: %d, len %zu", err.status, b.len);
+    CHECK(err.has_position && err.offset == 5 && err.line == 2 && err.column == 2 &&
+              strncmp(err.message, "$[1]: number 1000", 17) == 0,
+          "no double placed: %s at %d %zu", err.message, err.has_position, err.offset);
+    str_free(&huge);
     jetjson_buffer_free(&b);
 }
 

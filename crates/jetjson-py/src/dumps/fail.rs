@@ -243,7 +243,16 @@ impl Fail {
                 // writing (raw JSON being canonicalized): continue ours with it.
                 let inner_path = e.path_string();
                 let full = if inner_path.len() > 1 { format!("{path}{}", &inner_path[1..]) } else { path };
-                encode_error(py, format!("{full}: {}", e.message()))
+                // An error with a place is one in the text of raw JSON read
+                // again (an unchecked `Raw` that does not read): where in
+                // that text, as `loads` would place it.
+                match e.position() {
+                    Some(p) => encode_error(
+                        py,
+                        format!("{full}: {} in the raw JSON at line {} column {} (byte {})", e.message(), p.line, p.column, p.offset),
+                    ),
+                    None => encode_error(py, format!("{full}: {}", e.message())),
+                }
             }
         }
     }
