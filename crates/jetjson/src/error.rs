@@ -684,7 +684,7 @@ mod tests {
         let big = format!("1{}", "0".repeat(330));
         let read = crate::ReadOptions::new().allow_bom(true);
         for text in [
-            format!("{big}"),
+            big.clone(),
             format!("[1, 2,\n {big}]"),
             format!("\u{feff} {{\"a\": [\"x\", {{\"b\": {big}}}]}}"),
             // Brackets, commas, colons and escaped quotes inside strings;
