@@ -159,6 +159,16 @@ impl<S: jetjson::Sink> Walker<'_, '_, S> {
         // borrowed from the pair, which is held while they are stored into
         // `copy` (which takes its own references).
         unsafe {
+            // An empty one is `{}` whatever its items() says, as json writes
+            // it (both its encoders look at the size first).
+            if ffi::PyDict_Size(obj) == 0 {
+                let empty = ffi::PyDict_New();
+                if empty.is_null() {
+                    return Err(Fail::fetch(self.py));
+                }
+                let empty = Hold::owned(empty);
+                return self.dict(empty.as_ptr());
+            }
             let pairs = ffi::PyObject_CallNoArgs(items.as_ptr());
             if pairs.is_null() {
                 return Err(Fail::fetch(self.py));
