@@ -246,13 +246,11 @@ impl Fail {
                 // An error with a place is one in the text of raw JSON read
                 // again (an unchecked `Raw` that does not read): where in
                 // that text, as `loads` would place it.
-                match e.position() {
-                    Some(p) => encode_error(
-                        py,
-                        format!("{full}: {} in the raw JSON at line {} column {} (byte {})", e.message(), p.line, p.column, p.offset),
-                    ),
-                    None => encode_error(py, format!("{full}: {}", e.message())),
-                }
+                let place = e
+                    .position()
+                    .map(|p| format!(" in the raw JSON at line {} column {} (byte {})", p.line, p.column, p.offset))
+                    .unwrap_or_default();
+                encode_error(py, format!("{full}: {}{place}", e.message()))
             }
         }
     }
